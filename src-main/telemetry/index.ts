@@ -1,0 +1,3 @@
+export * from './timeline';
+export { systemClock, ManualClock } from './clock';
+export type { Clock } from './clock';

@@ -1,0 +1,69 @@
+import type { Timeline } from './schema';
+import { TTFT_PARTS } from './schema';
+
+/** Allowed rounding per part when parts are summed against TTFT (ms). */
+export const PART_TOLERANCE_MS = 0.001;
+
+/** A timeline that could not have happened: stamps out of order, negative parts, a sum that does not close. */
+export class TimelineBroken extends Error {
+  constructor(
+    readonly requestId: string,
+    readonly reason: string,
+  ) {
+    super(`timeline ${requestId} is broken: ${reason}`);
+    this.name = 'TimelineBroken';
+  }
+}
+
+/**
+ * Asserts the invariants of DESIGN §2 and throws `TimelineBroken` on the first violation:
+ * stamps ordered, parts ≥ 0, parts + unattributed = TTFT within tolerance, residency covers
+ * arrival → finish, counts consistent. Returns the timeline for chaining.
+ */
+export function checkTimeline(t: Timeline): Timeline {
+  const fail = (reason: string): never => {
+    throw new TimelineBroken(t.requestId, reason);
+  };
+  checkStamps(t, fail);
+  checkParts(t, fail);
+  checkCounts(t, fail);
+  return t;
+}
+
+function checkStamps(t: Timeline, fail: (reason: string) => never): void {
+  if (t.finishedAt < t.arrivedAt) fail('finished before it arrived');
+  let previousAt = t.arrivedAt;
+  for (const { state, at } of t.transitions) {
+    if (at < previousAt) fail(`entered ${state} at ${at}, before the previous stamp ${previousAt}`);
+    previousAt = at;
+  }
+  if (previousAt > t.finishedAt) fail('a state was entered after the finish');
+  if (Math.abs(t.e2eMs - (t.finishedAt - t.arrivedAt)) > PART_TOLERANCE_MS) fail('e2e is not finish − arrival');
+  if (t.firstTokenAt !== null) {
+    if (t.firstTokenAt < t.arrivedAt || t.firstTokenAt > t.finishedAt) fail('first token outside the life');
+    if (t.ttftMs === null || Math.abs(t.ttftMs - (t.firstTokenAt - t.arrivedAt)) > PART_TOLERANCE_MS)
+      fail('ttft is not first token − arrival');
+  } else if (t.ttftMs !== null) fail('ttft without a first token');
+}
+
+function checkParts(t: Timeline, fail: (reason: string) => never): void {
+  let sumMs = 0;
+  for (const part of TTFT_PARTS) {
+    const ms = t.parts[part];
+    if (!Number.isFinite(ms) || ms < -PART_TOLERANCE_MS) fail(`part ${part} is ${ms} ms`);
+    sumMs += ms;
+  }
+  if (t.unattributedMs < -PART_TOLERANCE_MS) fail(`unattributed is ${t.unattributedMs} ms`);
+  const wholeMs = t.ttftMs ?? t.e2eMs;
+  const toleranceMs = PART_TOLERANCE_MS * (TTFT_PARTS.length + 1);
+  if (Math.abs(sumMs + t.unattributedMs - wholeMs) > toleranceMs)
+    fail(`parts sum to ${sumMs + t.unattributedMs} ms, not ${wholeMs} ms`);
+}
+
+function checkCounts(t: Timeline, fail: (reason: string) => never): void {
+  if (t.numCachedTokens > t.numPromptTokens) fail('more cached tokens than prompt tokens');
+  if (t.firstTokenAt !== null && t.numOutputTokens < 1) fail('a first token but no output tokens');
+  if (t.itlMs.length > Math.max(0, t.numOutputTokens - 1)) fail('more inter-token gaps than tokens');
+  if (t.itlMs.some((gap) => gap < 0)) fail('a negative inter-token gap');
+  if (t.finishReason === 'rejected' && t.firstTokenAt !== null) fail('a rejected request produced a token');
+}

@@ -1,0 +1,6 @@
+export * from './schema';
+export { deriveParts, deriveInterTokenGaps, transportMs } from './derive';
+export type { DerivedParts } from './derive';
+export { checkTimeline, TimelineBroken, PART_TOLERANCE_MS } from './check';
+export { TimelineRecorder } from './recorder';
+export type { TimelineMeta } from './recorder';

@@ -1,0 +1,130 @@
+import type { Clock } from '../clock';
+import { checkTimeline, TimelineBroken } from './check';
+import { deriveInterTokenGaps, deriveParts } from './derive';
+import type { FinishReason, LifeState, Timeline, Transition } from './schema';
+
+/** Who and what a timeline is about; filled in as the request's life reveals it. */
+export interface TimelineMeta {
+  requestId: string;
+  runId: string | null;
+  conversationId: string | null;
+  modelId: string;
+  modelRevision: string;
+  slotId: string | null;
+  isColdSlot: boolean;
+  numPromptTokens: number;
+  numCachedTokens: number;
+}
+
+/**
+ * Records one request's life at its state-machine transitions (the one choke point), on one
+ * process-wide monotonic clock. Stamps from worker threads are passed in as `at`; a stamp
+ * earlier than the previous one throws `TimelineBroken` at once rather than at the end.
+ */
+export class TimelineRecorder {
+  readonly arrivedAt: number;
+  readonly wallStartMs: number;
+  readonly meta: TimelineMeta;
+  private readonly transitions: Transition[] = [];
+  private readonly tokenAts: number[] = [];
+  private firstTokenAt: number | null = null;
+  private numPreemptions = 0;
+  private finished: Timeline | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    meta: Pick<TimelineMeta, 'requestId'> & Partial<TimelineMeta>,
+    arrivedAt = clock.now(),
+  ) {
+    this.arrivedAt = arrivedAt;
+    this.wallStartMs = clock.wallNow() - (clock.now() - arrivedAt);
+    this.meta = {
+      runId: null,
+      conversationId: null,
+      modelId: '',
+      modelRevision: '',
+      slotId: null,
+      isColdSlot: false,
+      numPromptTokens: 0,
+      numCachedTokens: 0,
+      ...meta,
+    };
+    this.transitions.push({ state: 'inbox', at: arrivedAt });
+  }
+
+  /** The state the request is in now. */
+  get state(): LifeState {
+    return this.transitions[this.transitions.length - 1]!.state;
+  }
+
+  /** True once the first chunk has been flushed to the transport. */
+  get hasFirstToken(): boolean {
+    return this.firstTokenAt !== null;
+  }
+
+  /** The last stamp recorded, in monotonic ms. */
+  get lastAt(): number {
+    return this.transitions[this.transitions.length - 1]!.at;
+  }
+
+  /** Enters `state` at `at` (default now). Re-entering the current state is a no-op. */
+  enter(state: LifeState, at = this.clock.now()): void {
+    this.assertOpen();
+    if (at < this.lastAt) throw new TimelineBroken(this.meta.requestId, `${state} stamped before ${this.state}`);
+    if (state === this.state) return;
+    this.transitions.push({ state, at });
+  }
+
+  /** The request lost its seat and goes back to the queue (RUNNING → WAITING). */
+  preempt(at = this.clock.now()): void {
+    this.numPreemptions += 1;
+    this.enter('requeue', at);
+  }
+
+  /** `count` tokens reached the transport at `at`; the first flush ends TTFT and starts decode. */
+  tokensFlushed(count: number, at = this.clock.now()): void {
+    if (count <= 0) return;
+    if (this.firstTokenAt === null) {
+      this.enter('decode', at);
+      this.firstTokenAt = at;
+    } else if (at < this.lastTokenAt()) {
+      throw new TimelineBroken(this.meta.requestId, 'token flushed before the previous one');
+    }
+    for (let i = 0; i < count; i++) this.tokenAts.push(at);
+  }
+
+  /** Ends the life, derives every interval, checks the invariants and returns the timeline. */
+  finish(reason: FinishReason, at = this.clock.now(), errorMessage: string | null = null): Timeline {
+    if (this.finished) return this.finished;
+    if (at < this.lastAt) throw new TimelineBroken(this.meta.requestId, 'finished before its last state');
+    const derived = deriveParts(this.arrivedAt, this.transitions, this.firstTokenAt, at);
+    const { isColdSlot, ...meta } = this.meta;
+    this.finished = checkTimeline({
+      ...meta,
+      source: 'runtime',
+      isColdSlot,
+      wallStartMs: this.wallStartMs,
+      arrivedAt: this.arrivedAt,
+      firstTokenAt: this.firstTokenAt,
+      finishedAt: at,
+      transitions: [...this.transitions],
+      ...derived,
+      e2eMs: at - this.arrivedAt,
+      itlMs: deriveInterTokenGaps(this.tokenAts),
+      numOutputTokens: this.tokenAts.length,
+      numPreemptions: this.numPreemptions,
+      finishReason: reason,
+      errorMessage,
+      clientTtftMs: null,
+    });
+    return this.finished;
+  }
+
+  private lastTokenAt(): number {
+    return this.tokenAts[this.tokenAts.length - 1] ?? this.arrivedAt;
+  }
+
+  private assertOpen(): void {
+    if (this.finished) throw new TimelineBroken(this.meta.requestId, 'stamped after the finish');
+  }
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * The parts of server TTFT, in life order. They sum to TTFT exactly (DESIGN §2); a gap no
+ * stamp explains is reported separately as `unattributedMs`, never folded into a neighbour.
+ */
+export const TTFT_PARTS = [
+  'inbox',
+  'route',
+  'slotLoad',
+  'queue',
+  'requeue',
+  'lostPrefill',
+  'activation',
+  'contextLookup',
+  'prefill',
+  'emit',
+] as const;
+export type TtftPart = (typeof TTFT_PARTS)[number];
+
+/** Why a request ended. `rejected` is an explicit refusal (full queue, bad input), not a hang. */
+export const FINISH_REASONS = ['stop', 'length', 'cancelled', 'deadline', 'rejected', 'error'] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
+
+/**
+ * States of a request's life as the runtime's state machine records them. `requeue` is the
+ * queue after a preemption; `decode` begins when the first chunk is flushed.
+ */
+export const LIFE_STATES = [
+  'inbox',
+  'route',
+  'slotLoad',
+  'queue',
+  'requeue',
+  'activation',
+  'contextLookup',
+  'prefill',
+  'emit',
+  'decode',
+] as const;
+export type LifeState = (typeof LIFE_STATES)[number];
+
+/** One recorded transition: the request entered `state` at monotonic instant `at` (ms). */
+export const TransitionSchema = z.object({ state: z.enum(LIFE_STATES), at: z.number() });
+export type Transition = z.infer<typeof TransitionSchema>;
+
+const msSchema = z.number().finite();
+const countSchema = z.number().int().nonnegative();
+
+/** Every part of server TTFT in ms; all ≥ 0. */
+export const PartsSchema = z.object(
+  Object.fromEntries(TTFT_PARTS.map((p) => [p, msSchema])) as Record<TtftPart, typeof msSchema>,
+);
+export type PartsMs = z.infer<typeof PartsSchema>;
+
+/**
+ * A finished request's timeline: the stored, exported and reported unit. Instants (`*At`) are
+ * process-local monotonic ms; `wallStartMs` anchors them to the wall clock for storage only.
+ * Invariant (checked by `checkTimeline`): parts + unattributed = ttft when ttft is known.
+ */
+export const TimelineSchema = z.object({
+  requestId: z.string().min(1),
+  source: z.enum(['runtime', 'import']),
+  runId: z.string().nullable(),
+  conversationId: z.string().nullable(),
+  modelId: z.string(),
+  modelRevision: z.string(),
+  slotId: z.string().nullable(),
+  isColdSlot: z.boolean(),
+  wallStartMs: msSchema,
+  arrivedAt: msSchema,
+  firstTokenAt: msSchema.nullable(),
+  finishedAt: msSchema,
+  transitions: z.array(TransitionSchema),
+  parts: PartsSchema,
+  unattributedMs: msSchema,
+  ttftMs: msSchema.nullable(),
+  e2eMs: msSchema,
+  itlMs: z.array(msSchema),
+  numPromptTokens: countSchema,
+  numCachedTokens: countSchema,
+  numOutputTokens: countSchema,
+  numPreemptions: countSchema,
+  finishReason: z.enum(FINISH_REASONS),
+  errorMessage: z.string().nullable(),
+  clientTtftMs: msSchema.nullable(),
+});
+export type Timeline = z.infer<typeof TimelineSchema>;
+
+/** All-zero parts, the starting point of every derivation. */
+export function zeroParts(): PartsMs {
+  return Object.fromEntries(TTFT_PARTS.map((p) => [p, 0])) as PartsMs;
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../src-main/telemetry/clock';
+import { TimelineBroken, TimelineRecorder, TTFT_PARTS } from '../../../../src-main/telemetry/timeline';
+
+function walkWarmPath(clock: ManualClock, recorder: TimelineRecorder): void {
+  const steps: Array<[Parameters<TimelineRecorder['enter']>[0], number]> = [
+    ['route', 2],
+    ['queue', 1],
+    ['activation', 5],
+    ['contextLookup', 3],
+    ['prefill', 0.5],
+    ['emit', 40],
+  ];
+  for (const [state, afterMs] of steps) {
+    clock.advance(afterMs);
+    recorder.enter(state);
+  }
+  clock.advance(1.5);
+  recorder.tokensFlushed(1);
+}
+
+describe('TimelineRecorder', () => {
+  it('derives parts that sum exactly to server TTFT on the warm path', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r1' });
+    walkWarmPath(clock, recorder);
+    clock.advance(10);
+    recorder.tokensFlushed(1);
+    const t = recorder.finish('stop');
+    expect(t.ttftMs).toBe(53);
+    expect(t.parts).toMatchObject({ inbox: 2, route: 1, queue: 5, activation: 3, contextLookup: 0.5, prefill: 40, emit: 1.5 });
+    const sum = TTFT_PARTS.reduce((s, p) => s + t.parts[p], 0);
+    expect(sum + t.unattributedMs).toBeCloseTo(53, 9);
+    expect(t.itlMs).toEqual([10]);
+    expect(t.numOutputTokens).toBe(2);
+  });
+
+  it('moves an attempt thrown away by a preemption into lostPrefill and the wait after it into requeue', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r2' });
+    clock.advance(1);
+    recorder.enter('queue');
+    clock.advance(2);
+    recorder.enter('activation');
+    clock.advance(1);
+    recorder.enter('prefill');
+    clock.advance(7);
+    recorder.preempt();
+    clock.advance(4);
+    recorder.enter('activation');
+    clock.advance(1);
+    recorder.enter('prefill');
+    clock.advance(9);
+    recorder.enter('emit');
+    clock.advance(1);
+    recorder.tokensFlushed(1);
+    const t = recorder.finish('length');
+    expect(t.parts.lostPrefill).toBe(8);
+    expect(t.parts.requeue).toBe(4);
+    expect(t.parts.prefill).toBe(9);
+    expect(t.parts.activation).toBe(1);
+    expect(t.numPreemptions).toBe(1);
+    expect(t.ttftMs).toBe(26);
+  });
+
+  it('gives parts over the whole life and no TTFT to a request cancelled before its first token', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r3' });
+    clock.advance(3);
+    recorder.enter('queue');
+    clock.advance(10);
+    const t = recorder.finish('cancelled');
+    expect(t.ttftMs).toBeNull();
+    expect(t.parts.queue).toBe(10);
+    expect(t.e2eMs).toBe(13);
+  });
+
+  it('raises TimelineBroken for a stamp earlier than the previous one', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r4' });
+    clock.advance(5);
+    recorder.enter('queue');
+    expect(() => recorder.enter('prefill', clock.now() - 1)).toThrow(TimelineBroken);
+  });
+});
