@@ -38,7 +38,8 @@ function checkStamps(t: Timeline, fail: (reason: string) => never): void {
     previousAt = at;
   }
   if (previousAt > t.finishedAt) fail('a state was entered after the finish');
-  if (Math.abs(t.e2eMs - (t.finishedAt - t.arrivedAt)) > PART_TOLERANCE_MS) fail('e2e is not finish − arrival');
+  if (Math.abs(t.e2eMs - (t.finishedAt - t.arrivedAt)) > PART_TOLERANCE_MS)
+    fail('e2e is not finish − arrival');
   if (t.firstTokenAt !== null) {
     if (t.firstTokenAt < t.arrivedAt || t.firstTokenAt > t.finishedAt) fail('first token outside the life');
     if (t.ttftMs === null || Math.abs(t.ttftMs - (t.firstTokenAt - t.arrivedAt)) > PART_TOLERANCE_MS)

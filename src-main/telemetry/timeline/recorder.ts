@@ -70,7 +70,8 @@ export class TimelineRecorder {
   /** Enters `state` at `at` (default now). Re-entering the current state is a no-op. */
   enter(state: LifeState, at = this.clock.now()): void {
     this.assertOpen();
-    if (at < this.lastAt) throw new TimelineBroken(this.meta.requestId, `${state} stamped before ${this.state}`);
+    if (at < this.lastAt)
+      throw new TimelineBroken(this.meta.requestId, `${state} stamped before ${this.state}`);
     if (state === this.state) return;
     this.transitions.push({ state, at });
   }

@@ -1,0 +1,153 @@
+/**
+ * K/V of a batch of sequences as the ONNX graph takes it: per layer, one key and one value
+ * array shaped [numRows, numKvHeads, numColumns, headDim], each row left-padded so every
+ * row's newest token sits in the last column. Pure array code, no ONNX Runtime.
+ */
+export interface KvGeometry {
+  numLayers: number;
+  numKvHeads: number;
+  headDim: number;
+}
+
+/** One row of a batch: which sequence, how many real tokens, how many pad columns before them. */
+export interface KvRow {
+  seqId: string;
+  numTokens: number;
+  numPad: number;
+}
+
+/** Floats in one context page: every layer's key and value for `pageSize` tokens. */
+export function pageFloats(geometry: KvGeometry, pageSize: number): number {
+  return geometry.numLayers * 2 * geometry.numKvHeads * pageSize * geometry.headDim;
+}
+
+export class KvBatch {
+  private constructor(
+    readonly geometry: KvGeometry,
+    readonly rows: KvRow[],
+    readonly numColumns: number,
+    /** Per layer: keys then values, index 2*layer (key) and 2*layer+1 (value). */
+    readonly tensors: Float32Array[],
+  ) {}
+
+  /** A batch of `numRows` sequences with no past (a 0-length column dimension). */
+  static empty(geometry: KvGeometry, seqIds: readonly string[]): KvBatch {
+    const rows = seqIds.map((seqId) => ({ seqId, numTokens: 0, numPad: 0 }));
+    return new KvBatch(
+      geometry,
+      rows,
+      0,
+      Array.from({ length: geometry.numLayers * 2 }, () => new Float32Array(0)),
+    );
+  }
+
+  /** A one-row batch assembled from context pages (each `pageFloats` long, in page order). */
+  static fromPages(
+    geometry: KvGeometry,
+    seqId: string,
+    pages: readonly Float32Array[],
+    pageSize: number,
+  ): KvBatch {
+    const numColumns = pages.length * pageSize;
+    const { numKvHeads, headDim } = geometry;
+    const tensors = Array.from(
+      { length: geometry.numLayers * 2 },
+      () => new Float32Array(numKvHeads * numColumns * headDim),
+    );
+    const blockFloats = numKvHeads * pageSize * headDim;
+    pages.forEach((page, pageIndex) => {
+      for (let t = 0; t < tensors.length; t++) {
+        for (let head = 0; head < numKvHeads; head++) {
+          const from = t * blockFloats + head * pageSize * headDim;
+          const to = (head * numColumns + pageIndex * pageSize) * headDim;
+          tensors[t]!.set(page.subarray(from, from + pageSize * headDim), to);
+        }
+      }
+    });
+    return new KvBatch(geometry, [{ seqId, numTokens: numColumns, numPad: 0 }], numColumns, tensors);
+  }
+
+  /** Builds a batch from rows of other batches, dropping extra padding (used when the batch changes). */
+  static gather(geometry: KvGeometry, picks: ReadonlyArray<{ batch: KvBatch; seqId: string }>): KvBatch {
+    const sources = picks.map(({ batch, seqId }) => ({ batch, rowIndex: batch.rowIndexOf(seqId) }));
+    const numColumns = Math.max(0, ...sources.map(({ batch, rowIndex }) => batch.rows[rowIndex]!.numTokens));
+    const { numKvHeads, headDim } = geometry;
+    const rowFloats = numKvHeads * numColumns * headDim;
+    const tensors = Array.from(
+      { length: geometry.numLayers * 2 },
+      () => new Float32Array(picks.length * rowFloats),
+    );
+    const rows = sources.map(({ batch, rowIndex }, r) => {
+      const source = batch.rows[rowIndex]!;
+      const numPad = numColumns - source.numTokens;
+      for (let t = 0; t < tensors.length; t++) {
+        for (let head = 0; head < numKvHeads; head++) {
+          const from = batch.offsetOf(rowIndex, head, source.numPad);
+          const to = (r * numKvHeads + head) * numColumns * headDim + numPad * headDim;
+          tensors[t]!.set(batch.tensors[t]!.subarray(from, from + source.numTokens * headDim), to);
+        }
+      }
+      return { seqId: source.seqId, numTokens: source.numTokens, numPad };
+    });
+    return new KvBatch(geometry, rows, numColumns, tensors);
+  }
+
+  /** Row index of a sequence; throws when it is not in this batch. */
+  rowIndexOf(seqId: string): number {
+    const index = this.rows.findIndex((row) => row.seqId === seqId);
+    if (index < 0) throw new Error(`sequence ${seqId} is not in this K/V batch`);
+    return index;
+  }
+
+  /** Dims of each past tensor: [rows, kv heads, columns, head dim]. */
+  get dims(): [number, number, number, number] {
+    return [this.rows.length, this.geometry.numKvHeads, this.numColumns, this.geometry.headDim];
+  }
+
+  /** attention_mask for a forward adding `numNew` tokens per row: 0 over padding, 1 elsewhere. */
+  attentionMask(numNew: number): BigInt64Array {
+    const width = this.numColumns + numNew;
+    const mask = new BigInt64Array(this.rows.length * width).fill(1n);
+    this.rows.forEach((row, r) => mask.fill(0n, r * width, r * width + row.numPad));
+    return mask;
+  }
+
+  /** position_ids for a forward adding `numNew` tokens per row: each row continues its own count. */
+  positionIds(numNew: number): BigInt64Array {
+    const positions = new BigInt64Array(this.rows.length * numNew);
+    this.rows.forEach((row, r) => {
+      for (let j = 0; j < numNew; j++) positions[r * numNew + j] = BigInt(row.numTokens + j);
+    });
+    return positions;
+  }
+
+  /** The batch after a forward: the graph's `present` tensors hold past + `numNew` columns. */
+  advanced(present: Float32Array[], numNew: number): KvBatch {
+    const rows = this.rows.map((row) => ({ ...row, numTokens: row.numTokens + numNew }));
+    return new KvBatch(this.geometry, rows, this.numColumns + numNew, present);
+  }
+
+  /** Copies page `pageIndex` of a row out, in the page layout `fromPages` reads. */
+  copyPage(seqId: string, pageIndex: number, pageSize: number, target: Float32Array): void {
+    const rowIndex = this.rowIndexOf(seqId);
+    const row = this.rows[rowIndex]!;
+    if ((pageIndex + 1) * pageSize > row.numTokens)
+      throw new Error(`page ${pageIndex} of ${seqId} is not complete`);
+    const { numKvHeads, headDim } = this.geometry;
+    const blockFloats = numKvHeads * pageSize * headDim;
+    for (let t = 0; t < this.tensors.length; t++) {
+      for (let head = 0; head < numKvHeads; head++) {
+        const from = this.offsetOf(rowIndex, head, row.numPad + pageIndex * pageSize);
+        target.set(
+          this.tensors[t]!.subarray(from, from + pageSize * headDim),
+          t * blockFloats + head * pageSize * headDim,
+        );
+      }
+    }
+  }
+
+  private offsetOf(rowIndex: number, head: number, column: number): number {
+    const { numKvHeads, headDim } = this.geometry;
+    return ((rowIndex * numKvHeads + head) * this.numColumns + column) * headDim;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Entry of a slot's worker thread: owns the ONNX Runtime session (which blocks the thread it
+ * runs on) and the slot's K/V, and answers one job at a time from the main thread.
+ */
+import { parentPort } from 'node:worker_threads';
+import { readWeights } from './read-weights';
+import { KvBatch } from './kv-batch';
+import { ModelRunner } from './model-runner';
+import type { Envelope, LoadJob, WorkerJob, WorkerReply } from './protocol';
+import { SlotExecutor } from './slot-executor';
+
+const now = (): number => performance.timeOrigin + performance.now();
+let runner: ModelRunner | null = null;
+let executor: SlotExecutor | null = null;
+
+async function load(job: LoadJob): Promise<WorkerReply> {
+  const readStartAt = now();
+  const weights = await readWeights(job.onnxPath, job.isLocking);
+  const buildStartAt = now();
+  runner = await ModelRunner.build(weights.bytes, job.geometry, { numThreads: job.numThreads });
+  const warmupStartAt = now();
+  await runner.forward(KvBatch.empty(job.geometry, ['warmup']), BigInt64Array.of(0n), 1);
+  executor = new SlotExecutor(runner, now);
+  return {
+    type: 'loaded',
+    host: weights.info,
+    readMs: buildStartAt - readStartAt,
+    buildMs: warmupStartAt - buildStartAt,
+    warmupMs: now() - warmupStartAt,
+  };
+}
+
+async function handle(job: WorkerJob): Promise<WorkerReply> {
+  switch (job.type) {
+    case 'load':
+      return load(job);
+    case 'step':
+      if (!executor) throw new Error('slot is not loaded');
+      return executor.step(job);
+    case 'unload':
+      await runner?.release();
+      runner = null;
+      executor = null;
+      return { type: 'unloaded' };
+  }
+}
+
+function transferables(reply: WorkerReply): ArrayBuffer[] {
+  if (reply.type !== 'stepped') return [];
+  const buffers: ArrayBuffer[] = [];
+  if (reply.prefill?.logits) buffers.push(reply.prefill.logits.buffer as ArrayBuffer);
+  for (const row of reply.decode?.rows ?? []) buffers.push(row.logits.buffer as ArrayBuffer);
+  return buffers;
+}
+
+parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
+  handle(envelope.body).then(
+    (reply) => parentPort!.postMessage({ jobId: envelope.jobId, body: reply }, transferables(reply)),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      parentPort!.postMessage({ jobId: envelope.jobId, body: { type: 'failed', message } });
+    },
+  );
+});

@@ -1,0 +1,11 @@
+export { loadModelFolder, MODEL_FILES } from './load-folder';
+export type { ModelFolder } from './load-folder';
+export { ModelFolderError } from './model-folder-error';
+export { ModelCatalogue } from './catalogue';
+export type { CatalogueEntry, CatalogueModel } from './catalogue';
+export { RevisionCache, layoutRevisionOf, sha256 } from './revisions';
+export type { ContentRevisions } from './revisions';
+export { TextTokenizer } from './tokenizer';
+export type { ChatTurn } from './tokenizer';
+export { shapeOf } from './config';
+export type { ModelConfig, ModelShape } from './config';

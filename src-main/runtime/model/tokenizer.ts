@@ -1,0 +1,77 @@
+import { Tokenizer } from '@huggingface/tokenizers';
+import { Template } from '@huggingface/jinja';
+
+/** One chat turn as the template sees it. */
+export interface ChatTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** The tokenizer files of a model folder, already parsed. */
+export interface TokenizerFiles {
+  tokenizerJson: Record<string, unknown>;
+  tokenizerConfig: Record<string, unknown>;
+}
+
+/**
+ * Text ↔ token ids for one model, plus its chat template. Encoding never adds special
+ * tokens by itself: the chat template (or the caller) places them, so a prompt is exactly
+ * the ids the template renders.
+ */
+export class TextTokenizer {
+  private readonly tokenizer: Tokenizer;
+  private readonly template: Template | null;
+  readonly bosToken: string | null;
+  readonly eosToken: string | null;
+
+  constructor(files: TokenizerFiles) {
+    this.tokenizer = new Tokenizer(files.tokenizerJson, files.tokenizerConfig);
+    const config = files.tokenizerConfig;
+    this.bosToken = tokenText(config['bos_token']);
+    this.eosToken = tokenText(config['eos_token']);
+    const chatTemplate = config['chat_template'];
+    this.template = typeof chatTemplate === 'string' ? new Template(chatTemplate) : null;
+  }
+
+  /** True when the model ships a chat template. */
+  get hasChatTemplate(): boolean {
+    return this.template !== null;
+  }
+
+  /** Token ids of `text`, special-token strings inside it recognised. */
+  encode(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  /** Text of `ids`; special tokens are dropped unless asked for. */
+  decode(ids: readonly number[], isSkippingSpecial = true): string {
+    if (ids.length === 0) return '';
+    return this.tokenizer.decode([...ids], {
+      skip_special_tokens: isSkippingSpecial,
+      clean_up_tokenization_spaces: false,
+    });
+  }
+
+  /** The id of a token string, or undefined when it is not in the vocabulary. */
+  idOf(token: string): number | undefined {
+    return this.tokenizer.token_to_id(token);
+  }
+
+  /** Renders messages through the chat template, ending with the assistant's turn opener. */
+  renderChat(messages: readonly ChatTurn[]): string {
+    if (!this.template) return messages.map((m) => m.content).join('\n');
+    return this.template.render({
+      messages,
+      add_generation_prompt: true,
+      bos_token: this.bosToken ?? '',
+      eos_token: this.eosToken ?? '',
+    });
+  }
+}
+
+function tokenText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as { content?: unknown }).content === 'string')
+    return (value as { content: string }).content;
+  return null;
+}

@@ -1,0 +1,4 @@
+export { PageStore } from './page-store';
+export type { CachedPage, PageCounters } from './page-store';
+export { chainHash, pageKey, identityPrefix, CHAIN_ROOT } from './page-key';
+export type { PageIdentity } from './page-key';

@@ -1,0 +1,162 @@
+import { CHAIN_ROOT, chainHash, pageKey } from './page-key';
+import type { PageIdentity } from './page-key';
+
+/** One cached page: the K/V bytes of `pageSize` tokens, shared with the worker that wrote them. */
+export interface CachedPage {
+  key: string;
+  pageIndex: number;
+  hash: string;
+  tokenIds: Int32Array;
+  buffer: SharedArrayBuffer;
+  /** Running sequences that hold this page; a held page is never evicted. */
+  numHolders: number;
+}
+
+/** Counters for the slots view (pages totals and hit rate). */
+export interface PageCounters {
+  numLookups: number;
+  numLookupTokens: number;
+  numHitTokens: number;
+  numEvicted: number;
+}
+
+/**
+ * Context pages keyed by identity + position + chain hash, least recently used first. A hit
+ * needs the key *and* the stored token ids to match: a hash alone never counts.
+ */
+export class PageStore {
+  private readonly pages = new Map<string, CachedPage>();
+  private numBytes = 0;
+  readonly counters: PageCounters = { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 };
+
+  constructor(readonly pageSize: number) {
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      throw new Error(`page size must be a positive integer, got ${pageSize}`);
+  }
+
+  /** Bytes of every stored page, held or not. */
+  get bytes(): number {
+    return this.numBytes;
+  }
+
+  get numPages(): number {
+    return this.pages.size;
+  }
+
+  /** Pages some running sequence holds right now. */
+  get numHeldPages(): number {
+    let held = 0;
+    for (const page of this.pages.values()) if (page.numHolders > 0) held++;
+    return held;
+  }
+
+  /**
+   * The longest run of leading pages of `tokenIds` (at most `maxPages`), marked used. Does not
+   * hold them: call `hold` for the pages a sequence will read.
+   */
+  lookup(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): CachedPage[] {
+    const found: CachedPage[] = [];
+    let parent = CHAIN_ROOT;
+    for (let pageIndex = 0; pageIndex < maxPages; pageIndex++) {
+      const slice = tokenIds.slice(pageIndex * this.pageSize, (pageIndex + 1) * this.pageSize);
+      if (slice.length < this.pageSize) break;
+      const hash = chainHash(parent, slice);
+      const page = this.pages.get(pageKey(identity, pageIndex, hash));
+      if (!page || !sameTokens(page.tokenIds, slice)) break;
+      found.push(page);
+      parent = hash;
+    }
+    for (const page of found) this.touch(page);
+    return found;
+  }
+
+  /** Records a lookup's outcome for the hit rate (tokens asked, tokens found). */
+  countLookup(numTokens: number, numHitTokens: number): void {
+    this.counters.numLookups += 1;
+    this.counters.numLookupTokens += numTokens;
+    this.counters.numHitTokens += numHitTokens;
+  }
+
+  /** The chain hash of page `pageIndex` for these tokens (the whole prefix up to it is hashed). */
+  hashAt(tokenIds: readonly number[], pageIndex: number): string {
+    let hash = CHAIN_ROOT;
+    for (let p = 0; p <= pageIndex; p++)
+      hash = chainHash(hash, tokenIds.slice(p * this.pageSize, (p + 1) * this.pageSize));
+    return hash;
+  }
+
+  /**
+   * Stores a completed page (or finds the identical one already stored) and returns it held
+   * by the caller. `parentHash` is the chain hash of the previous page (CHAIN_ROOT for page 0).
+   */
+  insertHeld(
+    identity: PageIdentity,
+    pageIndex: number,
+    parentHash: string,
+    tokenIds: readonly number[],
+    buffer: SharedArrayBuffer,
+  ): CachedPage {
+    if (tokenIds.length !== this.pageSize)
+      throw new Error(`a page holds ${this.pageSize} tokens, got ${tokenIds.length}`);
+    const hash = chainHash(parentHash, tokenIds);
+    const key = pageKey(identity, pageIndex, hash);
+    let page = this.pages.get(key);
+    if (!page || !sameTokens(page.tokenIds, tokenIds)) {
+      if (page) this.remove(page);
+      page = { key, pageIndex, hash, tokenIds: Int32Array.from(tokenIds), buffer, numHolders: 0 };
+      this.pages.set(key, page);
+      this.numBytes += buffer.byteLength;
+    }
+    this.hold(page);
+    return page;
+  }
+
+  /** Marks a page as read by one more running sequence. */
+  hold(page: CachedPage): void {
+    page.numHolders += 1;
+    this.touch(page);
+  }
+
+  /** A sequence no longer needs the page; it stays cached until evicted. */
+  release(page: CachedPage): void {
+    if (page.numHolders <= 0) throw new Error(`page ${page.key} released more often than held`);
+    page.numHolders -= 1;
+  }
+
+  /** Evicts unheld pages, least recently used first, until `bytesNeeded` are freed or none is left. */
+  evict(bytesNeeded: number): number {
+    let freed = 0;
+    for (const page of [...this.pages.values()]) {
+      if (freed >= bytesNeeded) break;
+      if (page.numHolders > 0) continue;
+      freed += page.buffer.byteLength;
+      this.remove(page);
+      this.counters.numEvicted += 1;
+    }
+    return freed;
+  }
+
+  /** Drops every unheld page whose key starts with `prefix` (see identityPrefix): an evicted slot's pages. */
+  dropIdentity(prefix: string): void {
+    for (const page of [...this.pages.values()])
+      if (page.key.startsWith(prefix) && page.numHolders === 0) this.remove(page);
+  }
+
+  private touch(page: CachedPage): void {
+    this.pages.delete(page.key);
+    this.pages.set(page.key, page);
+  }
+
+  private remove(page: CachedPage): void {
+    if (this.pages.get(page.key) === page) {
+      this.pages.delete(page.key);
+      this.numBytes -= page.buffer.byteLength;
+    }
+  }
+}
+
+function sameTokens(stored: Int32Array, tokenIds: readonly number[]): boolean {
+  if (stored.length !== tokenIds.length) return false;
+  for (let i = 0; i < stored.length; i++) if (stored[i] !== tokenIds[i]) return false;
+  return true;
+}

@@ -1,0 +1,59 @@
+import os from 'node:os';
+import type { Clock } from '../telemetry/clock';
+import { systemClock } from '../telemetry/clock';
+import type { RequestLimits } from './scheduler/route';
+import type { SlotRunner } from './slots';
+
+/** Every runtime setting, with the defaults a local single-user app wants. */
+export interface RuntimeOptions {
+  bundledModelsDir: string;
+  userModelsDir: string | null;
+  /** Where content hashes are remembered across restarts (null: rehash every start). */
+  revisionCacheFile: string | null;
+  /** Tokens per context page. */
+  pageSize: number;
+  isPaging: boolean;
+  /** K/V budget for running sequences plus cached pages, bytes. */
+  kvBudgetBytes: number;
+  /** Resident slot budget (host copies + sessions), bytes. */
+  slotBudgetBytes: number;
+  /** Seats (rows of the decode batch) per slot. */
+  maxSeats: number;
+  /** Prefill chunk in tokens; null runs each prompt in one pass. */
+  prefillChunkTokens: number | null;
+  numThreads: number;
+  /** Lock slot weights in RAM when the platform allows. */
+  isLocking: boolean;
+  limits: RequestLimits;
+  clock: Clock;
+  /** Builds a slot's runner; the default starts a worker thread with ONNX Runtime. */
+  createRunner: (() => SlotRunner) | null;
+}
+
+/** Defaults: 16-token pages, 256 MB of K/V, 4 seats, 256-token prefill chunks. */
+export function defaultRuntimeOptions(
+  overrides: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'>,
+): RuntimeOptions {
+  return {
+    userModelsDir: null,
+    revisionCacheFile: null,
+    pageSize: 16,
+    isPaging: true,
+    kvBudgetBytes: 256 * 1024 * 1024,
+    slotBudgetBytes: Math.floor(os.totalmem() / 2),
+    maxSeats: 4,
+    prefillChunkTokens: 256,
+    numThreads: Math.max(1, os.availableParallelism()),
+    isLocking: true,
+    limits: {
+      maxPromptTokens: 4096,
+      maxOutputTokens: 4096,
+      defaultMaxTokens: 256,
+      maxQueue: 64,
+      defaultDeadlineMs: null,
+    },
+    clock: systemClock,
+    createRunner: null,
+    ...overrides,
+  };
+}

@@ -1,0 +1,184 @@
+import type { Timeline } from '../telemetry/timeline';
+import { RunnerClient } from './engine/runner-client';
+import { ModelCatalogue, RevisionCache } from './model';
+import type { CatalogueEntry } from './model';
+import { PageStore } from './pages';
+import type { PageCounters } from './pages';
+import { EngineLoop } from './scheduler/engine-loop';
+import { KvBudget } from './scheduler/kv-budget';
+import { Scheduler } from './scheduler/scheduler';
+import type { GenerationRequest, GenerationSink } from './scheduler/request';
+import { SlotRegistry } from './slots';
+import type { KeepAlive, Slot, SlotEvent } from './slots';
+import { defaultRuntimeOptions } from './runtime-options';
+import type { RuntimeOptions } from './runtime-options';
+
+/** Page cache totals for the slots view. */
+export interface PageSummary extends PageCounters {
+  pageSize: number;
+  numPages: number;
+  numHeldPages: number;
+  bytes: number;
+  budgetBytes: number;
+}
+
+/** Engine load right now: seats in use and requests waiting. */
+export interface LoadSummary {
+  numRunning: number;
+  numWaiting: number;
+  numSeats: number;
+  maxQueue: number;
+}
+
+/**
+ * The inference runtime: model catalogue, slots, context pages, scheduler and engine loop,
+ * built by one factory. Imports nothing from Electron; runs the same in the app, the
+ * headless host and tests.
+ */
+export class Runtime {
+  private constructor(
+    readonly options: RuntimeOptions,
+    readonly catalogue: ModelCatalogue,
+    readonly registry: SlotRegistry,
+    readonly pages: PageStore | null,
+    private readonly engine: EngineLoop,
+  ) {}
+
+  /** Builds a runtime and scans the model folders (nothing is loaded until asked). */
+  static async create(
+    overrides: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'>,
+  ): Promise<Runtime> {
+    const options = defaultRuntimeOptions(overrides);
+    const catalogue = new ModelCatalogue(
+      options.bundledModelsDir,
+      options.userModelsDir,
+      new RevisionCache(options.revisionCacheFile),
+    );
+    await catalogue.refresh();
+    const registry = new SlotRegistry({
+      clock: options.clock,
+      budgetBytes: options.slotBudgetBytes,
+      pageSize: options.pageSize,
+      kvDtype: 'float32',
+      numThreads: options.numThreads,
+      isLocking: options.isLocking,
+      createRunner: options.createRunner ?? (() => new RunnerClient()),
+    });
+    const pages = options.isPaging ? new PageStore(options.pageSize) : null;
+    const budget = new KvBudget(options.kvBudgetBytes, pages, options.pageSize);
+    const scheduler = new Scheduler(
+      {
+        maxSeats: options.maxSeats,
+        prefillChunkTokens: options.prefillChunkTokens,
+        isPaging: options.isPaging,
+      },
+      budget,
+      pages,
+    );
+    const engine = new EngineLoop({
+      clock: options.clock,
+      catalogue,
+      registry,
+      scheduler,
+      store: pages,
+      pageSize: options.pageSize,
+      limits: options.limits,
+    });
+    return new Runtime(options, catalogue, registry, pages, engine);
+  }
+
+  /** Every model folder found, with revisions or the reason it is broken. */
+  models(): CatalogueEntry[] {
+    return this.catalogue.list();
+  }
+
+  /** Rescans the model folders (a user dropped a new one in). */
+  refreshModels(): Promise<CatalogueEntry[]> {
+    return this.catalogue.refresh();
+  }
+
+  defaultModelId(): string | null {
+    return this.catalogue.defaultModelId();
+  }
+
+  /** Starts a request; the sink receives its chunks and one outcome. */
+  submit(request: GenerationRequest, sink: GenerationSink): void {
+    this.engine.submit(request, sink);
+  }
+
+  /** Cancels a request; false when it is unknown or already finished. */
+  cancel(requestId: string): boolean {
+    return this.engine.cancel(requestId);
+  }
+
+  /** Loads a model's slot ahead of use (cause `prefetch`). */
+  async prefetch(modelId: string): Promise<Slot> {
+    const model = this.catalogue.resolve(modelId);
+    if (model instanceof Error) throw model;
+    return this.registry.ensureResident(model, 'prefetch');
+  }
+
+  /** Unloads an idle slot (cause `manual`). */
+  async evict(slotId: string): Promise<Slot> {
+    const slot = this.slotById(slotId);
+    await this.registry.evict(slot, 'manual', 'evicted by the user');
+    return slot;
+  }
+
+  /** Sets how long an idle slot stays resident. */
+  keep(slotId: string, keepAlive: KeepAlive): Slot {
+    const slot = this.slotById(slotId);
+    this.registry.keep(slot, keepAlive);
+    return slot;
+  }
+
+  slots(): Slot[] {
+    return this.registry.list();
+  }
+
+  slotById(slotId: string): Slot {
+    const slot = this.registry.list().find((s) => s.slotId === slotId);
+    if (!slot) throw new Error(`unknown slot "${slotId}"`);
+    return slot;
+  }
+
+  slotEvents(sinceAt?: number): SlotEvent[] {
+    return this.registry.history(sinceAt);
+  }
+
+  pageSummary(): PageSummary {
+    const store = this.pages;
+    return {
+      pageSize: this.options.pageSize,
+      numPages: store?.numPages ?? 0,
+      numHeldPages: store?.numHeldPages ?? 0,
+      bytes: store?.bytes ?? 0,
+      budgetBytes: this.options.kvBudgetBytes,
+      ...(store?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
+    };
+  }
+
+  load(): LoadSummary {
+    return {
+      numRunning: this.engine.numRunning,
+      numWaiting: this.engine.numWaiting,
+      numSeats: this.options.maxSeats * Math.max(1, this.registry.list().filter((s) => s.runner).length),
+      maxQueue: this.options.limits.maxQueue,
+    };
+  }
+
+  onTimeline(listener: (timeline: Timeline) => void): () => void {
+    return this.engine.onTimeline(listener);
+  }
+
+  onSlotEvent(listener: (event: SlotEvent) => void): () => void {
+    return this.registry.onEvent(listener);
+  }
+
+  /** Stops accepting, cancels in-flight requests, waits for running steps, closes every slot. */
+  async close(): Promise<void> {
+    this.engine.shutdown();
+    for (let i = 0; i < 500 && this.engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
+    await this.registry.closeAll();
+  }
+}

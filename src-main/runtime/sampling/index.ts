@@ -1,0 +1,7 @@
+export { seededRandom } from './rng';
+export type { Random } from './rng';
+export { argmax, sampleToken, DEFAULT_SAMPLING } from './sampler';
+export type { SamplingParams } from './sampler';
+export { StopMatcher } from './stop-matcher';
+export { IncrementalDetokenizer } from './detokenizer';
+export type { Decoder } from './detokenizer';

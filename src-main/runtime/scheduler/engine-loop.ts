@@ -1,0 +1,297 @@
+import type { Clock } from '../../telemetry/clock';
+import { TimelineRecorder } from '../../telemetry/timeline';
+import type { FinishReason, Timeline } from '../../telemetry/timeline';
+import type { ModelCatalogue } from '../model';
+import type { PageStore } from '../pages';
+import { seededRandom } from '../sampling';
+import type { Slot, SlotRegistry } from '../slots';
+import type { GenerationOutcome, GenerationRequest, GenerationSink } from './request';
+import { RequestRejected, describeRoute, routeRequest } from './route';
+import type { RequestLimits } from './route';
+import type { Scheduler, StepPlan } from './scheduler';
+import { Sequence } from './sequence';
+import { StepDispatcher } from './step-dispatch';
+import { flushHeldText } from './token-output';
+
+/** The loop's collaborators; all built by the runtime factory. */
+export interface EngineDeps {
+  clock: Clock;
+  catalogue: ModelCatalogue;
+  registry: SlotRegistry;
+  scheduler: Scheduler;
+  store: PageStore | null;
+  pageSize: number;
+  limits: RequestLimits;
+}
+
+interface InboxEntry {
+  request: GenerationRequest;
+  sink: GenerationSink;
+  recorder: TimelineRecorder;
+}
+
+/**
+ * The engine loop (nano-vllm's LLMEngine.step, event-driven): requests land in an inbox
+ * that is drained at the top of each iteration; each idle slot with work gets one step
+ * (admissions, one prefill chunk, one batched decode) sent to its worker. Every stamp is
+ * taken at a state transition, here or in the dispatcher.
+ */
+export class EngineLoop {
+  private inbox: InboxEntry[] = [];
+  private readonly sequences = new Map<string, Sequence>();
+  private readonly loading = new Map<string, InboxEntry>();
+  private readonly drops = new Map<string, string[]>();
+  private readonly inFlight = new Set<string>();
+  private readonly listeners = new Set<(timeline: Timeline) => void>();
+  private readonly dispatcher: StepDispatcher;
+  private isIterationQueued = false;
+  private isAccepting = true;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.dispatcher = new StepDispatcher({
+      ...deps,
+      isAlive: (seq) => this.sequences.get(seq.seqId) === seq,
+      finish: (seq, reason, message) => this.finishSequence(seq, reason, message ?? null),
+      takeDrops: (slot) => this.takeDrops(slot),
+    });
+  }
+
+  /** Requests not yet running: in the inbox, waiting for a slot to load, or queued. */
+  get numWaiting(): number {
+    return this.inbox.length + this.loading.size + this.deps.scheduler.numWaiting;
+  }
+
+  get numRunning(): number {
+    return this.deps.scheduler.numRunning;
+  }
+
+  /** Accepts a request; the sink hears every chunk and exactly one outcome. */
+  submit(request: GenerationRequest, sink: GenerationSink): void {
+    const { clock } = this.deps;
+    const recorder = new TimelineRecorder(
+      clock,
+      {
+        requestId: request.requestId,
+        conversationId: request.conversationId ?? null,
+        runId: request.runId ?? null,
+        modelId: request.modelId ?? '',
+      },
+      request.arrivedAt ?? clock.now(),
+    );
+    const entry = { request, sink, recorder };
+    if (!this.isAccepting)
+      return this.reject(entry, new RequestRejected('unavailable', 'the runtime is shutting down'));
+    if (this.isKnown(request.requestId))
+      return this.reject(
+        entry,
+        new RequestRejected('invalid_input', `request id ${request.requestId} is already in use`),
+      );
+    if (this.numWaiting >= this.deps.limits.maxQueue)
+      return this.reject(
+        entry,
+        new RequestRejected(
+          'queue_full',
+          `the queue is full (${this.deps.limits.maxQueue} waiting); retry later`,
+        ),
+      );
+    this.inbox.push(entry);
+    this.kick();
+  }
+
+  /** Cancels a request wherever it is; its compute stops within one step. Returns false if unknown. */
+  cancel(requestId: string): boolean {
+    const queued = this.inbox.find((e) => e.request.requestId === requestId) ?? this.loading.get(requestId);
+    if (queued) {
+      this.inbox = this.inbox.filter((e) => e !== queued);
+      this.loading.delete(requestId);
+      this.deliver(queued, 'cancelled', '', null, null);
+      return true;
+    }
+    const seq = this.sequences.get(requestId);
+    if (!seq) return false;
+    this.finishSequence(seq, 'cancelled', null);
+    this.kick();
+    return true;
+  }
+
+  /** Subscribes to every finished timeline; returns the unsubscribe function. */
+  onTimeline(listener: (timeline: Timeline) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops accepting and cancels everything in flight. */
+  shutdown(): void {
+    this.isAccepting = false;
+    for (const entry of [...this.inbox, ...this.loading.values()]) this.cancel(entry.request.requestId);
+    for (const seq of [...this.sequences.values()])
+      this.finishSequence(seq, 'cancelled', 'the runtime shut down');
+  }
+
+  /** True while any step is running in a worker. */
+  get isStepping(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  private isKnown(requestId: string): boolean {
+    return (
+      this.sequences.has(requestId) ||
+      this.loading.has(requestId) ||
+      this.inbox.some((e) => e.request.requestId === requestId)
+    );
+  }
+
+  private kick(): void {
+    if (this.isIterationQueued) return;
+    this.isIterationQueued = true;
+    setImmediate(() => {
+      this.isIterationQueued = false;
+      this.iterate();
+    });
+  }
+
+  private iterate(): void {
+    const entries = this.inbox;
+    this.inbox = [];
+    for (const entry of entries) this.route(entry);
+    this.expireDeadlines();
+    for (const slot of this.deps.registry.list()) this.stepSlot(slot);
+    this.reportQueuePositions();
+  }
+
+  private route(entry: InboxEntry): void {
+    const { clock, catalogue, limits, registry } = this.deps;
+    entry.recorder.enter('route', clock.now());
+    try {
+      const routed = routeRequest(entry.request, catalogue, limits);
+      const current = registry.slotOf(routed.model.modelId);
+      const isWarm = current?.status === 'resident' || current?.status === 'active';
+      const ready = registry.ensureResident(routed.model, 'request');
+      const slotId = current?.slotId ?? `slot-${routed.model.modelId}`;
+      describeRoute(entry.recorder, routed, slotId, !isWarm);
+      if (!isWarm) {
+        entry.recorder.enter('slotLoad', clock.now());
+        this.loading.set(entry.request.requestId, entry);
+      }
+      ready.then(
+        (slot) => this.enqueue(entry, slot, routed, isWarm),
+        (error: Error) => {
+          if (this.loading.delete(entry.request.requestId))
+            this.deliver(entry, 'error', '', error.message, 'unavailable');
+        },
+      );
+    } catch (error) {
+      this.reject(
+        entry,
+        error instanceof RequestRejected ? error : new RequestRejected('internal', (error as Error).message),
+      );
+    }
+  }
+
+  private enqueue(
+    entry: InboxEntry,
+    slot: Slot,
+    routed: ReturnType<typeof routeRequest>,
+    isWarm: boolean,
+  ): void {
+    if (!isWarm && !this.loading.delete(entry.request.requestId)) return;
+    const { clock, limits } = this.deps;
+    entry.recorder.meta.slotId = slot.slotId;
+    if (isWarm) slot.numHits += 1;
+    entry.recorder.enter('queue', clock.now());
+    const deadlineMs = entry.request.deadlineMs ?? limits.defaultDeadlineMs;
+    const seq = new Sequence(
+      entry.request,
+      entry.sink,
+      entry.recorder,
+      slot,
+      routed.promptIds,
+      routed.sampling,
+      seededRandom(routed.seed),
+      routed.maxTokens,
+      deadlineMs === null ? null : entry.recorder.arrivedAt + deadlineMs,
+    );
+    seq.prefillIds = routed.promptIds;
+    this.sequences.set(seq.seqId, seq);
+    this.deps.scheduler.enqueue(seq);
+    this.kick();
+  }
+
+  private stepSlot(slot: Slot): void {
+    if (this.inFlight.has(slot.slotId) || !slot.runner || slot.runner.isBusy) return;
+    if (!this.deps.scheduler.hasWork(slot) && !this.drops.get(slot.slotId)?.length) return;
+    const plan = this.deps.scheduler.planStep(slot);
+    const job = this.dispatcher.buildJob(slot, plan);
+    if (!job) return;
+    this.inFlight.add(slot.slotId);
+    slot.runner
+      .step(job)
+      .then((reply) => this.dispatcher.applyReply(plan, reply))
+      .catch((error: Error) => this.failPlan(plan, error))
+      .finally(() => {
+        this.inFlight.delete(slot.slotId);
+        this.kick();
+      });
+  }
+
+  private failPlan(plan: StepPlan, error: Error): void {
+    const seqs = [...(plan.prefill ? [plan.prefill.seq] : []), ...plan.decodeRows];
+    for (const seq of seqs)
+      if (this.sequences.get(seq.seqId) === seq)
+        this.finishSequence(seq, 'error', `step failed: ${error.message}`);
+  }
+
+  private expireDeadlines(): void {
+    const now = this.deps.clock.now();
+    for (const seq of [...this.sequences.values()])
+      if (seq.deadlineAt !== null && now >= seq.deadlineAt)
+        this.finishSequence(seq, 'deadline', 'the request passed its deadline');
+  }
+
+  private reportQueuePositions(): void {
+    for (const seq of this.sequences.values())
+      if (seq.status === 'waiting') seq.sink.onQueued?.(this.deps.scheduler.positionOf(seq));
+  }
+
+  private finishSequence(seq: Sequence, reason: FinishReason, errorMessage: string | null): void {
+    if (this.sequences.get(seq.seqId) !== seq) return;
+    this.sequences.delete(seq.seqId);
+    const hasKvInWorker = seq.isSeated && seq.hasStartedPrefill;
+    if (seq.isSeated) this.deps.registry.release(seq.slot, seq.request.keepAlive ?? null);
+    this.deps.scheduler.remove(seq);
+    if (hasKvInWorker) this.addDrop(seq.slot, seq.seqId);
+    seq.status = 'finished';
+    flushHeldText(seq);
+    this.deliver(seq, reason, seq.text, errorMessage, reason === 'error' ? 'internal' : null);
+  }
+
+  private reject(entry: InboxEntry, error: RequestRejected): void {
+    this.deliver(entry, error.code === 'internal' ? 'error' : 'rejected', '', error.message, error.code);
+  }
+
+  /** Ends a life exactly once: checked timeline to the sink and to every listener. */
+  private deliver(
+    entry: InboxEntry,
+    reason: FinishReason,
+    text: string,
+    errorMessage: string | null,
+    errorCode: GenerationOutcome['errorCode'],
+  ): void {
+    const timeline = entry.recorder.finish(reason, this.deps.clock.now(), errorMessage);
+    entry.sink.onDone({ requestId: entry.request.requestId, text, timeline, errorMessage, errorCode });
+    for (const listener of this.listeners) listener(timeline);
+  }
+
+  private addDrop(slot: Slot, seqId: string): void {
+    const list = this.drops.get(slot.slotId) ?? [];
+    list.push(seqId);
+    this.drops.set(slot.slotId, list);
+    this.kick();
+  }
+
+  private takeDrops(slot: Slot): string[] {
+    const list = this.drops.get(slot.slotId) ?? [];
+    this.drops.delete(slot.slotId);
+    return list;
+  }
+}

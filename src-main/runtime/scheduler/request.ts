@@ -1,0 +1,50 @@
+import type { Timeline } from '../../telemetry/timeline';
+import type { ChatTurn } from '../model';
+import type { KeepAlive } from '../slots';
+
+/** What a caller asks the runtime for: a chat (templated) or raw text prompt and how to sample. */
+export interface GenerationRequest {
+  requestId: string;
+  modelId?: string;
+  prompt: { kind: 'chat'; messages: ChatTurn[] } | { kind: 'text'; text: string };
+  temperature?: number;
+  topK?: number;
+  topP?: number;
+  seed?: number;
+  maxTokens?: number;
+  stop?: string[];
+  /** Give up (finish `deadline`) this many ms after arrival. */
+  deadlineMs?: number;
+  keepAlive?: KeepAlive;
+  conversationId?: string | null;
+  runId?: string | null;
+  /** Monotonic arrival instant if the transport stamped it earlier than submit (ms). */
+  arrivedAt?: number;
+}
+
+/** One streamed piece of an answer: new text and the token ids that produced it. */
+export interface GenerationChunk {
+  requestId: string;
+  text: string;
+  tokenIds: number[];
+}
+
+/** How a request ended, with its full checked timeline. */
+export interface GenerationOutcome {
+  requestId: string;
+  text: string;
+  timeline: Timeline;
+  /** A message for `error` and `rejected` finishes (what to fix), else null. */
+  errorMessage: string | null;
+  errorCode: 'invalid_input' | 'not_found' | 'queue_full' | 'unavailable' | 'internal' | null;
+}
+
+/**
+ * Where a request's output goes. `onChunk` must hand the chunk to the transport before it
+ * returns: the first return ends server TTFT (the flush).
+ */
+export interface GenerationSink {
+  onQueued?(position: number): void;
+  onChunk(chunk: GenerationChunk): void;
+  onDone(outcome: GenerationOutcome): void;
+}

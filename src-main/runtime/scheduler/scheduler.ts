@@ -1,0 +1,197 @@
+/**
+ * Concurrency discipline (why no request can run on another's slot): a sequence is bound to
+ * one slot when it is routed and is only ever placed in step jobs of that slot; each slot has
+ * one runner (one worker, one ONNX Runtime session) that accepts one job at a time; K/V
+ * never leaves the slot except as context pages whose key includes the slot's model,
+ * tokenizer, layout and slot revisions. So a step job only ever touches its own slot.
+ *
+ * This file is device-free: it decides who gets a seat, which prompt chunk runs next and who
+ * is preempted when the K/V budget runs out. The engine loop carries the decisions out.
+ */
+import type { CachedPage, PageStore } from '../pages';
+import type { Slot } from '../slots';
+import type { KvBudget } from './kv-budget';
+import type { Sequence } from './sequence';
+
+/** Scheduler limits: seats per slot and the prefill chunk (null = whole prompt in one pass). */
+export interface SchedulerOptions {
+  maxSeats: number;
+  prefillChunkTokens: number | null;
+  isPaging: boolean;
+}
+
+/** One prefill chunk to run: `tokenIds` start at prefill index `fromIndex`. */
+export interface PrefillPlan {
+  seq: Sequence;
+  tokenIds: number[];
+  isFirstChunk: boolean;
+  isLastChunk: boolean;
+}
+
+/** What one step of a slot will do. */
+export interface StepPlan {
+  admitted: Sequence[];
+  prefill: PrefillPlan | null;
+  decodeRows: Sequence[];
+  /** Sequences sent back to the queue to free K/V (RUNNING → WAITING). */
+  preempted: Sequence[];
+  /** A sequence that cannot grow even alone: the engine finishes it with `length`. */
+  outOfMemory: Sequence[];
+}
+
+export class Scheduler {
+  private readonly waiting = new Map<string, Sequence[]>();
+  private readonly running = new Map<string, Sequence[]>();
+  private admissionCounter = 0;
+
+  constructor(
+    private readonly options: SchedulerOptions,
+    private readonly budget: KvBudget,
+    private readonly store: PageStore | null,
+  ) {}
+
+  /** Queues a routed sequence at the back of its slot's queue. */
+  enqueue(seq: Sequence): void {
+    listOf(this.waiting, seq.slot.slotId).push(seq);
+  }
+
+  /** Waiting sequences across all slots (for the queue limit). */
+  get numWaiting(): number {
+    let total = 0;
+    for (const list of this.waiting.values()) total += list.length;
+    return total;
+  }
+
+  /** Running sequences across all slots. */
+  get numRunning(): number {
+    let total = 0;
+    for (const list of this.running.values()) total += list.length;
+    return total;
+  }
+
+  /** Requests ahead of `seq` in its slot's queue (0 = next). */
+  positionOf(seq: Sequence): number {
+    return (this.waiting.get(seq.slot.slotId) ?? []).indexOf(seq);
+  }
+
+  runningOn(slot: Slot): readonly Sequence[] {
+    return this.running.get(slot.slotId) ?? [];
+  }
+
+  hasWork(slot: Slot): boolean {
+    return this.runningOn(slot).length > 0 || (this.waiting.get(slot.slotId)?.length ?? 0) > 0;
+  }
+
+  /** Takes a sequence out of the scheduler (finished, cancelled, failed) and releases its pages. */
+  remove(seq: Sequence): void {
+    for (const map of [this.waiting, this.running]) {
+      const list = map.get(seq.slot.slotId);
+      const index = list?.indexOf(seq) ?? -1;
+      if (list && index >= 0) list.splice(index, 1);
+    }
+    this.releasePages(seq);
+  }
+
+  /** Plans the next step of an idle slot: admissions, one prefill chunk, the decode batch. */
+  planStep(slot: Slot): StepPlan {
+    const plan: StepPlan = { admitted: [], prefill: null, decodeRows: [], preempted: [], outOfMemory: [] };
+    this.admit(slot, plan);
+    this.fitDecodeGrowth(slot, plan);
+    const running = this.runningOn(slot);
+    const prefilling = running.find((seq) => seq.status === 'prefilling');
+    if (prefilling) plan.prefill = this.nextChunk(prefilling);
+    plan.decodeRows = running.filter((seq) => seq.status === 'decoding' && seq.pendingTokenId !== null);
+    return plan;
+  }
+
+  private admit(slot: Slot, plan: StepPlan): void {
+    const queue = this.waiting.get(slot.slotId) ?? [];
+    const running = listOf(this.running, slot.slotId);
+    while (queue.length > 0 && running.length < this.options.maxSeats) {
+      const seq = queue[0]!;
+      const cached = this.lookup(seq);
+      const numPages = Math.ceil((seq.prefillIds.length + 1) / this.budget.pageSize) - cached.length;
+      if (!this.budget.makeRoom(this.allRunning(), numPages * this.budget.pageBytesOf(seq))) break;
+      queue.shift();
+      this.seat(seq, cached);
+      running.push(seq);
+      plan.admitted.push(seq);
+    }
+  }
+
+  /** Gives a sequence its seat: holds its cached pages and resets its prefill progress. */
+  private seat(seq: Sequence, cached: CachedPage[]): void {
+    for (const page of cached) this.store!.hold(page);
+    if (this.store) this.store.countLookup(seq.prefillIds.length, cached.length * this.budget.pageSize);
+    seq.heldPages = [...cached];
+    seq.pageHashes = cached.map((page) => page.hash);
+    seq.numCachedTokens = cached.length * this.budget.pageSize;
+    seq.numComputed = 0;
+    seq.hasStartedPrefill = false;
+    seq.status = 'prefilling';
+    seq.admittedOrder = ++this.admissionCounter;
+  }
+
+  /** Longest cached prefix, always leaving at least one token to prefill (it makes the logits). */
+  private lookup(seq: Sequence): CachedPage[] {
+    if (!this.options.isPaging || !this.store || !seq.slot.pageIdentity) return [];
+    const maxPages = Math.floor((seq.prefillIds.length - 1) / this.budget.pageSize);
+    return this.store.lookup(seq.slot.pageIdentity, seq.prefillIds, maxPages);
+  }
+
+  /** Preempts the newest sequences of this slot until every decode row has room to grow. */
+  private fitDecodeGrowth(slot: Slot, plan: StepPlan): void {
+    const running = listOf(this.running, slot.slotId);
+    while (!this.budget.makeRoom(this.allRunning(), 0)) {
+      const victim = [...running].sort((a, b) => b.admittedOrder - a.admittedOrder)[0];
+      if (!victim) return;
+      if (running.length === 1) {
+        plan.outOfMemory.push(victim);
+        this.remove(victim);
+        return;
+      }
+      this.preempt(victim);
+      plan.preempted.push(victim);
+    }
+  }
+
+  /** RUNNING → WAITING at the front of the queue; its work is recomputed on re-admission. */
+  private preempt(seq: Sequence): void {
+    this.remove(seq);
+    seq.status = 'waiting';
+    seq.prefillIds = seq.allIds;
+    seq.pendingTokenId = null;
+    seq.numComputed = 0;
+    listOf(this.waiting, seq.slot.slotId).unshift(seq);
+  }
+
+  private nextChunk(seq: Sequence): PrefillPlan {
+    const fromIndex = seq.hasStartedPrefill ? seq.numComputed : seq.numCachedTokens;
+    const remaining = seq.prefillIds.length - fromIndex;
+    const size =
+      this.options.prefillChunkTokens === null
+        ? remaining
+        : Math.min(remaining, this.options.prefillChunkTokens);
+    return {
+      seq,
+      tokenIds: seq.prefillIds.slice(fromIndex, fromIndex + size),
+      isFirstChunk: !seq.hasStartedPrefill,
+      isLastChunk: fromIndex + size === seq.prefillIds.length,
+    };
+  }
+
+  private releasePages(seq: Sequence): void {
+    for (const page of seq.heldPages) this.store?.release(page);
+    seq.heldPages = [];
+  }
+
+  private allRunning(): Sequence[] {
+    return [...this.running.values()].flat();
+  }
+}
+
+function listOf(map: Map<string, Sequence[]>, key: string): Sequence[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}

@@ -1,0 +1,123 @@
+import type { Clock } from '../../telemetry/clock';
+import type { FinishReason } from '../../telemetry/timeline';
+import type { CapturedPage, StepJob, SteppedReply } from '../engine/protocol';
+import { CHAIN_ROOT } from '../pages';
+import type { PageStore } from '../pages';
+import type { Slot, SlotRegistry } from '../slots';
+import type { Scheduler, StepPlan } from './scheduler';
+import type { Sequence } from './sequence';
+import { emitToken } from './token-output';
+
+/** What the dispatcher needs from the engine loop. */
+export interface DispatchHost {
+  clock: Clock;
+  scheduler: Scheduler;
+  registry: SlotRegistry;
+  store: PageStore | null;
+  pageSize: number;
+  isAlive(seq: Sequence): boolean;
+  finish(seq: Sequence, reason: FinishReason, errorMessage?: string | null): void;
+  takeDrops(slot: Slot): string[];
+}
+
+/**
+ * Turns a slot's step plan into a worker job, stamping the timeline transitions that happen
+ * on the main thread (activation, context lookup, preemption), and applies the reply: worker
+ * stamps, completed pages and sampled tokens.
+ */
+export class StepDispatcher {
+  constructor(private readonly host: DispatchHost) {}
+
+  /** Builds the job for a plan, or null when the slot has nothing to do. */
+  buildJob(slot: Slot, plan: StepPlan): StepJob | null {
+    const { clock, registry } = this.host;
+    for (const seq of plan.admitted) {
+      registry.acquire(slot);
+      seq.recorder.enter('activation', clock.now());
+      if (!seq.recorder.hasFirstToken) seq.recorder.meta.numCachedTokens = seq.numCachedTokens;
+    }
+    for (const seq of plan.preempted) {
+      registry.release(slot);
+      seq.recorder.preempt(clock.now());
+    }
+    for (const seq of plan.outOfMemory)
+      this.host.finish(seq, 'length', 'the K/V budget cannot hold this sequence');
+    const drops = [...this.host.takeDrops(slot), ...plan.preempted.map((seq) => seq.seqId)];
+    const prefill = plan.prefill ? this.prefillWork(plan.prefill) : null;
+    const rows = plan.decodeRows.map((seq) => ({ seqId: seq.seqId, tokenId: seq.pendingTokenId! }));
+    for (const seq of plan.decodeRows) seq.pendingTokenId = null;
+    if (!prefill && rows.length === 0 && drops.length === 0) return null;
+    return {
+      type: 'step',
+      pageSize: this.host.pageSize,
+      prefill,
+      decode: rows.length > 0 ? { rows } : null,
+      drop: drops,
+    };
+  }
+
+  /** Applies a worker's reply to the sequences that are still alive. */
+  applyReply(plan: StepPlan, reply: SteppedReply): void {
+    const outcome = reply.prefill;
+    const seq = plan.prefill?.seq;
+    if (outcome && seq && this.host.isAlive(seq)) {
+      if (plan.prefill!.isFirstChunk) seq.recorder.enter('prefill', outcome.contextReadyAt);
+      seq.numComputed =
+        (plan.prefill!.isFirstChunk ? seq.numCachedTokens : seq.numComputed) + plan.prefill!.tokenIds.length;
+      this.insertPages(seq, outcome.pages);
+      if (outcome.logits) {
+        seq.recorder.enter(seq.recorder.hasFirstToken ? 'decode' : 'emit', outcome.logitsAt);
+        seq.status = 'decoding';
+        this.emit(seq, outcome.logits);
+      }
+    }
+    for (const row of reply.decode?.rows ?? []) {
+      const rowSeq = plan.decodeRows.find((s) => s.seqId === row.seqId);
+      if (!rowSeq || !this.host.isAlive(rowSeq)) continue;
+      rowSeq.numComputed += 1;
+      this.insertPages(
+        rowSeq,
+        (reply.decode?.pages ?? []).filter((p) => p.seqId === row.seqId),
+      );
+      this.emit(rowSeq, row.logits);
+    }
+  }
+
+  private prefillWork(plan: NonNullable<StepPlan['prefill']>): StepJob['prefill'] {
+    const { seq } = plan;
+    if (plan.isFirstChunk) {
+      seq.recorder.enter('contextLookup', this.host.clock.now());
+      seq.hasStartedPrefill = true;
+    }
+    const isCapturing = this.host.store !== null && seq.slot.pageIdentity !== null;
+    return {
+      seqId: seq.seqId,
+      tokenIds: plan.tokenIds,
+      cachedPages: plan.isFirstChunk ? seq.heldPages.map((page) => page.buffer) : null,
+      isLastChunk: plan.isLastChunk,
+      captureFromPage: isCapturing ? seq.heldPages.length : null,
+    };
+  }
+
+  private emit(seq: Sequence, logits: Float32Array): void {
+    const reason = emitToken(seq, logits, this.host.clock);
+    if (reason) this.host.finish(seq, reason);
+  }
+
+  /** Stores pages the worker completed, in order, held by the sequence that wrote them. */
+  private insertPages(seq: Sequence, pages: readonly CapturedPage[]): void {
+    const { store, pageSize } = this.host;
+    const identity = seq.slot.pageIdentity;
+    if (!store || !identity) return;
+    const allIds = seq.allIds;
+    for (const captured of [...pages].sort((a, b) => a.pageIndex - b.pageIndex)) {
+      if (captured.pageIndex !== seq.pageHashes.length) continue;
+      const tokenIds = allIds.slice(captured.pageIndex * pageSize, (captured.pageIndex + 1) * pageSize);
+      if (tokenIds.length !== pageSize) continue;
+      const parent = seq.pageHashes[captured.pageIndex - 1] ?? CHAIN_ROOT;
+      const page = store.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.buffer);
+      seq.heldPages.push(page);
+      seq.pageHashes.push(page.hash);
+    }
+  }
+}

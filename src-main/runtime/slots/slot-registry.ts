@@ -1,0 +1,251 @@
+import type { Clock } from '../../telemetry/clock';
+import { layoutRevisionOf } from '../model';
+import type { CatalogueModel } from '../model';
+import { footprintOf } from './slot';
+import type { Slot, SlotRunner } from './slot';
+import { canTransition, DEFAULT_KEEP_ALIVE } from './slot-types';
+import type { KeepAlive, SlotCause, SlotEvent, SlotStatus } from './slot-types';
+
+/** Settings of the registry: the resident budget and how slots are built. */
+export interface SlotRegistryOptions {
+  clock: Clock;
+  budgetBytes: number;
+  pageSize: number;
+  kvDtype: string;
+  numThreads: number;
+  isLocking: boolean;
+  createRunner: () => SlotRunner;
+  /** Maximum slot events kept in memory for the history query. */
+  maxEvents?: number;
+}
+
+/**
+ * Owns every model slot and its state machine (`empty → prefetching → resident ⇄ active →
+ * evicting → empty`, plus `failed`). Every transition is an event with a cause. A slot with
+ * active sequences or a step in flight is never evicted.
+ */
+export class SlotRegistry {
+  private readonly slots = new Map<string, Slot>();
+  private readonly loads = new Map<string, Promise<Slot>>();
+  private readonly events: SlotEvent[] = [];
+  private readonly listeners = new Set<(event: SlotEvent) => void>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly options: SlotRegistryOptions) {}
+
+  /** Every slot, in creation order. */
+  list(): Slot[] {
+    return [...this.slots.values()];
+  }
+
+  /** The slot of a model, or undefined when none was ever created. */
+  slotOf(modelId: string): Slot | undefined {
+    return this.slots.get(modelId);
+  }
+
+  /** Slot events, oldest first, optionally from a monotonic instant on. */
+  history(sinceAt = -Infinity): SlotEvent[] {
+    return this.events.filter((e) => e.at >= sinceAt);
+  }
+
+  /** Subscribes to slot events; returns the unsubscribe function. */
+  onEvent(listener: (event: SlotEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Makes the model's slot resident (loading it if needed) and resolves when it is. */
+  ensureResident(model: CatalogueModel, cause: SlotCause): Promise<Slot> {
+    const slot = this.slotFor(model);
+    if (slot.status === 'resident' || slot.status === 'active') return Promise.resolve(slot);
+    const pending = this.loads.get(slot.model.modelId);
+    if (pending) return pending;
+    if (slot.status === 'evicting')
+      return Promise.reject(new Error(`slot ${slot.slotId} is being evicted; retry`));
+    const load = this.load(slot, cause).finally(() => this.loads.delete(slot.model.modelId));
+    this.loads.set(slot.model.modelId, load);
+    return load;
+  }
+
+  /** A sequence starts running on the slot (resident → active on the first). */
+  acquire(slot: Slot): void {
+    this.clearTimer(slot);
+    slot.numActiveSequences += 1;
+    slot.lastUsedAt = this.options.clock.now();
+    slot.lastUsedWallMs = this.options.clock.wallNow();
+    if (slot.status === 'resident') this.transition(slot, 'active', 'request');
+  }
+
+  /** A sequence left the slot; the last one makes it idle and starts its keep-alive. */
+  release(slot: Slot, keepAlive: KeepAlive | null = null): void {
+    slot.numActiveSequences = Math.max(0, slot.numActiveSequences - 1);
+    if (keepAlive) slot.keepAlive = keepAlive;
+    if (slot.numActiveSequences > 0 || slot.status !== 'active') return;
+    this.transition(slot, 'resident', 'request');
+    this.scheduleExpiry(slot);
+  }
+
+  /** Sets a slot's keep-alive (manual "keep") and restarts its countdown when idle. */
+  keep(slot: Slot, keepAlive: KeepAlive): void {
+    slot.keepAlive = keepAlive;
+    if (slot.status === 'resident') this.scheduleExpiry(slot);
+  }
+
+  /** Unloads an idle slot; refuses (throws) while sequences run on it. */
+  async evict(slot: Slot, cause: SlotCause, reason: string | null = null): Promise<void> {
+    if (slot.status === 'failed') return this.transition(slot, 'empty', cause, reason);
+    if (slot.status !== 'resident')
+      throw new Error(`slot ${slot.slotId} is ${slot.status}; only an idle resident slot can be evicted`);
+    if (slot.numActiveSequences > 0 || slot.runner?.isBusy) throw new Error(`slot ${slot.slotId} is in use`);
+    this.clearTimer(slot);
+    this.transition(slot, 'evicting', cause, reason);
+    const runner = slot.runner;
+    slot.runner = null;
+    slot.pageIdentity = null;
+    await runner?.close().catch(() => undefined);
+    this.transition(slot, 'empty', cause, reason);
+  }
+
+  /** Evicts every idle slot and closes every worker (shutdown). */
+  async closeAll(): Promise<void> {
+    for (const slot of this.slots.values()) {
+      this.clearTimer(slot);
+      if (slot.status === 'resident') await this.evict(slot, 'manual', 'shutdown');
+      else await slot.runner?.close().catch(() => undefined);
+    }
+  }
+
+  private slotFor(model: CatalogueModel): Slot {
+    let slot = this.slots.get(model.modelId);
+    if (!slot || slot.model.revisions.modelRevision !== model.revisions.modelRevision) {
+      slot = newSlot(model, slot);
+      this.slots.set(model.modelId, slot);
+    }
+    return slot;
+  }
+
+  private async load(slot: Slot, cause: SlotCause): Promise<Slot> {
+    this.transition(slot, 'prefetching', cause);
+    try {
+      await this.makeRoomFor(slot);
+      slot.runner = this.options.createRunner();
+      const loaded = await slot.runner.load({
+        type: 'load',
+        onnxPath: slot.model.folder.onnxPath,
+        geometry: slot.model.folder.shape,
+        numThreads: this.options.numThreads,
+        isLocking: this.options.isLocking,
+      });
+      slot.host = loaded.host;
+      slot.loadTimings = { readMs: loaded.readMs, buildMs: loaded.buildMs, warmupMs: loaded.warmupMs };
+      slot.slotRevision += 1;
+      slot.pageIdentity = this.identityOf(slot);
+      slot.lastUsedAt = this.options.clock.now();
+      this.transition(slot, 'resident', cause);
+      this.scheduleExpiry(slot);
+      return slot;
+    } catch (error) {
+      const reason = (error as Error).message;
+      const runner = slot.runner;
+      slot.runner = null;
+      await runner?.close().catch(() => undefined);
+      slot.failureReason = reason;
+      this.transition(slot, 'failed', 'error', reason);
+      throw new Error(`model ${slot.model.modelId} failed to load: ${reason}`);
+    }
+  }
+
+  /** Evicts idle slots, least recently used first, until the new slot fits the budget. */
+  private async makeRoomFor(slot: Slot): Promise<void> {
+    const usedBytes = () =>
+      this.list()
+        .filter((s) => s !== slot && s.runner)
+        .reduce((sum, s) => sum + s.footprintBytes, 0);
+    const idle = this.list()
+      .filter((s) => s !== slot && s.status === 'resident' && s.numActiveSequences === 0)
+      .sort((a, b) => (a.lastUsedAt ?? 0) - (b.lastUsedAt ?? 0));
+    while (usedBytes() + slot.footprintBytes > this.options.budgetBytes && idle.length > 0)
+      await this.evict(idle.shift()!, 'budget', `making room for ${slot.model.modelId}`);
+    if (usedBytes() + slot.footprintBytes > this.options.budgetBytes)
+      throw new Error(
+        `slot budget: ${mb(slot.footprintBytes)} needed, ${mb(this.options.budgetBytes - usedBytes())} free and every other resident slot is in use`,
+      );
+  }
+
+  private identityOf(slot: Slot) {
+    const { modelRevision, tokenizerRevision } = slot.model.revisions;
+    const layoutRevision = layoutRevisionOf(
+      slot.model.folder.shape,
+      this.options.pageSize,
+      this.options.kvDtype,
+    );
+    return { modelRevision, tokenizerRevision, layoutRevision, slotRevision: slot.slotRevision };
+  }
+
+  private scheduleExpiry(slot: Slot): void {
+    this.clearTimer(slot);
+    if (slot.status !== 'resident' || slot.numActiveSequences > 0) return;
+    const delayMs =
+      slot.keepAlive.kind === 'ms' ? slot.keepAlive.ms : slot.keepAlive.kind === 'forever' ? null : 0;
+    if (delayMs === null) return;
+    slot.expiresAt = this.options.clock.now() + delayMs;
+    const reason =
+      slot.keepAlive.kind === 'unload-after-request' ? 'unload after request' : 'keep-alive expired';
+    const timer = setTimeout(() => void this.evict(slot, 'ttl', reason).catch(() => undefined), delayMs);
+    timer.unref();
+    this.timers.set(slot.slotId, timer);
+  }
+
+  private clearTimer(slot: Slot): void {
+    const timer = this.timers.get(slot.slotId);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(slot.slotId);
+    slot.expiresAt = null;
+  }
+
+  private transition(slot: Slot, to: SlotStatus, cause: SlotCause, reason: string | null = null): void {
+    const from = slot.status;
+    if (!canTransition(from, to))
+      throw new Error(`slot ${slot.slotId}: ${from} → ${to} is not a slot transition`);
+    slot.status = to;
+    if (to !== 'failed') slot.failureReason = null;
+    const event: SlotEvent = {
+      slotId: slot.slotId,
+      modelId: slot.model.modelId,
+      fromStatus: from,
+      toStatus: to,
+      cause,
+      reason,
+      at: this.options.clock.now(),
+      atWallMs: this.options.clock.wallNow(),
+    };
+    this.events.push(event);
+    if (this.events.length > (this.options.maxEvents ?? 10_000)) this.events.shift();
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+function newSlot(model: CatalogueModel, previous: Slot | undefined): Slot {
+  return {
+    slotId: `slot-${model.modelId}`,
+    model,
+    status: 'empty',
+    failureReason: null,
+    runner: null,
+    slotRevision: previous?.slotRevision ?? 0,
+    pageIdentity: null,
+    host: null,
+    footprintBytes: footprintOf(model),
+    keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,
+    expiresAt: null,
+    numHits: 0,
+    numActiveSequences: 0,
+    lastUsedAt: null,
+    lastUsedWallMs: null,
+    loadTimings: null,
+  };
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}

@@ -1,0 +1,45 @@
+import type { CatalogueModel } from '../model';
+import type { PageIdentity } from '../pages';
+import type { HostBufferInfo, LoadedReply, StepJob, SteppedReply } from '../engine/protocol';
+import type { KeepAlive, SlotStatus } from './slot-types';
+
+/** What a slot needs from its executor (the worker's main-thread handle, or a test double). */
+export interface SlotRunner {
+  readonly isBusy: boolean;
+  load(job: import('../engine/protocol').LoadJob): Promise<LoadedReply>;
+  step(job: StepJob): Promise<SteppedReply>;
+  close(): Promise<void>;
+}
+
+/**
+ * Prepared state for one model: its runner (worker + session), how its weights sit in host
+ * memory, and its keep-alive. Mutated only by the SlotRegistry; everyone else reads.
+ */
+export interface Slot {
+  slotId: string;
+  model: CatalogueModel;
+  status: SlotStatus;
+  failureReason: string | null;
+  runner: SlotRunner | null;
+  /** Bumps every time the session is (re)built; part of every page key. */
+  slotRevision: number;
+  pageIdentity: PageIdentity | null;
+  host: HostBufferInfo | null;
+  /** Estimated resident bytes (host buffer + session), counted against the slot budget. */
+  footprintBytes: number;
+  keepAlive: KeepAlive;
+  /** Monotonic ms when an idle slot will be unloaded, or null. */
+  expiresAt: number | null;
+  numHits: number;
+  numActiveSequences: number;
+  lastUsedAt: number | null;
+  lastUsedWallMs: number | null;
+  loadTimings: { readMs: number; buildMs: number; warmupMs: number } | null;
+}
+
+/** Estimated bytes a slot occupies: the host copy of the file plus fp32 weights in the session. */
+export function footprintOf(model: CatalogueModel): number {
+  const dtype = String(model.folder.config.torch_dtype ?? 'float32');
+  const sessionBytes = dtype.includes('16') ? model.folder.onnxBytes * 2 : model.folder.onnxBytes;
+  return model.folder.onnxBytes + sessionBytes;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { EngineStatsSchema, SlotEventSchema, TimelineSchema } from './schemas';
+
+/**
+ * Everything the core pushes to clients, by name. Transports batch and throttle these
+ * (a fast stream must not flood the renderer) and validate each payload.
+ */
+export const EVENTS = {
+  /** A request is waiting; `position` counts requests ahead of it (0 = next). */
+  'request.queued': z.object({ requestId: z.string(), position: z.number().int().min(0) }),
+  /** Text produced since the previous chunk of this request. */
+  'request.chunk': z.object({ requestId: z.string(), text: z.string(), numTokens: z.number().int().min(0) }),
+  /** The request finished; its timeline is complete and checked. */
+  'request.done': z.object({
+    requestId: z.string(),
+    timeline: TimelineSchema,
+    messageId: z.string().nullable(),
+  }),
+  /** Any finished timeline (chat, API, bench): the dashboard's feed. */
+  'timeline.finished': z.object({ timeline: TimelineSchema }),
+  'slot.event': SlotEventSchema,
+  'engine.stats': EngineStatsSchema,
+  'bench.progress': z.object({
+    benchId: z.string(),
+    numDone: z.number().int(),
+    numTotal: z.number().int(),
+    label: z.string(),
+  }),
+  'bench.done': z.object({ benchId: z.string(), runId: z.string().nullable(), error: z.string().nullable() }),
+} as const;
+
+export type EventName = keyof typeof EVENTS;
+/** The payload of a pushed event. */
+export type EventPayload<E extends EventName> = z.infer<(typeof EVENTS)[E]>;
+/** One pushed event as it travels, inside a batch. */
+export type PushedEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName];
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];

@@ -1,0 +1,5 @@
+export * from './schemas';
+export * from './methods';
+export * from './events';
+export * from './result';
+export * from './report-schemas';

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import {
+  ChatMessageSchema,
+  EngineStatsSchema,
+  KeepAliveSchema,
+  ModelEntrySchema,
+  PageStatsSchema,
+  SamplingSchema,
+  SlotEventSchema,
+  SlotSnapshotSchema,
+  TimelineSchema,
+} from './schemas';
+import { ReportSchema, RunComparisonSchema, RunSummarySchema, SloSchema } from './report-schemas';
+
+const idSchema = z.string().min(1).max(200);
+const empty = z.object({}).strict();
+
+/** A stored conversation as the chat sidebar lists it. */
+export const ConversationSummarySchema = z.object({
+  conversationId: idSchema,
+  title: z.string(),
+  createdWallMs: z.number(),
+  updatedWallMs: z.number(),
+  numMessages: z.number().int(),
+});
+
+/** A stored message, with the timeline of the request that produced it (assistant messages). */
+export const StoredMessageSchema = z.object({
+  messageId: idSchema,
+  role: ChatMessageSchema.shape.role,
+  content: z.string(),
+  createdWallMs: z.number(),
+  requestId: z.string().nullable(),
+  timeline: TimelineSchema.nullable(),
+});
+
+/** What the app is running on and whether history is being kept (and why not). */
+export const AppStatusSchema = z.object({
+  version: z.string(),
+  isPersistent: z.boolean(),
+  persistenceReason: z.string().nullable(),
+  dataDir: z.string(),
+  defaultModelId: z.string().nullable(),
+  executionProvider: z.string(),
+  host: z.enum(['electron', 'headless']),
+});
+
+/** Rejected trace lines: 1-based line number and why. */
+export const RejectedLineSchema = z.object({ line: z.number().int().min(1), reason: z.string() });
+
+const def = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
+
+/**
+ * Every call the renderer (or any client) can make, by name: input and output are zod schemas
+ * validated on both sides of every transport. The IPC allowlist and the HTTP routes derive
+ * from these keys; nothing else crosses.
+ */
+export const METHODS = {
+  'app.status': def(empty, AppStatusSchema),
+  'models.list': def(empty, z.array(ModelEntrySchema)),
+  'slots.list': def(empty, z.array(SlotSnapshotSchema)),
+  'slots.events': def(
+    z.object({ sinceWallMs: z.number().optional(), limit: z.number().int().min(1).max(10_000).optional() }),
+    z.array(SlotEventSchema),
+  ),
+  'slots.prefetch': def(z.object({ modelId: idSchema }), SlotSnapshotSchema),
+  'slots.evict': def(z.object({ slotId: idSchema }), SlotSnapshotSchema),
+  'slots.keep': def(z.object({ slotId: idSchema, keepAlive: KeepAliveSchema }), SlotSnapshotSchema),
+  'pages.stats': def(empty, PageStatsSchema),
+  'engine.stats': def(empty, EngineStatsSchema),
+  'chat.listConversations': def(empty, z.array(ConversationSummarySchema)),
+  'chat.getConversation': def(
+    z.object({ conversationId: idSchema }),
+    z.object({ conversation: ConversationSummarySchema, messages: z.array(StoredMessageSchema) }),
+  ),
+  'chat.createConversation': def(
+    z.object({ title: z.string().max(200).optional() }),
+    ConversationSummarySchema,
+  ),
+  'chat.deleteConversation': def(
+    z.object({ conversationId: idSchema }),
+    z.object({ isDeleted: z.boolean() }),
+  ),
+  'chat.send': def(
+    z.object({
+      conversationId: idSchema,
+      content: z.string().min(1).max(200_000),
+      modelId: idSchema.optional(),
+      sampling: SamplingSchema.optional(),
+    }),
+    z.object({ requestId: idSchema, userMessageId: idSchema }),
+  ),
+  'chat.cancel': def(z.object({ requestId: idSchema }), z.object({ wasRunning: z.boolean() })),
+  'timelines.recent': def(z.object({ limit: z.number().int().min(1).max(10_000) }), z.array(TimelineSchema)),
+  'timelines.reportClientTtft': def(
+    z.object({ requestId: idSchema, clientTtftMs: z.number().min(0).max(3_600_000) }),
+    z.object({ isRecorded: z.boolean() }),
+  ),
+  'report.live': def(z.object({ slo: SloSchema.optional() }), ReportSchema),
+  'runs.list': def(empty, z.array(RunSummarySchema)),
+  'runs.compare': def(z.object({ runIdA: idSchema, runIdB: idSchema, slo: SloSchema }), RunComparisonSchema),
+  'runs.exportCsv': def(
+    z.object({ runId: idSchema.nullable() }),
+    z.object({ fileName: z.string(), csv: z.string(), numRows: z.number().int() }),
+  ),
+  'traces.import': def(
+    z.object({ fileName: z.string().max(500), text: z.string().max(50_000_000), skipBadLines: z.boolean() }),
+    z.object({
+      numLines: z.number().int(),
+      numImported: z.number().int(),
+      rejected: z.array(RejectedLineSchema),
+      report: ReportSchema.nullable(),
+      runId: z.string().nullable(),
+    }),
+  ),
+  'bench.start': def(
+    z.object({
+      kind: z.enum(['first-frame', 'load']),
+      numRuns: z.number().int().min(1).max(100).optional(),
+      numRequests: z.number().int().min(1).max(1_000).optional(),
+      ratePerS: z.number().gt(0).max(100).optional(),
+    }),
+    z.object({ benchId: idSchema }),
+  ),
+} as const;
+
+export type MethodName = keyof typeof METHODS;
+/** The validated input of a method. */
+export type MethodInput<M extends MethodName> = z.infer<(typeof METHODS)[M]['input']>;
+/** The validated output of a method. */
+export type MethodOutput<M extends MethodName> = z.infer<(typeof METHODS)[M]['output']>;
+
+/** Every method name, the allowlist transports are built from. */
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+
+export { ChatMessageSchema, EngineStatsSchema };
