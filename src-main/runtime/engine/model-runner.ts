@@ -30,6 +30,8 @@ export class ModelRunner {
       graphOptimizationLevel: 'all',
       intraOpNumThreads: options.numThreads,
       interOpNumThreads: 1,
+    }).catch((error: Error) => {
+      throw new Error(`onnx/model.onnx: ONNX Runtime cannot build a session from it (${error.message})`);
     });
     const problem = graphProblem(session, geometry.numLayers);
     if (problem) {

@@ -93,7 +93,7 @@ export function createFallbackHostMemory(reason: string): HostMemory {
       statSync(path); // same error as the native path for a missing file
       return null;
     },
-    adviseWillNeed: () => notApplied,
+    adviseWillNeed: () => Promise.resolve(notApplied),
     adviseDontNeed: () => notApplied,
     setMemlockLimit: () => notApplied,
     capabilities(): HostMemoryCapabilities {

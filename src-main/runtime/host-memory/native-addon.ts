@@ -13,11 +13,11 @@ export interface NativeAddon {
   allocate(numBytes: number, options: object): NativeBufferHandle;
   readFileInto(path: string, options: object): Promise<NativeReadResult>;
   fileResidency(path: string): NativeResidency;
-  adviseFile(
+  adviseWillNeed(
     path: string,
-    advice: 'willneed' | 'dontneed',
     method: 'fadvise' | 'madvise',
-  ): { isApplied: boolean; reason: string };
+  ): Promise<{ isApplied: boolean; reason: string }>;
+  adviseDontNeed(path: string): { isApplied: boolean; reason: string };
   capabilities(): NativeCapabilities;
   /** Returns '' on success, else why not. */
   setMemlockLimit(numBytes: number): string;

@@ -78,8 +78,8 @@ export function createNativeHostMemory(addon: NativeAddon, addonPath: string): H
       return new NativeHostBuffer(result.buffer, { lockMs, adviseMs, readMs });
     },
     residency: (path: string): Residency => withResidentPct(addon.fileResidency(path)),
-    adviseWillNeed: (path, options = {}) => addon.adviseFile(path, 'willneed', options.method ?? 'fadvise'),
-    adviseDontNeed: (path) => addon.adviseFile(path, 'dontneed', 'fadvise'),
+    adviseWillNeed: (path, options = {}) => addon.adviseWillNeed(path, options.method ?? 'fadvise'),
+    adviseDontNeed: (path) => addon.adviseDontNeed(path),
     setMemlockLimit(numBytes: number) {
       assertByteCount(numBytes);
       const error = addon.setMemlockLimit(numBytes);

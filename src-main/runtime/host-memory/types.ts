@@ -63,6 +63,7 @@ export interface AllocateOptions {
 
 /** Options for readFileInto(): allocate options plus a WILLNEED hint and the pread chunk size. */
 export interface ReadFileOptions extends AllocateOptions {
+  /** Issue WILLNEED over the whole file (windowed) before reading. */
   willNeed?: boolean;
   chunkBytes?: number;
 }
@@ -101,9 +102,12 @@ export interface HostMemory {
   readFileInto(path: string, options?: ReadFileOptions): Promise<HostBuffer>;
   /** Page-cache residency of a file (mincore over a mapping); null when unknown. Throws if the file is missing. */
   residency(path: string): Residency | null;
-  /** Asks the kernel to start reading the file into the page cache. */
-  adviseWillNeed(path: string, options?: { method?: 'fadvise' | 'madvise' }): AdviceResult;
-  /** Asks the kernel to drop the file from the page cache (dirty pages are flushed first). */
+  /**
+   * Asks the kernel to read the whole file into the page cache (hint issued in 128 KiB windows:
+   * Linux caps one call at the read-ahead size). Resolves once the reads are submitted, not done.
+   */
+  adviseWillNeed(path: string, options?: { method?: 'fadvise' | 'madvise' }): Promise<AdviceResult>;
+  /** Asks the kernel to drop the file from the page cache (dirty pages are flushed first); synchronous. */
   adviseDontNeed(path: string): AdviceResult;
   /** Sets the soft RLIMIT_MEMLOCK of this process (raising past the hard limit needs privilege). */
   setMemlockLimit(numBytes: number): AdviceResult;

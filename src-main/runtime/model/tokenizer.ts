@@ -23,12 +23,15 @@ export class TextTokenizer {
   private readonly template: Template | null;
   readonly bosToken: string | null;
   readonly eosToken: string | null;
+  /** Ids the tokenizer can decode: a model may pad its vocabulary beyond this. */
+  readonly vocabSize: number;
 
   constructor(files: TokenizerFiles) {
     this.tokenizer = new Tokenizer(files.tokenizerJson, files.tokenizerConfig);
     const config = files.tokenizerConfig;
     this.bosToken = tokenText(config['bos_token']);
     this.eosToken = tokenText(config['eos_token']);
+    this.vocabSize = Math.max(...this.tokenizer.get_vocab(true).values()) + 1;
     const chatTemplate = config['chat_template'];
     this.template = typeof chatTemplate === 'string' ? new Template(chatTemplate) : null;
   }

@@ -8,7 +8,9 @@ import type { Sequence } from './sequence';
  * first flush ends TTFT) and says whether the sequence is done and why.
  */
 export function emitToken(seq: Sequence, logits: Float32Array, clock: Clock): FinishReason | null {
-  const tokenId = sampleToken(logits, seq.sampling, seq.random);
+  const { vocabSize } = seq.slot.model.folder.tokenizer;
+  const usable = logits.length > vocabSize ? logits.subarray(0, vocabSize) : logits;
+  const tokenId = sampleToken(usable, seq.sampling, seq.random);
   seq.outputIds.push(tokenId);
   const isEos = seq.slot.model.folder.eosIds.includes(tokenId);
   const delta = isEos ? '' : seq.detokenizer.push(tokenId);

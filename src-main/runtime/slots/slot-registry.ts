@@ -191,7 +191,17 @@ export class SlotRegistry {
     slot.expiresAt = this.options.clock.now() + delayMs;
     const reason =
       slot.keepAlive.kind === 'unload-after-request' ? 'unload after request' : 'keep-alive expired';
-    const timer = setTimeout(() => void this.evict(slot, 'ttl', reason).catch(() => undefined), delayMs);
+    this.armTimer(slot, delayMs, reason);
+  }
+
+  /** Evicts when the countdown ends; a step still finishing (e.g. freeing K/V) postpones it briefly. */
+  private armTimer(slot: Slot, delayMs: number, reason: string): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(slot.slotId);
+      if (slot.status !== 'resident' || slot.numActiveSequences > 0) return;
+      if (slot.runner?.isBusy) return this.armTimer(slot, 5, reason);
+      void this.evict(slot, 'ttl', reason).catch(() => undefined);
+    }, delayMs);
     timer.unref();
     this.timers.set(slot.slotId, timer);
   }

@@ -3,3 +3,4 @@ export * from './methods';
 export * from './events';
 export * from './result';
 export * from './report-schemas';
+export * from './service-api';

@@ -1,0 +1,1 @@
+// Electron main process entry (issue 6).

@@ -1,0 +1,20 @@
+import type { ServiceApi } from './contract';
+
+/** What a host tells the core: where data lives, where the bundled models are, who hosts it. */
+export interface CoreOptions {
+  /** Folder for the database, the user models folder and caches (created if missing). */
+  dataDir: string;
+  /** Folder holding the bundled model folders (resources/models). */
+  bundledModelsDir: string;
+  host: 'electron' | 'headless';
+  /** Runtime overrides for tests and benchmarks (page size, seats, budgets…). */
+  runtime?: Record<string, unknown>;
+}
+
+/** The built core: the service, and a clean shutdown (stop accepting, cancel, flush, release). */
+export interface Core {
+  service: ServiceApi;
+  /** Human-readable facts for the host's startup line (models found, persistence on/off). */
+  describe(): string[];
+  close(): Promise<void>;
+}

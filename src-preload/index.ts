@@ -1,0 +1,1 @@
+// Preload bundle (issue 6).

@@ -1,0 +1,25 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../../src-main/runtime';
+import { createTestRuntime, generate } from '../../support/runtime';
+
+describe('the main thread only routes', () => {
+  let runtime: Runtime;
+  beforeAll(async () => {
+    runtime = await createTestRuntime({ isPaging: false, prefillChunkTokens: null, limits: { maxPromptTokens: 2048, maxOutputTokens: 64, defaultMaxTokens: 2, maxQueue: 8, defaultDeadlineMs: null } });
+    await generate(runtime, { prompt: { kind: 'text', text: 'warm up' }, maxTokens: 1 });
+  });
+  afterAll(() => runtime.close());
+
+  it('keeps event-loop lag under 20 ms while a long prefill runs in the worker', async () => {
+    const histogram = monitorEventLoopDelay({ resolution: 1 });
+    histogram.enable();
+    const text = 'The rain fell softly on the old stone walls of the abbey while they talked. '.repeat(90);
+    const result = await generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 2 });
+    histogram.disable();
+    expect(result.timeline.numPromptTokens).toBeGreaterThan(1000);
+    expect(result.timeline.parts.prefill).toBeGreaterThan(20);
+    const maxLagMs = histogram.max / 1e6;
+    expect(maxLagMs).toBeLessThan(20);
+  });
+});

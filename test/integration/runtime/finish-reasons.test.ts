@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectGeneration } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime';
+import { chat, createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
+
+describe('every finish reason releases seats and pages', () => {
+  let runtime: Runtime;
+  beforeAll(async () => {
+    runtime = await createTestRuntime({ isPaging: true, pageSize: 16, prefillChunkTokens: 16, maxSeats: 2, limits: { maxPromptTokens: 1024, maxOutputTokens: 512, defaultMaxTokens: 16, maxQueue: 3, defaultDeadlineMs: null } });
+  });
+  afterAll(() => runtime.close());
+
+  it('length: stops at maxTokens and holds nothing', async () => {
+    const result = await generate(runtime, { prompt: chat('Hello there, how do you do?'), maxTokens: 5 });
+    expect(result.timeline.finishReason).toBe('length');
+    expect(result.timeline.numOutputTokens).toBe(5);
+    expectNothingHeld(runtime);
+  });
+
+  it('stop: a stop string ends the text before it and holds nothing', async () => {
+    const free = await generate(runtime, { prompt: { kind: 'text', text: 'It was a fine day and' }, maxTokens: 24 });
+    const stop = free.text.trim().slice(2, 4);
+    if (stop.length < 2) return;
+    const result = await generate(runtime, { prompt: { kind: 'text', text: 'It was a fine day and' }, maxTokens: 24, stop: [stop] });
+    expect(result.timeline.finishReason).toBe('stop');
+    expect(result.text).not.toContain(stop);
+    expect(free.text.startsWith(result.text)).toBe(true);
+    expectNothingHeld(runtime);
+  });
+
+  it('cancelled: cancelling mid-stream ends it as cancelled and holds nothing', async () => {
+    const pending = collectGeneration(runtime, { requestId: 'cancel-me', modelId: TEST_MODEL_ID, prompt: chat('Write a long letter to your sister.'), maxTokens: 400, temperature: 0 }, (chunk) => {
+      if (chunk.tokenIds.length > 0) runtime.cancel('cancel-me');
+    });
+    const result = await pending;
+    expect(result.timeline.finishReason).toBe('cancelled');
+    expect(result.timeline.numOutputTokens).toBeLessThan(400);
+    expectNothingHeld(runtime);
+  });
+
+  it('deadline: a request past its deadline ends as deadline and holds nothing', async () => {
+    const result = await generate(runtime, { prompt: chat('Tell me everything.'), maxTokens: 500, deadlineMs: 30 });
+    expect(result.timeline.finishReason).toBe('deadline');
+    expectNothingHeld(runtime);
+  });
+
+  it('rejected: a full queue refuses with queue_full and the queued ones still finish', async () => {
+    const requests = Array.from({ length: 7 }, (_, i) => generate(runtime, { prompt: chat(`Question number ${i}`), maxTokens: 3 }));
+    const results = await Promise.all(requests);
+    const rejected = results.filter((r) => r.timeline.finishReason === 'rejected');
+    expect(rejected.length).toBeGreaterThan(0);
+    expect(rejected[0]!.errorCode).toBe('queue_full');
+    expect(results.filter((r) => r.timeline.finishReason === 'length').length).toBe(7 - rejected.length);
+    expectNothingHeld(runtime);
+  });
+
+  it('error: a broken model fails the request with a clear reason and holds nothing', async () => {
+    const result = await generate(runtime, { prompt: chat('Hi'), modelId: 'no-such-model' });
+    expect(result.timeline.finishReason).toBe('rejected');
+    expect(result.errorCode).toBe('not_found');
+    expect(result.errorMessage).toContain('unknown model "no-such-model"');
+    expectNothingHeld(runtime);
+  });
+});

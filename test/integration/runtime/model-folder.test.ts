@@ -1,0 +1,62 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadModelFolder, ModelFolderError, Runtime } from '../../../src-main/runtime';
+import { chat, generate, TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+
+const dirs: string[] = [];
+function copyModel(name: string): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'ff-folder-'));
+  dirs.push(root);
+  const dir = path.join(root, name);
+  cpSync(path.join(TEST_MODELS_DIR, TEST_MODEL_ID), dir, { recursive: true });
+  return dir;
+}
+
+describe('model folder loader', () => {
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('names tokenizer.json when it is missing', async () => {
+    const dir = copyModel('m');
+    rmSync(path.join(dir, 'tokenizer.json'));
+    await expect(loadModelFolder(dir)).rejects.toThrow(/^tokenizer\.json: missing/);
+  });
+
+  it('names config.json and the field when the config is malformed', async () => {
+    const dir = copyModel('m');
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ model_type: 'llama', vocab_size: 'many' }));
+    const error = await loadModelFolder(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelFolderError);
+    expect((error as Error).message).toMatch(/^config\.json: vocab_size/);
+  });
+
+  it('fails the slot with a message naming onnx/model.onnx when the graph is truncated', async () => {
+    const dir = copyModel('truncated');
+    const onnx = path.join(dir, 'onnx', 'model.onnx');
+    truncateSync(onnx, Math.floor(readFileSync(onnx).length / 3));
+    const runtime = await Runtime.create({ bundledModelsDir: path.dirname(dir), numThreads: 1 });
+    try {
+      const result = await generate(runtime, { modelId: 'truncated', prompt: chat('Hi') });
+      expect(result.timeline.finishReason).toBe('error');
+      expect(result.errorMessage).toContain('truncated failed to load: onnx/model.onnx: ONNX Runtime cannot build a session');
+      expect(runtime.slots()[0]!.status).toBe('failed');
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('fails the slot naming both counts when config.json has the wrong layer count', async () => {
+    const dir = copyModel('wrong-layers');
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as Record<string, number>;
+    const actual = config['num_hidden_layers']!;
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ ...config, num_hidden_layers: actual + 1 }));
+    const runtime = await Runtime.create({ bundledModelsDir: path.dirname(dir), numThreads: 1 });
+    try {
+      const result = await generate(runtime, { modelId: 'wrong-layers', prompt: chat('Hi') });
+      expect(result.errorMessage).toContain(`graph has ${actual} layers of past_key_values but config.json num_hidden_layers is ${actual + 1}`);
+    } finally {
+      await runtime.close();
+    }
+  });
+});

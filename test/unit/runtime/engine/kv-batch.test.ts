@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { KvBatch, pageFloats } from '../../../../src-main/runtime/engine/kv-batch';
+
+const GEOMETRY = { numLayers: 2, numKvHeads: 2, headDim: 3 };
+
+/** A one-row batch whose K/V value at (tensor t, head h, token i, dim d) encodes its coordinates. */
+function rowWithTokens(seqId: string, numTokens: number): KvBatch {
+  let batch = KvBatch.empty(GEOMETRY, [seqId]);
+  const present = Array.from({ length: 4 }, (_, t) => Float32Array.from({ length: 2 * numTokens * 3 }, (_, i) => t * 1000 + i));
+  batch = batch.advanced(present, numTokens);
+  return batch;
+}
+
+describe('KvBatch', () => {
+  it('left-pads rows so each row’s newest token is in the last column, with a matching mask and positions', () => {
+    const a = rowWithTokens('a', 4);
+    const b = rowWithTokens('b', 2);
+    const batch = KvBatch.gather(GEOMETRY, [{ batch: a, seqId: 'a' }, { batch: b, seqId: 'b' }]);
+    expect(batch.dims).toEqual([2, 2, 4, 3]);
+    expect([...batch.attentionMask(1)]).toEqual([1n, 1n, 1n, 1n, 1n, 0n, 0n, 1n, 1n, 1n]);
+    expect([...batch.positionIds(1)]).toEqual([4n, 2n]);
+  });
+
+  it('copies a page out and assembles the same past back from pages', () => {
+    const row = rowWithTokens('a', 4);
+    const pages = [0, 1].map((p) => {
+      const page = new Float32Array(pageFloats(GEOMETRY, 2));
+      row.copyPage('a', p, 2, page);
+      return page;
+    });
+    const rebuilt = KvBatch.fromPages(GEOMETRY, 'a', pages, 2);
+    expect(rebuilt.tensors.map((t) => [...t])).toEqual(row.tensors.map((t) => [...t]));
+  });
+
+  it('refuses to copy a page that is not complete', () => {
+    expect(() => rowWithTokens('a', 3).copyPage('a', 1, 2, new Float32Array(pageFloats(GEOMETRY, 2)))).toThrow(/not complete/);
+  });
+});

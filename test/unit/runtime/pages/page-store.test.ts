@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { CHAIN_ROOT, PageStore } from '../../../../src-main/runtime/pages';
+import type { PageIdentity } from '../../../../src-main/runtime/pages';
+
+const IDENTITY: PageIdentity = { modelRevision: 'm1', tokenizerRevision: 't1', layoutRevision: 'l1', slotRevision: 1 };
+const TOKENS = Array.from({ length: 40 }, (_, i) => 100 + i);
+
+/** Inserts the full pages of `tokens` (page size 8) and releases them, as a finished request would. */
+function fill(store: PageStore, identity: PageIdentity, tokens: number[]): void {
+  let parent = CHAIN_ROOT;
+  for (let p = 0; (p + 1) * 8 <= tokens.length; p++) {
+    const page = store.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), new SharedArrayBuffer(64));
+    store.release(page);
+    parent = page.hash;
+  }
+}
+
+describe('PageStore', () => {
+  it('returns the longest run of leading pages and stops at the first difference', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    expect(store.lookup(IDENTITY, TOKENS, 10)).toHaveLength(5);
+    const changed = [...TOKENS];
+    changed[20] = 7;
+    expect(store.lookup(IDENTITY, changed, 10)).toHaveLength(2);
+    expect(store.lookup(IDENTITY, TOKENS, 3)).toHaveLength(3);
+  });
+
+  it.each([
+    ['modelRevision', { ...IDENTITY, modelRevision: 'm2' }],
+    ['tokenizerRevision', { ...IDENTITY, tokenizerRevision: 't2' }],
+    ['layoutRevision (dtype or page size changed)', { ...IDENTITY, layoutRevision: 'l2' }],
+    ['slotRevision', { ...IDENTITY, slotRevision: 2 }],
+  ])('misses when %s differs (fail closed)', (_field, identity) => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    expect(store.lookup(identity, TOKENS, 10)).toHaveLength(0);
+  });
+
+  it('misses when the page size differs, because positions and hashes no longer line up', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const other = new PageStore(16);
+    expect(other.lookup(IDENTITY, TOKENS, 10)).toHaveLength(0);
+  });
+
+  it('never counts a hash alone as a hit: stored tokens must match too', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const [page] = store.lookup(IDENTITY, TOKENS, 1);
+    page!.tokenIds[3] = -1;
+    expect(store.lookup(IDENTITY, TOKENS, 10)).toHaveLength(0);
+  });
+
+  it('evicts least recently used unheld pages and never a held one', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const held = store.lookup(IDENTITY, TOKENS, 2);
+    held.forEach((page) => store.hold(page));
+    const freed = store.evict(64 * 10);
+    expect(freed).toBe(64 * 3);
+    expect(store.numPages).toBe(2);
+    expect(store.numHeldPages).toBe(2);
+    held.forEach((page) => store.release(page));
+    expect(store.numHeldPages).toBe(0);
+  });
+
+  it('refuses to release a page more often than it was held', () => {
+    const store = new PageStore(8);
+    const page = store.insertHeld(IDENTITY, 0, CHAIN_ROOT, TOKENS.slice(0, 8), new SharedArrayBuffer(8));
+    store.release(page);
+    expect(() => store.release(page)).toThrow(/released more often than held/);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { argmax, IncrementalDetokenizer, sampleToken, seededRandom, StopMatcher } from '../../../../src-main/runtime/sampling';
+
+describe('sampling', () => {
+  const logits = Float32Array.from([0.1, 3, 2.9, -1, Number.NEGATIVE_INFINITY]);
+
+  it('is greedy at temperature 0', () => {
+    expect(sampleToken(logits, { temperature: 0, topK: 0, topP: 1 }, seededRandom(1))).toBe(1);
+    expect(argmax(logits)).toBe(1);
+  });
+
+  it('gives the same tokens for the same seed and never a masked entry', () => {
+    const params = { temperature: 1, topK: 0, topP: 1 };
+    const draw = (seed: number) => {
+      const random = seededRandom(seed);
+      return Array.from({ length: 50 }, () => sampleToken(logits, params, random));
+    };
+    expect(draw(42)).toEqual(draw(42));
+    expect(draw(42)).not.toContain(4);
+  });
+
+  it('keeps only the top-k candidates', () => {
+    const random = seededRandom(3);
+    const picks = new Set(Array.from({ length: 200 }, () => sampleToken(logits, { temperature: 2, topK: 2, topP: 1 }, random)));
+    expect([...picks].sort()).toEqual([1, 2]);
+  });
+
+  it('keeps the smallest nucleus reaching top-p', () => {
+    const peaked = Float32Array.from([10, 0, 0, 0]);
+    const random = seededRandom(5);
+    const picks = new Set(Array.from({ length: 100 }, () => sampleToken(peaked, { temperature: 1, topK: 0, topP: 0.5 }, random)));
+    expect([...picks]).toEqual([0]);
+  });
+});
+
+describe('StopMatcher', () => {
+  it('holds back a possible stop string and drops it when it completes', () => {
+    const matcher = new StopMatcher(['END']);
+    expect(matcher.push('hello E')).toEqual({ emit: 'hello ', isStopped: false });
+    expect(matcher.push('N')).toEqual({ emit: '', isStopped: false });
+    expect(matcher.push('D and more')).toEqual({ emit: '', isStopped: true });
+  });
+
+  it('releases held text when the stop string does not complete', () => {
+    const matcher = new StopMatcher(['END']);
+    matcher.push('an E');
+    expect(matcher.push('gg')).toEqual({ emit: 'Egg', isStopped: false });
+    matcher.push(' E');
+    expect(matcher.flush()).toBe('E');
+  });
+});
+
+describe('IncrementalDetokenizer', () => {
+  it('holds an incomplete character until its bytes complete', () => {
+    const bytes = [...Buffer.from('née', 'utf8')];
+    const detok = new IncrementalDetokenizer({ decode: (ids) => Buffer.from(ids).toString('utf8') });
+    const out = bytes.map((b) => detok.push(b));
+    expect(out.join('')).toBe('née');
+    expect(out[1]).toBe('');
+  });
+});

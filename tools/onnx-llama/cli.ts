@@ -1,0 +1,115 @@
+// Command line: `npx tsx tools/onnx-llama/cli.ts from-safetensors|random ...`.
+// Writes a Hugging Face ONNX model folder and prints its files, size,
+// parameter count and timings. See README.md for the options.
+
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { LlamaShape } from './config';
+import { convertSafetensors, RANDOM_PRESETS, writeRandomModel, type ModelJobResult } from './model-jobs';
+import type { WeightDtype } from './weight-initializers';
+
+const USAGE = `usage:
+  cli.ts from-safetensors --weights F --config C [--out DIR] [--dtype float16|float32] [--tokenizer-from DIR]
+  cli.ts random --preset 100m|tiny [--seed S] [--dtype ...] [--out DIR] [--tokenizer-from DIR]
+  cli.ts random --layers N --hidden H --heads NH --kv-heads NKV --intermediate I --vocab V --max-positions P [...]
+Default --out: .cache/models/<name>; default --dtype: float16 for random, float32 for from-safetensors.`;
+
+const OPTIONS = {
+  weights: { type: 'string' },
+  config: { type: 'string' },
+  out: { type: 'string' },
+  dtype: { type: 'string' },
+  'tokenizer-from': { type: 'string' },
+  preset: { type: 'string' },
+  seed: { type: 'string' },
+  layers: { type: 'string' },
+  hidden: { type: 'string' },
+  heads: { type: 'string' },
+  'kv-heads': { type: 'string' },
+  intermediate: { type: 'string' },
+  vocab: { type: 'string' },
+  'max-positions': { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function intOption(values: Values, key: keyof typeof OPTIONS): number {
+  const text = values[key];
+  const value = Number(text);
+  if (text === undefined || !Number.isInteger(value) || value <= 0)
+    fail(`--${key} must be a positive integer`);
+  return value;
+}
+
+function dtypeOption(values: Values, fallback: WeightDtype): WeightDtype {
+  const dtype = values.dtype ?? fallback;
+  if (dtype !== 'float16' && dtype !== 'float32') fail(`--dtype must be float16 or float32, got ${dtype}`);
+  return dtype;
+}
+
+function randomShape(values: Values): { name: string; shape: LlamaShape } {
+  if (values.preset) {
+    const shape = RANDOM_PRESETS[values.preset];
+    if (!shape) fail(`unknown preset ${values.preset}; known: ${Object.keys(RANDOM_PRESETS).join(', ')}`);
+    return { name: `random-${values.preset}`, shape };
+  }
+  const shape: LlamaShape = {
+    numLayers: intOption(values, 'layers'),
+    hiddenSize: intOption(values, 'hidden'),
+    numHeads: intOption(values, 'heads'),
+    numKvHeads: intOption(values, 'kv-heads'),
+    intermediateSize: intOption(values, 'intermediate'),
+    vocabSize: intOption(values, 'vocab'),
+    maxPositions: intOption(values, 'max-positions'),
+  };
+  const name = `random-L${shape.numLayers}-H${shape.hiddenSize}-NH${shape.numHeads}-KV${shape.numKvHeads}-I${shape.intermediateSize}-V${shape.vocabSize}`;
+  return { name, shape };
+}
+
+function printResult(result: ModelJobResult): void {
+  const totalBytes = result.files.reduce((sum, f) => sum + f.numBytes, 0);
+  console.log(`wrote ${result.outDir}`);
+  for (const file of result.files)
+    console.log(`  ${file.path.padEnd(26)} ${(file.numBytes / 1e6).toFixed(2).padStart(10)} MB`);
+  console.log(
+    `  total ${(totalBytes / 1e6).toFixed(2)} MB, ${(result.numParameters / 1e6).toFixed(2)}M parameters`,
+  );
+  const phases = Object.entries(result.timingsMs).map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`);
+  console.log(`  timings: ${phases.join(', ')}`);
+}
+
+function main(argv: string[]): void {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [command] = positionals;
+  const tokenizerFrom = values['tokenizer-from'];
+  if (command === 'from-safetensors') {
+    if (!values.weights || !values.config) fail('from-safetensors needs --weights and --config');
+    const outDir =
+      values.out ?? join('.cache', 'models', basename(values.weights).replace(/\.safetensors$/, ''));
+    const weightDtype = dtypeOption(values, 'float32');
+    printResult(
+      convertSafetensors({
+        weightsPath: values.weights,
+        configPath: values.config,
+        outDir,
+        weightDtype,
+        tokenizerFrom,
+      }),
+    );
+  } else if (command === 'random') {
+    const { name, shape } = randomShape(values);
+    const weightDtype = dtypeOption(values, 'float16');
+    const seed = values.seed === undefined ? 1 : intOption(values, 'seed');
+    const outDir = values.out ?? join('.cache', 'models', `${name}-${weightDtype}-s${seed}`);
+    printResult(writeRandomModel({ shape, seed, outDir, weightDtype, tokenizerFrom }));
+  } else {
+    fail(`unknown command ${command ?? '(none)'}`);
+  }
+}
+
+main(process.argv.slice(2));

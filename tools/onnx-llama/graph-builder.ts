@@ -1,0 +1,151 @@
+// A small ONNX graph builder over onnx-proto: nodes with generated unique
+// output names, initializers from raw little-endian bytes (no per-element JS
+// arrays), typed inputs/outputs with symbolic dims, and model encoding.
+
+import { endianness } from 'node:os';
+import onnxProto from 'onnx-proto';
+import type { onnx as Onnx } from 'onnx-proto';
+
+const { onnx } = onnxProto;
+
+/** Element types this builder writes (ONNX TensorProto.DataType names, lower-case). */
+export type ElementType = 'float32' | 'float16' | 'int64' | 'bool';
+
+/** A dimension: a fixed size or a symbolic name (dim_param). */
+export type Dim = number | string;
+
+/** Node attributes: a number is an INT, a number[] an INTS (all this graph needs). */
+export type Attributes = Record<string, number | number[]>;
+
+/** ONNX TensorProto.DataType codes for ElementType (Cast's `to` takes these). */
+export const ONNX_TYPE_CODE: Record<ElementType, number> = { float32: 1, int64: 7, bool: 9, float16: 10 };
+
+const BYTES_PER_ELEMENT: Record<ElementType, number> = { float32: 4, int64: 8, bool: 1, float16: 2 };
+
+if (endianness() !== 'LE')
+  throw new Error('onnx-llama writes raw_data from typed arrays and needs a little-endian host');
+
+function valueInfo(name: string, type: ElementType, dims: Dim[]): Onnx.IValueInfoProto {
+  const dim = dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d }));
+  return { name, type: { tensorType: { elemType: ONNX_TYPE_CODE[type], shape: { dim } } } };
+}
+
+function attribute(name: string, value: number | number[]): Onnx.IAttributeProto {
+  const { INT, INTS } = onnx.AttributeProto.AttributeType;
+  return Array.isArray(value) ? { name, type: INTS, ints: value } : { name, type: INT, i: value };
+}
+
+/** Builds one GraphProto; call `encodeModel` once at the end. */
+export class GraphBuilder {
+  private readonly nodes: Onnx.INodeProto[] = [];
+  private readonly initializers: Onnx.ITensorProto[] = [];
+  private readonly inputs: Onnx.IValueInfoProto[] = [];
+  private readonly outputs: Onnx.IValueInfoProto[] = [];
+  private readonly usedNames = new Set<string>();
+  private numGenerated = 0;
+  /** Prefix for generated value names, e.g. `/layers.3/attn` (readability only). */
+  scope = '';
+
+  private claim(name: string): string {
+    if (this.usedNames.has(name)) throw new Error(`GraphBuilder: value name ${name} used twice`);
+    this.usedNames.add(name);
+    return name;
+  }
+
+  private generatedName(hint: string): string {
+    this.numGenerated += 1;
+    return `${this.scope}/${hint}_${this.numGenerated}`;
+  }
+
+  /** Declares a graph input. */
+  addInput(name: string, type: ElementType, dims: Dim[]): string {
+    this.inputs.push(valueInfo(this.claim(name), type, dims));
+    return name;
+  }
+
+  /** Declares a graph output; some node must produce `name`. */
+  addOutput(name: string, type: ElementType, dims: Dim[]): void {
+    this.outputs.push(valueInfo(name, type, dims));
+  }
+
+  /** Adds an initializer from little-endian bytes (byte length must match dims × element size). */
+  addInitializer(name: string, type: ElementType, dims: number[], rawBytes: Uint8Array): string {
+    const expectedBytes = dims.reduce((a, b) => a * b, 1) * BYTES_PER_ELEMENT[type];
+    if (rawBytes.byteLength !== expectedBytes) {
+      throw new Error(`initializer ${name}: ${rawBytes.byteLength} bytes for [${dims}] ${type}`);
+    }
+    this.initializers.push({
+      name: this.claim(name),
+      dataType: ONNX_TYPE_CODE[type],
+      dims,
+      rawData: rawBytes,
+    });
+    return name;
+  }
+
+  /** Adds a float32 constant initializer (dims default to [values.length]; [] for a scalar). */
+  addFloatConstant(
+    nameHint: string,
+    values: number[] | Float32Array,
+    dims: number[] = [values.length],
+  ): string {
+    const data = values instanceof Float32Array ? values : Float32Array.from(values);
+    return this.addInitializer(
+      this.generatedName(nameHint),
+      'float32',
+      dims,
+      new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    );
+  }
+
+  /** Adds an int64 constant initializer (dims default to [values.length]; [] for a scalar). */
+  addInt64Constant(nameHint: string, values: number[], dims: number[] = [values.length]): string {
+    const data = BigInt64Array.from(values.map((v) => BigInt(v)));
+    return this.addInitializer(this.generatedName(nameHint), 'int64', dims, new Uint8Array(data.buffer));
+  }
+
+  /** Adds a node; returns its output names (generated unless `outputNames` are given). */
+  addNode(
+    opType: string,
+    inputs: string[],
+    attributes: Attributes = {},
+    numOutputs = 1,
+    outputNames?: string[],
+  ): string[] {
+    const names = outputNames ?? Array.from({ length: numOutputs }, () => this.generatedName(opType));
+    const outputs = names.map((n) => this.claim(n));
+    const attribute_ = Object.entries(attributes).map(([key, value]) => attribute(key, value));
+    this.nodes.push({
+      opType,
+      input: inputs,
+      output: outputs,
+      name: `${outputs[0]}_node`,
+      attribute: attribute_,
+    });
+    return outputs;
+  }
+
+  /** Adds a single-output node and returns its output name (`outputName` to fix it). */
+  op(opType: string, inputs: string[], attributes: Attributes = {}, outputName?: string): string {
+    return this.addNode(opType, inputs, attributes, 1, outputName ? [outputName] : undefined)[0]!;
+  }
+
+  /** Encodes the graph as a ModelProto (IR 8, default-domain opset `opsetVersion`). */
+  encodeModel(graphName: string, opsetVersion: number, producerName = 'first-frame onnx-llama'): Uint8Array {
+    const graph: Onnx.IGraphProto = {
+      name: graphName,
+      node: this.nodes,
+      initializer: this.initializers,
+      input: this.inputs,
+      output: this.outputs,
+    };
+    const model: Onnx.IModelProto = {
+      irVersion: 8,
+      producerName,
+      producerVersion: '1',
+      opsetImport: [{ domain: '', version: opsetVersion }],
+      graph,
+    };
+    return onnx.ModelProto.encode(model).finish();
+  }
+}

@@ -1,0 +1,95 @@
+// The two jobs the CLI runs, as functions: convert a trained safetensors file
+// into a model folder, and write a random-weight model folder. Each returns
+// what it wrote, the parameter count and how long each phase took.
+
+import { readFileSync } from 'node:fs';
+import { makeLlamaConfig, validateLlamaConfig, type LlamaConfig, type LlamaShape } from './config';
+import { buildLlamaOnnx } from './llama-graph';
+import { randomLlamaWeights } from './random-weights';
+import { readSafetensors } from './safetensors';
+import type { WeightDtype } from './weight-initializers';
+import { countParameters, withHfPrefixes, type LlamaWeights } from './weights';
+import { writeModelFolder, type WrittenFile } from './write-model-folder';
+
+/** Result of a job: files written, parameters, and per-phase durations in ms. */
+export interface ModelJobResult {
+  outDir: string;
+  files: WrittenFile[];
+  numParameters: number;
+  config: LlamaConfig;
+  timingsMs: Record<string, number>;
+}
+
+/** Shape presets for `random --preset NAME`. */
+export const RANDOM_PRESETS: Record<string, LlamaShape> = {
+  /** ~98M parameters (tied 32000×768 embedding + 12 GQA layers). */
+  '100m': {
+    numLayers: 12,
+    hiddenSize: 768,
+    numHeads: 12,
+    numKvHeads: 4,
+    intermediateSize: 2048,
+    vocabSize: 32000,
+    maxPositions: 2048,
+  },
+  /** A seconds-fast model for smoke tests. */
+  tiny: {
+    numLayers: 2,
+    hiddenSize: 64,
+    numHeads: 4,
+    numKvHeads: 2,
+    intermediateSize: 128,
+    vocabSize: 4096,
+    maxPositions: 512,
+  },
+};
+
+function timed<T>(timingsMs: Record<string, number>, phase: string, work: () => T): T {
+  const startMs = performance.now();
+  const result = work();
+  timingsMs[phase] = performance.now() - startMs;
+  return result;
+}
+
+function buildAndWrite(
+  config: LlamaConfig,
+  weights: LlamaWeights,
+  spec: { outDir: string; weightDtype: WeightDtype; tokenizerFrom?: string },
+  timingsMs: Record<string, number>,
+): ModelJobResult {
+  const onnxBytes = timed(timingsMs, 'buildOnnx', () =>
+    buildLlamaOnnx(config, weights, { weightDtype: spec.weightDtype }),
+  );
+  const files = timed(timingsMs, 'writeFiles', () => writeModelFolder({ ...spec, config, onnxBytes }));
+  return { outDir: spec.outDir, files, numParameters: countParameters(config), config, timingsMs };
+}
+
+/** Converts a trained safetensors file + HF config.json into a model folder. */
+export function convertSafetensors(spec: {
+  weightsPath: string;
+  configPath: string;
+  outDir: string;
+  weightDtype: WeightDtype;
+  tokenizerFrom?: string;
+}): ModelJobResult {
+  const timingsMs: Record<string, number> = {};
+  const config = validateLlamaConfig(JSON.parse(readFileSync(spec.configPath, 'utf8')));
+  const weights = timed(timingsMs, 'readWeights', () =>
+    withHfPrefixes(readSafetensors(spec.weightsPath).tensors),
+  );
+  return buildAndWrite(config, weights, spec, timingsMs);
+}
+
+/** Writes a model folder with seeded random weights for the given shape. */
+export function writeRandomModel(spec: {
+  shape: LlamaShape;
+  seed: number;
+  outDir: string;
+  weightDtype: WeightDtype;
+  tokenizerFrom?: string;
+}): ModelJobResult {
+  const timingsMs: Record<string, number> = {};
+  const config = makeLlamaConfig(spec.shape);
+  const weights = timed(timingsMs, 'randomWeights', () => randomLlamaWeights(config, { seed: spec.seed }));
+  return buildAndWrite(config, weights, spec, timingsMs);
+}
