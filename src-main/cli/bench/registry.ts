@@ -6,6 +6,10 @@ export interface BenchmarkEntry {
 
 /** Every benchmark `npm run bench -- <name>` knows, by name. */
 export const BENCHMARKS: Record<string, BenchmarkEntry> = {
+  'first-frame': {
+    summary: 'seed 000 first-frame runtime path: cold/resident slot × context page hit/off, floor measured side by side',
+    load: () => import('./first-frame'),
+  },
   prefetch: {
     summary: 'cold model-file prefetch into a host buffer: plain vs WILLNEED vs locked (mlock), interleaved',
     load: () => import('./prefetch'),

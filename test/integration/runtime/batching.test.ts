@@ -12,7 +12,7 @@ describe('continuous batching', () => {
   afterAll(() => runtime.close());
 
   it('gives each sequence the same greedy tokens batched with others as alone', async () => {
-    const alone = [];
+    const alone: number[][] = [];
     for (const text of PROMPTS) alone.push((await generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 20 })).tokenIds);
     const batched = await Promise.all(PROMPTS.map((text, i) => generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 20 - i * 3 })));
     batched.forEach((result, i) => expect(result.tokenIds).toEqual(alone[i]!.slice(0, 20 - i * 3)));

@@ -18,7 +18,7 @@ describe('preemption when the K/V budget runs out', () => {
   });
 
   it('sends sequences back to the queue, recomputes them and still gives the same greedy tokens', async () => {
-    const expected = [];
+    const expected: number[][] = [];
     for (const text of PROMPTS) expected.push((await generate(roomy, { prompt: { kind: 'text', text }, maxTokens: 24 })).tokenIds);
     const results = await Promise.all(PROMPTS.map((text) => generate(tight, { prompt: { kind: 'text', text }, maxTokens: 24 })));
     results.forEach((result, i) => expect(result.tokenIds).toEqual(expected[i]));

@@ -1,0 +1,96 @@
+import { collectGeneration } from '../../../runtime';
+import type { Runtime } from '../../../runtime';
+import type { ModelFolder } from '../../../runtime/model';
+import type { Timeline } from '../../../telemetry/timeline';
+import type { Floor } from './floor';
+import { promptOfTokens } from './prompts';
+
+/** One measured request of a case and the floor for the same uncached tokens. */
+export interface CaseRun {
+  timeline: Timeline;
+  floorPrefillMs: number;
+}
+
+/** A benchmark case: every run of it, in order. */
+export interface CaseResult {
+  name: string;
+  isSlotHit: boolean;
+  isPageHit: boolean;
+  runs: CaseRun[];
+}
+
+/** What every case needs: the runtimes (paging on and off), the floor and the workload. */
+export interface CaseContext {
+  paged: Runtime;
+  unpaged: Runtime;
+  floor: Floor;
+  folder: ModelFolder;
+  modelId: string;
+  numRuns: number;
+  promptTokens: number;
+  cachedPrefixTokens: number;
+  newTokens: number;
+  maxTokens: number;
+  onProgress: (label: string) => void;
+}
+
+let requestCounter = 0;
+
+/** One greedy text request through the runtime; throws if it did not finish normally. */
+export async function request(runtime: Runtime, modelId: string, text: string, maxTokens: number): Promise<Timeline> {
+  const result = await collectGeneration(runtime, { requestId: `bench-${++requestCounter}`, modelId, prompt: { kind: 'text', text }, maxTokens, temperature: 0 });
+  if (result.timeline.finishReason !== 'length' && result.timeline.finishReason !== 'stop') throw new Error(`bench request failed: ${result.errorMessage}`);
+  return result.timeline;
+}
+
+/** The slot is unloaded before each run, so every request pays slotLoad (the explicit slow path). */
+export async function coldSlotNoPage(ctx: CaseContext): Promise<CaseResult> {
+  const runs: CaseRun[] = [];
+  for (let i = 0; i < ctx.numRuns; i++) {
+    const slot = ctx.paged.slots().find((s) => s.model.modelId === ctx.modelId);
+    if (slot && slot.status === 'resident') await ctx.paged.evict(slot.slotId);
+    const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 1000 + i);
+    const timeline = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
+    runs.push({ timeline, floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null) });
+    ctx.onProgress(`cold_slot_no_context_page ${i + 1}/${ctx.numRuns}`);
+  }
+  return { name: 'cold_slot_no_context_page', isSlotHit: false, isPageHit: false, runs };
+}
+
+/** A resident slot and a prompt no page covers (each run starts with a different first page). */
+export async function residentSlotNoPage(ctx: CaseContext): Promise<CaseResult> {
+  await ctx.paged.prefetch(ctx.modelId);
+  const runs: CaseRun[] = [];
+  for (let i = 0; i < ctx.numRuns; i++) {
+    const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 2000 + i);
+    const timeline = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
+    runs.push({ timeline, floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null) });
+    ctx.onProgress(`resident_slot_no_context_page ${i + 1}/${ctx.numRuns}`);
+  }
+  return { name: 'resident_slot_no_context_page', isSlotHit: true, isPageHit: false, runs };
+}
+
+/**
+ * A long shared prefix already in context pages plus a few new tokens, measured side by side
+ * with the same requests on a runtime with paging off (interleaved, one run each in turn).
+ */
+export async function pageHitVersusOff(ctx: CaseContext): Promise<[CaseResult, CaseResult]> {
+  const prefix = promptOfTokens(ctx.folder.tokenizer, ctx.cachedPrefixTokens, 7);
+  await ctx.unpaged.prefetch(ctx.modelId);
+  await request(ctx.paged, ctx.modelId, `${prefix} warm`, 1);
+  const hit: CaseRun[] = [];
+  const off: CaseRun[] = [];
+  for (let i = 0; i < ctx.numRuns; i++) {
+    const text = `${prefix} ${promptOfTokens(ctx.folder.tokenizer, ctx.newTokens, 3000 + i)}`;
+    const ids = ctx.folder.tokenizer.encode(text);
+    const paged = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
+    const past = await ctx.floor.pastOf(ids.slice(0, paged.numCachedTokens));
+    hit.push({ timeline: paged, floorPrefillMs: await ctx.floor.prefillMs(ids.slice(paged.numCachedTokens), past) });
+    off.push({ timeline: await request(ctx.unpaged, ctx.modelId, text, ctx.maxTokens), floorPrefillMs: await ctx.floor.prefillMs(ids, null) });
+    ctx.onProgress(`resident_slot_context_page_hit ${i + 1}/${ctx.numRuns}`);
+  }
+  return [
+    { name: 'resident_slot_context_page_hit', isSlotHit: true, isPageHit: true, runs: hit },
+    { name: 'resident_slot_context_page_off', isSlotHit: true, isPageHit: false, runs: off },
+  ];
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench -- first-frame [--model DIR] [--runs N] [--json]`: seed 000's first-frame
+ * benchmark through the real runtime, with the floor (bare session.run) measured in the same
+ * process. Boundary: server TTFT, arrival at the runtime → first chunk handed to the sink.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Runtime } from '../../../runtime';
+import { BUNDLED_MODELS_DIR } from '../../paths';
+import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
+import type { CaseContext } from './cases';
+import { measureDecode } from './decode';
+import { Floor } from './floor';
+import { printTable } from './table';
+import { caseJson, targetChecks } from './summary';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { model: { type: 'string' }, runs: { type: 'string', default: '10' }, json: { type: 'boolean', default: false }, threads: { type: 'string' } } });
+  const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const numThreads = Number(values.threads ?? os.availableParallelism());
+  const common = { bundledModelsDir: path.dirname(modelDir), numThreads, prefillChunkTokens: null, kvBudgetBytes: 1024 * 1024 * 1024 };
+  const paged = await Runtime.create({ ...common, isPaging: true });
+  const unpaged = await Runtime.create({ ...common, isPaging: false, maxSeats: 4 });
+  const modelId = path.basename(modelDir);
+  const entry = paged.models().find((m) => m.modelId === modelId);
+  if (entry?.status !== 'ok') throw new Error(entry?.status === 'broken' ? entry.error : `no model folder at ${modelDir}`);
+  const floor = await Floor.open(entry.model.folder, numThreads);
+  const log = (label: string) => values.json || process.stderr.write(`\r${label.padEnd(48)}`);
+  const ctx: CaseContext = { paged, unpaged, floor, folder: entry.model.folder, modelId, numRuns: Number(values.runs), promptTokens: 128, cachedPrefixTokens: 1024, newTokens: 20, maxTokens: 16, onProgress: log };
+  try {
+    const cases = [await coldSlotNoPage(ctx), await residentSlotNoPage(ctx), ...(await pageHitVersusOff(ctx))];
+    const decode = await measureDecode(ctx, 64, 4);
+    const sampleMs = floor.sampleMs(entry.model.folder.shape.vocabSize);
+    const slot = paged.slots().find((s) => s.model.modelId === modelId)?.host;
+    const report = {
+      benchmark: 'first-frame-runtime-path',
+      model: { id: modelId, path: modelDir, params_bytes: entry.model.folder.onnxBytes, revision: entry.model.revisions.modelRevision.slice(0, 16) },
+      workload: { runs: ctx.numRuns, prompt_tokens: ctx.promptTokens, cached_prefix_tokens: ctx.cachedPrefixTokens, new_tokens: ctx.newTokens, max_tokens: ctx.maxTokens, threads: numThreads, sampling: 'greedy' },
+      boundary: 'server TTFT: arrival at the runtime → first chunk handed to the sink; floor: bare session.run of the same uncached tokens on the bench thread',
+      statistic: 'phase_ms, first_chunk_ms, full_response_ms, floor_prefill_ms are means over runs (they decompose); medians beside them',
+      slot: { pinned: slot?.isPinned ?? false, pinned_reason: slot?.pinnedReason ?? null, locked_bytes: slot?.lockedBytes ?? 0, resident_pct: slot?.residentPct ?? null },
+      runs: cases.map(caseJson),
+      decode: { steps: decode.numSteps, engine_itl_median_ms: decode.engineItlMedianMs, raw_step_median_ms: decode.rawStepMedianMs, single_tokens_per_s: decode.singleTokensPerS, concurrent_tokens_per_s: decode.concurrentTokensPerS, concurrent_sequences: decode.numConcurrent },
+      raw_sample_ms: sampleMs,
+      targets: targetChecks(cases, decode, sampleMs),
+    };
+    if (values.json) console.log(JSON.stringify(report, null, 2));
+    else printTable(report);
+    return 0;
+  } finally {
+    await floor.close();
+    await paged.close();
+    await unpaged.close();
+  }
+}
