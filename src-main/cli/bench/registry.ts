@@ -14,4 +14,8 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
     summary: 'cold model-file prefetch into a host buffer: plain vs WILLNEED vs locked (mlock), interleaved',
     load: () => import('./prefetch'),
   },
+  store: {
+    summary: 'history store: batched-writer inserts/s, full report over 100k stored timelines, streamed CSV export RSS',
+    load: () => import('./store'),
+  },
 };

@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { readWeights } from './read-weights';
+import type { HostWeights } from './read-weights';
 import { KvBatch } from './kv-batch';
 import { ModelRunner } from './model-runner';
 import type { Envelope, LoadJob, WorkerJob, WorkerReply } from './protocol';
@@ -12,10 +13,12 @@ import { SlotExecutor } from './slot-executor';
 const now = (): number => performance.timeOrigin + performance.now();
 let runner: ModelRunner | null = null;
 let executor: SlotExecutor | null = null;
+/** The slot's host copy of its weights, kept (and locked, when allowed) while the slot is resident. */
+let weights: HostWeights | null = null;
 
 async function load(job: LoadJob): Promise<WorkerReply> {
   const readStartAt = now();
-  const weights = await readWeights(job.onnxPath, job.isLocking);
+  weights = await readWeights(job.onnxPath, job.isLocking);
   const buildStartAt = now();
   runner = await ModelRunner.build(weights.bytes, job.geometry, { numThreads: job.numThreads });
   const warmupStartAt = now();
@@ -39,8 +42,10 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
       return executor.step(job);
     case 'unload':
       await runner?.release();
+      weights?.buffer.release();
       runner = null;
       executor = null;
+      weights = null;
       return { type: 'unloaded' };
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TTFT_PARTS } from '../../telemetry/timeline/schema';
 
 /** User-set service objectives: a request meets them when TTFT ≤ ttftMs and its own p95 ITL ≤ itlMs. */
 export const SloSchema = z.object({
@@ -7,11 +8,64 @@ export const SloSchema = z.object({
 });
 export type Slo = z.infer<typeof SloSchema>;
 
-/**
- * A latency report over a set of timelines (telemetry/report's output).
- * Provisional: tightened to the report's exact shape once telemetry/report lands.
- */
-export const ReportSchema = z.record(z.string(), z.unknown());
+const msOrNull = z.number().nullable();
+const shareOrNull = z.number().min(0).max(1).nullable();
+const TTFT_PHASE_NAMES = [...TTFT_PARTS, 'unattributed'] as const;
+const E2E_PHASE_NAMES = [...TTFT_PHASE_NAMES, 'decode', 'transport'] as const;
+const byPhase = <T extends z.ZodType>(names: readonly string[], value: T) =>
+  z.object(Object.fromEntries(names.map((n) => [n, value])) as Record<string, T>);
+
+/** Nearest-rank percentiles of one total (ms); nulls when the population is empty. */
+export const DistributionSchema = z.object({ count: z.number().int(), meanMs: msOrNull, p50Ms: msOrNull, p90Ms: msOrNull, p95Ms: msOrNull, p99Ms: msOrNull, maxMs: msOrNull });
+
+const DominantSchema = z.object({ phase: z.string(), meanMs: z.number(), share: shareOrNull, nextTest: z.string() }).nullable();
+const ExceedanceGroupSchema = z.object({
+  numRequests: z.number().int(),
+  meanTtftMs: msOrNull,
+  partMeansMs: byPhase(TTFT_PHASE_NAMES, msOrNull),
+  promptBandShares: z.record(z.string(), z.number()),
+  cachedTokenShare: shareOrNull,
+  coldSlotShare: shareOrNull,
+  modelShares: z.record(z.string(), z.number()),
+});
+const CellSchema = z.object({
+  label: z.string(),
+  numRequests: z.number().int(),
+  isTooSmall: z.boolean(),
+  numWithTtft: z.number().int(),
+  ttftP50Ms: msOrNull,
+  ttftP95Ms: msOrNull,
+  meanTtftMs: msOrNull,
+  e2eP95Ms: msOrNull,
+  dominantPhase: z.string().nullable(),
+});
+const WindowSchema = z.object({ startAt: z.number(), endAt: z.number() });
+
+/** A latency report over a set of timelines (telemetry/report's LatencyReport, field for field). */
+export const ReportSchema = z.object({
+  numRequests: z.number().int(),
+  isEmpty: z.boolean(),
+  note: z.string().nullable(),
+  boundaries: z.object({ ttft: z.string(), clientTtft: z.string(), itl: z.string(), e2e: z.string() }),
+  tokens: z.object({ promptP50: z.number().nullable(), promptP95: z.number().nullable(), outputP50: z.number().nullable(), outputP95: z.number().nullable() }),
+  ttft: DistributionSchema,
+  clientTtft: DistributionSchema,
+  itl: DistributionSchema,
+  e2e: DistributionSchema,
+  parts: z.object({ numRequests: z.number().int(), meanTtftMs: msOrNull, meansMs: byPhase(TTFT_PHASE_NAMES, msOrNull), shares: byPhase(TTFT_PHASE_NAMES, z.number().nullable()) }),
+  e2ePhases: z.object({ numWithFirstToken: z.number().int(), numWithClientTtft: z.number().int(), meansMs: byPhase(E2E_PHASE_NAMES, msOrNull) }),
+  dominantTtftPhase: DominantSchema,
+  dominantE2ePhase: DominantSchema,
+  exceedance: z.object({ thresholdMs: z.number(), slow: ExceedanceGroupSchema, rest: ExceedanceGroupSchema, sentence: z.string() }).nullable(),
+  littlesLaw: z
+    .object({ window: WindowSchema, windowMs: z.number(), isFullSpan: z.boolean(), numCompleted: z.number().int(), meanInSystem: z.number(), completionsPerS: z.number(), meanTimeInSystemMs: msOrNull, predictedInSystem: z.number(), relativeGap: z.number(), tolerance: z.number(), isConsistent: z.boolean() })
+    .nullable(),
+  throughput: z
+    .object({ windowMs: z.number(), numFinished: z.number().int(), requestsPerS: z.number(), outputTokensPerS: z.number(), finishShares: z.record(z.string(), z.number()), failedOrRejectedShare: z.number() })
+    .nullable(),
+  goodput: z.object({ slo: SloSchema, numGood: z.number().int(), goodShare: shareOrNull, goodPerS: z.number(), missedTtftShare: shareOrNull }).nullable(),
+  conditioning: z.object({ minCount: z.number().int(), promptBand: z.array(CellSchema), cache: z.array(CellSchema), model: z.array(CellSchema), finishReason: z.array(CellSchema) }),
+});
 export type ReportPayload = z.infer<typeof ReportSchema>;
 
 /** A stored run as the Runs view lists it. */

@@ -1,0 +1,21 @@
+import type { Clock } from '../telemetry/clock';
+import type { TimelineWindow } from '../telemetry/report';
+import type { Runtime } from '../runtime';
+import type { ChatQueries, Store } from '../store';
+import type { EventHub } from './event-hub';
+
+/** What every handler group works with; built once by createCore. */
+export interface CoreDeps {
+  runtime: Runtime;
+  store: Store;
+  /** Chat history: the store's, or an in-memory one while persistence is off. */
+  chats: ChatQueries;
+  window: TimelineWindow;
+  /** Client TTFTs reported before their request finished (request id → ms), applied at finish. */
+  pendingClientTtfts: Map<string, number>;
+  hub: EventHub;
+  clock: Clock;
+  dataDir: string;
+  host: 'electron' | 'headless';
+  version: string;
+}

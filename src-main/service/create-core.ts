@@ -1,0 +1,105 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Runtime } from '../runtime';
+import type { RuntimeOptions } from '../runtime';
+import { systemClock } from '../telemetry/clock';
+import { TimelineWindow } from '../telemetry/report';
+import type { Timeline } from '../telemetry/timeline';
+import { createStore } from '../store';
+import type { Store } from '../store';
+import { startBench } from './bench-runner';
+import { memoryChats } from './chat-memory';
+import type { Core, CoreOptions } from './core-options';
+import type { CoreDeps } from './core-deps';
+import { EventHub } from './event-hub';
+import { chatHandlers } from './handlers/chat';
+import { runHandlers } from './handlers/runs';
+import { slotHandlers } from './handlers/slots';
+import { telemetryHandlers } from './handlers/telemetry';
+import { toSlotEventPayload } from './mappers';
+import { createService } from './service';
+
+const STATS_EVERY_MS = 250;
+
+/**
+ * Builds the core every host runs: the runtime on the bundled and user model folders, the
+ * SQLite store (or persistence off, with the reason), the live window and the service. The
+ * same factory serves Electron, the headless host and tests.
+ */
+export async function createCore(options: CoreOptions): Promise<Core> {
+  mkdirSync(path.join(options.dataDir, 'models'), { recursive: true });
+  const runtime = await Runtime.create({
+    bundledModelsDir: options.bundledModelsDir,
+    userModelsDir: path.join(options.dataDir, 'models'),
+    revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
+    ...(options.runtime as Partial<RuntimeOptions>),
+  });
+  const store = createStore({ path: path.join(options.dataDir, 'history.sqlite') });
+  const deps: CoreDeps = {
+    runtime,
+    store,
+    chats: store.isPersistent ? store.chats : memoryChats(),
+    window: new TimelineWindow(),
+    pendingClientTtfts: new Map(),
+    hub: new EventHub(),
+    clock: systemClock,
+    dataDir: options.dataDir,
+    host: options.host,
+    version: packageVersion(),
+  };
+  const unsubscribe = wire(deps);
+  const service = createService({ ...slotHandlers(deps), ...telemetryHandlers(deps), ...chatHandlers(deps), ...runHandlers(deps), 'bench.start': (input) => startBench(deps, input) }, deps.hub);
+  return {
+    service,
+    describe: () => describeCore(runtime, store),
+    close: async () => {
+      unsubscribe();
+      await runtime.close();
+      store.writer.flush();
+      store.close();
+    },
+  };
+}
+
+/** Every finished timeline and slot event goes to the window, the store and the clients. */
+function wire(deps: CoreDeps): () => void {
+  const onTimeline = (timeline: Timeline) => {
+    const clientTtftMs = deps.pendingClientTtfts.get(timeline.requestId);
+    if (clientTtftMs !== undefined && timeline.ttftMs !== null) timeline.clientTtftMs = clientTtftMs;
+    deps.pendingClientTtfts.delete(timeline.requestId);
+    deps.window.push(timeline);
+    deps.store.writer.enqueue(timeline);
+    deps.hub.emit('timeline.finished', { timeline });
+  };
+  const offTimeline = deps.runtime.onTimeline(onTimeline);
+  const offSlot = deps.runtime.onSlotEvent((event) => {
+    const payload = toSlotEventPayload(event);
+    deps.store.writer.enqueueSlotEvent(payload);
+    deps.hub.emit('slot.event', payload);
+  });
+  const timer = setInterval(() => deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.load() }), STATS_EVERY_MS);
+  timer.unref();
+  return () => {
+    offTimeline();
+    offSlot();
+    clearInterval(timer);
+  };
+}
+
+function describeCore(runtime: Runtime, store: Store): string[] {
+  const models = runtime.models();
+  const lines = models.map((m) => (m.status === 'ok' ? `model ${m.modelId} (${m.isBundled ? 'bundled' : 'user'})` : `model ${m.modelId} is broken: ${m.error}`));
+  if (models.length === 0) lines.push('no model folders found');
+  lines.push(store.isPersistent ? 'history: on (SQLite)' : `history: OFF — ${store.unavailable?.message ?? 'unavailable'}`);
+  return lines;
+}
+
+function packageVersion(): string {
+  try {
+    const file = fileURLToPath(new URL('../../package.json', import.meta.url));
+    return String((JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0');
+  } catch {
+    return '0.0.0';
+  }
+}

@@ -1,0 +1,80 @@
+import type { Clock } from '../telemetry/clock';
+import type { CatalogueEntry, Slot, SlotEvent } from '../runtime';
+import type { PageSummary } from '../runtime';
+import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract';
+
+/** A catalogue entry as the model picker shows it. */
+export function toModelEntry(entry: CatalogueEntry): ModelEntry {
+  const base = { modelId: entry.modelId, displayName: entry.modelId, path: entry.path, isBundled: entry.isBundled };
+  if (entry.status === 'broken')
+    return { ...base, modelRevision: null, tokenizerRevision: null, layoutRevision: null, numParams: null, numLayers: null, weightBytes: null, weightDtype: null, error: entry.error };
+  const { folder, revisions } = entry.model;
+  const { numLayers, hiddenSize, vocabSize } = folder.shape;
+  return {
+    ...base,
+    modelRevision: revisions.modelRevision,
+    tokenizerRevision: revisions.tokenizerRevision,
+    layoutRevision: null,
+    numParams: estimateParams(folder.onnxBytes, String(folder.config.torch_dtype ?? 'float32')),
+    numLayers,
+    weightBytes: folder.onnxBytes,
+    weightDtype: String(folder.config.torch_dtype ?? 'float32'),
+    error: hiddenSize > 0 && vocabSize > 0 ? null : 'invalid shape',
+  };
+}
+
+/** Parameters implied by the weight file size and its dtype (2 bytes for 16-bit, else 4). */
+function estimateParams(bytes: number, dtype: string): number {
+  return Math.round(bytes / (dtype.includes('16') ? 2 : 4));
+}
+
+/** A slot as its card shows it; monotonic instants become wall-clock times for the UI. */
+export function toSlotSnapshot(slot: Slot, clock: Clock): SlotSnapshot {
+  const toWall = (at: number | null) => (at === null ? null : clock.wallNow() + (at - clock.now()));
+  const identity = slot.pageIdentity;
+  return {
+    slotId: slot.slotId,
+    modelId: slot.model.modelId,
+    status: slot.status,
+    failureReason: slot.failureReason,
+    modelRevision: slot.model.revisions.modelRevision,
+    tokenizerRevision: slot.model.revisions.tokenizerRevision,
+    layoutRevision: identity?.layoutRevision ?? '',
+    slotRevision: slot.slotRevision,
+    precision: String(slot.model.folder.config.torch_dtype ?? 'float32'),
+    executionProvider: 'cpu',
+    hostBytes: slot.host?.hostBytes ?? 0,
+    isPinned: slot.host?.isPinned ?? false,
+    pinnedReason: slot.host?.pinnedReason ?? null,
+    lockedBytes: slot.host?.lockedBytes ?? 0,
+    residentPct: slot.host?.residentPct ?? null,
+    keepAlive: slot.keepAlive,
+    expiresAtWallMs: toWall(slot.expiresAt),
+    numHits: slot.numHits,
+    numActiveSequences: slot.numActiveSequences,
+    lastUsedWallMs: slot.lastUsedWallMs,
+  };
+}
+
+/** A runtime slot event without its monotonic stamp. */
+export function toSlotEventPayload(event: SlotEvent): SlotEventPayload {
+  const { at: _at, ...rest } = event;
+  return rest;
+}
+
+/** Page cache totals plus per-conversation coverage (from the live window). */
+export function toPageStats(summary: PageSummary, conversations: PageStats['conversations']): PageStats {
+  return {
+    pageSize: summary.pageSize,
+    numPages: summary.numPages,
+    numHeldPages: summary.numHeldPages,
+    bytes: summary.bytes,
+    budgetBytes: summary.budgetBytes,
+    numLookups: summary.numLookups,
+    numHitTokens: summary.numHitTokens,
+    numLookupTokens: summary.numLookupTokens,
+    hitRate: summary.numLookupTokens > 0 ? summary.numHitTokens / summary.numLookupTokens : null,
+    numEvicted: summary.numEvicted,
+    conversations,
+  };
+}

@@ -1,0 +1,43 @@
+import { ZodError } from 'zod';
+import { METHODS, ServiceFailure } from './contract';
+import type { MethodInput, MethodName, MethodOutput, PushedEvent, Result, ServiceApi } from './contract';
+import type { EventHub } from './event-hub';
+
+/** One implementation per contract method, given validated input. */
+export type Handlers = { [M in MethodName]: (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>> };
+
+/**
+ * Wraps handlers into the ServiceApi every transport calls: unknown methods and invalid input
+ * become `invalid_input`/`not_found` results, outputs are validated too (a bug shows up as
+ * `internal`, never as a malformed value on the wire), and nothing throws across the edge.
+ */
+export function createService(handlers: Handlers, hub: EventHub): ServiceApi {
+  return {
+    async call<M extends MethodName>(method: M, rawInput: unknown): Promise<Result<MethodOutput<M>>> {
+      const definition = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+      if (!definition) return { ok: false, error: { code: 'not_found', message: `unknown method "${String(method)}"` } };
+      const input = definition.input.safeParse(rawInput ?? {});
+      if (!input.success) return { ok: false, error: { code: 'invalid_input', message: describeZod(input.error) } };
+      try {
+        const value = await (handlers[method] as (i: unknown) => unknown)(input.data);
+        const output = definition.output.safeParse(value);
+        if (!output.success) return { ok: false, error: { code: 'internal', message: `${method} produced an invalid result: ${describeZod(output.error)}` } };
+        return { ok: true, value: output.data as MethodOutput<M> };
+      } catch (error) {
+        if (error instanceof ServiceFailure) return { ok: false, error: { code: error.code, message: error.message } };
+        return { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+      }
+    },
+    subscribe(listener: (event: PushedEvent) => void): () => void {
+      return hub.subscribe(listener);
+    },
+  };
+}
+
+/** "field.path: message" for the first few issues, readable in a UI. */
+export function describeZod(error: ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  armsForRep,
+  loadHostMemory,
+  measureColdPrefetch,
+  nearestRank,
+  PREFETCH_ARMS,
+  summarizeMs,
+} from '../../../../src-main/runtime/host-memory';
+
+const dir = mkdtempSync(join(tmpdir(), 'ff-hm-measure-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('prefetch measurement helpers', () => {
+  it('uses nearest-rank percentiles', () => {
+    const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    expect(nearestRank(sorted, 50)).toBe(5);
+    expect(nearestRank(sorted, 95)).toBe(10);
+    expect(nearestRank([7], 95)).toBe(7);
+    expect(nearestRank([], 50)).toBeNaN();
+    expect(summarizeMs([3, 1, 2])).toEqual({ numSamples: 3, medianMs: 2, p95Ms: 3, minMs: 1, maxMs: 3 });
+  });
+
+  it('rotates the arm order so each arm takes each position once per cycle', () => {
+    const positions = new Map<string, Set<number>>();
+    for (let rep = 0; rep < PREFETCH_ARMS.length; rep += 1) {
+      armsForRep(rep).forEach((arm, i) =>
+        positions.set(arm.name, (positions.get(arm.name) ?? new Set()).add(i)),
+      );
+    }
+    for (const arm of PREFETCH_ARMS) expect(positions.get(arm.name)?.size).toBe(PREFETCH_ARMS.length);
+  });
+
+  it('measures with the fallback: residency unknown, never pinned, buffer released', async () => {
+    const path = join(dir, 'w.bin');
+    writeFileSync(path, Buffer.alloc(64 * 1024, 7));
+    const sample = await measureColdPrefetch(
+      loadHostMemory({ forceFallback: true }),
+      path,
+      PREFETCH_ARMS[2]!,
+    );
+    expect(sample).toMatchObject({ arm: 'locked', residentPctBefore: null, isCold: null });
+    expect(sample.slot).toMatchObject({ pinned: false, locked_bytes: 0, resident_pct: null });
+    expect(sample.totalMs).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -1,0 +1,9 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { ReportPayload } from '../../../src-main/service/contract';
+import type { LatencyReport } from '../../../src-main/telemetry/report';
+
+describe('service contract', () => {
+  it('accepts every LatencyReport as a ReportPayload (checked by the type checker)', () => {
+    expectTypeOf<LatencyReport>().toExtend<ReportPayload>();
+  });
+});
