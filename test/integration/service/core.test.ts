@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/service';
+import type { Core, PushedEvent } from '../../../src-main/service';
+import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+
+/** Sends a chat turn and collects its pushed events until `request.done`. */
+async function sendAndWait(core: Core, conversationId: string, content: string) {
+  const events: PushedEvent[] = [];
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  let requestId = '';
+  const off = core.service.subscribe((event) => {
+    events.push(event);
+    if (event.name === 'request.done' && event.payload.requestId === requestId) resolveDone();
+  });
+  const sent = await core.service.call('chat.send', { conversationId, content, sampling: { temperature: 0, maxTokens: 8 } });
+  if (!sent.ok) throw new Error(sent.error.message);
+  requestId = sent.value.requestId;
+  if (events.some((e) => e.name === 'request.done' && e.payload.requestId === requestId)) resolveDone();
+  await done;
+  off();
+  return { requestId, events: events.filter((e) => 'requestId' in e.payload && e.payload.requestId === requestId) };
+}
+
+describe('the core behind every transport', () => {
+  let dataDir: string;
+  let core: Core;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-core-'));
+    core = await createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless', runtime: { numThreads: 1 } });
+  });
+  afterAll(async () => {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers a chat turn with streamed chunks, a checked timeline and a stored message', async () => {
+    const created = await core.service.call('chat.createConversation', {});
+    if (!created.ok) throw new Error(created.error.message);
+    const { conversationId } = created.value;
+    const { requestId, events } = await sendAndWait(core, conversationId, 'Good morning!');
+    expect(events.filter((e) => e.name === 'request.chunk').length).toBeGreaterThan(0);
+    const done = events.find((e) => e.name === 'request.done');
+    expect(done?.payload).toMatchObject({ requestId, timeline: { finishReason: 'length', numOutputTokens: 8 } });
+    const conversation = await core.service.call('chat.getConversation', { conversationId });
+    if (!conversation.ok) throw new Error(conversation.error.message);
+    expect(conversation.value.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(conversation.value.messages[1]!.timeline?.requestId).toBe(requestId);
+    expect(conversation.value.conversation.title).toBe('Good morning!');
+  });
+
+  it('returns invalid input as a value naming the field, never a throw', async () => {
+    const bad = await core.service.call('chat.send', { conversationId: 'x', content: '', sampling: { temperature: 'hot' } });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.code).toBe('invalid_input');
+      expect(bad.error.message).toMatch(/content|temperature/);
+    }
+    const unknown = await core.service.call('no.such' as 'app.status', {});
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('lists the model, its resident slot and a live report with percentiles', async () => {
+    const models = await core.service.call('models.list', {});
+    expect(models.ok && models.value.some((m) => m.modelId === TEST_MODEL_ID && m.error === null)).toBe(true);
+    const slots = await core.service.call('slots.list', {});
+    expect(slots.ok && slots.value[0]?.status).toBe('resident');
+    const report = await core.service.call('report.live', { slo: { ttftMs: 1000, itlMs: 200 } });
+    if (!report.ok) throw new Error(report.error.message);
+    expect(report.value.numRequests).toBeGreaterThan(0);
+    expect(report.value.ttft.p95Ms).toBeGreaterThan(0);
+    expect(report.value.goodput?.slo.ttftMs).toBe(1000);
+  });
+
+  it('imports a trace, reporting every bad line with its number, and imports nothing unless asked to skip', async () => {
+    const good = { request_id: 'a', prompt_tokens: 10, output_tokens: 5, client_send_ms: 0, gateway_arrival_ms: 5, queue_enter_ms: 6, prefill_start_ms: 10, prefill_end_ms: 30, first_token_server_ms: 32, first_token_client_ms: 40, last_token_client_ms: 90 };
+    const text = [JSON.stringify(good), '{not json', JSON.stringify({ ...good, request_id: 'b', prefill_end_ms: 5 })].join('\n');
+    const strict = await core.service.call('traces.import', { fileName: 't.jsonl', text, skipBadLines: false });
+    if (!strict.ok) throw new Error(strict.error.message);
+    expect(strict.value.numImported).toBe(0);
+    expect(strict.value.rejected.map((r) => r.line)).toEqual([2, 3]);
+    const lenient = await core.service.call('traces.import', { fileName: 't.jsonl', text, skipBadLines: true });
+    expect(lenient.ok && lenient.value.numImported).toBe(1);
+  });
+});
+
+describe('persistence off', () => {
+  it('keeps serving chat in memory and says why history is off when the database file is corrupt', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-corrupt-'));
+    writeFileSync(path.join(dataDir, 'history.sqlite'), Buffer.alloc(8192, 0x5a));
+    const core = await createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless', runtime: { numThreads: 1 } });
+    try {
+      const status = await core.service.call('app.status', {});
+      if (!status.ok) throw new Error(status.error.message);
+      expect(status.value.isPersistent).toBe(false);
+      expect(status.value.persistenceReason).toMatch(/corrupt|not a database/i);
+      expect(core.describe().at(-1)).toMatch(/^history: OFF/);
+      const created = await core.service.call('chat.createConversation', { title: 'in memory' });
+      if (!created.ok) throw new Error(created.error.message);
+      const { events } = await sendAndWait(core, created.value.conversationId, 'Hello?');
+      expect(events.find((e) => e.name === 'request.done')?.payload).toMatchObject({ timeline: { finishReason: 'length' } });
+      const conversation = await core.service.call('chat.getConversation', { conversationId: created.value.conversationId });
+      expect(conversation.ok && conversation.value.messages.length).toBe(2);
+    } finally {
+      await core.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
