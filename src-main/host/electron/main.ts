@@ -1,1 +1,161 @@
-// Electron main process entry (issue 6).
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } from 'electron';
+import type { ServiceApi } from '../../service/contract/service-api';
+import type { Core } from '../../service/core-options';
+import { createCore } from '../../service/create-core';
+import { registerAppScheme, serveAppProtocol } from './app-protocol';
+import { electronSqliteBindingPath, resolveAppPaths, type AppPaths } from './app-paths';
+import { buildContentSecurityPolicy } from './csp';
+import { deferService } from './deferred-service';
+import { forwardEvents } from './event-forwarder';
+import { hardenSession, hardenWebContents, type HardenOptions } from './harden';
+import { registerIpcHandlers } from './ipc-handlers';
+import { claimSingleInstance, installQuitGate } from './lifecycle';
+import { buildMenuTemplate } from './menu';
+import { chooseRendererSource, type RendererSource } from './renderer-source';
+import { mainWindowOptions } from './window-options';
+
+// Electron main process entry: wiring only. The rules live in pure modules beside this one;
+// the core (runtime, store, service) comes from createCore and knows nothing of Electron.
+
+const MAIN_BUNDLE_DIR = dirname(fileURLToPath(import.meta.url));
+const log = (message: string): void => console.log(`[first-frame] ${message}`);
+
+let mainWindow: BrowserWindow | null = null;
+
+/** What start() resolves once and the ready-time wiring uses. */
+interface HostContext {
+  paths: AppPaths;
+  source: RendererSource;
+  hardening: HardenOptions;
+  core: Promise<Core>;
+  service: ServiceApi;
+}
+
+/** Brings the existing window forward (a second launch, or the dock icon). */
+function focusMainWindow(): void {
+  if (mainWindow === null || mainWindow.isDestroyed()) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+/** Opens a folder in the OS file manager, creating it first (openPath fails on a missing path). */
+function openFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  void shell.openPath(dir).then((error) => {
+    if (error !== '') log(`could not open ${dir}: ${error}`);
+  });
+}
+
+/** Creates the one window, loads our page into it and forwards events to it until it closes. */
+function openMainWindow({ paths, source, service }: HostContext): void {
+  const window = new BrowserWindow(mainWindowOptions(paths.preloadPath));
+  window.once('ready-to-show', () => window.show());
+  const stopForwarding = forwardEvents(service, window.webContents, { log });
+  window.on('closed', () => {
+    stopForwarding();
+    if (mainWindow === window) mainWindow = null;
+  });
+  mainWindow = window;
+  window.loadURL(source.url).catch((error: unknown) => log(`could not load ${source.url}: ${String(error)}`));
+}
+
+/**
+ * Development only: node_modules' better-sqlite3 is built for Node, so history needs the
+ * Electron build from tools/rebuild-native.mjs. Says which case this run is in. (A packaged
+ * app carries its own Electron build.)
+ */
+function checkDevSqliteBinding(): void {
+  if (app.isPackaged) return;
+  const binding = electronSqliteBindingPath(
+    app.getAppPath(),
+    process.versions.electron,
+    process.platform,
+    process.arch,
+  );
+  log(
+    existsSync(binding)
+      ? `Electron build of better-sqlite3 found: ${binding}`
+      : 'no Electron build of better-sqlite3 (run `npm run rebuild:electron`): history may be off this run',
+  );
+}
+
+/** Reports a core that could not start; the window stays up and every call answers `unavailable`. */
+function reportCoreFailure(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  log(`core failed to start: ${message}`);
+  dialog.showErrorBox('First Frame could not start its engine', message);
+}
+
+/** After `ready`: session rules, the app:// files, the menu, the window. */
+function onReady(context: HostContext): void {
+  const { paths, source, hardening, core } = context;
+  const contentSecurityPolicy = buildContentSecurityPolicy(
+    source.kind === 'dev-server' ? source.origin : null,
+  );
+  hardenSession(session.defaultSession, hardening, contentSecurityPolicy);
+  serveAppProtocol(protocol, paths.rendererDir, contentSecurityPolicy);
+  const template = buildMenuTemplate(process.platform, {
+    openModelsFolder: () => openFolder(paths.userModelsDir),
+    openDataFolder: () => openFolder(paths.dataDir),
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  openMainWindow(context);
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) openMainWindow(context);
+  });
+  core.then((built) => built.describe().forEach(log), reportCoreFailure);
+}
+
+/** Everything that must happen before `ready`, then the rest once Electron is ready. */
+function start(): void {
+  const paths = resolveAppPaths({
+    userDataDir: app.getPath('userData'),
+    isPackaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+    appPath: app.getAppPath(),
+    mainBundleDir: MAIN_BUNDLE_DIR,
+  });
+  const source = chooseRendererSource(app.isPackaged, process.env.ELECTRON_RENDERER_URL);
+  checkDevSqliteBinding();
+  const hardening: HardenOptions = {
+    appOrigins: [source.origin],
+    openExternal: (url) => void shell.openExternal(url).catch((error: unknown) => log(String(error))),
+    log,
+  };
+  // The core builds while Electron starts; calls made before it is ready wait for it.
+  const core = createCore({
+    dataDir: paths.dataDir,
+    bundledModelsDir: paths.bundledModelsDir,
+    host: 'electron',
+  });
+  core.catch(() => undefined);
+  const service = deferService(core.then((built) => built.service));
+  const gate = installQuitGate(app, {
+    close: () =>
+      core.then(
+        (built) => built.close(),
+        () => undefined,
+      ),
+    log,
+  });
+  registerIpcHandlers({
+    ipcMain,
+    service,
+    appOrigins: hardening.appOrigins,
+    isAccepting: gate.isAccepting,
+  });
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, hardening));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  void app.whenReady().then(() => onReady({ paths, source, hardening, core, service }));
+}
+
+registerAppScheme(protocol);
+app.enableSandbox();
+if (claimSingleInstance(app, focusMainWindow)) start();

@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import type { MenuItemConstructorOptions } from 'electron';
+import { describe, expect, it, vi } from 'vitest';
+import { electronSqliteBindingPath, resolveAppPaths } from '../../../../src-main/host/electron/app-paths';
+import { buildMenuTemplate } from '../../../../src-main/host/electron/menu';
+import { mainWindowOptions } from '../../../../src-main/host/electron/window-options';
+// @ts-expect-error -- a plain .mjs tool without type declarations
+import { electronNativeDir } from '../../../../tools/rebuild-native.mjs';
+
+describe('mainWindowOptions', () => {
+  it('isolates and sandboxes the renderer, with no Node and web security on', () => {
+    const prefs = mainWindowOptions('/app/out/preload/index.cjs').webPreferences!;
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+    });
+  });
+});
+
+describe('buildMenuTemplate', () => {
+  const roles = (template: MenuItemConstructorOptions[]) => template.map((item) => item.role ?? item.label);
+
+  it('has the usual menus on Linux/Windows and on macOS the app menu too', () => {
+    const actions = { openModelsFolder: () => {}, openDataFolder: () => {} };
+    expect(roles(buildMenuTemplate('linux', actions))).toEqual([
+      'File',
+      'editMenu',
+      'viewMenu',
+      'windowMenu',
+      'help',
+    ]);
+    expect(roles(buildMenuTemplate('darwin', actions))).toEqual([
+      'appMenu',
+      'File',
+      'editMenu',
+      'viewMenu',
+      'windowMenu',
+      'help',
+    ]);
+  });
+
+  it('"Open Models Folder" opens the user models folder', () => {
+    const openModelsFolder = vi.fn();
+    const file = buildMenuTemplate('linux', { openModelsFolder, openDataFolder: () => {} })[0]!;
+    const item = (file.submenu as MenuItemConstructorOptions[]).find((entry) =>
+      /open models folder/i.test(entry.label ?? ''),
+    );
+    (item!.click as () => void)();
+    expect(openModelsFolder).toHaveBeenCalledTimes(1);
+    expect((file.submenu as MenuItemConstructorOptions[]).at(-1)!.role).toBe('quit');
+  });
+});
+
+describe('resolveAppPaths', () => {
+  const base = {
+    userDataDir: '/home/u/.config/First Frame',
+    resourcesPath: '/opt/ff/resources',
+    appPath: '/repo',
+    mainBundleDir: '/repo/out/main',
+  };
+
+  it('keeps data and user models in userData; bundled models from the repo in development', () => {
+    const paths = resolveAppPaths({ ...base, isPackaged: false });
+    expect(paths.dataDir).toBe(base.userDataDir);
+    expect(paths.userModelsDir).toBe(join(base.userDataDir, 'models'));
+    expect(paths.bundledModelsDir).toBe(join('/repo', 'resources', 'models'));
+    expect(paths.preloadPath).toBe(join('/repo', 'out', 'preload', 'index.cjs'));
+    expect(paths.rendererDir).toBe(join('/repo', 'out', 'renderer'));
+  });
+
+  it('reads bundled models from the resources folder when packaged', () => {
+    expect(resolveAppPaths({ ...base, isPackaged: true }).bundledModelsDir).toBe(
+      join('/opt/ff/resources', 'models'),
+    );
+  });
+
+  it('looks for the Electron sqlite build where tools/rebuild-native.mjs writes it', () => {
+    const dir = electronNativeDir('/repo', '40.9.3', 'linux', 'x64') as string;
+    expect(electronSqliteBindingPath('/repo', '40.9.3', 'linux', 'x64')).toBe(
+      join(dir, 'better_sqlite3.node'),
+    );
+  });
+});
