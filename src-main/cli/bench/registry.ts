@@ -14,6 +14,14 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
     summary: 'cold model-file prefetch into a host buffer: plain vs WILLNEED vs locked (mlock), interleaved',
     load: () => import('./prefetch'),
   },
+  load: {
+    summary: 'offered-load lab over the OpenAI-compatible HTTP API: sync/constant/poisson/burst/sweep, client vs server TTFT, goodput',
+    load: () => import('./load'),
+  },
+  peers: {
+    summary: 'side by side on one model folder: bare ONNX Runtime floor, @huggingface/transformers generate, First Frame',
+    load: () => import('./peers'),
+  },
   store: {
     summary: 'history store: batched-writer inserts/s, full report over 100k stored timelines, streamed CSV export RSS',
     load: () => import('./store'),

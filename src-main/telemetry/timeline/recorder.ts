@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import { canonicalTimeline } from './canonical';
 import { checkTimeline, TimelineBroken } from './check';
 import { deriveInterTokenGaps, deriveParts } from './derive';
 import type { FinishReason, LifeState, Timeline, Transition } from './schema';
@@ -100,24 +101,26 @@ export class TimelineRecorder {
     if (at < this.lastAt) throw new TimelineBroken(this.meta.requestId, 'finished before its last state');
     const derived = deriveParts(this.arrivedAt, this.transitions, this.firstTokenAt, at);
     const { isColdSlot, ...meta } = this.meta;
-    this.finished = checkTimeline({
-      ...meta,
-      source: 'runtime',
-      isColdSlot,
-      wallStartMs: this.wallStartMs,
-      arrivedAt: this.arrivedAt,
-      firstTokenAt: this.firstTokenAt,
-      finishedAt: at,
-      transitions: [...this.transitions],
-      ...derived,
-      e2eMs: at - this.arrivedAt,
-      itlMs: deriveInterTokenGaps(this.tokenAts),
-      numOutputTokens: this.tokenAts.length,
-      numPreemptions: this.numPreemptions,
-      finishReason: reason,
-      errorMessage,
-      clientTtftMs: null,
-    });
+    this.finished = checkTimeline(
+      canonicalTimeline({
+        ...meta,
+        source: 'runtime',
+        isColdSlot,
+        wallStartMs: this.wallStartMs,
+        arrivedAt: this.arrivedAt,
+        firstTokenAt: this.firstTokenAt,
+        finishedAt: at,
+        transitions: [...this.transitions],
+        ...derived,
+        e2eMs: at - this.arrivedAt,
+        itlMs: deriveInterTokenGaps(this.tokenAts),
+        numOutputTokens: this.tokenAts.length,
+        numPreemptions: this.numPreemptions,
+        finishReason: reason,
+        errorMessage,
+        clientTtftMs: null,
+      }),
+    );
     return this.finished;
   }
 

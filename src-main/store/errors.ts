@@ -1,0 +1,72 @@
+/**
+ * Why the store cannot keep history: the file is not a sound SQLite database, the file or its
+ * folder cannot be written, another process holds the write lock, or the file was written by a
+ * newer app whose schema this one does not know.
+ */
+export type UnavailableReason = 'corrupt' | 'read-only' | 'busy' | 'newer-schema' | 'cannot-open';
+
+/** The database cannot be used; the app keeps serving with persistence off and says why. */
+export class StoreUnavailable extends Error {
+  constructor(
+    readonly reason: UnavailableReason,
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`history is off: ${describeReason(reason)} (${path}): ${detail}`);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** A sentence for the UI saying what is wrong and what the user can do. */
+export function describeReason(reason: UnavailableReason): string {
+  switch (reason) {
+    case 'corrupt':
+      return 'the history database is damaged; move it aside to start a fresh one';
+    case 'read-only':
+      return 'the history database or its folder cannot be written';
+    case 'busy':
+      return 'another process is writing the history database';
+    case 'newer-schema':
+      return 'the history database was written by a newer version of the app';
+    case 'cannot-open':
+      return 'the history database could not be opened';
+  }
+}
+
+const CORRUPT_CODES = new Set([
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT_VTAB',
+  'SQLITE_CORRUPT_SEQUENCE',
+  'SQLITE_CORRUPT_INDEX',
+]);
+const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/** The `code` of a SQLite or Node error ('' when it has none). */
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+}
+
+/** Maps an error from opening or writing the database onto a StoreUnavailable. */
+export function toUnavailable(error: unknown, path: string): StoreUnavailable {
+  if (error instanceof StoreUnavailable) return error;
+  const code = errorCode(error);
+  const detail = error instanceof Error ? error.message : String(error);
+  if (CORRUPT_CODES.has(code)) return new StoreUnavailable('corrupt', path, detail);
+  if (code.startsWith('SQLITE_READONLY') || READ_ONLY_CODES.has(code))
+    return new StoreUnavailable('read-only', path, detail);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+    return new StoreUnavailable('busy', path, detail);
+  return new StoreUnavailable('cannot-open', path, detail);
+}
+
+/** True when a write error means the database can no longer be trusted or written. */
+export function isFatalWriteError(error: unknown): boolean {
+  const code = errorCode(error);
+  return (
+    CORRUPT_CODES.has(code) ||
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('SQLITE_IOERR') ||
+    code === 'SQLITE_FULL'
+  );
+}

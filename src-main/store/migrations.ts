@@ -1,0 +1,120 @@
+import type Database from 'better-sqlite3';
+import { StoreUnavailable } from './errors';
+
+/**
+ * Schema v1. Columns are snake_case with their unit (`queue_ms`, `at_wall_ms`); `*_at_ms` are
+ * the process's monotonic instants, `*_wall_ms` wall-clock epoch ms. Frozen once shipped:
+ * changes go in a new migration, never here.
+ */
+const V1 = `
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  started_at_wall_ms REAL NOT NULL,
+  config_json TEXT NOT NULL DEFAULT '{}'
+);
+
+CREATE TABLE requests (
+  id INTEGER PRIMARY KEY,
+  request_id TEXT NOT NULL,
+  run_id TEXT REFERENCES runs(id) ON DELETE CASCADE,
+  conversation_id TEXT,
+  source TEXT NOT NULL CHECK (source IN ('runtime', 'import')),
+  model_id TEXT NOT NULL,
+  model_revision TEXT NOT NULL,
+  slot_id TEXT,
+  is_cold_slot INTEGER NOT NULL CHECK (is_cold_slot IN (0, 1)),
+  wall_start_ms REAL NOT NULL,
+  arrived_at_ms REAL NOT NULL,
+  first_token_at_ms REAL,
+  finished_at_ms REAL NOT NULL,
+  inbox_ms REAL NOT NULL,
+  route_ms REAL NOT NULL,
+  slot_load_ms REAL NOT NULL,
+  queue_ms REAL NOT NULL,
+  requeue_ms REAL NOT NULL,
+  lost_prefill_ms REAL NOT NULL,
+  activation_ms REAL NOT NULL,
+  context_lookup_ms REAL NOT NULL,
+  prefill_ms REAL NOT NULL,
+  emit_ms REAL NOT NULL,
+  unattributed_ms REAL NOT NULL,
+  ttft_ms REAL,
+  e2e_ms REAL NOT NULL,
+  client_ttft_ms REAL,
+  transport_ms REAL,
+  num_prompt_tokens INTEGER NOT NULL,
+  num_cached_tokens INTEGER NOT NULL,
+  num_output_tokens INTEGER NOT NULL,
+  num_preemptions INTEGER NOT NULL,
+  finish_reason TEXT NOT NULL CHECK (finish_reason IN ('stop', 'length', 'cancelled', 'deadline', 'rejected', 'error')),
+  error_message TEXT,
+  transitions_json TEXT NOT NULL,
+  num_itl_gaps INTEGER NOT NULL,
+  itl_gaps_f64 BLOB NOT NULL,
+  report_f64 BLOB NOT NULL
+);
+CREATE INDEX requests_by_run ON requests (run_id, id);
+CREATE INDEX requests_by_wall_start ON requests (wall_start_ms);
+CREATE INDEX requests_by_request_id ON requests (request_id);
+
+CREATE TABLE slot_events (
+  id INTEGER PRIMARY KEY,
+  slot_id TEXT NOT NULL,
+  model_id TEXT NOT NULL,
+  from_status TEXT NOT NULL CHECK (from_status IN ('empty', 'prefetching', 'resident', 'active', 'evicting', 'failed')),
+  to_status TEXT NOT NULL CHECK (to_status IN ('empty', 'prefetching', 'resident', 'active', 'evicting', 'failed')),
+  cause TEXT NOT NULL CHECK (cause IN ('request', 'prefetch', 'ttl', 'budget', 'manual', 'error')),
+  reason TEXT,
+  at_wall_ms REAL NOT NULL
+);
+CREATE INDEX slot_events_by_time ON slot_events (at_wall_ms);
+
+CREATE TABLE conversations (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  created_at_wall_ms REAL NOT NULL,
+  updated_at_wall_ms REAL NOT NULL
+);
+
+CREATE TABLE messages (
+  id TEXT PRIMARY KEY,
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
+  content TEXT NOT NULL,
+  request_id TEXT,
+  created_at_wall_ms REAL NOT NULL
+);
+CREATE INDEX messages_by_conversation ON messages (conversation_id, created_at_wall_ms);
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value_json TEXT NOT NULL
+);
+`;
+
+/** Every migration in order; migration i takes `user_version` from i to i + 1. */
+export const MIGRATIONS: readonly string[] = [V1];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the database up to SCHEMA_VERSION, one transaction per migration, recording progress
+ * in `PRAGMA user_version`. A newer file is refused rather than written with an older schema.
+ */
+export function migrate(db: Database.Database, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION)
+    throw new StoreUnavailable(
+      'newer-schema',
+      path,
+      `schema version ${version}, this app knows up to ${SCHEMA_VERSION}`,
+    );
+  for (let v = version; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

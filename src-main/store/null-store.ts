@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { allocateColumns } from '../telemetry/report';
+import type { StoreUnavailable } from './errors';
+import { DEFAULT_RETENTION } from './retention';
+import type { ChatQueries } from './queries/chats';
+import { conversationRecord, messageRecord } from './queries/chats';
+import type { RunQueries } from './queries/runs';
+import type { Store } from './store';
+
+/** Runs that live only in the caller's hands. */
+const nullRuns: RunQueries = {
+  create: ({ name, config = {}, runId = randomUUID(), startedWallMs = Date.now() }) => ({
+    runId,
+    name,
+    startedWallMs,
+    config,
+    numRequests: 0,
+  }),
+  list: () => [],
+  get: () => null,
+  remove: () => false,
+  metrics: () => null,
+};
+
+/** Conversations and messages that live only in the caller's hands. */
+const nullChats: ChatQueries = {
+  createConversation: conversationRecord,
+  listConversations: () => [],
+  getConversation: () => null,
+  renameConversation: () => false,
+  deleteConversation: () => false,
+  addMessage: messageRecord,
+  messages: () => [],
+};
+
+/**
+ * The store with persistence off: same surface, nothing kept. Writes are dropped (and
+ * counted), lists are empty, and creating a run or conversation returns a record that lives
+ * only in the caller's hands, so serving goes on and the UI can say why history is off.
+ */
+export function nullStore(unavailable: StoreUnavailable): Store {
+  let numDropped = 0;
+  const drop = (): void => {
+    numDropped++;
+  };
+  return {
+    isPersistent: false,
+    unavailable,
+    writer: {
+      enqueue: drop,
+      enqueueSlotEvent: drop,
+      enqueueClientTtft: drop,
+      flush: () => undefined,
+      get stats() {
+        return { numPending: 0, numWritten: 0, numFailed: 0, numDropped, numBatches: 0, isStopped: true };
+      },
+    },
+    timelines: {
+      recent: () => [],
+      ofRun: () => [],
+      byRequestIds: () => new Map(),
+      count: () => 0,
+      pages: function* () {},
+      reportColumns: () => allocateColumns(0, 0, []),
+    },
+    runs: nullRuns,
+    chats: nullChats,
+    slotEvents: { between: () => [] },
+    retention: {
+      policy: () => DEFAULT_RETENTION,
+      setPolicy: () => undefined,
+      prune: () => ({ numRequests: 0, numSlotEvents: 0, numRuns: 0 }),
+    },
+    close: () => undefined,
+  };
+}

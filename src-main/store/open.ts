@@ -1,0 +1,78 @@
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreUnavailable, toUnavailable } from './errors';
+import { migrate } from './migrations';
+
+/** How long a connection waits on another writer's lock before failing (ms). */
+const BUSY_TIMEOUT_MS = 2_000;
+
+/**
+ * Opens (creating if needed) the history database at `path`: WAL journal, foreign keys on,
+ * `synchronous = NORMAL` (a committed transaction survives a process crash; the last few may
+ * be lost on power loss), schema migrated. Throws StoreUnavailable with a reason when the file
+ * is corrupt, read-only, locked or newer; never returns a half-usable connection.
+ */
+export function openDatabase(path: string): Database.Database {
+  let db: Database.Database | null = null;
+  try {
+    if (path !== ':memory:') assertWritable(path);
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    // Reading the schema is what surfaces "file is not a database" and a damaged first page.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    probeWritable(db);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw toUnavailable(error, path);
+  }
+}
+
+/** The folder (created if missing) and the file, when it exists, must be writable by us. */
+function assertWritable(path: string): void {
+  const folder = dirname(path);
+  mkdirSync(folder, { recursive: true });
+  const fail = (what: string) => (error: unknown) => {
+    throw new StoreUnavailable(
+      'read-only',
+      path,
+      `${what} is not writable (${error instanceof Error ? error.message : String(error)})`,
+    );
+  };
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    fail(`folder ${folder}`)(error);
+  }
+  if (!existsSync(path)) return;
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    fail('the file')(error);
+  }
+}
+
+/**
+ * SQLite silently opens a file it may not write in read-only mode; rewriting the header's
+ * user_version inside a rolled-back transaction turns that into an error here instead of at
+ * the first flush.
+ */
+function probeWritable(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.pragma(`user_version = ${version}`);
+  } finally {
+    db.exec('ROLLBACK');
+  }
+}
+
+/** `PRAGMA integrity_check` result: true when the database reports `ok`. */
+export function isIntact(db: Database.Database): boolean {
+  const rows = db.pragma('integrity_check') as { integrity_check: string }[];
+  return rows.length === 1 && rows[0]!.integrity_check === 'ok';
+}

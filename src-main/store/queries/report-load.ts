@@ -1,0 +1,35 @@
+import type Database from 'better-sqlite3';
+import type { ReportColumns } from '../../telemetry/report';
+import { unpackColumns } from '../codec/packed';
+import type { TimelineFilter } from './filter';
+import { whereOf } from './filter';
+
+/** Separates model ids in the aggregated list (ASCII unit separator: never in a model id). */
+const MODEL_SEPARATOR = '\u001f';
+
+interface AggregateRow {
+  n: number;
+  scalars: Buffer | null;
+  gaps: Buffer | null;
+  models: string | null;
+}
+
+/**
+ * Loads the report columns of every stored timeline matching `filter` in one aggregate query:
+ * SQLite concatenates the packed rows, the gaps and the model ids in one scan, so all three
+ * line up row for row, and no per-request JavaScript object is made.
+ */
+export function loadReportColumns(db: Database.Database, filter: TimelineFilter): ReportColumns {
+  const where = whereOf(filter);
+  const row = db
+    .prepare(
+      `SELECT count(*) AS n,
+        CAST(group_concat(report_f64, x'') AS BLOB) AS scalars,
+        CAST(group_concat(itl_gaps_f64, x'') AS BLOB) AS gaps,
+        group_concat(model_id, char(31)) AS models
+      FROM requests ${where.sql}`,
+    )
+    .get(where.params) as AggregateRow;
+  const modelIds = row.n === 0 ? [] : (row.models ?? '').split(MODEL_SEPARATOR);
+  return unpackColumns(row.scalars, row.gaps, modelIds);
+}

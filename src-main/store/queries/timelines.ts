@@ -1,0 +1,70 @@
+import type Database from 'better-sqlite3';
+import type { ReportColumns } from '../../telemetry/report';
+import type { Timeline } from '../../telemetry/timeline';
+import type { RequestRow } from '../codec/timeline-row';
+import { fromRequestRow, REQUEST_SELECT } from '../codec/timeline-row';
+import type { TimelineFilter } from './filter';
+import { andWhere, whereOf } from './filter';
+import { loadReportColumns } from './report-load';
+
+/** Rows per page when timelines are streamed out (export): memory stays flat at one page. */
+export const DEFAULT_PAGE_SIZE = 1_000;
+
+/** Read access to stored timelines. Lists come back oldest first. */
+export interface TimelineQueries {
+  /** The last `limit` stored timelines, oldest first. */
+  recent(limit: number): Timeline[];
+  /** Every timeline of a run, oldest first. */
+  ofRun(runId: string): Timeline[];
+  /** The newest stored timeline for each of these request ids (absent ids are left out). */
+  byRequestIds(requestIds: readonly string[]): Map<string, Timeline>;
+  /** How many stored timelines match. */
+  count(filter: TimelineFilter): number;
+  /** Matching timelines page by page (keyset paging: no cursor is held between pages). */
+  pages(filter: TimelineFilter, pageSize?: number): Generator<Timeline[]>;
+  /** The report's columns for the matching timelines, without building Timeline objects. */
+  reportColumns(filter: TimelineFilter): ReportColumns;
+}
+
+/** TimelineQueries over an open history database. */
+export function timelineQueries(db: Database.Database): TimelineQueries {
+  const recent = db.prepare(`SELECT ${REQUEST_SELECT} FROM requests ORDER BY id DESC LIMIT ?`);
+  const ofRun = db.prepare(`SELECT ${REQUEST_SELECT} FROM requests WHERE run_id = ? ORDER BY id`);
+  const byRequestId = db.prepare(
+    `SELECT ${REQUEST_SELECT} FROM requests WHERE request_id = ? ORDER BY id DESC LIMIT 1`,
+  );
+  return {
+    recent: (limit) => (recent.all(limit) as RequestRow[]).map(fromRequestRow).reverse(),
+    ofRun: (runId) => (ofRun.all(runId) as RequestRow[]).map(fromRequestRow),
+    byRequestIds: (requestIds) => {
+      const out = new Map<string, Timeline>();
+      for (const id of new Set(requestIds)) {
+        const row = byRequestId.get(id) as RequestRow | undefined;
+        if (row) out.set(id, fromRequestRow(row));
+      }
+      return out;
+    },
+    count: (filter) => {
+      const where = whereOf(filter);
+      return (
+        db.prepare(`SELECT count(*) AS n FROM requests ${where.sql}`).get(where.params) as { n: number }
+      ).n;
+    },
+    pages: (filter, pageSize = DEFAULT_PAGE_SIZE) => pagesOf(db, filter, pageSize),
+    reportColumns: (filter) => loadReportColumns(db, filter),
+  };
+}
+
+function* pagesOf(db: Database.Database, filter: TimelineFilter, pageSize: number): Generator<Timeline[]> {
+  const where = whereOf(filter);
+  const page = db.prepare(
+    `SELECT id AS row_id, ${REQUEST_SELECT} FROM requests ${andWhere(where, 'id > @afterId')} ORDER BY id LIMIT @pageSize`,
+  );
+  let afterId = 0;
+  for (;;) {
+    const rows = page.all({ ...where.params, afterId, pageSize }) as (RequestRow & { row_id: number })[];
+    if (rows.length === 0) return;
+    afterId = rows[rows.length - 1]!.row_id;
+    yield rows.map(fromRequestRow);
+  }
+}

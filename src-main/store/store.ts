@@ -1,0 +1,111 @@
+import type Database from 'better-sqlite3';
+import type { Timeline } from '../telemetry/timeline';
+import type { StoreUnavailable } from './errors';
+import { toUnavailable } from './errors';
+import { openDatabase } from './open';
+import type { ChatQueries } from './queries/chats';
+import { chatQueries } from './queries/chats';
+import type { RunQueries } from './queries/runs';
+import { runQueries } from './queries/runs';
+import type { SlotEventQueries } from './queries/slot-events';
+import { slotEventQueries } from './queries/slot-events';
+import type { TimelineQueries } from './queries/timelines';
+import { timelineQueries } from './queries/timelines';
+import type { RetentionControl } from './retention';
+import { retentionControl } from './retention';
+import type { SlotEventRecord } from './slot-event';
+import type { WriterOptions, WriterStats } from './writer/batched-writer';
+import { BatchedWriter } from './writer/batched-writer';
+import { sqliteSink } from './writer/sqlite-sink';
+
+/** The writing side the serving path sees: every call O(1), none touches the disk. */
+export interface HistoryWriter {
+  enqueue(timeline: Timeline): void;
+  enqueueSlotEvent(event: SlotEventRecord): void;
+  enqueueClientTtft(requestId: string, clientTtftMs: number): void;
+  /** Writes everything queued, synchronously (shutdown). */
+  flush(): void;
+  readonly stats: WriterStats;
+}
+
+/**
+ * The history store: SQLite when it can be opened, otherwise the same surface with
+ * persistence off (`isPersistent` false, `unavailable` saying why), so the app keeps serving.
+ */
+export interface Store {
+  readonly isPersistent: boolean;
+  readonly unavailable: StoreUnavailable | null;
+  readonly writer: HistoryWriter;
+  readonly timelines: TimelineQueries;
+  readonly runs: RunQueries;
+  readonly chats: ChatQueries;
+  readonly slotEvents: SlotEventQueries;
+  readonly retention: RetentionControl;
+  /** Flushes and closes; the store is unusable afterwards. */
+  close(): void;
+}
+
+/** Options for a SQLite-backed store. */
+export interface SqliteStoreOptions {
+  writer?: WriterOptions;
+  /** Told once if writing fails for good after opening (corrupt, read-only, disk full). */
+  onUnavailable?: (error: StoreUnavailable) => void;
+}
+
+/** Opens the SQLite store at `path`; throws StoreUnavailable when it cannot (see createStore). */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
+  return new SqliteStore(openDatabase(path), path, options);
+}
+
+class SqliteStore implements Store {
+  readonly timelines: TimelineQueries;
+  readonly runs: RunQueries;
+  readonly chats: ChatQueries;
+  readonly slotEvents: SlotEventQueries;
+  readonly retention: RetentionControl;
+  readonly writer: HistoryWriter;
+  private lost: StoreUnavailable | null = null;
+
+  constructor(
+    private readonly db: Database.Database,
+    path: string,
+    options: SqliteStoreOptions,
+  ) {
+    this.timelines = timelineQueries(db);
+    this.runs = runQueries(db);
+    this.chats = chatQueries(db, this.timelines);
+    this.slotEvents = slotEventQueries(db);
+    this.retention = retentionControl(db);
+    const batched = new BatchedWriter(sqliteSink(db), {
+      ...options.writer,
+      onFatal: (error) => {
+        this.lost = toUnavailable(error, path);
+        options.writer?.onFatal?.(error);
+        options.onUnavailable?.(this.lost);
+      },
+    });
+    this.writer = {
+      enqueue: (t) => batched.enqueue(t),
+      enqueueSlotEvent: (e) => batched.enqueueSlotEvent(e),
+      enqueueClientTtft: (requestId, clientTtftMs) => batched.enqueueClientTtft({ requestId, clientTtftMs }),
+      flush: () => batched.flush(),
+      get stats() {
+        return batched.stats;
+      },
+    };
+    this.close = () => {
+      batched.close();
+      db.close();
+    };
+  }
+
+  get isPersistent(): boolean {
+    return this.lost === null;
+  }
+
+  get unavailable(): StoreUnavailable | null {
+    return this.lost;
+  }
+
+  readonly close: () => void;
+}

@@ -1,0 +1,35 @@
+/** A first-in first-out queue: push is O(1) amortised, take(n) costs O(n), never O(size). */
+export class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  /** Items waiting. */
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  /** Removes and returns up to `max` items, oldest first. */
+  take(max: number): T[] {
+    const end = Math.min(this.items.length, this.head + max);
+    const out = this.items.slice(this.head, end);
+    this.head = end;
+    // Compact once the consumed prefix dominates, so memory tracks what is still waiting.
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return out;
+  }
+
+  /** Drops everything waiting and returns how many items that was. */
+  clear(): number {
+    const n = this.size;
+    this.items = [];
+    this.head = 0;
+    return n;
+  }
+}

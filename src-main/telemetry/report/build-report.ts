@@ -1,0 +1,74 @@
+import type { Timeline } from '../timeline/schema';
+import type { ReportColumns } from './columns';
+import { pooledReportColumns } from './column-pool';
+import { DEFAULT_PROMPT_BAND_EDGES } from './classes';
+import { classIndexes, conditionOn, DEFAULT_MIN_CELL_COUNT } from './conditioning';
+import { distributionOfNonNegative, quantilesOfNonNegative } from './bucket-quantiles';
+import { exceedanceOf } from './exceedance';
+import { throughputOf } from './goodput';
+import { DEFAULT_LITTLE_TOLERANCE, fullSpanOf, littlesLaw } from './littles-law';
+import { breakDown, dominantOf, E2E_PHASES, TTFT_PHASES } from './phases';
+import type { LatencyReport, ReportOptions, TokenShape } from './types';
+import { BOUNDARIES } from './types';
+
+/** The report over a set of timelines; see LatencyReport. O(n) plus one selection per metric. */
+export function buildReport(timelines: readonly Timeline[], options: ReportOptions = {}): LatencyReport {
+  return buildReportFromColumns(pooledReportColumns(timelines), options);
+}
+
+/** The report over columns already extracted (a stored run loads straight into columns). */
+export function buildReportFromColumns(columns: ReportColumns, options: ReportOptions = {}): LatencyReport {
+  const bandEdges = options.promptBandEdges ?? DEFAULT_PROMPT_BAND_EDGES;
+  const minCount = options.minCellCount ?? DEFAULT_MIN_CELL_COUNT;
+  const n = columns.numRequests;
+  const v = columns.values;
+  const ttft = distributionOfNonNegative(v.ttftMs);
+  const { parts, e2e: e2ePhases } = breakDown(columns);
+  const classes = classIndexes(columns, bandEdges);
+  const report: LatencyReport = {
+    numRequests: n,
+    isEmpty: n === 0,
+    note: n === 0 ? 'no requests' : null,
+    boundaries: BOUNDARIES,
+    tokens: tokenShape(columns),
+    ttft,
+    clientTtft: distributionOfNonNegative(v.clientTtftMs),
+    itl: distributionOfNonNegative(columns.itlGapsMs),
+    e2e: distributionOfNonNegative(v.e2eMs),
+    parts,
+    e2ePhases,
+    dominantTtftPhase: dominantOf(parts.meansMs, TTFT_PHASES, parts.meanTtftMs),
+    dominantE2ePhase: dominantOf(e2ePhases.meansMs, E2E_PHASES, null),
+    exceedance:
+      ttft.p95Ms === null ? null : exceedanceOf(columns, ttft.p95Ms, classes.promptBand, classes.model),
+    littlesLaw: null,
+    throughput: null,
+    goodput: null,
+    conditioning: conditionOn(columns, minCount, classes),
+  };
+  return withRates(report, columns, options);
+}
+
+/** Adds Little's law, throughput and goodput when the window has a positive length. */
+function withRates(report: LatencyReport, columns: ReportColumns, options: ReportOptions): LatencyReport {
+  const fullSpan = fullSpanOf(columns);
+  const window = options.window ?? fullSpan;
+  if (!window || window.endAt <= window.startAt) return report;
+  const isFullSpan =
+    fullSpan !== null && window.startAt <= fullSpan.startAt && window.endAt >= fullSpan.endAt;
+  const tolerance = options.littleTolerance ?? DEFAULT_LITTLE_TOLERANCE;
+  const { throughput, goodput } = throughputOf(columns, window, options.slo ?? null);
+  return { ...report, littlesLaw: littlesLaw(columns, window, tolerance, isFullSpan), throughput, goodput };
+}
+
+/** Prompt and output length percentiles (nearest rank, read in place). */
+function tokenShape(columns: ReportColumns): TokenShape {
+  const [promptP50, promptP95] = quantilesOfNonNegative(columns.values.numPromptTokens, [0.5, 0.95]);
+  const [outputP50, outputP95] = quantilesOfNonNegative(columns.values.numOutputTokens, [0.5, 0.95]);
+  return {
+    promptP50: promptP50 ?? null,
+    promptP95: promptP95 ?? null,
+    outputP50: outputP50 ?? null,
+    outputP95: outputP95 ?? null,
+  };
+}

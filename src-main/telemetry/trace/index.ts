@@ -1,0 +1,17 @@
+export { importTraceLines, importTraceText, importTraceFile } from './import-trace';
+export type { ImportOptions, ImportResult } from './import-trace';
+export { parseTraceLine, TraceImportError } from './parse-line';
+export type { RejectedLine, LineResult } from './parse-line';
+export { SeedRecordSchema, SEED_STAMPS, seedToTimeline, seedOrderProblem } from './seed-record';
+export type { SeedRecord } from './seed-record';
+export { CSV_COLUMNS, CSV_HEADER, toCsvRecord } from './csv-columns';
+export type { CsvColumn } from './csv-columns';
+export { PART_COLUMN_NAMES } from './column-names';
+export { writeCsv, toCsvString } from './csv-export';
+export { writeJsonl } from './jsonl-export';
+export { writeChromeTrace, requestEvents } from './chrome-trace';
+export type { TraceEvent } from './chrome-trace';
+export { flattenPages, streamOut } from './stream-out';
+export type { TimelineSource, StreamOutOptions } from './stream-out';
+export { runControls, positiveControlRecords, negativeControlRecord } from './controls';
+export type { ControlsResult } from './controls';

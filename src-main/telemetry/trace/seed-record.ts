@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ManualClock } from '../clock';
+import { canonicalTimeline } from '../timeline/canonical';
+import { TimelineRecorder } from '../timeline/recorder';
+import type { Timeline } from '../timeline/schema';
+
+/**
+ * Seed 003's trace record: one request's stamps on one aligned clock (ms). The stamps must be
+ * in this order; each gap becomes one of our parts (see docs/telemetry.md, "Importing").
+ */
+export const SEED_STAMPS = [
+  'client_send_ms',
+  'gateway_arrival_ms',
+  'queue_enter_ms',
+  'prefill_start_ms',
+  'prefill_end_ms',
+  'first_token_server_ms',
+  'first_token_client_ms',
+  'last_token_client_ms',
+] as const;
+
+const positiveCount = z.number().int('must be a whole number').min(1, 'must be a positive token count');
+const stamp = z.number().finite();
+
+/** Every field of a seed 003 record; all are required. */
+export const SeedRecordSchema = z.object({
+  request_id: z.string().min(1, 'must not be empty'),
+  prompt_tokens: positiveCount,
+  output_tokens: positiveCount,
+  ...(Object.fromEntries(SEED_STAMPS.map((s) => [s, stamp])) as Record<
+    (typeof SEED_STAMPS)[number],
+    typeof stamp
+  >),
+});
+export type SeedRecord = z.infer<typeof SeedRecordSchema>;
+
+/** The fields a seed record must have (for "missing field" reasons). */
+export const SEED_FIELDS = Object.keys(SeedRecordSchema.shape);
+
+/** The first out-of-order pair of stamps, as a reason, or null when they are monotonic. */
+export function seedOrderProblem(record: SeedRecord): string | null {
+  for (let i = 1; i < SEED_STAMPS.length; i++) {
+    const before = SEED_STAMPS[i - 1]!;
+    const after = SEED_STAMPS[i]!;
+    if (record[after] < record[before])
+      return `non-monotonic stamps: ${after} (${record[after]}) is before ${before} (${record[before]})`;
+  }
+  return null;
+}
+
+/** Stands in for the wall clock: an imported record carries no wall anchor of its own. */
+const importClock = new ManualClock(0, 0);
+
+/**
+ * Maps a validated seed record onto a Timeline (source `import`) through the recorder, so the
+ * parts come from the same derivation as live requests: inbox = queue_enter − gateway_arrival,
+ * queue = prefill_start − queue_enter, prefill = prefill_end − prefill_start, emit =
+ * first_token_server − prefill_end. Server TTFT starts at gateway arrival; client TTFT =
+ * first_token_client − client_send; the stream (last − first client token) is spread evenly
+ * over output_tokens − 1 gaps because the record has no per-token times.
+ */
+export function seedToTimeline(record: SeedRecord, runId: string | null = null): Timeline {
+  const recorder = new TimelineRecorder(
+    importClock,
+    { requestId: record.request_id, runId, numPromptTokens: record.prompt_tokens },
+    record.gateway_arrival_ms,
+  );
+  recorder.enter('queue', record.queue_enter_ms);
+  recorder.enter('prefill', record.prefill_start_ms);
+  recorder.enter('emit', record.prefill_end_ms);
+  const firstTokenAt = record.first_token_server_ms;
+  recorder.tokensFlushed(1, firstTokenAt);
+  // Durations cross clocks, instants never: the server-side stream is the client's duration.
+  const streamMs = record.last_token_client_ms - record.first_token_client_ms;
+  const numGaps = record.output_tokens - 1;
+  for (let k = 1; k <= numGaps; k++) recorder.tokensFlushed(1, firstTokenAt + (streamMs * k) / numGaps);
+  const timeline = recorder.finish('stop', firstTokenAt + streamMs);
+  const clientTtftMs = record.first_token_client_ms - record.client_send_ms;
+  return canonicalTimeline({
+    ...timeline,
+    source: 'import',
+    wallStartMs: record.gateway_arrival_ms,
+    clientTtftMs,
+  });
+}

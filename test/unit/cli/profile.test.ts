@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { positiveControlRecords } from '../../../src-main/telemetry/trace';
+
+const CLI = new URL('../../../src-main/cli/profile.ts', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'ff-profile-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function profile(...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function traceFile(name: string, lines: string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+describe('npm run profile', () => {
+  it('prints the report for a trace file under seed 003 key names with --json', () => {
+    const path = traceFile(
+      'burst.jsonl',
+      positiveControlRecords().map((r) => JSON.stringify(r)),
+    );
+    const { code, stdout } = profile(path, '--json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      requests: 10,
+      dominant_ttft_phase: 'queue',
+      dominant_e2e_phase: 'decode',
+      p95_itl_ms: 22,
+    });
+    for (const key of [
+      'p50_ttft_ms',
+      'p95_ttft_ms',
+      'p95_e2e_ms',
+      'phase_means_ms',
+      'ttft_boundary',
+      'report',
+    ])
+      expect(json).toHaveProperty(key);
+  });
+
+  it('exits non-zero with file, line number and reason for a rejected file', () => {
+    const records = positiveControlRecords().map((r) => JSON.stringify(r));
+    const path = traceFile('bad.jsonl', [records[0]!, records[1]!, '{"request_id": "x"}']);
+    const { code, stderr } = profile(path);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${path}:3: missing fields: prompt_tokens`);
+  });
+
+  it('skips and lists bad lines with --skip-bad-lines, still exiting 0', () => {
+    const records = positiveControlRecords().map((r) => JSON.stringify(r));
+    const path = traceFile('mixed.jsonl', [records[0]!, 'not json', records[1]!]);
+    const { code, stdout, stderr } = profile(path, '--json', '--skip-bad-lines');
+    expect(code).toBe(0);
+    expect(stderr).toContain(`${path}:2: skipped: not JSON`);
+    expect(JSON.parse(stdout)).toMatchObject({ requests: 2, skipped_lines: [{ line: 2 }] });
+  });
+
+  it('runs both controls with no file and exits 0 when both behave', () => {
+    const { code, stdout } = profile();
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Positive control: passed/);
+    expect(stdout).toMatch(/Negative control: rejected as expected: non-monotonic stamps/);
+  });
+
+  it('reports no requests for an empty file without NaN', () => {
+    const { code, stdout } = profile(traceFile('empty.jsonl', ['']), '--json');
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/NaN/);
+    expect(JSON.parse(stdout)).toMatchObject({ requests: 0, note: 'no requests', p95_ttft_ms: null });
+  });
+});

@@ -1,0 +1,95 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { TTFT_PARTS } from '../../../src-main/telemetry';
+import { PART_COLUMN_NAMES } from '../../../src-main/telemetry/trace';
+import {
+  createStore,
+  isIntact,
+  openDatabase,
+  openSqliteStore,
+  SCHEMA_VERSION,
+  StoreUnavailable,
+} from '../../../src-main/store';
+import { timeline } from '../telemetry/report/timeline-fixture';
+import { useTempDirs } from './temp-dir';
+
+const tempDir = useTempDirs();
+
+describe('opening the history database', () => {
+  it('migrates a new file to the current schema with WAL and foreign keys on', () => {
+    const db = openDatabase(join(tempDir(), 'nested', 'h.db'));
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    const columns = (db.prepare('PRAGMA table_info(requests)').all() as { name: string }[]).map(
+      (c) => c.name,
+    );
+    for (const part of TTFT_PARTS) expect(columns).toContain(PART_COLUMN_NAMES[part]);
+    expect(isIntact(db)).toBe(true);
+    db.close();
+  });
+
+  it('reopens an existing file without migrating twice and keeps its data', () => {
+    const path = join(tempDir(), 'h.db');
+    const store = openSqliteStore(path);
+    store.writer.enqueue(timeline({ id: 'kept' }));
+    store.close();
+    const again = openSqliteStore(path);
+    expect(again.timelines.recent(1)[0]?.requestId).toBe('kept');
+    again.close();
+  });
+
+  it('refuses a file that is not a database with a typed "corrupt" error', () => {
+    const path = join(tempDir(), 'h.db');
+    writeFileSync(path, 'this is a text file, not SQLite '.repeat(64));
+    expect(() => openDatabase(path)).toThrow(StoreUnavailable);
+    try {
+      openDatabase(path);
+    } catch (error) {
+      expect(error).toMatchObject({ reason: 'corrupt', path });
+      expect((error as Error).message).toMatch(/damaged/);
+    }
+  });
+
+  it('refuses a file written by a newer schema instead of downgrading it', () => {
+    const path = join(tempDir(), 'h.db');
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openDatabase(path)).toThrow(expect.objectContaining({ reason: 'newer-schema' }));
+  });
+});
+
+describe('createStore', () => {
+  it('falls back to persistence off for a corrupt file, says why, and keeps accepting work', () => {
+    const path = join(tempDir(), 'h.db');
+    writeFileSync(path, Buffer.alloc(8_192, 0x41));
+    const store = createStore({ path });
+    expect(store.isPersistent).toBe(false);
+    expect(store.unavailable).toMatchObject({ reason: 'corrupt' });
+    store.writer.enqueue(timeline());
+    store.writer.flush();
+    expect(store.writer.stats.numDropped).toBe(1);
+    expect(store.timelines.recent(10)).toEqual([]);
+    const run = store.runs.create({ name: 'still works' });
+    expect(run.name).toBe('still works');
+    expect(store.chats.createConversation({ title: 'x' }).numMessages).toBe(0);
+    expect(store.timelines.reportColumns({}).numRequests).toBe(0);
+    store.close();
+  });
+
+  it('runs with persistence off by choice when given no path', () => {
+    const store = createStore({ path: null });
+    expect(store.isPersistent).toBe(false);
+    expect(store.unavailable?.detail).toMatch(/turned off/);
+  });
+
+  it('opens a sound file with persistence on', () => {
+    const store = createStore({ path: join(tempDir(), 'h.db') });
+    expect(store.isPersistent).toBe(true);
+    expect(store.unavailable).toBeNull();
+    store.close();
+  });
+});

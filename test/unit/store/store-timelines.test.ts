@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  buildReport,
+  buildReportFromColumns,
+  syntheticTimelines,
+  toReportColumns,
+} from '../../../src-main/telemetry';
+import { openSqliteStore } from '../../../src-main/store';
+import { timeline } from '../telemetry/report/timeline-fixture';
+import { useTempDirs } from './temp-dir';
+
+const tempDir = useTempDirs();
+const open = () => openSqliteStore(join(tempDir(), 'history.db'));
+
+describe('stored timelines', () => {
+  it('come back exactly as they were written, oldest first', () => {
+    const store = open();
+    const written = [
+      timeline({ parts: { queue: 3, prefill: 7 }, gapsMs: [2, 3] }),
+      timeline({ hasFirstToken: false }),
+      timeline({ clientTtftMs: 30 }),
+    ];
+    for (const t of written) store.writer.enqueue(t);
+    expect(store.timelines.recent(10)).toEqual([]);
+    store.writer.flush();
+    expect(store.timelines.recent(10)).toEqual(written);
+    expect(store.timelines.recent(2)).toEqual(written.slice(1));
+    store.close();
+  });
+
+  it('load into report columns that give the same report as the timelines themselves', () => {
+    const store = open();
+    const run = store.runs.create({ name: 'r' });
+    const timelines = syntheticTimelines(500, { runId: run.runId, models: ['a', 'b'] });
+    for (const t of timelines) store.writer.enqueue(t);
+    store.writer.flush();
+    const fromStore = buildReportFromColumns(store.timelines.reportColumns({ runId: run.runId }), {
+      slo: { ttftMs: 100, itlMs: 30 },
+    });
+    expect(fromStore).toEqual(buildReport(timelines, { slo: { ttftMs: 100, itlMs: 30 } }));
+    expect(store.timelines.reportColumns({ runId: 'other' }).numRequests).toBe(0);
+    store.close();
+  });
+
+  it('filter by run (or no run), model, finish reason and wall-clock range', () => {
+    const store = open();
+    const run = store.runs.create({ name: 'r' });
+    const a = { ...timeline({ modelId: 'm1' }), runId: run.runId, wallStartMs: 1_000 };
+    const b = { ...timeline({ modelId: 'm2', finish: 'length' }), wallStartMs: 2_000 };
+    const c = { ...timeline({ modelId: 'm2', hasFirstToken: false }), wallStartMs: 3_000 };
+    for (const t of [a, b, c]) store.writer.enqueue(t);
+    store.writer.flush();
+    const ids = (filter: Parameters<typeof store.timelines.count>[0]) =>
+      [...store.timelines.pages(filter)].flat().map((t) => t.requestId);
+    expect(ids({ runId: run.runId })).toEqual([a.requestId]);
+    expect(ids({ runId: null })).toEqual([b.requestId, c.requestId]);
+    expect(ids({ modelId: 'm2', finishReasons: ['rejected'] })).toEqual([c.requestId]);
+    expect(ids({ fromWallMs: 1_500, toWallMs: 3_000 })).toEqual([b.requestId]);
+    expect(ids({ finishReasons: [] })).toEqual([]);
+    expect(store.timelines.count({ modelId: 'm2' })).toBe(2);
+    store.close();
+  });
+
+  it('page through every match without holding a cursor between pages', () => {
+    const store = open();
+    const timelines = syntheticTimelines(2_345, {});
+    for (const t of timelines) store.writer.enqueue(t);
+    store.writer.flush();
+    const pages = [...store.timelines.pages({}, 1_000)];
+    expect(pages.map((p) => p.length)).toEqual([1_000, 1_000, 345]);
+    expect(pages.flat().map((t) => t.requestId)).toEqual(timelines.map((t) => t.requestId));
+    store.close();
+  });
+
+  it('take a late client TTFT: column, transport and the report all see it', () => {
+    const store = open();
+    const t = timeline({ parts: { prefill: 40 } });
+    store.writer.enqueue(t);
+    store.writer.enqueueClientTtft(t.requestId, 55);
+    store.writer.flush();
+    expect(store.timelines.byRequestIds([t.requestId]).get(t.requestId)?.clientTtftMs).toBe(55);
+    const report = buildReportFromColumns(store.timelines.reportColumns({}));
+    expect(report.clientTtft.p50Ms).toBe(55);
+    expect(report.e2ePhases.meansMs.transport).toBe(15);
+    expect(toReportColumns([{ ...t, clientTtftMs: 55 }]).values).toEqual(
+      store.timelines.reportColumns({}).values,
+    );
+    store.close();
+  });
+
+  it('lose only the timeline that names an unknown run; its neighbours are stored', () => {
+    const store = open();
+    const good = timeline();
+    store.writer.enqueue({ ...timeline(), runId: 'no-such-run' });
+    store.writer.enqueue(good);
+    store.writer.flush();
+    expect(store.timelines.recent(10).map((t) => t.requestId)).toEqual([good.requestId]);
+    expect(store.writer.stats).toMatchObject({ numWritten: 1, numFailed: 1 });
+    expect(store.isPersistent).toBe(true);
+    store.close();
+  });
+
+  it('are not on disk until the event loop turns: enqueue never writes', async () => {
+    const store = openSqliteStore(join(tempDir(), 'history.db'), { writer: { flushIntervalMs: 1 } });
+    store.writer.enqueue(timeline());
+    expect(store.timelines.count({})).toBe(0);
+    await vi.waitFor(() => expect(store.timelines.count({})).toBe(1));
+    store.close();
+  });
+});
