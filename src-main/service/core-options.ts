@@ -9,6 +9,8 @@ export interface CoreOptions {
   host: 'electron' | 'headless';
   /** Runtime overrides for tests and benchmarks (page size, seats, budgets…). */
   runtime?: Record<string, unknown>;
+  /** A better-sqlite3 addon built for this process's ABI (Electron in development), if not the default. */
+  sqliteNativeBinding?: string;
 }
 
 /** The built core: the service, and a clean shutdown (stop accepting, cancel, flush, release). */

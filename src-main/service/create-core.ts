@@ -35,7 +35,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
     ...(options.runtime as Partial<RuntimeOptions>),
   });
-  const store = createStore({ path: path.join(options.dataDir, 'history.sqlite') });
+  const store = createStore({ path: path.join(options.dataDir, 'history.sqlite'), nativeBinding: options.sqliteNativeBinding });
   const deps: CoreDeps = {
     runtime,
     store,

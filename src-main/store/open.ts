@@ -12,12 +12,13 @@ const BUSY_TIMEOUT_MS = 2_000;
  * `synchronous = NORMAL` (a committed transaction survives a process crash; the last few may
  * be lost on power loss), schema migrated. Throws StoreUnavailable with a reason when the file
  * is corrupt, read-only, locked or newer; never returns a half-usable connection.
+ * `nativeBinding` points better-sqlite3 at another build of its addon (Electron's ABI in development).
  */
-export function openDatabase(path: string): Database.Database {
+export function openDatabase(path: string, nativeBinding?: string): Database.Database {
   let db: Database.Database | null = null;
   try {
     if (path !== ':memory:') assertWritable(path);
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    db = new Database(path, { timeout: BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) });
     // Reading the schema is what surfaces "file is not a database" and a damaged first page.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     probeWritable(db);

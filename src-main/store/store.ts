@@ -50,11 +50,13 @@ export interface SqliteStoreOptions {
   writer?: WriterOptions;
   /** Told once if writing fails for good after opening (corrupt, read-only, disk full). */
   onUnavailable?: (error: StoreUnavailable) => void;
+  /** Path of a better-sqlite3 addon built for this process's ABI (Electron in development). */
+  nativeBinding?: string;
 }
 
 /** Opens the SQLite store at `path`; throws StoreUnavailable when it cannot (see createStore). */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  return new SqliteStore(openDatabase(path), path, options);
+  return new SqliteStore(openDatabase(path, options.nativeBinding), path, options);
 }
 
 class SqliteStore implements Store {

@@ -68,19 +68,21 @@ function openMainWindow({ paths, source, service }: HostContext): void {
  * Electron build from tools/rebuild-native.mjs. Says which case this run is in. (A packaged
  * app carries its own Electron build.)
  */
-function checkDevSqliteBinding(): void {
-  if (app.isPackaged) return;
+function checkDevSqliteBinding(): string | undefined {
+  if (app.isPackaged) return undefined;
   const binding = electronSqliteBindingPath(
     app.getAppPath(),
     process.versions.electron,
     process.platform,
     process.arch,
   );
+  const isBuilt = existsSync(binding);
   log(
-    existsSync(binding)
+    isBuilt
       ? `Electron build of better-sqlite3 found: ${binding}`
       : 'no Electron build of better-sqlite3 (run `npm run rebuild:electron`): history may be off this run',
   );
+  return isBuilt ? binding : undefined;
 }
 
 /** Reports a core that could not start; the window stays up and every call answers `unavailable`. */
@@ -120,7 +122,7 @@ function start(): void {
     mainBundleDir: MAIN_BUNDLE_DIR,
   });
   const source = chooseRendererSource(app.isPackaged, process.env.ELECTRON_RENDERER_URL);
-  checkDevSqliteBinding();
+  const sqliteNativeBinding = checkDevSqliteBinding();
   const hardening: HardenOptions = {
     appOrigins: [source.origin],
     openExternal: (url) => void shell.openExternal(url).catch((error: unknown) => log(String(error))),
@@ -131,6 +133,7 @@ function start(): void {
     dataDir: paths.dataDir,
     bundledModelsDir: paths.bundledModelsDir,
     host: 'electron',
+    sqliteNativeBinding,
   });
   core.catch(() => undefined);
   const service = deferService(core.then((built) => built.service));

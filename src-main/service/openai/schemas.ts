@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/**
+ * Request bodies of the OpenAI-compatible routes, as zod schemas. Unknown fields are dropped
+ * (as most local servers do); fields we know but cannot honour (n > 1, logprobs, tools,
+ * penalties) are refused with a message naming them rather than silently ignored.
+ */
+
+const idSchema = z.string().min(1).max(200);
+
+/** Our extension: ties a request to a stored run and/or a conversation (both optional). */
+export const FirstFrameExtensionSchema = z.object({
+  run_id: idSchema.nullish(),
+  conversation_id: idSchema.nullish(),
+});
+
+const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() });
+
+/** A chat message: string content or an array of text parts (other part types are refused). */
+export const ChatMessageSchema = z.object({
+  role: z.enum(['system', 'developer', 'user', 'assistant'], {
+    error: 'role must be system, developer, user or assistant (tool messages are not supported)',
+  }),
+  content: z.union([z.string(), z.array(TextPartSchema), z.null()], {
+    error:
+      'content must be a string or an array of {"type": "text", "text": …} parts (only text is supported)',
+  }),
+});
+export type ChatMessageBody = z.infer<typeof ChatMessageSchema>;
+
+const unsupported = (name: string, allowed: string) => `${name} is not supported (only ${allowed})`;
+
+/** Sampling and control fields shared by chat and text completions. */
+const commonFields = {
+  model: z.string().min(1, { error: 'model must name a model (GET /v1/models lists them)' }),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+  max_tokens: z.number().int().min(1).nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().gt(0).max(1).nullish(),
+  /** Extension (llama.cpp, Ollama and vLLM accept it too): keep the k most likely tokens. */
+  top_k: z.number().int().min(0).nullish(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullish(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4)], {
+      error: 'stop must be a string or an array of up to 4 strings',
+    })
+    .nullish(),
+  n: z.literal(1, { error: unsupported('n other than 1', 'n = 1') }).nullish(),
+  user: z.string().max(256).nullish(),
+  presence_penalty: z.literal(0, { error: unsupported('presence_penalty', '0') }).nullish(),
+  frequency_penalty: z.literal(0, { error: unsupported('frequency_penalty', '0') }).nullish(),
+  logit_bias: z
+    .record(z.string(), z.number())
+    .refine((bias) => Object.keys(bias).length === 0, { error: unsupported('logit_bias', 'an empty map') })
+    .nullish(),
+  first_frame: FirstFrameExtensionSchema.nullish(),
+};
+
+/** `POST /v1/chat/completions` body. */
+export const ChatCompletionBodySchema = z.object({
+  ...commonFields,
+  messages: z.array(ChatMessageSchema).min(1, { error: 'messages must hold at least one message' }),
+  max_completion_tokens: z.number().int().min(1).nullish(),
+  logprobs: z.literal(false, { error: unsupported('logprobs', 'false') }).nullish(),
+  top_logprobs: z.literal(0, { error: unsupported('top_logprobs', '0') }).nullish(),
+  tools: z
+    .array(z.unknown())
+    .max(0, { error: unsupported('tools', 'an empty list') })
+    .nullish(),
+  tool_choice: z.literal('none', { error: unsupported('tool_choice', '"none"') }).nullish(),
+  response_format: z
+    .object({ type: z.literal('text', { error: unsupported('response_format', '{"type": "text"}') }) })
+    .nullish(),
+});
+export type ChatCompletionBody = z.infer<typeof ChatCompletionBodySchema>;
+
+/** `POST /v1/completions` body: one string prompt (or an array holding exactly one). */
+export const CompletionBodySchema = z.object({
+  ...commonFields,
+  prompt: z.union([z.string(), z.array(z.string()).length(1)], {
+    error: 'prompt must be a string (token arrays and batches of prompts are not supported)',
+  }),
+  echo: z.literal(false, { error: unsupported('echo', 'false') }).nullish(),
+  best_of: z.literal(1, { error: unsupported('best_of', '1') }).nullish(),
+  logprobs: z.null({ error: unsupported('logprobs', 'null') }).optional(),
+  suffix: z.null({ error: unsupported('suffix', 'null') }).optional(),
+});
+export type CompletionBody = z.infer<typeof CompletionBodySchema>;

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { openAiFailure } from './errors';
+import { Reply } from './reply';
+import { RetryAfterEstimate } from './retry-after';
+import type { ParsedBody } from './to-request';
+import { parseBody, toGenerationRequest } from './to-request';
+import type {
+  FrameSink,
+  OpenAiCall,
+  OpenAiDeps,
+  OpenAiEndpoint,
+  OpenAiFailure,
+  OpenAiModel,
+  OpenAiService,
+} from './types';
+
+const ID_PREFIX: Record<OpenAiEndpoint, string> = { chat: 'chatcmpl-', text: 'cmpl-' };
+
+/**
+ * The OpenAI-compatible API without a transport: validates bodies, maps them to runtime
+ * requests (which go through `runtime.submit` like any other, so their timelines reach the
+ * dashboard and the store) and shapes every answer as OpenAI does, plus `timings`.
+ */
+export function createOpenAiService(deps: OpenAiDeps): OpenAiService {
+  const createdS = Math.floor(deps.clock.wallNow() / 1000);
+  const retryAfter = new RetryAfterEstimate();
+  const listModels = (): OpenAiModel[] =>
+    deps.runtime
+      .models()
+      .filter((m) => m.status === 'ok')
+      .map((m) => ({
+        id: m.modelId,
+        object: 'model' as const,
+        created: createdS,
+        owned_by: m.isBundled ? 'first-frame' : 'user',
+      }));
+  return {
+    listModels: () => ({ object: 'list', data: listModels() }),
+    retrieveModel: (modelId) => listModels().find((m) => m.id === modelId) ?? null,
+    now: () => deps.clock.now(),
+    failure: (status, message, type, code) => openAiFailure(status, message, { type, code: code ?? null }),
+    start(endpoint, raw, out, arrivedAt) {
+      const parsed = parseBody(endpoint, raw);
+      if ('status' in parsed) return refuse(out, parsed);
+      const refusal = runRefusal(deps, parsed);
+      if (refusal) return refuse(out, refusal);
+      return submit(deps, parsed, out, arrivedAt, retryAfter);
+    },
+  };
+}
+
+function refuse(out: FrameSink, failure: OpenAiFailure): null {
+  out({ kind: 'json', status: failure.status, body: failure.body, headers: failure.headers });
+  return null;
+}
+
+/** A `first_frame.run_id` must name a stored run: timelines reference runs in the store. */
+function runRefusal(deps: OpenAiDeps, parsed: ParsedBody): OpenAiFailure | null {
+  const runId = parsed.body.first_frame?.run_id;
+  if (!runId || !deps.store?.isPersistent || deps.store.runs.get(runId)) return null;
+  return openAiFailure(400, `Invalid 'first_frame.run_id': no stored run "${runId}".`, {
+    param: 'first_frame.run_id',
+    code: 'invalid_value',
+  });
+}
+
+function submit(
+  deps: OpenAiDeps,
+  parsed: ParsedBody,
+  out: FrameSink,
+  arrivedAt: number | undefined,
+  retryAfter: RetryAfterEstimate,
+): OpenAiCall {
+  const id = `${ID_PREFIX[parsed.endpoint]}${randomUUID().replaceAll('-', '')}`;
+  const { body } = parsed;
+  const reply = new Reply(
+    {
+      id,
+      created: Math.floor(deps.clock.wallNow() / 1000),
+      model: body.model,
+      endpoint: parsed.endpoint,
+      isStream: body.stream === true,
+      isUsageIncluded: body.stream === true && body.stream_options?.include_usage === true,
+    },
+    out,
+    {
+      retryAfterS: () => retryAfter.secondsFor(deps.runtime.load()),
+      onFinished: (outcome) => {
+        const reason = outcome.timeline.finishReason;
+        if (reason === 'stop' || reason === 'length') retryAfter.observe(outcome.timeline.e2eMs);
+      },
+    },
+  );
+  deps.runtime.submit(toGenerationRequest(parsed, id, arrivedAt), reply);
+  return { id, cancel: () => deps.runtime.cancel(id) };
+}
