@@ -33,6 +33,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve('out/renderer'),
+      // The headless host serves this bundle over HTTP too: ship it minified.
+      minify: true,
       rollupOptions: { input: { index: resolve('src-renderer/index.html') } },
     },
   },

@@ -1,0 +1,71 @@
+/**
+ * `npm run serve -- [--port N] [--host ADDR]`: the headless host. Runs the real core on the
+ * bundled model and serves the renderer and its API to a browser on this machine.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCore } from '../service/create-core';
+import { ensureRendererBuilt, parseServeArgs, SERVE_USAGE, startHttpHost } from '../host/http';
+import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from './paths';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RENDERER_DIR = path.join(REPO_ROOT, 'out', 'renderer');
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseServeArgs(argv);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${SERVE_USAGE}`);
+    return 2;
+  }
+  if (args.isHelp) {
+    console.log(SERVE_USAGE);
+    return 0;
+  }
+  if (await ensureRendererBuilt(RENDERER_DIR, REPO_ROOT))
+    console.log(`Built the renderer into ${RENDERER_DIR}`);
+  const core = await createCore({
+    dataDir: args.dataDir ?? DEFAULT_DATA_DIR,
+    bundledModelsDir: BUNDLED_MODELS_DIR,
+    host: 'headless',
+  });
+  const host = await startHttpHost({
+    service: core.service,
+    rendererDir: RENDERER_DIR,
+    port: args.port,
+    host: args.host,
+    extraHostNames: args.extraHostNames,
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    await core.close();
+    if (error.code === 'EADDRINUSE')
+      throw new Error(`port ${args.port} is in use: pass --port N (or --port 0 for any free port)`);
+    throw error;
+  });
+  for (const line of core.describe()) console.log(line);
+  if (host.isPublic)
+    console.warn(
+      `WARNING: listening on ${host.host}: anyone who can reach this machine can use the model and read your conversations.`,
+    );
+  console.log(`First Frame is serving at ${host.url}  (Ctrl+C to stop)`);
+  await untilSignal();
+  console.log('Stopping: closing connections, cancelling requests, flushing the store…');
+  await host.close();
+  await core.close();
+  return 0;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

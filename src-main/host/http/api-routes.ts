@@ -1,0 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { METHODS } from '../../service/contract';
+import type { MethodName, ServiceApi } from '../../service/contract';
+import type { EventStreamOptions } from './event-stream';
+import { DEFAULT_EVENT_STREAM_OPTIONS, openEventStream } from './event-stream';
+import { serveCsvExport } from './export-csv';
+import { BodyTooLarge, readBody } from './read-body';
+import { failure, sendResult } from './respond';
+import type { RouteModule } from './route-module';
+
+/** Body limits: 1 MiB for any call, more for the one that carries a whole trace file. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const BODY_LIMITS: Partial<Record<MethodName, number>> = { 'traces.import': 128 * 1024 * 1024 };
+
+/** How the API module is built: the service, and event-stream pacing for tests. */
+export interface ApiRouteOptions {
+  service: ServiceApi;
+  events?: EventStreamOptions;
+  maxBodyBytes?: number;
+}
+
+/**
+ * `/api/*`: `POST /api/call/<method>` (JSON in, Result out), `GET /api/events` (server-sent
+ * event batches) and `GET /api/export.csv`. Every service method is reachable by name and
+ * nothing else: the names come from the contract's METHODS.
+ */
+export function createApiRoutes(options: ApiRouteOptions): RouteModule {
+  const closers = new Set<() => void>();
+  return {
+    prefix: '/api/',
+    async handle(req, res, url) {
+      const path = url.pathname;
+      if (path.startsWith('/api/call/'))
+        return callMethod(req, res, options, path.slice('/api/call/'.length));
+      if (req.method !== 'GET')
+        return sendResult(res, failure('invalid_input', `${req.method} is not allowed on ${path}`), 405);
+      if (path === '/api/events') {
+        const close = openEventStream(
+          req,
+          res,
+          options.service,
+          options.events ?? DEFAULT_EVENT_STREAM_OPTIONS,
+        );
+        closers.add(close);
+        res.once('close', () => closers.delete(close));
+        return;
+      }
+      if (path === '/api/export.csv') return serveCsvExport(res, options.service, url);
+      sendResult(res, failure('not_found', `no API route ${path}`));
+    },
+    close() {
+      for (const close of closers) close();
+      closers.clear();
+    },
+  };
+}
+
+async function callMethod(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ApiRouteOptions,
+  rawName: string,
+) {
+  const name = decodeURIComponent(rawName);
+  if (!Object.hasOwn(METHODS, name)) return sendResult(res, failure('not_found', `unknown method "${name}"`));
+  if (req.method !== 'POST') return sendResult(res, failure('invalid_input', 'call methods with POST'), 405);
+  const contentType = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(contentType)) {
+    return sendResult(res, failure('invalid_input', 'send the input as Content-Type: application/json'), 415);
+  }
+  const method = name as MethodName;
+  const input = await readJson(
+    req,
+    res,
+    BODY_LIMITS[method] ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+  );
+  if (input === BODY_REFUSED) return;
+  sendResult(res, await options.service.call(method, input));
+}
+
+const BODY_REFUSED = Symbol('body refused');
+
+/** The parsed JSON body (empty body: `{}`), or BODY_REFUSED once a 400/413 has been sent. */
+async function readJson(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readBody(req, maxBytes);
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+    res.setHeader('Connection', 'close');
+    sendResult(res, failure('invalid_input', error.message), 413);
+    return BODY_REFUSED;
+  }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    sendResult(res, failure('invalid_input', `the body is not valid JSON: ${(error as Error).message}`));
+    return BODY_REFUSED;
+  }
+}

@@ -1,0 +1,15 @@
+export { startHttpHost } from './http-host';
+export type { HttpHost, HttpHostOptions } from './http-host';
+export type { RouteModule } from './route-module';
+export { createApiRoutes, DEFAULT_MAX_BODY_BYTES } from './api-routes';
+export type { ApiRouteOptions } from './api-routes';
+export { DEFAULT_EVENT_STREAM_OPTIONS } from './event-stream';
+export type { EventStreamOptions } from './event-stream';
+export { hostPolicy, checkHeaders, isWildcardHost } from './host-guard';
+export type { HostPolicy, GuardVerdict } from './host-guard';
+export { CONTENT_SECURITY_POLICY } from './security-headers';
+export { readBody, BodyTooLarge } from './read-body';
+export { sendJson, sendResult, sendText, failure, statusOf } from './respond';
+export { ensureRendererBuilt } from './ensure-renderer';
+export { parseServeArgs, SERVE_USAGE } from './serve-args';
+export type { ServeArgs } from './serve-args';

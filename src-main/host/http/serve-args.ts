@@ -1,0 +1,56 @@
+/** What `npm run serve -- …` was asked for. */
+export interface ServeArgs {
+  port: number;
+  host: string;
+  dataDir: string | null;
+  extraHostNames: string[];
+  isHelp: boolean;
+}
+
+/** The default port of the headless host. */
+export const DEFAULT_SERVE_PORT = 5180;
+
+/** Usage text printed by --help and after a bad flag. */
+export const SERVE_USAGE = `usage: npm run serve -- [--port N] [--host ADDR] [--data-dir DIR] [--allow-host NAME]
+  --port N          port to listen on (default ${DEFAULT_SERVE_PORT}; 0 picks a free one)
+  --host ADDR       bind address (default 127.0.0.1; 0.0.0.0 exposes the app to your network)
+  --data-dir DIR    database and user models folder (default .first-frame in the repository)
+  --allow-host NAME also accept requests addressed to NAME (e.g. a LAN host name)`;
+
+/** Parses the serve flags; throws an Error whose message a user can act on. */
+export function parseServeArgs(argv: readonly string[]): ServeArgs {
+  const args: ServeArgs = {
+    port: DEFAULT_SERVE_PORT,
+    host: '127.0.0.1',
+    dataDir: null,
+    extraHostNames: [],
+    isHelp: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = splitFlag(argv[i]!);
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--help' || flag === '-h') args.isHelp = true;
+    else if (flag === '--port') args.port = parsePort(value());
+    else if (flag === '--host') args.host = value();
+    else if (flag === '--data-dir') args.dataDir = value();
+    else if (flag === '--allow-host') args.extraHostNames.push(value());
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return args;
+}
+
+function splitFlag(arg: string): [string, string | undefined] {
+  const at = arg.indexOf('=');
+  return at > 0 ? [arg.slice(0, at), arg.slice(at + 1)] : [arg, undefined];
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`--port must be 0–65535, got "${text}"`);
+  return port;
+}

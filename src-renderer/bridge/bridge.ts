@@ -1,0 +1,32 @@
+import type {
+  MethodInput,
+  MethodName,
+  MethodOutput,
+  PushedEvent,
+  Result,
+} from '../../src-main/service/contract';
+
+/**
+ * Receives pushed events in batches, with the instant the batch reached the renderer on the
+ * renderer's own clock (`performance.now()`): the client-side stamp of a first chunk.
+ */
+export type EventBatchListener = (events: PushedEvent[], receivedAt: number) => void;
+
+/** Whether the event feed is live (the UI says so when it is not). */
+export type ConnectionState = 'connecting' | 'open' | 'lost';
+
+/**
+ * The renderer's one door to the service: IPC through the preload inside Electron, HTTP +
+ * server-sent events in a browser. Every answer and event is validated against the contract.
+ */
+export interface Bridge {
+  readonly kind: 'ipc' | 'http';
+  /** Calls a service method; never throws (transport failures are `unavailable` errors). */
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodOutput<M>>>;
+  /** Subscribes to pushed events; returns unsubscribe. */
+  subscribe(listener: EventBatchListener): () => void;
+  /** Follows the event feed's health; returns unsubscribe. */
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+  /** A URL the browser can download a CSV from, or null where the CSV comes back as a value. */
+  csvExportUrl(runId: string | null): string | null;
+}

@@ -1,0 +1,8 @@
+export type { Bridge, ConnectionState, EventBatchListener } from './bridge';
+export type { PreloadApi } from './preload-api';
+export { createHttpBridge } from './http-transport';
+export type { HttpBridgeOptions } from './http-transport';
+export { createIpcBridge } from './ipc-transport';
+export { pickBridge } from './pick-bridge';
+export { validateEvents, validateResult } from './validate';
+export { SseParser } from './sse-parser';

@@ -1,0 +1,9 @@
+import type { Bridge } from './bridge';
+import { createHttpBridge } from './http-transport';
+import { createIpcBridge } from './ipc-transport';
+import type { PreloadApi } from './preload-api';
+
+/** IPC when the preload put `firstFrame` on the window (Electron); HTTP + SSE otherwise. */
+export function pickBridge(host: { firstFrame?: PreloadApi }): Bridge {
+  return host.firstFrame ? createIpcBridge(host.firstFrame) : createHttpBridge();
+}

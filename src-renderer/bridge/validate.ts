@@ -1,0 +1,54 @@
+import { EVENTS, METHODS, ServiceErrorSchema } from '../../src-main/service/contract';
+import type {
+  MethodName,
+  MethodOutput,
+  PushedEvent,
+  Result,
+  ServiceError,
+} from '../../src-main/service/contract';
+
+/** A failed Result raised on the renderer's side of a transport. */
+export function clientError(code: ServiceError['code'], message: string): Result<never> {
+  return { ok: false, error: { code, message } };
+}
+
+/**
+ * Checks a raw answer against the contract: an `ok` value must match the method's output
+ * schema and an error must be a ServiceError; anything else becomes an `internal` error.
+ */
+export function validateResult<M extends MethodName>(method: M, raw: unknown): Result<MethodOutput<M>> {
+  if (typeof raw !== 'object' || raw === null || !('ok' in raw)) {
+    return clientError('internal', `${method}: the answer is not a Result`);
+  }
+  if (raw.ok === true && 'value' in raw) {
+    const parsed = METHODS[method].output.safeParse(raw.value);
+    if (parsed.success) return { ok: true, value: parsed.data as MethodOutput<M> };
+    return clientError(
+      'internal',
+      `${method}: the answer does not match the contract: ${parsed.error.message}`,
+    );
+  }
+  const error = ServiceErrorSchema.safeParse('error' in raw ? raw.error : undefined);
+  return error.success
+    ? { ok: false, error: error.data }
+    : clientError('internal', `${method}: malformed error`);
+}
+
+/** The events of a raw batch that match the contract; the others are dropped with a warning. */
+export function validateEvents(raw: unknown): PushedEvent[] {
+  if (!Array.isArray(raw)) {
+    console.warn('[bridge] dropped an event batch that is not an array');
+    return [];
+  }
+  const events: PushedEvent[] = [];
+  for (const item of raw as { name?: unknown; payload?: unknown }[]) {
+    const schema =
+      typeof item?.name === 'string' && Object.hasOwn(EVENTS, item.name)
+        ? EVENTS[item.name as PushedEvent['name']]
+        : null;
+    const parsed = schema?.safeParse(item.payload);
+    if (parsed?.success) events.push({ name: item.name, payload: parsed.data } as PushedEvent);
+    else console.warn(`[bridge] dropped an invalid event ${String(item?.name)}`);
+  }
+  return events;
+}

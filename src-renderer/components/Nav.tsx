@@ -1,0 +1,34 @@
+import { useSlice, VIEWS } from '../store';
+import type { ViewName } from '../store';
+
+const LABELS: Record<ViewName, string> = {
+  chat: 'Chat',
+  dashboard: 'Dashboard',
+  slots: 'Slots',
+  runs: 'Runs',
+  traces: 'Traces',
+  bench: 'Bench',
+};
+
+/** The view switcher: one button per view, `nav-<view>` test ids. */
+export function Nav() {
+  const view = useSlice('ui', (s) => s.view);
+  const setView = useSlice('ui', (s) => s.setView);
+  return (
+    <nav className="nav" aria-label="Views">
+      <span className="brand">First Frame</span>
+      {VIEWS.map((name) => (
+        <button
+          key={name}
+          type="button"
+          data-testid={`nav-${name}`}
+          className={name === view ? 'nav-item active' : 'nav-item'}
+          aria-current={name === view ? 'page' : undefined}
+          onClick={() => setView(name)}
+        >
+          {LABELS[name]}
+        </button>
+      ))}
+    </nav>
+  );
+}

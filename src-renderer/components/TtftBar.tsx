@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import { PART_COLORS, PART_LABELS, slicesOf } from '../parts';
+import type { PhaseSlice, TtftPhase } from '../parts';
+import { formatMs, formatShare } from './format';
+
+/** A hovered slice, described: "prefill 12.3 ms (45.0%)". */
+export function describeSlice(slice: PhaseSlice): string {
+  return `${PART_LABELS[slice.phase]} ${formatMs(slice.ms)} (${formatShare(slice.share)})`;
+}
+
+/**
+ * A horizontal stacked bar of TTFT phases, each segment as wide as its share, in the fixed
+ * phase colours. Hovering a segment names it with its ms and %. Zero phases draw nothing.
+ */
+export function TtftBar(props: { values: Partial<Record<TtftPhase, number | null>>; testId?: string }) {
+  const slices = slicesOf(props.values);
+  const [hovered, setHovered] = useState<PhaseSlice | null>(null);
+  return (
+    <div className="ttft-bar-wrap">
+      <div
+        className="ttft-bar"
+        data-testid={props.testId ?? 'ttft-bar'}
+        role="img"
+        aria-label={slices.map(describeSlice).join(', ')}
+      >
+        {slices.map((slice) => (
+          <div
+            key={slice.phase}
+            className={`ttft-seg ttft-seg-${slice.phase}`}
+            data-testid={`ttft-part-${slice.phase}`}
+            data-ms={slice.ms.toFixed(3)}
+            title={describeSlice(slice)}
+            style={{ width: `${slice.share * 100}%`, backgroundColor: PART_COLORS[slice.phase] }}
+            onMouseEnter={() => setHovered(slice)}
+            onMouseLeave={() => setHovered(null)}
+          />
+        ))}
+      </div>
+      <div className="ttft-bar-hover" aria-live="polite">
+        {hovered ? describeSlice(hovered) : '\u00a0'}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+export { ConnectionBanner } from './ConnectionBanner';
+export { Figures } from './Figures';
+export type { Figure } from './Figures';
+export { formatBytes, formatClock, formatCount, formatMs, formatShare, formatSignedMs } from './format';
+export { Nav } from './Nav';
+export { NumberField } from './NumberField';
+export { Notice, Panel } from './Panel';
+export { PartLegend } from './PartLegend';
+export { describeSlice, TtftBar } from './TtftBar';
+export { useNow, usePolling } from './use-ticker';

@@ -1,0 +1,25 @@
+import './zod-jitless';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { pickBridge } from './bridge';
+import type { PreloadApi } from './bridge';
+import { createStores, loadInitialState, StoresProvider } from './store';
+import { App } from './views';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/chat.css';
+import './styles/charts.css';
+import './styles/slots.css';
+
+// One bridge for the page's life: IPC inside Electron, HTTP + server-sent events in a browser.
+const bridge = pickBridge(window as unknown as { firstFrame?: PreloadApi });
+const stores = createStores(bridge);
+void loadInitialState(stores);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StoresProvider stores={stores}>
+      <App />
+    </StoresProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,40 @@
+import { TTFT_PHASES } from '../../src-main/telemetry/report';
+import type { TtftPhase } from '../../src-main/telemetry/report';
+
+export type { TtftPhase };
+/** Every TTFT phase in life order, `unattributed` last: the order of every bar and legend. */
+export const PHASES: readonly TtftPhase[] = TTFT_PHASES;
+
+/**
+ * One fixed colour per phase, the same in every chart, bar and legend. Mid-tone hues so each
+ * reads on the light and the dark background alike; waits are warm, compute is cool, and the
+ * time no stamp explains is grey (and striped where CSS draws it).
+ */
+export const PART_COLORS: Readonly<Record<TtftPhase, string>> = {
+  inbox: '#9b59b6',
+  route: '#16a085',
+  slotLoad: '#e74c3c',
+  queue: '#e67e22',
+  requeue: '#f06292',
+  lostPrefill: '#8d6e63',
+  activation: '#c0a000',
+  contextLookup: '#4caf50',
+  prefill: '#2e86de',
+  emit: '#00bcd4',
+  unattributed: '#95a5a6',
+};
+
+/** Human names for the phases, as the legend and tooltips print them. */
+export const PART_LABELS: Readonly<Record<TtftPhase, string>> = {
+  inbox: 'inbox',
+  route: 'route',
+  slotLoad: 'slot load',
+  queue: 'queue',
+  requeue: 'requeue',
+  lostPrefill: 'lost prefill',
+  activation: 'activation',
+  contextLookup: 'context lookup',
+  prefill: 'prefill',
+  emit: 'emit',
+  unattributed: 'unattributed',
+};

@@ -1,0 +1,85 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { Bridge } from '../bridge';
+import type { BenchState } from './bench-store';
+import { createBenchStore } from './bench-store';
+import type { ChatState } from './chat-store';
+import { createChatStore } from './chat-store';
+import { activeAnswer } from './chat-send';
+import type { LiveState } from './live-store';
+import { createLiveStore, LIVE_LIMITS } from './live-store';
+import type { SlotsState } from './slots-store';
+import { createSlotsStore } from './slots-store';
+import type { UiState } from './ui-store';
+import { createUiStore } from './ui-store';
+
+/** Every store of the app, framework-free; React reaches them through the adapter. */
+export interface Stores {
+  bridge: Bridge;
+  ui: StoreApi<UiState>;
+  chat: StoreApi<ChatState>;
+  live: StoreApi<LiveState>;
+  slots: StoreApi<SlotsState>;
+  bench: StoreApi<BenchState>;
+  /** Stops listening to the bridge. */
+  dispose(): void;
+}
+
+/**
+ * Builds the stores over one bridge and routes each pushed event batch to the stores that
+ * care. A finished answer's client TTFT goes to the service and into the live window.
+ */
+export function createStores(bridge: Bridge): Stores {
+  const ui = createUiStore();
+  const live = createLiveStore();
+  const chat = createChatStore(bridge, (requestId, clientTtftMs) => {
+    live.getState().setClientTtft(requestId, clientTtftMs);
+    void bridge.call('timelines.reportClientTtft', { requestId, clientTtftMs });
+  });
+  const slots = createSlotsStore(bridge);
+  const bench = createBenchStore(bridge);
+  const unsubscribe = bridge.subscribe((events, receivedAt) => {
+    chat.getState().onEvents(events, receivedAt);
+    slots.getState().onEvents(events);
+    bench.getState().onEvents(events);
+    const timelines = events.flatMap((e) => (e.name === 'timeline.finished' ? [e.payload.timeline] : []));
+    if (timelines.length > 0) live.getState().addTimelines(timelines);
+    const load = events.flatMap((e) => (e.name === 'engine.stats' ? [e.payload] : []));
+    if (load.length > 0) live.getState().addLoad(load);
+  });
+  let wasLost = false;
+  const unwatch = bridge.onConnection((connection) => {
+    ui.setState({ connection });
+    if (connection === 'lost') wasLost = true;
+    if (connection !== 'open' || !wasLost) return;
+    wasLost = false;
+    void resync(stores);
+  });
+  const stores: Stores = { bridge, ui, chat, live, slots, bench, dispose: () => (unsubscribe(), unwatch()) };
+  return stores;
+}
+
+/**
+ * After the event feed comes back: events sent meanwhile are gone, so re-read everything, and
+ * if the answer in progress finished while we were away, reload its conversation (the stored
+ * answer and its timeline) rather than wait for a `request.done` that will never come.
+ */
+async function resync(stores: Stores): Promise<void> {
+  await loadInitialState(stores);
+  const { conversationId } = stores.chat.getState();
+  const answer = activeAnswer(stores.chat.getState());
+  const isFinished = stores.live.getState().timelines.some((t) => t.requestId === answer?.requestId);
+  if (answer && isFinished && conversationId) await stores.chat.getState().openConversation(conversationId);
+}
+
+/** The first reads: status, models and slots, conversations, and the recent timelines. */
+export async function loadInitialState(stores: Stores): Promise<void> {
+  const { bridge } = stores;
+  const [status, recent] = await Promise.all([
+    bridge.call('app.status', {}),
+    bridge.call('timelines.recent', { limit: LIVE_LIMITS.numTimelines }),
+    stores.slots.getState().refresh(),
+    stores.chat.getState().loadConversations(),
+  ]);
+  if (status.ok) stores.ui.setState({ status: status.value });
+  if (recent.ok) stores.live.getState().replaceTimelines(recent.value);
+}

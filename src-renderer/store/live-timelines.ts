@@ -1,0 +1,41 @@
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
+
+/**
+ * The timeline with its instants moved onto the wall clock, durations unchanged. Its `*At`
+ * stamps come from the monotonic clock of whichever process made it, and a window mixing two
+ * runs of the app must still have one time axis for rates and Little's law. (At wall-clock
+ * magnitudes a double keeps about 0.1 µs, far below the 1 µs the timeline invariants use.)
+ */
+export function onWallClock(t: Timeline): Timeline {
+  const shiftMs = t.wallStartMs - t.arrivedAt;
+  if (shiftMs === 0) return t;
+  return {
+    ...t,
+    arrivedAt: t.wallStartMs,
+    finishedAt: t.finishedAt + shiftMs,
+    firstTokenAt: t.firstTokenAt === null ? null : t.firstTokenAt + shiftMs,
+    transitions: t.transitions.map((s) => ({ state: s.state, at: s.at + shiftMs })),
+  };
+}
+
+/**
+ * Client TTFTs known before their timeline reached the window (`request.done` and
+ * `timeline.finished` travel separately): held, bounded, until the timeline comes.
+ */
+export class EarlyClientTtfts {
+  private readonly byRequest = new Map<string, number>();
+
+  /** Holds a client TTFT for a timeline not seen yet. */
+  remember(requestId: string, clientTtftMs: number): void {
+    if (this.byRequest.size >= 1000) this.byRequest.clear();
+    this.byRequest.set(requestId, clientTtftMs);
+  }
+
+  /** The timeline with its held client TTFT, if one was waiting for it. */
+  attach(t: Timeline): Timeline {
+    const clientTtftMs = this.byRequest.get(t.requestId);
+    if (clientTtftMs === undefined) return t;
+    this.byRequest.delete(t.requestId);
+    return { ...t, clientTtftMs };
+  }
+}

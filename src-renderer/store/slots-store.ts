@@ -1,0 +1,78 @@
+import { createStore } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
+import type {
+  KeepAlive,
+  ModelEntry,
+  PageStats,
+  PushedEvent,
+  SlotEvent,
+  SlotSnapshot,
+} from '../../src-main/service/contract';
+import type { Bridge } from '../bridge';
+import { createThrottle } from './throttle';
+
+/** Slots, models, their transition history and the context page totals. */
+export interface SlotsState {
+  models: ModelEntry[];
+  slots: SlotSnapshot[];
+  events: SlotEvent[];
+  pages: PageStats | null;
+  error: string | null;
+  refresh(): Promise<void>;
+  refreshPages(): Promise<void>;
+  prefetch(modelId: string): Promise<void>;
+  evict(slotId: string): Promise<void>;
+  keep(slotId: string, keepAlive: KeepAlive): Promise<void>;
+  onEvents(events: readonly PushedEvent[]): void;
+}
+
+const MAX_SLOT_EVENTS = 5_000;
+
+/**
+ * The slots store. A pushed slot event is appended to the history at once; the cards are
+ * re-read from the service (throttled), since one transition can change several fields.
+ */
+export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
+  const store = createStore<SlotsState>()((set, get) => {
+    const act = async (run: () => Promise<{ ok: boolean; error?: { message: string } }>) => {
+      const result = await run();
+      set({ error: result.ok ? null : (result.error?.message ?? 'failed') });
+      await get().refresh();
+    };
+    return {
+      models: [],
+      slots: [],
+      events: [],
+      pages: null,
+      error: null,
+      async refresh() {
+        const [models, slots] = await Promise.all([
+          bridge.call('models.list', {}),
+          bridge.call('slots.list', {}),
+        ]);
+        if (models.ok) set({ models: models.value });
+        if (slots.ok) set({ slots: slots.value });
+        if (!slots.ok) set({ error: slots.error.message });
+      },
+      async refreshPages() {
+        const [pages, events] = await Promise.all([
+          bridge.call('pages.stats', {}),
+          bridge.call('slots.events', { limit: MAX_SLOT_EVENTS }),
+        ]);
+        if (pages.ok) set({ pages: pages.value });
+        if (events.ok) set({ events: events.value });
+      },
+      prefetch: (modelId) => act(() => bridge.call('slots.prefetch', { modelId })),
+      evict: (slotId) => act(() => bridge.call('slots.evict', { slotId })),
+      keep: (slotId, keepAlive) => act(() => bridge.call('slots.keep', { slotId, keepAlive })),
+      onEvents(events) {
+        const slotEvents = events.flatMap((e) => (e.name === 'slot.event' ? [e.payload] : []));
+        if (slotEvents.length === 0) return;
+        set({ events: [...get().events, ...slotEvents].slice(-MAX_SLOT_EVENTS) });
+        reread.schedule();
+      },
+    };
+  });
+  const reread = createThrottle(() => void store.getState().refresh(), 250);
+  return store;
+}

@@ -1,0 +1,39 @@
+import { useSlice } from '../store';
+import type { ViewName } from '../store';
+import { BenchView } from './bench';
+import { ChatView } from './chat';
+import { DashboardView } from './dashboard';
+import { RunsView } from './runs';
+import { SlotsView } from './slots';
+import { TracesView } from './traces';
+import { ConnectionBanner, Nav } from '../components';
+
+const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
+  chat: ChatView,
+  dashboard: DashboardView,
+  slots: SlotsView,
+  runs: RunsView,
+  traces: TracesView,
+  bench: BenchView,
+};
+
+/** The app shell: nav, connection banner, and the open view (only it is mounted). */
+export function App() {
+  const view = useSlice('ui', (s) => s.view);
+  const status = useSlice('ui', (s) => s.status);
+  const View = VIEW_COMPONENTS[view];
+  return (
+    <div className="app">
+      <Nav />
+      <ConnectionBanner />
+      {status && !status.isPersistent && (
+        <div className="banner" role="status">
+          History is not being kept: {status.persistenceReason ?? 'storage unavailable'}
+        </div>
+      )}
+      <main className={`view view-${view}`}>
+        <View />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { useSlice } from '../../store';
+import { BenchRow } from './BenchRow';
+import { Notice, NumberField, Panel } from '../../components';
+
+/** Bench: start the first-frame benchmark or a load replay; progress bars; results become runs. */
+export function BenchView() {
+  const benches = useSlice('bench', (s) => s.benches);
+  const error = useSlice('bench', (s) => s.error);
+  const start = useSlice('bench', (s) => s.start);
+  const setView = useSlice('ui', (s) => s.setView);
+  const [numRuns, setNumRuns] = useState<number | null>(5);
+  const [numRequests, setNumRequests] = useState<number | null>(50);
+  const [ratePerS, setRatePerS] = useState<number | null>(5);
+  const optional = (value: number | null) => value ?? undefined;
+  return (
+    <div className="bench-view">
+      <Panel title="First-frame benchmark" testId="bench-first-frame">
+        <p className="muted">Cold and warm first tokens on the default model: slot load, prefill, emit.</p>
+        <NumberField label="runs" min={1} max={100} value={numRuns} onChange={setNumRuns} />
+        <RunButton
+          testId="bench-start-first-frame"
+          onClick={() => start({ kind: 'first-frame', numRuns: optional(numRuns) })}
+        />
+      </Panel>
+      <Panel title="Load replay" testId="bench-load">
+        <p className="muted">Poisson arrivals at a fixed rate; the dashboard shows them live.</p>
+        <NumberField label="requests" min={1} max={1000} value={numRequests} onChange={setNumRequests} />
+        <NumberField label="rate/s" min={0.1} max={100} step={0.1} value={ratePerS} onChange={setRatePerS} />
+        <RunButton
+          testId="bench-start-load"
+          onClick={() =>
+            start({ kind: 'load', numRequests: optional(numRequests), ratePerS: optional(ratePerS) })
+          }
+        />
+      </Panel>
+      {error && <Notice tone="error">{error}</Notice>}
+      <Panel title="Progress" className="wide">
+        {benches.length === 0 ? (
+          <p className="empty-chart">Nothing running.</p>
+        ) : (
+          benches.map((b) => <BenchRow key={b.benchId} bench={b} onOpenRuns={() => setView('runs')} />)
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function RunButton(props: { testId: string; onClick(): Promise<void> }) {
+  return (
+    <button type="button" className="primary" data-testid={props.testId} onClick={() => void props.onClick()}>
+      Run
+    </button>
+  );
+}

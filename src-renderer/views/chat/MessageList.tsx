@@ -1,0 +1,34 @@
+import { useEffect, useRef } from 'react';
+import { useSlice } from '../../store';
+import { AnswerView } from './AnswerView';
+
+/** The open conversation's messages, kept scrolled to the newest while it grows. */
+export function MessageList() {
+  const items = useSlice('chat', (s) => s.items);
+  const bottom = useRef<HTMLDivElement>(null);
+  const last = items.at(-1);
+  const lastLength = last?.kind === 'assistant' ? last.text.length + (last.timeline ? 1 : 0) : 0;
+  useEffect(() => {
+    // Braces matter: newer Chromium returns a Promise here, and an effect may only return a cleanup.
+    void bottom.current?.scrollIntoView({ block: 'end' });
+  }, [items.length, lastLength]);
+  if (items.length === 0) {
+    return (
+      <div className="messages empty">Ask something. Every answer shows where its first-token time went.</div>
+    );
+  }
+  return (
+    <div className="messages">
+      {items.map((item) =>
+        item.kind === 'user' ? (
+          <article key={item.key} className="message user" data-testid="message-user">
+            <div className="message-text">{item.text}</div>
+          </article>
+        ) : (
+          <AnswerView key={item.key} answer={item} />
+        ),
+      )}
+      <div ref={bottom} />
+    </div>
+  );
+}

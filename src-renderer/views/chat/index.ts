@@ -1,0 +1,1 @@
+export { ChatView } from './ChatView';

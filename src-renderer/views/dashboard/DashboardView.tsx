@@ -1,0 +1,35 @@
+import { useSlice } from '../../store';
+import { GoodputPanel } from './GoodputPanel';
+import { LoadChart } from './LoadChart';
+import { RecentBarsChart } from './RecentBarsChart';
+import { ReportSummary } from './ReportSummary';
+import { Panel, PartLegend, formatCount } from '../../components';
+
+/**
+ * The live dashboard. It renders only the throttled view (≤ 4 updates/s) so 10,000 timelines
+ * in the window cost one report per update, not one per event.
+ */
+export function DashboardView() {
+  const view = useSlice('live', (s) => s.view);
+  const slo = useSlice('live', (s) => s.slo);
+  const setSlo = useSlice('live', (s) => s.setSlo);
+  const r = view.report;
+  return (
+    <div className="dashboard">
+      <Panel
+        title={`Recent requests (${formatCount(r.numRequests)} in window)`}
+        className="wide"
+        actions={<PartLegend isCompact />}
+      >
+        <RecentBarsChart timelines={view.recent} />
+      </Panel>
+      <ReportSummary report={r} title="Percentiles (nearest rank)" />
+      <Panel title="Seats and queue">
+        <LoadChart load={view.load} />
+      </Panel>
+      <Panel title="Goodput and failures">
+        <GoodputPanel report={r} slo={slo} onSlo={setSlo} />
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import type { Slo } from '../../../src-main/service/contract';
+import type { LatencyReport } from '../../../src-main/telemetry/report';
+import { Figures, NumberField, formatShare } from '../../components';
+import type { Figure } from '../../components';
+
+/**
+ * Goodput against the SLOs the user types (TTFT and per-request p95 ITL), throughput, and the
+ * share of rejected, errored and cancelled requests.
+ */
+export function GoodputPanel(props: {
+  report: LatencyReport;
+  slo: Slo | null;
+  onSlo(slo: Slo | null): void;
+}) {
+  const [ttft, setTtft] = useState<number | null>(props.slo?.ttftMs ?? 500);
+  const [itl, setItl] = useState<number | null>(props.slo?.itlMs ?? 100);
+  const apply = (ttftMs: number | null, itlMs: number | null) => {
+    setTtft(ttftMs);
+    setItl(itlMs);
+    props.onSlo(ttftMs !== null && itlMs !== null && ttftMs > 0 && itlMs > 0 ? { ttftMs, itlMs } : null);
+  };
+  return (
+    <div className="goodput">
+      <div className="slo-inputs">
+        <NumberField
+          label="TTFT SLO (ms)"
+          testId="slo-ttft"
+          min={1}
+          value={ttft}
+          onChange={(v) => apply(v, itl)}
+        />
+        <NumberField
+          label="ITL SLO (ms)"
+          testId="slo-itl"
+          min={1}
+          value={itl}
+          onChange={(v) => apply(ttft, v)}
+        />
+      </div>
+      <Figures figures={goodputFigures(props.report)} />
+    </div>
+  );
+}
+
+function goodputFigures(report: LatencyReport): Figure[] {
+  const { goodput, throughput } = report;
+  const shares = throughput?.finishShares;
+  return [
+    {
+      label: 'goodput',
+      value: goodput ? `${formatShare(goodput.goodShare)} · ${goodput.goodPerS.toFixed(2)} req/s` : '–',
+      testId: 'goodput-share',
+    },
+    { label: 'missed TTFT SLO', value: formatShare(goodput?.missedTtftShare) },
+    {
+      label: 'throughput',
+      value: throughput
+        ? `${throughput.requestsPerS.toFixed(2)} req/s · ${throughput.outputTokensPerS.toFixed(1)} tok/s`
+        : '–',
+    },
+    {
+      label: 'rejected / errored',
+      value: shares ? `${formatShare(shares.rejected)} / ${formatShare(shares.error)}` : '–',
+      testId: 'failed-share',
+    },
+    { label: 'cancelled', value: formatShare(shares?.cancelled) },
+  ];
+}

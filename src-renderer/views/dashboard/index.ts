@@ -1,0 +1,2 @@
+export { DashboardView } from './DashboardView';
+export { ReportSummary } from './ReportSummary';

@@ -1,0 +1,1 @@
+export { RunsView } from './RunsView';

@@ -1,0 +1,70 @@
+import type { PageStats } from '../../../src-main/service/contract';
+import { useSlice } from '../../store';
+import { Figures, formatBytes, formatCount, formatShare } from '../../components';
+import type { Figure } from '../../components';
+
+/** Context page totals, hit rate, and how much of each conversation's prompt the pages cover. */
+export function PagesPanel() {
+  const pages = useSlice('slots', (s) => s.pages);
+  if (!pages) return <p className="empty-chart">Loading page stats…</p>;
+  return (
+    <div className="pages" data-testid="pages-panel">
+      <Figures figures={pageFigures(pages)} />
+      <CoverageTable conversations={pages.conversations} />
+    </div>
+  );
+}
+
+function pageFigures(pages: PageStats): Figure[] {
+  return [
+    {
+      label: 'pages',
+      value: `${formatCount(pages.numPages)} (${formatCount(pages.numHeldPages)} in use) × ${pages.pageSize} tokens`,
+      testId: 'pages-count',
+      dataValue: pages.numPages,
+    },
+    { label: 'bytes', value: `${formatBytes(pages.bytes)} of ${formatBytes(pages.budgetBytes)} budget` },
+    {
+      label: 'hit rate',
+      value: `${formatShare(pages.hitRate)} (${formatCount(pages.numHitTokens)} of ${formatCount(pages.numLookupTokens)} tokens, ${formatCount(pages.numLookups)} lookups)`,
+      testId: 'pages-hit-rate',
+    },
+    { label: 'evicted', value: formatCount(pages.numEvicted) },
+  ];
+}
+
+function CoverageTable(props: { conversations: PageStats['conversations'] }) {
+  const titles = useSlice('chat', (s) => s.conversations);
+  const titleOf = (id: string) => titles.find((c) => c.conversationId === id)?.title ?? id;
+  return (
+    <table className="data-table compact">
+      <thead>
+        <tr>
+          <th scope="col">conversation</th>
+          <th scope="col">prompt tokens covered by pages</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.conversations.map((c) => (
+          <tr key={c.conversationId}>
+            <th scope="row">{titleOf(c.conversationId)}</th>
+            <td>
+              <div
+                className="meter"
+                title={`${c.numCachedTokens} of ${c.numPromptTokens} prompt tokens cached`}
+              >
+                <div
+                  className="meter-fill"
+                  style={{
+                    width: `${c.numPromptTokens === 0 ? 0 : (c.numCachedTokens / c.numPromptTokens) * 100}%`,
+                  }}
+                />
+              </div>
+              {c.numCachedTokens} / {c.numPromptTokens}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

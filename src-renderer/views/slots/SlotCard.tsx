@@ -1,0 +1,87 @@
+import type { SlotSnapshot } from '../../../src-main/service/contract';
+import { useSlice } from '../../store';
+import { countdown, describeKeepAlive, KEEP_ALIVE_CHOICES } from './keep-alive';
+import { Figures, formatBytes, formatClock, formatCount, useNow } from '../../components';
+import type { Figure } from '../../components';
+
+const short = (revision: string) => revision.slice(0, 10);
+
+/** One slot: status, model and revisions, memory, keep-alive countdown, hits and actions. */
+export function SlotCard(props: { slot: SlotSnapshot }) {
+  const s = props.slot;
+  const now = useNow();
+  return (
+    <article className="slot-card" data-testid="slot-card" data-status={s.status} data-model-id={s.modelId}>
+      <header>
+        <span className={`status-badge status-${s.status}`}>{s.status}</span>
+        <b>{s.modelId}</b>
+        <span className="muted">slot {s.slotId}</span>
+      </header>
+      {s.failureReason && <p className="notice error">{s.failureReason}</p>}
+      <Figures figures={slotFigures(s, now)} />
+      <SlotActions slot={s} />
+    </article>
+  );
+}
+
+function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
+  const pinning = s.isPinned
+    ? `pinned (${formatBytes(s.lockedBytes)} locked)`
+    : `not pinned${s.pinnedReason ? `: ${s.pinnedReason}` : ''}`;
+  return [
+    {
+      label: 'revisions',
+      value: `model ${short(s.modelRevision)} · tok ${short(s.tokenizerRevision)} · layout ${short(s.layoutRevision)} · slot #${s.slotRevision}`,
+      title: `model ${s.modelRevision}\ntokenizer ${s.tokenizerRevision}\nlayout ${s.layoutRevision}`,
+    },
+    { label: 'precision / provider', value: `${s.precision} · ${s.executionProvider}` },
+    { label: 'host memory', value: `${formatBytes(s.hostBytes)} · ${pinning}` },
+    { label: 'resident', value: s.residentPct === null ? '–' : `${s.residentPct.toFixed(0)}%` },
+    {
+      label: 'keep-alive',
+      value: `${describeKeepAlive(s.keepAlive)} · ${countdown(s.expiresAtWallMs, nowMs)}`,
+      testId: 'keep-alive',
+    },
+    {
+      label: 'hits / active',
+      value: `${formatCount(s.numHits)} hits · ${s.numActiveSequences} sequences · last used ${s.lastUsedWallMs ? formatClock(s.lastUsedWallMs) : 'never'}`,
+    },
+  ];
+}
+
+function SlotActions(props: { slot: SlotSnapshot }) {
+  const s = props.slot;
+  const prefetch = useSlice('slots', (st) => st.prefetch);
+  const evict = useSlice('slots', (st) => st.evict);
+  const keep = useSlice('slots', (st) => st.keep);
+  return (
+    <footer className="actions">
+      <button
+        type="button"
+        onClick={() => void prefetch(s.modelId)}
+        disabled={s.status === 'resident' || s.status === 'active'}
+      >
+        Prefetch
+      </button>
+      <button
+        type="button"
+        onClick={() => void evict(s.slotId)}
+        disabled={s.status === 'empty' || s.status === 'evicting'}
+      >
+        Evict
+      </button>
+      <select
+        aria-label="Keep alive"
+        value=""
+        onChange={(e) => void keep(s.slotId, KEEP_ALIVE_CHOICES[Number(e.target.value)]!.keepAlive)}
+      >
+        <option value="">Keep…</option>
+        {KEEP_ALIVE_CHOICES.map((c, i) => (
+          <option key={c.label} value={i}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </footer>
+  );
+}

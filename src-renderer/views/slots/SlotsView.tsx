@@ -1,0 +1,53 @@
+import { useCallback } from 'react';
+import { useSlice, useStores } from '../../store';
+import { PagesPanel } from './PagesPanel';
+import { ResidencyTimeline } from './ResidencyTimeline';
+import { SlotCard } from './SlotCard';
+import { Notice, Panel, usePolling } from '../../components';
+
+/** Slots: a card per slot, models not yet loaded, the residency timeline and context pages. */
+export function SlotsView() {
+  const { slots: store } = useStores();
+  const slots = useSlice('slots', (s) => s.slots);
+  const models = useSlice('slots', (s) => s.models);
+  const error = useSlice('slots', (s) => s.error);
+  const prefetch = useSlice('slots', (s) => s.prefetch);
+  const poll = useCallback(() => {
+    void store.getState().refresh();
+    void store.getState().refreshPages();
+  }, [store]);
+  usePolling(poll, 2000);
+  const unloaded = models.filter((m) => !slots.some((s) => s.modelId === m.modelId));
+  return (
+    <div className="slots-view">
+      {error && <Notice tone="error">{error}</Notice>}
+      <Panel title="Model slots" className="wide">
+        <div className="slot-grid">
+          {slots.map((slot) => (
+            <SlotCard key={slot.slotId} slot={slot} />
+          ))}
+          {unloaded.map((m) => (
+            <article key={m.modelId} className="slot-card unloaded" data-testid="model-card">
+              <header>
+                <span className="status-badge status-empty">no slot</span>
+                <b>{m.displayName}</b>
+              </header>
+              {m.error ? <p className="notice error">{m.error}</p> : <p className="muted">{m.path}</p>}
+              <footer className="actions">
+                <button type="button" disabled={m.error !== null} onClick={() => void prefetch(m.modelId)}>
+                  Prefetch
+                </button>
+              </footer>
+            </article>
+          ))}
+        </div>
+      </Panel>
+      <Panel title="Residency over time" className="wide">
+        <ResidencyTimeline />
+      </Panel>
+      <Panel title="Context pages" className="wide">
+        <PagesPanel />
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendMessage, setSampling, waitForDone } from './chat-driver';
+import type { E2eApp } from './harness';
+import { startE2eApp } from './harness';
+
+const QUESTIONS = [
+  'Who is Mr Bingley?',
+  'Describe Longbourn.',
+  'What is Pemberley like?',
+  'Who is Lady Catherine?',
+];
+
+describe('dashboard, slots, runs, traces and bench in a real browser', () => {
+  let app: E2eApp;
+  const requestIds: string[] = [];
+  beforeAll(async () => {
+    app = await startE2eApp();
+    await setSampling(app.page, { temperature: 0.8, seed: 3, maxTokens: 12 });
+    for (const question of QUESTIONS)
+      requestIds.push(await waitForDone(await sendMessage(app.page, question)));
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('the dashboard shows percentiles after several requests, matching the service', async () => {
+    await app.page.getByTestId('nav-dashboard').click();
+    const table = app.page.getByTestId('percentile-table');
+    await table.getByTestId('ttft-p50').and(app.page.locator('[data-ms]:not([data-ms=""])')).waitFor();
+    const report = await app.call('report.live', {});
+    expect(Number(await table.getByTestId('ttft-p50').getAttribute('data-ms'))).toBeCloseTo(
+      report.ttft.p50Ms!,
+      6,
+    );
+    expect(Number(await table.getByTestId('ttft-p95').getAttribute('data-ms'))).toBeCloseTo(
+      report.ttft.p95Ms!,
+      6,
+    );
+    await app.page.getByTestId('recent-ttft-chart').waitFor();
+    await app.screenshot('dashboard');
+  });
+
+  it('the slots view shows the model resident', async () => {
+    await app.page.getByTestId('nav-slots').click();
+    await app.page.locator('[data-testid="slot-card"][data-status="resident"]').waitFor();
+    await app.page.getByTestId('residency-band').first().waitFor();
+    await app.screenshot('slots');
+  });
+
+  it('evicts and prefetches the slot from its card; the residency timeline records both', async () => {
+    const card = app.page.getByTestId('slot-card').first();
+    await card.getByRole('button', { name: 'Evict' }).click();
+    await app.page
+      .locator('[data-testid="slot-card"][data-status="empty"], [data-testid="model-card"]')
+      .first()
+      .waitFor();
+    await app.page.getByRole('button', { name: 'Prefetch' }).first().click();
+    await app.page.locator('[data-testid="slot-card"][data-status="resident"]').waitFor();
+    const causes: (string | null)[] = [];
+    for (const band of await app.page.getByTestId('residency-band').all())
+      causes.push(await band.getAttribute('data-cause'));
+    expect(causes).toContain('manual');
+    expect(causes).toContain('prefetch');
+  });
+
+  it('runs a load replay and the first-frame benchmark from the UI, then compares them', async () => {
+    await app.page.getByTestId('nav-bench').click();
+    const load = app.page.getByTestId('bench-load');
+    await load.getByLabel('requests').fill('6');
+    await load.getByLabel('rate/s').fill('20');
+    await app.page.getByTestId('bench-start-load').click();
+    await app.page.locator('[data-testid="bench-progress"][data-done="true"]').first().waitFor();
+    await app.page.getByTestId('bench-first-frame').getByLabel('runs').fill('1');
+    await app.page.getByTestId('bench-start-first-frame').click();
+    await expect
+      .poll(() => app.page.locator('[data-testid="bench-progress"][data-done="true"]').count(), {
+        timeout: 120_000,
+      })
+      .toBe(2);
+    await app.screenshot('bench');
+    await app.page.getByTestId('nav-runs').click();
+    await expect.poll(() => app.page.getByTestId('run-row').count()).toBe(2);
+    await app.page.getByTestId('run-row').nth(0).getByRole('radio').first().check();
+    await app.page.getByTestId('run-row').nth(1).getByRole('radio').nth(1).check();
+    await app.page.getByTestId('runs-compare').click();
+    await app.page.getByTestId('compare-table').waitFor();
+    await app.page.getByTestId('compare-chart').waitFor();
+    await app.screenshot('runs');
+  });
+
+  it('exports the live window as CSV holding the requests just made', async () => {
+    await app.page.getByTestId('nav-runs').click();
+    const [download] = await Promise.all([
+      app.page.waitForEvent('download'),
+      app.page.getByTestId('export-csv-live').click(),
+    ]);
+    const rows = parse(readFileSync(await download.path()), { columns: true }) as Record<string, string>[];
+    const exported = new Set(rows.map((row) => row.request_id));
+    for (const requestId of requestIds) expect(exported.has(requestId), requestId).toBe(true);
+    const mine = rows.find((row) => row.request_id === requestIds[0])!;
+    expect(Number(mine.ttft_ms)).toBeGreaterThan(0);
+  });
+
+  it('imports a trace with a bad line: shows its line number, then imports the good lines', async () => {
+    const timelines = (await app.call('timelines.recent', { limit: 100 })).filter((t) =>
+      requestIds.includes(t.requestId),
+    );
+    const lines = timelines.map((t) => JSON.stringify(t));
+    lines.splice(2, 0, '{"requestId": "half-a-record"}');
+    await app.page.getByTestId('nav-traces').click();
+    const file = {
+      name: 'with-a-bad-line.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(lines.join('\n')),
+    };
+    await app.page.getByTestId('trace-file').setInputFiles(file);
+    const rejected = app.page.getByTestId('rejected-line');
+    await rejected.first().waitFor();
+    expect(await rejected.count()).toBe(1);
+    expect(await rejected.first().getAttribute('data-line')).toBe('3');
+    expect(await rejected.first().textContent()).toMatch(/line 3/);
+    await app.screenshot('traces-rejected');
+    await app.page.getByLabel('Import the good lines even when some are bad').check();
+    await app.page.getByTestId('trace-file').setInputFiles(file);
+    await app.page.getByTestId('percentile-table').waitFor();
+    await expect
+      .poll(() => app.page.getByTestId('trace-result').textContent())
+      .toMatch(`${timelines.length} of ${lines.length} lines imported`);
+    await app.screenshot('traces');
+  });
+
+  it('raised no console errors and no CSP violations', () => {
+    expect(app.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { PushedEvent } from '../../../src-main/service/contract';
+import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
+import { activeAnswer, createStores } from '../../../src-renderer/store';
+import type { AnswerItem } from '../../../src-renderer/store';
+import { BridgeDouble } from './bridge-double';
+
+const conversation = {
+  conversationId: 'c1',
+  title: 'New chat',
+  createdWallMs: 1,
+  updatedWallMs: 1,
+  numMessages: 0,
+};
+const [timeline] = syntheticTimelines(1, { seed: 4 });
+const done = (requestId: string): PushedEvent => ({
+  name: 'request.done',
+  payload: { requestId, timeline: { ...timeline!, requestId, finishReason: 'stop' }, messageId: 'm2' },
+});
+const chunk = (requestId: string, text: string): PushedEvent => ({
+  name: 'request.chunk',
+  payload: { requestId, text, numTokens: 1 },
+});
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function setup() {
+  let resolveSend: (() => void) | null = null;
+  const bridge = new BridgeDouble({
+    'chat.createConversation': () => conversation,
+    'chat.listConversations': () => [conversation],
+    'chat.send': () =>
+      new Promise((resolve) => {
+        resolveSend = () => resolve({ requestId: 'r1', userMessageId: 'm1' });
+      }),
+    'chat.cancel': () => ({ wasRunning: true }),
+    'timelines.reportClientTtft': () => ({ isRecorded: true }),
+  });
+  const stores = createStores(bridge);
+  const answer = () => stores.chat.getState().items.at(-1) as AnswerItem;
+  return { bridge, stores, answer, reply: () => resolveSend!() };
+}
+
+describe('chat store', () => {
+  it('adopts events that beat the send reply and reports the client TTFT on its own clock', async () => {
+    const { bridge, stores, answer, reply } = setup();
+    const sending = stores.chat.getState().send('Hello');
+    await tick();
+    const sentAt = answer().sentAt!;
+    bridge.deliver(
+      [{ name: 'request.queued', payload: { requestId: 'r1', position: 2 } }, chunk('r1', 'Hi')],
+      sentAt + 30,
+    );
+    reply();
+    await sending;
+    expect(answer()).toMatchObject({
+      requestId: 'r1',
+      text: 'Hi',
+      status: 'streaming',
+      firstChunkAt: sentAt + 30,
+    });
+    bridge.deliver([chunk('r1', ' there'), done('r1')], sentAt + 80);
+    expect(answer()).toMatchObject({ text: 'Hi there', status: 'done', clientTtftMs: 30 });
+    expect(answer().timeline!.clientTtftMs).toBe(30);
+    expect(bridge.inputsOf('timelines.reportClientTtft')).toEqual([{ requestId: 'r1', clientTtftMs: 30 }]);
+    expect(activeAnswer(stores.chat.getState())).toBeNull();
+  });
+
+  it('shows the queue position while waiting', async () => {
+    const { bridge, stores, answer, reply } = setup();
+    const sending = stores.chat.getState().send('Hello');
+    await tick();
+    reply();
+    await sending;
+    bridge.deliver([{ name: 'request.queued', payload: { requestId: 'r1', position: 3 } }]);
+    expect(answer()).toMatchObject({ status: 'waiting', queuePosition: 3 });
+  });
+
+  it('a Stop pressed before the reply cancels as soon as the request id is known', async () => {
+    const { bridge, stores, reply } = setup();
+    const sending = stores.chat.getState().send('Hello');
+    await tick();
+    await stores.chat.getState().stop();
+    expect(bridge.inputsOf('chat.cancel')).toEqual([]);
+    reply();
+    await sending;
+    expect(bridge.inputsOf('chat.cancel')).toEqual([{ requestId: 'r1' }]);
+  });
+
+  it('ignores events of requests it did not send (other clients, the API, benchmarks)', async () => {
+    const { bridge, stores, answer, reply } = setup();
+    const sending = stores.chat.getState().send('Hello');
+    await tick();
+    bridge.deliver([chunk('someone-else', 'nope')]);
+    reply();
+    await sending;
+    expect(answer().text).toBe('');
+  });
+
+  it('feeds finished timelines to the live window', () => {
+    const { bridge, stores } = setup();
+    bridge.deliver([{ name: 'timeline.finished', payload: { timeline: timeline! } }]);
+    expect(stores.live.getState().timelines).toHaveLength(1);
+  });
+});

@@ -1,0 +1,38 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startHttpHost } from '../../../src-main/host/http';
+import type { PushedEvent } from '../../../src-main/service/contract';
+import { createHttpBridge } from '../../../src-renderer/bridge';
+import type { ConnectionState } from '../../../src-renderer/bridge';
+import { ServiceDouble } from '../host/http/service-double';
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+};
+
+describe('event feed across a host restart', () => {
+  it('reports the loss, reconnects on its own and delivers events again', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ff-feed-'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html>');
+    const service = new ServiceDouble();
+    const first = await startHttpHost({ service, rendererDir: dir, port: 0 });
+    const bridge = createHttpBridge({ baseUrl: `http://127.0.0.1:${first.port}` });
+    const states: ConnectionState[] = [];
+    const events: PushedEvent[] = [];
+    bridge.onConnection((state) => states.push(state));
+    const unsubscribe = bridge.subscribe((batch) => events.push(...batch));
+    await until(() => service.listeners.size === 1);
+    await first.close();
+    await until(() => states.includes('lost'));
+    const second = await startHttpHost({ service, rendererDir: dir, port: first.port });
+    await until(() => service.listeners.size === 1);
+    service.push({ name: 'request.chunk', payload: { requestId: 'r', text: 'back', numTokens: 1 } });
+    await until(() => events.length === 1);
+    expect(states.slice(-1)).toEqual(['open']);
+    unsubscribe();
+    await second.close();
+  });
+});

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
+import { createLiveStore, LIVE_LIMITS, onWallClock } from '../../../src-renderer/store';
+
+afterEach(() => vi.useRealTimers());
+
+describe('live window store', () => {
+  it('keeps at most 10,000 timelines and draws only the most recent 200 bars', () => {
+    vi.useFakeTimers();
+    const store = createLiveStore();
+    const timelines = syntheticTimelines(10_500);
+    for (let i = 0; i < timelines.length; i += 500)
+      store.getState().addTimelines(timelines.slice(i, i + 500));
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    const { timelines: held, view } = store.getState();
+    expect(held).toHaveLength(LIVE_LIMITS.numTimelines);
+    expect(held.at(-1)!.requestId).toBe(timelines.at(-1)!.requestId);
+    expect(view.recent).toHaveLength(LIVE_LIMITS.numBars);
+    expect(view.report.numRequests).toBe(LIVE_LIMITS.numTimelines);
+  });
+
+  it('recomputes the report at most 4 times a second however fast batches arrive', () => {
+    vi.useFakeTimers();
+    const store = createLiveStore();
+    let numViews = 0;
+    store.subscribe((state, previous) => {
+      if (state.view !== previous.view) numViews++;
+    });
+    const timelines = syntheticTimelines(2_000);
+    for (let ms = 0; ms < 1_000; ms += 10) {
+      store.getState().addTimelines(timelines.slice(ms, ms + 20));
+      vi.advanceTimersByTime(10);
+    }
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    expect(numViews).toBeGreaterThanOrEqual(4);
+    expect(numViews).toBeLessThanOrEqual(5);
+  });
+
+  it('adding a batch to a full window and recomputing its view stay inside a few frames', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const store = createLiveStore();
+    store.getState().replaceTimelines(syntheticTimelines(10_000));
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    const batch = syntheticTimelines(50, { seed: 9 });
+    const addStartedAt = performance.now();
+    store.getState().addTimelines(batch);
+    const addMs = performance.now() - addStartedAt;
+    const recomputeStartedAt = performance.now();
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    const recomputeMs = performance.now() - recomputeStartedAt;
+    expect(store.getState().view.report.numRequests).toBe(10_000);
+    console.log(
+      `10,000-timeline window: add a batch ${addMs.toFixed(2)} ms, recompute the view ${recomputeMs.toFixed(1)} ms`,
+    );
+    expect(addMs).toBeLessThan(16);
+    expect(recomputeMs).toBeLessThan(250);
+  });
+
+  it('attaches a client TTFT whether it arrives before or after its timeline', () => {
+    vi.useFakeTimers();
+    const store = createLiveStore();
+    const [a, b] = syntheticTimelines(2);
+    store.getState().addTimelines([a!]);
+    store.getState().setClientTtft(a!.requestId, 42);
+    store.getState().setClientTtft(b!.requestId, 43);
+    store.getState().addTimelines([b!]);
+    expect(store.getState().timelines.map((t) => t.clientTtftMs)).toEqual([42, 43]);
+  });
+
+  it('moves instants onto the wall clock, keeping every duration', () => {
+    const [t] = syntheticTimelines(1);
+    const moved = onWallClock(t!);
+    expect(moved.arrivedAt).toBe(t!.wallStartMs);
+    expect(moved.finishedAt - moved.arrivedAt).toBeCloseTo(t!.finishedAt - t!.arrivedAt, 3);
+    expect(moved.e2eMs).toBe(t!.e2eMs);
+  });
+});
