@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../service/create-core';
 import { ensureRendererBuilt, parseServeArgs, SERVE_USAGE, startHttpHost } from '../host/http';
+import { openAiRoutes } from '../host/openai';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from './paths';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -32,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
   });
   const host = await startHttpHost({
     service: core.service,
+    writeCsv: (runId, out) => core.writeCsv(runId, out),
+    routes: [openAiRoutes({ openai: core.openai, apiKey: process.env['FIRST_FRAME_API_KEY'] ?? null })],
     rendererDir: RENDERER_DIR,
     port: args.port,
     host: args.host,
@@ -47,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
     console.warn(
       `WARNING: listening on ${host.host}: anyone who can reach this machine can use the model and read your conversations.`,
     );
+  console.log(`OpenAI-compatible API at ${host.url}v1 (set FIRST_FRAME_API_KEY to require a bearer key)`);
   console.log(`First Frame is serving at ${host.url}  (Ctrl+C to stop)`);
   await untilSignal();
   console.log('Stopping: closing connections, cancelling requests, flushing the store…');

@@ -1,4 +1,6 @@
+import type { Writable } from 'node:stream';
 import type { ServiceApi } from './contract';
+import type { OpenAiService } from './openai';
 
 /** What a host tells the core: where data lives, where the bundled models are, who hosts it. */
 export interface CoreOptions {
@@ -16,7 +18,11 @@ export interface CoreOptions {
 /** The built core: the service, and a clean shutdown (stop accepting, cancel, flush, release). */
 export interface Core {
   service: ServiceApi;
+  /** The OpenAI-compatible API over the same runtime (hosts mount it at /v1). */
+  openai: OpenAiService;
   /** Human-readable facts for the host's startup line (models found, persistence on/off). */
   describe(): string[];
+  /** Streams a run's timelines (null: the live window) as CSV into `out` with flat memory; resolves to the row count. */
+  writeCsv(runId: string | null, out: Writable): Promise<number>;
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { Runtime } from '../runtime';
 import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report';
+import { flattenPages, writeCsv } from '../telemetry/trace';
 import type { Timeline } from '../telemetry/timeline';
 import { createStore } from '../store';
 import type { Store } from '../store';
@@ -18,6 +19,7 @@ import { runHandlers } from './handlers/runs';
 import { slotHandlers } from './handlers/slots';
 import { telemetryHandlers } from './handlers/telemetry';
 import { toSlotEventPayload } from './mappers';
+import { createOpenAiService } from './openai';
 import { createService } from './service';
 
 const STATS_EVERY_MS = 250;
@@ -52,7 +54,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const service = createService({ ...slotHandlers(deps), ...telemetryHandlers(deps), ...chatHandlers(deps), ...runHandlers(deps), 'bench.start': (input) => startBench(deps, input) }, deps.hub);
   return {
     service,
+    openai: createOpenAiService(deps),
     describe: () => describeCore(runtime, store),
+    writeCsv: (runId, out) => writeCsv(runId !== null && store.isPersistent ? flattenPages(store.timelines.pages({ runId })) : deps.window.toArray(), out),
     close: async () => {
       unsubscribe();
       await runtime.close();

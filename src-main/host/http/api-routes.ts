@@ -4,6 +4,7 @@ import type { MethodName, ServiceApi } from '../../service/contract';
 import type { EventStreamOptions } from './event-stream';
 import { DEFAULT_EVENT_STREAM_OPTIONS, openEventStream } from './event-stream';
 import { serveCsvExport } from './export-csv';
+import type { CsvWriter } from './export-csv';
 import { BodyTooLarge, readBody } from './read-body';
 import { failure, sendResult } from './respond';
 import type { RouteModule } from './route-module';
@@ -17,6 +18,7 @@ export interface ApiRouteOptions {
   service: ServiceApi;
   events?: EventStreamOptions;
   maxBodyBytes?: number;
+  writeCsv?: CsvWriter;
 }
 
 /**
@@ -45,7 +47,7 @@ export function createApiRoutes(options: ApiRouteOptions): RouteModule {
         res.once('close', () => closers.delete(close));
         return;
       }
-      if (path === '/api/export.csv') return serveCsvExport(res, options.service, url);
+      if (path === '/api/export.csv') return serveCsvExport(res, options, url);
       sendResult(res, failure('not_found', `no API route ${path}`));
     },
     close() {

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ServiceApi } from '../../service/contract';
 import { createApiRoutes } from './api-routes';
+import type { CsvWriter } from './export-csv';
 import type { EventStreamOptions } from './event-stream';
 import type { HostPolicy } from './host-guard';
 import { checkHeaders, hostPolicy, isWildcardHost } from './host-guard';
@@ -25,6 +26,8 @@ export interface HttpHostOptions {
   /** More route modules, e.g. the OpenAI-compatible `/v1/` routes. */
   routes?: readonly RouteModule[];
   events?: EventStreamOptions;
+  /** Streams CSV for `/api/export.csv` straight from the store (flat memory); absent: via the service. */
+  writeCsv?: CsvWriter;
 }
 
 /** A running host: where it listens, and how to stop it. */
@@ -43,7 +46,7 @@ export interface HttpHost {
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   const bindHost = options.host ?? '127.0.0.1';
   const routes: RouteModule[] = [
-    createApiRoutes({ service: options.service, events: options.events }),
+    createApiRoutes({ service: options.service, events: options.events, writeCsv: options.writeCsv }),
     ...(options.routes ?? []),
     createStaticFiles(options.rendererDir),
   ];

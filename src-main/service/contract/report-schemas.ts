@@ -18,7 +18,7 @@ const byPhase = <T extends z.ZodType>(names: readonly string[], value: T) =>
 /** Nearest-rank percentiles of one total (ms); nulls when the population is empty. */
 export const DistributionSchema = z.object({ count: z.number().int(), meanMs: msOrNull, p50Ms: msOrNull, p90Ms: msOrNull, p95Ms: msOrNull, p99Ms: msOrNull, maxMs: msOrNull });
 
-const DominantSchema = z.object({ phase: z.string(), meanMs: z.number(), share: shareOrNull, nextTest: z.string() }).nullable();
+const DominantSchema = z.object({ phase: z.enum(E2E_PHASE_NAMES), meanMs: z.number(), share: shareOrNull, nextTest: z.string() }).nullable();
 const ExceedanceGroupSchema = z.object({
   numRequests: z.number().int(),
   meanTtftMs: msOrNull,

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Slo } from '../../../telemetry/report';
+import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../../paths';
+import type { ArrivalProfile } from './arrivals';
+import type { LengthSpec } from './lengths';
+import { parseLengthSpec } from './lengths';
+
+/** Everything `npm run bench -- load` was asked to do. */
+export interface LoadConfig {
+  profile: ArrivalProfile | 'sweep';
+  /** One rate per phase (req/s); sync and burst have one phase and no rate. */
+  rates: (number | null)[];
+  burstSize: number;
+  numRequests: number;
+  numWarmup: number;
+  promptLengths: LengthSpec;
+  outputLengths: LengthSpec;
+  multiTurnShare: number;
+  seed: number;
+  slo: Slo | null;
+  url: string | null;
+  apiKey: string | null;
+  modelDir: string;
+  dataDir: string | null;
+  numThreads: number | null;
+  isJson: boolean;
+  csvPath: string | null;
+}
+
+/** Usage text, printed on a bad option. */
+export const LOAD_USAGE = `npm run bench -- load [--profile sync|constant|poisson|burst|sweep] [--rate R] [--rates a,b,c]
+  [--burst N] [--requests N] [--warmup N] [--prompt-tokens fixed:N|uniform:A-B|run:<runId>]
+  [--output-tokens …] [--multi-turn-share 0.3] [--seed S] [--slo-ttft MS --slo-itl MS]
+  [--url http://127.0.0.1:PORT/v1 [--api-key K]] [--model DIR] [--data-dir DIR | --no-store]
+  [--threads N] [--json] [--csv FILE]`;
+
+const PROFILES = ['sync', 'constant', 'poisson', 'burst', 'sweep'] as const;
+
+/** Every option with its default (defaults are the ones printed in docs/openai-api.md). */
+const OPTIONS = {
+  profile: { type: 'string', default: 'poisson' },
+  rate: { type: 'string', default: '2' },
+  rates: { type: 'string', default: '1,2,4' },
+  burst: { type: 'string', default: '8' },
+  requests: { type: 'string', default: '40' },
+  warmup: { type: 'string', default: '2' },
+  'prompt-tokens': { type: 'string', default: 'uniform:32-256' },
+  'output-tokens': { type: 'string', default: 'fixed:32' },
+  'multi-turn-share': { type: 'string', default: '0.3' },
+  seed: { type: 'string', default: '1' },
+  'slo-ttft': { type: 'string' },
+  'slo-itl': { type: 'string' },
+  url: { type: 'string' },
+  'api-key': { type: 'string' },
+  model: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'no-store': { type: 'boolean', default: false },
+  threads: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  csv: { type: 'string' },
+} as const;
+
+/** Parses and checks the options; throws a message naming the bad one. */
+export function parseLoadArgs(argv: string[]): LoadConfig {
+  const { values: v } = parseArgs({ args: argv, options: OPTIONS });
+  const profile = v.profile as LoadConfig['profile'];
+  if (!PROFILES.includes(profile)) throw new Error(`--profile "${v.profile}": one of ${PROFILES.join(', ')}`);
+  if (Boolean(v['slo-ttft']) !== Boolean(v['slo-itl']))
+    throw new Error('--slo-ttft and --slo-itl go together');
+  return {
+    profile,
+    rates: ratesOf(profile, v.rate, v.rates),
+    burstSize: integer(v.burst, 'burst', 1),
+    numRequests: integer(v.requests, 'requests', 1),
+    numWarmup: integer(v.warmup, 'warmup', 0),
+    promptLengths: parseLengthSpec(v['prompt-tokens'], 'prompt-tokens'),
+    outputLengths: parseLengthSpec(v['output-tokens'], 'output-tokens'),
+    multiTurnShare: share(v['multi-turn-share']),
+    seed: integer(v.seed, 'seed', 0),
+    slo: v['slo-ttft']
+      ? { ttftMs: positive(v['slo-ttft'], 'slo-ttft'), itlMs: positive(v['slo-itl']!, 'slo-itl') }
+      : null,
+    url: v.url?.replace(/\/+$/, '') ?? null,
+    apiKey: v['api-key'] ?? process.env['FIRST_FRAME_API_KEY'] ?? null,
+    modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
+    dataDir: v['no-store'] ? null : path.resolve(v['data-dir'] ?? DEFAULT_DATA_DIR),
+    numThreads: v.threads ? integer(v.threads, 'threads', 1) : null,
+    isJson: v.json,
+    csvPath: v.csv ?? null,
+  };
+}
+
+/** One rate per phase: the sweep's list, the single --rate, or no rate (sync, burst). */
+function ratesOf(profile: LoadConfig['profile'], rate: string, rates: string): (number | null)[] {
+  if (profile === 'sweep') return rates.split(',').map((r) => positive(r, 'rates'));
+  return profile === 'constant' || profile === 'poisson' ? [positive(rate, 'rate')] : [null];
+}
+
+function positive(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} "${text}": a number above 0`);
+  return value;
+}
+
+function integer(text: string, name: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} "${text}": an integer ≥ ${min}`);
+  return value;
+}
+
+function share(text: string): number {
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1)) throw new Error(`--multi-turn-share "${text}": a share from 0 to 1`);
+  return value;
+}

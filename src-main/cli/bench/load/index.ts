@@ -1,0 +1,107 @@
+/**
+ * `npm run bench -- load …`: the offered-load lab. Drives the runtime through the
+ * OpenAI-compatible HTTP API (streamed, include_usage) under an arrival profile, stamps every
+ * chunk on the client, and reports client and server TTFT (transport = their difference),
+ * ITL, throughput, rejected share and goodput, as text or JSON, plus a CSV and a stored run.
+ */
+import os from 'node:os';
+import { loadModelFolder } from '../../../runtime/model';
+import { createStore } from '../../../store';
+import path from 'node:path';
+import type { LoadConfig } from './args';
+import { LOAD_USAGE, parseLoadArgs } from './args';
+import { connectRemoteHost } from './remote';
+import { startInProcessHost } from './in-process';
+import { lengthSampler } from './lengths';
+import type { LengthSpec } from './lengths';
+import type { LoadHost } from './load-host';
+import type { RequestRecord } from './driver';
+import { LOAD_BOUNDARIES, printPhases, writeRequestsCsv } from './output';
+import type { PhaseReport } from './output';
+import type { PhaseContext } from './phase';
+import { measurePhase, warmUp, workloadOf } from './phase';
+
+/** Entry point for `npm run bench -- load`. */
+export async function run(argv: string[]): Promise<number> {
+  let config: LoadConfig;
+  try {
+    config = parseLoadArgs(argv);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${LOAD_USAGE}`);
+    return 2;
+  }
+  const folder = await loadModelFolder(config.modelDir);
+  const host = config.url
+    ? await connectRemoteHost(config.url, config.apiKey, config.modelDir)
+    : await startInProcessHost({
+        modelDir: config.modelDir,
+        dataDir: config.dataDir,
+        numThreads: config.numThreads,
+      });
+  try {
+    const ctx: PhaseContext = {
+      host,
+      tokenizer: folder.tokenizer,
+      config,
+      promptLengths: samplerOf(config.promptLengths, config.dataDir, 'prompt'),
+      outputLengths: samplerOf(config.outputLengths, config.dataDir, 'output'),
+    };
+    await warmUp(ctx);
+    const phases = [];
+    for (const [index, rate] of config.rates.entries()) phases.push(await measurePhase(ctx, index, rate));
+    emitReport(config, host, phases);
+    return 0;
+  } finally {
+    await host.close();
+  }
+}
+
+/** Prints the report (text, or JSON with --json) and writes the CSV when asked. */
+function emitReport(
+  config: LoadConfig,
+  host: LoadHost,
+  phases: { report: PhaseReport; records: RequestRecord[] }[],
+): void {
+  const report = {
+    benchmark: 'load',
+    model: { id: host.modelId, dir: config.modelDir },
+    target: config.url ?? 'in-process: headless runtime + /v1 server on 127.0.0.1, client in a worker thread',
+    machine: { cpus: os.availableParallelism(), loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)) },
+    workload: workloadOf(config, null),
+    boundary: LOAD_BOUNDARIES,
+    statistic:
+      'nearest-rank percentiles for totals, means for TTFT parts; warm-up excluded; rejected = HTTP 429',
+    store: host.storeNote,
+    phases: phases.map((p) => p.report),
+  };
+  if (config.csvPath)
+    writeRequestsCsv(
+      config.csvPath,
+      phases.map((p) => ({ label: p.report.label, records: p.records })),
+    );
+  if (config.isJson) return console.log(JSON.stringify(report, null, 2));
+  printPhases(report.phases, [
+    `load lab — model ${host.modelId} — ${report.target}`,
+    `workload: ${JSON.stringify(report.workload)}`,
+    `machine: ${JSON.stringify(report.machine)}`,
+    `statistic: ${report.statistic}`,
+    `store: ${report.store}`,
+    ...Object.entries(LOAD_BOUNDARIES).map(([k, v]) => `${k}: ${v}`),
+  ]);
+}
+
+/** A length sampler; `run:<id>` draws from that stored run's prompt or output lengths. */
+function samplerOf(spec: LengthSpec, dataDir: string | null, which: 'prompt' | 'output') {
+  if (spec.kind !== 'run') return lengthSampler(spec);
+  if (!dataDir) throw new Error(`run:${spec.runId} needs the history (drop --no-store or pass --data-dir)`);
+  const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
+  try {
+    const timelines = store.timelines.ofRun(spec.runId);
+    return lengthSampler(
+      spec,
+      timelines.map((t) => (which === 'prompt' ? t.numPromptTokens : t.numOutputTokens)),
+    );
+  } finally {
+    store.close();
+  }
+}

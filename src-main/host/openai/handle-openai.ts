@@ -1,0 +1,170 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OpenAiEndpoint, OpenAiFailure, OpenAiService } from '../../service/openai';
+import type { RouteModule } from '../http';
+import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, readBody, sendJson } from '../http';
+import { isAuthorized } from './auth';
+import { FrameWriter } from './frame-writer';
+
+/** What the `/v1/*` adapter needs from its host. */
+export interface OpenAiHttpContext {
+  openai: OpenAiService;
+  /** When set, every `/v1/*` request needs `Authorization: Bearer <apiKey>` (401 otherwise). */
+  apiKey?: string | null;
+  /** Largest accepted body (default 1 MiB: far more than any prompt the model holds). */
+  maxBodyBytes?: number;
+}
+
+const COMPLETION_PATHS: Record<string, OpenAiEndpoint> = {
+  '/v1/chat/completions': 'chat',
+  '/v1/completions': 'text',
+};
+
+/** True for `/v1` and everything under `/v1/`. */
+export function isOpenAiPath(pathname: string): boolean {
+  return pathname === '/v1' || pathname.startsWith('/v1/');
+}
+
+/**
+ * Serves OpenAI's `GET /v1/models`, `POST /v1/chat/completions` and `POST /v1/completions`
+ * (streamed as server-sent events or not). Returns false, touching nothing, when the path is
+ * not under `/v1`, so a host mounts it with one line. The host does the Host/Origin checks;
+ * this adds the optional bearer key and never sets CORS headers.
+ */
+export async function handleOpenAi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: OpenAiHttpContext,
+): Promise<boolean> {
+  const pathname = new URL(req.url ?? '/', 'http://local').pathname.replace(/\/+$/, '');
+  if (!isOpenAiPath(pathname)) return false;
+  const arrivedAt = ctx.openai.now();
+  if (ctx.apiKey && !isAuthorized(req.headers.authorization, ctx.apiKey)) {
+    const failure = ctx.openai.failure(
+      401,
+      'Incorrect or missing API key: send the header Authorization: Bearer <key> with the key this server was started with.',
+      'invalid_request_error',
+      'invalid_api_key',
+    );
+    sendFailure(res, { ...failure, headers: { 'WWW-Authenticate': 'Bearer' } });
+    return true;
+  }
+  const endpoint = COMPLETION_PATHS[pathname];
+  if (endpoint) await completion(req, res, ctx, endpoint, arrivedAt);
+  else serveModels(req, res, ctx.openai, pathname);
+  return true;
+}
+
+/** The same adapter as a route module for the headless host's `routes` option. */
+export function openAiRoutes(ctx: OpenAiHttpContext): RouteModule {
+  return {
+    prefix: '/v1/',
+    handle: async (req, res) => {
+      await handleOpenAi(req, res, ctx);
+    },
+  };
+}
+
+function serveModels(
+  req: IncomingMessage,
+  res: ServerResponse,
+  openai: OpenAiService,
+  pathname: string,
+): void {
+  const modelId = pathname.startsWith('/v1/models/')
+    ? decodeURIComponent(pathname.slice('/v1/models/'.length))
+    : null;
+  if (pathname !== '/v1/models' && modelId === null)
+    return sendFailure(
+      res,
+      openai.failure(
+        404,
+        `Unknown route ${req.method} ${pathname}: this server has GET /v1/models, POST /v1/chat/completions and POST /v1/completions.`,
+        undefined,
+        'unknown_url',
+      ),
+    );
+  if (req.method !== 'GET')
+    return sendFailure(res, {
+      ...openai.failure(405, `Use GET for ${pathname}.`),
+      headers: { Allow: 'GET' },
+    });
+  if (modelId === null) return sendJson(res, 200, openai.listModels());
+  const model = openai.retrieveModel(modelId);
+  if (model) return sendJson(res, 200, model);
+  sendFailure(
+    res,
+    openai.failure(
+      404,
+      `The model '${modelId}' does not exist (GET /v1/models lists them).`,
+      undefined,
+      'model_not_found',
+    ),
+  );
+}
+
+async function completion(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: OpenAiHttpContext,
+  endpoint: OpenAiEndpoint,
+  arrivedAt: number,
+): Promise<void> {
+  const { openai } = ctx;
+  if (req.method !== 'POST')
+    return sendFailure(res, {
+      ...openai.failure(405, `Use POST for this route.`),
+      headers: { Allow: 'POST' },
+    });
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+    return sendFailure(
+      res,
+      openai.failure(415, 'Send the body as JSON with Content-Type: application/json.'),
+    );
+  const body = await readJson(req, res, ctx);
+  if (body === REFUSED) return;
+  const writer = new FrameWriter(res);
+  const call = openai.start(endpoint, body, writer.write, arrivedAt);
+  if (!call) return;
+  const onClose = () => {
+    if (writer.isEnded) return;
+    writer.markGone();
+    call.cancel();
+  };
+  if (res.destroyed || req.socket.destroyed) return onClose();
+  res.once('close', onClose);
+}
+
+const REFUSED = Symbol('refused');
+
+/** The parsed body, or REFUSED once a 413 (too large) or 400 (not JSON) has been sent. */
+async function readJson(req: IncomingMessage, res: ServerResponse, ctx: OpenAiHttpContext): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readBody(req, ctx.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  } catch (error) {
+    if (res.destroyed) return REFUSED;
+    if (!(error instanceof BodyTooLarge)) throw error;
+    res.setHeader('Connection', 'close');
+    sendFailure(res, ctx.openai.failure(413, `The request body is larger than ${error.maxBytes} bytes.`));
+    return REFUSED;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    sendFailure(
+      res,
+      ctx.openai.failure(
+        400,
+        `We could not parse the JSON body of your request: ${(error as Error).message}`,
+        undefined,
+        'invalid_json',
+      ),
+    );
+    return REFUSED;
+  }
+}
+
+function sendFailure(res: ServerResponse, failure: OpenAiFailure): void {
+  for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
+  sendJson(res, failure.status, failure.body);
+}

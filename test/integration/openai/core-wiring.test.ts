@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAiServer } from '../../../src-main/host/openai';
+import type { OpenAiServer } from '../../../src-main/host/openai';
+import { createCore } from '../../../src-main/service';
+import type { Core } from '../../../src-main/service';
+import type { OpenAiService } from '../../../src-main/service/openai';
+import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+
+/**
+ * Once createCore exposes `core.openai`, API requests must be timelines like any other: in the
+ * live window (dashboard) and in the store. Skipped until the core is wired.
+ */
+describe('the OpenAI service inside the core', () => {
+  let dataDir: string;
+  let core: Core & { openai?: OpenAiService };
+  let server: OpenAiServer | null = null;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-openai-core-'));
+    core = await createCore({
+      dataDir,
+      bundledModelsDir: TEST_MODELS_DIR,
+      host: 'headless',
+      runtime: { numThreads: 1 },
+    });
+    if (core.openai) server = await startOpenAiServer({ openai: core.openai });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows API requests in the live window and the report', async (ctx) => {
+    if (!server) return ctx.skip();
+    const client = new OpenAI({ baseURL: server.baseUrl, apiKey: 'none', maxRetries: 0 });
+    const completion = await client.chat.completions.create({
+      model: TEST_MODEL_ID,
+      messages: [{ role: 'user', content: 'Hello' }],
+      max_tokens: 4,
+      temperature: 0,
+    });
+    const recent = await core.service.call('timelines.recent', { limit: 10 });
+    expect(recent.ok && recent.value.some((t) => t.requestId === completion.id)).toBe(true);
+    const report = await core.service.call('report.live', {});
+    expect(report.ok && report.value.numRequests).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { run } from '../../../src-main/cli/bench/load';
+import { createStore } from '../../../src-main/store';
+import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+
+describe('npm run bench -- load (in-process headless core + /v1 server)', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-load-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('drives a burst through the HTTP API, reports client vs server TTFT and stores a comparable run', async () => {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text));
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const csv = path.join(dataDir, 'requests.csv');
+    const argv = [
+      '--model',
+      path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
+      '--profile',
+      'burst',
+      '--burst',
+      '3',
+      '--requests',
+      '6',
+      '--warmup',
+      '1',
+      '--prompt-tokens',
+      'uniform:16-40',
+      '--output-tokens',
+      'fixed:6',
+      '--multi-turn-share',
+      '0.5',
+      '--seed',
+      '4',
+      '--slo-ttft',
+      '5000',
+      '--slo-itl',
+      '1000',
+      '--data-dir',
+      dataDir,
+      '--threads',
+      '1',
+      '--json',
+      '--csv',
+      csv,
+    ];
+    const code = await run(argv).finally(() => {
+      log.mockRestore();
+      stderr.mockRestore();
+    });
+    expect(code).toBe(0);
+    type Stats = { n: number; p50: number | null; count: number };
+    const report = JSON.parse(printed.join('\n')) as {
+      phases: {
+        runId: string;
+        summary: Record<string, unknown> & { clientTtftMs: Stats; transportMs: Stats };
+        server: { ttft: Stats };
+      }[];
+    };
+    const [phase] = report.phases;
+    expect(phase!.summary).toMatchObject({ numSent: 6, numOk: 6, numRejected: 0, goodput: { numGood: 6 } });
+    expect(phase!.summary.clientTtftMs.n).toBe(6);
+    expect(phase!.summary.transportMs.p50).toBeGreaterThanOrEqual(0);
+    expect(phase!.server.ttft.count).toBe(6);
+    expect(readFileSync(csv, 'utf8').trim().split('\n')).toHaveLength(7);
+    const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
+    try {
+      const stored = store.runs.get(phase!.runId);
+      expect(stored).toMatchObject({
+        numRequests: 6,
+        config: { workload: { profile: 'burst', burst: 3, seed: 4 }, numSeats: 4 },
+      });
+      const timelines = store.timelines.ofRun(phase!.runId);
+      expect(timelines.every((t) => t.clientTtftMs !== null && t.clientTtftMs >= (t.ttftMs ?? 0))).toBe(true);
+      expect(store.runs.metrics(phase!.runId, { ttftMs: 5000, itlMs: 1000 })?.p95TtftMs).toBeGreaterThan(0);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+import type {
+  GenerationOutcome,
+  GenerationRequest,
+  GenerationSink,
+  LoadSummary,
+} from '../../../../src-main/runtime';
+import type { OpenAiDeps } from '../../../../src-main/service/openai';
+import { ManualClock } from '../../../../src-main/telemetry/clock';
+import type { FinishReason } from '../../../../src-main/telemetry/timeline';
+import { TimelineRecorder } from '../../../../src-main/telemetry/timeline';
+
+/** How the fake runtime answers the next request: tokens to stream, then a finish. */
+export interface Script {
+  texts: string[];
+  finish: FinishReason;
+  errorCode?: GenerationOutcome['errorCode'];
+  errorMessage?: string;
+}
+
+/** A runtime stand-in that answers synchronously from a script, with real (manual-clock) timelines. */
+export function fakeRuntime(load: Partial<LoadSummary> = {}) {
+  const clock = new ManualClock();
+  const requests: GenerationRequest[] = [];
+  const cancelled: string[] = [];
+  let script: Script = { texts: ['Hello', ' there'], finish: 'length' };
+  const runtime: OpenAiDeps['runtime'] = {
+    submit(request: GenerationRequest, sink: GenerationSink) {
+      requests.push(request);
+      play(clock, request, sink, script);
+    },
+    cancel: (requestId: string) => (cancelled.push(requestId), true),
+    models: () => [
+      { modelId: 'tiny', path: '/m/tiny', isBundled: true, status: 'ok', model: {} as never },
+      {
+        modelId: 'broken',
+        path: '/m/broken',
+        isBundled: false,
+        status: 'broken',
+        error: 'no onnx/model.onnx',
+      },
+    ],
+    load: () => ({ numRunning: 4, numWaiting: 8, numSeats: 4, maxQueue: 8, ...load }),
+  };
+  return { runtime, clock, requests, cancelled, setScript: (next: Script) => (script = next) };
+}
+
+function play(clock: ManualClock, request: GenerationRequest, sink: GenerationSink, script: Script): void {
+  const recorder = new TimelineRecorder(clock, {
+    requestId: request.requestId,
+    modelId: request.modelId ?? '',
+    numPromptTokens: 12,
+    numCachedTokens: 8,
+  });
+  if (script.finish !== 'rejected') {
+    for (const [state, ms] of [
+      ['route', 1],
+      ['queue', 2],
+      ['activation', 0.5],
+      ['contextLookup', 0.25],
+      ['prefill', 10],
+      ['emit', 0.5],
+    ] as const) {
+      clock.advance(ms);
+      recorder.enter(state);
+    }
+    for (const text of script.texts) {
+      clock.advance(3);
+      sink.onChunk({ requestId: request.requestId, text, tokenIds: [1] });
+      recorder.tokensFlushed(1);
+    }
+  }
+  const timeline = recorder.finish(script.finish, clock.now(), script.errorMessage ?? null);
+  sink.onDone({
+    requestId: request.requestId,
+    text: script.texts.join(''),
+    timeline,
+    errorMessage: script.errorMessage ?? null,
+    errorCode: script.errorCode ?? null,
+  });
+}
