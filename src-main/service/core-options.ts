@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { ServiceApi } from './contract';
+import type { ApiStatus, ServiceApi } from './contract';
 import type { OpenAiService } from './openai';
 
 /** What a host tells the core: where data lives, where the bundled models are, who hosts it. */
@@ -13,6 +13,15 @@ export interface CoreOptions {
   runtime?: Record<string, unknown>;
   /** A better-sqlite3 addon built for this process's ABI (Electron in development), if not the default. */
   sqliteNativeBinding?: string;
+  /** Builds the host's API switch once the OpenAI service exists; absent: the API is the host's own business. */
+  apiServer?: (openai: OpenAiService) => ApiServerControl;
+}
+
+/** What the host does to switch the `/v1` API on and off (the desktop app's settings toggle). */
+export interface ApiServerControl {
+  status(): ApiStatus;
+  setEnabled(input: { isEnabled: boolean; port?: number; apiKey?: string | null }): Promise<ApiStatus>;
+  close(): Promise<void>;
 }
 
 /** The built core: the service, and a clean shutdown (stop accepting, cancel, flush, release). */

@@ -11,7 +11,8 @@ import { createStore } from '../store';
 import type { Store } from '../store';
 import { startBench } from './bench-runner';
 import { memoryChats } from './chat-memory';
-import type { Core, CoreOptions } from './core-options';
+import { ServiceFailure } from './contract';
+import type { ApiServerControl, Core, CoreOptions } from './core-options';
 import type { CoreDeps } from './core-deps';
 import { EventHub } from './event-hub';
 import { chatHandlers } from './handlers/chat';
@@ -51,14 +52,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     version: packageVersion(),
   };
   const unsubscribe = wire(deps);
-  const service = createService({ ...slotHandlers(deps), ...telemetryHandlers(deps), ...chatHandlers(deps), ...runHandlers(deps), 'bench.start': (input) => startBench(deps, input) }, deps.hub);
+  const openai = createOpenAiService(deps);
+  const api = options.apiServer?.(openai) ?? fixedApiServer(options.host);
+  const service = createService(
+    { ...slotHandlers(deps), ...telemetryHandlers(deps), ...chatHandlers(deps), ...runHandlers(deps), 'bench.start': (input) => startBench(deps, input), 'api.status': () => api.status(), 'api.setEnabled': (input) => api.setEnabled(input) },
+    deps.hub,
+  );
   return {
     service,
-    openai: createOpenAiService(deps),
+    openai,
     describe: () => describeCore(runtime, store),
     writeCsv: (runId, out) => writeCsv(runId !== null && store.isPersistent ? flattenPages(store.timelines.pages({ runId })) : deps.window.toArray(), out),
     close: async () => {
       unsubscribe();
+      await api.close();
       await runtime.close();
       store.writer.flush();
       store.close();
@@ -88,6 +95,24 @@ function wire(deps: CoreDeps): () => void {
     offTimeline();
     offSlot();
     clearInterval(timer);
+  };
+}
+
+/** A host that mounts `/v1` itself (the headless host) or not at all: nothing to switch. */
+function fixedApiServer(host: CoreOptions['host']): ApiServerControl {
+  const status = {
+    isEnabled: host === 'headless',
+    isToggleable: false,
+    baseUrl: null,
+    hasApiKey: Boolean(process.env['FIRST_FRAME_API_KEY']),
+    note: host === 'headless' ? 'the headless host always serves /v1 next to the app' : 'this host has no API server',
+  };
+  return {
+    status: () => status,
+    setEnabled: async () => {
+      throw new ServiceFailure('unavailable', status.note);
+    },
+    close: async () => undefined,
   };
 }
 

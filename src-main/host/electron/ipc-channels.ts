@@ -38,6 +38,8 @@ export const IPC_METHOD_NAMES = [
   'runs.compare',
   'runs.exportCsv',
   'traces.import',
+  'api.status',
+  'api.setEnabled',
   'bench.start',
 ] as const satisfies readonly MethodName[];
 

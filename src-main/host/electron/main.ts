@@ -5,6 +5,7 @@ import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } f
 import type { ServiceApi } from '../../service/contract/service-api';
 import type { Core } from '../../service/core-options';
 import { createCore } from '../../service/create-core';
+import { createApiToggle } from './api-toggle';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { electronSqliteBindingPath, resolveAppPaths, type AppPaths } from './app-paths';
 import { buildContentSecurityPolicy } from './csp';
@@ -134,6 +135,7 @@ function start(): void {
     bundledModelsDir: paths.bundledModelsDir,
     host: 'electron',
     sqliteNativeBinding,
+    apiServer: (openai) => createApiToggle(openai, log),
   });
   core.catch(() => undefined);
   const service = deferService(core.then((built) => built.service));

@@ -45,6 +45,16 @@ export const AppStatusSchema = z.object({
   host: z.enum(['electron', 'headless']),
 });
 
+/** The OpenAI-compatible API's state: where it listens, whether this host lets the user switch it. */
+export const ApiStatusSchema = z.object({
+  isEnabled: z.boolean(),
+  isToggleable: z.boolean(),
+  baseUrl: z.string().nullable(),
+  hasApiKey: z.boolean(),
+  note: z.string().nullable(),
+});
+export type ApiStatus = z.infer<typeof ApiStatusSchema>;
+
 /** Rejected trace lines: 1-based line number and why. */
 export const RejectedLineSchema = z.object({ line: z.number().int().min(1), reason: z.string() });
 
@@ -112,6 +122,11 @@ export const METHODS = {
       report: ReportSchema.nullable(),
       runId: z.string().nullable(),
     }),
+  ),
+  'api.status': def(empty, ApiStatusSchema),
+  'api.setEnabled': def(
+    z.object({ isEnabled: z.boolean(), port: z.number().int().min(0).max(65_535).optional(), apiKey: z.string().min(8).max(200).nullable().optional() }),
+    ApiStatusSchema,
   ),
   'bench.start': def(
     z.object({

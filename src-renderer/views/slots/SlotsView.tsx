@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useSlice, useStores } from '../../store';
+import { ApiPanel } from './ApiPanel';
 import { PagesPanel } from './PagesPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
 import { SlotCard } from './SlotCard';
@@ -47,6 +48,9 @@ export function SlotsView() {
       </Panel>
       <Panel title="Context pages" className="wide">
         <PagesPanel />
+      </Panel>
+      <Panel title="OpenAI-compatible API" className="wide">
+        <ApiPanel />
       </Panel>
     </div>
   );

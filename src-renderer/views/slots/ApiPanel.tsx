@@ -1,0 +1,54 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ApiStatus } from '../../../src-main/service/contract';
+import { useStores } from '../../store';
+import { Notice } from '../../components';
+
+/**
+ * The OpenAI-compatible API: where it listens, and (in the desktop app) the switch that turns
+ * it on, off by default, optionally with a bearer key.
+ */
+export function ApiPanel() {
+  const { bridge } = useStores();
+  const [status, setStatus] = useState<ApiStatus | null>(null);
+  const [apiKey, setApiKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    const result = await bridge.call('api.status', {});
+    if (result.ok) setStatus(result.value);
+    else setError(result.error.message);
+  }, [bridge]);
+  useEffect(() => void load(), [load]);
+  const toggle = async () => {
+    if (!status) return;
+    const result = await bridge.call('api.setEnabled', { isEnabled: !status.isEnabled, apiKey: apiKey.trim() || null });
+    setError(result.ok ? null : result.error.message);
+    if (result.ok) setStatus(result.value);
+  };
+  if (!status) return error ? <Notice tone="error">{error}</Notice> : <p className="muted">Loading API status…</p>;
+  const baseUrl = status.baseUrl ?? (status.isEnabled ? `${window.location.origin}/v1` : null);
+  return (
+    <div className="api-panel" data-testid="api-panel" data-enabled={status.isEnabled}>
+      {error && <Notice tone="error">{error}</Notice>}
+      <p>
+        <b>{status.isEnabled ? 'On' : 'Off'}</b>
+        {baseUrl && (
+          <>
+            {' at '}
+            <code>{baseUrl}</code>
+          </>
+        )}
+        {status.hasApiKey ? ' (bearer key required)' : ''} — {status.note}
+      </p>
+      {status.isToggleable && (
+        <p className="actions">
+          {!status.isEnabled && (
+            <input type="password" placeholder="optional bearer key (8+ characters)" value={apiKey} onChange={(e) => setApiKey(e.target.value)} aria-label="API key" />
+          )}
+          <button type="button" onClick={() => void toggle()} data-testid="api-toggle">
+            {status.isEnabled ? 'Turn off' : 'Turn on'}
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
