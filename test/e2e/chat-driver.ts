@@ -10,7 +10,7 @@ export interface DrawnPart {
 /** Sets sampling in the chat's panel (the UI path a user takes). */
 export async function setSampling(
   page: Page,
-  values: { temperature?: number; seed?: number; maxTokens?: number },
+  values: { temperature?: number; seed?: number; maxTokens?: number; ignoreEos?: boolean },
 ): Promise<void> {
   const panel = page.locator('details.sampling');
   if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
@@ -22,6 +22,7 @@ export async function setSampling(
   for (const [label, value] of fields) {
     if (value !== undefined) await panel.getByLabel(label).fill(String(value));
   }
+  if (values.ignoreEos !== undefined) await panel.getByLabel(/ignore end of turn/).setChecked(values.ignoreEos);
 }
 
 /** Types a message and presses Enter; returns the answer it starts (the newest one). */

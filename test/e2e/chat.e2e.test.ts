@@ -76,7 +76,8 @@ describe('chat in a real browser on the bundled model', () => {
   });
 
   it('Stop mid-answer ends the stream and the request shows cancelled', async () => {
-    await setSampling(app.page, { maxTokens: 1500 });
+    // The model ends most answers within a few dozen tokens; write to max tokens so Stop lands mid-stream.
+    await setSampling(app.page, { maxTokens: 1500, ignoreEos: true });
     const answer = await stopMidAnswer(app.page, 'button');
     expect(answer, 'an answer stopped mid-stream').not.toBeNull();
     const requestId = (await answer!.getAttribute('data-request-id'))!;

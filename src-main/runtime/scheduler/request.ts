@@ -13,6 +13,8 @@ export interface GenerationRequest {
   seed?: number;
   maxTokens?: number;
   stop?: string[];
+  /** Keep generating through end-of-turn tokens until maxTokens (vLLM's ignore_eos, for benchmarks). */
+  ignoreEos?: boolean;
   /** Give up (finish `deadline`) this many ms after arrival. */
   deadlineMs?: number;
   keepAlive?: KeepAlive;

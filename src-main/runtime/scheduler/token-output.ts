@@ -12,7 +12,7 @@ export function emitToken(seq: Sequence, logits: Float32Array, clock: Clock): Fi
   const usable = logits.length > vocabSize ? logits.subarray(0, vocabSize) : logits;
   const tokenId = sampleToken(usable, seq.sampling, seq.random);
   seq.outputIds.push(tokenId);
-  const isEos = seq.slot.model.folder.eosIds.includes(tokenId);
+  const isEos = !seq.request.ignoreEos && seq.slot.model.folder.eosIds.includes(tokenId);
   const delta = isEos ? '' : seq.detokenizer.push(tokenId);
   const { emit, isStopped } = seq.stopMatcher.push(delta);
   seq.text += emit;

@@ -14,6 +14,8 @@ export const SamplingSchema = z.object({
     .optional(),
   maxTokens: z.number().int().min(1).max(32_768).optional(),
   stop: z.array(z.string().min(1).max(200)).max(8).optional(),
+  /** Generate through end-of-turn tokens up to maxTokens (fixed output lengths for benchmarks). */
+  ignoreEos: z.boolean().optional(),
 });
 export type Sampling = z.infer<typeof SamplingSchema>;
 

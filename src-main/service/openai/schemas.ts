@@ -40,6 +40,8 @@ const commonFields = {
   top_p: z.number().gt(0).max(1).nullish(),
   /** Extension (llama.cpp, Ollama and vLLM accept it too): keep the k most likely tokens. */
   top_k: z.number().int().min(0).nullish(),
+  /** Extension (vLLM, llama.cpp): generate through end-of-turn tokens up to max_tokens. */
+  ignore_eos: z.boolean().nullish(),
   seed: z
     .number()
     .int()

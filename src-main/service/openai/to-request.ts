@@ -65,6 +65,7 @@ export function toGenerationRequest(
       temperature: body.temperature,
       topP: body.top_p,
       topK: body.top_k,
+      ignoreEos: body.ignore_eos,
       seed: body.seed,
       stop: typeof body.stop === 'string' ? [body.stop] : body.stop,
       runId: body.first_frame?.run_id,

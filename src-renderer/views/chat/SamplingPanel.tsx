@@ -2,7 +2,7 @@ import type { Sampling } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { NumberField } from '../../components';
 
-const FIELDS: { key: keyof Omit<Sampling, 'stop'>; label: string; step: number; min: number; max: number }[] =
+const FIELDS: { key: keyof Omit<Sampling, 'stop' | 'ignoreEos'>; label: string; step: number; min: number; max: number }[] =
   [
     { key: 'temperature', label: 'temperature', step: 0.1, min: 0, max: 5 },
     { key: 'topK', label: 'top-k', step: 1, min: 0, max: 100_000 },
@@ -15,6 +15,12 @@ const FIELDS: { key: keyof Omit<Sampling, 'stop'>; label: string; step: number; 
 export function SamplingPanel() {
   const sampling = useSlice('chat', (s) => s.sampling);
   const setSampling = useSlice('chat', (s) => s.setSampling);
+  const toggleIgnoreEos = (isChecked: boolean) => {
+    const next: Sampling = { ...sampling };
+    if (isChecked) next.ignoreEos = true;
+    else delete next.ignoreEos;
+    setSampling(next);
+  };
   const change = (key: keyof Sampling, value: number | null) => {
     const next: Sampling = { ...sampling };
     if (value === null) delete next[key];
@@ -37,6 +43,10 @@ export function SamplingPanel() {
             onChange={(value) => change(f.key, value)}
           />
         ))}
+        <label className="checkbox-field">
+          <input type="checkbox" checked={sampling.ignoreEos === true} onChange={(e) => toggleIgnoreEos(e.target.checked)} />
+          ignore end of turn (write to the token limit)
+        </label>
       </div>
     </details>
   );

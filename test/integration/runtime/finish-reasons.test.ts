@@ -17,6 +17,16 @@ describe('every finish reason releases seats and pages', () => {
     expectNothingHeld(runtime);
   });
 
+  it('stop: the end-of-turn token ends an answer, and ignoreEos writes through it to maxTokens', async () => {
+    const natural = await generate(runtime, { prompt: chat('Hello! How are you today?'), maxTokens: 200 });
+    expect(natural.timeline.finishReason).toBe('stop');
+    expect(natural.timeline.numOutputTokens).toBeLessThan(200);
+    const forced = await generate(runtime, { prompt: chat('Hello! How are you today?'), maxTokens: 200, ignoreEos: true });
+    expect(forced.timeline.finishReason).toBe('length');
+    expect(forced.timeline.numOutputTokens).toBe(200);
+    expectNothingHeld(runtime);
+  });
+
   it('stop: a stop string ends the text before it and holds nothing', async () => {
     const free = await generate(runtime, { prompt: { kind: 'text', text: 'It was a fine day and' }, maxTokens: 24 });
     const stop = free.text.trim().slice(2, 4);
@@ -39,7 +49,7 @@ describe('every finish reason releases seats and pages', () => {
   });
 
   it('deadline: a request past its deadline ends as deadline and holds nothing', async () => {
-    const result = await generate(runtime, { prompt: chat('Tell me everything.'), maxTokens: 500, deadlineMs: 30 });
+    const result = await generate(runtime, { prompt: chat('Tell me everything.'), maxTokens: 500, ignoreEos: true, deadlineMs: 30 });
     expect(result.timeline.finishReason).toBe('deadline');
     expectNothingHeld(runtime);
   });

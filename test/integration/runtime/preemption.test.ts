@@ -19,8 +19,8 @@ describe('preemption when the K/V budget runs out', () => {
 
   it('sends sequences back to the queue, recomputes them and still gives the same greedy tokens', async () => {
     const expected: number[][] = [];
-    for (const text of PROMPTS) expected.push((await generate(roomy, { prompt: { kind: 'text', text }, maxTokens: 24 })).tokenIds);
-    const results = await Promise.all(PROMPTS.map((text) => generate(tight, { prompt: { kind: 'text', text }, maxTokens: 24 })));
+    for (const text of PROMPTS) expected.push((await generate(roomy, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })).tokenIds);
+    const results = await Promise.all(PROMPTS.map((text) => generate(tight, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })));
     results.forEach((result, i) => expect(result.tokenIds).toEqual(expected[i]));
     const numPreemptions = results.reduce((sum, r) => sum + r.timeline.numPreemptions, 0);
     expect(numPreemptions).toBeGreaterThan(0);
@@ -28,7 +28,7 @@ describe('preemption when the K/V budget runs out', () => {
   });
 
   it('measures requeue and lost prefill when a preemption lands before the first token', async () => {
-    const results = await Promise.all(PROMPTS.map((text) => generate(tight, { prompt: { kind: 'text', text: `${text} ${text}` }, maxTokens: 16 })));
+    const results = await Promise.all(PROMPTS.map((text) => generate(tight, { prompt: { kind: 'text', text: `${text} ${text}` }, maxTokens: 16, ignoreEos: true })));
     const early = results.filter((r) => r.timeline.parts.requeue > 0);
     expect(early.length).toBeGreaterThan(0);
     for (const result of early) expect(result.timeline.parts.lostPrefill).toBeGreaterThan(0);

@@ -43,7 +43,7 @@ describe('model slots', () => {
     runtime = await createTestRuntime();
     await runtime.prefetch(TEST_MODEL_ID);
     const slot = runtime.slots()[0]!;
-    const pending = generate(runtime, { prompt: chat('Write a long letter.'), maxTokens: 60 });
+    const pending = generate(runtime, { prompt: chat('Write a long letter.'), maxTokens: 300, ignoreEos: true });
     await waitFor(() => slot.status === 'active');
     await expect(runtime.evict(slot.slotId)).rejects.toThrow(/only an idle resident slot can be evicted/);
     await pending;

@@ -43,6 +43,8 @@ export async function runPhase(
       model: input.modelId,
       messages,
       max_tokens: planned.maxTokens,
+      // The workload sets output lengths: generate through end-of-turn tokens to reach them.
+      ignore_eos: true,
       temperature: 0,
       seed: planned.textSeed,
       first_frame: { run_id: input.runId, conversation_id: planned.conversationId },
