@@ -11,6 +11,8 @@ export interface ForwardResult {
 /** Session options every slot uses; threads bound so two slots can share the cores. */
 export interface RunnerOptions {
   numThreads: number;
+  /** Let ORT's pool threads spin between runs (faster wake-up, but they steal cores from the main thread). */
+  isSpinning?: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export class ModelRunner {
       graphOptimizationLevel: 'all',
       intraOpNumThreads: options.numThreads,
       interOpNumThreads: 1,
+      extra: { session: { intra_op: { allow_spinning: options.isSpinning ? '1' : '0' } } },
     }).catch((error: Error) => {
       throw new Error(`onnx/model.onnx: ONNX Runtime cannot build a session from it (${error.message})`);
     });
