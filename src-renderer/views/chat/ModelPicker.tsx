@@ -7,6 +7,8 @@ export function ModelPicker() {
   const modelId = useSlice('chat', (s) => s.modelId);
   const setModel = useSlice('chat', (s) => s.setModel);
   const statusOf = (id: string) => slots.find((slot) => slot.modelId === id)?.status ?? 'empty';
+  const usable = models.filter((m) => m.error === null);
+  const fallback = usable.find((m) => m.isBundled) ?? usable[0];
   return (
     <label className="model-picker">
       Model
@@ -15,7 +17,7 @@ export function ModelPicker() {
         value={modelId ?? ''}
         onChange={(event) => setModel(event.target.value || null)}
       >
-        <option value="">default</option>
+        <option value="">{fallback ? `default: ${fallback.displayName} — ${statusOf(fallback.modelId)}` : 'default'}</option>
         {models.map((m) => (
           <option key={m.modelId} value={m.modelId} disabled={m.error !== null}>
             {m.displayName} — {m.error ? `broken: ${m.error}` : statusOf(m.modelId)}
