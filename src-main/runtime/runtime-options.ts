@@ -43,7 +43,9 @@ export function defaultRuntimeOptions(
     slotBudgetBytes: Math.floor(os.totalmem() / 2),
     maxSeats: 4,
     prefillChunkTokens: 256,
-    numThreads: Math.max(1, os.availableParallelism()),
+    // One core stays with the main thread (routing, detokenizing, the UI's IPC): measured on 2
+    // cores, sharing it slowed every decode step by a third.
+    numThreads: Math.max(1, os.availableParallelism() - 1),
     isLocking: true,
     limits: {
       maxPromptTokens: 4096,

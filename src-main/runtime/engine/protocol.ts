@@ -1,3 +1,4 @@
+import type { SamplerSpec } from '../sampling/sampler';
 import type { KvGeometry } from './kv-batch';
 
 /**
@@ -22,11 +23,19 @@ export interface PrefillWork {
   isLastChunk: boolean;
   /** First page index to capture as it completes, or null when paging is off. */
   captureFromPage: number | null;
+  /** How this sequence samples, on the first chunk (the worker keeps it from then on). */
+  sampler: SamplerSpec | null;
 }
 
-/** One decode step: every seated sequence of the slot, in batch order, with its newest token. */
+/**
+ * One decode step over these seated sequences, in batch order. Each row's input is the token
+ * the worker itself sampled last (after its prefill or its previous step). With `mayContinue`
+ * the worker runs the next step of the same rows as soon as it has replied (one step ahead),
+ * so the thread hop and the main thread's work are off every inter-token gap.
+ */
 export interface DecodeWork {
-  rows: Array<{ seqId: string; tokenId: number }>;
+  rows: Array<{ seqId: string }>;
+  mayContinue: boolean;
 }
 
 export interface StepJob {
@@ -73,15 +82,22 @@ export interface PrefillOutcome {
   startedAt: number;
   contextReadyAt: number;
   logitsAt: number;
-  /** Last-position logits on the last chunk, else null. */
-  logits: Float32Array | null;
+  /** The first token, sampled on the last chunk, else null. */
+  sampled: SampledToken | null;
   pages: CapturedPage[];
+}
+
+/** A token the worker sampled, and the sequence's RNG state after the draw. */
+export interface SampledToken {
+  tokenId: number;
+  rngState: number;
 }
 
 export interface DecodeOutcome {
   startedAt: number;
   logitsAt: number;
-  rows: Array<{ seqId: string; logits: Float32Array }>;
+  /** Rows of the step that served this job; a row joining the batch may be left for the next one. */
+  rows: Array<{ seqId: string } & SampledToken>;
   pages: CapturedPage[];
 }
 

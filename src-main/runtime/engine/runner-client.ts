@@ -23,6 +23,9 @@ export class RunnerClient {
     reject: (error: Error) => void;
   } | null = null;
   private isClosed = false;
+  private hasExited = false;
+  private closing: Promise<void> | null = null;
+  private pendingPromise: Promise<WorkerReply> | null = null;
 
   constructor(worker: Worker = spawnSlotWorker()) {
     this.worker = worker;
@@ -30,6 +33,7 @@ export class RunnerClient {
     this.worker.on('error', (error) => this.failPending(error));
     this.worker.on('exit', (code) => {
       this.isClosed = true;
+      this.hasExited = true;
       this.failPending(new Error(`slot worker exited with code ${code}`));
     });
   }
@@ -49,25 +53,43 @@ export class RunnerClient {
     return this.expect(await this.post(job), 'stepped');
   }
 
-  /** Releases the session, then stops the thread (never while a run is in progress). */
-  async close(): Promise<void> {
+  /**
+   * Releases the session, then stops the thread. Never while a run is in progress: terminating
+   * a worker inside `run()` aborts the whole process (DESIGN §4), so this waits for the job in
+   * flight and for the worker's own `unloaded` answer. Safe to call more than once.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     if (this.isClosed) return;
-    try {
-      await this.post({ type: 'unload' });
-    } finally {
-      this.isClosed = true;
-      await this.worker.terminate();
-    }
+    while (this.pendingPromise) await this.pendingPromise.catch(() => undefined);
+    const isUnloaded = await this.post({ type: 'unload' }).then(
+      () => true,
+      () => false,
+    );
+    this.isClosed = true;
+    // A worker that could not unload (it already exited) has nothing running either.
+    if (isUnloaded || this.hasExited) await this.worker.terminate();
+    else this.worker.unref();
   }
 
   private post(body: WorkerJob, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
     if (this.isClosed) return Promise.reject(new Error('slot worker is closed'));
     if (this.pending) return Promise.reject(new Error('slot worker is busy: one job at a time'));
     const jobId = this.nextJobId++;
-    return new Promise((resolve, reject) => {
+    const promise = new Promise<WorkerReply>((resolve, reject) => {
       this.pending = { jobId, resolve, reject };
       this.worker.postMessage({ jobId, body } satisfies Envelope<WorkerJob>, transfer);
     });
+    this.pendingPromise = promise;
+    const clear = () => {
+      if (this.pendingPromise === promise) this.pendingPromise = null;
+    };
+    promise.then(clear, clear);
+    return promise;
   }
 
   private settle(envelope: Envelope<WorkerReply>): void {

@@ -2,14 +2,8 @@ import { KvBatch, pageFloats } from './kv-batch';
 import type { KvGeometry } from './kv-batch';
 import { logitsRow } from './model-runner';
 import type { ForwardResult } from './model-runner';
-import type {
-  CapturedPage,
-  DecodeOutcome,
-  DecodeWork,
-  PrefillOutcome,
-  StepJob,
-  SteppedReply,
-} from './protocol';
+import type { CapturedPage, DecodeOutcome, DecodeWork, PrefillOutcome, PrefillWork, StepJob, SteppedReply } from './protocol';
+import { SeqSampler } from './seq-sampler';
 
 /** The one thing the executor needs from a model: a forward over a K/V batch. */
 export interface Forwarder {
@@ -17,20 +11,28 @@ export interface Forwarder {
   forward(batch: KvBatch, inputIds: BigInt64Array, numNew: number): Promise<ForwardResult>;
 }
 
-interface SequenceKv {
-  batch: KvBatch;
+/** What the worker keeps per sequence besides its K/V rows. */
+interface SeqState {
+  sampler: SeqSampler;
+  /** The token sampled last, the input of the sequence's next decode step. */
+  pendingTokenId: number | null;
   nextCapturePage: number | null;
 }
 
 /**
- * Worker-side state of one slot: the K/V of sequences mid-prefill (one row each) and the
- * decode batch. A step runs the prefill chunk first, then the batched decode, so a long
- * prompt is cut into chunks that interleave with everyone else's tokens.
+ * Worker-side state of one slot: the K/V of sequences mid-prefill (one row each), the decode
+ * batch, and each sequence's sampler. A step runs the prefill chunk first, then the batched
+ * decode, so a long prompt is cut into chunks that interleave with everyone else's tokens.
+ * After replying, `runAhead` starts the next decode step of the same rows (one step ahead).
  */
 export class SlotExecutor {
-  private readonly prefilling = new Map<string, SequenceKv>();
+  private readonly prefilling = new Map<string, KvBatch>();
+  private readonly seqs = new Map<string, SeqState>();
   private decodeBatch: KvBatch | null = null;
-  private readonly decodeCapture = new Map<string, number | null>();
+  private continueRows: { rows: string[]; pageSize: number } | null = null;
+  private ahead: Promise<DecodeOutcome> | null = null;
+  /** Page copies promised in a reply, done right after it is posted (see copyPendingPages). */
+  private pendingCopies: Array<() => void> = [];
 
   constructor(
     private readonly model: Forwarder,
@@ -42,111 +44,142 @@ export class SlotExecutor {
     return this.prefilling.size + (this.decodeBatch?.rows.length ?? 0);
   }
 
-  /** Runs one step job and reports stamps, logits and completed pages. */
+  /** Runs one step job and reports stamps, sampled tokens and completed pages. */
   async step(job: StepJob): Promise<SteppedReply> {
+    const ahead = await this.settle();
+    this.copyPendingPages();
     for (const seqId of job.drop) this.forget(seqId);
-    const prefill = job.prefill ? await this.prefillChunk(job, job.prefill) : null;
-    const decode =
-      job.decode && job.decode.rows.length > 0 ? await this.decodeStep(job.pageSize, job.decode) : null;
-    if (job.decode && job.decode.rows.length === 0) this.decodeBatch = null;
+    const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill) : null;
+    const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
+    const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;
+    if (rows.length === 0) this.continueRows = null;
     return { type: 'stepped', prefill, decode };
   }
 
-  private async prefillChunk(job: StepJob, work: NonNullable<StepJob['prefill']>): Promise<PrefillOutcome> {
-    const startedAt = this.now();
-    let state = this.prefilling.get(work.seqId);
-    if (work.cachedPages !== null || !state) {
-      const pages = (work.cachedPages ?? []).map((buffer) => new Float32Array(buffer));
-      const batch =
-        pages.length > 0
-          ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, job.pageSize)
-          : KvBatch.empty(this.model.geometry, [work.seqId]);
-      state = { batch, nextCapturePage: work.captureFromPage };
-      this.prefilling.set(work.seqId, state);
-    }
-    const contextReadyAt = this.now();
-    const numNew = work.tokenIds.length;
-    const result = await this.model.forward(state.batch, BigInt64Array.from(work.tokenIds, BigInt), numNew);
-    const logitsAt = this.now();
-    state.batch = state.batch.advanced(result.present, numNew);
-    const pages = this.capture(state.batch, work.seqId, state, job.pageSize);
-    const logits = work.isLastChunk ? logitsRow(result, numNew, 0, numNew - 1) : null;
-    return { seqId: work.seqId, startedAt, contextReadyAt, logitsAt, logits, pages };
+  /**
+   * Fills the pages the last reply announced. Their buffers went out empty so the token did not
+   * wait for the copy; only this thread ever reads a page's contents (pages are keyed by this
+   * slot's revision), and it fills them before it handles the next job.
+   */
+  copyPendingPages(): void {
+    const copies = this.pendingCopies;
+    this.pendingCopies = [];
+    for (const copy of copies) copy();
   }
 
-  private async decodeStep(pageSize: number, work: DecodeWork): Promise<DecodeOutcome> {
+  /** Starts the next decode step of the last job's rows, if it allowed that. Call after replying. */
+  runAhead(): void {
+    if (!this.continueRows || this.ahead) return;
+    const { rows, pageSize } = this.continueRows;
+    this.continueRows = null;
+    this.ahead = this.decodeOnce(pageSize, rows);
+    this.ahead.catch(() => undefined);
+  }
+
+  /** Waits for a step run ahead, if any, and hands over its outcome. */
+  async settle(): Promise<DecodeOutcome | null> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    return ahead;
+  }
+
+  private async decode(pageSize: number, work: DecodeWork, rows: string[], ahead: DecodeOutcome | null): Promise<DecodeOutcome> {
+    this.continueRows = work.mayContinue ? { rows, pageSize } : null;
+    if (!ahead) return this.decodeOnce(pageSize, rows);
+    // The step already ran for the rows seated then; a row that joined since waits for the next.
+    return { ...ahead, rows: ahead.rows.filter((r) => rows.includes(r.seqId)), pages: ahead.pages.filter((p) => rows.includes(p.seqId)) };
+  }
+
+  private async prefillChunk(pageSize: number, work: PrefillWork): Promise<PrefillOutcome> {
     const startedAt = this.now();
-    const batch = this.composeDecodeBatch(work);
-    const inputIds = BigInt64Array.from(work.rows, (row) => BigInt(row.tokenId));
+    let batch = this.prefilling.get(work.seqId);
+    if (work.cachedPages !== null || !batch) {
+      const pages = (work.cachedPages ?? []).map((buffer) => new Float32Array(buffer));
+      batch = pages.length > 0 ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize) : KvBatch.empty(this.model.geometry, [work.seqId]);
+      if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
+      this.seqs.set(work.seqId, { sampler: new SeqSampler(work.sampler), pendingTokenId: null, nextCapturePage: work.captureFromPage });
+    }
+    const state = this.stateOf(work.seqId);
+    const contextReadyAt = this.now();
+    const numNew = work.tokenIds.length;
+    const result = await this.model.forward(batch, BigInt64Array.from(work.tokenIds, BigInt), numNew);
+    const logitsAt = this.now();
+    batch = batch.advanced(result.present, numNew);
+    this.prefilling.set(work.seqId, batch);
+    const pages = this.capture(batch, work.seqId, state, pageSize);
+    const sampled = work.isLastChunk ? state.sampler.sample(logitsRow(result, numNew, 0, numNew - 1)) : null;
+    if (sampled) state.pendingTokenId = sampled.tokenId;
+    return { seqId: work.seqId, startedAt, contextReadyAt, logitsAt, sampled, pages };
+  }
+
+  /** One batched decode forward over `rows`, each fed the token it sampled last. */
+  private async decodeOnce(pageSize: number, rows: string[]): Promise<DecodeOutcome> {
+    const startedAt = this.now();
+    const batch = this.composeDecodeBatch(rows);
+    const inputIds = BigInt64Array.from(rows, (seqId) => BigInt(this.pendingTokenOf(seqId)));
     const result = await this.model.forward(batch, inputIds, 1);
     const logitsAt = this.now();
     this.decodeBatch = batch.advanced(result.present, 1);
     const pages: CapturedPage[] = [];
-    for (const row of work.rows) {
-      const capture = { nextCapturePage: this.decodeCapture.get(row.seqId) ?? null };
-      pages.push(...this.capture(this.decodeBatch, row.seqId, capture, pageSize));
-      this.decodeCapture.set(row.seqId, capture.nextCapturePage);
-    }
-    const rows = work.rows.map((row, r) => ({ seqId: row.seqId, logits: logitsRow(result, 1, r, 0) }));
-    return { startedAt, logitsAt, rows, pages };
+    const sampled = rows.map((seqId, r) => {
+      const state = this.stateOf(seqId);
+      pages.push(...this.capture(this.decodeBatch!, seqId, state, pageSize));
+      const token = state.sampler.sample(logitsRow(result, 1, r, 0));
+      state.pendingTokenId = token.tokenId;
+      return { seqId, ...token };
+    });
+    return { startedAt, logitsAt, rows: sampled, pages };
   }
 
   /** Reuses the decode batch when its rows are unchanged; otherwise gathers rows anew. */
-  private composeDecodeBatch(work: DecodeWork): KvBatch {
-    const wanted = work.rows.map((row) => row.seqId);
+  private composeDecodeBatch(wanted: string[]): KvBatch {
     const current = this.decodeBatch;
-    if (
-      current &&
-      current.rows.length === wanted.length &&
-      current.rows.every((row, i) => row.seqId === wanted[i])
-    )
-      return current;
+    if (current && current.rows.length === wanted.length && current.rows.every((row, i) => row.seqId === wanted[i])) return current;
     const picks = wanted.map((seqId) => {
       if (current?.rows.some((row) => row.seqId === seqId)) return { batch: current, seqId };
       const joining = this.prefilling.get(seqId);
       if (!joining) throw new Error(`sequence ${seqId} has no K/V in this slot`);
       this.prefilling.delete(seqId);
-      this.decodeCapture.set(seqId, joining.nextCapturePage);
-      return { batch: joining.batch, seqId };
+      return { batch: joining, seqId };
     });
-    for (const row of current?.rows ?? [])
-      if (!wanted.includes(row.seqId)) this.decodeCapture.delete(row.seqId);
     return KvBatch.gather(this.model.geometry, picks);
   }
 
-  /** Copies every page of `seqId` that completed since the last capture into shared memory. */
-  private capture(
-    batch: KvBatch,
-    seqId: string,
-    state: { nextCapturePage: number | null },
-    pageSize: number,
-  ): CapturedPage[] {
+  /** Announces every page of `seqId` completed since the last capture; the copy runs after the reply. */
+  private capture(batch: KvBatch, seqId: string, state: SeqState, pageSize: number): CapturedPage[] {
     if (state.nextCapturePage === null) return [];
     const numTokens = batch.rows[batch.rowIndexOf(seqId)]!.numTokens;
     const pages: CapturedPage[] = [];
     const floats = pageFloats(this.model.geometry, pageSize);
     for (let pageIndex = state.nextCapturePage; (pageIndex + 1) * pageSize <= numTokens; pageIndex++) {
       const buffer = new SharedArrayBuffer(floats * 4);
-      batch.copyPage(seqId, pageIndex, pageSize, new Float32Array(buffer));
+      const index = pageIndex;
+      this.pendingCopies.push(() => batch.copyPage(seqId, index, pageSize, new Float32Array(buffer)));
       pages.push({ seqId, pageIndex, buffer });
       state.nextCapturePage = pageIndex + 1;
     }
     return pages;
   }
 
+  private stateOf(seqId: string): SeqState {
+    const state = this.seqs.get(seqId);
+    if (!state) throw new Error(`sequence ${seqId} is unknown to this slot`);
+    return state;
+  }
+
+  private pendingTokenOf(seqId: string): number {
+    const tokenId = this.stateOf(seqId).pendingTokenId;
+    if (tokenId === null) throw new Error(`sequence ${seqId} has no token to decode`);
+    return tokenId;
+  }
+
   private forget(seqId: string): void {
     this.prefilling.delete(seqId);
-    this.decodeCapture.delete(seqId);
-    if (this.decodeBatch?.rows.some((row) => row.seqId === seqId)) {
-      const remaining = this.decodeBatch.rows.filter((row) => row.seqId !== seqId);
-      const batch = this.decodeBatch;
-      this.decodeBatch =
-        remaining.length === 0
-          ? null
-          : KvBatch.gather(
-              batch.geometry,
-              remaining.map((row) => ({ batch, seqId: row.seqId })),
-            );
-    }
+    this.seqs.delete(seqId);
+    if (this.continueRows) this.continueRows.rows = this.continueRows.rows.filter((id) => id !== seqId);
+    const batch = this.decodeBatch;
+    if (!batch?.rows.some((row) => row.seqId === seqId)) return;
+    const remaining = batch.rows.filter((row) => row.seqId !== seqId);
+    this.decodeBatch = remaining.length === 0 ? null : KvBatch.gather(batch.geometry, remaining.map((row) => ({ batch, seqId: row.seqId })));
   }
 }

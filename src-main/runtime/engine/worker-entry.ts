@@ -41,6 +41,7 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
       if (!executor) throw new Error('slot is not loaded');
       return executor.step(job);
     case 'unload':
+      await executor?.settle().catch(() => undefined);
       await runner?.release();
       weights?.buffer.release();
       runner = null;
@@ -50,17 +51,16 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
   }
 }
 
-function transferables(reply: WorkerReply): ArrayBuffer[] {
-  if (reply.type !== 'stepped') return [];
-  const buffers: ArrayBuffer[] = [];
-  if (reply.prefill?.logits) buffers.push(reply.prefill.logits.buffer as ArrayBuffer);
-  for (const row of reply.decode?.rows ?? []) buffers.push(row.logits.buffer as ArrayBuffer);
-  return buffers;
-}
-
 parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
   handle(envelope.body).then(
-    (reply) => parentPort!.postMessage({ jobId: envelope.jobId, body: reply }, transferables(reply)),
+    (reply) => {
+      parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
+      // The reply is on its way: run the next decode step while the main thread reads it.
+      if (reply.type === 'stepped') {
+        executor?.copyPendingPages();
+        executor?.runAhead();
+      }
+    },
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       parentPort!.postMessage({ jobId: envelope.jobId, body: { type: 'failed', message } });

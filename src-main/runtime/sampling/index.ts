@@ -1,4 +1,4 @@
-export { seededRandom } from './rng';
+export { seededRandom, SeededRandom } from './rng';
 export type { Random } from './rng';
 export { argmax, sampleToken, DEFAULT_SAMPLING } from './sampler';
 export type { SamplingParams } from './sampler';

@@ -7,6 +7,14 @@ export interface SamplingParams {
   topP: number;
 }
 
+/** How a sequence samples, as sent to its slot's worker: settings, vocabulary limit and RNG state. */
+export interface SamplerSpec extends SamplingParams {
+  /** Ids the tokenizer can decode; logits beyond (a padded vocabulary) are never picked. */
+  vocabLimit: number;
+  /** The 32-bit RNG state before the next draw. */
+  rngState: number;
+}
+
 /** Ollama-like defaults for sampled chat; greedy when temperature is 0. */
 export const DEFAULT_SAMPLING: SamplingParams = { temperature: 0, topK: 40, topP: 0.95 };
 

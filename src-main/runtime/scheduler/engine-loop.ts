@@ -1,9 +1,9 @@
 import type { Clock } from '../../telemetry/clock';
 import { TimelineRecorder } from '../../telemetry/timeline';
 import type { FinishReason, Timeline } from '../../telemetry/timeline';
+import type { StepJob } from '../engine/protocol';
 import type { ModelCatalogue } from '../model';
 import type { PageStore } from '../pages';
-import { seededRandom } from '../sampling';
 import type { Slot, SlotRegistry } from '../slots';
 import type { GenerationOutcome, GenerationRequest, GenerationSink } from './request';
 import { RequestRejected, describeRoute, routeRequest } from './route';
@@ -24,6 +24,9 @@ export interface EngineDeps {
   limits: RequestLimits;
 }
 
+/** How long an idle slot keeps finished sequences' K/V before a job of its own frees it (ms). */
+const DROP_DELAY_MS = 25;
+
 interface InboxEntry {
   request: GenerationRequest;
   sink: GenerationSink;
@@ -42,6 +45,7 @@ export class EngineLoop {
   private readonly loading = new Map<string, InboxEntry>();
   private readonly drops = new Map<string, string[]>();
   private readonly inFlight = new Set<string>();
+  private readonly dropTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<(timeline: Timeline) => void>();
   private readonly dispatcher: StepDispatcher;
   private isIterationQueued = false;
@@ -141,10 +145,15 @@ export class EngineLoop {
     );
   }
 
+  /**
+   * Runs an iteration as soon as the caller's synchronous work is done (a microtask, not a
+   * macrotask hop): the loop never blocks on a forward, so a request waits in the inbox only
+   * for whatever the main thread is already doing.
+   */
   private kick(): void {
     if (this.isIterationQueued) return;
     this.isIterationQueued = true;
-    setImmediate(() => {
+    queueMicrotask(() => {
       this.isIterationQueued = false;
       this.iterate();
     });
@@ -206,8 +215,7 @@ export class EngineLoop {
       entry.recorder,
       slot,
       routed.promptIds,
-      routed.sampling,
-      seededRandom(routed.seed),
+      { ...routed.sampling, vocabLimit: routed.model.folder.tokenizer.vocabSize, rngState: routed.seed },
       routed.maxTokens,
       deadlineMs === null ? null : entry.recorder.arrivedAt + deadlineMs,
     );
@@ -219,10 +227,14 @@ export class EngineLoop {
 
   private stepSlot(slot: Slot): void {
     if (this.inFlight.has(slot.slotId) || !slot.runner || slot.runner.isBusy) return;
-    if (!this.deps.scheduler.hasWork(slot) && !this.drops.get(slot.slotId)?.length) return;
+    if (!this.deps.scheduler.hasWork(slot)) return this.dropLater(slot);
     const plan = this.deps.scheduler.planStep(slot);
     const job = this.dispatcher.buildJob(slot, plan);
-    if (!job) return;
+    if (job) this.dispatch(slot, plan, job);
+  }
+
+  private dispatch(slot: Slot, plan: StepPlan, job: StepJob): void {
+    if (!slot.runner) return;
     this.inFlight.add(slot.slotId);
     slot.runner
       .step(job)
@@ -234,6 +246,23 @@ export class EngineLoop {
         // inter-token gap. Other slots and the inbox are served in the same pass.
         this.iterate();
       });
+  }
+
+  /**
+   * Forgetting finished sequences' K/V rides on the slot's next real step; an idle slot gets a
+   * job of its own only after a short quiet spell, so the next request never queues behind it.
+   */
+  private dropLater(slot: Slot): void {
+    if (!this.drops.get(slot.slotId)?.length || this.dropTimers.has(slot.slotId)) return;
+    const timer = setTimeout(() => {
+      this.dropTimers.delete(slot.slotId);
+      if (this.inFlight.has(slot.slotId) || !slot.runner || slot.runner.isBusy) return this.dropLater(slot);
+      const plan = this.deps.scheduler.planStep(slot);
+      const job = this.dispatcher.buildJob(slot, plan);
+      if (job) this.dispatch(slot, plan, job);
+    }, DROP_DELAY_MS);
+    timer.unref();
+    this.dropTimers.set(slot.slotId, timer);
   }
 
   private failPlan(plan: StepPlan, error: Error): void {

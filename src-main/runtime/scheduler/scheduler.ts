@@ -100,7 +100,7 @@ export class Scheduler {
     const running = this.runningOn(slot);
     const prefilling = running.find((seq) => seq.status === 'prefilling');
     if (prefilling) plan.prefill = this.nextChunk(prefilling);
-    plan.decodeRows = running.filter((seq) => seq.status === 'decoding' && seq.pendingTokenId !== null);
+    plan.decodeRows = running.filter((seq) => seq.status === 'decoding');
     return plan;
   }
 
@@ -160,7 +160,6 @@ export class Scheduler {
     this.remove(seq);
     seq.status = 'waiting';
     seq.prefillIds = seq.allIds;
-    seq.pendingTokenId = null;
     seq.numComputed = 0;
     listOf(this.waiting, seq.slot.slotId).unshift(seq);
   }

@@ -1,6 +1,6 @@
 import type { TimelineRecorder } from '../../telemetry/timeline';
 import type { CachedPage } from '../pages';
-import type { Random, SamplingParams } from '../sampling';
+import type { SamplerSpec } from '../sampling/sampler';
 import { IncrementalDetokenizer, StopMatcher } from '../sampling';
 import type { Slot } from '../slots';
 import type { GenerationRequest, GenerationSink } from './request';
@@ -23,8 +23,6 @@ export class Sequence {
   heldPages: CachedPage[] = [];
   /** Chain hash of each completed page of this sequence's tokens, by page index. */
   pageHashes: string[] = [];
-  /** Token sampled but not yet fed to the model (its K/V does not exist yet). */
-  pendingTokenId: number | null = null;
   /** Tokens the current admission must prefill: prompt, plus output after a preemption. */
   prefillIds: number[] = [];
   hasStartedPrefill = false;
@@ -41,8 +39,8 @@ export class Sequence {
     readonly recorder: TimelineRecorder,
     readonly slot: Slot,
     readonly promptIds: number[],
-    readonly sampling: SamplingParams,
-    readonly random: Random,
+    /** Sampling settings and the RNG state after the last token (the worker samples; this follows it). */
+    readonly sampler: SamplerSpec,
     readonly maxTokens: number,
     readonly deadlineAt: number | null,
   ) {
@@ -66,6 +64,7 @@ export class Sequence {
 
   /** Tokens the K/V will hold after the next forward (for budget checks). */
   get numTokensAfterStep(): number {
-    return this.status === 'prefilling' ? this.prefillIds.length + 1 : this.numComputed + 1;
+    // A decoding sequence may run one step ahead in its worker: room for two more tokens.
+    return this.status === 'prefilling' ? this.prefillIds.length + 1 : this.numComputed + 2;
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline';
-import type { CapturedPage, StepJob, SteppedReply } from '../engine/protocol';
+import type { CapturedPage, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
 import { CHAIN_ROOT } from '../pages';
 import type { PageStore } from '../pages';
 import type { Slot, SlotRegistry } from '../slots';
@@ -44,14 +44,14 @@ export class StepDispatcher {
       this.host.finish(seq, 'length', 'the K/V budget cannot hold this sequence');
     const drops = [...this.host.takeDrops(slot), ...plan.preempted.map((seq) => seq.seqId)];
     const prefill = plan.prefill ? this.prefillWork(plan.prefill) : null;
-    const rows = plan.decodeRows.map((seq) => ({ seqId: seq.seqId, tokenId: seq.pendingTokenId! }));
-    for (const seq of plan.decodeRows) seq.pendingTokenId = null;
+    const rows = plan.decodeRows.map((seq) => ({ seqId: seq.seqId }));
     if (!prefill && rows.length === 0 && drops.length === 0) return null;
     return {
       type: 'step',
       pageSize: this.host.pageSize,
       prefill,
-      decode: rows.length > 0 ? { rows } : null,
+      // Running a step ahead only pays when some row will still be going after this one.
+      decode: rows.length > 0 ? { rows, mayContinue: plan.decodeRows.some((seq) => seq.outputIds.length + 1 < seq.maxTokens) } : null,
       drop: drops,
     };
   }
@@ -65,10 +65,10 @@ export class StepDispatcher {
       seq.numComputed =
         (plan.prefill!.isFirstChunk ? seq.numCachedTokens : seq.numComputed) + plan.prefill!.tokenIds.length;
       this.insertPages(seq, outcome.pages);
-      if (outcome.logits) {
+      if (outcome.sampled) {
         seq.recorder.enter(seq.recorder.hasFirstToken ? 'decode' : 'emit', outcome.logitsAt);
         seq.status = 'decoding';
-        this.emit(seq, outcome.logits);
+        this.emit(seq, outcome.sampled);
       }
     }
     for (const row of reply.decode?.rows ?? []) {
@@ -79,7 +79,7 @@ export class StepDispatcher {
         rowSeq,
         (reply.decode?.pages ?? []).filter((p) => p.seqId === row.seqId),
       );
-      this.emit(rowSeq, row.logits);
+      this.emit(rowSeq, row);
     }
   }
 
@@ -96,11 +96,12 @@ export class StepDispatcher {
       cachedPages: plan.isFirstChunk ? seq.heldPages.map((page) => page.buffer) : null,
       isLastChunk: plan.isLastChunk,
       captureFromPage: isCapturing ? seq.heldPages.length : null,
+      sampler: plan.isFirstChunk ? { ...seq.sampler } : null,
     };
   }
 
-  private emit(seq: Sequence, logits: Float32Array): void {
-    const reason = emitToken(seq, logits, this.host.clock);
+  private emit(seq: Sequence, sampled: SampledToken): void {
+    const reason = emitToken(seq, sampled, this.host.clock);
     if (reason) this.host.finish(seq, reason);
   }
 

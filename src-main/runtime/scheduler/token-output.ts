@@ -1,16 +1,15 @@
 import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline';
-import { sampleToken } from '../sampling';
+import type { SampledToken } from '../engine/protocol';
 import type { Sequence } from './sequence';
 
 /**
- * Samples the next token from logits, detokenizes it, flushes the chunk to the sink (the
- * first flush ends TTFT) and says whether the sequence is done and why.
+ * Takes the token the worker sampled, detokenizes it, flushes the chunk to the sink (the first
+ * flush ends TTFT) and says whether the sequence is done and why.
  */
-export function emitToken(seq: Sequence, logits: Float32Array, clock: Clock): FinishReason | null {
-  const { vocabSize } = seq.slot.model.folder.tokenizer;
-  const usable = logits.length > vocabSize ? logits.subarray(0, vocabSize) : logits;
-  const tokenId = sampleToken(usable, seq.sampling, seq.random);
+export function emitToken(seq: Sequence, sampled: SampledToken, clock: Clock): FinishReason | null {
+  const { tokenId } = sampled;
+  seq.sampler.rngState = sampled.rngState;
   seq.outputIds.push(tokenId);
   const isEos = !seq.request.ignoreEos && seq.slot.model.folder.eosIds.includes(tokenId);
   const delta = isEos ? '' : seq.detokenizer.push(tokenId);
@@ -19,9 +18,7 @@ export function emitToken(seq: Sequence, logits: Float32Array, clock: Clock): Fi
   seq.hasHitStopString = isStopped;
   seq.sink.onChunk({ requestId: seq.seqId, text: emit, tokenIds: [tokenId] });
   seq.recorder.tokensFlushed(1, clock.now());
-  const reason = finishReasonOf(seq, isEos || isStopped);
-  seq.pendingTokenId = reason ? null : tokenId;
-  return reason;
+  return finishReasonOf(seq, isEos || isStopped);
 }
 
 /** Why the sequence must stop after its newest token, or null to go on. */

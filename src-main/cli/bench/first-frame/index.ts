@@ -3,10 +3,9 @@
  * benchmark through the real runtime, with the floor (bare session.run) measured in the same
  * process. Boundary: server TTFT, arrival at the runtime → first chunk handed to the sink.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Runtime } from '../../../runtime';
+import { defaultRuntimeOptions, Runtime } from '../../../runtime';
 import { BUNDLED_MODELS_DIR } from '../../paths';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
 import type { CaseContext } from './cases';
@@ -18,7 +17,7 @@ import { caseJson, targetChecks } from './summary';
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { model: { type: 'string' }, runs: { type: 'string', default: '10' }, json: { type: 'boolean', default: false }, threads: { type: 'string' } } });
   const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
-  const numThreads = Number(values.threads ?? os.availableParallelism());
+  const numThreads = Number(values.threads ?? defaultRuntimeOptions({ bundledModelsDir: '' }).numThreads);
   const common = { bundledModelsDir: path.dirname(modelDir), numThreads, prefillChunkTokens: null, kvBudgetBytes: 1024 * 1024 * 1024 };
   const paged = await Runtime.create({ ...common, isPaging: true });
   const unpaged = await Runtime.create({ ...common, isPaging: false, maxSeats: 4 });
