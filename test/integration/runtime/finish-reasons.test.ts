@@ -48,6 +48,18 @@ describe('every finish reason releases seats and pages', () => {
     expectNothingHeld(runtime);
   });
 
+  it('cancelled: a long prompt cancelled between prefill chunks ends with no token and holds nothing', async () => {
+    const text = 'The rain fell softly on the old stone walls while they talked of letters. '.repeat(40);
+    const pending = collectGeneration(runtime, { requestId: 'cancel-in-prefill', modelId: TEST_MODEL_ID, prompt: { kind: 'text', text }, maxTokens: 5, temperature: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    expect(runtime.cancel('cancel-in-prefill')).toBe(true);
+    const result = await pending;
+    expect(result.timeline.finishReason).toBe('cancelled');
+    expect(result.timeline.ttftMs).toBeNull();
+    expect(result.timeline.numOutputTokens).toBe(0);
+    expectNothingHeld(runtime);
+  });
+
   it('deadline: a request past its deadline ends as deadline and holds nothing', async () => {
     const result = await generate(runtime, { prompt: chat('Tell me everything.'), maxTokens: 500, ignoreEos: true, deadlineMs: 30 });
     expect(result.timeline.finishReason).toBe('deadline');

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KvBatch } from '../../../src-main/runtime/engine/kv-batch';
+import { ModelRunner } from '../../../src-main/runtime/engine/model-runner';
+import { loadModelFolder } from '../../../src-main/runtime/model';
+import { argmax } from '../../../src-main/runtime/sampling';
+import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
+
+const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
+const REFERENCE = JSON.parse(readFileSync(path.join(FOLDER, 'greedy-reference.json'), 'utf8')) as {
+  onnx_sha256: string;
+  cases: Array<{ prompt: number[]; tokens: number[] }>;
+};
+
+describe('the shipped model', () => {
+  it('is the file the training record describes (sha256 of onnx/model.onnx)', () => {
+    const digest = createHash('sha256').update(readFileSync(path.join(FOLDER, 'onnx', 'model.onnx'))).digest('hex');
+    expect(digest).toBe(REFERENCE.onnx_sha256);
+  });
+
+  it('gives the greedy tokens recorded from torch at training time', async () => {
+    const folder = await loadModelFolder(FOLDER);
+    const runner = await ModelRunner.build(readFileSync(folder.onnxPath), folder.shape, { numThreads: 1 });
+    try {
+      for (const { prompt, tokens } of REFERENCE.cases) {
+        let batch = KvBatch.empty(folder.shape, ['ref']);
+        let input = prompt;
+        const produced: number[] = [];
+        while (produced.length < tokens.length) {
+          const result = await runner.forward(batch, BigInt64Array.from(input, BigInt), input.length);
+          batch = batch.advanced(result.present, input.length);
+          const next = argmax(result.logits.subarray((input.length - 1) * result.vocabSize, input.length * result.vocabSize));
+          produced.push(next);
+          input = [next];
+        }
+        expect(produced).toEqual(tokens);
+      }
+    } finally {
+      await runner.release();
+    }
+  });
+});
