@@ -216,6 +216,20 @@ function buildResult(
   };
 }
 
+/**
+ * Cold prefetch of one file, plain vs WILLNEED vs locked vs both, interleaved: the same
+ * measurement `bench -- first-frame` carries for its model file. `keepMemlock` leaves the
+ * process's RLIMIT_MEMLOCK as it is.
+ */
+export async function measurePrefetchArms(path: string, numReps: number, keepMemlock = false) {
+  const memory = loadHostMemory();
+  const file = pickFile(path);
+  const pageCache = checkPageCache(memory, file.path);
+  const memlock = prepareMemlock(memory, file.numBytes, keepMemlock);
+  const samples = await runArms(memory, file.path, numReps, memlock.isLimitBypassed);
+  return buildResult(memory, file, numReps, { pageCache, memlock, samples });
+}
+
 /** Runs the benchmark; exit code 0 on success, 2 on bad arguments. */
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({

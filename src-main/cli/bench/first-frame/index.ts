@@ -9,6 +9,7 @@ import { defaultRuntimeOptions, Runtime } from '../../../runtime';
 import { BUNDLED_MODELS_DIR } from '../../paths';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
 import type { CaseContext } from './cases';
+import { measurePrefetchArms } from '../prefetch';
 import { measureDecode } from './decode';
 import { Floor } from './floor';
 import { printTable } from './table';
@@ -30,6 +31,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const cases = [await coldSlotNoPage(ctx), await residentSlotNoPage(ctx), ...(await pageHitVersusOff(ctx))];
     const decode = await measureDecode(ctx, 64, 4);
+    log('cold prefetch arms');
+    const prefetch = await measurePrefetchArms(entry.model.folder.onnxPath, 5, true);
     const sampleMs = floor.sampleMs(entry.model.folder.shape.vocabSize);
     const slot = paged.slots().find((s) => s.model.modelId === modelId)?.host;
     const report = {
@@ -42,6 +45,7 @@ export async function run(argv: string[]): Promise<number> {
       runs: cases.map(caseJson),
       decode: { steps: decode.numSteps, engine_itl_median_ms: decode.engineItlMedianMs, raw_step_median_ms: decode.rawStepMedianMs, single_tokens_per_s: decode.singleTokensPerS, concurrent_tokens_per_s: decode.concurrentTokensPerS, concurrent_sequences: decode.numConcurrent },
       raw_sample_ms: sampleMs,
+      prefetch: { boundary: prefetch.boundary, statistic: 'nearest-rank median and p95 of 5 interleaved cold reads per arm', page_cache: prefetch.pageCache, memlock: prefetch.memlock.note, arms: prefetch.arms.map((a) => ({ arm: a.arm, median_ms: a.total.medianMs, p95_ms: a.total.p95Ms, num_cold: a.numCold, slot: a.slot })), ratios: prefetch.ratios },
       targets: targetChecks(cases, decode, sampleMs),
     };
     if (values.json) console.log(JSON.stringify(report, null, 2));

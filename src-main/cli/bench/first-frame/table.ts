@@ -8,6 +8,7 @@ interface PrintableReport {
   slot: Record<string, unknown>;
   runs: Array<ReturnType<typeof caseJson>>;
   decode: Record<string, number>;
+  prefetch: { ratios: Record<string, unknown> };
   targets: TargetCheck[];
 }
 
@@ -27,6 +28,7 @@ export function printTable(report: PrintableReport): void {
     out([row.case.padEnd(32), String(Math.round(row.prompt_tokens)).padStart(6), String(Math.round(row.cached_tokens)).padStart(6), ...cells, ms(row.first_chunk_ms), ms(row.floor_prefill_ms), ms(row.full_response_ms)].join(' '));
   }
   out(`\ndecode: ${JSON.stringify(report.decode)}`);
-  out(`slot: ${JSON.stringify(report.slot)}\n`);
+  out(`slot: ${JSON.stringify(report.slot)}`);
+  out(`prefetch (cold reads of the model file): ${JSON.stringify(report.prefetch.ratios)}\n`);
   for (const t of report.targets) out(`${t.isMet ? 'MET ' : 'MISS'} ${t.name.padEnd(36)} ${t.measured.toFixed(3).padStart(9)} (target ${t.target}) — ${t.how}`);
 }
