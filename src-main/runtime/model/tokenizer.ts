@@ -1,5 +1,6 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { Template } from '@huggingface/jinja';
+import { SegmentCache } from './segment-cache';
 
 /** One chat turn as the template sees it. */
 export interface ChatTurn {
@@ -25,6 +26,7 @@ export class TextTokenizer {
   readonly eosToken: string | null;
   /** Ids the tokenizer can decode: a model may pad its vocabulary beyond this. */
   readonly vocabSize: number;
+  private readonly segments: SegmentCache | null;
 
   constructor(files: TokenizerFiles) {
     this.tokenizer = new Tokenizer(files.tokenizerJson, files.tokenizerConfig);
@@ -34,6 +36,20 @@ export class TextTokenizer {
     this.vocabSize = Math.max(...this.tokenizer.get_vocab(true).values()) + 1;
     const chatTemplate = config['chat_template'];
     this.template = typeof chatTemplate === 'string' ? new Template(chatTemplate) : null;
+    this.segments = this.segmentCacheIfExact();
+  }
+
+  /** The piecewise cache, if it encodes a sample exactly as the whole-text tokenizer does. */
+  private segmentCacheIfExact(): SegmentCache | null {
+    const specials = new Map<string, number>();
+    for (const [id, token] of this.tokenizer.get_added_tokens_decoder()) if (token.special) specials.set(token.content, id);
+    const cache = new SegmentCache(specials, (text) => this.wholeEncode(text));
+    const sample = [...specials.keys()].join(' Hello,  world!\n') + ' It is a truth universally acknowledged. ';
+    return cache.encode(sample).join() === this.wholeEncode(sample).join() ? cache : null;
+  }
+
+  private wholeEncode(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
   }
 
   /** True when the model ships a chat template. */
@@ -43,7 +59,7 @@ export class TextTokenizer {
 
   /** Token ids of `text`, special-token strings inside it recognised. */
   encode(text: string): number[] {
-    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+    return this.segments ? this.segments.encode(text) : this.wholeEncode(text);
   }
 
   /** Text of `ids`; special tokens are dropped unless asked for. */

@@ -10,6 +10,7 @@ import { RequestRejected, describeRoute, routeRequest } from './route';
 import type { RequestLimits } from './route';
 import type { Scheduler, StepPlan } from './scheduler';
 import { Sequence } from './sequence';
+import { DropQueue } from './drop-queue';
 import { StepDispatcher } from './step-dispatch';
 import { flushHeldText } from './token-output';
 
@@ -23,9 +24,6 @@ export interface EngineDeps {
   pageSize: number;
   limits: RequestLimits;
 }
-
-/** How long an idle slot keeps finished sequences' K/V before a job of its own frees it (ms). */
-const DROP_DELAY_MS = 25;
 
 interface InboxEntry {
   request: GenerationRequest;
@@ -43,9 +41,8 @@ export class EngineLoop {
   private inbox: InboxEntry[] = [];
   private readonly sequences = new Map<string, Sequence>();
   private readonly loading = new Map<string, InboxEntry>();
-  private readonly drops = new Map<string, string[]>();
+  private readonly drops = new DropQueue();
   private readonly inFlight = new Set<string>();
-  private readonly dropTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<(timeline: Timeline) => void>();
   private readonly dispatcher: StepDispatcher;
   private isIterationQueued = false;
@@ -56,7 +53,7 @@ export class EngineLoop {
       ...deps,
       isAlive: (seq) => this.sequences.get(seq.seqId) === seq,
       finish: (seq, reason, message) => this.finishSequence(seq, reason, message ?? null),
-      takeDrops: (slot) => this.takeDrops(slot),
+      takeDrops: (slot) => this.drops.take(slot.slotId),
     });
   }
 
@@ -248,21 +245,14 @@ export class EngineLoop {
       });
   }
 
-  /**
-   * Forgetting finished sequences' K/V rides on the slot's next real step; an idle slot gets a
-   * job of its own only after a short quiet spell, so the next request never queues behind it.
-   */
+  /** An idle slot frees finished sequences' K/V in a job of its own after a quiet spell. */
   private dropLater(slot: Slot): void {
-    if (!this.drops.get(slot.slotId)?.length || this.dropTimers.has(slot.slotId)) return;
-    const timer = setTimeout(() => {
-      this.dropTimers.delete(slot.slotId);
+    this.drops.flushLater(slot.slotId, () => {
       if (this.inFlight.has(slot.slotId) || !slot.runner || slot.runner.isBusy) return this.dropLater(slot);
       const plan = this.deps.scheduler.planStep(slot);
       const job = this.dispatcher.buildJob(slot, plan);
       if (job) this.dispatch(slot, plan, job);
-    }, DROP_DELAY_MS);
-    timer.unref();
-    this.dropTimers.set(slot.slotId, timer);
+    });
   }
 
   private failPlan(plan: StepPlan, error: Error): void {
@@ -290,7 +280,10 @@ export class EngineLoop {
     const hasKvInWorker = seq.isSeated && seq.hasStartedPrefill;
     if (seq.isSeated) this.deps.registry.release(seq.slot, seq.request.keepAlive ?? null);
     this.deps.scheduler.remove(seq);
-    if (hasKvInWorker) this.addDrop(seq.slot, seq.seqId);
+    if (hasKvInWorker) {
+      this.drops.add(seq.slot.slotId, seq.seqId);
+      this.kick();
+    }
     seq.status = 'finished';
     flushHeldText(seq);
     this.deliver(seq, reason, seq.text, errorMessage, reason === 'error' ? 'internal' : null);
@@ -311,18 +304,5 @@ export class EngineLoop {
     const timeline = entry.recorder.finish(reason, this.deps.clock.now(), errorMessage);
     entry.sink.onDone({ requestId: entry.request.requestId, text, timeline, errorMessage, errorCode });
     for (const listener of this.listeners) listener(timeline);
-  }
-
-  private addDrop(slot: Slot, seqId: string): void {
-    const list = this.drops.get(slot.slotId) ?? [];
-    list.push(seqId);
-    this.drops.set(slot.slotId, list);
-    this.kick();
-  }
-
-  private takeDrops(slot: Slot): string[] {
-    const list = this.drops.get(slot.slotId) ?? [];
-    this.drops.delete(slot.slotId);
-    return list;
   }
 }

@@ -1,6 +1,6 @@
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { defaultRuntimeOptions } from '../../../runtime';
 import { BUNDLED_MODELS_DIR } from '../../paths';
 import type { PeersWorkload } from './workload';
 
@@ -42,7 +42,8 @@ export function parsePeersArgs(argv: string[]): {
       numUserTokens: count('user-tokens', v['user-tokens']),
       numConversations: count('conversations', v.conversations),
       numConcurrentTurns: count('concurrent-turns', v['concurrent-turns']),
-      numThreads: v.threads ? count('threads', v.threads) : os.availableParallelism(),
+      // The runtime's own default (all cores but the main thread's), for all three engines alike.
+      numThreads: v.threads ? count('threads', v.threads) : defaultRuntimeOptions({ bundledModelsDir: '' }).numThreads,
     },
   };
 }
