@@ -1,6 +1,22 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+/**
+ * `electron-vite dev` only: React's refresh preamble is an inline script and HMR talks over a
+ * websocket, both of which the page's strict meta CSP forbids. Builds keep the strict policy.
+ */
+function devCspPlugin(): Plugin {
+  return {
+    name: 'first-frame-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html
+        .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+        .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*"),
+  };
+}
 
 // Three bundles from the design card's custom roots. Only the `electron` package's version is
 // read, so this builds with no Electron binary on the machine. The main bundle also carries
@@ -30,7 +46,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    plugins: [react()],
+    plugins: [react(), devCspPlugin()],
     build: {
       outDir: resolve('out/renderer'),
       // The headless host serves this bundle over HTTP too: ship it minified.

@@ -1,4 +1,5 @@
 import type { SamplerSpec } from '../sampling/sampler';
+import type { PageData } from '../pages/page-data';
 import type { KvGeometry } from './kv-batch';
 
 /**
@@ -19,7 +20,7 @@ export interface PrefillWork {
   seqId: string;
   tokenIds: number[];
   /** Cached leading pages on the first chunk; null on later chunks (the executor kept the K/V). */
-  cachedPages: SharedArrayBuffer[] | null;
+  cachedPages: PageData[] | null;
   isLastChunk: boolean;
   /** First page index to capture as it completes, or null when paging is off. */
   captureFromPage: number | null;
@@ -57,7 +58,7 @@ export type WorkerJob = LoadJob | StepJob | UnloadJob;
 export interface CapturedPage {
   seqId: string;
   pageIndex: number;
-  buffer: SharedArrayBuffer;
+  data: PageData;
 }
 
 /** How the weights sit in host memory (from host-memory). */

@@ -4,6 +4,7 @@ import { logitsRow } from './model-runner';
 import type { ForwardResult } from './model-runner';
 import type { CapturedPage, DecodeOutcome, DecodeWork, PrefillOutcome, PrefillWork, StepJob, SteppedReply } from './protocol';
 import { SeqSampler } from './seq-sampler';
+import { pageFloatsView } from '../pages/page-data';
 
 /** The one thing the executor needs from a model: a forward over a K/V batch. */
 export interface Forwarder {
@@ -94,7 +95,7 @@ export class SlotExecutor {
     const startedAt = this.now();
     let batch = this.prefilling.get(work.seqId);
     if (work.cachedPages !== null || !batch) {
-      const pages = (work.cachedPages ?? []).map((buffer) => new Float32Array(buffer));
+      const pages = (work.cachedPages ?? []).map(pageFloatsView);
       batch = pages.length > 0 ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize) : KvBatch.empty(this.model.geometry, [work.seqId]);
       if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
       this.seqs.set(work.seqId, { sampler: new SeqSampler(work.sampler), pendingTokenId: null, nextCapturePage: work.captureFromPage });
@@ -149,15 +150,14 @@ export class SlotExecutor {
   private capture(batch: KvBatch, seqId: string, state: SeqState, pageSize: number): CapturedPage[] {
     if (state.nextCapturePage === null) return [];
     const numTokens = batch.rows[batch.rowIndexOf(seqId)]!.numTokens;
-    const pages: CapturedPage[] = [];
-    const floats = pageFloats(this.model.geometry, pageSize);
-    for (let pageIndex = state.nextCapturePage; (pageIndex + 1) * pageSize <= numTokens; pageIndex++) {
-      const buffer = new SharedArrayBuffer(floats * 4);
-      const index = pageIndex;
-      this.pendingCopies.push(() => batch.copyPage(seqId, index, pageSize, new Float32Array(buffer)));
-      pages.push({ seqId, pageIndex, buffer });
-      state.nextCapturePage = pageIndex + 1;
-    }
+    const firstPage = state.nextCapturePage;
+    const numPages = Math.floor(numTokens / pageSize) - firstPage;
+    if (numPages <= 0) return [];
+    const byteLength = pageFloats(this.model.geometry, pageSize) * 4;
+    const buffer = new SharedArrayBuffer(numPages * byteLength);
+    const pages = Array.from({ length: numPages }, (_, i) => ({ seqId, pageIndex: firstPage + i, data: { buffer, byteOffset: i * byteLength, byteLength } }));
+    for (const page of pages) this.pendingCopies.push(() => batch.copyPage(seqId, page.pageIndex, pageSize, pageFloatsView(page.data)));
+    state.nextCapturePage = firstPage + numPages;
     return pages;
   }
 

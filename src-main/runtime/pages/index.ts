@@ -1,4 +1,6 @@
 export { PageStore } from './page-store';
+export { pageFloatsView } from './page-data';
+export type { PageData } from './page-data';
 export type { CachedPage, PageCounters } from './page-store';
 export { chainHash, pageKey, identityPrefix, CHAIN_ROOT } from './page-key';
 export type { PageIdentity } from './page-key';

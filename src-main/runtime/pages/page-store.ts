@@ -1,3 +1,4 @@
+import type { PageData } from './page-data';
 import { CHAIN_ROOT, chainHash, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
@@ -7,7 +8,7 @@ export interface CachedPage {
   pageIndex: number;
   hash: string;
   tokenIds: Int32Array;
-  buffer: SharedArrayBuffer;
+  data: PageData;
   /** Running sequences that hold this page; a held page is never evicted. */
   numHolders: number;
 }
@@ -94,7 +95,7 @@ export class PageStore {
     pageIndex: number,
     parentHash: string,
     tokenIds: readonly number[],
-    buffer: SharedArrayBuffer,
+    data: PageData,
   ): CachedPage {
     if (tokenIds.length !== this.pageSize)
       throw new Error(`a page holds ${this.pageSize} tokens, got ${tokenIds.length}`);
@@ -103,9 +104,9 @@ export class PageStore {
     let page = this.pages.get(key);
     if (!page || !sameTokens(page.tokenIds, tokenIds)) {
       if (page) this.remove(page);
-      page = { key, pageIndex, hash, tokenIds: Int32Array.from(tokenIds), buffer, numHolders: 0 };
+      page = { key, pageIndex, hash, tokenIds: Int32Array.from(tokenIds), data, numHolders: 0 };
       this.pages.set(key, page);
-      this.numBytes += buffer.byteLength;
+      this.numBytes += data.byteLength;
     }
     this.hold(page);
     return page;
@@ -129,7 +130,7 @@ export class PageStore {
     for (const page of [...this.pages.values()]) {
       if (freed >= bytesNeeded) break;
       if (page.numHolders > 0) continue;
-      freed += page.buffer.byteLength;
+      freed += page.data.byteLength;
       this.remove(page);
       this.counters.numEvicted += 1;
     }
@@ -150,7 +151,7 @@ export class PageStore {
   private remove(page: CachedPage): void {
     if (this.pages.get(page.key) === page) {
       this.pages.delete(page.key);
-      this.numBytes -= page.buffer.byteLength;
+      this.numBytes -= page.data.byteLength;
     }
   }
 }

@@ -93,7 +93,7 @@ export class StepDispatcher {
     return {
       seqId: seq.seqId,
       tokenIds: plan.tokenIds,
-      cachedPages: plan.isFirstChunk ? seq.heldPages.map((page) => page.buffer) : null,
+      cachedPages: plan.isFirstChunk ? seq.heldPages.map((page) => page.data) : null,
       isLastChunk: plan.isLastChunk,
       captureFromPage: isCapturing ? seq.heldPages.length : null,
       sampler: plan.isFirstChunk ? { ...seq.sampler } : null,
@@ -116,7 +116,7 @@ export class StepDispatcher {
       const tokenIds = allIds.slice(captured.pageIndex * pageSize, (captured.pageIndex + 1) * pageSize);
       if (tokenIds.length !== pageSize) continue;
       const parent = seq.pageHashes[captured.pageIndex - 1] ?? CHAIN_ROOT;
-      const page = store.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.buffer);
+      const page = store.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.data);
       seq.heldPages.push(page);
       seq.pageHashes.push(page.hash);
     }

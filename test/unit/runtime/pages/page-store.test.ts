@@ -4,12 +4,13 @@ import type { PageIdentity } from '../../../../src-main/runtime/pages';
 
 const IDENTITY: PageIdentity = { modelRevision: 'm1', tokenizerRevision: 't1', layoutRevision: 'l1', slotRevision: 1 };
 const TOKENS = Array.from({ length: 40 }, (_, i) => 100 + i);
+const dataOf = (byteLength: number) => ({ buffer: new SharedArrayBuffer(byteLength), byteOffset: 0, byteLength });
 
 /** Inserts the full pages of `tokens` (page size 8) and releases them, as a finished request would. */
 function fill(store: PageStore, identity: PageIdentity, tokens: number[]): void {
   let parent = CHAIN_ROOT;
   for (let p = 0; (p + 1) * 8 <= tokens.length; p++) {
-    const page = store.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), new SharedArrayBuffer(64));
+    const page = store.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), dataOf(64));
     store.release(page);
     parent = page.hash;
   }
@@ -67,7 +68,7 @@ describe('PageStore', () => {
 
   it('refuses to release a page more often than it was held', () => {
     const store = new PageStore(8);
-    const page = store.insertHeld(IDENTITY, 0, CHAIN_ROOT, TOKENS.slice(0, 8), new SharedArrayBuffer(8));
+    const page = store.insertHeld(IDENTITY, 0, CHAIN_ROOT, TOKENS.slice(0, 8), dataOf(8));
     store.release(page);
     expect(() => store.release(page)).toThrow(/released more often than held/);
   });

@@ -1,0 +1,15 @@
+/**
+ * Where a page's K/V floats live: a slice of shared memory. Pages completed in one step share
+ * one buffer (allocating one slab is ~30× cheaper than one buffer per page); `byteLength` is
+ * the page's own size, the unit of every budget.
+ */
+export interface PageData {
+  buffer: SharedArrayBuffer;
+  byteOffset: number;
+  byteLength: number;
+}
+
+/** The page's floats as a view (no copy). */
+export function pageFloatsView(data: PageData): Float32Array {
+  return new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+}
