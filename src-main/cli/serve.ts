@@ -52,6 +52,11 @@ async function main(argv: string[]): Promise<number> {
     );
   console.log(`OpenAI-compatible API at ${host.url}v1 (set FIRST_FRAME_API_KEY to require a bearer key)`);
   console.log(`First Frame is serving at ${host.url}  (Ctrl+C to stop)`);
+  // Load the default model now, like a server would, so the first message does not pay for it.
+  core.prefetchDefault().then(
+    (modelId) => modelId && console.log(`model ${modelId} is resident`),
+    (error: Error) => console.error(`could not prefetch the default model: ${error.message}`),
+  );
   await untilSignal();
   console.log('Stopping: closing connections, cancelling requests, flushing the store…');
   await host.close();

@@ -31,6 +31,8 @@ export interface Core {
   openai: OpenAiService;
   /** Human-readable facts for the host's startup line (models found, persistence on/off). */
   describe(): string[];
+  /** Loads the default model's slot now (cause `prefetch`), so the first message finds it warm; resolves with its id or null. */
+  prefetchDefault(): Promise<string | null>;
   /** Streams a run's timelines (null: the live window) as CSV into `out` with flat memory; resolves to the row count. */
   writeCsv(runId: string | null, out: Writable): Promise<number>;
   close(): Promise<void>;

@@ -62,6 +62,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     service,
     openai,
     describe: () => describeCore(runtime, store),
+    prefetchDefault: async () => {
+      const modelId = runtime.defaultModelId();
+      if (modelId) await runtime.prefetch(modelId);
+      return modelId;
+    },
     writeCsv: (runId, out) => writeCsv(runId !== null && store.isPersistent ? flattenPages(store.timelines.pages({ runId })) : deps.window.toArray(), out),
     close: async () => {
       unsubscribe();

@@ -110,7 +110,10 @@ function onReady(context: HostContext): void {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openMainWindow(context);
   });
-  core.then((built) => built.describe().forEach(log), reportCoreFailure);
+  core.then((built) => {
+    built.describe().forEach(log);
+    built.prefetchDefault().catch((error: Error) => log(`could not prefetch the default model: ${error.message}`));
+  }, reportCoreFailure);
 }
 
 /** Everything that must happen before `ready`, then the rest once Electron is ready. */
