@@ -11,8 +11,6 @@ export interface ForwardResult {
 /** Session options every slot uses; threads bound so two slots can share the cores. */
 export interface RunnerOptions {
   numThreads: number;
-  /** Let ORT's pool threads spin between runs (faster wake-up, but they steal cores from the main thread). */
-  isSpinning?: boolean;
 }
 
 /**
@@ -32,7 +30,8 @@ export class ModelRunner {
       graphOptimizationLevel: 'all',
       intraOpNumThreads: options.numThreads,
       interOpNumThreads: 1,
-      extra: { session: { intra_op: { allow_spinning: options.isSpinning ? '1' : '0' } } },
+      // Pool threads must not spin between runs: they would steal the core the main thread needs.
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
     }).catch((error: Error) => {
       throw new Error(`onnx/model.onnx: ONNX Runtime cannot build a session from it (${error.message})`);
     });
@@ -108,7 +107,7 @@ export function graphProblem(
   return null;
 }
 
-/** Copies the logits of row `row`, position `position` out of a [rows, numNew, vocab] array. */
+/** The logits of row `row`, position `position` of a [rows, numNew, vocab] array, as a view (no copy). */
 export function logitsRow(
   result: ForwardResult,
   numNew: number,
@@ -116,5 +115,5 @@ export function logitsRow(
   position: number,
 ): Float32Array {
   const start = (row * numNew + position) * result.vocabSize;
-  return result.logits.slice(start, start + result.vocabSize);
+  return result.logits.subarray(start, start + result.vocabSize);
 }

@@ -216,15 +216,24 @@ export class EngineLoop {
       routed.maxTokens,
       deadlineMs === null ? null : entry.recorder.arrivedAt + deadlineMs,
     );
-    seq.prefillIds = routed.promptIds;
     this.sequences.set(seq.seqId, seq);
     this.deps.scheduler.enqueue(seq);
     this.kick();
   }
 
   private stepSlot(slot: Slot): void {
-    if (this.inFlight.has(slot.slotId) || !slot.runner || slot.runner.isBusy) return;
+    if (!this.isIdle(slot)) return;
     if (!this.deps.scheduler.hasWork(slot)) return this.dropLater(slot);
+    this.dispatchStep(slot);
+  }
+
+  /** True when the slot has a runner and no step in flight: its next job may be sent. */
+  private isIdle(slot: Slot): boolean {
+    return !this.inFlight.has(slot.slotId) && slot.runner !== null && !slot.runner.isBusy;
+  }
+
+  /** Plans the slot's next step and sends it to the worker, if there is anything to send. */
+  private dispatchStep(slot: Slot): void {
     const plan = this.deps.scheduler.planStep(slot);
     const job = this.dispatcher.buildJob(slot, plan);
     if (job) this.dispatch(slot, plan, job);
@@ -239,7 +248,7 @@ export class EngineLoop {
       .catch((error: Error) => this.failPlan(plan, error))
       .finally(() => {
         this.inFlight.delete(slot.slotId);
-        // Plan this slot's next step at once: a hop through setImmediate would add to every
+        // Plan this slot's next step at once: a hop through the event loop would add to every
         // inter-token gap. Other slots and the inbox are served in the same pass.
         this.iterate();
       });
@@ -247,12 +256,7 @@ export class EngineLoop {
 
   /** An idle slot frees finished sequences' K/V in a job of its own after a quiet spell. */
   private dropLater(slot: Slot): void {
-    this.drops.flushLater(slot.slotId, () => {
-      if (this.inFlight.has(slot.slotId) || !slot.runner || slot.runner.isBusy) return this.dropLater(slot);
-      const plan = this.deps.scheduler.planStep(slot);
-      const job = this.dispatcher.buildJob(slot, plan);
-      if (job) this.dispatch(slot, plan, job);
-    });
+    this.drops.flushLater(slot.slotId, () => (this.isIdle(slot) ? this.dispatchStep(slot) : this.dropLater(slot)));
   }
 
   private failPlan(plan: StepPlan, error: Error): void {
@@ -269,9 +273,15 @@ export class EngineLoop {
         this.finishSequence(seq, 'deadline', 'the request passed its deadline');
   }
 
+  /** Tells each waiting request its place in the queue when it changes (not on every step). */
   private reportQueuePositions(): void {
-    for (const seq of this.sequences.values())
-      if (seq.status === 'waiting') seq.sink.onQueued?.(this.deps.scheduler.positionOf(seq));
+    for (const seq of this.sequences.values()) {
+      if (seq.status !== 'waiting') continue;
+      const position = this.deps.scheduler.positionOf(seq);
+      if (position === seq.lastQueuePosition) continue;
+      seq.lastQueuePosition = position;
+      seq.sink.onQueued?.(position);
+    }
   }
 
   private finishSequence(seq: Sequence, reason: FinishReason, errorMessage: string | null): void {

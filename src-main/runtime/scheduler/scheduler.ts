@@ -124,7 +124,6 @@ export class Scheduler {
     for (const page of cached) this.store!.hold(page);
     if (this.store) this.store.countLookup(seq.prefillIds.length, cached.length * this.budget.pageSize);
     seq.heldPages = [...cached];
-    seq.pageHashes = cached.map((page) => page.hash);
     seq.numCachedTokens = cached.length * this.budget.pageSize;
     seq.numComputed = 0;
     seq.hasStartedPrefill = false;
@@ -159,6 +158,7 @@ export class Scheduler {
   private preempt(seq: Sequence): void {
     this.remove(seq);
     seq.status = 'waiting';
+    seq.lastQueuePosition = null;
     seq.prefillIds = seq.allIds;
     seq.numComputed = 0;
     listOf(this.waiting, seq.slot.slotId).unshift(seq);

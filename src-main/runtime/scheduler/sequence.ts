@@ -19,12 +19,12 @@ export class Sequence {
   numComputed = 0;
   /** Tokens covered by cached pages at the latest admission. */
   numCachedTokens = 0;
-  /** Pages this sequence holds (cached at admission, then its own as they complete). */
+  /** Pages this sequence holds, page i at index i (cached at admission, then its own as they complete). */
   heldPages: CachedPage[] = [];
-  /** Chain hash of each completed page of this sequence's tokens, by page index. */
-  pageHashes: string[] = [];
   /** Tokens the current admission must prefill: prompt, plus output after a preemption. */
-  prefillIds: number[] = [];
+  prefillIds: number[];
+  /** The queue position last told to the sink, so it hears only changes. */
+  lastQueuePosition: number | null = null;
   hasStartedPrefill = false;
   admittedOrder = 0;
   text = '';
@@ -44,6 +44,7 @@ export class Sequence {
     readonly maxTokens: number,
     readonly deadlineAt: number | null,
   ) {
+    this.prefillIds = promptIds;
     this.detokenizer = new IncrementalDetokenizer(slot.model.folder.tokenizer);
     this.stopMatcher = new StopMatcher(request.stop ?? []);
   }

@@ -4,14 +4,13 @@ import type { CapturedPage, SampledToken, StepJob, SteppedReply } from '../engin
 import { CHAIN_ROOT } from '../pages';
 import type { PageStore } from '../pages';
 import type { Slot, SlotRegistry } from '../slots';
-import type { Scheduler, StepPlan } from './scheduler';
+import type { StepPlan } from './scheduler';
 import type { Sequence } from './sequence';
 import { emitToken } from './token-output';
 
 /** What the dispatcher needs from the engine loop. */
 export interface DispatchHost {
   clock: Clock;
-  scheduler: Scheduler;
   registry: SlotRegistry;
   store: PageStore | null;
   pageSize: number;
@@ -109,16 +108,14 @@ export class StepDispatcher {
   private insertPages(seq: Sequence, pages: readonly CapturedPage[]): void {
     const { store, pageSize } = this.host;
     const identity = seq.slot.pageIdentity;
-    if (!store || !identity) return;
+    if (!store || !identity || pages.length === 0) return;
     const allIds = seq.allIds;
     for (const captured of [...pages].sort((a, b) => a.pageIndex - b.pageIndex)) {
-      if (captured.pageIndex !== seq.pageHashes.length) continue;
+      if (captured.pageIndex !== seq.heldPages.length) continue;
       const tokenIds = allIds.slice(captured.pageIndex * pageSize, (captured.pageIndex + 1) * pageSize);
       if (tokenIds.length !== pageSize) continue;
-      const parent = seq.pageHashes[captured.pageIndex - 1] ?? CHAIN_ROOT;
-      const page = store.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.data);
-      seq.heldPages.push(page);
-      seq.pageHashes.push(page.hash);
+      const parent = seq.heldPages[captured.pageIndex - 1]?.hash ?? CHAIN_ROOT;
+      seq.heldPages.push(store.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.data));
     }
   }
 }
