@@ -9,19 +9,53 @@ const noElectron = {
   'no-restricted-imports': [
     'error',
     {
-      paths: [{ name: 'electron', message: 'Only src-main/host/electron and src-preload may import electron.' }],
-      patterns: [{ group: ['electron/*'], message: 'Only src-main/host/electron and src-preload may import electron.' }],
+      paths: [
+        { name: 'electron', message: 'Only src-main/host/electron and src-preload may import electron.' },
+      ],
+      patterns: [
+        {
+          group: ['electron/*'],
+          message: 'Only src-main/host/electron and src-preload may import electron.',
+        },
+      ],
     },
   ],
 };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'native/build/**', '.cache/**', 'test-results/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'native/build/**',
+      '.cache/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', fetch: 'readonly', AbortController: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', setImmediate: 'readonly' },
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        URL: 'readonly',
+        performance: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        structuredClone: 'readonly',
+        queueMicrotask: 'readonly',
+        setImmediate: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -29,7 +63,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-main/host/electron/**', 'src-preload/**', 'electron.vite.config.ts', 'test/unit/host/electron/**'],
+    files: [
+      'src-main/host/electron/**',
+      'src-preload/**',
+      'electron.vite.config.ts',
+      'test/unit/host/electron/**',
+    ],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -9,7 +9,8 @@ import { collectGeneration, Runtime } from '../runtime';
 import type { CollectedGeneration } from '../runtime';
 import { BUNDLED_MODELS_DIR } from './paths';
 
-const USAGE = 'usage: npm run generate -- "PROMPT" [--max-tokens N] [--chat] [--temperature T] [--seed S] [--model DIR] [--json]';
+const USAGE =
+  'usage: npm run generate -- "PROMPT" [--max-tokens N] [--chat] [--temperature T] [--seed S] [--model DIR] [--json]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -30,7 +31,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const modelDir = values.model ? path.resolve(values.model) : null;
-  const runtime = await Runtime.create({ bundledModelsDir: modelDir ? path.dirname(modelDir) : BUNDLED_MODELS_DIR, prefillChunkTokens: null });
+  const runtime = await Runtime.create({
+    bundledModelsDir: modelDir ? path.dirname(modelDir) : BUNDLED_MODELS_DIR,
+    prefillChunkTokens: null,
+  });
   try {
     const modelId = modelDir ? path.basename(modelDir) : (runtime.defaultModelId() ?? undefined);
     const result = await collectGeneration(
@@ -38,7 +42,9 @@ async function main(argv: string[]): Promise<number> {
       {
         requestId: 'generate-1',
         modelId,
-        prompt: values.chat ? { kind: 'chat', messages: [{ role: 'user', content: prompt }] } : { kind: 'text', text: prompt },
+        prompt: values.chat
+          ? { kind: 'chat', messages: [{ role: 'user', content: prompt }] }
+          : { kind: 'text', text: prompt },
         maxTokens: Number(values['max-tokens']),
         temperature: values.temperature === undefined ? undefined : Number(values.temperature),
         seed: values.seed === undefined ? undefined : Number(values.seed),

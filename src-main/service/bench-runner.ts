@@ -16,10 +16,25 @@ const PROMPTS = [
  */
 export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): { benchId: string } {
   const benchId = randomUUID();
-  const run = deps.store.runs.create({ name: `${input.kind} ${new Date(deps.clock.wallNow()).toLocaleString('en-GB')}`, config: { workload: { ...input }, numSeats: deps.runtime.options.maxSeats, pageSize: deps.runtime.options.pageSize } });
-  const work = input.kind === 'first-frame' ? firstFrame(deps, run.runId, benchId, input.numRuns ?? 5) : loadReplay(deps, run.runId, benchId, input.numRequests ?? 20, input.ratePerS ?? 2);
+  const run = deps.store.runs.create({
+    name: `${input.kind} ${new Date(deps.clock.wallNow()).toLocaleString('en-GB')}`,
+    config: {
+      workload: { ...input },
+      numSeats: deps.runtime.options.maxSeats,
+      pageSize: deps.runtime.options.pageSize,
+    },
+  });
+  const work =
+    input.kind === 'first-frame'
+      ? firstFrame(deps, run.runId, benchId, input.numRuns ?? 5)
+      : loadReplay(deps, run.runId, benchId, input.numRequests ?? 20, input.ratePerS ?? 2);
   work.then(
-    () => deps.hub.emit('bench.done', { benchId, runId: deps.store.isPersistent ? run.runId : null, error: null }),
+    () =>
+      deps.hub.emit('bench.done', {
+        benchId,
+        runId: deps.store.isPersistent ? run.runId : null,
+        error: null,
+      }),
     (error: Error) => deps.hub.emit('bench.done', { benchId, runId: null, error: error.message }),
   );
   return { benchId };
@@ -45,7 +60,13 @@ async function firstFrame(deps: CoreDeps, runId: string, benchId: string, numRun
 }
 
 /** Poisson arrivals at `ratePerS` with a fixed seed, all concurrent, through the runtime. */
-async function loadReplay(deps: CoreDeps, runId: string, benchId: string, numRequests: number, ratePerS: number): Promise<void> {
+async function loadReplay(
+  deps: CoreDeps,
+  runId: string,
+  benchId: string,
+  numRequests: number,
+  ratePerS: number,
+): Promise<void> {
   const modelId = deps.runtime.defaultModelId();
   if (!modelId) throw new Error('no model to benchmark');
   let state = 12345;
@@ -53,14 +74,28 @@ async function loadReplay(deps: CoreDeps, runId: string, benchId: string, numReq
   let numDone = 0;
   const pending: Promise<void>[] = [];
   for (let i = 0; i < numRequests; i++) {
-    pending.push(ask(deps, runId, modelId, `${PROMPTS[i % PROMPTS.length]} (${i})`).then(() => {
-      deps.hub.emit('bench.progress', { benchId, numDone: ++numDone, numTotal: numRequests, label: 'load replay' });
-    }));
+    pending.push(
+      ask(deps, runId, modelId, `${PROMPTS[i % PROMPTS.length]} (${i})`).then(() => {
+        deps.hub.emit('bench.progress', {
+          benchId,
+          numDone: ++numDone,
+          numTotal: numRequests,
+          label: 'load replay',
+        });
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, (-Math.log(uniform()) / ratePerS) * 1000));
   }
   await Promise.all(pending);
 }
 
 async function ask(deps: CoreDeps, runId: string, modelId: string, content: string): Promise<void> {
-  await collectGeneration(deps.runtime, { requestId: randomUUID(), runId, modelId, prompt: { kind: 'chat', messages: [{ role: 'user', content }] }, maxTokens: 32, temperature: 0 });
+  await collectGeneration(deps.runtime, {
+    requestId: randomUUID(),
+    runId,
+    modelId,
+    prompt: { kind: 'chat', messages: [{ role: 'user', content }] },
+    maxTokens: 32,
+    temperature: 0,
+  });
 }

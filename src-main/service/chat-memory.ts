@@ -11,12 +11,19 @@ export function memoryChats(): ChatQueries {
   const listOf = (id: string) => messages.get(id) ?? [];
   return {
     createConversation: ({ title, conversationId = randomUUID(), atWallMs = Date.now() }) => {
-      const record = { conversationId, title, createdWallMs: atWallMs, updatedWallMs: atWallMs, numMessages: 0 };
+      const record = {
+        conversationId,
+        title,
+        createdWallMs: atWallMs,
+        updatedWallMs: atWallMs,
+        numMessages: 0,
+      };
       conversations.set(conversationId, record);
       messages.set(conversationId, []);
       return { ...record };
     },
-    listConversations: () => [...conversations.values()].sort((a, b) => b.updatedWallMs - a.updatedWallMs).map((c) => ({ ...c })),
+    listConversations: () =>
+      [...conversations.values()].sort((a, b) => b.updatedWallMs - a.updatedWallMs).map((c) => ({ ...c })),
     getConversation: (id) => {
       const record = conversations.get(id);
       return record ? { ...record } : null;
@@ -27,7 +34,14 @@ export function memoryChats(): ChatQueries {
       return record !== undefined;
     },
     deleteConversation: (id) => messages.delete(id) && conversations.delete(id),
-    addMessage: ({ conversationId, role, content, requestId = null, messageId = randomUUID(), atWallMs = Date.now() }) => {
+    addMessage: ({
+      conversationId,
+      role,
+      content,
+      requestId = null,
+      messageId = randomUUID(),
+      atWallMs = Date.now(),
+    }) => {
       const record = conversations.get(conversationId);
       if (!record) throw new Error(`no conversation "${conversationId}"`);
       const message = { messageId, role, content, createdWallMs: atWallMs, requestId, timeline: null };

@@ -38,7 +38,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
     ...(options.runtime as Partial<RuntimeOptions>),
   });
-  const store = createStore({ path: path.join(options.dataDir, 'history.sqlite'), nativeBinding: options.sqliteNativeBinding });
+  const store = createStore({
+    path: path.join(options.dataDir, 'history.sqlite'),
+    nativeBinding: options.sqliteNativeBinding,
+  });
   const deps: CoreDeps = {
     runtime,
     store,
@@ -55,7 +58,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const openai = createOpenAiService(deps);
   const api = options.apiServer?.(openai) ?? fixedApiServer(options.host);
   const service = createService(
-    { ...slotHandlers(deps), ...telemetryHandlers(deps), ...chatHandlers(deps), ...runHandlers(deps), 'bench.start': (input) => startBench(deps, input), 'api.status': () => api.status(), 'api.setEnabled': (input) => api.setEnabled(input) },
+    {
+      ...slotHandlers(deps),
+      ...telemetryHandlers(deps),
+      ...chatHandlers(deps),
+      ...runHandlers(deps),
+      'bench.start': (input) => startBench(deps, input),
+      'api.status': () => api.status(),
+      'api.setEnabled': (input) => api.setEnabled(input),
+    },
     deps.hub,
   );
   return {
@@ -67,7 +78,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (modelId) await runtime.prefetch(modelId);
       return modelId;
     },
-    writeCsv: (runId, out) => writeCsv(runId !== null && store.isPersistent ? flattenPages(store.timelines.pages({ runId })) : deps.window.toArray(), out),
+    writeCsv: (runId, out) =>
+      writeCsv(
+        runId !== null && store.isPersistent
+          ? flattenPages(store.timelines.pages({ runId }))
+          : deps.window.toArray(),
+        out,
+      ),
     close: async () => {
       unsubscribe();
       await api.close();
@@ -94,7 +111,10 @@ function wire(deps: CoreDeps): () => void {
     deps.store.writer.enqueueSlotEvent(payload);
     deps.hub.emit('slot.event', payload);
   });
-  const timer = setInterval(() => deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.load() }), STATS_EVERY_MS);
+  const timer = setInterval(
+    () => deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.load() }),
+    STATS_EVERY_MS,
+  );
   timer.unref();
   return () => {
     offTimeline();
@@ -110,7 +130,10 @@ function fixedApiServer(host: CoreOptions['host']): ApiServerControl {
     isToggleable: false,
     baseUrl: null,
     hasApiKey: Boolean(process.env['FIRST_FRAME_API_KEY']),
-    note: host === 'headless' ? 'the headless host always serves /v1 next to the app' : 'this host has no API server',
+    note:
+      host === 'headless'
+        ? 'the headless host always serves /v1 next to the app'
+        : 'this host has no API server',
   };
   return {
     status: () => status,
@@ -123,9 +146,17 @@ function fixedApiServer(host: CoreOptions['host']): ApiServerControl {
 
 function describeCore(runtime: Runtime, store: Store): string[] {
   const models = runtime.models();
-  const lines = models.map((m) => (m.status === 'ok' ? `model ${m.modelId} (${m.isBundled ? 'bundled' : 'user'})` : `model ${m.modelId} is broken: ${m.error}`));
+  const lines = models.map((m) =>
+    m.status === 'ok'
+      ? `model ${m.modelId} (${m.isBundled ? 'bundled' : 'user'})`
+      : `model ${m.modelId} is broken: ${m.error}`,
+  );
   if (models.length === 0) lines.push('no model folders found');
-  lines.push(store.isPersistent ? 'history: on (SQLite)' : `history: OFF — ${store.unavailable?.message ?? 'unavailable'}`);
+  lines.push(
+    store.isPersistent
+      ? 'history: on (SQLite)'
+      : `history: OFF — ${store.unavailable?.message ?? 'unavailable'}`,
+  );
   return lines;
 }
 

@@ -5,9 +5,24 @@ import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot
 
 /** A catalogue entry as the model picker shows it. */
 export function toModelEntry(entry: CatalogueEntry): ModelEntry {
-  const base = { modelId: entry.modelId, displayName: entry.modelId, path: entry.path, isBundled: entry.isBundled };
+  const base = {
+    modelId: entry.modelId,
+    displayName: entry.modelId,
+    path: entry.path,
+    isBundled: entry.isBundled,
+  };
   if (entry.status === 'broken')
-    return { ...base, modelRevision: null, tokenizerRevision: null, layoutRevision: null, numParams: null, numLayers: null, weightBytes: null, weightDtype: null, error: entry.error };
+    return {
+      ...base,
+      modelRevision: null,
+      tokenizerRevision: null,
+      layoutRevision: null,
+      numParams: null,
+      numLayers: null,
+      weightBytes: null,
+      weightDtype: null,
+      error: entry.error,
+    };
   const { folder, revisions } = entry.model;
   const { numLayers, hiddenSize, vocabSize } = folder.shape;
   return {

@@ -4,7 +4,9 @@ import type { MethodInput, MethodName, MethodOutput, PushedEvent, Result, Servic
 import type { EventHub } from './event-hub';
 
 /** One implementation per contract method, given validated input. */
-export type Handlers = { [M in MethodName]: (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>> };
+export type Handlers = {
+  [M in MethodName]: (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
+};
 
 /**
  * Wraps handlers into the ServiceApi every transport calls: unknown methods and invalid input
@@ -15,17 +17,30 @@ export function createService(handlers: Handlers, hub: EventHub): ServiceApi {
   return {
     async call<M extends MethodName>(method: M, rawInput: unknown): Promise<Result<MethodOutput<M>>> {
       const definition = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
-      if (!definition) return { ok: false, error: { code: 'not_found', message: `unknown method "${String(method)}"` } };
+      if (!definition)
+        return { ok: false, error: { code: 'not_found', message: `unknown method "${String(method)}"` } };
       const input = definition.input.safeParse(rawInput ?? {});
-      if (!input.success) return { ok: false, error: { code: 'invalid_input', message: describeZod(input.error) } };
+      if (!input.success)
+        return { ok: false, error: { code: 'invalid_input', message: describeZod(input.error) } };
       try {
         const value = await (handlers[method] as (i: unknown) => unknown)(input.data);
         const output = definition.output.safeParse(value);
-        if (!output.success) return { ok: false, error: { code: 'internal', message: `${method} produced an invalid result: ${describeZod(output.error)}` } };
+        if (!output.success)
+          return {
+            ok: false,
+            error: {
+              code: 'internal',
+              message: `${method} produced an invalid result: ${describeZod(output.error)}`,
+            },
+          };
         return { ok: true, value: output.data as MethodOutput<M> };
       } catch (error) {
-        if (error instanceof ServiceFailure) return { ok: false, error: { code: error.code, message: error.message } };
-        return { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+        if (error instanceof ServiceFailure)
+          return { ok: false, error: { code: error.code, message: error.message } };
+        return {
+          ok: false,
+          error: { code: 'internal', message: error instanceof Error ? error.message : String(error) },
+        };
       }
     },
     subscribe(listener: (event: PushedEvent) => void): () => void {

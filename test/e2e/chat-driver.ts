@@ -22,7 +22,8 @@ export async function setSampling(
   for (const [label, value] of fields) {
     if (value !== undefined) await panel.getByLabel(label).fill(String(value));
   }
-  if (values.ignoreEos !== undefined) await panel.getByLabel(/ignore end of turn/).setChecked(values.ignoreEos);
+  if (values.ignoreEos !== undefined)
+    await panel.getByLabel(/ignore end of turn/).setChecked(values.ignoreEos);
 }
 
 /** Types a message and presses Enter; returns the answer it starts (the newest one). */

@@ -1,7 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildLlamaOnnx, makeLlamaConfig, randomLlamaWeights, writeModelFolder } from '../../tools/onnx-llama';
+import {
+  buildLlamaOnnx,
+  makeLlamaConfig,
+  randomLlamaWeights,
+  writeModelFolder,
+} from '../../tools/onnx-llama';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,10 +26,24 @@ export function randomModelsDir(names: readonly string[]): string {
     const outDir = path.join(dir, name);
     if (existsSync(path.join(outDir, 'onnx', 'model.onnx'))) continue;
     mkdirSync(outDir, { recursive: true });
-    const config = makeLlamaConfig({ numLayers: 2, hiddenSize: 64, numHeads: 4, numKvHeads: 2, intermediateSize: 128, vocabSize: 4096, maxPositions: 2048 });
+    const config = makeLlamaConfig({
+      numLayers: 2,
+      hiddenSize: 64,
+      numHeads: 4,
+      numKvHeads: 2,
+      intermediateSize: 128,
+      vocabSize: 4096,
+      maxPositions: 2048,
+    });
     const weights = randomLlamaWeights(config, { seed: 101 + index, std: 0.3 });
     const onnxBytes = buildLlamaOnnx(config, weights, { weightDtype: 'float32' });
-    writeModelFolder({ outDir, config, onnxBytes, weightDtype: 'float32', tokenizerFrom: path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID) });
+    writeModelFolder({
+      outDir,
+      config,
+      onnxBytes,
+      weightDtype: 'float32',
+      tokenizerFrom: path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID),
+    });
   }
   return dir;
 }

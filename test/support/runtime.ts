@@ -16,8 +16,17 @@ export function createTestRuntime(overrides: Partial<RuntimeOptions> = {}): Prom
 let counter = 0;
 
 /** Runs one greedy request to the end and checks its timeline's invariants. */
-export async function generate(runtime: Runtime, request: Partial<GenerationRequest> & Pick<GenerationRequest, 'prompt'>): Promise<CollectedGeneration> {
-  const result = await collectGeneration(runtime, { requestId: `req-${++counter}`, modelId: TEST_MODEL_ID, temperature: 0, maxTokens: 12, ...request });
+export async function generate(
+  runtime: Runtime,
+  request: Partial<GenerationRequest> & Pick<GenerationRequest, 'prompt'>,
+): Promise<CollectedGeneration> {
+  const result = await collectGeneration(runtime, {
+    requestId: `req-${++counter}`,
+    modelId: TEST_MODEL_ID,
+    temperature: 0,
+    maxTokens: 12,
+    ...request,
+  });
   checkTimeline(result.timeline);
   return result;
 }
@@ -32,5 +41,11 @@ export function expectNothingHeld(runtime: Runtime): void {
 
 /** A user turn as a chat prompt. */
 export function chat(...contents: string[]) {
-  return { kind: 'chat' as const, messages: contents.map((content, i) => ({ role: i % 2 === 0 ? ('user' as const) : ('assistant' as const), content })) };
+  return {
+    kind: 'chat' as const,
+    messages: contents.map((content, i) => ({
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content,
+    })),
+  };
 }

@@ -7,7 +7,8 @@ export interface BenchmarkEntry {
 /** Every benchmark `npm run bench -- <name>` knows, by name. */
 export const BENCHMARKS: Record<string, BenchmarkEntry> = {
   'first-frame': {
-    summary: 'seed 000 first-frame runtime path: cold/resident slot × context page hit/off, floor measured side by side',
+    summary:
+      'seed 000 first-frame runtime path: cold/resident slot × context page hit/off, floor measured side by side',
     load: () => import('./first-frame'),
   },
   prefetch: {
@@ -15,15 +16,18 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
     load: () => import('./prefetch'),
   },
   load: {
-    summary: 'offered-load lab over the OpenAI-compatible HTTP API: sync/constant/poisson/burst/sweep, client vs server TTFT, goodput',
+    summary:
+      'offered-load lab over the OpenAI-compatible HTTP API: sync/constant/poisson/burst/sweep, client vs server TTFT, goodput',
     load: () => import('./load'),
   },
   peers: {
-    summary: 'side by side on one model folder: bare ONNX Runtime floor, @huggingface/transformers generate, First Frame',
+    summary:
+      'side by side on one model folder: bare ONNX Runtime floor, @huggingface/transformers generate, First Frame',
     load: () => import('./peers'),
   },
   store: {
-    summary: 'history store: batched-writer inserts/s, full report over 100k stored timelines, streamed CSV export RSS',
+    summary:
+      'history store: batched-writer inserts/s, full report over 100k stored timelines, streamed CSV export RSS',
     load: () => import('./store'),
   },
 };

@@ -35,7 +35,10 @@ export function createApiToggle(openai: OpenAiService, log: (line: string) => vo
       if (!input.isEnabled) return status();
       const port = input.port ?? DEFAULT_API_PORT;
       server = await startOpenAiServer({ openai, apiKey }, port).catch((error: NodeJS.ErrnoException) => {
-        throw new ServiceFailure('unavailable', error.code === 'EADDRINUSE' ? `port ${port} is in use; choose another` : error.message);
+        throw new ServiceFailure(
+          'unavailable',
+          error.code === 'EADDRINUSE' ? `port ${port} is in use; choose another` : error.message,
+        );
       });
       log(`OpenAI-compatible API on at ${server.baseUrl}`);
       return status();

@@ -112,7 +112,9 @@ function onReady(context: HostContext): void {
   });
   core.then((built) => {
     built.describe().forEach(log);
-    built.prefetchDefault().catch((error: Error) => log(`could not prefetch the default model: ${error.message}`));
+    built
+      .prefetchDefault()
+      .catch((error: Error) => log(`could not prefetch the default model: ${error.message}`));
   }, reportCoreFailure);
 }
 

@@ -9,7 +9,11 @@ const CHUNK_CHARS = 64 * 1024;
  * Serves `GET /api/export.csv?runId=…` (no runId: the live timelines) as a download, written
  * in chunks that respect the socket's backpressure so a large run does not sit in one buffer.
  */
-export async function serveCsvExport(res: ServerResponse, source: { service: ServiceApi; writeCsv?: CsvWriter }, url: URL): Promise<void> {
+export async function serveCsvExport(
+  res: ServerResponse,
+  source: { service: ServiceApi; writeCsv?: CsvWriter },
+  url: URL,
+): Promise<void> {
   const runId = url.searchParams.get('runId') || null;
   if (source.writeCsv) return streamCsv(res, source.writeCsv, runId);
   const result = await source.service.call('runs.exportCsv', { runId });

@@ -20,6 +20,12 @@ export async function readWeights(file: string, isLocking: boolean): Promise<Hos
   return {
     bytes: buffer.bytes,
     buffer,
-    info: { hostBytes: buffer.byteLength, isPinned: pin.pinned, pinnedReason: pin.pinned_reason, lockedBytes: pin.locked_bytes, residentPct: pin.resident_pct },
+    info: {
+      hostBytes: buffer.byteLength,
+      isPinned: pin.pinned,
+      pinnedReason: pin.pinned_reason,
+      lockedBytes: pin.locked_bytes,
+      residentPct: pin.resident_pct,
+    },
   };
 }

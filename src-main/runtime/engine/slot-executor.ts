@@ -2,7 +2,15 @@ import { KvBatch, pageFloats } from './kv-batch';
 import type { KvGeometry } from './kv-batch';
 import { logitsRow } from './model-runner';
 import type { ForwardResult } from './model-runner';
-import type { CapturedPage, DecodeOutcome, DecodeWork, PrefillOutcome, PrefillWork, StepJob, SteppedReply } from './protocol';
+import type {
+  CapturedPage,
+  DecodeOutcome,
+  DecodeWork,
+  PrefillOutcome,
+  PrefillWork,
+  StepJob,
+  SteppedReply,
+} from './protocol';
 import { SeqSampler } from './seq-sampler';
 import { pageFloatsView } from '../pages/page-data';
 
@@ -84,11 +92,20 @@ export class SlotExecutor {
     return ahead;
   }
 
-  private async decode(pageSize: number, work: DecodeWork, rows: string[], ahead: DecodeOutcome | null): Promise<DecodeOutcome> {
+  private async decode(
+    pageSize: number,
+    work: DecodeWork,
+    rows: string[],
+    ahead: DecodeOutcome | null,
+  ): Promise<DecodeOutcome> {
     this.continueRows = work.mayContinue ? { rows, pageSize } : null;
     if (!ahead) return this.decodeOnce(pageSize, rows);
     // The step already ran for the rows seated then; a row that joined since waits for the next.
-    return { ...ahead, rows: ahead.rows.filter((r) => rows.includes(r.seqId)), pages: ahead.pages.filter((p) => rows.includes(p.seqId)) };
+    return {
+      ...ahead,
+      rows: ahead.rows.filter((r) => rows.includes(r.seqId)),
+      pages: ahead.pages.filter((p) => rows.includes(p.seqId)),
+    };
   }
 
   private async prefillChunk(pageSize: number, work: PrefillWork): Promise<PrefillOutcome> {
@@ -96,9 +113,16 @@ export class SlotExecutor {
     let batch = this.prefilling.get(work.seqId);
     if (work.cachedPages !== null || !batch) {
       const pages = (work.cachedPages ?? []).map(pageFloatsView);
-      batch = pages.length > 0 ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize) : KvBatch.empty(this.model.geometry, [work.seqId]);
+      batch =
+        pages.length > 0
+          ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize)
+          : KvBatch.empty(this.model.geometry, [work.seqId]);
       if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
-      this.seqs.set(work.seqId, { sampler: new SeqSampler(work.sampler), pendingTokenId: null, nextCapturePage: work.captureFromPage });
+      this.seqs.set(work.seqId, {
+        sampler: new SeqSampler(work.sampler),
+        pendingTokenId: null,
+        nextCapturePage: work.captureFromPage,
+      });
     }
     const state = this.stateOf(work.seqId);
     const contextReadyAt = this.now();
@@ -135,7 +159,12 @@ export class SlotExecutor {
   /** Reuses the decode batch when its rows are unchanged; otherwise gathers rows anew. */
   private composeDecodeBatch(wanted: string[]): KvBatch {
     const current = this.decodeBatch;
-    if (current && current.rows.length === wanted.length && current.rows.every((row, i) => row.seqId === wanted[i])) return current;
+    if (
+      current &&
+      current.rows.length === wanted.length &&
+      current.rows.every((row, i) => row.seqId === wanted[i])
+    )
+      return current;
     const picks = wanted.map((seqId) => {
       if (current?.rows.some((row) => row.seqId === seqId)) return { batch: current, seqId };
       const joining = this.prefilling.get(seqId);
@@ -155,8 +184,15 @@ export class SlotExecutor {
     if (numPages <= 0) return [];
     const byteLength = pageFloats(this.model.geometry, pageSize) * 4;
     const buffer = new SharedArrayBuffer(numPages * byteLength);
-    const pages = Array.from({ length: numPages }, (_, i) => ({ seqId, pageIndex: firstPage + i, data: { buffer, byteOffset: i * byteLength, byteLength } }));
-    for (const page of pages) this.pendingCopies.push(() => batch.copyPage(seqId, page.pageIndex, pageSize, pageFloatsView(page.data)));
+    const pages = Array.from({ length: numPages }, (_, i) => ({
+      seqId,
+      pageIndex: firstPage + i,
+      data: { buffer, byteOffset: i * byteLength, byteLength },
+    }));
+    for (const page of pages)
+      this.pendingCopies.push(() =>
+        batch.copyPage(seqId, page.pageIndex, pageSize, pageFloatsView(page.data)),
+      );
     state.nextCapturePage = firstPage + numPages;
     return pages;
   }
@@ -180,6 +216,12 @@ export class SlotExecutor {
     const batch = this.decodeBatch;
     if (!batch?.rows.some((row) => row.seqId === seqId)) return;
     const remaining = batch.rows.filter((row) => row.seqId !== seqId);
-    this.decodeBatch = remaining.length === 0 ? null : KvBatch.gather(batch.geometry, remaining.map((row) => ({ batch, seqId: row.seqId })));
+    this.decodeBatch =
+      remaining.length === 0
+        ? null
+        : KvBatch.gather(
+            batch.geometry,
+            remaining.map((row) => ({ batch, seqId: row.seqId })),
+          );
   }
 }

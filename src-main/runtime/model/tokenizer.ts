@@ -42,9 +42,11 @@ export class TextTokenizer {
   /** The piecewise cache, if it encodes a sample exactly as the whole-text tokenizer does. */
   private segmentCacheIfExact(): SegmentCache | null {
     const specials = new Map<string, number>();
-    for (const [id, token] of this.tokenizer.get_added_tokens_decoder()) if (token.special) specials.set(token.content, id);
+    for (const [id, token] of this.tokenizer.get_added_tokens_decoder())
+      if (token.special) specials.set(token.content, id);
     const cache = new SegmentCache(specials, (text) => this.wholeEncode(text));
-    const sample = [...specials.keys()].join(' Hello,  world!\n') + ' It is a truth universally acknowledged. ';
+    const sample =
+      [...specials.keys()].join(' Hello,  world!\n') + ' It is a truth universally acknowledged. ';
     return cache.encode(sample).join() === this.wholeEncode(sample).join() ? cache : null;
   }
 

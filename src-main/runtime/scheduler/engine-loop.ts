@@ -256,7 +256,9 @@ export class EngineLoop {
 
   /** An idle slot frees finished sequences' K/V in a job of its own after a quiet spell. */
   private dropLater(slot: Slot): void {
-    this.drops.flushLater(slot.slotId, () => (this.isIdle(slot) ? this.dispatchStep(slot) : this.dropLater(slot)));
+    this.drops.flushLater(slot.slotId, () =>
+      this.isIdle(slot) ? this.dispatchStep(slot) : this.dropLater(slot),
+    );
   }
 
   private failPlan(plan: StepPlan, error: Error): void {

@@ -50,7 +50,10 @@ export class StepDispatcher {
       pageSize: this.host.pageSize,
       prefill,
       // Running a step ahead only pays when some row will still be going after this one.
-      decode: rows.length > 0 ? { rows, mayContinue: plan.decodeRows.some((seq) => seq.outputIds.length + 1 < seq.maxTokens) } : null,
+      decode:
+        rows.length > 0
+          ? { rows, mayContinue: plan.decodeRows.some((seq) => seq.outputIds.length + 1 < seq.maxTokens) }
+          : null,
       drop: drops,
     };
   }

@@ -98,7 +98,8 @@ export class SlotRegistry {
       throw new Error(`slot ${slot.slotId} is ${slot.status}; only an idle resident slot can be evicted`);
     if (slot.numActiveSequences > 0) throw new Error(`slot ${slot.slotId} is in use`);
     await waitUntilIdle(slot);
-    if (slot.status !== 'resident' || slot.numActiveSequences > 0) throw new Error(`slot ${slot.slotId} is in use`);
+    if (slot.status !== 'resident' || slot.numActiveSequences > 0)
+      throw new Error(`slot ${slot.slotId} is in use`);
     this.clearTimer(slot);
     this.transition(slot, 'evicting', cause, reason);
     const runner = slot.runner;
@@ -260,7 +261,8 @@ function newSlot(model: CatalogueModel, previous: Slot | undefined): Slot {
 
 /** Waits out a step that is still finishing (freeing K/V of a finished request), at most 10 s. */
 async function waitUntilIdle(slot: Slot): Promise<void> {
-  for (let waitedMs = 0; slot.runner?.isBusy && waitedMs < 10_000; waitedMs += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let waitedMs = 0; slot.runner?.isBusy && waitedMs < 10_000; waitedMs += 5)
+    await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 function mb(bytes: number): string {

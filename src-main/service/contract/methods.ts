@@ -125,7 +125,11 @@ export const METHODS = {
   ),
   'api.status': def(empty, ApiStatusSchema),
   'api.setEnabled': def(
-    z.object({ isEnabled: z.boolean(), port: z.number().int().min(0).max(65_535).optional(), apiKey: z.string().min(8).max(200).nullable().optional() }),
+    z.object({
+      isEnabled: z.boolean(),
+      port: z.number().int().min(0).max(65_535).optional(),
+      apiKey: z.string().min(8).max(200).nullable().optional(),
+    }),
     ApiStatusSchema,
   ),
   'bench.start': def(

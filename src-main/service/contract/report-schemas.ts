@@ -16,9 +16,19 @@ const byPhase = <T extends z.ZodType>(names: readonly string[], value: T) =>
   z.object(Object.fromEntries(names.map((n) => [n, value])) as Record<string, T>);
 
 /** Nearest-rank percentiles of one total (ms); nulls when the population is empty. */
-export const DistributionSchema = z.object({ count: z.number().int(), meanMs: msOrNull, p50Ms: msOrNull, p90Ms: msOrNull, p95Ms: msOrNull, p99Ms: msOrNull, maxMs: msOrNull });
+export const DistributionSchema = z.object({
+  count: z.number().int(),
+  meanMs: msOrNull,
+  p50Ms: msOrNull,
+  p90Ms: msOrNull,
+  p95Ms: msOrNull,
+  p99Ms: msOrNull,
+  maxMs: msOrNull,
+});
 
-const DominantSchema = z.object({ phase: z.enum(E2E_PHASE_NAMES), meanMs: z.number(), share: shareOrNull, nextTest: z.string() }).nullable();
+const DominantSchema = z
+  .object({ phase: z.enum(E2E_PHASE_NAMES), meanMs: z.number(), share: shareOrNull, nextTest: z.string() })
+  .nullable();
 const ExceedanceGroupSchema = z.object({
   numRequests: z.number().int(),
   meanTtftMs: msOrNull,
@@ -47,24 +57,78 @@ export const ReportSchema = z.object({
   isEmpty: z.boolean(),
   note: z.string().nullable(),
   boundaries: z.object({ ttft: z.string(), clientTtft: z.string(), itl: z.string(), e2e: z.string() }),
-  tokens: z.object({ promptP50: z.number().nullable(), promptP95: z.number().nullable(), outputP50: z.number().nullable(), outputP95: z.number().nullable() }),
+  tokens: z.object({
+    promptP50: z.number().nullable(),
+    promptP95: z.number().nullable(),
+    outputP50: z.number().nullable(),
+    outputP95: z.number().nullable(),
+  }),
   ttft: DistributionSchema,
   clientTtft: DistributionSchema,
   itl: DistributionSchema,
   e2e: DistributionSchema,
-  parts: z.object({ numRequests: z.number().int(), meanTtftMs: msOrNull, meansMs: byPhase(TTFT_PHASE_NAMES, msOrNull), shares: byPhase(TTFT_PHASE_NAMES, z.number().nullable()) }),
-  e2ePhases: z.object({ numWithFirstToken: z.number().int(), numWithClientTtft: z.number().int(), meansMs: byPhase(E2E_PHASE_NAMES, msOrNull) }),
+  parts: z.object({
+    numRequests: z.number().int(),
+    meanTtftMs: msOrNull,
+    meansMs: byPhase(TTFT_PHASE_NAMES, msOrNull),
+    shares: byPhase(TTFT_PHASE_NAMES, z.number().nullable()),
+  }),
+  e2ePhases: z.object({
+    numWithFirstToken: z.number().int(),
+    numWithClientTtft: z.number().int(),
+    meansMs: byPhase(E2E_PHASE_NAMES, msOrNull),
+  }),
   dominantTtftPhase: DominantSchema,
   dominantE2ePhase: DominantSchema,
-  exceedance: z.object({ thresholdMs: z.number(), slow: ExceedanceGroupSchema, rest: ExceedanceGroupSchema, sentence: z.string() }).nullable(),
+  exceedance: z
+    .object({
+      thresholdMs: z.number(),
+      slow: ExceedanceGroupSchema,
+      rest: ExceedanceGroupSchema,
+      sentence: z.string(),
+    })
+    .nullable(),
   littlesLaw: z
-    .object({ window: WindowSchema, windowMs: z.number(), isFullSpan: z.boolean(), numCompleted: z.number().int(), meanInSystem: z.number(), completionsPerS: z.number(), meanTimeInSystemMs: msOrNull, predictedInSystem: z.number(), relativeGap: z.number(), tolerance: z.number(), isConsistent: z.boolean() })
+    .object({
+      window: WindowSchema,
+      windowMs: z.number(),
+      isFullSpan: z.boolean(),
+      numCompleted: z.number().int(),
+      meanInSystem: z.number(),
+      completionsPerS: z.number(),
+      meanTimeInSystemMs: msOrNull,
+      predictedInSystem: z.number(),
+      relativeGap: z.number(),
+      tolerance: z.number(),
+      isConsistent: z.boolean(),
+    })
     .nullable(),
   throughput: z
-    .object({ windowMs: z.number(), numFinished: z.number().int(), requestsPerS: z.number(), outputTokensPerS: z.number(), finishShares: z.record(z.string(), z.number()), failedOrRejectedShare: z.number() })
+    .object({
+      windowMs: z.number(),
+      numFinished: z.number().int(),
+      requestsPerS: z.number(),
+      outputTokensPerS: z.number(),
+      finishShares: z.record(z.string(), z.number()),
+      failedOrRejectedShare: z.number(),
+    })
     .nullable(),
-  goodput: z.object({ slo: SloSchema, numGood: z.number().int(), goodShare: shareOrNull, goodPerS: z.number(), missedTtftShare: shareOrNull }).nullable(),
-  conditioning: z.object({ minCount: z.number().int(), promptBand: z.array(CellSchema), cache: z.array(CellSchema), model: z.array(CellSchema), finishReason: z.array(CellSchema) }),
+  goodput: z
+    .object({
+      slo: SloSchema,
+      numGood: z.number().int(),
+      goodShare: shareOrNull,
+      goodPerS: z.number(),
+      missedTtftShare: shareOrNull,
+    })
+    .nullable(),
+  conditioning: z.object({
+    minCount: z.number().int(),
+    promptBand: z.array(CellSchema),
+    cache: z.array(CellSchema),
+    model: z.array(CellSchema),
+    finishReason: z.array(CellSchema),
+  }),
 });
 export type ReportPayload = z.infer<typeof ReportSchema>;
 

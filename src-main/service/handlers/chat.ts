@@ -5,7 +5,15 @@ import type { MethodInput } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 
-type ChatHandlers = Pick<Handlers, 'chat.listConversations' | 'chat.getConversation' | 'chat.createConversation' | 'chat.deleteConversation' | 'chat.send' | 'chat.cancel'>;
+type ChatHandlers = Pick<
+  Handlers,
+  | 'chat.listConversations'
+  | 'chat.getConversation'
+  | 'chat.createConversation'
+  | 'chat.deleteConversation'
+  | 'chat.send'
+  | 'chat.cancel'
+>;
 
 const NEW_TITLE = 'New chat';
 
@@ -22,21 +30,37 @@ export function chatHandlers(deps: CoreDeps): ChatHandlers {
     'chat.getConversation': ({ conversationId }) => {
       const conversation = conversationOrFail(conversationId);
       const live = new Map(deps.window.toArray().map((t) => [t.requestId, t]));
-      const messages = chats.messages(conversationId).map((m) => ({ ...m, timeline: m.timeline ?? (m.requestId ? (live.get(m.requestId) ?? null) : null) }));
+      const messages = chats.messages(conversationId).map((m) => ({
+        ...m,
+        timeline: m.timeline ?? (m.requestId ? (live.get(m.requestId) ?? null) : null),
+      }));
       return { conversation, messages };
     },
     'chat.createConversation': ({ title }) => chats.createConversation({ title: title?.trim() || NEW_TITLE }),
-    'chat.deleteConversation': ({ conversationId }) => ({ isDeleted: chats.deleteConversation(conversationId) }),
+    'chat.deleteConversation': ({ conversationId }) => ({
+      isDeleted: chats.deleteConversation(conversationId),
+    }),
     'chat.send': (input) => send(deps, conversationOrFail(input.conversationId), input),
     'chat.cancel': ({ requestId }) => ({ wasRunning: deps.runtime.cancel(requestId) }),
   };
 }
 
-function send(deps: CoreDeps, conversation: { conversationId: string; title: string; numMessages: number }, input: MethodInput<'chat.send'>) {
+function send(
+  deps: CoreDeps,
+  conversation: { conversationId: string; title: string; numMessages: number },
+  input: MethodInput<'chat.send'>,
+) {
   const { chats, hub, runtime } = deps;
-  const history = chats.messages(conversation.conversationId).map((m) => ({ role: m.role, content: m.content }));
-  const userMessage = chats.addMessage({ conversationId: conversation.conversationId, role: 'user', content: input.content });
-  if (conversation.title === NEW_TITLE && conversation.numMessages === 0) chats.renameConversation(conversation.conversationId, titleOf(input.content));
+  const history = chats
+    .messages(conversation.conversationId)
+    .map((m) => ({ role: m.role, content: m.content }));
+  const userMessage = chats.addMessage({
+    conversationId: conversation.conversationId,
+    role: 'user',
+    content: input.content,
+  });
+  if (conversation.title === NEW_TITLE && conversation.numMessages === 0)
+    chats.renameConversation(conversation.conversationId, titleOf(input.content));
   const requestId = randomUUID();
   const request: GenerationRequest = {
     requestId,
@@ -47,8 +71,14 @@ function send(deps: CoreDeps, conversation: { conversationId: string; title: str
   };
   runtime.submit(request, {
     onQueued: (position) => hub.emit('request.queued', { requestId, position }),
-    onChunk: (chunk) => hub.emit('request.chunk', { requestId, text: chunk.text, numTokens: chunk.tokenIds.length }),
-    onDone: (outcome) => hub.emit('request.done', { requestId, timeline: outcome.timeline, messageId: storeAnswer(deps, conversation.conversationId, outcome) }),
+    onChunk: (chunk) =>
+      hub.emit('request.chunk', { requestId, text: chunk.text, numTokens: chunk.tokenIds.length }),
+    onDone: (outcome) =>
+      hub.emit('request.done', {
+        requestId,
+        timeline: outcome.timeline,
+        messageId: storeAnswer(deps, conversation.conversationId, outcome),
+      }),
   });
   return { requestId, userMessageId: userMessage.messageId };
 }
@@ -58,7 +88,12 @@ function storeAnswer(deps: CoreDeps, conversationId: string, outcome: Generation
   const reason = outcome.timeline.finishReason;
   if (reason === 'rejected' || (reason === 'error' && outcome.text.length === 0)) return null;
   try {
-    return deps.chats.addMessage({ conversationId, role: 'assistant', content: outcome.text, requestId: outcome.requestId }).messageId;
+    return deps.chats.addMessage({
+      conversationId,
+      role: 'assistant',
+      content: outcome.text,
+      requestId: outcome.requestId,
+    }).messageId;
   } catch {
     return null;
   }

@@ -12,27 +12,59 @@ type RunHandlers = Pick<Handlers, 'runs.list' | 'runs.compare' | 'runs.exportCsv
 export function runHandlers(deps: CoreDeps): RunHandlers {
   const { store } = deps;
   return {
-    'runs.list': () => store.runs.list().map((run) => ({ ...run, config: run.config as Record<string, unknown> })),
+    'runs.list': () =>
+      store.runs.list().map((run) => ({ ...run, config: run.config as Record<string, unknown> })),
     'runs.compare': ({ runIdA, runIdB, slo }) => {
       const a = store.runs.metrics(runIdA, slo, DEFAULT_TTFT_EDGES_MS);
       const b = store.runs.metrics(runIdB, slo, DEFAULT_TTFT_EDGES_MS);
-      if (!a || !b) throw new ServiceFailure('not_found', `no run "${!a ? runIdA : runIdB}"${store.isPersistent ? '' : ' (history is off)'}`);
-      return { a: sideOf(a), b: sideOf(b), histogram: { edgesMs: a.ttftHistogram.edgesMs, countsA: a.ttftHistogram.counts, countsB: b.ttftHistogram.counts } };
+      if (!a || !b)
+        throw new ServiceFailure(
+          'not_found',
+          `no run "${!a ? runIdA : runIdB}"${store.isPersistent ? '' : ' (history is off)'}`,
+        );
+      return {
+        a: sideOf(a),
+        b: sideOf(b),
+        histogram: {
+          edgesMs: a.ttftHistogram.edgesMs,
+          countsA: a.ttftHistogram.counts,
+          countsB: b.ttftHistogram.counts,
+        },
+      };
     },
     'runs.exportCsv': ({ runId }) => {
       const timelines = runId === null ? deps.window.toArray() : store.timelines.ofRun(runId);
       const stamp = new Date(deps.clock.wallNow()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
-      return { fileName: `first-frame-${runId ?? 'live'}-${stamp}.csv`, csv: toCsvString(timelines), numRows: timelines.length };
+      return {
+        fileName: `first-frame-${runId ?? 'live'}-${stamp}.csv`,
+        csv: toCsvString(timelines),
+        numRows: timelines.length,
+      };
     },
     'traces.import': async ({ fileName, text, skipBadLines }) => {
       const checked = await importTraceText(text, { skipBadLines: true });
-      const empty = { numLines: checked.numLines, numImported: 0, rejected: checked.rejected, report: null, runId: null };
+      const empty = {
+        numLines: checked.numLines,
+        numImported: 0,
+        rejected: checked.rejected,
+        report: null,
+        runId: null,
+      };
       if (checked.rejected.length > 0 && !skipBadLines) return empty;
       if (checked.numImported === 0) return empty;
-      const run = store.runs.create({ name: `trace ${fileName}`, config: { workload: `trace import: ${fileName}` } });
+      const run = store.runs.create({
+        name: `trace ${fileName}`,
+        config: { workload: `trace import: ${fileName}` },
+      });
       const imported = await importTraceText(text, { skipBadLines: true, runId: run.runId });
       for (const timeline of imported.timelines) store.writer.enqueue(timeline);
-      return { numLines: imported.numLines, numImported: imported.numImported, rejected: imported.rejected, report: buildReport(imported.timelines), runId: store.isPersistent ? run.runId : null };
+      return {
+        numLines: imported.numLines,
+        numImported: imported.numImported,
+        rejected: imported.rejected,
+        report: buildReport(imported.timelines),
+        runId: store.isPersistent ? run.runId : null,
+      };
     },
   };
 }

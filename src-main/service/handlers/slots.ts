@@ -4,7 +4,17 @@ import type { CoreDeps } from '../core-deps';
 import { toModelEntry, toPageStats, toSlotEventPayload, toSlotSnapshot } from '../mappers';
 import type { Handlers } from '../service';
 
-type SlotHandlers = Pick<Handlers, 'models.list' | 'slots.list' | 'slots.events' | 'slots.prefetch' | 'slots.evict' | 'slots.keep' | 'pages.stats' | 'engine.stats'>;
+type SlotHandlers = Pick<
+  Handlers,
+  | 'models.list'
+  | 'slots.list'
+  | 'slots.events'
+  | 'slots.prefetch'
+  | 'slots.evict'
+  | 'slots.keep'
+  | 'pages.stats'
+  | 'engine.stats'
+>;
 
 /** Models, slots (prefetch / evict / keep), context pages and engine load. */
 export function slotHandlers(deps: CoreDeps): SlotHandlers {
@@ -20,11 +30,14 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
     'models.list': async () => (await runtime.refreshModels()).map(toModelEntry),
     'slots.list': () => runtime.slots().map((slot) => toSlotSnapshot(slot, clock)),
     'slots.events': ({ sinceWallMs, limit }) => {
-      const events = runtime.slotEvents().filter((e) => sinceWallMs === undefined || e.atWallMs >= sinceWallMs);
+      const events = runtime
+        .slotEvents()
+        .filter((e) => sinceWallMs === undefined || e.atWallMs >= sinceWallMs);
       return events.slice(-(limit ?? 1000)).map(toSlotEventPayload);
     },
     'slots.prefetch': async ({ modelId }) => {
-      if (runtime.catalogue.resolve(modelId) instanceof Error) throw new ServiceFailure('not_found', `unknown or broken model "${modelId}"`);
+      if (runtime.catalogue.resolve(modelId) instanceof Error)
+        throw new ServiceFailure('not_found', `unknown or broken model "${modelId}"`);
       try {
         return toSlotSnapshot(await runtime.prefetch(modelId), clock);
       } catch (error) {
@@ -40,7 +53,8 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       }
       return toSlotSnapshot(slot, clock);
     },
-    'slots.keep': ({ slotId, keepAlive }) => toSlotSnapshot(runtime.keep(slotOrFail(slotId).slotId, keepAlive), clock),
+    'slots.keep': ({ slotId, keepAlive }) =>
+      toSlotSnapshot(runtime.keep(slotOrFail(slotId).slotId, keepAlive), clock),
     'pages.stats': () => toPageStats(runtime.pageSummary(), conversationCoverage(deps)),
     'engine.stats': () => ({ atWallMs: clock.wallNow(), ...runtime.load() }),
   };
@@ -50,7 +64,11 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
 function conversationCoverage(deps: CoreDeps): PageStats['conversations'] {
   const latest = new Map<string, { numPromptTokens: number; numCachedTokens: number }>();
   for (const t of deps.window.toArray()) {
-    if (t.conversationId) latest.set(t.conversationId, { numPromptTokens: t.numPromptTokens, numCachedTokens: t.numCachedTokens });
+    if (t.conversationId)
+      latest.set(t.conversationId, {
+        numPromptTokens: t.numPromptTokens,
+        numCachedTokens: t.numCachedTokens,
+      });
   }
   return [...latest].slice(-50).map(([conversationId, v]) => ({ conversationId, ...v }));
 }

@@ -1,7 +1,10 @@
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 
-type TelemetryHandlers = Pick<Handlers, 'timelines.recent' | 'timelines.reportClientTtft' | 'report.live' | 'app.status'>;
+type TelemetryHandlers = Pick<
+  Handlers,
+  'timelines.recent' | 'timelines.reportClientTtft' | 'report.live' | 'app.status'
+>;
 
 /** The live window, client TTFT reports, the live report and the app's status. */
 export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {

@@ -17,7 +17,9 @@ export function ModelPicker() {
         value={modelId ?? ''}
         onChange={(event) => setModel(event.target.value || null)}
       >
-        <option value="">{fallback ? `default: ${fallback.displayName} — ${statusOf(fallback.modelId)}` : 'default'}</option>
+        <option value="">
+          {fallback ? `default: ${fallback.displayName} — ${statusOf(fallback.modelId)}` : 'default'}
+        </option>
         {models.map((m) => (
           <option key={m.modelId} value={m.modelId} disabled={m.error !== null}>
             {m.displayName} — {m.error ? `broken: ${m.error}` : statusOf(m.modelId)}

@@ -20,11 +20,15 @@ export function ApiPanel() {
   useEffect(() => void load(), [load]);
   const toggle = async () => {
     if (!status) return;
-    const result = await bridge.call('api.setEnabled', { isEnabled: !status.isEnabled, apiKey: apiKey.trim() || null });
+    const result = await bridge.call('api.setEnabled', {
+      isEnabled: !status.isEnabled,
+      apiKey: apiKey.trim() || null,
+    });
     setError(result.ok ? null : result.error.message);
     if (result.ok) setStatus(result.value);
   };
-  if (!status) return error ? <Notice tone="error">{error}</Notice> : <p className="muted">Loading API status…</p>;
+  if (!status)
+    return error ? <Notice tone="error">{error}</Notice> : <p className="muted">Loading API status…</p>;
   const baseUrl = status.baseUrl ?? (status.isEnabled ? `${window.location.origin}/v1` : null);
   return (
     <div className="api-panel" data-testid="api-panel" data-enabled={status.isEnabled}>
@@ -42,7 +46,13 @@ export function ApiPanel() {
       {status.isToggleable && (
         <p className="actions">
           {!status.isEnabled && (
-            <input type="password" placeholder="optional bearer key (8+ characters)" value={apiKey} onChange={(e) => setApiKey(e.target.value)} aria-label="API key" />
+            <input
+              type="password"
+              placeholder="optional bearer key (8+ characters)"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+              aria-label="API key"
+            />
           )}
           <button type="button" onClick={() => void toggle()} data-testid="api-toggle">
             {status.isEnabled ? 'Turn off' : 'Turn on'}

@@ -16,7 +16,9 @@ const REFERENCE = JSON.parse(readFileSync(path.join(FOLDER, 'greedy-reference.js
 
 describe('the shipped model', () => {
   it('is the file the training record describes (sha256 of onnx/model.onnx)', () => {
-    const digest = createHash('sha256').update(readFileSync(path.join(FOLDER, 'onnx', 'model.onnx'))).digest('hex');
+    const digest = createHash('sha256')
+      .update(readFileSync(path.join(FOLDER, 'onnx', 'model.onnx')))
+      .digest('hex');
     expect(digest).toBe(REFERENCE.onnx_sha256);
   });
 
@@ -31,7 +33,9 @@ describe('the shipped model', () => {
         while (produced.length < tokens.length) {
           const result = await runner.forward(batch, BigInt64Array.from(input, BigInt), input.length);
           batch = batch.advanced(result.present, input.length);
-          const next = argmax(result.logits.subarray((input.length - 1) * result.vocabSize, input.length * result.vocabSize));
+          const next = argmax(
+            result.logits.subarray((input.length - 1) * result.vocabSize, input.length * result.vocabSize),
+          );
           produced.push(next);
           input = [next];
         }

@@ -10,14 +10,28 @@ describe('bad input gets a clear error and loses nothing', () => {
   let modelsDir: string;
   beforeAll(async () => {
     modelsDir = mkdtempSync(path.join(os.tmpdir(), 'ff-models-'));
-    cpSync(path.join(TEST_MODELS_DIR, TEST_MODEL_ID), path.join(modelsDir, TEST_MODEL_ID), { recursive: true });
+    cpSync(path.join(TEST_MODELS_DIR, TEST_MODEL_ID), path.join(modelsDir, TEST_MODEL_ID), {
+      recursive: true,
+    });
     const broken = path.join(modelsDir, 'broken-graph');
     cpSync(path.join(TEST_MODELS_DIR, TEST_MODEL_ID), broken, { recursive: true });
     writeFileSync(path.join(broken, 'onnx', 'model.onnx'), Buffer.alloc(4096, 7));
-    cpSync(path.join(TEST_MODELS_DIR, TEST_MODEL_ID), path.join(modelsDir, 'no-tokenizer'), { recursive: true });
+    cpSync(path.join(TEST_MODELS_DIR, TEST_MODEL_ID), path.join(modelsDir, 'no-tokenizer'), {
+      recursive: true,
+    });
     rmSync(path.join(modelsDir, 'no-tokenizer', 'tokenizer.json'));
     mkdirSync(path.join(modelsDir, 'empty-folder'));
-    runtime = await Runtime.create({ bundledModelsDir: modelsDir, numThreads: 1, limits: { maxPromptTokens: 64, maxOutputTokens: 100, defaultMaxTokens: 8, maxQueue: 8, defaultDeadlineMs: null } });
+    runtime = await Runtime.create({
+      bundledModelsDir: modelsDir,
+      numThreads: 1,
+      limits: {
+        maxPromptTokens: 64,
+        maxOutputTokens: 100,
+        defaultMaxTokens: 8,
+        maxQueue: 8,
+        defaultDeadlineMs: null,
+      },
+    });
   });
   afterAll(async () => {
     await runtime.close();

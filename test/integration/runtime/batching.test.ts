@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
 import { createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
 
-const PROMPTS = ['Once upon a time', 'My dear Mr. Bennet, said his lady to him one day,', 'The morning was fine', 'Emma Woodhouse, handsome, clever, and rich,'];
+const PROMPTS = [
+  'Once upon a time',
+  'My dear Mr. Bennet, said his lady to him one day,',
+  'The morning was fine',
+  'Emma Woodhouse, handsome, clever, and rich,',
+];
 
 describe('continuous batching', () => {
   let runtime: Runtime;
@@ -13,8 +18,11 @@ describe('continuous batching', () => {
 
   it('gives each sequence the same greedy tokens batched with others as alone', async () => {
     const alone: number[][] = [];
-    for (const text of PROMPTS) alone.push((await generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 20 })).tokenIds);
-    const batched = await Promise.all(PROMPTS.map((text, i) => generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 20 - i * 3 })));
+    for (const text of PROMPTS)
+      alone.push((await generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 20 })).tokenIds);
+    const batched = await Promise.all(
+      PROMPTS.map((text, i) => generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 20 - i * 3 })),
+    );
     batched.forEach((result, i) => expect(result.tokenIds).toEqual(alone[i]!.slice(0, 20 - i * 3)));
     expectNothingHeld(runtime);
   });

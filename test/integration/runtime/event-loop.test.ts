@@ -6,7 +6,17 @@ import { createTestRuntime, generate } from '../../support/runtime';
 describe('the main thread only routes', () => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await createTestRuntime({ isPaging: false, prefillChunkTokens: null, limits: { maxPromptTokens: 2048, maxOutputTokens: 64, defaultMaxTokens: 2, maxQueue: 8, defaultDeadlineMs: null } });
+    runtime = await createTestRuntime({
+      isPaging: false,
+      prefillChunkTokens: null,
+      limits: {
+        maxPromptTokens: 2048,
+        maxOutputTokens: 64,
+        defaultMaxTokens: 2,
+        maxQueue: 8,
+        defaultDeadlineMs: null,
+      },
+    });
     await generate(runtime, { prompt: { kind: 'text', text: 'warm up' }, maxTokens: 1 });
   });
   afterAll(() => runtime.close());

@@ -6,7 +6,19 @@ import { chat, createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } f
 describe('every finish reason releases seats and pages', () => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await createTestRuntime({ isPaging: true, pageSize: 16, prefillChunkTokens: 16, maxSeats: 2, limits: { maxPromptTokens: 1024, maxOutputTokens: 512, defaultMaxTokens: 16, maxQueue: 3, defaultDeadlineMs: null } });
+    runtime = await createTestRuntime({
+      isPaging: true,
+      pageSize: 16,
+      prefillChunkTokens: 16,
+      maxSeats: 2,
+      limits: {
+        maxPromptTokens: 1024,
+        maxOutputTokens: 512,
+        defaultMaxTokens: 16,
+        maxQueue: 3,
+        defaultDeadlineMs: null,
+      },
+    });
   });
   afterAll(() => runtime.close());
 
@@ -21,17 +33,28 @@ describe('every finish reason releases seats and pages', () => {
     const natural = await generate(runtime, { prompt: chat('Hello! How are you today?'), maxTokens: 200 });
     expect(natural.timeline.finishReason).toBe('stop');
     expect(natural.timeline.numOutputTokens).toBeLessThan(200);
-    const forced = await generate(runtime, { prompt: chat('Hello! How are you today?'), maxTokens: 200, ignoreEos: true });
+    const forced = await generate(runtime, {
+      prompt: chat('Hello! How are you today?'),
+      maxTokens: 200,
+      ignoreEos: true,
+    });
     expect(forced.timeline.finishReason).toBe('length');
     expect(forced.timeline.numOutputTokens).toBe(200);
     expectNothingHeld(runtime);
   });
 
   it('stop: a stop string ends the text before it and holds nothing', async () => {
-    const free = await generate(runtime, { prompt: { kind: 'text', text: 'It was a fine day and' }, maxTokens: 24 });
+    const free = await generate(runtime, {
+      prompt: { kind: 'text', text: 'It was a fine day and' },
+      maxTokens: 24,
+    });
     const stop = free.text.trim().slice(2, 4);
     if (stop.length < 2) return;
-    const result = await generate(runtime, { prompt: { kind: 'text', text: 'It was a fine day and' }, maxTokens: 24, stop: [stop] });
+    const result = await generate(runtime, {
+      prompt: { kind: 'text', text: 'It was a fine day and' },
+      maxTokens: 24,
+      stop: [stop],
+    });
     expect(result.timeline.finishReason).toBe('stop');
     expect(result.text).not.toContain(stop);
     expect(free.text.startsWith(result.text)).toBe(true);
@@ -39,9 +62,19 @@ describe('every finish reason releases seats and pages', () => {
   });
 
   it('cancelled: cancelling mid-stream ends it as cancelled and holds nothing', async () => {
-    const pending = collectGeneration(runtime, { requestId: 'cancel-me', modelId: TEST_MODEL_ID, prompt: chat('Write a long letter to your sister.'), maxTokens: 400, temperature: 0 }, (chunk) => {
-      if (chunk.tokenIds.length > 0) runtime.cancel('cancel-me');
-    });
+    const pending = collectGeneration(
+      runtime,
+      {
+        requestId: 'cancel-me',
+        modelId: TEST_MODEL_ID,
+        prompt: chat('Write a long letter to your sister.'),
+        maxTokens: 400,
+        temperature: 0,
+      },
+      (chunk) => {
+        if (chunk.tokenIds.length > 0) runtime.cancel('cancel-me');
+      },
+    );
     const result = await pending;
     expect(result.timeline.finishReason).toBe('cancelled');
     expect(result.timeline.numOutputTokens).toBeLessThan(400);
@@ -50,7 +83,13 @@ describe('every finish reason releases seats and pages', () => {
 
   it('cancelled: a long prompt cancelled between prefill chunks ends with no token and holds nothing', async () => {
     const text = 'The rain fell softly on the old stone walls while they talked of letters. '.repeat(40);
-    const pending = collectGeneration(runtime, { requestId: 'cancel-in-prefill', modelId: TEST_MODEL_ID, prompt: { kind: 'text', text }, maxTokens: 5, temperature: 0 });
+    const pending = collectGeneration(runtime, {
+      requestId: 'cancel-in-prefill',
+      modelId: TEST_MODEL_ID,
+      prompt: { kind: 'text', text },
+      maxTokens: 5,
+      temperature: 0,
+    });
     await new Promise((resolve) => setTimeout(resolve, 3));
     expect(runtime.cancel('cancel-in-prefill')).toBe(true);
     const result = await pending;
@@ -61,13 +100,20 @@ describe('every finish reason releases seats and pages', () => {
   });
 
   it('deadline: a request past its deadline ends as deadline and holds nothing', async () => {
-    const result = await generate(runtime, { prompt: chat('Tell me everything.'), maxTokens: 500, ignoreEos: true, deadlineMs: 30 });
+    const result = await generate(runtime, {
+      prompt: chat('Tell me everything.'),
+      maxTokens: 500,
+      ignoreEos: true,
+      deadlineMs: 30,
+    });
     expect(result.timeline.finishReason).toBe('deadline');
     expectNothingHeld(runtime);
   });
 
   it('rejected: a full queue refuses with queue_full and the queued ones still finish', async () => {
-    const requests = Array.from({ length: 7 }, (_, i) => generate(runtime, { prompt: chat(`Question number ${i}`), maxTokens: 3 }));
+    const requests = Array.from({ length: 7 }, (_, i) =>
+      generate(runtime, { prompt: chat(`Question number ${i}`), maxTokens: 3 }),
+    );
     const results = await Promise.all(requests);
     const rejected = results.filter((r) => r.timeline.finishReason === 'rejected');
     expect(rejected.length).toBeGreaterThan(0);

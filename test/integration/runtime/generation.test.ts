@@ -13,7 +13,8 @@ describe('generation on the real model', () => {
     const entry = runtime.models().find((m) => m.modelId === TEST_MODEL_ID);
     if (entry?.status !== 'ok') throw new Error('test model did not load');
     const { tokenizer } = entry.model.folder;
-    const text = 'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.';
+    const text =
+      'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.';
     expect(tokenizer.decode(tokenizer.encode(text))).toBe(text);
   });
 

@@ -39,7 +39,9 @@ describe('model folder loader', () => {
     try {
       const result = await generate(runtime, { modelId: 'truncated', prompt: chat('Hi') });
       expect(result.timeline.finishReason).toBe('error');
-      expect(result.errorMessage).toContain('truncated failed to load: onnx/model.onnx: ONNX Runtime cannot build a session');
+      expect(result.errorMessage).toContain(
+        'truncated failed to load: onnx/model.onnx: ONNX Runtime cannot build a session',
+      );
       expect(runtime.slots()[0]!.status).toBe('failed');
     } finally {
       await runtime.close();
@@ -50,11 +52,16 @@ describe('model folder loader', () => {
     const dir = copyModel('wrong-layers');
     const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as Record<string, number>;
     const actual = config['num_hidden_layers']!;
-    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ ...config, num_hidden_layers: actual + 1 }));
+    writeFileSync(
+      path.join(dir, 'config.json'),
+      JSON.stringify({ ...config, num_hidden_layers: actual + 1 }),
+    );
     const runtime = await Runtime.create({ bundledModelsDir: path.dirname(dir), numThreads: 1 });
     try {
       const result = await generate(runtime, { modelId: 'wrong-layers', prompt: chat('Hi') });
-      expect(result.errorMessage).toContain(`graph has ${actual} layers of past_key_values but config.json num_hidden_layers is ${actual + 1}`);
+      expect(result.errorMessage).toContain(
+        `graph has ${actual} layers of past_key_values but config.json num_hidden_layers is ${actual + 1}`,
+      );
     } finally {
       await runtime.close();
     }

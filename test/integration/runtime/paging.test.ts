@@ -4,7 +4,28 @@ import type { Runtime } from '../../../src-main/runtime';
 import type { ChatTurn } from '../../../src-main/runtime';
 import { createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
 
-const WORDS = ['the', 'letter', 'came', 'from', 'Bath', 'and', 'she', 'smiled', 'at', 'Mr.', 'Darcy', 'while', 'walking', 'home', 'in', 'rain', 'today', 'very', 'kind', 'indeed'];
+const WORDS = [
+  'the',
+  'letter',
+  'came',
+  'from',
+  'Bath',
+  'and',
+  'she',
+  'smiled',
+  'at',
+  'Mr.',
+  'Darcy',
+  'while',
+  'walking',
+  'home',
+  'in',
+  'rain',
+  'today',
+  'very',
+  'kind',
+  'indeed',
+];
 
 /** Plays a multi-turn chat: each turn's answer is generated and appended to the history. */
 async function playConversation(runtime: Runtime, userTurns: string[]): Promise<number[][]> {
@@ -12,7 +33,10 @@ async function playConversation(runtime: Runtime, userTurns: string[]): Promise<
   const answers: number[][] = [];
   for (const content of userTurns) {
     history.push({ role: 'user', content });
-    const result = await generate(runtime, { prompt: { kind: 'chat', messages: [...history] }, maxTokens: 6 });
+    const result = await generate(runtime, {
+      prompt: { kind: 'chat', messages: [...history] },
+      maxTokens: 6,
+    });
     answers.push(result.tokenIds);
     history.push({ role: 'assistant', content: result.text });
   }
@@ -46,9 +70,30 @@ describe('context pages', () => {
   });
 
   it('finds the whole history of a chat cached on its next turn and prefills only the new tokens', async () => {
-    const first = await generate(paged, { prompt: { kind: 'chat', messages: [{ role: 'user', content: 'Tell me about the ball at Netherfield and who danced with whom that evening.' }] }, maxTokens: 20 });
+    const first = await generate(paged, {
+      prompt: {
+        kind: 'chat',
+        messages: [
+          {
+            role: 'user',
+            content: 'Tell me about the ball at Netherfield and who danced with whom that evening.',
+          },
+        ],
+      },
+      maxTokens: 20,
+    });
     const second = await generate(paged, {
-      prompt: { kind: 'chat', messages: [{ role: 'user', content: 'Tell me about the ball at Netherfield and who danced with whom that evening.' }, { role: 'assistant', content: first.text }, { role: 'user', content: 'And then?' }] },
+      prompt: {
+        kind: 'chat',
+        messages: [
+          {
+            role: 'user',
+            content: 'Tell me about the ball at Netherfield and who danced with whom that evening.',
+          },
+          { role: 'assistant', content: first.text },
+          { role: 'user', content: 'And then?' },
+        ],
+      },
       maxTokens: 4,
     });
     const cached = second.timeline.numCachedTokens;

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 
-const PROMPTS = ['Once upon a time there was a girl who lived', 'My dear Mr. Bennet, said his lady to him one day', 'The morning was fine and the garden', 'Emma Woodhouse, handsome, clever, and rich'];
+const PROMPTS = [
+  'Once upon a time there was a girl who lived',
+  'My dear Mr. Bennet, said his lady to him one day',
+  'The morning was fine and the garden',
+  'Emma Woodhouse, handsome, clever, and rich',
+];
 
 describe('preemption when the K/V budget runs out', () => {
   let tight: Runtime;
@@ -10,7 +15,13 @@ describe('preemption when the K/V budget runs out', () => {
   beforeAll(async () => {
     roomy = await createTestRuntime({ isPaging: false, maxSeats: 4, prefillChunkTokens: 4 });
     const pageBytes = pageBytesOf(roomy);
-    tight = await createTestRuntime({ isPaging: true, pageSize: 4, maxSeats: 4, prefillChunkTokens: 4, kvBudgetBytes: pageBytes * 14 });
+    tight = await createTestRuntime({
+      isPaging: true,
+      pageSize: 4,
+      maxSeats: 4,
+      prefillChunkTokens: 4,
+      kvBudgetBytes: pageBytes * 14,
+    });
   });
   afterAll(async () => {
     await tight.close();
@@ -19,8 +30,15 @@ describe('preemption when the K/V budget runs out', () => {
 
   it('sends sequences back to the queue, recomputes them and still gives the same greedy tokens', async () => {
     const expected: number[][] = [];
-    for (const text of PROMPTS) expected.push((await generate(roomy, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })).tokenIds);
-    const results = await Promise.all(PROMPTS.map((text) => generate(tight, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })));
+    for (const text of PROMPTS)
+      expected.push(
+        (await generate(roomy, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })).tokenIds,
+      );
+    const results = await Promise.all(
+      PROMPTS.map((text) =>
+        generate(tight, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true }),
+      ),
+    );
     results.forEach((result, i) => expect(result.tokenIds).toEqual(expected[i]));
     const numPreemptions = results.reduce((sum, r) => sum + r.timeline.numPreemptions, 0);
     expect(numPreemptions).toBeGreaterThan(0);
@@ -28,7 +46,15 @@ describe('preemption when the K/V budget runs out', () => {
   });
 
   it('measures requeue and lost prefill when a preemption lands before the first token', async () => {
-    const results = await Promise.all(PROMPTS.map((text) => generate(tight, { prompt: { kind: 'text', text: `${text} ${text}` }, maxTokens: 16, ignoreEos: true })));
+    const results = await Promise.all(
+      PROMPTS.map((text) =>
+        generate(tight, {
+          prompt: { kind: 'text', text: `${text} ${text}` },
+          maxTokens: 16,
+          ignoreEos: true,
+        }),
+      ),
+    );
     const early = results.filter((r) => r.timeline.parts.requeue > 0);
     expect(early.length).toBeGreaterThan(0);
     for (const result of early) expect(result.timeline.parts.lostPrefill).toBeGreaterThan(0);

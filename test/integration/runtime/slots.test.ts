@@ -17,13 +17,18 @@ describe('model slots', () => {
 
   it('takes the explicit slow path on a cold slot and the warm path after, with every transition recorded', async () => {
     runtime = await createTestRuntime();
-    const cold = await generate(runtime, { prompt: chat('Hello') , maxTokens: 2 });
+    const cold = await generate(runtime, { prompt: chat('Hello'), maxTokens: 2 });
     const warm = await generate(runtime, { prompt: chat('Hello again'), maxTokens: 2 });
     expect(cold.timeline.isColdSlot).toBe(true);
     expect(cold.timeline.parts.slotLoad).toBeGreaterThan(0);
     expect(warm.timeline.parts.slotLoad).toBe(0);
     const transitions = runtime.slotEvents().map((e) => `${e.fromStatus}>${e.toStatus}:${e.cause}`);
-    expect(transitions.slice(0, 4)).toEqual(['empty>prefetching:request', 'prefetching>resident:request', 'resident>active:request', 'active>resident:request']);
+    expect(transitions.slice(0, 4)).toEqual([
+      'empty>prefetching:request',
+      'prefetching>resident:request',
+      'resident>active:request',
+      'active>resident:request',
+    ]);
     expect(runtime.slots()[0]!.numHits).toBe(1);
   });
 
@@ -43,7 +48,11 @@ describe('model slots', () => {
     runtime = await createTestRuntime();
     await runtime.prefetch(TEST_MODEL_ID);
     const slot = runtime.slots()[0]!;
-    const pending = generate(runtime, { prompt: chat('Write a long letter.'), maxTokens: 300, ignoreEos: true });
+    const pending = generate(runtime, {
+      prompt: chat('Write a long letter.'),
+      maxTokens: 300,
+      ignoreEos: true,
+    });
     await waitFor(() => slot.status === 'active');
     await expect(runtime.evict(slot.slotId)).rejects.toThrow(/only an idle resident slot can be evicted/);
     await pending;
@@ -52,7 +61,11 @@ describe('model slots', () => {
 
   it('unloads after the request when asked, with cause ttl', async () => {
     runtime = await createTestRuntime();
-    await generate(runtime, { prompt: chat('Hi'), maxTokens: 2, keepAlive: { kind: 'unload-after-request' } });
+    await generate(runtime, {
+      prompt: chat('Hi'),
+      maxTokens: 2,
+      keepAlive: { kind: 'unload-after-request' },
+    });
     await waitFor(() => runtime.slots()[0]!.status === 'empty');
     expect(runtime.slotEvents().at(-1)).toMatchObject({ cause: 'ttl', reason: 'unload after request' });
   });
@@ -76,6 +89,9 @@ describe('model slots', () => {
     runtime.registry['options'].budgetBytes = Math.max(first.footprintBytes, footprintOf(second)) + 1;
     await runtime.prefetch('second-model');
     expect(first.status).toBe('empty');
-    expect(runtime.slotEvents().find((e) => e.cause === 'budget')).toMatchObject({ slotId: first.slotId, toStatus: 'evicting' });
+    expect(runtime.slotEvents().find((e) => e.cause === 'budget')).toMatchObject({
+      slotId: first.slotId,
+      toStatus: 'evicting',
+    });
   });
 });

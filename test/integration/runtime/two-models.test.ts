@@ -10,24 +10,42 @@ const PROMPTS = ['Once upon a time', 'The morning was fine', 'She wrote a letter
 describe('two models at once', () => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await createTestRuntime({ userModelsDir: randomModelsDir(['second-model']), maxSeats: 2, prefillChunkTokens: 4 });
+    runtime = await createTestRuntime({
+      userModelsDir: randomModelsDir(['second-model']),
+      maxSeats: 2,
+      prefillChunkTokens: 4,
+    });
   });
   afterAll(() => runtime.close());
 
   it('never runs a request on the other model’s slot: concurrent outputs equal each model alone', async () => {
     const alone: Record<string, number[][]> = Object.fromEntries(MODELS.map((m) => [m, []]));
     for (const modelId of MODELS)
-      for (const text of PROMPTS) alone[modelId]!.push((await generate(runtime, { modelId, prompt: { kind: 'text', text }, maxTokens: 10 })).tokenIds);
+      for (const text of PROMPTS)
+        alone[modelId]!.push(
+          (await generate(runtime, { modelId, prompt: { kind: 'text', text }, maxTokens: 10 })).tokenIds,
+        );
     expect(alone[MODELS[0]!]).not.toEqual(alone[MODELS[1]!]);
     const mixed = await Promise.all(
-      PROMPTS.flatMap((text, i) => MODELS.map(async (modelId) => ({ modelId, i, result: await generate(runtime, { modelId, prompt: { kind: 'text', text }, maxTokens: 10 }) }))),
+      PROMPTS.flatMap((text, i) =>
+        MODELS.map(async (modelId) => ({
+          modelId,
+          i,
+          result: await generate(runtime, { modelId, prompt: { kind: 'text', text }, maxTokens: 10 }),
+        })),
+      ),
     );
     for (const { modelId, i, result } of mixed) {
       expect(result.tokenIds).toEqual(alone[modelId]![i]);
       expect(result.timeline.slotId).toBe(`slot-${modelId}`);
       expect(result.timeline.modelId).toBe(modelId);
     }
-    expect(runtime.slots().map((s) => s.status).sort()).toEqual(['resident', 'resident']);
+    expect(
+      runtime
+        .slots()
+        .map((s) => s.status)
+        .sort(),
+    ).toEqual(['resident', 'resident']);
     expectNothingHeld(runtime);
   });
 });

@@ -16,13 +16,20 @@ async function sendAndWait(core: Core, conversationId: string, content: string) 
     events.push(event);
     if (event.name === 'request.done' && event.payload.requestId === requestId) resolveDone();
   });
-  const sent = await core.service.call('chat.send', { conversationId, content, sampling: { temperature: 0, maxTokens: 8 } });
+  const sent = await core.service.call('chat.send', {
+    conversationId,
+    content,
+    sampling: { temperature: 0, maxTokens: 8 },
+  });
   if (!sent.ok) throw new Error(sent.error.message);
   requestId = sent.value.requestId;
   if (events.some((e) => e.name === 'request.done' && e.payload.requestId === requestId)) resolveDone();
   await done;
   off();
-  return { requestId, events: events.filter((e) => 'requestId' in e.payload && e.payload.requestId === requestId) };
+  return {
+    requestId,
+    events: events.filter((e) => 'requestId' in e.payload && e.payload.requestId === requestId),
+  };
 }
 
 describe('the core behind every transport', () => {
@@ -30,7 +37,12 @@ describe('the core behind every transport', () => {
   let core: Core;
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-core-'));
-    core = await createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless', runtime: { numThreads: 1 } });
+    core = await createCore({
+      dataDir,
+      bundledModelsDir: TEST_MODELS_DIR,
+      host: 'headless',
+      runtime: { numThreads: 1 },
+    });
   });
   afterAll(async () => {
     await core.close();
@@ -44,7 +56,10 @@ describe('the core behind every transport', () => {
     const { requestId, events } = await sendAndWait(core, conversationId, 'Good morning!');
     expect(events.filter((e) => e.name === 'request.chunk').length).toBeGreaterThan(0);
     const done = events.find((e) => e.name === 'request.done');
-    expect(done?.payload).toMatchObject({ requestId, timeline: { finishReason: 'length', numOutputTokens: 8 } });
+    expect(done?.payload).toMatchObject({
+      requestId,
+      timeline: { finishReason: 'length', numOutputTokens: 8 },
+    });
     const conversation = await core.service.call('chat.getConversation', { conversationId });
     if (!conversation.ok) throw new Error(conversation.error.message);
     expect(conversation.value.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -53,7 +68,11 @@ describe('the core behind every transport', () => {
   });
 
   it('returns invalid input as a value naming the field, never a throw', async () => {
-    const bad = await core.service.call('chat.send', { conversationId: 'x', content: '', sampling: { temperature: 'hot' } });
+    const bad = await core.service.call('chat.send', {
+      conversationId: 'x',
+      content: '',
+      sampling: { temperature: 'hot' },
+    });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
       expect(bad.error.code).toBe('invalid_input');
@@ -76,13 +95,37 @@ describe('the core behind every transport', () => {
   });
 
   it('imports a trace, reporting every bad line with its number, and imports nothing unless asked to skip', async () => {
-    const good = { request_id: 'a', prompt_tokens: 10, output_tokens: 5, client_send_ms: 0, gateway_arrival_ms: 5, queue_enter_ms: 6, prefill_start_ms: 10, prefill_end_ms: 30, first_token_server_ms: 32, first_token_client_ms: 40, last_token_client_ms: 90 };
-    const text = [JSON.stringify(good), '{not json', JSON.stringify({ ...good, request_id: 'b', prefill_end_ms: 5 })].join('\n');
-    const strict = await core.service.call('traces.import', { fileName: 't.jsonl', text, skipBadLines: false });
+    const good = {
+      request_id: 'a',
+      prompt_tokens: 10,
+      output_tokens: 5,
+      client_send_ms: 0,
+      gateway_arrival_ms: 5,
+      queue_enter_ms: 6,
+      prefill_start_ms: 10,
+      prefill_end_ms: 30,
+      first_token_server_ms: 32,
+      first_token_client_ms: 40,
+      last_token_client_ms: 90,
+    };
+    const text = [
+      JSON.stringify(good),
+      '{not json',
+      JSON.stringify({ ...good, request_id: 'b', prefill_end_ms: 5 }),
+    ].join('\n');
+    const strict = await core.service.call('traces.import', {
+      fileName: 't.jsonl',
+      text,
+      skipBadLines: false,
+    });
     if (!strict.ok) throw new Error(strict.error.message);
     expect(strict.value.numImported).toBe(0);
     expect(strict.value.rejected.map((r) => r.line)).toEqual([2, 3]);
-    const lenient = await core.service.call('traces.import', { fileName: 't.jsonl', text, skipBadLines: true });
+    const lenient = await core.service.call('traces.import', {
+      fileName: 't.jsonl',
+      text,
+      skipBadLines: true,
+    });
     expect(lenient.ok && lenient.value.numImported).toBe(1);
   });
 });
@@ -91,7 +134,12 @@ describe('persistence off', () => {
   it('keeps serving chat in memory and says why history is off when the database file is corrupt', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-corrupt-'));
     writeFileSync(path.join(dataDir, 'history.sqlite'), Buffer.alloc(8192, 0x5a));
-    const core = await createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless', runtime: { numThreads: 1 } });
+    const core = await createCore({
+      dataDir,
+      bundledModelsDir: TEST_MODELS_DIR,
+      host: 'headless',
+      runtime: { numThreads: 1 },
+    });
     try {
       const status = await core.service.call('app.status', {});
       if (!status.ok) throw new Error(status.error.message);
@@ -101,8 +149,12 @@ describe('persistence off', () => {
       const created = await core.service.call('chat.createConversation', { title: 'in memory' });
       if (!created.ok) throw new Error(created.error.message);
       const { events } = await sendAndWait(core, created.value.conversationId, 'Hello?');
-      expect(events.find((e) => e.name === 'request.done')?.payload).toMatchObject({ timeline: { finishReason: 'length' } });
-      const conversation = await core.service.call('chat.getConversation', { conversationId: created.value.conversationId });
+      expect(events.find((e) => e.name === 'request.done')?.payload).toMatchObject({
+        timeline: { finishReason: 'length' },
+      });
+      const conversation = await core.service.call('chat.getConversation', {
+        conversationId: created.value.conversationId,
+      });
       expect(conversation.ok && conversation.value.messages.length).toBe(2);
     } finally {
       await core.close();

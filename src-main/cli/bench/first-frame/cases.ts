@@ -37,9 +37,21 @@ export interface CaseContext {
 let requestCounter = 0;
 
 /** One greedy text request through the runtime; throws if it did not finish normally. */
-export async function request(runtime: Runtime, modelId: string, text: string, maxTokens: number): Promise<Timeline> {
-  const result = await collectGeneration(runtime, { requestId: `bench-${++requestCounter}`, modelId, prompt: { kind: 'text', text }, maxTokens, temperature: 0 });
-  if (result.timeline.finishReason !== 'length' && result.timeline.finishReason !== 'stop') throw new Error(`bench request failed: ${result.errorMessage}`);
+export async function request(
+  runtime: Runtime,
+  modelId: string,
+  text: string,
+  maxTokens: number,
+): Promise<Timeline> {
+  const result = await collectGeneration(runtime, {
+    requestId: `bench-${++requestCounter}`,
+    modelId,
+    prompt: { kind: 'text', text },
+    maxTokens,
+    temperature: 0,
+  });
+  if (result.timeline.finishReason !== 'length' && result.timeline.finishReason !== 'stop')
+    throw new Error(`bench request failed: ${result.errorMessage}`);
   return result.timeline;
 }
 
@@ -51,7 +63,10 @@ export async function coldSlotNoPage(ctx: CaseContext): Promise<CaseResult> {
     if (slot && slot.status === 'resident') await ctx.paged.evict(slot.slotId);
     const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 1000 + i);
     const timeline = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
-    runs.push({ timeline, floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null) });
+    runs.push({
+      timeline,
+      floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null),
+    });
     ctx.onProgress(`cold_slot_no_context_page ${i + 1}/${ctx.numRuns}`);
   }
   return { name: 'cold_slot_no_context_page', isSlotHit: false, isPageHit: false, runs };
@@ -64,7 +79,10 @@ export async function residentSlotNoPage(ctx: CaseContext): Promise<CaseResult> 
   for (let i = 0; i < ctx.numRuns; i++) {
     const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 2000 + i);
     const timeline = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
-    runs.push({ timeline, floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null) });
+    runs.push({
+      timeline,
+      floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null),
+    });
     ctx.onProgress(`resident_slot_no_context_page ${i + 1}/${ctx.numRuns}`);
   }
   return { name: 'resident_slot_no_context_page', isSlotHit: true, isPageHit: false, runs };
@@ -92,7 +110,10 @@ export async function pageHitVersusOff(ctx: CaseContext): Promise<[CaseResult, C
   const offRuns: CaseRun[] = [];
   for (const { ids, hit, off } of measured) {
     const past = await ctx.floor.pastOf(ids.slice(0, hit.numCachedTokens));
-    hitRuns.push({ timeline: hit, floorPrefillMs: await ctx.floor.prefillMs(ids.slice(hit.numCachedTokens), past) });
+    hitRuns.push({
+      timeline: hit,
+      floorPrefillMs: await ctx.floor.prefillMs(ids.slice(hit.numCachedTokens), past),
+    });
     offRuns.push({ timeline: off, floorPrefillMs: await ctx.floor.prefillMs(ids, null) });
   }
   return [

@@ -27,7 +27,11 @@ function tokensPerS(timelines: readonly Timeline[]): number {
 }
 
 /** Measures decode ITL at one sequence (engine vs raw loop) and tokens/s at 1 vs N sequences. */
-export async function measureDecode(ctx: CaseContext, numSteps: number, numConcurrent: number): Promise<DecodeResult> {
+export async function measureDecode(
+  ctx: CaseContext,
+  numSteps: number,
+  numConcurrent: number,
+): Promise<DecodeResult> {
   const text = promptOfTokens(ctx.folder.tokenizer, 32, 4000);
   const ids = ctx.folder.tokenizer.encode(text);
   const engineGaps: number[] = [];
@@ -38,7 +42,9 @@ export async function measureDecode(ctx: CaseContext, numSteps: number, numConcu
     ctx.onProgress(`decode ${i + 1}/3`);
   }
   const single = await request(ctx.unpaged, ctx.modelId, text, numSteps);
-  const prompts = Array.from({ length: numConcurrent }, (_, i) => promptOfTokens(ctx.folder.tokenizer, 32, 5000 + i));
+  const prompts = Array.from({ length: numConcurrent }, (_, i) =>
+    promptOfTokens(ctx.folder.tokenizer, 32, 5000 + i),
+  );
   const concurrent = await Promise.all(prompts.map((p) => request(ctx.unpaged, ctx.modelId, p, numSteps)));
   ctx.onProgress('throughput');
   return {

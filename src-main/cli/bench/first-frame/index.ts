@@ -16,20 +16,50 @@ import { printTable } from './table';
 import { caseJson, targetChecks } from './summary';
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { model: { type: 'string' }, runs: { type: 'string', default: '10' }, json: { type: 'boolean', default: false }, threads: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      model: { type: 'string' },
+      runs: { type: 'string', default: '10' },
+      json: { type: 'boolean', default: false },
+      threads: { type: 'string' },
+    },
+  });
   const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
   const numThreads = Number(values.threads ?? defaultRuntimeOptions({ bundledModelsDir: '' }).numThreads);
-  const common = { bundledModelsDir: path.dirname(modelDir), numThreads, prefillChunkTokens: null, kvBudgetBytes: 1024 * 1024 * 1024 };
+  const common = {
+    bundledModelsDir: path.dirname(modelDir),
+    numThreads,
+    prefillChunkTokens: null,
+    kvBudgetBytes: 1024 * 1024 * 1024,
+  };
   const paged = await Runtime.create({ ...common, isPaging: true });
   const unpaged = await Runtime.create({ ...common, isPaging: false, maxSeats: 4 });
   const modelId = path.basename(modelDir);
   const entry = paged.models().find((m) => m.modelId === modelId);
-  if (entry?.status !== 'ok') throw new Error(entry?.status === 'broken' ? entry.error : `no model folder at ${modelDir}`);
+  if (entry?.status !== 'ok')
+    throw new Error(entry?.status === 'broken' ? entry.error : `no model folder at ${modelDir}`);
   const floor = await Floor.open(entry.model.folder, numThreads);
   const log = (label: string) => values.json || process.stderr.write(`\r${label.padEnd(48)}`);
-  const ctx: CaseContext = { paged, unpaged, floor, folder: entry.model.folder, modelId, numRuns: Number(values.runs), promptTokens: 128, cachedPrefixTokens: 1024, newTokens: 20, maxTokens: 16, onProgress: log };
+  const ctx: CaseContext = {
+    paged,
+    unpaged,
+    floor,
+    folder: entry.model.folder,
+    modelId,
+    numRuns: Number(values.runs),
+    promptTokens: 128,
+    cachedPrefixTokens: 1024,
+    newTokens: 20,
+    maxTokens: 16,
+    onProgress: log,
+  };
   try {
-    const cases = [await coldSlotNoPage(ctx), await residentSlotNoPage(ctx), ...(await pageHitVersusOff(ctx))];
+    const cases = [
+      await coldSlotNoPage(ctx),
+      await residentSlotNoPage(ctx),
+      ...(await pageHitVersusOff(ctx)),
+    ];
     const decode = await measureDecode(ctx, 64, 4);
     log('cold prefetch arms');
     const prefetch = await measurePrefetchArms(entry.model.folder.onnxPath, 5, true);
@@ -37,15 +67,55 @@ export async function run(argv: string[]): Promise<number> {
     const slot = paged.slots().find((s) => s.model.modelId === modelId)?.host;
     const report = {
       benchmark: 'first-frame-runtime-path',
-      model: { id: modelId, path: modelDir, params_bytes: entry.model.folder.onnxBytes, revision: entry.model.revisions.modelRevision.slice(0, 16) },
-      workload: { runs: ctx.numRuns, prompt_tokens: ctx.promptTokens, cached_prefix_tokens: ctx.cachedPrefixTokens, new_tokens: ctx.newTokens, max_tokens: ctx.maxTokens, threads: numThreads, sampling: 'greedy' },
-      boundary: 'server TTFT: arrival at the runtime → first chunk handed to the sink; floor: bare session.run of the same uncached tokens on the bench thread',
-      statistic: 'phase_ms, first_chunk_ms, full_response_ms, floor_prefill_ms are means over runs (they decompose); medians beside them',
-      slot: { pinned: slot?.isPinned ?? false, pinned_reason: slot?.pinnedReason ?? null, locked_bytes: slot?.lockedBytes ?? 0, resident_pct: slot?.residentPct ?? null },
+      model: {
+        id: modelId,
+        path: modelDir,
+        params_bytes: entry.model.folder.onnxBytes,
+        revision: entry.model.revisions.modelRevision.slice(0, 16),
+      },
+      workload: {
+        runs: ctx.numRuns,
+        prompt_tokens: ctx.promptTokens,
+        cached_prefix_tokens: ctx.cachedPrefixTokens,
+        new_tokens: ctx.newTokens,
+        max_tokens: ctx.maxTokens,
+        threads: numThreads,
+        sampling: 'greedy',
+      },
+      boundary:
+        'server TTFT: arrival at the runtime → first chunk handed to the sink; floor: bare session.run of the same uncached tokens on the bench thread',
+      statistic:
+        'phase_ms, first_chunk_ms, full_response_ms, floor_prefill_ms are means over runs (they decompose); medians beside them',
+      slot: {
+        pinned: slot?.isPinned ?? false,
+        pinned_reason: slot?.pinnedReason ?? null,
+        locked_bytes: slot?.lockedBytes ?? 0,
+        resident_pct: slot?.residentPct ?? null,
+      },
       runs: cases.map(caseJson),
-      decode: { steps: decode.numSteps, engine_itl_median_ms: decode.engineItlMedianMs, raw_step_median_ms: decode.rawStepMedianMs, single_tokens_per_s: decode.singleTokensPerS, concurrent_tokens_per_s: decode.concurrentTokensPerS, concurrent_sequences: decode.numConcurrent },
+      decode: {
+        steps: decode.numSteps,
+        engine_itl_median_ms: decode.engineItlMedianMs,
+        raw_step_median_ms: decode.rawStepMedianMs,
+        single_tokens_per_s: decode.singleTokensPerS,
+        concurrent_tokens_per_s: decode.concurrentTokensPerS,
+        concurrent_sequences: decode.numConcurrent,
+      },
       raw_sample_ms: sampleMs,
-      prefetch: { boundary: prefetch.boundary, statistic: 'nearest-rank median and p95 of 5 interleaved cold reads per arm', page_cache: prefetch.pageCache, memlock: prefetch.memlock.note, arms: prefetch.arms.map((a) => ({ arm: a.arm, median_ms: a.total.medianMs, p95_ms: a.total.p95Ms, num_cold: a.numCold, slot: a.slot })), ratios: prefetch.ratios },
+      prefetch: {
+        boundary: prefetch.boundary,
+        statistic: 'nearest-rank median and p95 of 5 interleaved cold reads per arm',
+        page_cache: prefetch.pageCache,
+        memlock: prefetch.memlock.note,
+        arms: prefetch.arms.map((a) => ({
+          arm: a.arm,
+          median_ms: a.total.medianMs,
+          p95_ms: a.total.p95Ms,
+          num_cold: a.numCold,
+          slot: a.slot,
+        })),
+        ratios: prefetch.ratios,
+      },
       targets: targetChecks(cases, decode, sampleMs),
     };
     if (values.json) console.log(JSON.stringify(report, null, 2));

@@ -27,7 +27,9 @@ export function runPhaseInWorker(
       else reject(new Error(`load client failed: ${message.message}`));
     });
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`load client worker exited (code ${code}) before finishing`)));
+    worker.once('exit', (code) =>
+      reject(new Error(`load client worker exited (code ${code}) before finishing`)),
+    );
     worker.postMessage({ target, input });
   });
 }

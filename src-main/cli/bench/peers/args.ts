@@ -43,7 +43,9 @@ export function parsePeersArgs(argv: string[]): {
       numConversations: count('conversations', v.conversations),
       numConcurrentTurns: count('concurrent-turns', v['concurrent-turns']),
       // The runtime's own default (all cores but the main thread's), for all three engines alike.
-      numThreads: v.threads ? count('threads', v.threads) : defaultRuntimeOptions({ bundledModelsDir: '' }).numThreads,
+      numThreads: v.threads
+        ? count('threads', v.threads)
+        : defaultRuntimeOptions({ bundledModelsDir: '' }).numThreads,
     },
   };
 }

@@ -37,7 +37,9 @@ describe('desktop API toggle', () => {
 
   it('says the port is in use instead of failing obscurely', async () => {
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
     const toggle = createApiToggle(openai, () => undefined);
     await expect(toggle.setEnabled({ isEnabled: true, port })).rejects.toThrow(`port ${port} is in use`);
     expect(toggle.status().isEnabled).toBe(false);

@@ -6,7 +6,9 @@ const GEOMETRY = { numLayers: 2, numKvHeads: 2, headDim: 3 };
 /** A one-row batch whose K/V value at (tensor t, head h, token i, dim d) encodes its coordinates. */
 function rowWithTokens(seqId: string, numTokens: number): KvBatch {
   let batch = KvBatch.empty(GEOMETRY, [seqId]);
-  const present = Array.from({ length: 4 }, (_, t) => Float32Array.from({ length: 2 * numTokens * 3 }, (_, i) => t * 1000 + i));
+  const present = Array.from({ length: 4 }, (_, t) =>
+    Float32Array.from({ length: 2 * numTokens * 3 }, (_, i) => t * 1000 + i),
+  );
   batch = batch.advanced(present, numTokens);
   return batch;
 }
@@ -15,7 +17,10 @@ describe('KvBatch', () => {
   it('left-pads rows so each row’s newest token is in the last column, with a matching mask and positions', () => {
     const a = rowWithTokens('a', 4);
     const b = rowWithTokens('b', 2);
-    const batch = KvBatch.gather(GEOMETRY, [{ batch: a, seqId: 'a' }, { batch: b, seqId: 'b' }]);
+    const batch = KvBatch.gather(GEOMETRY, [
+      { batch: a, seqId: 'a' },
+      { batch: b, seqId: 'b' },
+    ]);
     expect(batch.dims).toEqual([2, 2, 4, 3]);
     expect([...batch.attentionMask(1)]).toEqual([1n, 1n, 1n, 1n, 1n, 0n, 0n, 1n, 1n, 1n]);
     expect([...batch.positionIds(1)]).toEqual([4n, 2n]);
@@ -33,6 +38,8 @@ describe('KvBatch', () => {
   });
 
   it('refuses to copy a page that is not complete', () => {
-    expect(() => rowWithTokens('a', 3).copyPage('a', 1, 2, new Float32Array(pageFloats(GEOMETRY, 2)))).toThrow(/not complete/);
+    expect(() =>
+      rowWithTokens('a', 3).copyPage('a', 1, 2, new Float32Array(pageFloats(GEOMETRY, 2))),
+    ).toThrow(/not complete/);
   });
 });

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { layoutRevisionOf, RevisionCache } from '../../../../src-main/runtime/model';
 
-const SHAPE = { numLayers: 6, numKvHeads: 4, headDim: 32, vocabSize: 4096, hiddenSize: 256, maxPositions: 2048 };
+const SHAPE = {
+  numLayers: 6,
+  numKvHeads: 4,
+  headDim: 32,
+  vocabSize: 4096,
+  hiddenSize: 256,
+  maxPositions: 2048,
+};
 
 describe('revisions', () => {
   it('does not rehash an unchanged file after a restart, and rehashes a changed one', async () => {

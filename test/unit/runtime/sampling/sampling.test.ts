@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { argmax, IncrementalDetokenizer, sampleToken, seededRandom, StopMatcher } from '../../../../src-main/runtime/sampling';
+import {
+  argmax,
+  IncrementalDetokenizer,
+  sampleToken,
+  seededRandom,
+  StopMatcher,
+} from '../../../../src-main/runtime/sampling';
 
 describe('sampling', () => {
   const logits = Float32Array.from([0.1, 3, 2.9, -1, Number.NEGATIVE_INFINITY]);
@@ -21,14 +27,18 @@ describe('sampling', () => {
 
   it('keeps only the top-k candidates', () => {
     const random = seededRandom(3);
-    const picks = new Set(Array.from({ length: 200 }, () => sampleToken(logits, { temperature: 2, topK: 2, topP: 1 }, random)));
+    const picks = new Set(
+      Array.from({ length: 200 }, () => sampleToken(logits, { temperature: 2, topK: 2, topP: 1 }, random)),
+    );
     expect([...picks].sort()).toEqual([1, 2]);
   });
 
   it('keeps the smallest nucleus reaching top-p', () => {
     const peaked = Float32Array.from([10, 0, 0, 0]);
     const random = seededRandom(5);
-    const picks = new Set(Array.from({ length: 100 }, () => sampleToken(peaked, { temperature: 1, topK: 0, topP: 0.5 }, random)));
+    const picks = new Set(
+      Array.from({ length: 100 }, () => sampleToken(peaked, { temperature: 1, topK: 0, topP: 0.5 }, random)),
+    );
     expect([...picks]).toEqual([0]);
   });
 });

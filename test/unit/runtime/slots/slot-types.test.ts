@@ -3,7 +3,16 @@ import { canTransition } from '../../../../src-main/runtime/slots';
 
 describe('slot state machine', () => {
   it('allows the design card’s edges', () => {
-    for (const [from, to] of [['empty', 'prefetching'], ['prefetching', 'resident'], ['resident', 'active'], ['active', 'resident'], ['resident', 'evicting'], ['evicting', 'empty'], ['prefetching', 'failed'], ['failed', 'prefetching']] as const)
+    for (const [from, to] of [
+      ['empty', 'prefetching'],
+      ['prefetching', 'resident'],
+      ['resident', 'active'],
+      ['active', 'resident'],
+      ['resident', 'evicting'],
+      ['evicting', 'empty'],
+      ['prefetching', 'failed'],
+      ['failed', 'prefetching'],
+    ] as const)
       expect(canTransition(from, to)).toBe(true);
   });
 

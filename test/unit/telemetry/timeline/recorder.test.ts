@@ -28,7 +28,15 @@ describe('TimelineRecorder', () => {
     recorder.tokensFlushed(1);
     const t = recorder.finish('stop');
     expect(t.ttftMs).toBe(53);
-    expect(t.parts).toMatchObject({ inbox: 2, route: 1, queue: 5, activation: 3, contextLookup: 0.5, prefill: 40, emit: 1.5 });
+    expect(t.parts).toMatchObject({
+      inbox: 2,
+      route: 1,
+      queue: 5,
+      activation: 3,
+      contextLookup: 0.5,
+      prefill: 40,
+      emit: 1.5,
+    });
     const sum = TTFT_PARTS.reduce((s, p) => s + t.parts[p], 0);
     expect(sum + t.unattributedMs).toBeCloseTo(53, 9);
     expect(t.itlMs).toEqual([10]);
