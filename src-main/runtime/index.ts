@@ -14,3 +14,5 @@ export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './mo
 export { loadModelFolder, ModelFolderError } from './model';
 export type { KeepAlive, Slot, SlotEvent, SlotStatus, SlotCause } from './slots';
 export { DEFAULT_KEEP_ALIVE } from './slots';
+export type { ChatPlan, ChatPlanInput, ContextOverflow } from './forecast';
+export { DEFAULT_SAMPLING } from './sampling';

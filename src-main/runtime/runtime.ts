@@ -1,5 +1,7 @@
 import type { Timeline } from '../telemetry/timeline';
 import { RunnerClient } from './engine/runner-client';
+import { planChat, PrefillRate } from './forecast';
+import type { ChatPlan, ChatPlanInput } from './forecast';
 import { ModelCatalogue, RevisionCache } from './model';
 import type { CatalogueEntry } from './model';
 import { PageStore } from './pages';
@@ -42,7 +44,10 @@ export class Runtime {
     readonly registry: SlotRegistry,
     readonly pages: PageStore | null,
     private readonly engine: EngineLoop,
-  ) {}
+    private readonly rate: PrefillRate,
+  ) {
+    engine.onTimeline((timeline) => rate.observe(timeline));
+  }
 
   /** Builds a runtime and scans the model folders (nothing is loaded until asked). */
   static async create(
@@ -84,7 +89,7 @@ export class Runtime {
       pageSize: options.pageSize,
       limits: options.limits,
     });
-    return new Runtime(options, catalogue, registry, pages, engine);
+    return new Runtime(options, catalogue, registry, pages, engine, new PrefillRate());
   }
 
   /** Every model folder found, with revisions or the reason it is broken. */
@@ -104,6 +109,25 @@ export class Runtime {
   /** Starts a request; the sink receives its chunks and one outcome. */
   submit(request: GenerationRequest, sink: GenerationSink): void {
     this.engine.submit(request, sink);
+  }
+
+  /**
+   * What sending this chat would do, without sending it: the turns that fit the context, the
+   * pages already cached and the TTFT the measured prefill rate predicts. Throws when the model
+   * cannot be resolved.
+   */
+  planChat(input: ChatPlanInput): ChatPlan {
+    return planChat(
+      {
+        catalogue: this.catalogue,
+        registry: this.registry,
+        pages: this.pages,
+        pageSize: this.options.pageSize,
+        limits: this.options.limits,
+        rate: this.rate,
+      },
+      input,
+    );
   }
 
   /** Cancels a request; false when it is unknown or already finished. */

@@ -14,7 +14,16 @@ export type { TimelineQueries } from './queries/timelines';
 export { DEFAULT_PAGE_SIZE } from './queries/timelines';
 export { RunConfigSchema } from './queries/runs';
 export type { RunConfig, RunRecord, RunMetrics, RunQueries } from './queries/runs';
-export type { ChatQueries, ConversationRecord, MessageRecord, MessageRole } from './queries/chats';
+export type {
+  ChatQueries,
+  ConversationRecord,
+  MessageRecord,
+  MessageRole,
+  NewConversation,
+  NewMessage,
+  SearchHit,
+} from './queries/chats';
+export { conversationRecord, messageRecord, snippetOf } from './queries/chats';
 export type { SlotEventQueries } from './queries/slot-events';
 export { DEFAULT_RETENTION, RetentionPolicySchema } from './retention';
 export type { RetentionPolicy, RetentionControl, PruneResult } from './retention';

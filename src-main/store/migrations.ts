@@ -93,8 +93,34 @@ CREATE TABLE settings (
 );
 `;
 
+/**
+ * Schema v2: conversations become trees. A message points at its parent (regenerated answers
+ * and edited questions are siblings: versions of a turn), the conversation remembers the leaf
+ * of the branch on screen and its settings; an answer keeps its finish reason and what its
+ * request was planned with (`meta_json`: forecast, messages left out to fit the context).
+ * Existing conversations become one branch, each message the child of the one before it.
+ */
+const V2 = `
+ALTER TABLE messages ADD COLUMN parent_id TEXT;
+ALTER TABLE messages ADD COLUMN finish_reason TEXT
+  CHECK (finish_reason IS NULL OR finish_reason IN ('stop', 'length', 'cancelled', 'deadline', 'rejected', 'error'));
+ALTER TABLE messages ADD COLUMN meta_json TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE conversations ADD COLUMN leaf_message_id TEXT;
+ALTER TABLE conversations ADD COLUMN settings_json TEXT NOT NULL DEFAULT '{}';
+UPDATE messages SET parent_id = (
+  SELECT p.id FROM messages p
+  WHERE p.conversation_id = messages.conversation_id
+    AND (p.created_at_wall_ms < messages.created_at_wall_ms
+      OR (p.created_at_wall_ms = messages.created_at_wall_ms AND p.rowid < messages.rowid))
+  ORDER BY p.created_at_wall_ms DESC, p.rowid DESC LIMIT 1);
+UPDATE conversations SET leaf_message_id = (
+  SELECT m.id FROM messages m WHERE m.conversation_id = conversations.id
+  ORDER BY m.created_at_wall_ms DESC, m.rowid DESC LIMIT 1);
+CREATE INDEX messages_by_parent ON messages (conversation_id, parent_id);
+`;
+
 /** Every migration in order; migration i takes `user_version` from i to i + 1. */
-export const MIGRATIONS: readonly string[] = [V1];
+export const MIGRATIONS: readonly string[] = [V1, V2];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

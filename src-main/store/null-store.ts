@@ -28,9 +28,15 @@ const nullChats: ChatQueries = {
   listConversations: () => [],
   getConversation: () => null,
   renameConversation: () => false,
+  setSettings: () => false,
+  setLeaf: () => false,
   deleteConversation: () => false,
+  search: () => [],
   addMessage: messageRecord,
   messages: () => [],
+  importConversation: (conversation) => conversationRecord(conversation),
+  getSetting: () => null,
+  putSetting: () => undefined,
 };
 
 /**

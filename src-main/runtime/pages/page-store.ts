@@ -56,6 +56,17 @@ export class PageStore {
    * hold them: call `hold` for the pages a sequence will read.
    */
   lookup(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): CachedPage[] {
+    const found = this.match(identity, tokenIds, maxPages);
+    for (const page of found) this.touch(page);
+    return found;
+  }
+
+  /** How many leading pages `lookup` would find now, without marking them used (forecasts). */
+  peek(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): number {
+    return this.match(identity, tokenIds, maxPages).length;
+  }
+
+  private match(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): CachedPage[] {
     const found: CachedPage[] = [];
     let parent = CHAIN_ROOT;
     for (let pageIndex = 0; pageIndex < maxPages; pageIndex++) {
@@ -67,7 +78,6 @@ export class PageStore {
       found.push(page);
       parent = hash;
     }
-    for (const page of found) this.touch(page);
     return found;
   }
 

@@ -4,3 +4,4 @@ export * from './events';
 export * from './result';
 export * from './report-schemas';
 export * from './service-api';
+export * from './chat-schemas';

@@ -11,28 +11,18 @@ import {
   TimelineSchema,
 } from './schemas';
 import { ReportSchema, RunComparisonSchema, RunSummarySchema, SloSchema } from './report-schemas';
+import {
+  ChatDefaultsSchema,
+  ConversationSettingsSchema,
+  ConversationSummarySchema,
+  ConversationViewSchema,
+  SamplingPresetSchema,
+  SendForecastSchema,
+  TurnStartedSchema,
+} from './chat-schemas';
 
 const idSchema = z.string().min(1).max(200);
 const empty = z.object({}).strict();
-
-/** A stored conversation as the chat sidebar lists it. */
-export const ConversationSummarySchema = z.object({
-  conversationId: idSchema,
-  title: z.string(),
-  createdWallMs: z.number(),
-  updatedWallMs: z.number(),
-  numMessages: z.number().int(),
-});
-
-/** A stored message, with the timeline of the request that produced it (assistant messages). */
-export const StoredMessageSchema = z.object({
-  messageId: idSchema,
-  role: ChatMessageSchema.shape.role,
-  content: z.string(),
-  createdWallMs: z.number(),
-  requestId: z.string().nullable(),
-  timeline: TimelineSchema.nullable(),
-});
 
 /** What the app is running on and whether history is being kept (and why not). */
 export const AppStatusSchema = z.object({
@@ -79,17 +69,44 @@ export const METHODS = {
   'pages.stats': def(empty, PageStatsSchema),
   'engine.stats': def(empty, EngineStatsSchema),
   'chat.listConversations': def(empty, z.array(ConversationSummarySchema)),
-  'chat.getConversation': def(
-    z.object({ conversationId: idSchema }),
-    z.object({ conversation: ConversationSummarySchema, messages: z.array(StoredMessageSchema) }),
-  ),
+  'chat.getConversation': def(z.object({ conversationId: idSchema }), ConversationViewSchema),
   'chat.createConversation': def(
-    z.object({ title: z.string().max(200).optional() }),
+    z.object({ title: z.string().max(200).optional(), settings: ConversationSettingsSchema.optional() }),
+    ConversationSummarySchema,
+  ),
+  'chat.renameConversation': def(
+    z.object({ conversationId: idSchema, title: z.string().trim().min(1).max(200) }),
     ConversationSummarySchema,
   ),
   'chat.deleteConversation': def(
     z.object({ conversationId: idSchema }),
     z.object({ isDeleted: z.boolean() }),
+  ),
+  'chat.search': def(
+    z.object({
+      query: z.string().trim().min(1).max(200),
+      limit: z.number().int().min(1).max(500).optional(),
+    }),
+    z.array(z.object({ conversation: ConversationSummarySchema, snippet: z.string().nullable() })),
+  ),
+  'chat.updateSettings': def(
+    z.object({ conversationId: idSchema, settings: ConversationSettingsSchema }),
+    ConversationSettingsSchema,
+  ),
+  'chat.defaults': def(empty, ChatDefaultsSchema),
+  'chat.setDefaults': def(z.object({ settings: ConversationSettingsSchema }), ChatDefaultsSchema),
+  'chat.savePreset': def(
+    z.object({ name: SamplingPresetSchema.shape.name, sampling: SamplingSchema.nullable() }),
+    ChatDefaultsSchema,
+  ),
+  'chat.forecast': def(
+    z.object({
+      conversationId: idSchema.nullable(),
+      content: z.string().max(200_000),
+      /** Settings of a chat not created yet (ignored when conversationId is set). */
+      settings: ConversationSettingsSchema.optional(),
+    }),
+    SendForecastSchema,
   ),
   'chat.send': def(
     z.object({
@@ -98,7 +115,24 @@ export const METHODS = {
       modelId: idSchema.optional(),
       sampling: SamplingSchema.optional(),
     }),
-    z.object({ requestId: idSchema, userMessageId: idSchema }),
+    TurnStartedSchema,
+  ),
+  'chat.regenerate': def(z.object({ conversationId: idSchema, messageId: idSchema }), TurnStartedSchema),
+  'chat.edit': def(
+    z.object({ conversationId: idSchema, messageId: idSchema, content: z.string().min(1).max(200_000) }),
+    TurnStartedSchema,
+  ),
+  'chat.selectVersion': def(
+    z.object({ conversationId: idSchema, messageId: idSchema }),
+    ConversationViewSchema,
+  ),
+  'chat.export': def(
+    z.object({ conversationId: idSchema, format: z.enum(['json', 'markdown']) }),
+    z.object({ fileName: z.string(), text: z.string() }),
+  ),
+  'chat.import': def(
+    z.object({ fileName: z.string().max(500), text: z.string().max(50_000_000) }),
+    ConversationSummarySchema,
   ),
   'chat.cancel': def(z.object({ requestId: idSchema }), z.object({ wasRunning: z.boolean() })),
   'timelines.recent': def(z.object({ limit: z.number().int().min(1).max(10_000) }), z.array(TimelineSchema)),

@@ -1,106 +1,112 @@
-import { randomUUID } from 'node:crypto';
-import type { GenerationOutcome, GenerationRequest } from '../../runtime';
+import type { ConversationRecord } from '../../store';
 import { ServiceFailure } from '../contract';
-import type { MethodInput } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
+import { chatDefaults, defaultSettings, readSettings, saveDefaults, savePreset } from '../chat/settings';
+import { exportJson, exportMarkdown, fileNameOf, parseImport } from '../chat/transfer';
+import { newestLeafUnder } from '../chat/tree';
+import { NEW_TITLE } from '../chat/turns';
+import { conversationView, summaryOf } from '../chat/view';
+import { chatTurnHandlers } from './chat-turns';
 
-type ChatHandlers = Pick<
-  Handlers,
-  | 'chat.listConversations'
-  | 'chat.getConversation'
-  | 'chat.createConversation'
-  | 'chat.deleteConversation'
-  | 'chat.send'
-  | 'chat.cancel'
->;
+type ChatHandlers = Pick<Handlers, Extract<keyof Handlers, `chat.${string}`>>;
 
-const NEW_TITLE = 'New chat';
-
-/** Conversations kept across restarts, and sending a turn: the answer streams as pushed events. */
+/**
+ * Conversations kept across restarts: list, open (the branch on screen), create, rename,
+ * search, settings and defaults, versions, export and import, delete; turns are in chat-turns.
+ */
 export function chatHandlers(deps: CoreDeps): ChatHandlers {
   const { chats } = deps;
-  const conversationOrFail = (conversationId: string) => {
+  const conversationOrFail = (conversationId: string): ConversationRecord => {
     const conversation = chats.getConversation(conversationId);
     if (!conversation) throw new ServiceFailure('not_found', `no conversation "${conversationId}"`);
     return conversation;
   };
+  const settingsOf = (c: ConversationRecord) => readSettings(c.settings, defaultSettings(chats));
+  const liveTimelines = () => new Map(deps.window.toArray().map((t) => [t.requestId, t]));
+  const view = (conversationId: string) => {
+    const conversation = conversationOrFail(conversationId);
+    const live = liveTimelines();
+    return conversationView(conversation, settingsOf(conversation), chats.messages(conversationId), (id) =>
+      live.get(id),
+    );
+  };
+  /** Every message with its timeline, the live window's while the writer has not stored it yet. */
+  const messagesWithTimelines = (conversationId: string) => {
+    const live = liveTimelines();
+    return chats.messages(conversationId).map((m) => ({
+      ...m,
+      timeline: m.timeline ?? (m.requestId ? (live.get(m.requestId) ?? null) : null),
+    }));
+  };
   return {
-    'chat.listConversations': () => chats.listConversations(),
-    'chat.getConversation': ({ conversationId }) => {
-      const conversation = conversationOrFail(conversationId);
-      const live = new Map(deps.window.toArray().map((t) => [t.requestId, t]));
-      const messages = chats.messages(conversationId).map((m) => ({
-        ...m,
-        timeline: m.timeline ?? (m.requestId ? (live.get(m.requestId) ?? null) : null),
-      }));
-      return { conversation, messages };
+    'chat.listConversations': () => chats.listConversations().map(summaryOf),
+    'chat.getConversation': ({ conversationId }) => view(conversationId),
+    'chat.createConversation': ({ title, settings }) =>
+      summaryOf(
+        chats.createConversation({
+          title: title?.trim() || NEW_TITLE,
+          settings: settings ?? defaultSettings(chats),
+        }),
+      ),
+    'chat.renameConversation': ({ conversationId, title }) => {
+      conversationOrFail(conversationId);
+      chats.renameConversation(conversationId, title);
+      return summaryOf(conversationOrFail(conversationId));
     },
-    'chat.createConversation': ({ title }) => chats.createConversation({ title: title?.trim() || NEW_TITLE }),
     'chat.deleteConversation': ({ conversationId }) => ({
       isDeleted: chats.deleteConversation(conversationId),
     }),
-    'chat.send': (input) => send(deps, conversationOrFail(input.conversationId), input),
-    'chat.cancel': ({ requestId }) => ({ wasRunning: deps.runtime.cancel(requestId) }),
+    'chat.search': ({ query, limit }) =>
+      chats
+        .search(query, limit ?? 100)
+        .map((hit) => ({ conversation: summaryOf(hit.conversation), snippet: hit.snippet })),
+    'chat.updateSettings': ({ conversationId, settings }) => {
+      conversationOrFail(conversationId);
+      chats.setSettings(conversationId, settings);
+      return settings;
+    },
+    'chat.defaults': () => chatDefaults(chats, deps.runtime),
+    'chat.setDefaults': ({ settings }) => {
+      saveDefaults(chats, settings);
+      return chatDefaults(chats, deps.runtime);
+    },
+    'chat.savePreset': ({ name, sampling }) => {
+      const refusal = savePreset(chats, name, sampling);
+      if (refusal) throw new ServiceFailure('invalid_input', refusal);
+      return chatDefaults(chats, deps.runtime);
+    },
+    'chat.selectVersion': ({ conversationId, messageId }) => {
+      conversationOrFail(conversationId);
+      const all = chats.messages(conversationId);
+      if (!all.some((m) => m.messageId === messageId))
+        throw new ServiceFailure('not_found', `no message "${messageId}" in this conversation`);
+      chats.setLeaf(conversationId, newestLeafUnder(all, messageId));
+      return view(conversationId);
+    },
+    'chat.export': ({ conversationId, format }) => {
+      const conversation = conversationOrFail(conversationId);
+      const all = messagesWithTimelines(conversationId);
+      const settings = settingsOf(conversation);
+      return format === 'json'
+        ? {
+            fileName: fileNameOf(conversation.title, 'json'),
+            text: exportJson(conversation, settings, all, Date.now()),
+          }
+        : {
+            fileName: fileNameOf(conversation.title, 'md'),
+            text: exportMarkdown(conversation, settings, all),
+          };
+    },
+    'chat.import': ({ fileName, text }) => {
+      let parsed;
+      try {
+        parsed = parseImport(text, fileName);
+      } catch (error) {
+        throw new ServiceFailure('invalid_input', (error as Error).message);
+      }
+      return summaryOf(chats.importConversation(parsed.conversation, parsed.messages));
+    },
+    ...chatTurnHandlers(deps),
   };
-}
-
-function send(
-  deps: CoreDeps,
-  conversation: { conversationId: string; title: string; numMessages: number },
-  input: MethodInput<'chat.send'>,
-) {
-  const { chats, hub, runtime } = deps;
-  const history = chats
-    .messages(conversation.conversationId)
-    .map((m) => ({ role: m.role, content: m.content }));
-  const userMessage = chats.addMessage({
-    conversationId: conversation.conversationId,
-    role: 'user',
-    content: input.content,
-  });
-  if (conversation.title === NEW_TITLE && conversation.numMessages === 0)
-    chats.renameConversation(conversation.conversationId, titleOf(input.content));
-  const requestId = randomUUID();
-  const request: GenerationRequest = {
-    requestId,
-    modelId: input.modelId,
-    prompt: { kind: 'chat', messages: [...history, { role: 'user', content: input.content }] },
-    conversationId: conversation.conversationId,
-    ...input.sampling,
-  };
-  runtime.submit(request, {
-    onQueued: (position) => hub.emit('request.queued', { requestId, position }),
-    onChunk: (chunk) =>
-      hub.emit('request.chunk', { requestId, text: chunk.text, numTokens: chunk.tokenIds.length }),
-    onDone: (outcome) =>
-      hub.emit('request.done', {
-        requestId,
-        timeline: outcome.timeline,
-        messageId: storeAnswer(deps, conversation.conversationId, outcome),
-      }),
-  });
-  return { requestId, userMessageId: userMessage.messageId };
-}
-
-/** Keeps the answer (partial ones too, as chat apps do); refused or failed requests keep nothing. */
-function storeAnswer(deps: CoreDeps, conversationId: string, outcome: GenerationOutcome): string | null {
-  const reason = outcome.timeline.finishReason;
-  if (reason === 'rejected' || (reason === 'error' && outcome.text.length === 0)) return null;
-  try {
-    return deps.chats.addMessage({
-      conversationId,
-      role: 'assistant',
-      content: outcome.text,
-      requestId: outcome.requestId,
-    }).messageId;
-  } catch {
-    return null;
-  }
-}
-
-/** The first line of the first message, shortened, as the conversation's title. */
-function titleOf(content: string): string {
-  const line = content.trim().split('\n')[0] ?? NEW_TITLE;
-  return line.length > 48 ? `${line.slice(0, 47)}…` : line || NEW_TITLE;
 }

@@ -1,89 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Timeline } from '../../telemetry/timeline';
+import type { FinishReason } from '../../telemetry/timeline';
 import type { TimelineQueries } from './timelines';
+import type {
+  ChatQueries,
+  ConversationRecord,
+  MessageRecord,
+  MessageRole,
+  NewConversation,
+  NewMessage,
+} from './chat-records';
+import { conversationRecord, messageRecord, snippetOf } from './chat-records';
 
-/** A conversation as the chat sidebar lists it; times are wall-clock epoch ms. */
-export interface ConversationRecord {
-  conversationId: string;
-  title: string;
-  createdWallMs: number;
-  updatedWallMs: number;
-  numMessages: number;
-}
-
-/** Who wrote a message. */
-export type MessageRole = 'system' | 'user' | 'assistant';
-
-/**
- * A stored message. `requestId` is a soft link to the timeline of the request that produced
- * it: the timeline arrives later through the batched writer and may be pruned by retention,
- * so `timeline` is null until (and unless) it is stored.
- */
-export interface MessageRecord {
-  messageId: string;
-  role: MessageRole;
-  content: string;
-  createdWallMs: number;
-  requestId: string | null;
-  timeline: Timeline | null;
-}
-
-/** What creating a conversation takes; the id and time default to a new UUID and now. */
-export interface NewConversation {
-  title: string;
-  conversationId?: string;
-  atWallMs?: number;
-}
-
-/** What adding a message takes; the id and time default to a new UUID and now. */
-export interface NewMessage {
-  conversationId: string;
-  role: MessageRole;
-  content: string;
-  requestId?: string | null;
-  messageId?: string;
-  atWallMs?: number;
-}
-
-/** The record a new conversation will have, defaults filled in (shared with the null store). */
-export function conversationRecord(input: NewConversation): ConversationRecord {
-  const atWallMs = input.atWallMs ?? Date.now();
-  return {
-    conversationId: input.conversationId ?? randomUUID(),
-    title: input.title,
-    createdWallMs: atWallMs,
-    updatedWallMs: atWallMs,
-    numMessages: 0,
-  };
-}
-
-/** The record a new message will have, defaults filled in (shared with the null store). */
-export function messageRecord(input: NewMessage): MessageRecord {
-  return {
-    messageId: input.messageId ?? randomUUID(),
-    role: input.role,
-    content: input.content,
-    createdWallMs: input.atWallMs ?? Date.now(),
-    requestId: input.requestId ?? null,
-    timeline: null,
-  };
-}
-
-/** Chat history. Writes are synchronous: a message is the user's data, not telemetry. */
-export interface ChatQueries {
-  createConversation(input: NewConversation): ConversationRecord;
-  listConversations(): ConversationRecord[];
-  getConversation(conversationId: string): ConversationRecord | null;
-  renameConversation(conversationId: string, title: string): boolean;
-  /** Deletes the conversation and its messages (timelines stay: they are telemetry). */
-  deleteConversation(conversationId: string): boolean;
-  addMessage(input: NewMessage): MessageRecord;
-  /** The conversation's messages, oldest first, each with its timeline when stored. */
-  messages(conversationId: string): MessageRecord[];
-}
+export type {
+  ChatQueries,
+  ConversationRecord,
+  MessageRecord,
+  MessageRole,
+  NewConversation,
+  NewMessage,
+  SearchHit,
+} from './chat-records';
+export { conversationRecord, messageRecord, snippetOf } from './chat-records';
 
 const SELECT_CONVERSATIONS = `SELECT c.id, c.title, c.created_at_wall_ms, c.updated_at_wall_ms,
+  c.leaf_message_id, c.settings_json,
   (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS num_messages FROM conversations c`;
 
 interface ConversationRow {
@@ -91,36 +31,84 @@ interface ConversationRow {
   title: string;
   created_at_wall_ms: number;
   updated_at_wall_ms: number;
+  leaf_message_id: string | null;
+  settings_json: string;
   num_messages: number;
 }
 
 interface MessageRow {
   id: string;
+  parent_id: string | null;
   role: MessageRole;
   content: string;
   created_at_wall_ms: number;
   request_id: string | null;
+  finish_reason: FinishReason | null;
+  meta_json: string;
 }
 
 /** ChatQueries over an open history database. */
 export function chatQueries(db: Database.Database, timelines: TimelineQueries): ChatQueries {
-  return { ...conversationQueries(db), ...messageQueries(db, timelines) };
+  const conversations = conversationQueries(db);
+  const messages = messageQueries(db, timelines);
+  const settings = settingQueries(db);
+  const importAll = db.transaction((conversation: NewConversation, list: readonly NewMessage[]) => {
+    const { leafMessageId, ...rest } = conversation;
+    const record = conversations.createConversation(rest);
+    for (const m of list) messages.addMessage({ ...m, conversationId: record.conversationId });
+    conversations.setLeaf(record.conversationId, leafMessageId ?? null);
+    return conversations.getConversation(record.conversationId)!;
+  });
+  return {
+    ...conversations,
+    ...messages,
+    ...settings,
+    importConversation: (conversation, list) => importAll(conversation, list),
+  };
 }
 
-type ConversationPart = Omit<ChatQueries, 'addMessage' | 'messages'>;
+type ConversationPart = Pick<
+  ChatQueries,
+  | 'createConversation'
+  | 'listConversations'
+  | 'getConversation'
+  | 'renameConversation'
+  | 'setSettings'
+  | 'setLeaf'
+  | 'deleteConversation'
+  | 'search'
+>;
 
 function conversationQueries(db: Database.Database): ConversationPart {
   const insert = db.prepare(
-    'INSERT INTO conversations (id, title, created_at_wall_ms, updated_at_wall_ms) VALUES (?, ?, ?, ?)',
+    'INSERT INTO conversations (id, title, created_at_wall_ms, updated_at_wall_ms, settings_json) VALUES (?, ?, ?, ?, ?)',
   );
   const list = db.prepare(`${SELECT_CONVERSATIONS} ORDER BY c.updated_at_wall_ms DESC`);
   const get = db.prepare(`${SELECT_CONVERSATIONS} WHERE c.id = ?`);
   const rename = db.prepare('UPDATE conversations SET title = ? WHERE id = ?');
+  const setSettings = db.prepare('UPDATE conversations SET settings_json = ? WHERE id = ?');
+  const setLeaf = db.prepare('UPDATE conversations SET leaf_message_id = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM conversations WHERE id = ?');
+  // LIKE with an escape character: the user's % and _ are literal.
+  const search = db.prepare(
+    `${SELECT_CONVERSATIONS} WHERE c.title LIKE @pattern ESCAPE '\\'
+       OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.content LIKE @pattern ESCAPE '\\')
+     ORDER BY c.updated_at_wall_ms DESC LIMIT @limit`,
+  );
+  const firstMatch = db.prepare(
+    `SELECT content FROM messages WHERE conversation_id = ? AND content LIKE ? ESCAPE '\\'
+     ORDER BY created_at_wall_ms, rowid LIMIT 1`,
+  );
   return {
     createConversation: (input) => {
       const record = conversationRecord(input);
-      insert.run(record.conversationId, record.title, record.createdWallMs, record.updatedWallMs);
+      insert.run(
+        record.conversationId,
+        record.title,
+        record.createdWallMs,
+        record.updatedWallMs,
+        JSON.stringify(record.settings),
+      );
       return record;
     },
     listConversations: () => (list.all() as ConversationRow[]).map(toConversation),
@@ -129,7 +117,17 @@ function conversationQueries(db: Database.Database): ConversationPart {
       return row ? toConversation(row) : null;
     },
     renameConversation: (id, title) => rename.run(title, id).changes > 0,
+    setSettings: (id, settings) => setSettings.run(JSON.stringify(settings), id).changes > 0,
+    setLeaf: (id, messageId) => setLeaf.run(messageId, id).changes > 0,
     deleteConversation: (id) => remove.run(id).changes > 0,
+    search: (query, limit) => {
+      const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return (search.all({ pattern, limit }) as ConversationRow[]).map((row) => {
+        const isTitleHit = row.title.toLowerCase().includes(query.toLowerCase());
+        const match = isTitleHit ? undefined : (firstMatch.get(row.id, pattern) as { content: string });
+        return { conversation: toConversation(row), snippet: match ? snippetOf(match.content, query) : null };
+      });
+    },
   };
 }
 
@@ -138,16 +136,28 @@ function messageQueries(
   timelines: TimelineQueries,
 ): Pick<ChatQueries, 'addMessage' | 'messages'> {
   const insert = db.prepare(
-    'INSERT INTO messages (id, conversation_id, role, content, request_id, created_at_wall_ms) VALUES (?, ?, ?, ?, ?, ?)',
+    `INSERT INTO messages (id, conversation_id, parent_id, role, content, request_id, finish_reason, meta_json, created_at_wall_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const touch = db.prepare(
     'UPDATE conversations SET updated_at_wall_ms = max(updated_at_wall_ms, ?) WHERE id = ?',
   );
   const list = db.prepare(
-    'SELECT id, role, content, created_at_wall_ms, request_id FROM messages WHERE conversation_id = ? ORDER BY created_at_wall_ms, rowid',
+    `SELECT id, parent_id, role, content, created_at_wall_ms, request_id, finish_reason, meta_json
+     FROM messages WHERE conversation_id = ? ORDER BY created_at_wall_ms, rowid`,
   );
   const add = db.transaction((m: MessageRecord, conversationId: string) => {
-    insert.run(m.messageId, conversationId, m.role, m.content, m.requestId, m.createdWallMs);
+    insert.run(
+      m.messageId,
+      conversationId,
+      m.parentId,
+      m.role,
+      m.content,
+      m.requestId,
+      m.finishReason,
+      JSON.stringify(m.meta),
+      m.createdWallMs,
+    );
     touch.run(m.createdWallMs, conversationId);
   });
   return {
@@ -161,14 +171,40 @@ function messageQueries(
       const linked = timelines.byRequestIds(rows.flatMap((r) => (r.request_id ? [r.request_id] : [])));
       return rows.map((r) => ({
         messageId: r.id,
+        parentId: r.parent_id,
         role: r.role,
         content: r.content,
         createdWallMs: r.created_at_wall_ms,
         requestId: r.request_id,
+        finishReason: r.finish_reason,
+        meta: parseJson(r.meta_json),
         timeline: r.request_id ? (linked.get(r.request_id) ?? null) : null,
       }));
     },
   };
+}
+
+function settingQueries(db: Database.Database): Pick<ChatQueries, 'getSetting' | 'putSetting'> {
+  const get = db.prepare('SELECT value_json FROM settings WHERE key = ?');
+  const put = db.prepare(
+    'INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json',
+  );
+  return {
+    getSetting: (key) => {
+      const row = get.get(key) as { value_json: string } | undefined;
+      return row ? parseJson(row.value_json) : null;
+    },
+    putSetting: (key, value) => void put.run(key, JSON.stringify(value)),
+  };
+}
+
+/** Stored JSON, or {} when a hand-edited row no longer parses (the service then uses defaults). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return {};
+  }
 }
 
 function toConversation(row: ConversationRow): ConversationRecord {
@@ -178,5 +214,7 @@ function toConversation(row: ConversationRow): ConversationRecord {
     createdWallMs: row.created_at_wall_ms,
     updatedWallMs: row.updated_at_wall_ms,
     numMessages: row.num_messages,
+    leafMessageId: row.leaf_message_id,
+    settings: parseJson(row.settings_json),
   };
 }

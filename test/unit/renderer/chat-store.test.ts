@@ -12,6 +12,20 @@ const conversation = {
   updatedWallMs: 1,
   numMessages: 0,
 };
+const forecast = {
+  modelId: 'm',
+  numPromptTokens: 10,
+  promptLimit: 2047,
+  contextTokens: 2048,
+  numCachedTokens: 0,
+  numCachedPages: 0,
+  numNewTokens: 10,
+  pageSize: 16,
+  numDroppedMessages: 0,
+  isSlotCold: false,
+  estTtftMs: 12,
+  refusal: null,
+};
 const [timeline] = syntheticTimelines(1, { seed: 4 });
 const done = (requestId: string): PushedEvent => ({
   name: 'request.done',
@@ -31,7 +45,7 @@ function setup() {
     'chat.listConversations': () => [conversation],
     'chat.send': () =>
       new Promise((resolve) => {
-        resolveSend = () => resolve({ requestId: 'r1', userMessageId: 'm1' });
+        resolveSend = () => resolve({ requestId: 'r1', userMessageId: 'm1', forecast });
       }),
     'chat.cancel': () => ({ wasRunning: true }),
     'timelines.reportClientTtft': () => ({ isRecorded: true }),

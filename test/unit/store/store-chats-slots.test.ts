@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../src-main/store/migrations';
 import type { SlotEventRecord } from '../../../src-main/store';
 import { openSqliteStore } from '../../../src-main/store';
 import { timeline } from '../telemetry/report/timeline-fixture';
@@ -66,6 +68,68 @@ describe('chat history', () => {
     expect(() => store.chats.addMessage({ conversationId: 'nope', role: 'user', content: 'x' })).toThrow(
       /FOREIGN KEY/,
     );
+    store.close();
+  });
+});
+
+describe('conversation trees in the store', () => {
+  it('migrating a v1 history makes each conversation one branch, oldest message first', () => {
+    const path = join(tempDir(), 'v1.db');
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS[0]!);
+    raw.pragma('user_version = 1');
+    raw.prepare("INSERT INTO conversations VALUES ('c', 'old chat', 1, 3)").run();
+    const insert = raw.prepare(
+      "INSERT INTO messages (id, conversation_id, role, content, created_at_wall_ms) VALUES (?, 'c', ?, ?, ?)",
+    );
+    insert.run('m1', 'user', 'q', 1);
+    insert.run('m2', 'assistant', 'a', 2);
+    insert.run('m3', 'user', 'q2', 2);
+    raw.close();
+    const store = openSqliteStore(path);
+    expect(store.chats.messages('c').map((m) => [m.messageId, m.parentId])).toEqual([
+      ['m1', null],
+      ['m2', 'm1'],
+      ['m3', 'm2'],
+    ]);
+    expect(store.chats.getConversation('c')).toMatchObject({ leafMessageId: 'm3', settings: {} });
+    store.close();
+  });
+
+  it('keeps parents, finish reasons, meta, the leaf and settings; imports all or nothing', () => {
+    const store = openSqliteStore(join(tempDir(), 'h.db'));
+    const { conversationId } = store.chats.createConversation({
+      title: 't',
+      settings: { systemPrompt: 'x' },
+    });
+    const q = store.chats.addMessage({ conversationId, role: 'user', content: 'q' });
+    const a = store.chats.addMessage({
+      conversationId,
+      parentId: q.messageId,
+      role: 'assistant',
+      content: 'a',
+      finishReason: 'stop',
+      meta: { numDroppedMessages: 2 },
+    });
+    store.chats.setLeaf(conversationId, a.messageId);
+    const stored = store.chats.messages(conversationId)[1]!;
+    expect(stored).toMatchObject({
+      parentId: q.messageId,
+      finishReason: 'stop',
+      meta: { numDroppedMessages: 2 },
+    });
+    expect(store.chats.getConversation(conversationId)).toMatchObject({
+      leafMessageId: a.messageId,
+      settings: { systemPrompt: 'x' },
+    });
+    const before = store.chats.listConversations().length;
+    expect(() =>
+      store.chats.importConversation({ title: 'broken' }, [
+        { conversationId: '', messageId: 'dup', role: 'user', content: 'a' },
+        { conversationId: '', messageId: 'dup', role: 'user', content: 'b' },
+      ]),
+    ).toThrow(/UNIQUE/);
+    expect(store.chats.listConversations()).toHaveLength(before);
     store.close();
   });
 });

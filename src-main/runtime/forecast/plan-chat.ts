@@ -1,0 +1,93 @@
+import type { ChatTurn, ModelCatalogue } from '../model';
+import type { PageStore } from '../pages';
+import type { RequestLimits } from '../scheduler/route';
+import type { SlotRegistry } from '../slots';
+import type { ChatFit, ContextOverflow } from './fit-chat';
+import { fitChat } from './fit-chat';
+import type { PrefillRate } from './prefill-rate';
+
+/** A chat turn about to be sent: the whole conversation so far, newest turn last. */
+export interface ChatPlanInput {
+  modelId?: string | null;
+  messages: readonly ChatTurn[];
+  maxTokens?: number;
+  overflow: ContextOverflow;
+}
+
+/**
+ * What sending would do: the turns that fit, the context they fill, how much of the prompt the
+ * page store already holds, and the TTFT that the measured prefill rate predicts.
+ */
+export interface ChatPlan extends Omit<ChatFit, 'promptIds'> {
+  modelId: string;
+  numPromptTokens: number;
+  /** The model's context (prompt plus answer positions). */
+  contextTokens: number;
+  pageSize: number;
+  /** Prompt tokens that cached pages cover right now (a whole number of pages). */
+  numCachedTokens: number;
+  numCachedPages: number;
+  /** Tokens the prefill must compute: prompt − cached. */
+  numNewTokens: number;
+  /** The slot is not resident: the estimate includes the last measured load. */
+  isSlotCold: boolean;
+  /** overhead + new tokens × ms/token (+ last load when cold); null before any measurement. */
+  estTtftMs: number | null;
+  msPerToken: number | null;
+}
+
+/** What planning needs from the runtime. */
+export interface PlanDeps {
+  catalogue: ModelCatalogue;
+  registry: SlotRegistry;
+  pages: PageStore | null;
+  pageSize: number;
+  limits: RequestLimits;
+  rate: PrefillRate;
+}
+
+/** Plans one chat turn without running it; throws an Error naming the model when it cannot load. */
+export function planChat(deps: PlanDeps, input: ChatPlanInput): ChatPlan {
+  const modelId = input.modelId ?? deps.catalogue.defaultModelId();
+  if (!modelId) throw new Error('no model is available: the models folder is empty or broken');
+  const model = deps.catalogue.resolve(modelId);
+  if (model instanceof Error) throw model;
+  const { tokenizer, shape } = model.folder;
+  const maxTokens = input.maxTokens ?? deps.limits.defaultMaxTokens;
+  const fit = fitChat(
+    (messages) => tokenizer.encode(tokenizer.renderChat(messages)),
+    input.messages,
+    {
+      maxPromptTokens: deps.limits.maxPromptTokens,
+      maxPositions: shape.maxPositions,
+      answerReserve: Math.min(maxTokens, Math.floor(shape.maxPositions / 4)),
+    },
+    input.overflow,
+  );
+  const { promptIds, ...rest } = fit;
+  const slot = deps.registry.slotOf(modelId);
+  const isSlotCold = !(slot?.status === 'resident' || slot?.status === 'active');
+  // The scheduler always leaves one token to prefill (it makes the logits): same bound here.
+  const maxPages = Math.floor((promptIds.length - 1) / deps.pageSize);
+  const numCachedPages =
+    deps.pages && slot?.pageIdentity && !isSlotCold
+      ? deps.pages.peek(slot.pageIdentity, promptIds, maxPages)
+      : 0;
+  const numCachedTokens = numCachedPages * deps.pageSize;
+  const numNewTokens = promptIds.length - numCachedTokens;
+  const rate = deps.rate.estimate(modelId);
+  const loadMs = isSlotCold ? (rate?.slotLoadMs ?? 0) : 0;
+  return {
+    ...rest,
+    modelId,
+    numPromptTokens: promptIds.length,
+    contextTokens: shape.maxPositions,
+    pageSize: deps.pageSize,
+    numCachedTokens,
+    numCachedPages,
+    numNewTokens,
+    isSlotCold,
+    estTtftMs: rate ? rate.overheadMs + numNewTokens * rate.msPerToken + loadMs : null,
+    msPerToken: rate?.msPerToken ?? null,
+  };
+}

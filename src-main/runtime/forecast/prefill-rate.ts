@@ -1,0 +1,68 @@
+import type { Timeline } from '../../telemetry/timeline';
+
+/** How many recent requests per model the estimate is taken over. */
+const WINDOW = 32;
+
+interface Sample {
+  numTokens: number;
+  prefillMs: number;
+  /** TTFT minus prefill, slot load and waiting: what every request pays besides its own tokens. */
+  overheadMs: number;
+}
+
+/** What the measured rates say about a model right now. */
+export interface PrefillEstimate {
+  /** Mean ms per prefilled token over the recent requests (Σ prefill ms / Σ tokens). */
+  msPerToken: number;
+  /** Median of TTFT minus prefill, slot load and queueing. */
+  overheadMs: number;
+  /** The most recent measured slot load, or null when none was seen. */
+  slotLoadMs: number | null;
+  numSamples: number;
+}
+
+/**
+ * The measured prefill rate per model, learnt from finished timelines (the real forwards of
+ * this machine, never a constant): the send forecast's "est. TTFT" is overhead + new tokens ×
+ * ms per token (+ the last slot load when the slot is cold).
+ */
+export class PrefillRate {
+  private readonly samples = new Map<string, Sample[]>();
+  private readonly slotLoads = new Map<string, number>();
+
+  /** Learns from one finished timeline (requests without a first token teach nothing). */
+  observe(t: Timeline): void {
+    if (t.ttftMs === null || t.source !== 'runtime') return;
+    if (t.parts.slotLoad > 0) this.slotLoads.set(t.modelId, t.parts.slotLoad);
+    const numTokens = t.numPromptTokens - t.numCachedTokens;
+    if (numTokens < 1 || t.parts.prefill <= 0 || t.numPreemptions > 0) return;
+    const waitMs = t.parts.slotLoad + t.parts.queue + t.parts.requeue + t.parts.lostPrefill;
+    const list = this.samples.get(t.modelId) ?? [];
+    list.push({
+      numTokens,
+      prefillMs: t.parts.prefill,
+      overheadMs: Math.max(0, t.ttftMs - t.parts.prefill - waitMs),
+    });
+    if (list.length > WINDOW) list.shift();
+    this.samples.set(t.modelId, list);
+  }
+
+  /** The estimate for a model, or null before its first measured prefill. */
+  estimate(modelId: string): PrefillEstimate | null {
+    const list = this.samples.get(modelId);
+    if (!list || list.length === 0) return null;
+    let numTokens = 0;
+    let prefillMs = 0;
+    for (const s of list) {
+      numTokens += s.numTokens;
+      prefillMs += s.prefillMs;
+    }
+    const overheads = list.map((s) => s.overheadMs).sort((a, b) => a - b);
+    return {
+      msPerToken: prefillMs / numTokens,
+      overheadMs: overheads[Math.floor((overheads.length - 1) / 2)]!,
+      slotLoadMs: this.slotLoads.get(modelId) ?? null,
+      numSamples: list.length,
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { Runtime } from '../../runtime';
+import { DEFAULT_SAMPLING } from '../../runtime';
+import type { ChatQueries } from '../../store';
+import { ConversationSettingsSchema, SamplingPresetSchema } from '../contract';
+import type { ChatDefaults, ConversationSettings, Sampling, SamplingPreset } from '../contract';
+
+/** Settings a new chat starts with until the user saves defaults of their own. */
+export const FACTORY_SETTINGS: ConversationSettings = {
+  systemPrompt: '',
+  modelId: null,
+  sampling: {},
+  contextOverflow: 'drop-oldest',
+};
+
+/** Presets every install has; user presets are added beside them. */
+export const BUILT_IN_PRESETS: readonly SamplingPreset[] = [
+  { name: 'Deterministic', sampling: { temperature: 0 }, isBuiltIn: true },
+  { name: 'Precise', sampling: { temperature: 0.3, topP: 0.9 }, isBuiltIn: true },
+  { name: 'Balanced', sampling: { temperature: 0.7, topK: 40, topP: 0.95 }, isBuiltIn: true },
+  { name: 'Creative', sampling: { temperature: 1.1, topK: 100, topP: 0.98 }, isBuiltIn: true },
+];
+
+const DEFAULTS_KEY = 'chat.defaults';
+const PRESETS_KEY = 'chat.presets';
+
+/** Stored settings JSON as settings: unknown or invalid fields fall back to the defaults. */
+export function readSettings(stored: unknown, fallback: ConversationSettings): ConversationSettings {
+  const parsed = ConversationSettingsSchema.partial().safeParse(stored);
+  return parsed.success ? { ...fallback, ...stripUndefined(parsed.data) } : fallback;
+}
+
+/** The defaults for new chats (saved by the user, else the factory ones). */
+export function defaultSettings(chats: ChatQueries): ConversationSettings {
+  return readSettings(chats.getSetting(DEFAULTS_KEY), FACTORY_SETTINGS);
+}
+
+/** What the chat settings panel shows: defaults, the runtime's effective values, the presets. */
+export function chatDefaults(chats: ChatQueries, runtime: Runtime): ChatDefaults {
+  return {
+    settings: defaultSettings(chats),
+    effective: { ...DEFAULT_SAMPLING, maxTokens: runtime.options.limits.defaultMaxTokens },
+    presets: [...BUILT_IN_PRESETS, ...userPresets(chats)],
+  };
+}
+
+/** Saves the defaults new chats start with. */
+export function saveDefaults(chats: ChatQueries, settings: ConversationSettings): void {
+  chats.putSetting(DEFAULTS_KEY, settings);
+}
+
+/** Saves (or, with null sampling, deletes) a user preset; a built-in name cannot be replaced. */
+export function savePreset(chats: ChatQueries, name: string, sampling: Sampling | null): string | null {
+  if (BUILT_IN_PRESETS.some((p) => p.name.toLowerCase() === name.toLowerCase()))
+    return `"${name}" is a built-in preset; choose another name`;
+  const kept = userPresets(chats).filter((p) => p.name.toLowerCase() !== name.toLowerCase());
+  chats.putSetting(PRESETS_KEY, sampling ? [...kept, { name, sampling, isBuiltIn: false }] : kept);
+  return null;
+}
+
+function userPresets(chats: ChatQueries): SamplingPreset[] {
+  const parsed = z.array(SamplingPresetSchema).safeParse(chats.getSetting(PRESETS_KEY));
+  return parsed.success ? parsed.data.map((p) => ({ ...p, isBuiltIn: false })) : [];
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatPlan, ChatTurn, GenerationOutcome, GenerationRequest } from '../../runtime';
+import type { ConversationRecord, MessageRecord } from '../../store';
+import { ServiceFailure } from '../contract';
+import type { ConversationSettings, MessageMeta, Sampling, SendForecast, TurnStarted } from '../contract';
+import type { CoreDeps } from '../core-deps';
+import { pathTo } from './tree';
+
+/** A conversation's title until its first message names it. */
+export const NEW_TITLE = 'New chat';
+
+/** What a turn is sent with: the conversation's settings, optionally overridden for this send. */
+export interface TurnSettings {
+  settings: ConversationSettings;
+  modelId?: string;
+  sampling?: Sampling;
+}
+
+/** The chat turns a request carries: the system prompt, then the branch, then `next` if any. */
+export function turnsOf(
+  settings: ConversationSettings,
+  branch: readonly MessageRecord[],
+  next?: string,
+): ChatTurn[] {
+  const turns: ChatTurn[] = settings.systemPrompt.trim()
+    ? [{ role: 'system', content: settings.systemPrompt }]
+    : [];
+  for (const m of branch) turns.push({ role: m.role, content: m.content });
+  if (next !== undefined) turns.push({ role: 'user', content: next });
+  return turns;
+}
+
+/** Plans a turn with the runtime (fit to the context, cached pages, TTFT estimate). */
+export function planTurn(deps: CoreDeps, turns: readonly ChatTurn[], how: TurnSettings): ChatPlan {
+  const sampling = how.sampling ?? how.settings.sampling;
+  try {
+    return deps.runtime.planChat({
+      modelId: how.modelId ?? how.settings.modelId,
+      messages: turns,
+      ...(sampling.maxTokens !== undefined ? { maxTokens: sampling.maxTokens } : {}),
+      overflow: how.settings.contextOverflow,
+    });
+  } catch (error) {
+    throw new ServiceFailure('not_found', (error as Error).message);
+  }
+}
+
+/** The forecast the composer shows (and an answer keeps) from a plan. */
+export function forecastOf(plan: ChatPlan): SendForecast {
+  return {
+    modelId: plan.modelId,
+    numPromptTokens: plan.numPromptTokens,
+    promptLimit: plan.promptLimit,
+    contextTokens: plan.contextTokens,
+    numCachedTokens: plan.numCachedTokens,
+    numCachedPages: plan.numCachedPages,
+    numNewTokens: plan.numNewTokens,
+    pageSize: plan.pageSize,
+    numDroppedMessages: plan.numDroppedMessages,
+    isSlotCold: plan.isSlotCold,
+    estTtftMs: plan.estTtftMs,
+    refusal: plan.refusal?.message ?? null,
+  };
+}
+
+/** Throws the plan's refusal (before anything is stored): Send stays usable, nothing is lost. */
+export function refuseIfTooLong(plan: ChatPlan): void {
+  if (plan.refusal) throw new ServiceFailure('invalid_input', plan.refusal.message);
+}
+
+/** One turn to run: the question it answers and what was planned for it. */
+export interface TurnJob {
+  conversation: ConversationRecord;
+  userMessageId: string;
+  plan: ChatPlan;
+  how: TurnSettings;
+  /** The conversation's leaf when the turn started: the answer becomes the leaf only if it still is. */
+  leafAtStart: string | null;
+}
+
+/** Submits the turn to the runtime; chunks and the outcome go out as pushed events. */
+export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
+  const { hub, runtime } = deps;
+  const requestId = randomUUID();
+  const forecast = forecastOf(job.plan);
+  const request: GenerationRequest = {
+    requestId,
+    modelId: job.plan.modelId,
+    prompt: { kind: 'chat', messages: job.plan.messages },
+    conversationId: job.conversation.conversationId,
+    ...(job.how.sampling ?? job.how.settings.sampling),
+  };
+  const meta: MessageMeta = {
+    forecast,
+    numDroppedMessages: job.plan.numDroppedMessages,
+    importedTimeline: null,
+  };
+  runtime.submit(request, {
+    onQueued: (position) => hub.emit('request.queued', { requestId, position }),
+    onChunk: (chunk) =>
+      hub.emit('request.chunk', { requestId, text: chunk.text, numTokens: chunk.tokenIds.length }),
+    onDone: (outcome) =>
+      hub.emit('request.done', {
+        requestId,
+        timeline: outcome.timeline,
+        messageId: storeAnswer(deps, job, outcome, meta),
+      }),
+  });
+  return { requestId, userMessageId: job.userMessageId, forecast };
+}
+
+/** Keeps the answer (partial ones too, as chat apps do); refused or failed requests keep nothing. */
+function storeAnswer(
+  deps: CoreDeps,
+  job: TurnJob,
+  outcome: GenerationOutcome,
+  meta: MessageMeta,
+): string | null {
+  const reason = outcome.timeline.finishReason;
+  if (reason === 'rejected' || (reason === 'error' && outcome.text.length === 0)) return null;
+  const { conversationId } = job.conversation;
+  try {
+    const answer = deps.chats.addMessage({
+      conversationId,
+      parentId: job.userMessageId,
+      role: 'assistant',
+      content: outcome.text,
+      requestId: outcome.requestId,
+      finishReason: reason,
+      meta,
+    });
+    const leaf = deps.chats.getConversation(conversationId)?.leafMessageId ?? null;
+    if (leaf === job.leafAtStart || leaf === job.userMessageId)
+      deps.chats.setLeaf(conversationId, answer.messageId);
+    return answer.messageId;
+  } catch (error) {
+    // The conversation was deleted while the answer ran: the answer has nowhere to go. The
+    // client learns it from request.done's null messageId; the log says why.
+    console.warn(`answer of ${outcome.requestId} not stored: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/** The first line of the first message, shortened, as the conversation's title. */
+export function titleOf(content: string): string {
+  const line = content.trim().split('\n')[0] ?? NEW_TITLE;
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line || NEW_TITLE;
+}
+
+/** The branch a new message follows: the path to the conversation's leaf. */
+export function branchOf(deps: CoreDeps, conversation: ConversationRecord): MessageRecord[] {
+  return pathTo(deps.chats.messages(conversation.conversationId), conversation.leafMessageId);
+}

@@ -1,0 +1,49 @@
+import type { ConversationRecord, MessageRecord } from '../../store';
+import type { Timeline } from '../../telemetry/timeline';
+import { MessageMetaSchema } from '../contract';
+import type { ConversationSettings, ConversationSummary, ConversationView, StoredMessage } from '../contract';
+import { pathTo } from './tree';
+
+/** A conversation record as the sidebar lists it. */
+export function summaryOf(record: ConversationRecord): ConversationSummary {
+  const { conversationId, title, createdWallMs, updatedWallMs, numMessages } = record;
+  return { conversationId, title, createdWallMs, updatedWallMs, numMessages };
+}
+
+/**
+ * The branch on screen, each message with its versions and timeline: the stored one, else the
+ * live window's (the writer has not flushed it yet), else the one an import brought along.
+ */
+export function conversationView(
+  record: ConversationRecord,
+  settings: ConversationSettings,
+  all: readonly MessageRecord[],
+  liveTimeline: (requestId: string) => Timeline | undefined,
+): ConversationView {
+  const versions = new Map<string, string[]>();
+  for (const m of all) {
+    const key = `${m.parentId ?? ''}|${m.role}`;
+    versions.set(key, [...(versions.get(key) ?? []), m.messageId]);
+  }
+  const messages = pathTo(all, record.leafMessageId).map((m): StoredMessage => {
+    const meta = MessageMetaSchema.parse(m.meta ?? {});
+    const versionIds = versions.get(`${m.parentId ?? ''}|${m.role}`) ?? [m.messageId];
+    const timeline =
+      m.timeline ?? (m.requestId ? liveTimeline(m.requestId) : undefined) ?? meta.importedTimeline ?? null;
+    return {
+      messageId: m.messageId,
+      parentId: m.parentId,
+      role: m.role,
+      content: m.content,
+      createdWallMs: m.createdWallMs,
+      requestId: m.requestId,
+      timeline,
+      finishReason: m.finishReason ?? timeline?.finishReason ?? null,
+      forecast: meta.forecast,
+      numDroppedMessages: meta.numDroppedMessages,
+      versionIds,
+      version: versionIds.indexOf(m.messageId) + 1,
+    };
+  });
+  return { conversation: summaryOf(record), settings, messages };
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { FINISH_REASONS, TimelineSchema } from '../../telemetry/timeline/schema';
+import { ChatMessageSchema, SamplingSchema } from './schemas';
+
+const idSchema = z.string().min(1).max(200);
+
+/** What happens when a conversation outgrows the model's context. */
+export const CONTEXT_OVERFLOWS = ['drop-oldest', 'refuse'] as const;
+
+/**
+ * A conversation's settings, kept with it: the system prompt, the model (null: the default
+ * model), sampling (absent fields: the runtime's defaults) and the context overflow policy.
+ */
+export const ConversationSettingsSchema = z.object({
+  systemPrompt: z.string().max(20_000),
+  modelId: idSchema.nullable(),
+  sampling: SamplingSchema,
+  contextOverflow: z.enum(CONTEXT_OVERFLOWS),
+});
+export type ConversationSettings = z.infer<typeof ConversationSettingsSchema>;
+
+/** A named set of sampling settings. */
+export const SamplingPresetSchema = z.object({
+  name: z.string().trim().min(1).max(60),
+  sampling: SamplingSchema,
+  isBuiltIn: z.boolean(),
+});
+export type SamplingPreset = z.infer<typeof SamplingPresetSchema>;
+
+/** The values the runtime uses for a sampling field that a conversation leaves empty. */
+export const EffectiveSamplingSchema = z.object({
+  temperature: z.number(),
+  topK: z.number().int(),
+  topP: z.number(),
+  maxTokens: z.number().int(),
+});
+export type EffectiveSampling = z.infer<typeof EffectiveSamplingSchema>;
+
+/** Defaults for new chats, the runtime's sampling defaults, and the presets to pick from. */
+export const ChatDefaultsSchema = z.object({
+  settings: ConversationSettingsSchema,
+  effective: EffectiveSamplingSchema,
+  presets: z.array(SamplingPresetSchema),
+});
+export type ChatDefaults = z.infer<typeof ChatDefaultsSchema>;
+
+/**
+ * What sending would do (and, stored with an answer, what it was expected to do): tokens of
+ * the request against the model's limit, how many the page store already holds, the TTFT the
+ * measured prefill rate predicts (null before any measurement), and why Send would be refused.
+ */
+export const SendForecastSchema = z.object({
+  modelId: z.string(),
+  numPromptTokens: z.number().int().min(0),
+  promptLimit: z.number().int().min(0),
+  contextTokens: z.number().int().min(0),
+  numCachedTokens: z.number().int().min(0),
+  numCachedPages: z.number().int().min(0),
+  numNewTokens: z.number().int().min(0),
+  pageSize: z.number().int().min(1),
+  numDroppedMessages: z.number().int().min(0),
+  isSlotCold: z.boolean(),
+  estTtftMs: z.number().min(0).nullable(),
+  refusal: z.string().nullable(),
+});
+export type SendForecast = z.infer<typeof SendForecastSchema>;
+
+/** What the service keeps with an answer besides its text. */
+export const MessageMetaSchema = z.object({
+  forecast: SendForecastSchema.nullable().catch(null),
+  numDroppedMessages: z.number().int().min(0).catch(0),
+  /** The timeline that came with an imported answer (this install never ran that request). */
+  importedTimeline: TimelineSchema.nullable().catch(null),
+});
+export type MessageMeta = z.infer<typeof MessageMetaSchema>;
+
+/**
+ * A stored message on the branch on screen, with the timeline of the request that produced it
+ * (assistant messages) and its versions: the ids of every message that answers (or asks) the
+ * same turn, oldest first, this one at `version` (1-based).
+ */
+export const StoredMessageSchema = z.object({
+  messageId: idSchema,
+  parentId: idSchema.nullable(),
+  role: ChatMessageSchema.shape.role,
+  content: z.string(),
+  createdWallMs: z.number(),
+  requestId: z.string().nullable(),
+  timeline: TimelineSchema.nullable(),
+  finishReason: z.enum(FINISH_REASONS).nullable(),
+  forecast: SendForecastSchema.nullable(),
+  numDroppedMessages: z.number().int().min(0),
+  versionIds: z.array(idSchema),
+  version: z.number().int().min(1),
+});
+export type StoredMessage = z.infer<typeof StoredMessageSchema>;
+
+/** A stored conversation as the chat sidebar lists it. */
+export const ConversationSummarySchema = z.object({
+  conversationId: idSchema,
+  title: z.string(),
+  createdWallMs: z.number(),
+  updatedWallMs: z.number(),
+  numMessages: z.number().int(),
+});
+export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
+
+/** One conversation opened: its summary, settings and the branch on screen. */
+export const ConversationViewSchema = z.object({
+  conversation: ConversationSummarySchema,
+  settings: ConversationSettingsSchema,
+  messages: z.array(StoredMessageSchema),
+});
+export type ConversationView = z.infer<typeof ConversationViewSchema>;
+
+/** A started turn: its request and the forecast it was sent with. */
+export const TurnStartedSchema = z.object({
+  requestId: idSchema,
+  /** The question this answer replies to (new for send and edit, the existing one for regenerate). */
+  userMessageId: idSchema,
+  forecast: SendForecastSchema,
+});
+export type TurnStarted = z.infer<typeof TurnStartedSchema>;
+
+/** The JSON export format's version: import accepts exactly this. */
+export const CONVERSATION_EXPORT_FORMAT = 'first-frame.conversation.v1';
+
+/** One message of an exported conversation (all branches, each with its timeline when kept). */
+export const ExportedMessageSchema = z.object({
+  messageId: idSchema,
+  parentId: idSchema.nullable(),
+  role: ChatMessageSchema.shape.role,
+  content: z.string().max(200_000),
+  createdWallMs: z.number(),
+  requestId: z.string().max(200).nullable(),
+  finishReason: z.enum(FINISH_REASONS).nullable(),
+  meta: MessageMetaSchema,
+  timeline: TimelineSchema.nullable(),
+});
+
+/** A conversation as exported to JSON: everything needed to import it elsewhere, timelines included. */
+export const ConversationExportSchema = z.object({
+  format: z.literal(CONVERSATION_EXPORT_FORMAT),
+  exportedWallMs: z.number(),
+  title: z.string().max(200),
+  createdWallMs: z.number(),
+  settings: ConversationSettingsSchema,
+  leafMessageId: idSchema.nullable(),
+  messages: z.array(ExportedMessageSchema).max(100_000),
+});
+export type ConversationExport = z.infer<typeof ConversationExportSchema>;

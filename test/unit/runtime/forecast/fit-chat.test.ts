@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { fitChat } from '../../../../src-main/runtime/forecast';
+import type { ChatTurn } from '../../../../src-main/runtime';
+
+// One token per character plus one per turn: easy to reason about, and the fitting only ever
+// sees lengths.
+const encode = (turns: readonly ChatTurn[]) =>
+  turns.flatMap((t) => [0, ...[...t.content].map((c) => c.charCodeAt(0))]);
+const turn = (role: ChatTurn['role'], size: number): ChatTurn => ({ role, content: 'x'.repeat(size) });
+const limits = { maxPromptTokens: 4096, maxPositions: 100, answerReserve: 20 };
+
+describe('fitting a chat to the context', () => {
+  it('sends everything when prompt plus the answer reserve fits', () => {
+    const turns = [turn('system', 9), turn('user', 9), turn('assistant', 9), turn('user', 9)];
+    const fit = fitChat(encode, turns, limits, 'drop-oldest');
+    expect(fit).toMatchObject({ numDroppedMessages: 0, refusal: null, promptLimit: 99 });
+    expect(fit.promptIds).toHaveLength(40);
+  });
+
+  it('drops whole exchanges from the oldest, never the system prompt or the newest turn', () => {
+    const turns = [
+      turn('system', 9),
+      turn('user', 19),
+      turn('assistant', 19),
+      turn('user', 19),
+      turn('assistant', 19),
+      turn('user', 9),
+    ];
+    const fit = fitChat(encode, turns, limits, 'drop-oldest');
+    expect(fit.numDroppedMessages).toBe(2);
+    expect(fit.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(fit.promptIds.length).toBeLessThanOrEqual(80);
+  });
+
+  it('refuses a newest turn that cannot fit even alone, naming its size', () => {
+    const fit = fitChat(
+      encode,
+      [turn('user', 9), turn('assistant', 9), turn('user', 150)],
+      limits,
+      'drop-oldest',
+    );
+    expect(fit.refusal?.kind).toBe('message-too-long');
+    expect(fit.refusal?.message).toMatch(/^This message is 151 tokens; the model holds at most 99/);
+  });
+
+  it('with "refuse", a conversation over the limit is refused rather than trimmed', () => {
+    const turns = [turn('user', 49), turn('assistant', 49), turn('user', 9)];
+    const fit = fitChat(encode, turns, limits, 'refuse');
+    expect(fit.refusal?.kind).toBe('conversation-too-long');
+    expect(fit.numDroppedMessages).toBe(0);
+  });
+
+  it('keeps just the newest turn when it fits only without the answer reserve', () => {
+    const fit = fitChat(
+      encode,
+      [turn('user', 9), turn('assistant', 9), turn('user', 90)],
+      limits,
+      'drop-oldest',
+    );
+    expect(fit).toMatchObject({ numDroppedMessages: 2, refusal: null });
+  });
+});
