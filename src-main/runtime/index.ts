@@ -2,12 +2,7 @@ export { Runtime } from './runtime';
 export type { PageSummary, LoadSummary } from './runtime';
 export { defaultRuntimeOptions } from './runtime-options';
 export type { RuntimeOptions } from './runtime-options';
-export type {
-  GenerationRequest,
-  GenerationSink,
-  GenerationChunk,
-  GenerationOutcome,
-} from './scheduler/request';
+export type { GenerationRequest, GenerationSink, GenerationChunk, GenerationOutcome } from './scheduler';
 export { collectGeneration } from './collect';
 export type { CollectedGeneration } from './collect';
 export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './model';

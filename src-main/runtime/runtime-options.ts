@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Clock } from '../telemetry/clock';
 import { systemClock } from '../telemetry/clock';
-import type { RequestLimits } from './scheduler/route';
+import type { RequestLimits } from './scheduler';
 import type { SlotRunner } from './slots';
 
 /** Every runtime setting, with the defaults a local single-user app wants. */
@@ -22,8 +22,6 @@ export interface RuntimeOptions {
   /** Prefill chunk in tokens; null runs each prompt in one pass. */
   prefillChunkTokens: number | null;
   numThreads: number;
-  /** Lock slot weights in RAM when the platform allows. */
-  isLocking: boolean;
   limits: RequestLimits;
   clock: Clock;
   /** Builds a slot's runner; the default starts a worker thread with ONNX Runtime. */
@@ -46,7 +44,6 @@ export function defaultRuntimeOptions(
     // One core stays with the main thread (routing, detokenizing, the UI's IPC): measured on 2
     // cores, sharing it slowed every decode step by a third.
     numThreads: Math.max(1, os.availableParallelism() - 1),
-    isLocking: true,
     limits: {
       maxPromptTokens: 4096,
       maxOutputTokens: 4096,

@@ -6,10 +6,9 @@ import { ModelCatalogue, RevisionCache } from './model';
 import type { CatalogueEntry } from './model';
 import { PageStore } from './pages';
 import type { PageCounters } from './pages';
-import { EngineLoop } from './scheduler/engine-loop';
-import { KvBudget } from './scheduler/kv-budget';
-import { Scheduler } from './scheduler/scheduler';
-import type { GenerationRequest, GenerationSink } from './scheduler/request';
+import { EngineLoop } from './engine-loop';
+import { KvBudget, Scheduler } from './scheduler';
+import type { GenerationRequest, GenerationSink } from './scheduler';
 import { SlotRegistry } from './slots';
 import type { KeepAlive, Slot, SlotEvent } from './slots';
 import { defaultRuntimeOptions } from './runtime-options';
@@ -60,16 +59,16 @@ export class Runtime {
       new RevisionCache(options.revisionCacheFile),
     );
     await catalogue.refresh();
+    const pages = options.isPaging ? new PageStore(options.pageSize) : null;
     const registry = new SlotRegistry({
       clock: options.clock,
       budgetBytes: options.slotBudgetBytes,
       pageSize: options.pageSize,
       kvDtype: 'float32',
       numThreads: options.numThreads,
-      isLocking: options.isLocking,
       createRunner: options.createRunner ?? (() => new RunnerClient()),
+      dropPages: (identity) => pages?.dropIdentity(identity),
     });
-    const pages = options.isPaging ? new PageStore(options.pageSize) : null;
     const budget = new KvBudget(options.kvBudgetBytes, pages, options.pageSize);
     const scheduler = new Scheduler(
       {

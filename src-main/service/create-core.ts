@@ -5,7 +5,7 @@ import { Runtime } from '../runtime';
 import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report';
-import { flattenPages, writeCsv } from '../telemetry/trace';
+import { flattenBatches, writeCsv } from '../telemetry/trace';
 import type { Timeline } from '../telemetry/timeline';
 import { createStore } from '../store';
 import type { Store } from '../store';
@@ -81,7 +81,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     writeCsv: (runId, out) =>
       writeCsv(
         runId !== null && store.isPersistent
-          ? flattenPages(store.timelines.pages({ runId }))
+          ? flattenBatches(store.timelines.batches({ runId }))
           : deps.window.toArray(),
         out,
       ),

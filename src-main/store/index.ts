@@ -11,7 +11,7 @@ export { SlotEventRecordSchema, SLOT_STATUSES, SLOT_CAUSES } from './slot-event'
 export type { SlotEventRecord } from './slot-event';
 export type { TimelineFilter } from './queries/filter';
 export type { TimelineQueries } from './queries/timelines';
-export { DEFAULT_PAGE_SIZE } from './queries/timelines';
+export { DEFAULT_BATCH_ROWS } from './queries/timelines';
 export { RunConfigSchema } from './queries/runs';
 export type { RunConfig, RunRecord, RunMetrics, RunQueries } from './queries/runs';
 export type {
@@ -29,7 +29,7 @@ export { DEFAULT_RETENTION, RetentionPolicySchema } from './retention';
 export type { RetentionPolicy, RetentionControl, PruneResult } from './retention';
 export { BatchedWriter } from './writer/batched-writer';
 export type { WriterOptions, WriterStats } from './writer/batched-writer';
-export { ManualScheduler, eventLoopScheduler } from './writer/scheduler';
-export type { FlushScheduler } from './writer/scheduler';
+export { eventLoopFlushTimer } from './writer/flush-timer';
+export type { FlushTimer } from './writer/flush-timer';
 export type { BatchSink, WriteBatch, ClientTtftUpdate } from './writer/batch';
 export { sqliteSink } from './writer/sqlite-sink';

@@ -66,7 +66,7 @@ export function nullStore(unavailable: StoreUnavailable): Store {
       ofRun: () => [],
       byRequestIds: () => new Map(),
       count: () => 0,
-      pages: function* () {},
+      batches: function* () {},
       reportColumns: () => allocateColumns(0, 0, []),
     },
     runs: nullRuns,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildReportFromColumns, nearestRankSorted } from '../../telemetry/report';
 import { syntheticTimelines } from '../../telemetry/synthetic/workload';
-import { flattenPages, writeCsv } from '../../telemetry/trace';
+import { flattenBatches, writeCsv } from '../../telemetry/trace';
 import { openSqliteStore } from '../../store';
 
 interface BenchResult {
@@ -210,7 +210,7 @@ async function csvChild(dbPath: string): Promise<number> {
   sample('Before');
   let seen = 0;
   function* sampled() {
-    for (const t of flattenPages(store.timelines.pages({}))) {
+    for (const t of flattenBatches(store.timelines.batches({}))) {
       seen++;
       if (seen === Math.ceil(total * 0.1)) sample('At10Pct');
       if (seen === Math.ceil(total * 0.5)) sample('At50Pct');

@@ -17,7 +17,6 @@ const BODY_LIMITS: Partial<Record<MethodName, number>> = { 'traces.import': 128 
 export interface ApiRouteOptions {
   service: ServiceApi;
   events?: EventStreamOptions;
-  maxBodyBytes?: number;
   writeCsv?: CsvWriter;
 }
 
@@ -71,11 +70,7 @@ async function callMethod(
     return sendResult(res, failure('invalid_input', 'send the input as Content-Type: application/json'), 415);
   }
   const method = name as MethodName;
-  const input = await readJson(
-    req,
-    res,
-    BODY_LIMITS[method] ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-  );
+  const input = await readJson(req, res, BODY_LIMITS[method] ?? DEFAULT_MAX_BODY_BYTES);
   if (input === BODY_REFUSED) return;
   sendResult(res, await options.service.call(method, input));
 }

@@ -10,8 +10,6 @@ export interface OpenAiHttpContext {
   openai: OpenAiService;
   /** When set, every `/v1/*` request needs `Authorization: Bearer <apiKey>` (401 otherwise). */
   apiKey?: string | null;
-  /** Largest accepted body (default 1 MiB: far more than any prompt the model holds). */
-  maxBodyBytes?: number;
 }
 
 const COMPLETION_PATHS: Record<string, OpenAiEndpoint> = {
@@ -140,7 +138,8 @@ const REFUSED = Symbol('refused');
 async function readJson(req: IncomingMessage, res: ServerResponse, ctx: OpenAiHttpContext): Promise<unknown> {
   let text: string;
   try {
-    text = await readBody(req, ctx.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    // 1 MiB: far more than any prompt the model holds.
+    text = await readBody(req, DEFAULT_MAX_BODY_BYTES);
   } catch (error) {
     if (res.destroyed) return REFUSED;
     if (!(error instanceof BodyTooLarge)) throw error;

@@ -12,7 +12,6 @@ export interface LoadJob {
   onnxPath: string;
   geometry: KvGeometry;
   numThreads: number;
-  isLocking: boolean;
 }
 
 /** Prefill work for one sequence: a chunk of its uncached tokens. */

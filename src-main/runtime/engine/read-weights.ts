@@ -14,8 +14,8 @@ export interface HostWeights {
  * platform and RLIMIT_MEMLOCK allow (otherwise unlocked, with the reason). The session is
  * built from these bytes, so reading is a separate, measurable step from building.
  */
-export async function readWeights(file: string, isLocking: boolean): Promise<HostWeights> {
-  const buffer = await getHostMemory().readFileInto(file, { lock: isLocking });
+export async function readWeights(file: string): Promise<HostWeights> {
+  const buffer = await getHostMemory().readFileInto(file, { lock: true });
   const pin = slotPinningJson(buffer);
   return {
     bytes: buffer.bytes,

@@ -76,13 +76,13 @@ export class RunnerClient {
     else this.worker.unref();
   }
 
-  private post(body: WorkerJob, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
+  private post(body: WorkerJob): Promise<WorkerReply> {
     if (this.isClosed) return Promise.reject(new Error('slot worker is closed'));
     if (this.pending) return Promise.reject(new Error('slot worker is busy: one job at a time'));
     const jobId = this.nextJobId++;
     const promise = new Promise<WorkerReply>((resolve, reject) => {
       this.pending = { jobId, resolve, reject };
-      this.worker.postMessage({ jobId, body } satisfies Envelope<WorkerJob>, transfer);
+      this.worker.postMessage({ jobId, body } satisfies Envelope<WorkerJob>);
     });
     this.pendingPromise = promise;
     const clear = () => {

@@ -48,11 +48,6 @@ export class SlotExecutor {
     private readonly now: () => number,
   ) {}
 
-  /** Number of sequences whose K/V this executor holds (for leak tests). */
-  get numHeldSequences(): number {
-    return this.prefilling.size + (this.decodeBatch?.rows.length ?? 0);
-  }
-
   /** Runs one step job and reports stamps, sampled tokens and completed pages. */
   async step(job: StepJob): Promise<SteppedReply> {
     const ahead = await this.settle();

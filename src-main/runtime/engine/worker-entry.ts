@@ -18,7 +18,7 @@ let weights: HostWeights | null = null;
 
 async function load(job: LoadJob): Promise<WorkerReply> {
   const readStartAt = now();
-  weights = await readWeights(job.onnxPath, job.isLocking);
+  weights = await readWeights(job.onnxPath);
   const buildStartAt = now();
   runner = await ModelRunner.build(weights.bytes, job.geometry, { numThreads: job.numThreads });
   const warmupStartAt = now();

@@ -2,5 +2,5 @@ export { PageStore } from './page-store';
 export { pageFloatsView } from './page-data';
 export type { PageData } from './page-data';
 export type { CachedPage, PageCounters } from './page-store';
-export { chainHash, pageKey, identityPrefix, CHAIN_ROOT } from './page-key';
+export { chainHash, pageKey, identityKey, CHAIN_ROOT } from './page-key';
 export type { PageIdentity } from './page-key';

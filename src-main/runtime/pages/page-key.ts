@@ -23,13 +23,13 @@ export function chainHash(parentHash: string, tokenIds: ArrayLike<number>): stri
   return hash.digest('base64url');
 }
 
-/** The map key of a page: identity, position and chain hash, all of them. */
-export function pageKey(identity: PageIdentity, pageIndex: number, hash: string): string {
+/** Every field of an identity in one string: pages with equal identity keys are interchangeable. */
+export function identityKey(identity: PageIdentity): string {
   const { modelRevision, tokenizerRevision, layoutRevision, slotRevision } = identity;
-  return `${modelRevision}/${tokenizerRevision}/${layoutRevision}/${slotRevision}/${pageIndex}/${hash}`;
+  return `${modelRevision}/${tokenizerRevision}/${layoutRevision}/${slotRevision}`;
 }
 
-/** The key prefix shared by every page of one identity (used to drop a rebuilt slot's pages). */
-export function identityPrefix(identity: PageIdentity): string {
-  return pageKey(identity, 0, '').replace(/0\/$/, '');
+/** The map key of a page: identity, position and chain hash, all of them. */
+export function pageKey(identity: PageIdentity, pageIndex: number, hash: string): string {
+  return `${identityKey(identity)}/${pageIndex}/${hash}`;
 }

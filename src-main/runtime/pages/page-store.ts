@@ -1,10 +1,12 @@
 import type { PageData } from './page-data';
-import { CHAIN_ROOT, chainHash, pageKey } from './page-key';
+import { CHAIN_ROOT, chainHash, identityKey, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
 /** One cached page: the K/V bytes of `pageSize` tokens, shared with the worker that wrote them. */
 export interface CachedPage {
   key: string;
+  /** The identity part of the key (see identityKey): which slot session's K/V this is. */
+  identityKey: string;
   pageIndex: number;
   hash: string;
   tokenIds: Int32Array;
@@ -88,14 +90,6 @@ export class PageStore {
     this.counters.numHitTokens += numHitTokens;
   }
 
-  /** The chain hash of page `pageIndex` for these tokens (the whole prefix up to it is hashed). */
-  hashAt(tokenIds: readonly number[], pageIndex: number): string {
-    let hash = CHAIN_ROOT;
-    for (let p = 0; p <= pageIndex; p++)
-      hash = chainHash(hash, tokenIds.slice(p * this.pageSize, (p + 1) * this.pageSize));
-    return hash;
-  }
-
   /**
    * Stores a completed page (or finds the identical one already stored) and returns it held
    * by the caller. `parentHash` is the chain hash of the previous page (CHAIN_ROOT for page 0).
@@ -114,7 +108,15 @@ export class PageStore {
     let page = this.pages.get(key);
     if (!page || !sameTokens(page.tokenIds, tokenIds)) {
       if (page) this.remove(page);
-      page = { key, pageIndex, hash, tokenIds: Int32Array.from(tokenIds), data, numHolders: 0 };
+      page = {
+        key,
+        identityKey: identityKey(identity),
+        pageIndex,
+        hash,
+        tokenIds: Int32Array.from(tokenIds),
+        data,
+        numHolders: 0,
+      };
       this.pages.set(key, page);
       this.numBytes += data.byteLength;
     }
@@ -147,10 +149,20 @@ export class PageStore {
     return freed;
   }
 
-  /** Drops every unheld page whose key starts with `prefix` (see identityPrefix): an evicted slot's pages. */
-  dropIdentity(prefix: string): void {
+  /**
+   * Drops every unheld page of one identity: an unloaded slot's pages can never be hit again
+   * (its next session has a new slot revision), so they would only take budget until evicted.
+   * Returns the number of pages dropped.
+   */
+  dropIdentity(identity: PageIdentity): number {
+    const key = identityKey(identity);
+    let numDropped = 0;
     for (const page of [...this.pages.values()])
-      if (page.key.startsWith(prefix) && page.numHolders === 0) this.remove(page);
+      if (page.identityKey === key && page.numHolders === 0) {
+        this.remove(page);
+        numDropped += 1;
+      }
+    return numDropped;
   }
 
   private touch(page: CachedPage): void {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../telemetry/clock';
 import { layoutRevisionOf } from '../model';
 import type { CatalogueModel } from '../model';
+import type { PageIdentity } from '../pages';
 import { footprintOf } from './slot';
 import type { Slot, SlotRunner } from './slot';
 import { canTransition, DEFAULT_KEEP_ALIVE } from './slot-types';
@@ -13,11 +14,13 @@ export interface SlotRegistryOptions {
   pageSize: number;
   kvDtype: string;
   numThreads: number;
-  isLocking: boolean;
   createRunner: () => SlotRunner;
-  /** Maximum slot events kept in memory for the history query. */
-  maxEvents?: number;
+  /** Forgets an unloaded session's context pages (they can never be hit again). */
+  dropPages: (identity: PageIdentity) => void;
 }
+
+/** Slot events kept in memory for the history query (the store keeps them all). */
+const MAX_EVENTS = 10_000;
 
 /**
  * Owns every model slot and its state machine (`empty → prefetching → resident ⇄ active →
@@ -103,8 +106,10 @@ export class SlotRegistry {
     this.clearTimer(slot);
     this.transition(slot, 'evicting', cause, reason);
     const runner = slot.runner;
+    const identity = slot.pageIdentity;
     slot.runner = null;
     slot.pageIdentity = null;
+    if (identity) this.options.dropPages(identity);
     await runner?.close().catch(() => undefined);
     this.transition(slot, 'empty', cause, reason);
   }
@@ -137,7 +142,6 @@ export class SlotRegistry {
         onnxPath: slot.model.folder.onnxPath,
         geometry: slot.model.folder.shape,
         numThreads: this.options.numThreads,
-        isLocking: this.options.isLocking,
       });
       slot.host = loaded.host;
       slot.loadTimings = { readMs: loaded.readMs, buildMs: loaded.buildMs, warmupMs: loaded.warmupMs };
@@ -233,7 +237,7 @@ export class SlotRegistry {
       atWallMs: this.options.clock.wallNow(),
     };
     this.events.push(event);
-    if (this.events.length > (this.options.maxEvents ?? 10_000)) this.events.shift();
+    if (this.events.length > MAX_EVENTS) this.events.shift();
     for (const listener of this.listeners) listener(event);
   }
 }

@@ -34,4 +34,3 @@ export type EventName = keyof typeof EVENTS;
 export type EventPayload<E extends EventName> = z.infer<(typeof EVENTS)[E]>;
 /** One pushed event as it travels, inside a batch. */
 export type PushedEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName];
-export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];

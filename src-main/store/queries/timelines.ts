@@ -7,8 +7,8 @@ import type { TimelineFilter } from './filter';
 import { andWhere, whereOf } from './filter';
 import { loadReportColumns } from './report-load';
 
-/** Rows per page when timelines are streamed out (export): memory stays flat at one page. */
-export const DEFAULT_PAGE_SIZE = 1_000;
+/** Rows per batch when timelines are streamed out (export): memory stays flat at one batch. */
+export const DEFAULT_BATCH_ROWS = 1_000;
 
 /** Read access to stored timelines. Lists come back oldest first. */
 export interface TimelineQueries {
@@ -20,8 +20,8 @@ export interface TimelineQueries {
   byRequestIds(requestIds: readonly string[]): Map<string, Timeline>;
   /** How many stored timelines match. */
   count(filter: TimelineFilter): number;
-  /** Matching timelines page by page (keyset paging: no cursor is held between pages). */
-  pages(filter: TimelineFilter, pageSize?: number): Generator<Timeline[]>;
+  /** Matching timelines in batches of rows (keyset pagination: no cursor is held between batches). */
+  batches(filter: TimelineFilter, batchRows?: number): Generator<Timeline[]>;
   /** The report's columns for the matching timelines, without building Timeline objects. */
   reportColumns(filter: TimelineFilter): ReportColumns;
 }
@@ -50,19 +50,19 @@ export function timelineQueries(db: Database.Database): TimelineQueries {
         db.prepare(`SELECT count(*) AS n FROM requests ${where.sql}`).get(where.params) as { n: number }
       ).n;
     },
-    pages: (filter, pageSize = DEFAULT_PAGE_SIZE) => pagesOf(db, filter, pageSize),
+    batches: (filter, batchRows = DEFAULT_BATCH_ROWS) => batchesOf(db, filter, batchRows),
     reportColumns: (filter) => loadReportColumns(db, filter),
   };
 }
 
-function* pagesOf(db: Database.Database, filter: TimelineFilter, pageSize: number): Generator<Timeline[]> {
+function* batchesOf(db: Database.Database, filter: TimelineFilter, batchRows: number): Generator<Timeline[]> {
   const where = whereOf(filter);
-  const page = db.prepare(
-    `SELECT id AS row_id, ${REQUEST_SELECT} FROM requests ${andWhere(where, 'id > @afterId')} ORDER BY id LIMIT @pageSize`,
+  const batch = db.prepare(
+    `SELECT id AS row_id, ${REQUEST_SELECT} FROM requests ${andWhere(where, 'id > @afterId')} ORDER BY id LIMIT @batchRows`,
   );
   let afterId = 0;
   for (;;) {
-    const rows = page.all({ ...where.params, afterId, pageSize }) as (RequestRow & { row_id: number })[];
+    const rows = batch.all({ ...where.params, afterId, batchRows }) as (RequestRow & { row_id: number })[];
     if (rows.length === 0) return;
     afterId = rows[rows.length - 1]!.row_id;
     yield rows.map(fromRequestRow);

@@ -4,8 +4,8 @@ import type { SlotEventRecord } from '../slot-event';
 import type { BatchSink, ClientTtftUpdate, WriteBatch } from './batch';
 import { batchSize, singleItemBatches } from './batch';
 import { Fifo } from './fifo';
-import type { FlushScheduler } from './scheduler';
-import { eventLoopScheduler } from './scheduler';
+import type { FlushTimer } from './flush-timer';
+import { eventLoopFlushTimer } from './flush-timer';
 
 /** How the writer batches; every field has a default. */
 export interface WriterOptions {
@@ -15,7 +15,8 @@ export interface WriterOptions {
   flushIntervalMs?: number;
   /** Items held while the disk lags; beyond this new items are dropped and counted (default 200,000). */
   maxPending?: number;
-  scheduler?: FlushScheduler;
+  /** When flushes run (default: the event loop). */
+  flushTimer?: FlushTimer;
   /** An item could not be written (it is counted in numFailed); the writer goes on. */
   onItemError?: (error: unknown) => void;
   /** The database can no longer be written (corrupt, read-only, disk full); the writer stops. */
@@ -46,7 +47,7 @@ export class BatchedWriter {
   private readonly clientTtfts = new Fifo<ClientTtftUpdate>();
   private readonly maxBatch: number;
   private readonly maxPending: number;
-  private readonly scheduler: FlushScheduler;
+  private readonly flushTimer: FlushTimer;
   private isSoonQueued = false;
   private timer: { cancel(): void } | null = null;
   private readonly counts = { numWritten: 0, numFailed: 0, numDropped: 0, numBatches: 0 };
@@ -58,7 +59,7 @@ export class BatchedWriter {
   ) {
     this.maxBatch = options.maxBatch ?? 1_000;
     this.maxPending = options.maxPending ?? 200_000;
-    this.scheduler = options.scheduler ?? eventLoopScheduler;
+    this.flushTimer = options.flushTimer ?? eventLoopFlushTimer;
   }
 
   /** Queues a finished timeline for storage. O(1); never waits on the disk. */
@@ -106,14 +107,14 @@ export class BatchedWriter {
     const numPending = this.numPending + 1;
     if (numPending >= this.maxBatch) this.queueSoon();
     else if (!this.timer)
-      this.timer = this.scheduler.later(this.options.flushIntervalMs ?? 200, () => this.onTimer());
+      this.timer = this.flushTimer.later(this.options.flushIntervalMs ?? 200, () => this.onTimer());
     return true;
   }
 
   private queueSoon(): void {
     if (this.isSoonQueued) return;
     this.isSoonQueued = true;
-    this.scheduler.soon(() => {
+    this.flushTimer.soon(() => {
       this.isSoonQueued = false;
       this.writeNext();
       if (this.numPending > 0 && !this.isStopped) this.queueSoon();

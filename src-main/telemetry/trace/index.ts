@@ -11,7 +11,7 @@ export { writeCsv, toCsvString } from './csv-export';
 export { writeJsonl } from './jsonl-export';
 export { writeChromeTrace, requestEvents } from './chrome-trace';
 export type { TraceEvent } from './chrome-trace';
-export { flattenPages, streamOut } from './stream-out';
+export { flattenBatches, streamOut } from './stream-out';
 export type { TimelineSource, StreamOutOptions } from './stream-out';
 export { runControls, positiveControlRecords, negativeControlRecord } from './controls';
 export type { ControlsResult } from './controls';

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Timeline } from '../timeline/schema';
 
-/** Timelines to export: an array, a generator, or pages flattened from the store. */
+/** Timelines to export: an array, a generator, or the store's batches flattened. */
 export type TimelineSource = Iterable<Timeline> | AsyncIterable<Timeline>;
 
 /** Whether to end the output stream when done (false for process.stdout). */
@@ -11,9 +11,9 @@ export interface StreamOutOptions {
   isEndingOutput?: boolean;
 }
 
-/** Pages of timelines (as the store yields them) as one stream of timelines. */
-export function* flattenPages(pages: Iterable<readonly Timeline[]>): Generator<Timeline> {
-  for (const page of pages) yield* page;
+/** Batches of timelines (as the store yields them) as one stream of timelines. */
+export function* flattenBatches(batches: Iterable<readonly Timeline[]>): Generator<Timeline> {
+  for (const batch of batches) yield* batch;
 }
 
 /**

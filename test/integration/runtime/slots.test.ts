@@ -44,6 +44,16 @@ describe('model slots', () => {
     expect(runtime.slotEvents().at(-1)).toMatchObject({ toStatus: 'empty', cause: 'manual' });
   });
 
+  it("drops an evicted slot's context pages: its next session could never hit them", async () => {
+    runtime = await createTestRuntime();
+    const slot = await runtime.prefetch(TEST_MODEL_ID);
+    await generate(runtime, { prompt: chat('Tell me about the sea, the wind and the long grey shore.') });
+    const before = runtime.pageSummary();
+    expect(before.numPages).toBeGreaterThan(0);
+    await runtime.evict(slot.slotId);
+    expect(runtime.pageSummary()).toMatchObject({ numPages: 0, bytes: 0 });
+  });
+
   it('never evicts a slot while a sequence runs on it', async () => {
     runtime = await createTestRuntime();
     await runtime.prefetch(TEST_MODEL_ID);

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry';
 import {
-  flattenPages,
+  flattenBatches,
   importTraceFile,
   writeChromeTrace,
   writeCsv,
@@ -17,23 +17,23 @@ let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('exporting stored timelines', () => {
-  it('streams one run as CSV, JSONL and a Chrome trace straight from SQLite pages', async () => {
+  it('streams one run as CSV, JSONL and a Chrome trace straight from SQLite batches', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ff-export-'));
     const store = openSqliteStore(join(dir, 'h.db'));
     const run = store.runs.create({ name: 'exported' });
     const timelines = syntheticTimelines(2_500, { runId: run.runId });
     for (const t of [...timelines, ...syntheticTimelines(100, { seed: 9 })]) store.writer.enqueue(t);
     store.writer.flush();
-    const pages = () => flattenPages(store.timelines.pages({ runId: run.runId }, 300));
+    const stored = () => flattenBatches(store.timelines.batches({ runId: run.runId }, 300));
 
-    expect(await writeCsv(pages(), createWriteStream(join(dir, 'run.csv')))).toBe(2_500);
+    expect(await writeCsv(stored(), createWriteStream(join(dir, 'run.csv')))).toBe(2_500);
     const rows = parse(readFileSync(join(dir, 'run.csv')), { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.request_id)).toEqual(timelines.map((t) => t.requestId));
 
-    expect(await writeJsonl(pages(), createWriteStream(join(dir, 'run.jsonl')))).toBe(2_500);
+    expect(await writeJsonl(stored(), createWriteStream(join(dir, 'run.jsonl')))).toBe(2_500);
     expect((await importTraceFile(join(dir, 'run.jsonl'))).timelines).toEqual(timelines);
 
-    expect(await writeChromeTrace(pages(), createWriteStream(join(dir, 'run.trace.json')))).toBe(2_500);
+    expect(await writeChromeTrace(stored(), createWriteStream(join(dir, 'run.trace.json')))).toBe(2_500);
     const trace = JSON.parse(readFileSync(join(dir, 'run.trace.json'), 'utf8')) as {
       traceEvents: { tid: number }[];
     };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src-main/telemetry/clock';
 import type { BatchSink, WriteBatch } from '../../../src-main/store';
-import { BatchedWriter, ManualScheduler } from '../../../src-main/store';
+import { BatchedWriter } from '../../../src-main/store';
+import { ManualFlushTimer } from './manual-flush-timer';
 import { timeline } from '../telemetry/report/timeline-fixture';
 
 /** A database that takes `diskMs` of (simulated) time per transaction, on a hand-moved clock. */
@@ -30,24 +31,24 @@ function slowSink(clock: ManualClock, diskMs: number) {
 describe('BatchedWriter', () => {
   it('never touches the sink on the caller stack, even past the batch size', () => {
     const clock = new ManualClock();
-    const scheduler = new ManualScheduler();
+    const flushTimer = new ManualFlushTimer();
     const disk = slowSink(clock, 500);
-    const writer = new BatchedWriter(disk.sink, { maxBatch: 10, scheduler });
+    const writer = new BatchedWriter(disk.sink, { maxBatch: 10, flushTimer });
     disk.enqueueing(() => {
       for (let i = 0; i < 35; i++) writer.enqueue(timeline());
     });
     expect(disk.batches).toHaveLength(0);
     expect(writer.stats.numPending).toBe(35);
-    scheduler.runAll();
+    flushTimer.runAll();
     expect(disk.numCallsDuringEnqueue()).toBe(0);
     expect(disk.batches.map((b) => b.timelines.length)).toEqual([10, 10, 10, 5]);
   });
 
   it('keeps enqueue cost at zero simulated time while every flush takes 500 ms of disk', () => {
     const clock = new ManualClock();
-    const scheduler = new ManualScheduler();
+    const flushTimer = new ManualFlushTimer();
     const disk = slowSink(clock, 500);
-    const writer = new BatchedWriter(disk.sink, { maxBatch: 100, scheduler });
+    const writer = new BatchedWriter(disk.sink, { maxBatch: 100, flushTimer });
     const enqueueCostsMs: number[] = [];
     for (let round = 0; round < 20; round++) {
       for (let i = 0; i < 100; i++) {
@@ -56,7 +57,7 @@ describe('BatchedWriter', () => {
         enqueueCostsMs.push(clock.now() - before);
       }
       // The event loop turns between serving steps; only then does the slow disk run.
-      scheduler.runAll();
+      flushTimer.runAll();
     }
     expect(new Set(enqueueCostsMs)).toEqual(new Set([0]));
     expect(disk.batches).toHaveLength(20);
@@ -64,12 +65,12 @@ describe('BatchedWriter', () => {
   });
 
   it('flushes a light trickle on the timer, and flush() drains everything synchronously', () => {
-    const scheduler = new ManualScheduler();
+    const flushTimer = new ManualFlushTimer();
     const disk = slowSink(new ManualClock(), 1);
-    const writer = new BatchedWriter(disk.sink, { maxBatch: 1_000, scheduler });
+    const writer = new BatchedWriter(disk.sink, { maxBatch: 1_000, flushTimer });
     writer.enqueue(timeline());
-    expect(scheduler.numQueued).toBe(1);
-    scheduler.runAll();
+    expect(flushTimer.numQueued).toBe(1);
+    flushTimer.runAll();
     expect(disk.batches).toHaveLength(1);
     for (let i = 0; i < 3; i++) writer.enqueue(timeline());
     writer.flush();
@@ -90,7 +91,7 @@ describe('BatchedWriter', () => {
       },
     };
     const writer = new BatchedWriter(sink, {
-      scheduler: new ManualScheduler(),
+      flushTimer: new ManualFlushTimer(),
       onItemError: (e) => errors.push(e),
     });
     writer.enqueue(timeline({ id: 'a' }));
@@ -111,7 +112,7 @@ describe('BatchedWriter', () => {
     };
     const writer = new BatchedWriter(sink, {
       maxBatch: 2,
-      scheduler: new ManualScheduler(),
+      flushTimer: new ManualFlushTimer(),
       onFatal: (e) => fatal.push(e),
     });
     for (let i = 0; i < 5; i++) writer.enqueue(timeline());
@@ -124,19 +125,19 @@ describe('BatchedWriter', () => {
   it('drops and counts new items past maxPending instead of waiting for a lagging disk', () => {
     const writer = new BatchedWriter(
       { writeBatch: () => undefined },
-      { maxBatch: 1_000, maxPending: 3, scheduler: new ManualScheduler() },
+      { maxBatch: 1_000, maxPending: 3, flushTimer: new ManualFlushTimer() },
     );
     for (let i = 0; i < 5; i++) writer.enqueue(timeline());
     expect(writer.stats).toMatchObject({ numPending: 3, numDropped: 2 });
   });
 
   it('holds a client TTFT update until every earlier timeline is written', () => {
-    const scheduler = new ManualScheduler();
+    const flushTimer = new ManualFlushTimer();
     const disk = slowSink(new ManualClock(), 0);
-    const writer = new BatchedWriter(disk.sink, { maxBatch: 2, scheduler });
+    const writer = new BatchedWriter(disk.sink, { maxBatch: 2, flushTimer });
     for (let i = 0; i < 3; i++) writer.enqueue(timeline({ id: `t${i}` }));
     writer.enqueueClientTtft({ requestId: 't2', clientTtftMs: 80 });
-    scheduler.runAll();
+    flushTimer.runAll();
     const batchOf = (pred: (b: WriteBatch) => boolean) => disk.batches.findIndex(pred);
     expect(batchOf((b) => b.clientTtfts.length > 0)).toBeGreaterThanOrEqual(
       batchOf((b) => b.timelines.some((t) => t.requestId === 't2')),

@@ -52,7 +52,7 @@ describe('stored timelines', () => {
     for (const t of [a, b, c]) store.writer.enqueue(t);
     store.writer.flush();
     const ids = (filter: Parameters<typeof store.timelines.count>[0]) =>
-      [...store.timelines.pages(filter)].flat().map((t) => t.requestId);
+      [...store.timelines.batches(filter)].flat().map((t) => t.requestId);
     expect(ids({ runId: run.runId })).toEqual([a.requestId]);
     expect(ids({ runId: null })).toEqual([b.requestId, c.requestId]);
     expect(ids({ modelId: 'm2', finishReasons: ['rejected'] })).toEqual([c.requestId]);
@@ -62,14 +62,14 @@ describe('stored timelines', () => {
     store.close();
   });
 
-  it('page through every match without holding a cursor between pages', () => {
+  it('read every match in batches without holding a cursor between batches', () => {
     const store = open();
     const timelines = syntheticTimelines(2_345, {});
     for (const t of timelines) store.writer.enqueue(t);
     store.writer.flush();
-    const pages = [...store.timelines.pages({}, 1_000)];
-    expect(pages.map((p) => p.length)).toEqual([1_000, 1_000, 345]);
-    expect(pages.flat().map((t) => t.requestId)).toEqual(timelines.map((t) => t.requestId));
+    const batches = [...store.timelines.batches({}, 1_000)];
+    expect(batches.map((b) => b.length)).toEqual([1_000, 1_000, 345]);
+    expect(batches.flat().map((t) => t.requestId)).toEqual(timelines.map((t) => t.requestId));
     store.close();
   });
 

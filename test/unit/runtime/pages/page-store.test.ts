@@ -75,6 +75,20 @@ describe('PageStore', () => {
     expect(store.numHeldPages).toBe(0);
   });
 
+  it("drops an unloaded session's unheld pages and nobody else's", () => {
+    const store = new PageStore(8);
+    const other = { ...IDENTITY, slotRevision: 2 };
+    fill(store, IDENTITY, TOKENS);
+    fill(store, other, TOKENS);
+    const [held] = store.lookup(IDENTITY, TOKENS, 1);
+    store.hold(held!);
+    expect(store.dropIdentity(IDENTITY)).toBe(4);
+    expect(store.numPages).toBe(6);
+    expect(store.bytes).toBe(6 * 64);
+    expect(store.lookup(other, TOKENS, 10)).toHaveLength(5);
+    expect(store.lookup(IDENTITY, TOKENS, 10)).toEqual([held]);
+  });
+
   it('refuses to release a page more often than it was held', () => {
     const store = new PageStore(8);
     const page = store.insertHeld(IDENTITY, 0, CHAIN_ROOT, TOKENS.slice(0, 8), dataOf(8));

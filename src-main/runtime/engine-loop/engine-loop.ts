@@ -5,11 +5,16 @@ import type { StepJob } from '../engine/protocol';
 import type { ModelCatalogue } from '../model';
 import type { PageStore } from '../pages';
 import type { Slot, SlotRegistry } from '../slots';
-import type { GenerationOutcome, GenerationRequest, GenerationSink } from './request';
-import { RequestRejected, describeRoute, routeRequest } from './route';
-import type { RequestLimits } from './route';
-import type { Scheduler, StepPlan } from './scheduler';
-import { Sequence } from './sequence';
+import { RequestRejected, Sequence, describeRoute, routeRequest } from '../scheduler';
+import type {
+  GenerationOutcome,
+  GenerationRequest,
+  GenerationSink,
+  RequestLimits,
+  RoutedRequest,
+  Scheduler,
+  StepPlan,
+} from '../scheduler';
 import { DropQueue } from './drop-queue';
 import { StepDispatcher } from './step-dispatch';
 import { flushHeldText } from './token-output';
@@ -194,12 +199,7 @@ export class EngineLoop {
     }
   }
 
-  private enqueue(
-    entry: InboxEntry,
-    slot: Slot,
-    routed: ReturnType<typeof routeRequest>,
-    isWarm: boolean,
-  ): void {
+  private enqueue(entry: InboxEntry, slot: Slot, routed: RoutedRequest, isWarm: boolean): void {
     if (!isWarm && !this.loading.delete(entry.request.requestId)) return;
     const { clock, limits } = this.deps;
     entry.recorder.meta.slotId = slot.slotId;

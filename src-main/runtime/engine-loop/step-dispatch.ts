@@ -4,8 +4,7 @@ import type { CapturedPage, SampledToken, StepJob, SteppedReply } from '../engin
 import { CHAIN_ROOT } from '../pages';
 import type { PageStore } from '../pages';
 import type { Slot, SlotRegistry } from '../slots';
-import type { StepPlan } from './scheduler';
-import type { Sequence } from './sequence';
+import type { Sequence, StepPlan } from '../scheduler';
 import { emitToken } from './token-output';
 
 /** What the dispatcher needs from the engine loop. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline';
 import type { SampledToken } from '../engine/protocol';
-import type { Sequence } from './sequence';
+import type { Sequence } from '../scheduler';
 
 /**
  * Takes the token the worker sampled, detokenizes it, flushes the chunk to the sink (the first

@@ -1,0 +1,8 @@
+export { Scheduler } from './scheduler';
+export type { PrefillPlan, SchedulerOptions, StepPlan } from './scheduler';
+export { KvBudget } from './kv-budget';
+export { Sequence } from './sequence';
+export type { SequenceStatus } from './sequence';
+export { RequestRejected, describeRoute, routeRequest } from './route';
+export type { RequestLimits, RoutedRequest } from './route';
+export type { GenerationChunk, GenerationOutcome, GenerationRequest, GenerationSink } from './request';
