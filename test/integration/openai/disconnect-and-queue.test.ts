@@ -10,11 +10,14 @@ const LONG = {
   messages: [{ role: 'user' as const, content: 'Write a very long letter to your sister.' }],
   max_tokens: 1500,
   temperature: 0,
+  // Writes to max_tokens whatever the model says: a request is surely still running when looked at.
+  ignore_eos: true,
 };
+const WAIT = { timeout: 10_000, interval: 5 };
 
 /** Waits until nothing is running, waiting or held (a cancel releases at once; this also covers a late reply). */
 async function untilNothingHeld(api: ApiFixture): Promise<void> {
-  await vi.waitFor(() => expectNothingHeld(api.runtime), { timeout: 10_000 });
+  await vi.waitFor(() => expectNothingHeld(api.runtime), WAIT);
 }
 
 describe('a client that goes away, and a full queue', () => {
@@ -71,21 +74,17 @@ describe('a client that goes away, and a full queue', () => {
     const controller = new AbortController();
     const numBefore = api.timelines.length;
     const pending = api.client.chat.completions.create(LONG, { signal: controller.signal });
-    await vi.waitFor(() => expect(api.runtime.load().numRunning).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(api.runtime.load().numRunning).toBe(1), WAIT);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    const timeline = await vi.waitFor(
-      () => {
-        const found = api.timelines[numBefore];
-        expect(found).toBeDefined();
-        return found!;
-      },
-      { timeout: 10_000 },
-    );
+    const timeline = await vi.waitFor(() => {
+      const found = api.timelines[numBefore];
+      expect(found).toBeDefined();
+      return found!;
+    }, WAIT);
     expect(timeline.finishReason).toBe('cancelled');
     expect(timeline.requestId).toMatch(/^chatcmpl-/);
     await untilNothingHeld(api);
-    expectNothingHeld(api.runtime);
   });
 
   it('answers 429 with Retry-After when the queue is full, and the admitted requests still finish', async () => {
@@ -94,12 +93,12 @@ describe('a client that goes away, and a full queue', () => {
       api.client.chat.completions.create({
         ...LONG,
         messages: [{ role: 'user', content: `Question ${i}: tell me more.` }],
-        max_tokens: 48,
+        max_tokens: 200,
       });
     const running = ask(0);
-    await vi.waitFor(() => expect(api.runtime.load().numRunning).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(api.runtime.load().numRunning).toBe(1), WAIT);
     const waiting = ask(1);
-    await vi.waitFor(() => expect(api.runtime.load().numWaiting).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(api.runtime.load().numWaiting).toBe(1), WAIT);
     const settled = await Promise.allSettled([running, waiting, ask(2), ask(3), ask(4), ask(5)]);
     const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
     expect(refused).toHaveLength(4);
