@@ -1,6 +1,6 @@
 // Measures a model folder on onnxruntime-node CPU: file read, session create,
 // one prefill of N tokens and M decode steps (ms per step).
-// usage: npx tsx tools/onnx-llama/bench-session.ts --model DIR [--prompt 512] [--steps 32] [--threads N]
+// usage: npx tsx tools/onnx-llama/bench-session.ts --model DIR [--file onnx/model_q4.onnx] [--prompt 512] [--steps 32] [--threads N]
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       model: { type: 'string' },
+      file: { type: 'string' },
       prompt: { type: 'string' },
       steps: { type: 'string' },
       threads: { type: 'string' },
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   const numDecodeSteps = Number(values.steps ?? 32);
   const config = validateLlamaConfig(JSON.parse(readFileSync(join(values.model, 'config.json'), 'utf8')));
   let startMs = performance.now();
-  const bytes = readFileSync(join(values.model, 'onnx', 'model.onnx'));
+  const file = join(values.model, values.file ?? join('onnx', 'model.onnx'));
+  const bytes = readFileSync(file);
   const readMs = performance.now() - startMs;
   startMs = performance.now();
   const options: ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all' };
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
   );
   const run = await greedyDecode(session, kvLayoutOf(config), prompt, numDecodeSteps + 1);
   const meanStepMs = run.decodeStepMs.reduce((a, b) => a + b, 0) / run.decodeStepMs.length;
-  console.log(`model ${values.model} (${(bytes.length / 1e6).toFixed(1)} MB)`);
+  console.log(`model ${file} (${(bytes.length / 1e6).toFixed(1)} MB)`);
   console.log(`  read ${readMs.toFixed(0)} ms, InferenceSession.create ${createMs.toFixed(0)} ms`);
   console.log(`  prefill ${numPromptTokens} tokens: ${run.prefillMs.toFixed(0)} ms`);
   console.log(

@@ -1,4 +1,4 @@
-// Command line: `npx tsx tools/onnx-llama/cli.ts from-safetensors|random ...`.
+// Command line: `npx tsx tools/onnx-llama/cli.ts from-safetensors|random|quantize ...`.
 // Writes a Hugging Face ONNX model folder and prints its files, size,
 // parameter count and timings. See README.md for the options.
 
@@ -7,11 +7,14 @@ import { parseArgs } from 'node:util';
 import type { LlamaShape } from './config';
 import { convertSafetensors, RANDOM_PRESETS, writeRandomModel, type ModelJobResult } from './model-jobs';
 import type { WeightDtype } from './weight-initializers';
+import { QUANTIZE_DEFAULTS, quantizeModelFolder, type QuantizeResult } from './quantize/quantize-model';
+import type { QuantScheme } from './quantize/block-quantize';
 
 const USAGE = `usage:
   cli.ts from-safetensors --weights F --config C [--out DIR] [--dtype float16|float32] [--tokenizer-from DIR]
   cli.ts random --preset 100m|tiny [--seed S] [--dtype ...] [--out DIR] [--tokenizer-from DIR]
   cli.ts random --layers N --hidden H --heads NH --kv-heads NKV --intermediate I --vocab V --max-positions P [...]
+  cli.ts quantize --model DIR --bits 4|8 [--block-size 32] [--accuracy-level 4] [--scheme symmetric|asymmetric] [--keep-embeddings]
 Default --out: .cache/models/<name>; default --dtype: float16 for random, float32 for from-safetensors.`;
 
 const OPTIONS = {
@@ -29,6 +32,12 @@ const OPTIONS = {
   intermediate: { type: 'string' },
   vocab: { type: 'string' },
   'max-positions': { type: 'string' },
+  model: { type: 'string' },
+  bits: { type: 'string' },
+  'block-size': { type: 'string' },
+  'accuracy-level': { type: 'string' },
+  scheme: { type: 'string' },
+  'keep-embeddings': { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -83,6 +92,41 @@ function printResult(result: ModelJobResult): void {
   console.log(`  timings: ${phases.join(', ')}`);
 }
 
+function printQuantized(result: QuantizeResult): void {
+  console.log(`quantized ${result.source} (${(result.sourceBytes / 1e6).toFixed(2)} MB)`);
+  for (const file of result.files)
+    console.log(`  ${file.path.padEnd(26)} ${(file.numBytes / 1e6).toFixed(2).padStart(10)} MB`);
+  const { numMatMuls, numGathers, skipped } = result.report;
+  console.log(`  ${numMatMuls} MatMulNBits, ${numGathers} GatherBlockQuantized`);
+  for (const { node, reason } of skipped) console.log(`  kept in float: ${node} (${reason})`);
+  const phases = Object.entries(result.timingsMs).map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`);
+  console.log(`  timings: ${phases.join(', ')}`);
+}
+
+function quantize(values: Values): void {
+  if (!values.model) fail('quantize needs --model DIR');
+  const bits = Number(values.bits);
+  if (bits !== 4 && bits !== 8) fail(`--bits must be 4 or 8, got ${values.bits ?? '(none)'}`);
+  const scheme = (values.scheme ?? QUANTIZE_DEFAULTS.scheme) as QuantScheme;
+  if (scheme !== 'symmetric' && scheme !== 'asymmetric')
+    fail(`--scheme must be symmetric or asymmetric, got ${scheme}`);
+  const accuracyLevel =
+    values['accuracy-level'] === undefined
+      ? QUANTIZE_DEFAULTS.accuracyLevel
+      : Number(values['accuracy-level']);
+  printQuantized(
+    quantizeModelFolder({
+      modelDir: values.model,
+      bits,
+      blockSize:
+        values['block-size'] === undefined ? QUANTIZE_DEFAULTS.blockSize : intOption(values, 'block-size'),
+      accuracyLevel,
+      scheme,
+      isQuantizingEmbeddings: !values['keep-embeddings'],
+    }),
+  );
+}
+
 function main(argv: string[]): void {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [command] = positionals;
@@ -107,6 +151,8 @@ function main(argv: string[]): void {
     const seed = values.seed === undefined ? 1 : intOption(values, 'seed');
     const outDir = values.out ?? join('.cache', 'models', `${name}-${weightDtype}-s${seed}`);
     printResult(writeRandomModel({ shape, seed, outDir, weightDtype, tokenizerFrom }));
+  } else if (command === 'quantize') {
+    quantize(values);
   } else {
     fail(`unknown command ${command ?? '(none)'}`);
   }

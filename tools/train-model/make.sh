@@ -39,6 +39,9 @@ npx tsx tools/onnx-llama/cli.ts from-safetensors --weights tools/train-model/out
   --config tools/train-model/out/config.json --out "$MODEL_DIR" --dtype float16 \
   --tokenizer-from "$MODEL_DIR"
 npx tsx tools/onnx-llama/check-reference.ts --dtype float32
+# the quantized variants (their sha256 in variants.json changes with the weights)
+npx tsx tools/onnx-llama/cli.ts quantize --model "$MODEL_DIR" --bits 4
+npx tsx tools/onnx-llama/cli.ts quantize --model "$MODEL_DIR" --bits 8
 # the converter rewrites config.json / generation_config.json: merge ours back in
 (cd "$HERE" && "$PY" package.py > /dev/null)
 ls -l "$MODEL_DIR" "$MODEL_DIR/onnx"
