@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const host = await startHttpHost({
     service: core.service,
-    writeCsv: (runId, out) => core.writeCsv(runId, out),
+    openExport: (request) => core.openExport(request),
     routes: [openAiRoutes({ openai: core.openai, apiKey: process.env['FIRST_FRAME_API_KEY'] ?? null })],
     rendererDir: RENDERER_DIR,
     port: args.port,

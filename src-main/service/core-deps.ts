@@ -2,6 +2,7 @@ import type { Clock } from '../telemetry/clock';
 import type { TimelineWindow } from '../telemetry/report';
 import type { Runtime } from '../runtime';
 import type { ChatQueries, Store } from '../store';
+import type { SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
 
 /** What every handler group works with; built once by createCore. */
@@ -18,4 +19,6 @@ export interface CoreDeps {
   dataDir: string;
   host: 'electron' | 'headless';
   version: string;
+  /** The host's save dialog, or null where the host has none (headless: downloads instead). */
+  pickSavePath: SavePathPicker | null;
 }

@@ -1,6 +1,13 @@
-import type { Writable } from 'node:stream';
+import type { ExportFormat } from '../telemetry/trace/export-formats';
 import type { ApiStatus, ServiceApi } from './contract';
 import type { OpenAiService } from './openai';
+import type { ExportRequest, PreparedExport } from './run-export';
+
+/**
+ * Asks the user where to save an export (the desktop app's save dialog), suggesting
+ * `fileName`; resolves to the chosen path, or null when the user cancelled.
+ */
+export type SavePathPicker = (fileName: string, format: ExportFormat) => Promise<string | null>;
 
 /** What a host tells the core: where data lives, where the bundled models are, who hosts it. */
 export interface CoreOptions {
@@ -15,6 +22,8 @@ export interface CoreOptions {
   sqliteNativeBinding?: string;
   /** Builds the host's API switch once the OpenAI service exists; absent: the API is the host's own business. */
   apiServer?: (openai: OpenAiService) => ApiServerControl;
+  /** The host's save dialog for `runs.saveExport`; absent: that method answers `unavailable`. */
+  pickSavePath?: SavePathPicker;
 }
 
 /** What the host does to switch the `/v1` API on and off (the desktop app's settings toggle). */
@@ -33,7 +42,10 @@ export interface Core {
   describe(): string[];
   /** Loads the default model's slot now (cause `prefetch`), so the first message finds it warm; resolves with its id or null. */
   prefetchDefault(): Promise<string | null>;
-  /** Streams a run's timelines (null: the live window) as CSV into `out` with flat memory; resolves to the row count. */
-  writeCsv(runId: string | null, out: Writable): Promise<number>;
+  /**
+   * Checks and prepares an export of a run (null: the live window) for a host to stream: the
+   * download route. Throws ServiceFailure `not_found` for an unknown run.
+   */
+  openExport(request: ExportRequest): PreparedExport;
   close(): Promise<void>;
 }

@@ -5,7 +5,6 @@ import { Runtime } from '../runtime';
 import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report';
-import { flattenBatches, writeCsv } from '../telemetry/trace';
 import type { Timeline } from '../telemetry/timeline';
 import { createStore } from '../store';
 import type { Store } from '../store';
@@ -16,11 +15,13 @@ import type { ApiServerControl, Core, CoreOptions } from './core-options';
 import type { CoreDeps } from './core-deps';
 import { EventHub } from './event-hub';
 import { chatHandlers } from './handlers/chat';
+import { exportHandlers, exportSources } from './handlers/exports';
 import { runHandlers } from './handlers/runs';
 import { slotHandlers } from './handlers/slots';
 import { telemetryHandlers } from './handlers/telemetry';
 import { toSlotEventPayload } from './mappers';
 import { createOpenAiService } from './openai';
+import { prepareExport } from './run-export';
 import { createService } from './service';
 
 const STATS_EVERY_MS = 250;
@@ -53,6 +54,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     dataDir: options.dataDir,
     host: options.host,
     version: packageVersion(),
+    pickSavePath: options.pickSavePath ?? null,
   };
   const unsubscribe = wire(deps);
   const openai = createOpenAiService(deps);
@@ -63,6 +65,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ...telemetryHandlers(deps),
       ...chatHandlers(deps),
       ...runHandlers(deps),
+      ...exportHandlers(deps),
       'bench.start': (input) => startBench(deps, input),
       'api.status': () => api.status(),
       'api.setEnabled': (input) => api.setEnabled(input),
@@ -78,13 +81,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (modelId) await runtime.prefetch(modelId);
       return modelId;
     },
-    writeCsv: (runId, out) =>
-      writeCsv(
-        runId !== null && store.isPersistent
-          ? flattenBatches(store.timelines.batches({ runId }))
-          : deps.window.toArray(),
-        out,
-      ),
+    openExport: (request) => prepareExport(exportSources(deps), request),
     close: async () => {
       unsubscribe();
       await api.close();

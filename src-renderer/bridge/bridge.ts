@@ -5,6 +5,7 @@ import type {
   PushedEvent,
   Result,
 } from '../../src-main/service/contract';
+import type { ExportFormat } from '../../src-main/telemetry/trace/export-formats';
 
 /**
  * Receives pushed events in batches, with the instant the batch reached the renderer on the
@@ -27,6 +28,9 @@ export interface Bridge {
   subscribe(listener: EventBatchListener): () => void;
   /** Follows the event feed's health; returns unsubscribe. */
   onConnection(listener: (state: ConnectionState) => void): () => void;
-  /** A URL the browser can download a CSV from, or null where the CSV comes back as a value. */
-  csvExportUrl(runId: string | null): string | null;
+  /**
+   * A URL the browser downloads an export of a run (null: the live window) from, or null where
+   * exports are saved through the host's dialog instead (`runs.saveExport`).
+   */
+  exportUrl(format: ExportFormat, runId: string | null): string | null;
 }

@@ -39,7 +39,8 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): Bridge {
       listener(state);
       return states.add(listener);
     },
-    csvExportUrl: (runId) => `${baseUrl}/api/export.csv${runId ? `?runId=${encodeURIComponent(runId)}` : ''}`,
+    exportUrl: (format, runId) =>
+      `${baseUrl}/api/export.${format}${runId ? `?runId=${encodeURIComponent(runId)}` : ''}`,
   };
 }
 

@@ -36,6 +36,6 @@ export function createIpcBridge(api: PreloadApi): Bridge {
       listener('open');
       return () => {};
     },
-    csvExportUrl: () => null,
+    exportUrl: () => null,
   };
 }

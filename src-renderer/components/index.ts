@@ -1,4 +1,5 @@
 export { ConnectionBanner } from './ConnectionBanner';
+export { ExportControl } from './ExportControl';
 export { Figures } from './Figures';
 export type { Figure } from './Figures';
 export { formatBytes, formatClock, formatCount, formatMs, formatShare, formatSignedMs } from './format';

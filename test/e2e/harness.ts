@@ -41,7 +41,7 @@ export async function startE2eApp(): Promise<E2eApp> {
   const core = await createCore({ dataDir, bundledModelsDir: BUNDLED_MODELS_DIR, host: 'headless' });
   const host = await startHttpHost({
     service: core.service,
-    writeCsv: (runId, out) => core.writeCsv(runId, out),
+    openExport: (request) => core.openExport(request),
     rendererDir: path.join(ROOT, 'out', 'renderer'),
     port: 0,
   });

@@ -49,6 +49,7 @@ export const IPC_METHOD_NAMES = [
   'runs.list',
   'runs.compare',
   'runs.exportCsv',
+  'runs.saveExport',
   'traces.import',
   'api.status',
   'api.setEnabled',

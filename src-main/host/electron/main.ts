@@ -13,6 +13,7 @@ import { deferService } from './deferred-service';
 import { forwardEvents } from './event-forwarder';
 import { hardenSession, hardenWebContents, type HardenOptions } from './harden';
 import { registerIpcHandlers } from './ipc-handlers';
+import { createSavePathPicker } from './save-dialog';
 import { claimSingleInstance, installQuitGate } from './lifecycle';
 import { buildMenuTemplate } from './menu';
 import { chooseRendererSource, type RendererSource } from './renderer-source';
@@ -141,6 +142,13 @@ function start(): void {
     host: 'electron',
     sqliteNativeBinding,
     apiServer: (openai) => createApiToggle(openai, log),
+    pickSavePath: createSavePathPicker({
+      showSaveDialog: (options) =>
+        mainWindow && !mainWindow.isDestroyed()
+          ? dialog.showSaveDialog(mainWindow, options)
+          : dialog.showSaveDialog(options),
+      downloadsDir: () => app.getPath('downloads'),
+    }),
   });
   core.catch(() => undefined);
   const service = deferService(core.then((built) => built.service));

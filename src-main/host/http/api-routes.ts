@@ -3,8 +3,8 @@ import { METHODS } from '../../service/contract';
 import type { MethodName, ServiceApi } from '../../service/contract';
 import type { EventStreamOptions } from './event-stream';
 import { DEFAULT_EVENT_STREAM_OPTIONS, openEventStream } from './event-stream';
-import { serveCsvExport } from './export-csv';
-import type { CsvWriter } from './export-csv';
+import { exportFormatOf, serveExport } from './export-download';
+import type { ExportOpener } from './export-download';
 import { BodyTooLarge, readBody } from './read-body';
 import { failure, sendResult } from './respond';
 import type { RouteModule } from './route-module';
@@ -17,12 +17,13 @@ const BODY_LIMITS: Partial<Record<MethodName, number>> = { 'traces.import': 128 
 export interface ApiRouteOptions {
   service: ServiceApi;
   events?: EventStreamOptions;
-  writeCsv?: CsvWriter;
+  /** Streams `/api/export.<format>` from the store (flat memory); absent: CSV only, via the service. */
+  openExport?: ExportOpener;
 }
 
 /**
  * `/api/*`: `POST /api/call/<method>` (JSON in, Result out), `GET /api/events` (server-sent
- * event batches) and `GET /api/export.csv`. Every service method is reachable by name and
+ * event batches) and `GET /api/export.<format>` downloads. Every service method is reachable by name and
  * nothing else: the names come from the contract's METHODS.
  */
 export function createApiRoutes(options: ApiRouteOptions): RouteModule {
@@ -46,7 +47,8 @@ export function createApiRoutes(options: ApiRouteOptions): RouteModule {
         res.once('close', () => closers.delete(close));
         return;
       }
-      if (path === '/api/export.csv') return serveCsvExport(res, options, url);
+      const format = exportFormatOf(path);
+      if (format !== null) return serveExport(res, options, url, format);
       sendResult(res, failure('not_found', `no API route ${path}`));
     },
     close() {

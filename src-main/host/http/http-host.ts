@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { ServiceApi } from '../../service/contract';
 import { createApiRoutes } from './api-routes';
-import type { CsvWriter } from './export-csv';
+import type { ExportOpener } from './export-download';
 import type { EventStreamOptions } from './event-stream';
 import type { HostPolicy } from './host-guard';
 import { checkHeaders, hostPolicy, isWildcardHost } from './host-guard';
@@ -26,8 +26,8 @@ export interface HttpHostOptions {
   /** More route modules, e.g. the OpenAI-compatible `/v1/` routes. */
   routes?: readonly RouteModule[];
   events?: EventStreamOptions;
-  /** Streams CSV for `/api/export.csv` straight from the store (flat memory); absent: via the service. */
-  writeCsv?: CsvWriter;
+  /** Streams `/api/export.<format>` downloads straight from the store (flat memory); absent: CSV only, via the service. */
+  openExport?: ExportOpener;
 }
 
 /** A running host: where it listens, and how to stop it. */
@@ -46,7 +46,7 @@ export interface HttpHost {
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   const bindHost = options.host ?? '127.0.0.1';
   const routes: RouteModule[] = [
-    createApiRoutes({ service: options.service, events: options.events, writeCsv: options.writeCsv }),
+    createApiRoutes({ service: options.service, events: options.events, openExport: options.openExport }),
     ...(options.routes ?? []),
     createStaticFiles(options.rendererDir),
   ];

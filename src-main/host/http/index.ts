@@ -13,3 +13,4 @@ export { sendJson, sendResult, sendText, failure, statusOf } from './respond';
 export { ensureRendererBuilt } from './ensure-renderer';
 export { parseServeArgs, SERVE_USAGE } from './serve-args';
 export type { ServeArgs } from './serve-args';
+export type { ExportOpener } from './export-download';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPORT_FORMATS } from '../../telemetry/trace/export-formats';
 import {
   ChatMessageSchema,
   EngineStatsSchema,
@@ -146,6 +147,15 @@ export const METHODS = {
   'runs.exportCsv': def(
     z.object({ runId: idSchema.nullable() }),
     z.object({ fileName: z.string(), csv: z.string(), numRows: z.number().int() }),
+  ),
+  /**
+   * Streams an export of a run (null: the live window) into a file the user picks in the host's
+   * save dialog (desktop app); `filePath` null means the user cancelled. Hosts without a dialog
+   * answer `unavailable`: a browser downloads `GET /api/export.<format>?runId=…` instead.
+   */
+  'runs.saveExport': def(
+    z.object({ runId: idSchema.nullable(), format: z.enum(EXPORT_FORMATS) }),
+    z.object({ filePath: z.string().nullable(), numRows: z.number().int() }),
   ),
   'traces.import': def(
     z.object({ fileName: z.string().max(500), text: z.string().max(50_000_000), skipBadLines: z.boolean() }),

@@ -3,7 +3,7 @@ import { GoodputPanel } from './GoodputPanel';
 import { LoadChart } from './LoadChart';
 import { RecentBarsChart } from './RecentBarsChart';
 import { ReportSummary } from './ReportSummary';
-import { Panel, PartLegend, formatCount } from '../../components';
+import { ExportControl, Panel, PartLegend, formatCount } from '../../components';
 
 /**
  * The live dashboard. It renders only the throttled view (≤ 4 updates/s) so 10,000 timelines
@@ -19,7 +19,12 @@ export function DashboardView() {
       <Panel
         title={`Recent requests (${formatCount(r.numRequests)} in window)`}
         className="wide"
-        actions={<PartLegend isCompact />}
+        actions={
+          <>
+            <PartLegend isCompact />
+            <ExportControl runId={null} label="Export the window" />
+          </>
+        }
       >
         <RecentBarsChart timelines={view.recent} />
       </Panel>

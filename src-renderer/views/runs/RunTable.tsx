@@ -1,13 +1,12 @@
 import type { RunSummary } from '../../../src-main/service/contract';
-import { CsvExport } from './CsvExport';
-import { formatClock, formatCount } from '../../components';
+import { ExportControl, formatClock, formatCount } from '../../components';
 
 /** Which stored runs are picked as A and B. */
 export type RunPick = { a: string | null; b: string | null };
 
 const SIDES = ['a', 'b'] as const;
 
-/** The stored runs, each with an A and a B radio and its CSV export. */
+/** The stored runs, each with an A and a B radio and its exports. */
 export function RunTable(props: { runs: RunSummary[]; pick: RunPick; onPick(pick: RunPick): void }) {
   if (props.runs.length === 0) {
     return <p className="empty-chart">No stored runs yet: run a benchmark or import a trace.</p>;
@@ -43,7 +42,7 @@ export function RunTable(props: { runs: RunSummary[]; pick: RunPick; onPick(pick
             <td>{formatClock(run.startedWallMs)}</td>
             <td>{formatCount(run.numRequests)}</td>
             <td>
-              <CsvExport runId={run.runId} label="CSV" />
+              <ExportControl runId={run.runId} />
             </td>
           </tr>
         ))}

@@ -3,12 +3,11 @@ import type { RunComparison, RunSummary } from '../../../src-main/service/contra
 import { useSlice, useStores } from '../../store';
 import { CompareChart } from './CompareChart';
 import { CompareTable } from './CompareTable';
-import { CsvExport } from './CsvExport';
 import { RunTable } from './RunTable';
 import type { RunPick } from './RunTable';
-import { Notice, Panel } from '../../components';
+import { ExportControl, Notice, Panel } from '../../components';
 
-/** Runs: stored runs with CSV export, and any two compared side by side. */
+/** Runs: stored runs with their exports, and any two compared side by side. */
 export function RunsView() {
   const { bridge } = useStores();
   const slo = useSlice('live', (s) => s.slo);
@@ -34,7 +33,7 @@ export function RunsView() {
       <Panel
         title="Stored runs"
         className="wide"
-        actions={<CsvExport runId={null} label="Export live window CSV" />}
+        actions={<ExportControl runId={null} label="Export the live window" />}
       >
         <RunTable runs={runs} pick={pick} onPick={setPick} />
         <button

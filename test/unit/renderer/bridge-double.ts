@@ -38,7 +38,7 @@ export class BridgeDouble implements Bridge {
     return () => {};
   }
 
-  csvExportUrl(): string | null {
+  exportUrl(): string | null {
     return null;
   }
 

@@ -5,6 +5,16 @@ import { requestEvents, writeChromeTrace } from '../../../../src-main/telemetry/
 import { ManualClock } from '../../../../src-main/telemetry/clock';
 import { TimelineRecorder } from '../../../../src-main/telemetry/timeline';
 import { timeline } from '../report/timeline-fixture';
+import { everyFinishTimelines } from './every-finish';
+import { traceProblems } from './trace-event-format';
+
+async function traceOf(timelines: Parameters<typeof writeChromeTrace>[0]) {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c: Buffer) => (text += c.toString()));
+  const numRequests = await writeChromeTrace(timelines, out);
+  return { numRequests, parsed: JSON.parse(text) as { traceEvents: TraceEvent[]; displayTimeUnit: string } };
+}
 
 describe('Chrome trace export', () => {
   it('puts each request on its own track with a request span and one complete span per state', () => {
@@ -43,5 +53,63 @@ describe('Chrome trace export', () => {
     expect(new Set(parsed.traceEvents.filter((e) => e.ph === 'X').map((e) => e.tid))).toEqual(
       new Set([1, 2]),
     );
+  });
+
+  it('is valid Trace Event Format on a run with every finish reason and preemptions: named tracks, nested spans', async () => {
+    const timelines = everyFinishTimelines('run-1');
+    const { numRequests, parsed } = await traceOf(timelines);
+    expect(numRequests).toBe(timelines.length);
+    expect(traceProblems(parsed)).toEqual([]);
+    const events = parsed.traceEvents;
+    expect(new Set(events.map((e) => e.ph))).toEqual(new Set(['X', 'M']));
+    for (const e of events.filter((e) => e.ph === 'X')) {
+      expect(Number.isInteger(e.ts) && Number.isInteger(e.dur), e.name).toBe(true);
+    }
+    const serverThreads = events.filter((e) => e.name === 'thread_name' && e.pid === 1);
+    expect(serverThreads.map((e) => e.args?.name)).toEqual(timelines.map((t) => t.requestId));
+    // The states tile the request span exactly: no gap, no overlap, even on epoch-scale stamps.
+    timelines.forEach((t, i) => {
+      const track = events.filter((e) => e.ph === 'X' && e.pid === 1 && e.tid === i + 1);
+      const [request, ...states] = track;
+      expect(request!.name).toBe('request');
+      expect(request!.args?.finishReason).toBe(t.finishReason);
+      expect(states.reduce((sum, e) => sum + e.dur!, 0)).toBe(request!.dur);
+      expect(Math.abs(request!.dur! / 1000 - t.e2eMs)).toBeLessThanOrEqual(0.001);
+    });
+  });
+
+  it('puts client TTFT on its own track in a client process when the run has client figures', async () => {
+    const timelines = everyFinishTimelines('run-1');
+    const { parsed } = await traceOf(timelines);
+    const withClient = timelines.filter((t) => t.clientTtftMs !== null);
+    expect(withClient.length).toBeGreaterThan(0);
+    const client = parsed.traceEvents.filter((e) => e.pid === 2);
+    expect(client.find((e) => e.name === 'process_name')?.args?.name).toMatch(/client/i);
+    const spans = client.filter((e) => e.ph === 'X');
+    expect(spans.map((e) => e.args?.requestId)).toEqual(withClient.map((t) => t.requestId));
+    for (const [i, t] of withClient.entries()) {
+      const server = parsed.traceEvents.find(
+        (e) => e.name === 'request' && e.args?.requestId === t.requestId,
+      )!;
+      expect(spans[i]!.tid).toBe(server.tid);
+      expect(spans[i]!.ts).toBe(server.ts);
+      expect(Math.abs(spans[i]!.dur! / 1000 - t.clientTtftMs!)).toBeLessThanOrEqual(0.001);
+      expect(spans[i]!.args?.transportMs).toBeCloseTo(t.clientTtftMs! - t.ttftMs!, 9);
+    }
+    const serverOnly = await traceOf(timelines.map((t) => ({ ...t, clientTtftMs: null })));
+    expect(serverOnly.parsed.traceEvents.filter((e) => e.pid === 2)).toEqual([]);
+    expect(traceProblems(serverOnly.parsed)).toEqual([]);
+  });
+
+  it('the format check fails on what a viewer would drop: overlapping spans, unnamed tracks', () => {
+    const bad = {
+      traceEvents: [
+        { name: 'process_name', ph: 'M', pid: 1, tid: 0, args: { name: 'p' } },
+        { name: 'a', ph: 'X', pid: 1, tid: 1, ts: 0, dur: 10 },
+        { name: 'b', ph: 'X', pid: 1, tid: 1, ts: 5, dur: 10 },
+      ],
+    };
+    expect(traceProblems(bad)).toEqual(['track 1/1 has no thread_name', 'track 1/1: b sticks out of a']);
+    expect(traceProblems({ events: [] })).toEqual(['no traceEvents array at the top level']);
   });
 });

@@ -1,0 +1,154 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src-main/telemetry/clock';
+import type { CoreDeps } from '../../../src-main/service/core-deps';
+import { exportHandlers } from '../../../src-main/service/handlers/exports';
+import { runHandlers } from '../../../src-main/service/handlers/runs';
+import { prepareExport } from '../../../src-main/service/run-export';
+import type { ExportSources } from '../../../src-main/service/run-export';
+import { nullStore, openSqliteStore, StoreUnavailable } from '../../../src-main/store';
+import type { Store } from '../../../src-main/store';
+import { buildReport, buildReportFromColumns, TimelineWindow } from '../../../src-main/telemetry/report';
+import type { ExportFormat } from '../../../src-main/telemetry/trace';
+import { everyFinishTimelines } from '../telemetry/trace/every-finish';
+import { useTempDirs } from '../store/temp-dir';
+
+const tempDir = useTempDirs();
+
+/** A real SQLite store holding one run made of every finish reason and two preempted requests. */
+function storeWithRun(): { store: Store; runId: string } {
+  const store = openSqliteStore(join(tempDir(), 'history.sqlite'));
+  const { runId } = store.runs.create({ name: 'every finish', startedWallMs: 1_700_000_000_000 });
+  for (const t of everyFinishTimelines(runId)) store.writer.enqueue(t);
+  store.writer.flush();
+  return { store, runId };
+}
+
+function sources(store: Store, live: TimelineWindow = new TimelineWindow()): ExportSources {
+  return { store, liveTimelines: () => live.toArray(), wallNow: () => 1_700_000_000_000 };
+}
+
+async function exportText(store: Store, format: ExportFormat, runId: string | null): Promise<string> {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c: Buffer) => (text += c.toString()));
+  await prepareExport(sources(store), { format, runId }).write(out);
+  return text;
+}
+
+describe('exports of stored runs', () => {
+  it('JSONL round trip: an exported run imported back has the same report and the same timelines', async () => {
+    const { store, runId } = storeWithRun();
+    const original = store.timelines.ofRun(runId);
+    expect(new Set(original.map((t) => t.finishReason)).size).toBe(6);
+    expect(original.filter((t) => t.numPreemptions > 0)).toHaveLength(2);
+    const jsonl = await exportText(store, 'jsonl', runId);
+    expect(jsonl.trimEnd().split('\n')).toHaveLength(original.length);
+
+    const deps = { store } as CoreDeps;
+    const imported = await runHandlers(deps)['traces.import']({
+      fileName: 'every-finish.jsonl',
+      text: jsonl,
+      skipBadLines: false,
+    });
+    store.writer.flush();
+    expect(imported).toMatchObject({ numLines: original.length, numImported: original.length, rejected: [] });
+    const importedRunId = imported.runId!;
+    expect(importedRunId).not.toBe(runId);
+    expect(imported.report).toEqual(buildReport(original));
+    const storedReport = (id: string) => buildReportFromColumns(store.timelines.reportColumns({ runId: id }));
+    expect(storedReport(importedRunId)).toEqual(storedReport(runId));
+    expect(store.timelines.ofRun(importedRunId)).toEqual(
+      original.map((t) => ({ ...t, runId: importedRunId })),
+    );
+    expect(await exportText(store, 'jsonl', importedRunId)).toBe(jsonl.replaceAll(runId, importedRunId));
+    store.close();
+  });
+
+  it('CSV and Perfetto exports of a run come from the same rows, named for the run', async () => {
+    const { store, runId } = storeWithRun();
+    const prepared = prepareExport(sources(store), { format: 'chrome-trace', runId });
+    expect(prepared).toMatchObject({ numRows: 8, mimeType: 'application/json; charset=utf-8' });
+    expect(prepared.fileName).toBe(`first-frame-${runId}-2023-11-14-22-13-20.trace.json`);
+    const trace = JSON.parse(await exportText(store, 'chrome-trace', runId)) as { traceEvents: unknown[] };
+    expect(trace.traceEvents.length).toBeGreaterThan(8 * 8);
+    const csv = (await exportText(store, 'csv', runId)).trimEnd().split('\n');
+    expect(csv).toHaveLength(1 + 8);
+    store.close();
+  });
+
+  it('the live window is exported as a snapshot taken when the export is prepared', async () => {
+    const store = openSqliteStore(join(tempDir(), 'history.sqlite'));
+    const live = new TimelineWindow(4);
+    for (const t of everyFinishTimelines()) live.push(t);
+    const prepared = prepareExport(sources(store, live), { format: 'jsonl', runId: null });
+    live.clear();
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    expect(await prepared.write(out)).toBe(4);
+    expect(prepared.fileName).toMatch(/^first-frame-live-.*\.jsonl$/);
+    expect(text.trimEnd().split('\n')).toHaveLength(4);
+    store.close();
+  });
+
+  it('an unknown run, or any run while history is off, is not_found before anything is written', () => {
+    const { store } = storeWithRun();
+    expect(() => prepareExport(sources(store), { format: 'csv', runId: 'no-such-run' })).toThrow(
+      'no stored run "no-such-run"',
+    );
+    store.close();
+    const off = nullStore(
+      new StoreUnavailable('read-only', '/x/history.sqlite', 'the folder is not writable'),
+    );
+    expect(() => prepareExport(sources(off), { format: 'jsonl', runId: 'r' })).toThrow(/history is off/);
+  });
+});
+
+describe('runs.saveExport (the desktop save dialog)', () => {
+  // Only the fields the export handlers read; the rest of the core is not needed to save a file.
+  const depsOf = (store: Store, pickSavePath: CoreDeps['pickSavePath']) =>
+    ({
+      store,
+      window: new TimelineWindow(),
+      clock: new ManualClock(),
+      pickSavePath,
+    }) as Partial<CoreDeps> as CoreDeps;
+
+  it('streams the export to the path the user picked, suggesting the file name', async () => {
+    const { store, runId } = storeWithRun();
+    const target = join(tempDir(), 'picked.jsonl');
+    const asked: string[] = [];
+    const save = exportHandlers(
+      depsOf(store, async (fileName) => {
+        asked.push(fileName);
+        return target;
+      }),
+    )['runs.saveExport'];
+    expect(await save({ runId, format: 'jsonl' })).toEqual({ filePath: target, numRows: 8 });
+    expect(asked[0]).toMatch(new RegExp(`^first-frame-${runId}-.*\\.jsonl$`));
+    expect(readFileSync(target, 'utf8').trimEnd().split('\n')).toHaveLength(8);
+    store.close();
+  });
+
+  it('a cancelled dialog writes nothing; no dialog is unavailable; a failed write leaves no file', async () => {
+    const { store, runId } = storeWithRun();
+    const cancelled = exportHandlers(depsOf(store, async () => null))['runs.saveExport'];
+    expect(await cancelled({ runId, format: 'csv' })).toEqual({ filePath: null, numRows: 0 });
+    const headless = exportHandlers(depsOf(store, null))['runs.saveExport'];
+    await expect(headless({ runId, format: 'csv' })).rejects.toThrow(
+      `download GET /api/export.csv?runId=${runId}`,
+    );
+    const dir = tempDir();
+    const broken = exportHandlers(depsOf(store, async () => join(dir, 'missing-folder', 'x.csv')))[
+      'runs.saveExport'
+    ];
+    await expect(broken({ runId, format: 'csv' })).rejects.toThrow(/ENOENT/);
+    expect(readdirSync(dir)).toEqual([]);
+    await expect(cancelled({ runId: 'nope', format: 'csv' })).rejects.toThrow('no stored run "nope"');
+    expect(existsSync(join(dir, 'missing-folder'))).toBe(false);
+    store.close();
+  });
+});
