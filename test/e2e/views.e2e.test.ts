@@ -90,17 +90,48 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await app.screenshot('runs');
   });
 
-  it('exports the live window as CSV holding the requests just made', async () => {
+  it('exports the live window as CSV from the Runs view and as JSONL from the Dashboard', async () => {
     await app.page.getByTestId('nav-runs').click();
-    const [download] = await Promise.all([
-      app.page.waitForEvent('download'),
-      app.page.getByTestId('export-csv-live').click(),
-    ]);
-    const rows = parse(readFileSync(await download.path()), { columns: true }) as Record<string, string>[];
+    const rows = parse(await download(app, 'export-csv-live'), { columns: true }) as Record<string, string>[];
     const exported = new Set(rows.map((row) => row.request_id));
     for (const requestId of requestIds) expect(exported.has(requestId), requestId).toBe(true);
     const mine = rows.find((row) => row.request_id === requestIds[0])!;
     expect(Number(mine.ttft_ms)).toBeGreaterThan(0);
+    await app.page.getByTestId('nav-dashboard').click();
+    const lines = (await download(app, 'export-jsonl-live')).toString('utf8').trimEnd().split('\n');
+    const ids = lines.map((line) => (JSON.parse(line) as { requestId: string }).requestId);
+    for (const requestId of requestIds) expect(ids).toContain(requestId);
+  });
+
+  it('exports a stored run as JSONL and as a Perfetto trace from its row; the JSONL imports back in the Traces view with the same report', async () => {
+    await app.page.getByTestId('nav-runs').click();
+    const [run] = await app.call('runs.list', {});
+    const jsonl = await download(app, `export-jsonl-${run!.runId}`);
+    expect(jsonl.toString('utf8').trimEnd().split('\n')).toHaveLength(run!.numRequests);
+    const trace = JSON.parse((await download(app, `export-chrome-trace-${run!.runId}`)).toString('utf8')) as {
+      traceEvents: { name: string; ph: string }[];
+    };
+    expect(trace.traceEvents.filter((e) => e.name === 'request' && e.ph === 'X')).toHaveLength(
+      run!.numRequests,
+    );
+    await app.page.getByTestId('nav-traces').click();
+    await app.page
+      .getByTestId('trace-file')
+      .setInputFiles({ name: 'run.jsonl', mimeType: 'application/x-ndjson', buffer: jsonl });
+    const result = app.page.getByTestId('trace-result');
+    await expect
+      .poll(() => result.textContent())
+      .toMatch(`${run!.numRequests} of ${run!.numRequests} lines imported as run `);
+    const importedRunId = /as run (\S+)\./.exec((await result.textContent()) ?? '')![1]!;
+    await expect
+      .poll(async () => (await app.call('runs.list', {})).find((r) => r.runId === importedRunId)?.numRequests)
+      .toBe(run!.numRequests);
+    const slo = { ttftMs: 1_000, itlMs: 80 };
+    const compared = await app.call('runs.compare', { runIdA: run!.runId, runIdB: importedRunId, slo });
+    const { runId: _a, name: _an, ...original } = compared.a;
+    const { runId: _b, name: _bn, ...reimported } = compared.b;
+    expect(reimported).toEqual(original);
+    expect(compared.histogram.countsB).toEqual(compared.histogram.countsA);
   });
 
   it('imports a trace with a bad line: shows its line number, then imports the good lines', async () => {
@@ -135,3 +166,9 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     expect(app.problems).toEqual([]);
   });
 });
+
+/** Clicks an export control and returns the downloaded file's bytes. */
+async function download(app: E2eApp, testId: string): Promise<Buffer> {
+  const [file] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId(testId).click()]);
+  return readFileSync(await file.path());
+}
