@@ -14,14 +14,18 @@ type SaveStatus = { tone: 'info' | 'error'; text: string; title?: string } | nul
 export function ExportControl(props: { runId: string | null; label?: string }) {
   const { bridge } = useStores();
   const [status, setStatus] = useState<SaveStatus>(null);
+  // One dialog at a time: a second click while one is open would stack another.
+  const [isSaving, setIsSaving] = useState(false);
   const what = props.runId ?? 'live';
   const save = async (format: ExportFormat) => {
+    setIsSaving(true);
     const result = await bridge.call('runs.saveExport', { runId: props.runId, format });
+    setIsSaving(false);
     if (!result.ok) return setStatus({ tone: 'error', text: result.error.message });
     const { filePath, numRows } = result.value;
     if (filePath === null) return setStatus(null);
     const name = filePath.split(/[\\/]/).at(-1) ?? filePath;
-    setStatus({ tone: 'info', text: `saved ${numRows} to ${name}`, title: filePath });
+    setStatus({ tone: 'info', text: `saved ${numRows} requests to ${name}`, title: filePath });
   };
   return (
     <span className="export-control" role="group" aria-label={`Export ${props.label ?? what}`}>
@@ -40,6 +44,7 @@ export function ExportControl(props: { runId: string | null; label?: string }) {
             type="button"
             title={type.summary}
             data-testid={testId}
+            disabled={isSaving}
             onClick={() => void save(format)}
           >
             {type.label}
