@@ -1,16 +1,16 @@
 /**
  * `npm run generate -- "Once upon a time" [--max-tokens N] [--chat] [--temperature T] [--seed S]
- * [--model DIR] [--json]`: one real generation on the bundled model (tokenize → prefill →
+ * [--model DIR] [--variant NAME] [--json]`: one real generation on the bundled model (tokenize → prefill →
  * decode with the past K/V fed back → detokenize) through the runtime, streaming the text.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { collectGeneration, Runtime } from '../runtime';
 import type { CollectedGeneration } from '../runtime';
-import { BUNDLED_MODELS_DIR } from './paths';
+import { BUNDLED_MODELS_DIR, modelRefFor } from './paths';
 
 const USAGE =
-  'usage: npm run generate -- "PROMPT" [--max-tokens N] [--chat] [--temperature T] [--seed S] [--model DIR] [--json]';
+  'usage: npm run generate -- "PROMPT" [--max-tokens N] [--chat] [--temperature T] [--seed S] [--model DIR] [--variant q4] [--json]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -21,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
       temperature: { type: 'string' },
       seed: { type: 'string' },
       model: { type: 'string' },
+      variant: { type: 'string' },
       chat: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
@@ -36,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     prefillChunkTokens: null,
   });
   try {
-    const modelId = modelDir ? path.basename(modelDir) : (runtime.defaultModelId() ?? undefined);
+    const modelId = modelRefFor(modelDir, values.variant) ?? runtime.defaultModelId() ?? undefined;
     const result = await collectGeneration(
       runtime,
       {

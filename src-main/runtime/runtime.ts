@@ -64,7 +64,6 @@ export class Runtime {
       clock: options.clock,
       budgetBytes: options.slotBudgetBytes,
       pageSize: options.pageSize,
-      kvDtype: 'float32',
       numThreads: options.numThreads,
       createRunner: options.createRunner ?? (() => new RunnerClient()),
       dropPages: (identity) => pages?.dropIdentity(identity),

@@ -3,11 +3,19 @@ import type { CatalogueEntry, Slot, SlotEvent } from '../runtime';
 import type { PageSummary } from '../runtime';
 import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract';
 
+/** "name · variant" (a whole broken folder shows its name alone). */
+export function displayNameOf(name: string, variant: string | null): string {
+  return variant ? `${name} · ${variant}` : name;
+}
+
 /** A catalogue entry as the model picker shows it. */
 export function toModelEntry(entry: CatalogueEntry): ModelEntry {
   const base = {
     modelId: entry.modelId,
-    displayName: entry.modelId,
+    displayName: displayNameOf(entry.name, entry.variant),
+    name: entry.name,
+    variant: entry.variant,
+    isDefaultVariant: entry.isDefaultVariant,
     path: entry.path,
     isBundled: entry.isBundled,
   };
@@ -21,26 +29,22 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
       numLayers: null,
       weightBytes: null,
       weightDtype: null,
+      kvDtype: null,
       error: entry.error,
     };
-  const { folder, revisions } = entry.model;
-  const { numLayers, hiddenSize, vocabSize } = folder.shape;
+  const { folder, revisions, graph } = entry.model;
   return {
     ...base,
     modelRevision: revisions.modelRevision,
     tokenizerRevision: revisions.tokenizerRevision,
     layoutRevision: null,
-    numParams: estimateParams(folder.onnxBytes, String(folder.config.torch_dtype ?? 'float32')),
-    numLayers,
-    weightBytes: folder.onnxBytes,
-    weightDtype: String(folder.config.torch_dtype ?? 'float32'),
-    error: hiddenSize > 0 && vocabSize > 0 ? null : 'invalid shape',
+    numParams: graph.numParams,
+    numLayers: folder.shape.numLayers,
+    weightBytes: graph.weightBytes,
+    weightDtype: graph.weightDtype,
+    kvDtype: graph.io.kvDtype,
+    error: null,
   };
-}
-
-/** Parameters implied by the weight file size and its dtype (2 bytes for 16-bit, else 4). */
-function estimateParams(bytes: number, dtype: string): number {
-  return Math.round(bytes / (dtype.includes('16') ? 2 : 4));
 }
 
 /** A slot as its card shows it; monotonic instants become wall-clock times for the UI. */
@@ -50,13 +54,15 @@ export function toSlotSnapshot(slot: Slot, clock: Clock): SlotSnapshot {
   return {
     slotId: slot.slotId,
     modelId: slot.model.modelId,
+    displayName: displayNameOf(slot.model.name, slot.model.variant),
+    variant: slot.model.variant,
     status: slot.status,
     failureReason: slot.failureReason,
     modelRevision: slot.model.revisions.modelRevision,
     tokenizerRevision: slot.model.revisions.tokenizerRevision,
     layoutRevision: identity?.layoutRevision ?? '',
     slotRevision: slot.slotRevision,
-    precision: String(slot.model.folder.config.torch_dtype ?? 'float32'),
+    precision: slot.model.graph.weightDtype,
     executionProvider: 'cpu',
     hostBytes: slot.host?.hostBytes ?? 0,
     isPinned: slot.host?.isPinned ?? false,

@@ -1,12 +1,45 @@
+import type { FloatType } from '../model/decoder-io';
+
 /**
  * K/V of a batch of sequences as the ONNX graph takes it: per layer, one key and one value
  * array shaped [numRows, numKvHeads, numColumns, headDim], each row left-padded so every
- * row's newest token sits in the last column. Pure array code, no ONNX Runtime.
+ * row's newest token sits in the last column. Pure array code, no ONNX Runtime. fp16 K/V is
+ * held as its 16-bit patterns (Uint16Array) end to end: it is only ever copied, never computed on.
  */
 export interface KvGeometry {
   numLayers: number;
   numKvHeads: number;
   headDim: number;
+  /** The graph's past/present element type. */
+  kvDtype: FloatType;
+}
+
+/** One K/V tensor's elements: float32 values or fp16 bit patterns. */
+export type KvArray = Float32Array | Uint16Array;
+
+const BYTES_PER_ELEMENT: Record<FloatType, number> = { float32: 4, float16: 2 };
+
+/** A zeroed K/V array of `length` elements in the geometry's dtype. */
+export function kvArray(geometry: KvGeometry, length: number): KvArray {
+  return geometry.kvDtype === 'float16' ? new Uint16Array(length) : new Float32Array(length);
+}
+
+/** A K/V view over shared memory (a context page), no copy. */
+export function kvView(
+  geometry: KvGeometry,
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  byteLength: number,
+): KvArray {
+  const length = byteLength / BYTES_PER_ELEMENT[geometry.kvDtype];
+  return geometry.kvDtype === 'float16'
+    ? new Uint16Array(buffer, byteOffset, length)
+    : new Float32Array(buffer, byteOffset, length);
+}
+
+/** Bytes in one context page: `pageElements` in the geometry's dtype (the unit of every K/V budget). */
+export function pageBytes(geometry: KvGeometry, pageSize: number): number {
+  return pageElements(geometry, pageSize) * BYTES_PER_ELEMENT[geometry.kvDtype];
 }
 
 /** One row of a batch: which sequence, how many real tokens, how many pad columns before them. */
@@ -16,8 +49,8 @@ export interface KvRow {
   numPad: number;
 }
 
-/** Floats in one context page: every layer's key and value for `pageSize` tokens. */
-export function pageFloats(geometry: KvGeometry, pageSize: number): number {
+/** Elements in one context page: every layer's key and value for `pageSize` tokens. */
+export function pageElements(geometry: KvGeometry, pageSize: number): number {
   return geometry.numLayers * 2 * geometry.numKvHeads * pageSize * geometry.headDim;
 }
 
@@ -27,7 +60,7 @@ export class KvBatch {
     readonly rows: KvRow[],
     readonly numColumns: number,
     /** Per layer: keys then values, index 2*layer (key) and 2*layer+1 (value). */
-    readonly tensors: Float32Array[],
+    readonly tensors: KvArray[],
   ) {}
 
   /** A batch of `numRows` sequences with no past (a 0-length column dimension). */
@@ -37,22 +70,21 @@ export class KvBatch {
       geometry,
       rows,
       0,
-      Array.from({ length: geometry.numLayers * 2 }, () => new Float32Array(0)),
+      Array.from({ length: geometry.numLayers * 2 }, () => kvArray(geometry, 0)),
     );
   }
 
-  /** A one-row batch assembled from context pages (each `pageFloats` long, in page order). */
+  /** A one-row batch assembled from context pages (each `pageElements` long, in page order). */
   static fromPages(
     geometry: KvGeometry,
     seqId: string,
-    pages: readonly Float32Array[],
+    pages: readonly KvArray[],
     pageSize: number,
   ): KvBatch {
     const numColumns = pages.length * pageSize;
     const { numKvHeads, headDim } = geometry;
-    const tensors = Array.from(
-      { length: geometry.numLayers * 2 },
-      () => new Float32Array(numKvHeads * numColumns * headDim),
+    const tensors = Array.from({ length: geometry.numLayers * 2 }, () =>
+      kvArray(geometry, numKvHeads * numColumns * headDim),
     );
     const blockFloats = numKvHeads * pageSize * headDim;
     pages.forEach((page, pageIndex) => {
@@ -60,7 +92,7 @@ export class KvBatch {
         for (let head = 0; head < numKvHeads; head++) {
           const from = t * blockFloats + head * pageSize * headDim;
           const to = (head * numColumns + pageIndex * pageSize) * headDim;
-          tensors[t]!.set(page.subarray(from, from + pageSize * headDim), to);
+          setElements(tensors[t]!, page.subarray(from, from + pageSize * headDim), to);
         }
       }
     });
@@ -73,9 +105,8 @@ export class KvBatch {
     const numColumns = Math.max(0, ...sources.map(({ batch, rowIndex }) => batch.rows[rowIndex]!.numTokens));
     const { numKvHeads, headDim } = geometry;
     const rowFloats = numKvHeads * numColumns * headDim;
-    const tensors = Array.from(
-      { length: geometry.numLayers * 2 },
-      () => new Float32Array(picks.length * rowFloats),
+    const tensors = Array.from({ length: geometry.numLayers * 2 }, () =>
+      kvArray(geometry, picks.length * rowFloats),
     );
     const rows = sources.map(({ batch, rowIndex }, r) => {
       const source = batch.rows[rowIndex]!;
@@ -84,7 +115,7 @@ export class KvBatch {
         for (let head = 0; head < numKvHeads; head++) {
           const from = batch.offsetOf(rowIndex, head, source.numPad);
           const to = (r * numKvHeads + head) * numColumns * headDim + numPad * headDim;
-          tensors[t]!.set(batch.tensors[t]!.subarray(from, from + source.numTokens * headDim), to);
+          setElements(tensors[t]!, batch.tensors[t]!.subarray(from, from + source.numTokens * headDim), to);
         }
       }
       return { seqId: source.seqId, numTokens: source.numTokens, numPad };
@@ -122,13 +153,13 @@ export class KvBatch {
   }
 
   /** The batch after a forward: the graph's `present` tensors hold past + `numNew` columns. */
-  advanced(present: Float32Array[], numNew: number): KvBatch {
+  advanced(present: KvArray[], numNew: number): KvBatch {
     const rows = this.rows.map((row) => ({ ...row, numTokens: row.numTokens + numNew }));
     return new KvBatch(this.geometry, rows, this.numColumns + numNew, present);
   }
 
   /** Copies page `pageIndex` of a row out, in the page layout `fromPages` reads. */
-  copyPage(seqId: string, pageIndex: number, pageSize: number, target: Float32Array): void {
+  copyPage(seqId: string, pageIndex: number, pageSize: number, target: KvArray): void {
     const rowIndex = this.rowIndexOf(seqId);
     const row = this.rows[rowIndex]!;
     if ((pageIndex + 1) * pageSize > row.numTokens)
@@ -138,7 +169,8 @@ export class KvBatch {
     for (let t = 0; t < this.tensors.length; t++) {
       for (let head = 0; head < numKvHeads; head++) {
         const from = this.offsetOf(rowIndex, head, row.numPad + pageIndex * pageSize);
-        target.set(
+        setElements(
+          target,
           this.tensors[t]!.subarray(from, from + pageSize * headDim),
           t * blockFloats + head * pageSize * headDim,
         );
@@ -150,4 +182,11 @@ export class KvBatch {
     const { numKvHeads, headDim } = this.geometry;
     return ((rowIndex * numKvHeads + head) * this.numColumns + column) * headDim;
   }
+}
+
+/** Copies K/V elements between arrays of one dtype (a mismatch is a bug: throws). */
+function setElements(target: KvArray, source: KvArray, offset: number): void {
+  if (target.constructor !== source.constructor)
+    throw new Error(`K/V element type mismatch: ${source.constructor.name} into ${target.constructor.name}`);
+  (target as Float32Array).set(source as Float32Array, offset);
 }

@@ -1,80 +1,103 @@
 import * as ort from 'onnxruntime-node';
-import type { KvBatch, KvGeometry } from './kv-batch';
+import type { DecoderIo } from '../model/decoder-io';
+import { halfBitsToFloat32 } from './half';
+import type { KvArray, KvBatch, KvGeometry } from './kv-batch';
 
-/** What one forward returns: logits [rows, numNew, vocab] and the present K/V per layer (key, value, …). */
+/**
+ * What one forward returns: logits [rows, numPositions, vocab] as float32 (numPositions is 1 when
+ * only the last position was asked for and the graph could skip the rest) and the present K/V per
+ * layer (key, value, …) in the graph's K/V dtype.
+ */
 export interface ForwardResult {
   logits: Float32Array;
   vocabSize: number;
-  present: Float32Array[];
+  numPositions: number;
+  present: KvArray[];
 }
+
+/** Which positions' logits a forward needs: the last one (sampling) or all (scoring text). */
+export type LogitsWanted = 'last' | 'all';
 
 /** Session options every slot uses; threads bound so two slots can share the cores. */
 export interface RunnerOptions {
   numThreads: number;
 }
 
+/** A variant's weights in memory: the ONNX bytes and each external data file by the name the graph uses. */
+export interface WeightBytes {
+  bytes: Uint8Array;
+  externalData: Array<{ path: string; data: Uint8Array }>;
+}
+
+/** How to feed the graph: the file it came from (for errors), its inputs/outputs, the K/V geometry. */
+export interface RunnerSpec {
+  file: string;
+  io: DecoderIo;
+  geometry: KvGeometry;
+}
+
 /**
  * Owns one ONNX Runtime session and runs forwards over a K/V batch. Lives in a worker thread:
- * `InferenceSession.create` and `run` block the thread they run on (DESIGN §4).
+ * `InferenceSession.create` and `run` block the thread they run on (DESIGN §4). Sessions are
+ * built from bytes; external data is passed as bytes too, so nothing outside the folder is read.
  */
 export class ModelRunner {
   private constructor(
     private readonly session: ort.InferenceSession,
-    readonly geometry: KvGeometry,
+    readonly spec: RunnerSpec,
   ) {}
 
-  /** Builds the session from weight bytes and checks the graph matches the config's geometry. */
-  static async build(bytes: Uint8Array, geometry: KvGeometry, options: RunnerOptions): Promise<ModelRunner> {
-    const session = await ort.InferenceSession.create(bytes, {
+  /** The K/V geometry the runner's batches use. */
+  get geometry(): KvGeometry {
+    return this.spec.geometry;
+  }
+
+  /** Builds the session and checks its inputs/outputs against the spec (listing checked them once already). */
+  static async build(weights: WeightBytes, spec: RunnerSpec, options: RunnerOptions): Promise<ModelRunner> {
+    const session = await ort.InferenceSession.create(weights.bytes, {
       executionProviders: ['cpu'],
       graphOptimizationLevel: 'all',
       intraOpNumThreads: options.numThreads,
       interOpNumThreads: 1,
+      externalData: weights.externalData,
       // Pool threads must not spin between runs: they would steal the core the main thread needs.
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     }).catch((error: Error) => {
-      throw new Error(`onnx/model.onnx: ONNX Runtime cannot build a session from it (${error.message})`);
+      throw new Error(`${spec.file}: ONNX Runtime cannot build a session from it (${error.message})`);
     });
-    const problem = graphProblem(session, geometry.numLayers);
+    const problem = graphProblem(session, spec);
     if (problem) {
       await session.release();
       throw new Error(problem);
     }
-    return new ModelRunner(session, geometry);
+    return new ModelRunner(session, spec);
   }
 
   /** Runs `numNew` tokens per row (row-major ids) on top of the batch's past. */
-  async forward(batch: KvBatch, inputIds: BigInt64Array, numNew: number): Promise<ForwardResult> {
-    const numRows = batch.rows.length;
-    const feeds: Record<string, ort.Tensor> = {
-      input_ids: new ort.Tensor('int64', inputIds, [numRows, numNew]),
-      attention_mask: new ort.Tensor('int64', batch.attentionMask(numNew), [
-        numRows,
-        batch.numColumns + numNew,
-      ]),
-      position_ids: new ort.Tensor('int64', batch.positionIds(numNew), [numRows, numNew]),
-    };
-    for (let layer = 0; layer < this.geometry.numLayers; layer++) {
-      feeds[`past_key_values.${layer}.key`] = new ort.Tensor(
-        'float32',
-        batch.tensors[2 * layer]!,
-        batch.dims,
-      );
-      feeds[`past_key_values.${layer}.value`] = new ort.Tensor(
-        'float32',
-        batch.tensors[2 * layer + 1]!,
-        batch.dims,
-      );
-    }
-    const outputs = await this.session.run(feeds);
+  async forward(
+    batch: KvBatch,
+    inputIds: BigInt64Array,
+    numNew: number,
+    wanted: LogitsWanted = 'last',
+  ): Promise<ForwardResult> {
+    const { io, geometry } = this.spec;
+    const outputs = await this.session.run(feedsOf(batch, inputIds, numNew, wanted, io));
     const logits = outputs['logits']!;
-    const present: Float32Array[] = [];
-    for (let layer = 0; layer < this.geometry.numLayers; layer++) {
-      present.push(outputs[`present.${layer}.key`]!.data as Float32Array);
-      present.push(outputs[`present.${layer}.value`]!.data as Float32Array);
+    const present: KvArray[] = [];
+    for (let layer = 0; layer < geometry.numLayers; layer++) {
+      present.push(outputs[`present.${layer}.key`]!.data as KvArray);
+      present.push(outputs[`present.${layer}.value`]!.data as KvArray);
     }
-    const vocabSize = logits.dims[logits.dims.length - 1]!;
-    return { logits: logits.data as Float32Array, vocabSize, present };
+    const data =
+      io.logitsDtype === 'float16'
+        ? halfBitsToFloat32(logits.data as Uint16Array)
+        : (logits.data as Float32Array);
+    return {
+      logits: data,
+      vocabSize: logits.dims[logits.dims.length - 1]!,
+      numPositions: logits.dims[1]!,
+      present,
+    };
   }
 
   /** Frees the session's memory; the runner is unusable afterwards. */
@@ -83,37 +106,77 @@ export class ModelRunner {
   }
 }
 
-/** Why a graph does not fit the Hugging Face ONNX layout for `numLayers` layers, or null when it does. */
+function feedsOf(
+  batch: KvBatch,
+  inputIds: BigInt64Array,
+  numNew: number,
+  wanted: LogitsWanted,
+  io: DecoderIo,
+): Record<string, ort.Tensor> {
+  const numRows = batch.rows.length;
+  const feeds: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', inputIds, [numRows, numNew]),
+    attention_mask: new ort.Tensor('int64', batch.attentionMask(numNew), [
+      numRows,
+      batch.numColumns + numNew,
+    ]),
+  };
+  if (io.hasPositionIds)
+    feeds['position_ids'] = new ort.Tensor('int64', batch.positionIds(numNew), [numRows, numNew]);
+  // HF semantics: keep the last N positions' logits, 0 = all of them.
+  if (io.logitsToKeepInput)
+    feeds[io.logitsToKeepInput] = new ort.Tensor('int64', BigInt64Array.of(wanted === 'last' ? 1n : 0n), []);
+  // A merged decoder takes its with-past branch only when there is a past.
+  if (io.hasUseCacheBranch)
+    feeds['use_cache_branch'] = new ort.Tensor('bool', Uint8Array.of(batch.numColumns > 0 ? 1 : 0), [1]);
+  const kvType = batch.geometry.kvDtype;
+  for (let layer = 0; layer < batch.geometry.numLayers; layer++) {
+    feeds[`past_key_values.${layer}.key`] = new ort.Tensor(kvType, batch.tensors[2 * layer]!, batch.dims);
+    feeds[`past_key_values.${layer}.value`] = new ort.Tensor(
+      kvType,
+      batch.tensors[2 * layer + 1]!,
+      batch.dims,
+    );
+  }
+  return feeds;
+}
+
+/** Why a session does not have the inputs/outputs the spec feeds and reads, or null when it does. */
 export function graphProblem(
   session: Pick<ort.InferenceSession, 'inputNames' | 'outputNames'>,
-  numLayers: number,
+  spec: RunnerSpec,
 ): string | null {
   const inputs = new Set(session.inputNames);
   const outputs = new Set(session.outputNames);
-  for (const name of ['input_ids', 'attention_mask', 'position_ids'])
-    if (!inputs.has(name)) return `onnx/model.onnx: graph has no input "${name}"`;
-  if (!outputs.has('logits')) return 'onnx/model.onnx: graph has no output "logits"';
+  const { io, geometry, file } = spec;
+  const fed = ['input_ids', 'attention_mask'];
+  if (io.hasPositionIds) fed.push('position_ids');
+  if (io.logitsToKeepInput) fed.push(io.logitsToKeepInput);
+  if (io.hasUseCacheBranch) fed.push('use_cache_branch');
+  for (const name of fed) if (!inputs.has(name)) return `${file}: graph has no input "${name}"`;
+  if (!outputs.has('logits')) return `${file}: graph has no output "logits"`;
   const numPastLayers = session.inputNames.filter((n) => /^past_key_values\.\d+\.key$/.test(n)).length;
-  if (numPastLayers !== numLayers)
-    return `onnx/model.onnx: graph has ${numPastLayers} layers of past_key_values but config.json num_hidden_layers is ${numLayers}`;
-  for (let layer = 0; layer < numLayers; layer++) {
+  if (numPastLayers !== geometry.numLayers)
+    return `${file}: graph has ${numPastLayers} layers of past_key_values but config.json num_hidden_layers is ${geometry.numLayers}`;
+  for (let layer = 0; layer < geometry.numLayers; layer++) {
     for (const kind of ['key', 'value']) {
       if (!inputs.has(`past_key_values.${layer}.${kind}`))
-        return `onnx/model.onnx: missing input past_key_values.${layer}.${kind}`;
-      if (!outputs.has(`present.${layer}.${kind}`))
-        return `onnx/model.onnx: missing output present.${layer}.${kind}`;
+        return `${file}: missing input past_key_values.${layer}.${kind}`;
+      if (!outputs.has(`present.${layer}.${kind}`)) return `${file}: missing output present.${layer}.${kind}`;
     }
   }
   return null;
 }
 
-/** The logits of row `row`, position `position` of a [rows, numNew, vocab] array, as a view (no copy). */
-export function logitsRow(
-  result: ForwardResult,
-  numNew: number,
-  row: number,
-  position: number,
-): Float32Array {
-  const start = (row * numNew + position) * result.vocabSize;
+/** The logits of row `row`'s last position, as a view (no copy). */
+export function lastLogits(result: ForwardResult, row: number): Float32Array {
+  return logitsAt(result, row, result.numPositions - 1);
+}
+
+/** The logits of row `row`, kept position `position` (0 … numPositions − 1), as a view. */
+export function logitsAt(result: ForwardResult, row: number, position: number): Float32Array {
+  if (position < 0 || position >= result.numPositions)
+    throw new Error(`position ${position} is not among the ${result.numPositions} kept`);
+  const start = (row * result.numPositions + position) * result.vocabSize;
   return result.logits.subarray(start, start + result.vocabSize);
 }

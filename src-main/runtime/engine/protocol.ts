@@ -1,6 +1,7 @@
 import type { SamplerSpec } from '../sampling/sampler';
 import type { PageData } from '../pages/page-data';
 import type { KvGeometry } from './kv-batch';
+import type { DecoderIo } from '../model/decoder-io';
 
 /**
  * Messages between the main thread (which schedules) and a slot's worker (which owns the
@@ -9,7 +10,13 @@ import type { KvGeometry } from './kv-batch';
  */
 export interface LoadJob {
   type: 'load';
+  /** The variant's ONNX file as the folder names it (`onnx/model_q4.onnx`), for errors. */
+  file: string;
+  /** Real paths checked at listing to lie inside the model folder. */
   onnxPath: string;
+  /** External data files: the name the graph uses and the real path to read. */
+  externalData: Array<{ location: string; path: string }>;
+  io: DecoderIo;
   geometry: KvGeometry;
   numThreads: number;
 }

@@ -1,31 +1,58 @@
 import { getHostMemory, slotPinningJson } from '../host-memory';
 import type { HostBuffer } from '../host-memory';
-import type { HostBufferInfo } from './protocol';
+import type { WeightBytes } from './model-runner';
+import type { HostBufferInfo, LoadJob } from './protocol';
 
-/** Weight bytes in a host buffer, how they are held there, and the buffer (released on unload). */
+/** A variant's weight files in host buffers, how they are held, and the buffers (released on unload). */
 export interface HostWeights {
-  bytes: Uint8Array;
+  weights: WeightBytes;
   info: HostBufferInfo;
-  buffer: HostBuffer;
+  buffers: HostBuffer[];
 }
 
 /**
- * Prefetch: reads a weights file into a page-aligned host buffer, locked in RAM when the
- * platform and RLIMIT_MEMLOCK allow (otherwise unlocked, with the reason). The session is
- * built from these bytes, so reading is a separate, measurable step from building.
+ * Prefetch: reads the ONNX file and each external data file into page-aligned host buffers,
+ * locked in RAM when the platform and RLIMIT_MEMLOCK allow (otherwise unlocked, with the
+ * reason). The session is built from these bytes, so reading is a separate, measurable step.
  */
-export async function readWeights(file: string): Promise<HostWeights> {
-  const buffer = await getHostMemory().readFileInto(file, { lock: true });
-  const pin = slotPinningJson(buffer);
+export async function readWeights(job: Pick<LoadJob, 'onnxPath' | 'externalData'>): Promise<HostWeights> {
+  const buffers: HostBuffer[] = [];
+  try {
+    for (const file of [job.onnxPath, ...job.externalData.map((f) => f.path)])
+      buffers.push(await getHostMemory().readFileInto(file, { lock: true }));
+  } catch (error) {
+    for (const buffer of buffers) buffer.release();
+    throw error;
+  }
+  const [onnx, ...external] = buffers;
   return {
-    bytes: buffer.bytes,
-    buffer,
-    info: {
-      hostBytes: buffer.byteLength,
-      isPinned: pin.pinned,
-      pinnedReason: pin.pinned_reason,
-      lockedBytes: pin.locked_bytes,
-      residentPct: pin.resident_pct,
+    weights: {
+      bytes: onnx!.bytes,
+      externalData: external.map((buffer, i) => ({
+        path: job.externalData[i]!.location,
+        data: buffer.bytes,
+      })),
     },
+    info: combinedInfo(buffers),
+    buffers,
+  };
+}
+
+/** One slot's pinning facts over all its buffers: pinned only if every one is; residency weighted by size. */
+function combinedInfo(buffers: HostBuffer[]): HostBufferInfo {
+  const pins = buffers.map((buffer) => ({ buffer, pin: slotPinningJson(buffer) }));
+  const hostBytes = buffers.reduce((sum, b) => sum + b.byteLength, 0);
+  const unpinned = pins.find(({ pin }) => !pin.pinned);
+  const known = pins.filter(({ pin }) => pin.resident_pct !== null);
+  const residentPct =
+    known.length === pins.length && hostBytes > 0
+      ? known.reduce((sum, { buffer, pin }) => sum + pin.resident_pct! * buffer.byteLength, 0) / hostBytes
+      : null;
+  return {
+    hostBytes,
+    isPinned: unpinned === undefined,
+    pinnedReason: (unpinned ?? pins[0]!).pin.pinned_reason,
+    lockedBytes: pins.reduce((sum, { pin }) => sum + pin.locked_bytes, 0),
+    residentPct,
   };
 }

@@ -1,7 +1,7 @@
-import { KvBatch, pageFloats } from './kv-batch';
+import { KvBatch, kvView, pageBytes } from './kv-batch';
 import type { KvGeometry } from './kv-batch';
-import { logitsRow } from './model-runner';
-import type { ForwardResult } from './model-runner';
+import { lastLogits } from './model-runner';
+import type { ForwardResult, LogitsWanted } from './model-runner';
 import type {
   CapturedPage,
   DecodeOutcome,
@@ -12,12 +12,17 @@ import type {
   SteppedReply,
 } from './protocol';
 import { SeqSampler } from './seq-sampler';
-import { pageFloatsView } from '../pages/page-data';
+import type { PageData } from '../pages/page-data';
 
 /** The one thing the executor needs from a model: a forward over a K/V batch. */
 export interface Forwarder {
   readonly geometry: KvGeometry;
-  forward(batch: KvBatch, inputIds: BigInt64Array, numNew: number): Promise<ForwardResult>;
+  forward(
+    batch: KvBatch,
+    inputIds: BigInt64Array,
+    numNew: number,
+    wanted?: LogitsWanted,
+  ): Promise<ForwardResult>;
 }
 
 /** What the worker keeps per sequence besides its K/V rows. */
@@ -107,7 +112,7 @@ export class SlotExecutor {
     const startedAt = this.now();
     let batch = this.prefilling.get(work.seqId);
     if (work.cachedPages !== null || !batch) {
-      const pages = (work.cachedPages ?? []).map(pageFloatsView);
+      const pages = (work.cachedPages ?? []).map((page) => this.pageView(page));
       batch =
         pages.length > 0
           ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize)
@@ -127,7 +132,7 @@ export class SlotExecutor {
     batch = batch.advanced(result.present, numNew);
     this.prefilling.set(work.seqId, batch);
     const pages = this.capture(batch, work.seqId, state, pageSize);
-    const sampled = work.isLastChunk ? state.sampler.sample(logitsRow(result, numNew, 0, numNew - 1)) : null;
+    const sampled = work.isLastChunk ? state.sampler.sample(lastLogits(result, 0)) : null;
     if (sampled) state.pendingTokenId = sampled.tokenId;
     return { seqId: work.seqId, startedAt, contextReadyAt, logitsAt, sampled, pages };
   }
@@ -144,7 +149,7 @@ export class SlotExecutor {
     const sampled = rows.map((seqId, r) => {
       const state = this.stateOf(seqId);
       pages.push(...this.capture(this.decodeBatch!, seqId, state, pageSize));
-      const token = state.sampler.sample(logitsRow(result, 1, r, 0));
+      const token = state.sampler.sample(lastLogits(result, r));
       state.pendingTokenId = token.tokenId;
       return { seqId, ...token };
     });
@@ -177,7 +182,7 @@ export class SlotExecutor {
     const firstPage = state.nextCapturePage;
     const numPages = Math.floor(numTokens / pageSize) - firstPage;
     if (numPages <= 0) return [];
-    const byteLength = pageFloats(this.model.geometry, pageSize) * 4;
+    const byteLength = pageBytes(this.model.geometry, pageSize);
     const buffer = new SharedArrayBuffer(numPages * byteLength);
     const pages = Array.from({ length: numPages }, (_, i) => ({
       seqId,
@@ -186,10 +191,15 @@ export class SlotExecutor {
     }));
     for (const page of pages)
       this.pendingCopies.push(() =>
-        batch.copyPage(seqId, page.pageIndex, pageSize, pageFloatsView(page.data)),
+        batch.copyPage(seqId, page.pageIndex, pageSize, this.pageView(page.data)),
       );
     state.nextCapturePage = firstPage + numPages;
     return pages;
+  }
+
+  /** A page's K/V elements in this slot's dtype, as a view on its shared memory. */
+  private pageView(page: PageData) {
+    return kvView(this.model.geometry, page.buffer, page.byteOffset, page.byteLength);
   }
 
   private stateOf(seqId: string): SeqState {

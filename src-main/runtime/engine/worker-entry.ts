@@ -18,9 +18,10 @@ let weights: HostWeights | null = null;
 
 async function load(job: LoadJob): Promise<WorkerReply> {
   const readStartAt = now();
-  weights = await readWeights(job.onnxPath);
+  weights = await readWeights(job);
   const buildStartAt = now();
-  runner = await ModelRunner.build(weights.bytes, job.geometry, { numThreads: job.numThreads });
+  const spec = { file: job.file, io: job.io, geometry: job.geometry };
+  runner = await ModelRunner.build(weights.weights, spec, { numThreads: job.numThreads });
   const warmupStartAt = now();
   await runner.forward(KvBatch.empty(job.geometry, ['warmup']), BigInt64Array.of(0n), 1);
   executor = new SlotExecutor(runner, now);
@@ -43,7 +44,7 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
     case 'unload':
       await executor?.settle().catch(() => undefined);
       await runner?.release();
-      weights?.buffer.release();
+      weights?.buffers.forEach((buffer) => buffer.release());
       runner = null;
       executor = null;
       weights = null;

@@ -1,29 +1,58 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { folderFingerprint } from './fingerprint';
+import type { VariantGraph } from './inspect-variant';
 import { loadModelFolder } from './load-folder';
 import type { ModelFolder } from './load-folder';
 import { RevisionCache } from './revisions';
 import type { ContentRevisions } from './revisions';
+import { modelRefOf, parseModelRef } from './variants';
+import type { VariantName } from './variants';
 
-/** A model folder with its content revisions, ready for a slot to prepare. */
+/**
+ * One variant of a model folder, ready for a slot to prepare. `modelId` is its canonical
+ * reference `name:variant`; a bare `name` resolves to the folder's default variant.
+ */
 export interface CatalogueModel {
   modelId: string;
+  /** The folder's model name (the folder name, or `user/<name>` when a bundled model has it). */
+  name: string;
+  variant: VariantName;
+  isDefaultVariant: boolean;
   isBundled: boolean;
   folder: ModelFolder;
+  graph: VariantGraph;
   revisions: ContentRevisions;
 }
 
-/** What the catalogue knows about a folder: loaded, or the reason it cannot be. */
+/** Fields every catalogue entry has, loaded or not. */
+interface EntryBase {
+  modelId: string;
+  name: string;
+  /** Null when the whole folder is broken (config, tokenizer, no ONNX file). */
+  variant: VariantName | null;
+  isDefaultVariant: boolean;
+  path: string;
+  isBundled: boolean;
+}
+
+/** What the catalogue knows about one variant (or a whole broken folder): loaded, or why not. */
 export type CatalogueEntry =
-  | { modelId: string; path: string; isBundled: boolean; status: 'ok'; model: CatalogueModel }
-  | { modelId: string; path: string; isBundled: boolean; status: 'broken'; error: string };
+  (EntryBase & { status: 'ok'; model: CatalogueModel }) | (EntryBase & { status: 'broken'; error: string });
+
+interface FolderScan {
+  fingerprint: string;
+  entries: CatalogueEntry[];
+}
 
 /**
- * Model folders from the bundled directory and the user's models directory. Folder names are
- * model ids; a user folder with a bundled folder's name is listed as `user/<name>`.
+ * Model folders from the bundled directory and the user's models directory, one entry per
+ * variant. Folder names are model names; a user folder with a bundled folder's name is listed
+ * as `user/<name>`. A folder whose files have not changed (names, sizes, mtimes) is not re-read.
  */
 export class ModelCatalogue {
   private entries = new Map<string, CatalogueEntry>();
+  private readonly scans = new Map<string, FolderScan>();
 
   constructor(
     private readonly bundledDir: string,
@@ -31,56 +60,96 @@ export class ModelCatalogue {
     private readonly revisions: RevisionCache,
   ) {}
 
-  /** Rescans both directories; unchanged files are not rehashed (RevisionCache). */
+  /** Rescans both directories; unchanged folders keep their entries, unchanged files their hashes. */
   async refresh(): Promise<CatalogueEntry[]> {
     const next = new Map<string, CatalogueEntry>();
+    const names = new Set<string>();
     for (const [dir, isBundled] of [
       [this.bundledDir, true],
       [this.userDir, false],
     ] as const) {
       if (!dir) continue;
-      for (const name of await modelDirsIn(dir)) {
-        const modelId = !isBundled && next.has(name) ? `user/${name}` : name;
-        next.set(modelId, await this.inspect(modelId, path.join(dir, name), isBundled));
+      for (const folderName of await modelDirsIn(dir)) {
+        const name = !isBundled && names.has(folderName) ? `user/${folderName}` : folderName;
+        names.add(name);
+        for (const entry of await this.scan(name, path.join(dir, folderName), isBundled))
+          next.set(entry.modelId, entry);
       }
     }
     this.entries = next;
+    for (const key of this.scans.keys())
+      if (![...next.values()].some((e) => e.path === key)) this.scans.delete(key);
     return this.list();
   }
 
-  /** Every known folder, bundled first. */
+  /** Every entry: bundled folders first, each folder's variants in default-preference order. */
   list(): CatalogueEntry[] {
     return [...this.entries.values()];
   }
 
-  /** A loadable model by id, or an Error saying why not (unknown id, broken folder). */
-  resolve(modelId: string): CatalogueModel | Error {
-    const entry = this.entries.get(modelId);
-    if (!entry)
-      return new Error(`unknown model "${modelId}"; known: ${[...this.entries.keys()].join(', ') || 'none'}`);
+  /** A loadable variant by reference (`name` or `name:variant`), or an Error saying why not. */
+  resolve(ref: string): CatalogueModel | Error {
+    const entry = this.entryOf(ref);
+    if (!entry) {
+      const known = [...new Set(this.list().map((e) => e.name))].join(', ') || 'none';
+      return new Error(`unknown model "${ref}"; known: ${known}`);
+    }
     return entry.status === 'ok' ? entry.model : new Error(entry.error);
   }
 
-  /** The first bundled model that loads, the default for requests that name none. */
-  defaultModelId(): string | null {
-    const ok = this.list().filter((e) => e.status === 'ok');
-    return (ok.find((e) => e.isBundled) ?? ok[0])?.modelId ?? null;
+  /** The entry a reference names: exact id, or a bare name's default variant (or its folder error). */
+  entryOf(ref: string): CatalogueEntry | undefined {
+    const exact = this.entries.get(ref);
+    if (exact) return exact;
+    const { name, variant } = parseModelRef(ref);
+    if (variant !== null) return undefined;
+    const ofName = this.list().filter((e) => e.name === name);
+    return ofName.find((e) => e.isDefaultVariant) ?? ofName.find((e) => e.variant === null);
   }
 
-  private async inspect(modelId: string, dir: string, isBundled: boolean): Promise<CatalogueEntry> {
+  /** The default variant of the first bundled model that loads: requests that name no model get it. */
+  defaultModelId(): string | null {
+    const ok = this.list().filter((e) => e.status === 'ok');
+    const pick = (entries: CatalogueEntry[]) => entries.find((e) => e.isDefaultVariant) ?? entries[0];
+    return (pick(ok.filter((e) => e.isBundled)) ?? pick(ok))?.modelId ?? null;
+  }
+
+  private async scan(name: string, dir: string, isBundled: boolean): Promise<CatalogueEntry[]> {
+    const fingerprint = await folderFingerprint(dir);
+    const previous = this.scans.get(dir);
+    if (previous && previous.fingerprint === fingerprint && previous.entries[0]?.name === name)
+      return previous.entries;
+    const entries = await this.inspect(name, dir, isBundled);
+    this.scans.set(dir, { fingerprint, entries });
+    return entries;
+  }
+
+  private async inspect(name: string, dir: string, isBundled: boolean): Promise<CatalogueEntry[]> {
+    let folder: ModelFolder;
     try {
-      const folder = await loadModelFolder(dir);
-      const revisions = await this.revisions.revisionsOf(folder.folder);
-      return {
-        modelId,
+      folder = loadModelFolder(dir);
+    } catch (error) {
+      const base = { modelId: name, name, variant: null, isDefaultVariant: true, path: dir, isBundled };
+      return [{ ...base, status: 'broken', error: (error as Error).message }];
+    }
+    const entries: CatalogueEntry[] = [];
+    for (const variant of folder.variants) {
+      const base = {
+        modelId: modelRefOf(name, variant.found.variant),
+        name,
+        variant: variant.found.variant,
+        isDefaultVariant: variant.found.variant === folder.defaultVariant,
         path: dir,
         isBundled,
-        status: 'ok',
-        model: { modelId, isBundled, folder, revisions },
       };
-    } catch (error) {
-      return { modelId, path: dir, isBundled, status: 'broken', error: (error as Error).message };
+      if (variant.status === 'broken') {
+        entries.push({ ...base, status: 'broken', error: variant.error });
+        continue;
+      }
+      const revisions = await this.revisions.revisionsOf(folder.folder, variant.graph);
+      entries.push({ ...base, status: 'ok', model: { ...base, folder, graph: variant.graph, revisions } });
     }
+    return entries;
   }
 }
 

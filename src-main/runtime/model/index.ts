@@ -1,5 +1,5 @@
 export { loadModelFolder, MODEL_FILES } from './load-folder';
-export type { ModelFolder } from './load-folder';
+export type { FolderVariant, ModelFolder } from './load-folder';
 export { ModelFolderError } from './model-folder-error';
 export { ModelCatalogue } from './catalogue';
 export type { CatalogueEntry, CatalogueModel } from './catalogue';
@@ -7,5 +7,10 @@ export { RevisionCache, layoutRevisionOf, sha256 } from './revisions';
 export type { ContentRevisions } from './revisions';
 export { TextTokenizer } from './tokenizer';
 export type { ChatTurn } from './tokenizer';
-export { shapeOf } from './config';
+export { CONFIG_FAMILIES, shapeOf } from './config';
 export type { ModelConfig, ModelShape } from './config';
+export { TemplateError, TEMPLATE_LIMITS } from './chat-template';
+export type { DecoderIo, FloatType } from './decoder-io';
+export type { ExternalDataFile, VariantGraph } from './inspect-variant';
+export { VARIANT_FILES, VARIANT_NAMES, modelRefOf, parseModelRef } from './variants';
+export type { VariantName } from './variants';

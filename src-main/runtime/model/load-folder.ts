@@ -1,113 +1,149 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ModelConfigSchema, eosIdsOf, shapeOf } from './config';
+import { ConfigFieldError, eosIdsOf, shapeOf } from './config';
 import type { ModelConfig, ModelShape } from './config';
+import { TemplateError } from './chat-template';
+import { readFolderJson, readFolderText, resolveInside } from './folder-files';
+import { inspectVariant } from './inspect-variant';
+import type { VariantGraph } from './inspect-variant';
 import { ModelFolderError } from './model-folder-error';
 import { TextTokenizer } from './tokenizer';
+import { defaultVariantOf, findVariantFiles, VARIANT_FILES } from './variants';
+import type { VariantFile, VariantName } from './variants';
 
-/** The files of a Hugging Face ONNX model folder, relative to the folder. */
+/** The non-ONNX files of a Hugging Face model folder, relative to the folder. */
 export const MODEL_FILES = {
   config: 'config.json',
   generationConfig: 'generation_config.json',
   tokenizer: 'tokenizer.json',
   tokenizerConfig: 'tokenizer_config.json',
-  onnx: path.join('onnx', 'model.onnx'),
+  chatTemplate: 'chat_template.jinja',
 } as const;
 
-/** A model folder whose config and tokenizer parsed; the ONNX graph is checked when a session is built. */
+/** One variant file of a folder: its checked graph, or the problem that keeps it from loading. */
+export type FolderVariant =
+  | { found: VariantFile; status: 'ok'; graph: VariantGraph }
+  | { found: VariantFile; status: 'broken'; error: string };
+
+/** A model folder whose config, tokenizer and chat template check out, with each variant file checked. */
 export interface ModelFolder {
   folder: string;
-  onnxPath: string;
-  onnxBytes: number;
   config: ModelConfig;
   shape: ModelShape;
   tokenizer: TextTokenizer;
   /** Ids that end a turn: config eos ids, generation_config eos ids and the template's end token. */
   eosIds: number[];
   generationConfig: Record<string, unknown>;
+  /** Every variant file found (onnx/ and the root), in default-preference order. */
+  variants: FolderVariant[];
+  /** The variant a bare `name` reference means (transformers.js_config.dtype, else the first present). */
+  defaultVariant: VariantName;
 }
 
-/** Reads and validates a model folder; a missing or malformed file throws `ModelFolderError` naming it. */
-export async function loadModelFolder(folder: string): Promise<ModelFolder> {
+/**
+ * Reads and validates a model folder. A folder-wide problem (config, tokenizer, template, no ONNX
+ * file) throws ModelFolderError naming the file; a problem with one ONNX file marks only that
+ * variant broken. Reads stay inside the folder.
+ */
+export function loadModelFolder(folder: string): ModelFolder {
   const abs = path.resolve(folder);
-  const config = parseConfig(abs, await readJson(abs, MODEL_FILES.config));
-  const generationConfig = (await readJson(abs, MODEL_FILES.generationConfig, true)) ?? {};
-  const tokenizerJson = await readJson(abs, MODEL_FILES.tokenizer);
-  const tokenizerConfig = (await readJson(abs, MODEL_FILES.tokenizerConfig, true)) ?? {};
-  const tokenizer = buildTokenizer(abs, tokenizerJson, tokenizerConfig);
-  const onnxPath = path.join(abs, MODEL_FILES.onnx);
-  const onnxStat = await stat(onnxPath).catch(() => null);
-  if (!onnxStat?.isFile()) throw new ModelFolderError(abs, MODEL_FILES.onnx, 'missing');
-  if (onnxStat.size < 64)
-    throw new ModelFolderError(abs, MODEL_FILES.onnx, `only ${onnxStat.size} bytes: truncated`);
+  const config = readFolderJson(abs, MODEL_FILES.config)! as ModelConfig;
+  const shape = parseShape(abs, config);
+  const generationConfig = readFolderJson(abs, MODEL_FILES.generationConfig, true) ?? {};
+  const tokenizer = buildTokenizer(abs);
   const endOfTurn = tokenizer.eosToken ? tokenizer.idOf(tokenizer.eosToken) : undefined;
-  const eosIds = eosIdsOf(config as { eos_token_id?: number | number[] | null }, generationConfig as never);
+  const eosIds = eosIdsOf(config, generationConfig);
   if (endOfTurn !== undefined && !eosIds.includes(endOfTurn)) eosIds.push(endOfTurn);
+  if (eosIds.length === 0)
+    throw new ModelFolderError(
+      abs,
+      MODEL_FILES.config,
+      'eos_token_id is missing (here, in generation_config.json and as the tokenizer’s eos_token)',
+    );
+  const { files, unrun } = findVariantFiles(abs);
+  if (files.length === 0) throw new ModelFolderError(abs, 'onnx/', noModelFile(unrun));
+  const variants = files.map((found) => inspect(abs, found, shape, tokenizer.vocabSize));
   return {
     folder: abs,
-    onnxPath,
-    onnxBytes: onnxStat.size,
     config,
-    shape: shapeOf(config),
+    shape,
     tokenizer,
     eosIds,
     generationConfig,
+    variants,
+    defaultVariant: defaultVariantOf(
+      config,
+      files.map((f) => f.variant),
+    )!,
   };
 }
 
-async function readJson(
+function inspect(
   folder: string,
-  file: string,
-  isOptional = false,
-): Promise<Record<string, unknown> | null> {
-  let text: string;
+  found: VariantFile,
+  shape: ModelShape,
+  tokenizerVocab: number,
+): FolderVariant {
   try {
-    text = await readFile(path.join(folder, file), 'utf8');
-  } catch {
-    if (isOptional) return null;
-    throw new ModelFolderError(folder, file, 'missing');
-  }
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
-    return value as Record<string, unknown>;
+    return { found, status: 'ok', graph: inspectVariant(folder, found, shape, tokenizerVocab) };
   } catch (error) {
-    throw new ModelFolderError(folder, file, `malformed JSON (${(error as Error).message})`);
+    if (!(error instanceof ModelFolderError)) throw error;
+    return { found, status: 'broken', error: `${error.file}: ${error.problem}` };
   }
 }
 
-function parseConfig(folder: string, raw: Record<string, unknown> | null): ModelConfig {
-  const parsed = ModelConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ModelFolderError(
-      folder,
-      MODEL_FILES.config,
-      `${issue.path.join('.') || 'config'}: ${issue.message}`,
-    );
-  }
-  try {
-    shapeOf(parsed.data);
-  } catch (error) {
-    throw new ModelFolderError(folder, MODEL_FILES.config, (error as Error).message);
-  }
-  return parsed.data;
+function noModelFile(unrun: string[]): string {
+  const looked = VARIANT_FILES.map(([, name]) => name).join(', ');
+  const found = unrun.length > 0 ? `; found only ${unrun.join(', ')}` : '';
+  return `no ONNX model file (looked in onnx/ and the folder for ${looked})${found}`;
 }
 
-function buildTokenizer(
-  folder: string,
-  json: Record<string, unknown> | null,
-  config: Record<string, unknown>,
-): TextTokenizer {
-  if (!json || typeof json['model'] !== 'object')
+function parseShape(folder: string, config: ModelConfig): ModelShape {
+  try {
+    return shapeOf(config);
+  } catch (error) {
+    if (error instanceof ConfigFieldError)
+      throw new ModelFolderError(folder, MODEL_FILES.config, error.message);
+    throw error;
+  }
+}
+
+function buildTokenizer(folder: string): TextTokenizer {
+  const json = readFolderJson(folder, MODEL_FILES.tokenizer)!;
+  const tokenizerConfig = readFolderJson(folder, MODEL_FILES.tokenizerConfig, true) ?? {};
+  const chatTemplateFile = readFolderText(folder, MODEL_FILES.chatTemplate, 1 << 20);
+  if (typeof json['model'] !== 'object')
     throw new ModelFolderError(folder, MODEL_FILES.tokenizer, 'has no "model" section');
+  let tokenizer: TextTokenizer;
   try {
-    return new TextTokenizer({ tokenizerJson: json, tokenizerConfig: config });
+    tokenizer = new TextTokenizer({ tokenizerJson: json, tokenizerConfig, chatTemplateFile });
   } catch (error) {
+    if (error instanceof TemplateError)
+      throw new ModelFolderError(folder, templateFile(chatTemplateFile), `chat template ${error.message}`);
     throw new ModelFolderError(
       folder,
       MODEL_FILES.tokenizer,
       `cannot be loaded (${(error as Error).message})`,
     );
   }
+  try {
+    tokenizer.checkChatTemplate();
+  } catch (error) {
+    throw new ModelFolderError(
+      folder,
+      templateFile(chatTemplateFile),
+      `chat template ${(error as Error).message}`,
+    );
+  }
+  return tokenizer;
+}
+
+function templateFile(chatTemplateFile: string | null): string {
+  return chatTemplateFile === null ? MODEL_FILES.tokenizerConfig : MODEL_FILES.chatTemplate;
+}
+
+/** Real paths of the folder's tokenizer files that exist (their content is the tokenizer revision). */
+export function tokenizerFilesOf(folder: string): string[] {
+  return [MODEL_FILES.tokenizer, MODEL_FILES.tokenizerConfig, MODEL_FILES.chatTemplate]
+    .map((file) => resolveInside(folder, file, true))
+    .filter((file): file is string => file !== null);
 }

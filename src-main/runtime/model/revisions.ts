@@ -3,13 +3,14 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelShape } from './config';
-import { MODEL_FILES } from './load-folder';
+import type { VariantGraph } from './inspect-variant';
+import { tokenizerFilesOf } from './load-folder';
 
 /** Content identities of a model folder (DESIGN §1): change any byte, get a new revision. */
 export interface ContentRevisions {
-  /** sha256 of the ONNX weights file. */
+  /** sha256 of the variant's ONNX file and its external data files (one revision per variant). */
   modelRevision: string;
-  /** sha256 of tokenizer.json + tokenizer_config.json (which holds the chat template). */
+  /** sha256 of tokenizer.json + tokenizer_config.json (+ chat_template.jinja): the tokens and the chat template. */
   tokenizerRevision: string;
 }
 
@@ -28,13 +29,10 @@ export class RevisionCache {
 
   constructor(private readonly cacheFile: string | null) {}
 
-  /** Revisions of a model folder's weights and tokenizer files. */
-  async revisionsOf(folder: string): Promise<ContentRevisions> {
-    const modelRevision = await this.hashFiles([path.join(folder, MODEL_FILES.onnx)]);
-    const tokenizerRevision = await this.hashFiles([
-      path.join(folder, MODEL_FILES.tokenizer),
-      path.join(folder, MODEL_FILES.tokenizerConfig),
-    ]);
+  /** Revisions of one variant's weight files and the folder's tokenizer files. */
+  async revisionsOf(folder: string, graph: VariantGraph): Promise<ContentRevisions> {
+    const modelRevision = await this.hashFiles([graph.onnxPath, ...graph.externalData.map((f) => f.path)]);
+    const tokenizerRevision = await this.hashFiles(tokenizerFilesOf(folder));
     return { modelRevision, tokenizerRevision };
   }
 

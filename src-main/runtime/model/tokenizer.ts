@@ -1,5 +1,5 @@
 import { Tokenizer } from '@huggingface/tokenizers';
-import { Template } from '@huggingface/jinja';
+import { ChatTemplate } from './chat-template';
 import { SegmentCache } from './segment-cache';
 
 /** One chat turn as the template sees it. */
@@ -12,7 +12,17 @@ export interface ChatTurn {
 export interface TokenizerFiles {
   tokenizerJson: Record<string, unknown>;
   tokenizerConfig: Record<string, unknown>;
+  /** chat_template.jinja when the folder has one (it wins over tokenizer_config's). */
+  chatTemplateFile?: string | null;
 }
+
+/** The conversation a template is test-rendered with at listing (a system turn is retried without). */
+const SAMPLE_CHAT: ChatTurn[] = [
+  { role: 'system', content: 'You are helpful.' },
+  { role: 'user', content: 'Hello.' },
+  { role: 'assistant', content: 'Hello! How can I help?' },
+  { role: 'user', content: 'Tell me a story.' },
+];
 
 /**
  * Text ↔ token ids for one model, plus its chat template. Encoding never adds special
@@ -21,7 +31,7 @@ export interface TokenizerFiles {
  */
 export class TextTokenizer {
   private readonly tokenizer: Tokenizer;
-  private readonly template: Template | null;
+  private readonly template: ChatTemplate | null;
   readonly bosToken: string | null;
   readonly eosToken: string | null;
   /** Ids the tokenizer can decode: a model may pad its vocabulary beyond this. */
@@ -34,8 +44,8 @@ export class TextTokenizer {
     this.bosToken = tokenText(config['bos_token']);
     this.eosToken = tokenText(config['eos_token']);
     this.vocabSize = Math.max(...this.tokenizer.get_vocab(true).values()) + 1;
-    const chatTemplate = config['chat_template'];
-    this.template = typeof chatTemplate === 'string' ? new Template(chatTemplate) : null;
+    const source = files.chatTemplateFile ?? templateSource(config['chat_template']);
+    this.template = source === null ? null : ChatTemplate.parse(source);
     this.segments = this.segmentCacheIfExact();
   }
 
@@ -78,16 +88,54 @@ export class TextTokenizer {
     return this.tokenizer.token_to_id(token);
   }
 
-  /** Renders messages through the chat template, ending with the assistant's turn opener. */
+  /**
+   * Renders messages through the chat template, ending with the assistant's turn opener.
+   * Bounded (TEMPLATE_LIMITS): a runaway template throws TemplateError instead of freezing.
+   */
   renderChat(messages: readonly ChatTurn[]): string {
     if (!this.template) return messages.map((m) => m.content).join('\n');
-    return this.template.render({
-      messages,
-      add_generation_prompt: true,
-      bos_token: this.bosToken ?? '',
-      eos_token: this.eosToken ?? '',
-    });
+    const inputChars = messages.reduce((sum, m) => sum + m.content.length, 0);
+    return this.template.render(
+      {
+        messages,
+        add_generation_prompt: true,
+        bos_token: this.bosToken ?? '',
+        eos_token: this.eosToken ?? '',
+      },
+      inputChars,
+    );
   }
+
+  /**
+   * Test-renders the template on a short conversation (listing calls this, so a broken template
+   * marks the model broken instead of failing every request). A template that refuses system
+   * turns is retried without one. Throws TemplateError with the reason.
+   */
+  checkChatTemplate(): void {
+    if (!this.template) return;
+    try {
+      this.renderChat(SAMPLE_CHAT);
+    } catch (error) {
+      try {
+        this.renderChat(SAMPLE_CHAT.slice(1));
+      } catch {
+        throw error;
+      }
+    }
+  }
+}
+
+/** tokenizer_config's chat_template: a string, or a list of named templates whose `default` counts. */
+function templateSource(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    const named = value.find(
+      (t) => t && typeof t === 'object' && (t as { name?: unknown }).name === 'default',
+    );
+    const template = (named as { template?: unknown } | undefined)?.template;
+    return typeof template === 'string' ? template : null;
+  }
+  return null;
 }
 
 function tokenText(value: unknown): string | null {

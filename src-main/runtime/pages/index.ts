@@ -1,5 +1,4 @@
 export { PageStore } from './page-store';
-export { pageFloatsView } from './page-data';
 export type { PageData } from './page-data';
 export type { CachedPage, PageCounters } from './page-store';
 export { chainHash, pageKey, identityKey, CHAIN_ROOT } from './page-key';

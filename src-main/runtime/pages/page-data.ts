@@ -8,8 +8,3 @@ export interface PageData {
   byteOffset: number;
   byteLength: number;
 }
-
-/** The page's floats as a view (no copy). */
-export function pageFloatsView(data: PageData): Float32Array {
-  return new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
-}

@@ -1,5 +1,6 @@
-import { pageFloats } from '../engine/kv-batch';
+import { pageBytes } from '../engine/kv-batch';
 import type { PageStore } from '../pages';
+import { kvGeometryOf } from '../engine/open-runner';
 import type { Sequence } from './sequence';
 
 /**
@@ -16,7 +17,7 @@ export class KvBudget {
 
   /** Bytes of one page of this sequence's model. */
   pageBytesOf(seq: Sequence): number {
-    return pageFloats(seq.slot.model.folder.shape, this.pageSize) * 4;
+    return pageBytes(kvGeometryOf(seq.slot.model), this.pageSize);
   }
 
   /** Pages a sequence needs for `numTokens` tokens of K/V beyond the pages it already holds. */

@@ -1,4 +1,5 @@
 import type { TimelineRecorder } from '../../telemetry/timeline';
+import { TemplateError } from '../model';
 import type { CatalogueModel, ModelCatalogue } from '../model';
 import { DEFAULT_SAMPLING } from '../sampling';
 import type { SamplingParams } from '../sampling';
@@ -82,10 +83,24 @@ function tokenizePrompt(request: GenerationRequest, model: CatalogueModel): numb
       ? prompt.text.length === 0
       : prompt.messages.every((m) => m.content.trim().length === 0);
   if (isEmpty) throw new RequestRejected('invalid_input', 'prompt is empty');
-  const text = prompt.kind === 'text' ? prompt.text : tokenizer.renderChat(prompt.messages);
+  const text = prompt.kind === 'text' ? prompt.text : renderChat(model, prompt.messages);
   const ids = tokenizer.encode(text);
   if (ids.length === 0) throw new RequestRejected('invalid_input', 'prompt is empty after tokenization');
   return ids;
+}
+
+/** The chat template's text; a template that fails or runs past its bounds refuses the request. */
+function renderChat(
+  model: CatalogueModel,
+  messages: Parameters<CatalogueModel['folder']['tokenizer']['renderChat']>[0],
+): string {
+  try {
+    return model.folder.tokenizer.renderChat(messages);
+  } catch (error) {
+    if (error instanceof TemplateError)
+      throw new RequestRejected('invalid_input', `chat template ${error.message}`);
+    throw error;
+  }
 }
 
 function samplingOf(request: GenerationRequest): SamplingParams {

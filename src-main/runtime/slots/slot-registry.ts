@@ -3,6 +3,7 @@ import { layoutRevisionOf } from '../model';
 import type { CatalogueModel } from '../model';
 import type { PageIdentity } from '../pages';
 import { footprintOf } from './slot';
+import { kvGeometryOf } from '../engine/open-runner';
 import type { Slot, SlotRunner } from './slot';
 import { canTransition, DEFAULT_KEEP_ALIVE } from './slot-types';
 import type { KeepAlive, SlotCause, SlotEvent, SlotStatus } from './slot-types';
@@ -12,7 +13,6 @@ export interface SlotRegistryOptions {
   clock: Clock;
   budgetBytes: number;
   pageSize: number;
-  kvDtype: string;
   numThreads: number;
   createRunner: () => SlotRunner;
   /** Forgets an unloaded session's context pages (they can never be hit again). */
@@ -137,10 +137,14 @@ export class SlotRegistry {
     try {
       await this.makeRoomFor(slot);
       slot.runner = this.options.createRunner();
+      const { graph } = slot.model;
       const loaded = await slot.runner.load({
         type: 'load',
-        onnxPath: slot.model.folder.onnxPath,
-        geometry: slot.model.folder.shape,
+        file: graph.file,
+        onnxPath: graph.onnxPath,
+        externalData: graph.externalData.map(({ location, path }) => ({ location, path })),
+        io: graph.io,
+        geometry: kvGeometryOf(slot.model),
         numThreads: this.options.numThreads,
       });
       slot.host = loaded.host;
@@ -184,7 +188,7 @@ export class SlotRegistry {
     const layoutRevision = layoutRevisionOf(
       slot.model.folder.shape,
       this.options.pageSize,
-      this.options.kvDtype,
+      slot.model.graph.io.kvDtype,
     );
     return { modelRevision, tokenizerRevision, layoutRevision, slotRevision: slot.slotRevision };
   }

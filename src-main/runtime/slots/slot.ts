@@ -37,9 +37,13 @@ export interface Slot {
   loadTimings: { readMs: number; buildMs: number; warmupMs: number } | null;
 }
 
-/** Estimated bytes a slot occupies: the host copy of the file plus fp32 weights in the session. */
+/**
+ * Estimated bytes a slot occupies: the host copy of the weight files plus the session's copy.
+ * fp16-stored weights of an fp32 graph are widened to fp32 by the session (cast folding), so
+ * their session copy is counted twice; quantized and fp32 weights are held as stored.
+ */
 export function footprintOf(model: CatalogueModel): number {
-  const dtype = String(model.folder.config.torch_dtype ?? 'float32');
-  const sessionBytes = dtype.includes('16') ? model.folder.onnxBytes * 2 : model.folder.onnxBytes;
-  return model.folder.onnxBytes + sessionBytes;
+  const { weightBytes, weightDtype, io } = model.graph;
+  const isWidened = weightDtype.startsWith('fp16') && io.logitsDtype === 'float32';
+  return weightBytes + (isWidened ? weightBytes * 2 : weightBytes);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TimelineSchema } from '../../telemetry/timeline/schema';
+import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 
 /** Sampling settings a caller may set; everything optional, validated before it reaches the runtime. */
 export const SamplingSchema = z.object({
@@ -48,10 +49,21 @@ export const SLOT_CAUSES = ['request', 'prefetch', 'ttl', 'budget', 'manual', 'e
 /** Why a slot changed status. */
 export type SlotCause = (typeof SLOT_CAUSES)[number];
 
-/** A model folder the catalogue found, with content revisions (or why it cannot load). */
+/** A variant name (the file it comes from: `model_q4.onnx` → `q4`, …). */
+export const VariantSchema = z.enum(VARIANT_NAMES as [string, ...string[]]);
+
+/**
+ * One variant of a model folder the catalogue found (or a whole folder that cannot load), with
+ * content revisions or why not. `modelId` is the reference to send: `name:variant` (a folder-wide
+ * error has the bare `name` and `variant: null`); `displayName` is "name · variant".
+ */
 export const ModelEntrySchema = z.object({
   modelId: z.string(),
   displayName: z.string(),
+  name: z.string(),
+  variant: VariantSchema.nullable(),
+  /** The variant a bare `name` means. */
+  isDefaultVariant: z.boolean(),
   path: z.string(),
   isBundled: z.boolean(),
   modelRevision: z.string().nullable(),
@@ -60,7 +72,10 @@ export const ModelEntrySchema = z.object({
   numParams: z.number().nullable(),
   numLayers: z.number().nullable(),
   weightBytes: z.number().nullable(),
+  /** The weights' storage read from the graph (`fp16`, `int4`, `int4 + fp32`, …), not the config's torch_dtype. */
   weightDtype: z.string().nullable(),
+  /** The graph's past K/V element type (`float32` or `float16`). */
+  kvDtype: z.string().nullable(),
   error: z.string().nullable(),
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
@@ -69,6 +84,9 @@ export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export const SlotSnapshotSchema = z.object({
   slotId: z.string(),
   modelId: z.string(),
+  /** "name · variant", as the picker shows the model. */
+  displayName: z.string(),
+  variant: VariantSchema,
   status: z.enum(SLOT_STATUSES),
   failureReason: z.string().nullable(),
   modelRevision: z.string(),

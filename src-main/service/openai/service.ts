@@ -36,7 +36,17 @@ export function createOpenAiService(deps: OpenAiDeps): OpenAiService {
       }));
   return {
     listModels: () => ({ object: 'list', data: listModels() }),
-    retrieveModel: (modelId) => listModels().find((m) => m.id === modelId) ?? null,
+    // A bare folder name means its default variant, as in a request's `model`.
+    retrieveModel: (modelId) => {
+      const models = listModels();
+      const exact = models.find((m) => m.id === modelId);
+      if (exact) return exact;
+      const entry = deps.runtime
+        .models()
+        .find((m) => m.name === modelId && m.isDefaultVariant && m.status === 'ok');
+      const model = entry && models.find((m) => m.id === entry.modelId);
+      return model ? { ...model, id: modelId } : null;
+    },
     now: () => deps.clock.now(),
     failure: (status, message, type, code) => openAiFailure(status, message, { type, code: code ?? null }),
     start(endpoint, raw, out, arrivedAt) {

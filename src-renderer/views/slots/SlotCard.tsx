@@ -14,7 +14,7 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
     <article className="slot-card" data-testid="slot-card" data-status={s.status} data-model-id={s.modelId}>
       <header>
         <span className={`status-badge status-${s.status}`}>{s.status}</span>
-        <b>{s.modelId}</b>
+        <b>{s.displayName}</b>
         <span className="muted">slot {s.slotId}</span>
       </header>
       {s.failureReason && <p className="notice error">{s.failureReason}</p>}
@@ -34,7 +34,11 @@ function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
       value: `model ${short(s.modelRevision)} · tok ${short(s.tokenizerRevision)} · layout ${short(s.layoutRevision)} · slot #${s.slotRevision}`,
       title: `model ${s.modelRevision}\ntokenizer ${s.tokenizerRevision}\nlayout ${s.layoutRevision}`,
     },
-    { label: 'precision / provider', value: `${s.precision} · ${s.executionProvider}` },
+    {
+      label: 'weights / provider',
+      value: `${s.precision} · ${s.executionProvider}`,
+      title: 'weight storage read from the graph',
+    },
     { label: 'host memory', value: `${formatBytes(s.hostBytes)} · ${pinning}` },
     { label: 'resident', value: s.residentPct === null ? '–' : `${s.residentPct.toFixed(0)}%` },
     {

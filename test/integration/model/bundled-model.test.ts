@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KvBatch } from '../../../src-main/runtime/engine/kv-batch';
-import { ModelRunner } from '../../../src-main/runtime/engine/model-runner';
-import { loadModelFolder } from '../../../src-main/runtime/model';
+import { lastLogits } from '../../../src-main/runtime/engine/model-runner';
+import { openRunner } from '../../../src-main/runtime/engine/open-runner';
+import { ModelCatalogue, RevisionCache } from '../../../src-main/runtime/model';
 import { argmax } from '../../../src-main/runtime/sampling';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 
@@ -23,19 +24,20 @@ describe('the shipped model', () => {
   });
 
   it('gives the greedy tokens recorded from torch at training time', async () => {
-    const folder = await loadModelFolder(FOLDER);
-    const runner = await ModelRunner.build(readFileSync(folder.onnxPath), folder.shape, { numThreads: 1 });
+    const catalogue = new ModelCatalogue(BUNDLED_MODELS_DIR, null, new RevisionCache(null));
+    await catalogue.refresh();
+    const model = catalogue.resolve(`${BUNDLED_MODEL_ID}:fp32`);
+    if (model instanceof Error) throw model;
+    const runner = await openRunner(model, { numThreads: 1 });
     try {
       for (const { prompt, tokens } of REFERENCE.cases) {
-        let batch = KvBatch.empty(folder.shape, ['ref']);
+        let batch = KvBatch.empty(runner.geometry, ['ref']);
         let input = prompt;
         const produced: number[] = [];
         while (produced.length < tokens.length) {
           const result = await runner.forward(batch, BigInt64Array.from(input, BigInt), input.length);
           batch = batch.advanced(result.present, input.length);
-          const next = argmax(
-            result.logits.subarray((input.length - 1) * result.vocabSize, input.length * result.vocabSize),
-          );
+          const next = argmax(lastLogits(result, 0));
           produced.push(next);
           input = [next];
         }

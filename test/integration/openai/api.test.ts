@@ -23,9 +23,11 @@ describe('the OpenAI-compatible API, driven by the official openai client', () =
   });
   afterAll(() => api.close());
 
-  it('lists the model folders as models', async () => {
+  it('lists each variant as name:variant and retrieves a bare name as its default variant', async () => {
     const models = await api.client.models.list();
-    expect(models.data.map((m) => m.id)).toContain(TEST_MODEL_ID);
+    expect(models.data.map((m) => m.id)).toEqual(
+      expect.arrayContaining([`${TEST_MODEL_ID}:fp32`, `${TEST_MODEL_ID}:q8`, `${TEST_MODEL_ID}:q4`]),
+    );
     const model = await api.client.models.retrieve(TEST_MODEL_ID);
     expect(model).toMatchObject({ id: TEST_MODEL_ID, object: 'model' });
     await expect(api.client.models.retrieve('no-such-model')).rejects.toBeInstanceOf(NotFoundError);

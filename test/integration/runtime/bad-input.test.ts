@@ -68,16 +68,16 @@ describe('bad input gets a clear error and loses nothing', () => {
     else throw new Error('an empty folder must be listed as broken');
   });
 
-  it('fails a slot whose graph will not load and keeps the other slots serving', async () => {
+  it('lists a graph file that is not an ONNX model as broken, refuses requests for it and keeps serving', async () => {
+    const entry = runtime.catalogue.entryOf('broken-graph');
+    expect(entry).toMatchObject({ status: 'broken', modelId: 'broken-graph:fp32', variant: 'fp32' });
+    if (entry?.status === 'broken')
+      expect(entry.error).toMatch(/^onnx\/model\.onnx: is not a readable ONNX model/);
     const broken = await generate(runtime, { prompt: chat('Hi'), modelId: 'broken-graph' });
-    expect(broken.timeline.finishReason).toBe('error');
-    expect(broken.errorMessage).toContain('broken-graph failed to load');
-    const slot = runtime.slots().find((s) => s.model.modelId === 'broken-graph')!;
-    expect(slot.status).toBe('failed');
-    expect(slot.failureReason).toBeTruthy();
-    const events = runtime.slotEvents().filter((e) => e.slotId === slot.slotId);
-    expect(events.map((e) => e.toStatus)).toEqual(['prefetching', 'failed']);
-    expect(events[1]!.cause).toBe('error');
+    expect(broken.timeline.finishReason).toBe('rejected');
+    expect(broken.errorCode).toBe('not_found');
+    expect(broken.errorMessage).toMatch(/^onnx\/model\.onnx: is not a readable ONNX model/);
+    expect(runtime.slots().some((s) => s.model.name === 'broken-graph')).toBe(false);
     const healthy = await generate(runtime, { prompt: chat('Hi') });
     expect(healthy.timeline.finishReason).toBe('length');
     expectNothingHeld(runtime);

@@ -10,7 +10,7 @@ describe('generation on the real model', () => {
   afterAll(() => runtime.close());
 
   it('round-trips English text through the tokenizer', () => {
-    const entry = runtime.models().find((m) => m.modelId === TEST_MODEL_ID);
+    const entry = runtime.catalogue.entryOf(TEST_MODEL_ID);
     if (entry?.status !== 'ok') throw new Error('test model did not load');
     const { tokenizer } = entry.model.folder;
     const text =
@@ -30,7 +30,7 @@ describe('generation on the real model', () => {
   it('decodes with the past K/V fed back to the same tokens as recomputing the whole sequence each step', async () => {
     const text = 'She was the youngest of the two daughters';
     const decoded = await generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 8 });
-    const entry = runtime.models().find((m) => m.modelId === TEST_MODEL_ID)!;
+    const entry = runtime.catalogue.entryOf(TEST_MODEL_ID)!;
     if (entry.status !== 'ok') throw new Error('test model did not load');
     const { tokenizer } = entry.model.folder;
     const ids = tokenizer.encode(text);

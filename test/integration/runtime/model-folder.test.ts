@@ -17,32 +17,34 @@ function copyModel(name: string): string {
 describe('model folder loader', () => {
   afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-  it('names tokenizer.json when it is missing', async () => {
+  it('names tokenizer.json when it is missing', () => {
     const dir = copyModel('m');
     rmSync(path.join(dir, 'tokenizer.json'));
-    await expect(loadModelFolder(dir)).rejects.toThrow(/^tokenizer\.json: missing/);
+    expect(() => loadModelFolder(dir)).toThrow(/^tokenizer\.json: missing/);
   });
 
-  it('names config.json and the field when the config is malformed', async () => {
+  it('names config.json and the field when the config is malformed', () => {
     const dir = copyModel('m');
-    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ model_type: 'llama', vocab_size: 'many' }));
-    const error = await loadModelFolder(dir).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelFolderError);
-    expect((error as Error).message).toMatch(/^config\.json: vocab_size/);
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ ...config, vocab_size: 'many' }));
+    expect(() => loadModelFolder(dir)).toThrow(ModelFolderError);
+    expect(() => loadModelFolder(dir)).toThrow(
+      /^config\.json: vocab_size must be a positive integer, got "many"/,
+    );
   });
 
-  it('fails the slot with a message naming onnx/model.onnx when the graph is truncated', async () => {
+  it('lists a truncated onnx/model.onnx as broken at listing, naming the file, and never loads a slot for it', async () => {
     const dir = copyModel('truncated');
     const onnx = path.join(dir, 'onnx', 'model.onnx');
     truncateSync(onnx, Math.floor(readFileSync(onnx).length / 3));
     const runtime = await Runtime.create({ bundledModelsDir: path.dirname(dir), numThreads: 1 });
     try {
+      const entry = runtime.catalogue.entryOf('truncated');
+      expect(entry?.status).toBe('broken');
       const result = await generate(runtime, { modelId: 'truncated', prompt: chat('Hi') });
-      expect(result.timeline.finishReason).toBe('error');
-      expect(result.errorMessage).toContain(
-        'truncated failed to load: onnx/model.onnx: ONNX Runtime cannot build a session',
-      );
-      expect(runtime.slots()[0]!.status).toBe('failed');
+      expect(result.timeline.finishReason).toBe('rejected');
+      expect(result.errorMessage).toMatch(/^onnx\/model\.onnx: ends early: .* truncated$/);
+      expect(runtime.slots()).toHaveLength(0);
     } finally {
       await runtime.close();
     }

@@ -64,7 +64,7 @@ describe('preemption when the K/V budget runs out', () => {
 
 /** Bytes of one 4-token page of the test model: every layer's key and value, float32. */
 function pageBytesOf(runtime: Runtime): number {
-  const entry = runtime.models().find((m) => m.modelId === TEST_MODEL_ID);
+  const entry = runtime.catalogue.entryOf(TEST_MODEL_ID);
   if (entry?.status !== 'ok') throw new Error('test model did not load');
   const { numLayers, numKvHeads, headDim } = entry.model.folder.shape;
   return numLayers * 2 * numKvHeads * 4 * headDim * 4;

@@ -37,8 +37,9 @@ describe('two models at once', () => {
     );
     for (const { modelId, i, result } of mixed) {
       expect(result.tokenIds).toEqual(alone[modelId]![i]);
-      expect(result.timeline.slotId).toBe(`slot-${modelId}`);
-      expect(result.timeline.modelId).toBe(modelId);
+      // A bare name resolves to the folder's default variant, the one recorded and slotted.
+      expect(result.timeline.slotId).toBe(`slot-${modelId}:fp32`);
+      expect(result.timeline.modelId).toBe(`${modelId}:fp32`);
     }
     expect(
       runtime

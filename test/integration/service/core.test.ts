@@ -84,7 +84,15 @@ describe('the core behind every transport', () => {
 
   it('lists the model, its resident slot and a live report with percentiles', async () => {
     const models = await core.service.call('models.list', {});
-    expect(models.ok && models.value.some((m) => m.modelId === TEST_MODEL_ID && m.error === null)).toBe(true);
+    if (!models.ok) throw new Error(models.error.message);
+    const fp32 = models.value.find((m) => m.name === TEST_MODEL_ID && m.isDefaultVariant);
+    expect(fp32).toMatchObject({
+      modelId: `${TEST_MODEL_ID}:fp32`,
+      displayName: `${TEST_MODEL_ID} · fp32`,
+      error: null,
+    });
+    expect(fp32?.weightDtype).toBe('fp16'); // model.onnx is the fp32 variant by name; its weights are stored fp16
+    expect(models.value.find((m) => m.modelId === `${TEST_MODEL_ID}:q4`)?.weightDtype).toBe('int4');
     const slots = await core.service.call('slots.list', {});
     expect(slots.ok && slots.value[0]?.status).toBe('resident');
     const report = await core.service.call('report.live', { slo: { ttftMs: 1000, itlMs: 200 } });

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { KvBatch } from '../../../runtime/engine/kv-batch';
-import { ModelRunner } from '../../../runtime/engine/model-runner';
-import type { ModelFolder } from '../../../runtime/model';
+import type { ModelRunner } from '../../../runtime/engine/model-runner';
+import { openRunner } from '../../../runtime/engine/open-runner';
+import type { CatalogueModel } from '../../../runtime/model';
 import { argmax } from '../../../runtime/sampling';
 
 /**
@@ -11,8 +11,8 @@ import { argmax } from '../../../runtime/sampling';
 export class Floor {
   private constructor(private readonly runner: ModelRunner) {}
 
-  static async open(folder: ModelFolder, numThreads: number): Promise<Floor> {
-    const runner = await ModelRunner.build(await readFile(folder.onnxPath), folder.shape, { numThreads });
+  static async open(model: CatalogueModel, numThreads: number): Promise<Floor> {
+    const runner = await openRunner(model, { numThreads });
     const floor = new Floor(runner);
     await floor.prefillMs([1, 2, 3], null);
     return floor;

@@ -1,12 +1,12 @@
 /**
- * `npm run bench -- first-frame [--model DIR] [--runs N] [--json]`: seed 000's first-frame
+ * `npm run bench -- first-frame [--model DIR] [--variant NAME] [--runs N] [--json]`: seed 000's first-frame
  * benchmark through the real runtime, with the floor (bare session.run) measured in the same
  * process. Boundary: server TTFT, arrival at the runtime → first chunk handed to the sink.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultRuntimeOptions, Runtime } from '../../../runtime';
-import { BUNDLED_MODELS_DIR } from '../../paths';
+import { BUNDLED_MODELS_DIR, modelRefFor } from '../../paths';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
 import type { CaseContext } from './cases';
 import { measurePrefetchArms } from '../prefetch';
@@ -20,6 +20,7 @@ export async function run(argv: string[]): Promise<number> {
     args: argv,
     options: {
       model: { type: 'string' },
+      variant: { type: 'string' },
       runs: { type: 'string', default: '10' },
       json: { type: 'boolean', default: false },
       threads: { type: 'string' },
@@ -35,11 +36,15 @@ export async function run(argv: string[]): Promise<number> {
   };
   const paged = await Runtime.create({ ...common, isPaging: true });
   const unpaged = await Runtime.create({ ...common, isPaging: false, maxSeats: 4 });
-  const modelId = path.basename(modelDir);
-  const entry = paged.models().find((m) => m.modelId === modelId);
+  const entry = paged.catalogue.entryOf(modelRefFor(modelDir, values.variant)!);
   if (entry?.status !== 'ok')
-    throw new Error(entry?.status === 'broken' ? entry.error : `no model folder at ${modelDir}`);
-  const floor = await Floor.open(entry.model.folder, numThreads);
+    throw new Error(
+      entry?.status === 'broken'
+        ? entry.error
+        : `no model ${modelRefFor(modelDir, values.variant)} at ${modelDir}`,
+    );
+  const modelId = entry.modelId;
+  const floor = await Floor.open(entry.model, numThreads);
   const log = (label: string) => values.json || process.stderr.write(`\r${label.padEnd(48)}`);
   const ctx: CaseContext = {
     paged,
@@ -62,7 +67,7 @@ export async function run(argv: string[]): Promise<number> {
     ];
     const decode = await measureDecode(ctx, 64, 4);
     log('cold prefetch arms');
-    const prefetch = await measurePrefetchArms(entry.model.folder.onnxPath, 5, true);
+    const prefetch = await measurePrefetchArms(entry.model.graph.onnxPath, 5, true);
     const sampleMs = floor.sampleMs(entry.model.folder.shape.vocabSize);
     const slot = paged.slots().find((s) => s.model.modelId === modelId)?.host;
     const report = {
@@ -70,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
       model: {
         id: modelId,
         path: modelDir,
-        params_bytes: entry.model.folder.onnxBytes,
+        params_bytes: entry.model.graph.weightBytes,
         revision: entry.model.revisions.modelRevision.slice(0, 16),
       },
       workload: {

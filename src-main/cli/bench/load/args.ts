@@ -22,6 +22,8 @@ export interface LoadConfig {
   url: string | null;
   apiKey: string | null;
   modelDir: string;
+  /** `--variant`: one of the folder's ONNX files (`q4`, `fp16`, …); null for its default. */
+  variant: string | null;
   dataDir: string | null;
   numThreads: number | null;
   isJson: boolean;
@@ -32,7 +34,7 @@ export interface LoadConfig {
 export const LOAD_USAGE = `npm run bench -- load [--profile sync|constant|poisson|burst|sweep] [--rate R] [--rates a,b,c]
   [--burst N] [--requests N] [--warmup N] [--prompt-tokens fixed:N|uniform:A-B|run:<runId>]
   [--output-tokens …] [--multi-turn-share 0.3] [--seed S] [--slo-ttft MS --slo-itl MS]
-  [--url http://127.0.0.1:PORT/v1 [--api-key K]] [--model DIR] [--data-dir DIR | --no-store]
+  [--url http://127.0.0.1:PORT/v1 [--api-key K]] [--model DIR] [--variant NAME] [--data-dir DIR | --no-store]
   [--threads N] [--json] [--csv FILE]`;
 
 const PROFILES = ['sync', 'constant', 'poisson', 'burst', 'sweep'] as const;
@@ -54,6 +56,7 @@ const OPTIONS = {
   url: { type: 'string' },
   'api-key': { type: 'string' },
   model: { type: 'string' },
+  variant: { type: 'string' },
   'data-dir': { type: 'string' },
   'no-store': { type: 'boolean', default: false },
   threads: { type: 'string' },
@@ -84,6 +87,7 @@ export function parseLoadArgs(argv: string[]): LoadConfig {
     url: v.url?.replace(/\/+$/, '') ?? null,
     apiKey: v['api-key'] ?? process.env['FIRST_FRAME_API_KEY'] ?? null,
     modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
+    variant: v.variant ?? null,
     dataDir: v['no-store'] ? null : path.resolve(v['data-dir'] ?? DEFAULT_DATA_DIR),
     numThreads: v.threads ? integer(v.threads, 'threads', 1) : null,
     isJson: v.json,

@@ -11,6 +11,8 @@ import { openModelRuntime } from './model-runtime';
 /** How the in-process host is built. */
 export interface InProcessOptions {
   modelDir: string;
+  /** `--variant`: which of the folder's ONNX files; null for its default. */
+  variant: string | null;
   /** The app's data folder (history.sqlite, revisions.json); null runs with history off. */
   dataDir: string | null;
   numThreads: number | null;
@@ -22,10 +24,14 @@ export interface InProcessOptions {
  * app's Runs view when it opens the same data folder.
  */
 export async function startInProcessHost(options: InProcessOptions): Promise<LoadHost> {
-  const { runtime, modelId, model } = await openModelRuntime(options.modelDir, {
-    revisionCacheFile: options.dataDir ? path.join(options.dataDir, 'revisions.json') : null,
-    ...(options.numThreads ? { numThreads: options.numThreads } : {}),
-  });
+  const { runtime, modelId, model } = await openModelRuntime(
+    options.modelDir,
+    {
+      revisionCacheFile: options.dataDir ? path.join(options.dataDir, 'revisions.json') : null,
+      ...(options.numThreads ? { numThreads: options.numThreads } : {}),
+    },
+    options.variant,
+  );
   const store = createStore({
     path: options.dataDir ? path.join(options.dataDir, 'history.sqlite') : null,
     isPruning: false,

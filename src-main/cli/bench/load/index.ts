@@ -30,11 +30,12 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`${(error as Error).message}\n${LOAD_USAGE}`);
     return 2;
   }
-  const folder = await loadModelFolder(config.modelDir);
+  const folder = loadModelFolder(config.modelDir);
   const host = config.url
-    ? await connectRemoteHost(config.url, config.apiKey, config.modelDir)
+    ? await connectRemoteHost(config.url, config.apiKey, config.modelDir, config.variant)
     : await startInProcessHost({
         modelDir: config.modelDir,
+        variant: config.variant,
         dataDir: config.dataDir,
         numThreads: config.numThreads,
       });

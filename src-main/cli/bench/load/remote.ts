@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { LoadHost } from './load-host';
+import { modelRefFor } from '../../paths';
 
 /**
  * A First Frame (or any OpenAI-compatible) server at `baseUrl`. Its history is its own, so no
@@ -9,6 +10,7 @@ export async function connectRemoteHost(
   baseUrl: string,
   apiKey: string | null,
   modelDir: string,
+  variant: string | null,
 ): Promise<LoadHost> {
   const response = await fetch(`${baseUrl}/models`, {
     headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
@@ -16,8 +18,11 @@ export async function connectRemoteHost(
   if (!response.ok)
     throw new Error(`GET ${baseUrl}/models answered ${response.status}: ${await response.text()}`);
   const ids = ((await response.json()) as { data: { id: string }[] }).data.map((m) => m.id);
-  const wanted = path.basename(modelDir);
-  const modelId = ids.includes(wanted) ? wanted : ids[0];
+  // Ids are `name:variant`; a bare name asks the server for that model's default variant.
+  const name = path.basename(modelDir);
+  const wanted = modelRefFor(modelDir, variant)!;
+  const hasName = ids.some((id) => id === name || id.startsWith(`${name}:`));
+  const modelId = ids.includes(wanted) || (!variant && hasName) ? wanted : ids[0];
   if (!modelId) throw new Error(`${baseUrl} lists no models`);
   const apiRoot = new URL('/api/call/', baseUrl).href;
   return {

@@ -6,6 +6,7 @@ import type { PeersWorkload } from './workload';
 
 const OPTIONS = {
   model: { type: 'string' },
+  variant: { type: 'string' },
   json: { type: 'boolean', default: false },
   runs: { type: 'string', default: '10' },
   'prompt-tokens': { type: 'string', default: '128' },
@@ -21,6 +22,7 @@ const OPTIONS = {
 /** `npm run bench -- peers` options: the model folder, --json, and the workload's sizes. */
 export function parsePeersArgs(argv: string[]): {
   modelDir: string;
+  variant: string | null;
   isJson: boolean;
   workload: PeersWorkload;
 } {
@@ -32,6 +34,7 @@ export function parsePeersArgs(argv: string[]): {
   };
   return {
     modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
+    variant: v.variant ?? null,
     isJson: v.json,
     workload: {
       numRuns: count('runs', v.runs),

@@ -16,12 +16,13 @@ import { singleTurnPrompts } from './workload';
 
 /** Entry point for `npm run bench -- peers`. */
 export async function run(argv: string[]): Promise<number> {
-  const { modelDir, isJson, workload } = parsePeersArgs(argv);
-  const { runtime, modelId, model } = await openModelRuntime(modelDir, {
-    numThreads: workload.numThreads,
-    maxSeats: Math.max(4, workload.numConversations),
-  });
-  const floor = await Floor.open(model.folder, workload.numThreads).catch(async (error: Error) => {
+  const { modelDir, variant, isJson, workload } = parsePeersArgs(argv);
+  const { runtime, modelId, model } = await openModelRuntime(
+    modelDir,
+    { numThreads: workload.numThreads, maxSeats: Math.max(4, workload.numConversations) },
+    variant,
+  );
+  const floor = await Floor.open(model, workload.numThreads).catch(async (error: Error) => {
     await runtime.close();
     throw error;
   });
@@ -45,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
     const report = buildPeersReport({
       modelId,
       modelDir,
-      onnxBytes: model.folder.onnxBytes,
+      onnxBytes: model.graph.weightBytes,
       workload,
       peer,
       single,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KvBatch, pageFloats } from '../../../../src-main/runtime/engine/kv-batch';
+import { KvBatch, pageElements } from '../../../../src-main/runtime/engine/kv-batch';
 
-const GEOMETRY = { numLayers: 2, numKvHeads: 2, headDim: 3 };
+const GEOMETRY = { numLayers: 2, numKvHeads: 2, headDim: 3, kvDtype: 'float32' } as const;
 
 /** A one-row batch whose K/V value at (tensor t, head h, token i, dim d) encodes its coordinates. */
 function rowWithTokens(seqId: string, numTokens: number): KvBatch {
@@ -29,7 +29,7 @@ describe('KvBatch', () => {
   it('copies a page out and assembles the same past back from pages', () => {
     const row = rowWithTokens('a', 4);
     const pages = [0, 1].map((p) => {
-      const page = new Float32Array(pageFloats(GEOMETRY, 2));
+      const page = new Float32Array(pageElements(GEOMETRY, 2));
       row.copyPage('a', p, 2, page);
       return page;
     });
@@ -39,7 +39,7 @@ describe('KvBatch', () => {
 
   it('refuses to copy a page that is not complete', () => {
     expect(() =>
-      rowWithTokens('a', 3).copyPage('a', 1, 2, new Float32Array(pageFloats(GEOMETRY, 2))),
+      rowWithTokens('a', 3).copyPage('a', 1, 2, new Float32Array(pageElements(GEOMETRY, 2))),
     ).toThrow(/not complete/);
   });
 });

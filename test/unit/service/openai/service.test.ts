@@ -15,12 +15,14 @@ function serviceWithFrames(load = {}) {
 const CHAT = { model: 'tiny', messages: [{ role: 'user', content: 'Hi' }] };
 
 describe('OpenAI service: answers in OpenAI shapes', () => {
-  it('lists only models that load', () => {
+  it('lists only variants that load, by name:variant; a bare name retrieves its default variant', () => {
     const { service } = serviceWithFrames();
     expect(service.listModels()).toEqual({
       object: 'list',
-      data: [{ id: 'tiny', object: 'model', created: expect.any(Number), owned_by: 'first-frame' }],
+      data: [{ id: 'tiny:fp32', object: 'model', created: expect.any(Number), owned_by: 'first-frame' }],
     });
+    expect(service.retrieveModel('tiny')).toMatchObject({ id: 'tiny', object: 'model' });
+    expect(service.retrieveModel('tiny:q4')).toBeNull();
     expect(service.retrieveModel('broken')).toBeNull();
   });
 

@@ -1,0 +1,175 @@
+import type { ModelShape } from './config';
+import type { GraphSummary, TensorInfo } from './onnx-graph/read-graph';
+import { unknownOpReason } from './onnx-graph/known-ops';
+import { SHORT_WEIGHT_NAMES } from './onnx-graph/element-types';
+
+/** Element types of K/V and logits the engine feeds and reads. */
+export type FloatType = 'float32' | 'float16';
+
+/**
+ * How one ONNX decoder graph is fed, read from its inputs and outputs: which optional inputs it
+ * has and the element types of its past K/V and logits. Travels to the slot worker with the load.
+ */
+export interface DecoderIo {
+  /** Past and present K/V element type (fp16 past is stored as fp16 bits end to end). */
+  kvDtype: FloatType;
+  logitsDtype: FloatType;
+  /** False: the graph derives positions from attention_mask itself. */
+  hasPositionIds: boolean;
+  /** `num_logits_to_keep` or `logits_to_keep` when the graph can compute the last row(s) only. */
+  logitsToKeepInput: 'num_logits_to_keep' | 'logits_to_keep' | null;
+  /** Merged decoders (`decoder_model_merged.onnx`): true when a past is fed. */
+  hasUseCacheBranch: boolean;
+}
+
+const PAST = /^past_key_values\.(\d+)\.(key|value)$/;
+const FED_INPUTS = new Set([
+  'input_ids',
+  'attention_mask',
+  'position_ids',
+  'use_cache_branch',
+  'num_logits_to_keep',
+  'logits_to_keep',
+]);
+
+/** A graph that does not fit the decoder contract; the message names the input, output or field. */
+export class GraphContractError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GraphContractError';
+  }
+}
+
+/**
+ * Checks a graph against the config's geometry and the engine's feeds and returns how to feed it.
+ * Throws GraphContractError with one clear problem: unknown operator, wrong element type,
+ * missing input/output, layers/heads/head dim/vocabulary disagreeing with config.json.
+ */
+export function decoderIoOf(graph: GraphSummary, shape: ModelShape, tokenizerVocab: number): DecoderIo {
+  for (const key of graph.ops.keys()) {
+    const [domain, opType] = splitOp(key);
+    const reason = unknownOpReason(domain, opType);
+    if (reason) throw new GraphContractError(reason);
+  }
+  const inputs = new Map(graph.inputs.map((t) => [t.name, t]));
+  const outputs = new Map(graph.outputs.map((t) => [t.name, t]));
+  expectInput(inputs, 'input_ids', ['int64']);
+  expectInput(inputs, 'attention_mask', ['int64']);
+  if (inputs.has('position_ids')) expectInput(inputs, 'position_ids', ['int64']);
+  if (inputs.has('use_cache_branch')) expectInput(inputs, 'use_cache_branch', ['bool']);
+  const logitsToKeepInput = inputs.has('num_logits_to_keep')
+    ? 'num_logits_to_keep'
+    : inputs.has('logits_to_keep')
+      ? 'logits_to_keep'
+      : null;
+  if (logitsToKeepInput) expectInput(inputs, logitsToKeepInput, ['int64']);
+  for (const name of inputs.keys())
+    if (!FED_INPUTS.has(name) && !PAST.test(name))
+      throw new GraphContractError(`graph input "${name}" is not one First Frame feeds`);
+  const logits = outputs.get('logits');
+  if (!logits) throw new GraphContractError('graph has no output "logits"');
+  const logitsDtype = floatType(logits, 'output');
+  checkVocab(logits, shape, tokenizerVocab);
+  const kvDtype = checkPast(inputs, outputs, shape);
+  return {
+    kvDtype,
+    logitsDtype,
+    hasPositionIds: inputs.has('position_ids'),
+    logitsToKeepInput,
+    hasUseCacheBranch: inputs.has('use_cache_branch'),
+  };
+}
+
+function splitOp(key: string): [string, string] {
+  const colon = key.lastIndexOf(':');
+  return [key.slice(0, colon), key.slice(colon + 1)];
+}
+
+function expectInput(inputs: Map<string, TensorInfo>, name: string, types: string[]): void {
+  const input = inputs.get(name);
+  if (!input) throw new GraphContractError(`graph has no input "${name}"`);
+  if (!types.includes(input.elemType))
+    throw new GraphContractError(
+      `graph input "${name}" is ${input.elemType}; First Frame feeds ${types.join(' or ')}`,
+    );
+}
+
+function floatType(tensor: TensorInfo, kind: 'input' | 'output'): FloatType {
+  if (tensor.elemType === 'float32' || tensor.elemType === 'float16') return tensor.elemType;
+  throw new GraphContractError(
+    `graph ${kind} "${tensor.name}" is ${tensor.elemType}; First Frame handles float32 or float16 here`,
+  );
+}
+
+function checkVocab(logits: TensorInfo, shape: ModelShape, tokenizerVocab: number): void {
+  const width = logits.dims.at(-1);
+  if (typeof width !== 'number') return; // symbolic: the graph cannot disagree before it runs
+  if (width !== shape.vocabSize)
+    throw new GraphContractError(
+      `config.json vocab_size is ${shape.vocabSize} but the graph's logits have ${width} ids`,
+    );
+  if (tokenizerVocab > width)
+    throw new GraphContractError(
+      `tokenizer.json has ${tokenizerVocab} ids but the graph's logits have only ${width}`,
+    );
+}
+
+/** Checks every layer's past/present pair; returns their element type (one for all). */
+function checkPast(
+  inputs: Map<string, TensorInfo>,
+  outputs: Map<string, TensorInfo>,
+  shape: ModelShape,
+): FloatType {
+  const numPastLayers = [...inputs.keys()].filter((n) => /^past_key_values\.\d+\.key$/.test(n)).length;
+  if (numPastLayers !== shape.numLayers)
+    throw new GraphContractError(
+      `graph has ${numPastLayers} layers of past_key_values but config.json num_hidden_layers is ${shape.numLayers}`,
+    );
+  let kvDtype: FloatType | null = null;
+  for (let layer = 0; layer < shape.numLayers; layer++) {
+    for (const kind of ['key', 'value']) {
+      const past = inputs.get(`past_key_values.${layer}.${kind}`);
+      if (!past) throw new GraphContractError(`graph has no input "past_key_values.${layer}.${kind}"`);
+      if (!outputs.has(`present.${layer}.${kind}`))
+        throw new GraphContractError(`graph has no output "present.${layer}.${kind}"`);
+      const dtype = floatType(past, 'input');
+      if (kvDtype && dtype !== kvDtype)
+        throw new GraphContractError(
+          `graph input "${past.name}" is ${dtype} but layer 0's past is ${kvDtype}`,
+        );
+      kvDtype = dtype;
+      checkKvDims(past, shape);
+    }
+  }
+  return kvDtype ?? 'float32';
+}
+
+function checkKvDims(past: TensorInfo, shape: ModelShape): void {
+  if (past.dims.length !== 4)
+    throw new GraphContractError(
+      `graph input "${past.name}" has ${past.dims.length} dims; expected [batch, kv heads, past, head dim]`,
+    );
+  const [, heads, , headDim] = past.dims;
+  if (typeof heads === 'number' && heads !== shape.numKvHeads)
+    throw new GraphContractError(
+      `graph input "${past.name}" has ${heads} K/V heads but config.json says ${shape.numKvHeads} (num_key_value_heads)`,
+    );
+  if (typeof headDim === 'number' && headDim !== shape.headDim)
+    throw new GraphContractError(
+      `graph input "${past.name}" has head dim ${headDim} but config.json gives ${shape.headDim} (head_dim, or hidden_size / num_attention_heads)`,
+    );
+}
+
+/**
+ * The weights' storage as the UI shows it: kinds holding ≥ 10 % of the initializer bytes, largest
+ * first (`fp16`, `int4 + fp32`, …); `int4`/`int8` are MatMulNBits / GatherBlockQuantized weights.
+ */
+export function weightDtypeLabel(graph: GraphSummary): string {
+  const total = [...graph.weightBytes.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return 'none';
+  return [...graph.weightBytes]
+    .filter(([kind, bytes]) => bytes >= total * 0.1 && kind !== 'int64')
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind]) => SHORT_WEIGHT_NAMES[kind] ?? kind)
+    .join(' + ');
+}

@@ -1,0 +1,39 @@
+// No Node imports: the renderer's contract schemas import these names too.
+
+/**
+ * ONNX file names a model folder may hold and the variant each one is (transformers.js's names),
+ * in default-preference order: with no `transformers.js_config.dtype` naming a present file, the
+ * first present one is the folder's default.
+ */
+export const VARIANT_FILES = [
+  ['fp32', 'model.onnx'],
+  ['fp16', 'model_fp16.onnx'],
+  ['q8', 'model_q8.onnx'],
+  ['q4', 'model_q4.onnx'],
+  ['q4f16', 'model_q4f16.onnx'],
+  ['int8', 'model_int8.onnx'],
+  ['uint8', 'model_uint8.onnx'],
+  ['quantized', 'model_quantized.onnx'],
+  ['bnb4', 'model_bnb4.onnx'],
+  ['merged', 'decoder_model_merged.onnx'],
+] as const;
+
+/** A variant name: what follows the colon in a `name:variant` model reference. */
+export type VariantName = (typeof VARIANT_FILES)[number][0];
+
+/** Every variant name, in default-preference order. */
+export const VARIANT_NAMES: readonly VariantName[] = VARIANT_FILES.map(([variant]) => variant);
+
+/** Splits a model reference into folder name and variant: `name` or `name:variant` (a known variant only). */
+export function parseModelRef(ref: string): { name: string; variant: VariantName | null } {
+  const colon = ref.lastIndexOf(':');
+  const tail = colon >= 0 ? ref.slice(colon + 1) : '';
+  if (colon > 0 && (VARIANT_NAMES as readonly string[]).includes(tail))
+    return { name: ref.slice(0, colon), variant: tail as VariantName };
+  return { name: ref, variant: null };
+}
+
+/** The canonical reference of a variant. */
+export function modelRefOf(name: string, variant: VariantName): string {
+  return `${name}:${variant}`;
+}
