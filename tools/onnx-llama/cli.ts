@@ -1,4 +1,4 @@
-// Command line: `npx tsx tools/onnx-llama/cli.ts from-safetensors|random|quantize ...`.
+// Command line: `npx tsx tools/onnx-llama/cli.ts from-safetensors|random|quantize|layout ...`.
 // Writes a Hugging Face ONNX model folder and prints its files, size,
 // parameter count and timings. See README.md for the options.
 
@@ -9,11 +9,13 @@ import { convertSafetensors, RANDOM_PRESETS, writeRandomModel, type ModelJobResu
 import type { WeightDtype } from './weight-initializers';
 import { QUANTIZE_DEFAULTS, quantizeModelFolder, type QuantizeResult } from './quantize/quantize-model';
 import type { QuantScheme } from './quantize/block-quantize';
+import { LAYOUTS, writeLayoutModel, type LayoutName } from './layouts';
 
 const USAGE = `usage:
   cli.ts from-safetensors --weights F --config C [--out DIR] [--dtype float16|float32] [--tokenizer-from DIR]
   cli.ts random --preset 100m|tiny [--seed S] [--dtype ...] [--out DIR] [--tokenizer-from DIR]
   cli.ts random --layers N --hidden H --heads NH --kv-heads NKV --intermediate I --vocab V --max-positions P [...]
+  cli.ts layout --layout NAME [--out DIR] [--seed S] [--twin] [--tokenizer-from DIR]   (NAME: ${Object.keys(LAYOUTS).join(', ')})
   cli.ts quantize --model DIR --bits 4|8 [--block-size 32] [--accuracy-level 4] [--scheme symmetric|asymmetric] [--keep-embeddings]
 Default --out: .cache/models/<name>; default --dtype: float16 for random, float32 for from-safetensors.`;
 
@@ -38,6 +40,8 @@ const OPTIONS = {
   'accuracy-level': { type: 'string' },
   scheme: { type: 'string' },
   'keep-embeddings': { type: 'boolean' },
+  layout: { type: 'string' },
+  twin: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -153,6 +157,15 @@ function main(argv: string[]): void {
     printResult(writeRandomModel({ shape, seed, outDir, weightDtype, tokenizerFrom }));
   } else if (command === 'quantize') {
     quantize(values);
+  } else if (command === 'layout') {
+    const layout = values.layout as LayoutName;
+    if (!(layout in LAYOUTS)) fail(`--layout must be one of ${Object.keys(LAYOUTS).join(', ')}`);
+    const seed = values.seed === undefined ? 1 : intOption(values, 'seed');
+    const outDir = values.out ?? join('.cache', 'models', `layout-${layout}${values.twin ? '-twin' : ''}`);
+    const files = writeLayoutModel({ layout, outDir, seed, tokenizerFrom, isTwin: values.twin });
+    console.log(`wrote ${outDir} (${layout}${values.twin ? ', plain twin' : ''})`);
+    for (const file of files)
+      console.log(`  ${file.path.padEnd(34)} ${(file.numBytes / 1e6).toFixed(2).padStart(8)} MB`);
   } else {
     fail(`unknown command ${command ?? '(none)'}`);
   }

@@ -14,8 +14,8 @@ export type ElementType = 'float32' | 'float16' | 'int64' | 'bool';
 /** A dimension: a fixed size or a symbolic name (dim_param). */
 export type Dim = number | string;
 
-/** Node attributes: a number is an INT, a number[] an INTS (all this graph needs). */
-export type Attributes = Record<string, number | number[]>;
+/** Node attributes: a number is an INT, a number[] an INTS, `{ graph }` a GRAPH (an If branch). */
+export type Attributes = Record<string, number | number[] | { graph: Onnx.IGraphProto }>;
 
 /** ONNX TensorProto.DataType codes for ElementType (Cast's `to` takes these). */
 export const ONNX_TYPE_CODE: Record<ElementType, number> = { float32: 1, int64: 7, bool: 9, float16: 10 };
@@ -30,8 +30,9 @@ function valueInfo(name: string, type: ElementType, dims: Dim[]): Onnx.IValueInf
   return { name, type: { tensorType: { elemType: ONNX_TYPE_CODE[type], shape: { dim } } } };
 }
 
-function attribute(name: string, value: number | number[]): Onnx.IAttributeProto {
-  const { INT, INTS } = onnx.AttributeProto.AttributeType;
+function attribute(name: string, value: Attributes[string]): Onnx.IAttributeProto {
+  const { INT, INTS, GRAPH } = onnx.AttributeProto.AttributeType;
+  if (typeof value === 'object' && !Array.isArray(value)) return { name, type: GRAPH, g: value.graph };
   return Array.isArray(value) ? { name, type: INTS, ints: value } : { name, type: INT, i: value };
 }
 
@@ -46,6 +47,9 @@ export class GraphBuilder {
   /** Prefix for generated value names, e.g. `/layers.3/attn` (readability only). */
   scope = '';
 
+  /** `namePrefix` keeps the generated names of sibling subgraphs (If branches) apart. */
+  constructor(private readonly namePrefix = '') {}
+
   private claim(name: string): string {
     if (this.usedNames.has(name)) throw new Error(`GraphBuilder: value name ${name} used twice`);
     this.usedNames.add(name);
@@ -54,7 +58,7 @@ export class GraphBuilder {
 
   private generatedName(hint: string): string {
     this.numGenerated += 1;
-    return `${this.scope}/${hint}_${this.numGenerated}`;
+    return `${this.namePrefix}${this.scope}/${hint}_${this.numGenerated}`;
   }
 
   /** Declares a graph input. */
@@ -130,15 +134,20 @@ export class GraphBuilder {
     return this.addNode(opType, inputs, attributes, 1, outputName ? [outputName] : undefined)[0]!;
   }
 
-  /** Encodes the graph as a ModelProto (IR 8, default-domain opset `opsetVersion`). */
-  encodeModel(graphName: string, opsetVersion: number, producerName = 'first-frame onnx-llama'): Uint8Array {
-    const graph: Onnx.IGraphProto = {
+  /** The graph built so far (a subgraph for an If branch, or the main graph). */
+  toGraph(graphName: string): Onnx.IGraphProto {
+    return {
       name: graphName,
       node: this.nodes,
       initializer: this.initializers,
       input: this.inputs,
       output: this.outputs,
     };
+  }
+
+  /** Encodes the graph as a ModelProto (IR 8, default-domain opset `opsetVersion`). */
+  encodeModel(graphName: string, opsetVersion: number, producerName = 'first-frame onnx-llama'): Uint8Array {
+    const graph = this.toGraph(graphName);
     const model: Onnx.IModelProto = {
       irVersion: 8,
       producerName,

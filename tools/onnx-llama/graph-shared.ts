@@ -64,9 +64,13 @@ function addAttentionBias(builder: GraphBuilder, firstPastKey: string): string {
  * RoPE tables from position_ids: cos = Cos(concat(f, f)), signedSin = concat(-Sin(f), Sin(f))
  * with f = position * invFreq, so rotate_half(x)*sin == swapHalves(x)*signedSin exactly.
  */
-function addRopeTables(builder: GraphBuilder, dims: LlamaDims): Omit<SharedValues, 'attentionBias'> {
+function addRopeTables(
+  builder: GraphBuilder,
+  dims: LlamaDims,
+  positionIds: string,
+): Omit<SharedValues, 'attentionBias'> {
   builder.scope = '/rope';
-  const positions = builder.op('Cast', ['position_ids'], { to: ONNX_TYPE_CODE.float32 });
+  const positions = builder.op('Cast', [positionIds], { to: ONNX_TYPE_CODE.float32 });
   const positionColumn = builder.op('Unsqueeze', [positions, builder.addInt64Constant('axis2', [2])]);
   const inverseFrequencies = builder.addFloatConstant(
     'inv_freq',
@@ -87,10 +91,34 @@ function addRopeTables(builder: GraphBuilder, dims: LlamaDims): Omit<SharedValue
   };
 }
 
-/** Adds the mask and RoPE tables once per forward pass. */
-export function addSharedValues(builder: GraphBuilder, dims: LlamaDims, firstPastKey: string): SharedValues {
+/** Adds the mask and RoPE tables once per forward pass; `positionIds` is [B, S] int64. */
+export function addSharedValues(
+  builder: GraphBuilder,
+  dims: LlamaDims,
+  firstPastKey: string,
+  positionIds: string,
+): SharedValues {
   const attentionBias = addAttentionBias(builder, firstPastKey);
-  return { attentionBias, ...addRopeTables(builder, dims) };
+  return { attentionBias, ...addRopeTables(builder, dims, positionIds) };
+}
+
+/**
+ * Positions for graphs without a position_ids input: cumsum(attention_mask) − 1 over all columns,
+ * last S columns kept (a left-padded row counts only its real tokens, as position_ids would).
+ */
+export function addDerivedPositionIds(builder: GraphBuilder): string {
+  builder.scope = '/positions';
+  const one = builder.addInt64Constant('one', [1], []);
+  const counted = builder.op('CumSum', ['attention_mask', builder.addInt64Constant('axis', [1], [])]);
+  const positions = builder.op('Sub', [counted, one]);
+  const seqLength = builder.op('Shape', ['input_ids'], { start: 1, end: 2 });
+  const end = builder.addInt64Constant('end', [Number.MAX_SAFE_INTEGER]);
+  return builder.op('Slice', [
+    positions,
+    builder.op('Neg', [seqLength]),
+    end,
+    builder.addInt64Constant('axes', [1]),
+  ]);
 }
 
 /** RMSNorm as HF writes it: x / sqrt(mean(x², -1) + eps) * weight (the pattern ORT fuses). */

@@ -3,9 +3,9 @@
 // logits, present.N.*. Math matches HF LlamaForCausalLM; see README.md.
 
 import { llamaDims, validateLlamaConfig, type LlamaConfig, type LlamaDims } from './config';
+import { addDecoderBody, type BodyNames, type IoFloat } from './decoder-body';
 import { GraphBuilder } from './graph-builder';
-import { addRmsNorm, addRotary, addSharedValues, type SharedValues } from './graph-shared';
-import { addLlamaWeights, type LayerWeightValues, type WeightDtype } from './weight-initializers';
+import { addLlamaWeights, type WeightDtype, type WeightValues } from './weight-initializers';
 import { checkWeightsMatchConfig, type LlamaWeights } from './weights';
 
 /** Default-domain opset the graph uses (Shape start/end, LessOrEqual need ≥ 16). */
@@ -15,6 +15,8 @@ export const LLAMA_OPSET = 17;
 export interface BuildLlamaOptions {
   /** Storage dtype of weight matrices; compute is float32 either way. Default float32. */
   weightDtype?: WeightDtype;
+  /** Input/output layout; PLAIN_IO for any field not given. */
+  io?: Partial<GraphIo>;
 }
 
 const PROTOBUF_LIMIT_BYTES = 2 ** 31 - 1;
@@ -25,117 +27,102 @@ const SEQUENCE = 'sequence_length';
 const PAST = 'past_sequence_length';
 const TOTAL = 'total_sequence_length';
 
-function declareInputsOutputs(builder: GraphBuilder, dims: LlamaDims): void {
+/** The graph's inputs/outputs: the layouts people download differ here, the math does not. */
+export interface GraphIo {
+  /** Has a position_ids input (else positions come from attention_mask). Default true. */
+  hasPositionIds: boolean;
+  /** An int64 scalar input limiting logits to the last k positions (0 = all). Default none. */
+  logitsToKeepInput: 'num_logits_to_keep' | 'logits_to_keep' | null;
+  /** Past/present element type. Default float32. */
+  kvDtype: IoFloat;
+  /** Logits element type. Default float32. */
+  logitsDtype: IoFloat;
+  /** A merged decoder: a bool `use_cache_branch` input picks the with-past or no-past branch of an If. */
+  hasUseCacheBranch: boolean;
+}
+
+/** The Hugging Face layout the tools wrote from the start. */
+export const PLAIN_IO: GraphIo = {
+  hasPositionIds: true,
+  logitsToKeepInput: null,
+  kvDtype: 'float32',
+  logitsDtype: 'float32',
+  hasUseCacheBranch: false,
+};
+
+const present = (layer: number, kind: string) => `present.${layer}.${kind}`;
+const past = (layer: number, kind: string) => `past_key_values.${layer}.${kind}`;
+
+function declareInputsOutputs(builder: GraphBuilder, dims: LlamaDims, io: GraphIo): void {
   builder.addInput('input_ids', 'int64', [BATCH, SEQUENCE]);
   builder.addInput('attention_mask', 'int64', [BATCH, TOTAL]);
-  builder.addInput('position_ids', 'int64', [BATCH, SEQUENCE]);
-  const kvDims = (length: string): Array<string | number> => [BATCH, dims.numKvHeads, length, dims.headDim];
-  builder.addOutput('logits', 'float32', [BATCH, SEQUENCE, dims.vocabSize]);
+  if (io.hasPositionIds) builder.addInput('position_ids', 'int64', [BATCH, SEQUENCE]);
+  if (io.logitsToKeepInput) builder.addInput(io.logitsToKeepInput, 'int64', []);
+  if (io.hasUseCacheBranch) builder.addInput('use_cache_branch', 'bool', [1]);
+  builder.addOutput('logits', io.logitsDtype, [
+    BATCH,
+    io.logitsToKeepInput ? 'kept_length' : SEQUENCE,
+    dims.vocabSize,
+  ]);
   for (let layer = 0; layer < dims.numLayers; layer++) {
-    builder.addInput(`past_key_values.${layer}.key`, 'float32', kvDims(PAST));
-    builder.addInput(`past_key_values.${layer}.value`, 'float32', kvDims(PAST));
-    builder.addOutput(`present.${layer}.key`, 'float32', kvDims(TOTAL));
-    builder.addOutput(`present.${layer}.value`, 'float32', kvDims(TOTAL));
+    for (const kind of ['key', 'value']) {
+      builder.addInput(past(layer, kind), io.kvDtype, kvDims(dims, PAST));
+      builder.addOutput(present(layer, kind), io.kvDtype, kvDims(dims, TOTAL));
+    }
   }
 }
 
-/** Projects h to K or V and appends it to the past: [B, NKV, T, D] named `present.L.kind`. */
-function addPresent(
-  builder: GraphBuilder,
-  dims: LlamaDims,
-  hidden: string,
-  weightT: string,
-  layer: number,
-  kind: 'key' | 'value',
-  shared: SharedValues,
-): string {
-  const splitHeads = builder.addInt64Constant('kv_shape', [0, 0, dims.numKvHeads, dims.headDim]);
-  const projected = builder.op('Reshape', [builder.op('MatMul', [hidden, weightT]), splitHeads]);
-  let perHead = builder.op('Transpose', [projected], { perm: [0, 2, 1, 3] });
-  if (kind === 'key') perHead = addRotary(builder, perHead, shared.cosForKeys, shared.signedSinForKeys);
-  return builder.op(
-    'Concat',
-    [`past_key_values.${layer}.${kind}`, perHead],
-    { axis: 2 },
-    `present.${layer}.${kind}`,
-  );
+function kvDims(dims: LlamaDims, length: string): Array<string | number> {
+  return [BATCH, dims.numKvHeads, length, dims.headDim];
+}
+
+/** The body's names for a plain graph, or for one If branch (`prefix`, outputs renamed). */
+function bodyNames(io: GraphIo, prefix: string, pastOf: BodyNames['past']): BodyNames {
+  return {
+    past: pastOf,
+    present: (layer, kind) => `${prefix}${present(layer, kind)}`,
+    logits: `${prefix}logits`,
+    positionIds: io.hasPositionIds ? 'position_ids' : null,
+    logitsToKeep: io.logitsToKeepInput,
+    kvDtype: io.kvDtype,
+    logitsDtype: io.logitsDtype,
+  };
 }
 
 /**
- * Grouped-query attention without copying K/V: queries as [B, NKV, G, S, D],
- * keys/values unsqueezed to [B, NKV, 1, T, D] so MatMul broadcasts over G.
+ * A merged decoder (Optimum's decoder_model_merged): `If(use_cache_branch)` whose then-branch
+ * attends over the past and whose else-branch ignores it (an empty slice), like the pair of
+ * graphs Optimum merges. Weights stay in the outer graph; both branches read them.
  */
-function addAttention(
-  builder: GraphBuilder,
-  dims: LlamaDims,
-  hidden: string,
-  weights: LayerWeightValues,
-  layer: number,
-  shared: SharedValues,
-): string {
-  const groupSize = dims.numHeads / dims.numKvHeads;
-  const splitQueryHeads = builder.addInt64Constant('q_shape', [
-    0,
-    0,
-    dims.numKvHeads,
-    groupSize,
-    dims.headDim,
-  ]);
-  const queries = builder.op('Reshape', [builder.op('MatMul', [hidden, weights.qT]), splitQueryHeads]);
-  const queriesByGroup = builder.op('Transpose', [queries], { perm: [0, 2, 3, 1, 4] });
-  const rotatedQueries = addRotary(builder, queriesByGroup, shared.cosForQueries, shared.signedSinForQueries);
-  const keys = addPresent(builder, dims, hidden, weights.kT, layer, 'key', shared);
-  const values = addPresent(builder, dims, hidden, weights.vT, layer, 'value', shared);
-  const groupAxis = builder.addInt64Constant('axis2', [2]);
-  const keysTransposed = builder.op('Unsqueeze', [
-    builder.op('Transpose', [keys], { perm: [0, 1, 3, 2] }),
-    groupAxis,
-  ]);
-  const rawScores = builder.op('MatMul', [rotatedQueries, keysTransposed]);
-  const sqrtHeadDim = builder.addFloatConstant('sqrt_head_dim', [Math.sqrt(dims.headDim)], []);
-  const scores = builder.op('Add', [builder.op('Div', [rawScores, sqrtHeadDim]), shared.attentionBias]);
-  const probabilities = builder.op('Softmax', [scores], { axis: -1 });
-  const context = builder.op('MatMul', [probabilities, builder.op('Unsqueeze', [values, groupAxis])]);
-  const contextBySequence = builder.op('Transpose', [context], { perm: [0, 3, 1, 2, 4] });
-  const mergeHeads = builder.addInt64Constant('merged_shape', [0, 0, dims.numHeads * dims.headDim]);
-  return builder.op('MatMul', [builder.op('Reshape', [contextBySequence, mergeHeads]), weights.oT]);
-}
-
-/** SwiGLU MLP: (silu(h·Wgᵀ) * (h·Wuᵀ))·Wdᵀ with silu(x) = x * Sigmoid(x). */
-function addMlp(builder: GraphBuilder, hidden: string, weights: LayerWeightValues): string {
-  const gate = builder.op('MatMul', [hidden, weights.gateT]);
-  const activated = builder.op('Mul', [gate, builder.op('Sigmoid', [gate])]);
-  const up = builder.op('MatMul', [hidden, weights.upT]);
-  return builder.op('MatMul', [builder.op('Mul', [activated, up]), weights.downT]);
-}
-
-function addLayer(
-  builder: GraphBuilder,
-  dims: LlamaDims,
-  residual: string,
-  weights: LayerWeightValues,
-  layer: number,
-  shared: SharedValues,
-): string {
-  builder.scope = `/layers.${layer}/attn`;
-  const attentionInput = addRmsNorm(builder, residual, weights.inputNorm, dims.rmsNormEps);
-  const afterAttention = builder.op('Add', [
-    residual,
-    addAttention(builder, dims, attentionInput, weights, layer, shared),
-  ]);
-  builder.scope = `/layers.${layer}/mlp`;
-  const mlpInput = addRmsNorm(builder, afterAttention, weights.postNorm, dims.rmsNormEps);
-  return builder.op('Add', [afterAttention, addMlp(builder, mlpInput, weights)]);
-}
-
-/** logits = x·Wᵀ via Gemm(transB) on [B*S, H], so a tied embedding is stored and held once. */
-function addLogits(builder: GraphBuilder, dims: LlamaDims, hidden: string, lmHead: string): void {
-  builder.scope = '/lm_head';
-  const flat = builder.op('Reshape', [hidden, builder.addInt64Constant('flat_shape', [-1, dims.hiddenSize])]);
-  const flatLogits = builder.op('Gemm', [flat, lmHead], { transB: 1 });
-  const vocab = builder.addInt64Constant('vocab', [dims.vocabSize]);
-  const logitsShape = builder.op('Concat', [builder.op('Shape', ['input_ids']), vocab], { axis: 0 });
-  builder.op('Reshape', [flatLogits, logitsShape], {}, 'logits');
+function addMergedBranches(builder: GraphBuilder, dims: LlamaDims, weights: WeightValues, io: GraphIo): void {
+  const branch = (prefix: string, isUsingPast: boolean) => {
+    const sub = new GraphBuilder(prefix);
+    const emptyOf = (name: string) =>
+      sub.op('Slice', [
+        name,
+        sub.addInt64Constant('zero', [0]),
+        sub.addInt64Constant('zero', [0]),
+        sub.addInt64Constant('axis', [2]),
+      ]);
+    const pastOf = (layer: number, kind: 'key' | 'value') =>
+      isUsingPast ? past(layer, kind) : emptyOf(past(layer, kind));
+    addDecoderBody(sub, dims, weights, bodyNames(io, prefix, pastOf));
+    sub.addOutput(`${prefix}logits`, io.logitsDtype, [BATCH, SEQUENCE, dims.vocabSize]);
+    for (let layer = 0; layer < dims.numLayers; layer++)
+      for (const kind of ['key', 'value'])
+        sub.addOutput(`${prefix}${present(layer, kind)}`, io.kvDtype, kvDims(dims, TOTAL));
+    return sub.toGraph(`${prefix}branch`);
+  };
+  const outputs = ['logits'];
+  for (let layer = 0; layer < dims.numLayers; layer++)
+    outputs.push(present(layer, 'key'), present(layer, 'value'));
+  builder.addNode(
+    'If',
+    ['use_cache_branch'],
+    { then_branch: { graph: branch('with_past/', true) }, else_branch: { graph: branch('no_past/', false) } },
+    outputs.length,
+    outputs,
+  );
 }
 
 /**
@@ -160,17 +147,11 @@ export function buildLlamaOnnx(
       `weights need ${storedBytes} bytes, over protobuf's 2 GiB limit (external data is not supported)`,
     );
   }
+  const io = { ...PLAIN_IO, ...options.io };
   const builder = new GraphBuilder();
-  declareInputsOutputs(builder, dims);
+  declareInputsOutputs(builder, dims, io);
   const weightValues = addLlamaWeights(builder, validConfig, weights, weightDtype);
-  const shared = addSharedValues(builder, dims, 'past_key_values.0.key');
-  builder.scope = '/embed';
-  let hidden = builder.op('Gather', [weightValues.embed, 'input_ids'], { axis: 0 });
-  weightValues.layers.forEach((layerWeights, layer) => {
-    hidden = addLayer(builder, dims, hidden, layerWeights, layer, shared);
-  });
-  builder.scope = '/final_norm';
-  const normed = addRmsNorm(builder, hidden, weightValues.finalNorm, dims.rmsNormEps);
-  addLogits(builder, dims, normed, weightValues.lmHead);
+  if (io.hasUseCacheBranch) addMergedBranches(builder, dims, weightValues, io);
+  else addDecoderBody(builder, dims, weightValues, bodyNames(io, '', past));
   return builder.encodeModel('llama', LLAMA_OPSET);
 }

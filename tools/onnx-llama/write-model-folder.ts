@@ -2,7 +2,9 @@
 // onnx/model.onnx and (optionally) the tokenizer files copied from another folder.
 
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import onnxProto from 'onnx-proto';
+import { writeOnnxModel, type WriteOptions } from './onnx-file';
 import { validateLlamaConfig, type LlamaConfig } from './config';
 import { copyTokenizerFiles, readTokenizerInfo } from './tokenizer-files';
 import type { WeightDtype } from './weight-initializers';
@@ -17,6 +19,10 @@ export interface ModelFolderSpec {
   weightDtype: WeightDtype;
   /** Folder holding tokenizer.json + tokenizer_config.json to copy; none when absent. */
   tokenizerFrom?: string;
+  /** Where the graph goes, relative to the folder. Default `onnx/model.onnx`. */
+  onnxFile?: string;
+  /** Split initializers into `<file>_data`, `<file>_data_1`, …; inline when absent. */
+  externalData?: WriteOptions;
 }
 
 /** One file written, path relative to the folder, size in bytes. */
@@ -48,7 +54,8 @@ function withSpecialIds(config: LlamaConfig, tokenizerFrom: string | undefined):
  */
 export function writeModelFolder(spec: ModelFolderSpec): WrittenFile[] {
   const config = withSpecialIds(validateLlamaConfig(spec.config), spec.tokenizerFrom);
-  mkdirSync(join(spec.outDir, 'onnx'), { recursive: true });
+  const onnxFile = spec.onnxFile ?? join('onnx', 'model.onnx');
+  mkdirSync(dirname(join(spec.outDir, onnxFile)), { recursive: true });
   const fullConfig = {
     architectures: ['LlamaForCausalLM'],
     ...config,
@@ -65,8 +72,15 @@ export function writeModelFolder(spec: ModelFolderSpec): WrittenFile[] {
     join(spec.outDir, 'generation_config.json'),
     `${JSON.stringify(generationConfig, null, 2)}\n`,
   );
-  writeFileSync(join(spec.outDir, 'onnx', 'model.onnx'), spec.onnxBytes);
-  const written = ['config.json', 'generation_config.json', 'onnx/model.onnx'];
+  const written = ['config.json', 'generation_config.json'];
+  if (spec.externalData) {
+    const model = onnxProto.onnx.ModelProto.decode(spec.onnxBytes);
+    const files = writeOnnxModel(join(spec.outDir, onnxFile), model, spec.externalData);
+    written.push(...files.map((file) => relative(spec.outDir, file)));
+  } else {
+    writeFileSync(join(spec.outDir, onnxFile), spec.onnxBytes);
+    written.push(onnxFile);
+  }
   if (spec.tokenizerFrom) written.push(...copyTokenizerFiles(spec.tokenizerFrom, spec.outDir));
   return written.map((path) => ({ path, numBytes: statSync(join(spec.outDir, path)).size }));
 }

@@ -6,12 +6,12 @@ import { Environment, Interpreter, Template } from '@huggingface/jinja';
  * exhaust the serving thread. Named here, in one place.
  */
 export const TEMPLATE_LIMITS = {
-  /** Interpreter steps (AST evaluations) per render. */
-  maxSteps: 2_000_000,
-  /** Wall time per render, checked every 1,024 steps. */
+  /** Interpreter steps per render: AST evaluations plus the items of every array a loop may walk. */
+  maxSteps: 1_000_000,
+  /** Wall time per render, checked at every step (a loop's items are walked between steps). */
   maxMs: 250,
   /** Items one `range()` may produce. */
-  maxRangeItems: 100_000,
+  maxRangeItems: 10_000,
   /** Largest integer a template may compute (widths, counts). */
   maxInteger: 1_000_000,
   /** Characters of strings produced over a render: this plus 8× the messages' characters. */
@@ -68,24 +68,33 @@ class BoundedInterpreter extends Interpreter {
   }
 
   override evaluate(statement: Parameters<Interpreter['evaluate']>[0], environment: Environment) {
-    if (++this.numSteps > TEMPLATE_LIMITS.maxSteps)
-      throw new TemplateError(`took more than ${TEMPLATE_LIMITS.maxSteps} steps (a runaway loop?)`);
-    if (this.numSteps % 1024 === 0 && performance.now() - this.startMs > TEMPLATE_LIMITS.maxMs)
-      throw new TemplateError(`took longer than ${TEMPLATE_LIMITS.maxMs} ms to render`);
+    this.step(1);
     const value = super.evaluate(statement, environment);
     const raw = (value as { value?: unknown }).value;
     if (typeof raw === 'string') {
       this.numStringChars += raw.length;
       if (this.numStringChars > this.maxStringChars)
         throw new TemplateError(`produced more than ${this.maxStringChars} characters of text`);
+    } else if (Array.isArray(raw)) {
+      // A loop runs over arrays without evaluating anything per item when its body is empty:
+      // every item of every array counts as a step, so nested loops are bounded too.
+      this.step(raw.length);
     } else if (
       typeof raw === 'number' &&
-      Math.abs(raw) > TEMPLATE_LIMITS.maxInteger &&
-      Number.isInteger(raw)
+      Number.isInteger(raw) &&
+      Math.abs(raw) > TEMPLATE_LIMITS.maxInteger
     ) {
       throw new TemplateError(`computed the integer ${raw}, over the limit of ${TEMPLATE_LIMITS.maxInteger}`);
     }
     return value;
+  }
+
+  private step(count: number): void {
+    this.numSteps += count;
+    if (this.numSteps > TEMPLATE_LIMITS.maxSteps)
+      throw new TemplateError(`took more than ${TEMPLATE_LIMITS.maxSteps} steps (a runaway loop?)`);
+    if (performance.now() - this.startMs > TEMPLATE_LIMITS.maxMs)
+      throw new TemplateError(`took longer than ${TEMPLATE_LIMITS.maxMs} ms to render`);
   }
 }
 
