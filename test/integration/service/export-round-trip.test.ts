@@ -74,7 +74,7 @@ async function realRun(runId: string): Promise<Timeline[]> {
 
 async function tightRuntime(): Promise<Runtime> {
   const probe = await createTestRuntime({ isPaging: false });
-  const entry = probe.models().find((m) => m.modelId === TEST_MODEL_ID);
+  const entry = probe.catalogue.entryOf(TEST_MODEL_ID);
   await probe.close();
   if (entry?.status !== 'ok') throw new Error('test model did not load');
   const { numLayers, numKvHeads, headDim } = entry.model.folder.shape;
