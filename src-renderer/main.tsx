@@ -8,6 +8,7 @@ import { App } from './views';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/chat.css';
+import './styles/markdown.css';
 import './styles/charts.css';
 import './styles/slots.css';
 

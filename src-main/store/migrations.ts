@@ -119,8 +119,17 @@ UPDATE conversations SET leaf_message_id = (
 CREATE INDEX messages_by_parent ON messages (conversation_id, parent_id);
 `;
 
+/**
+ * Schema v3: each request keeps its diagnosis (why its first token took as long as it did:
+ * page misses, the cause of a cold slot, who was ahead in the queue) as JSON; null for rows
+ * written before it existed and for imports that did not carry one.
+ */
+const V3 = `
+ALTER TABLE requests ADD COLUMN diagnosis_json TEXT;
+`;
+
 /** Every migration in order; migration i takes `user_version` from i to i + 1. */
-export const MIGRATIONS: readonly string[] = [V1, V2];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

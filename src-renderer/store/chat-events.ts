@@ -1,6 +1,6 @@
 import type { PushedEvent } from '../../src-main/service/contract';
 import type { AnswerItem, ChatItem } from './chat-items';
-import { updateAnswer } from './chat-items';
+import { namedVersion, updateAnswer } from './chat-items';
 
 /** The request events the chat follows. */
 export type RequestEvent = Extract<
@@ -49,5 +49,14 @@ function nextAnswer(answer: AnswerItem, event: RequestEvent, receivedAt: number)
     ...event.payload.timeline,
     clientTtftMs: clientTtftMs ?? event.payload.timeline.clientTtftMs,
   };
-  return { ...answer, status: 'done', queuePosition: null, timeline, clientTtftMs: timeline.clientTtftMs };
+  const { messageId } = event.payload;
+  return {
+    ...answer,
+    ...(messageId ? { messageId, ...namedVersion(answer, messageId) } : {}),
+    status: 'done',
+    queuePosition: null,
+    timeline,
+    finishReason: timeline.finishReason,
+    clientTtftMs: timeline.clientTtftMs,
+  };
 }

@@ -1,59 +1,144 @@
 import type { StoreApi } from 'zustand/vanilla';
+import type { Result, TurnStarted } from '../../src-main/service/contract';
 import type { Bridge } from '../bridge';
-import type { AnswerItem } from './chat-items';
-import { newAnswer, newKey, updateAnswer } from './chat-items';
+import type { AnswerItem, ChatItem, UserItem } from './chat-items';
+import { namedVersion, newAnswer, newQuestion, updateAnswer, withNewVersion } from './chat-items';
 import { applyRequestEvent } from './chat-events';
 import type { ChatState } from './chat-store';
 import type { EarlyEvents } from './early-events';
 
 /** The answer still in progress in the open conversation, if any. */
 export function activeAnswer(state: Pick<ChatState, 'items'>): AnswerItem | null {
-  const last = state.items.at(-1);
-  return last?.kind === 'assistant' && last.status !== 'done' && last.status !== 'failed' ? last : null;
+  return (
+    state.items.find(
+      (item): item is AnswerItem =>
+        item.kind === 'assistant' && item.status !== 'done' && item.status !== 'failed',
+    ) ?? null
+  );
+}
+
+/** What a turn needs from the chat store's surroundings. */
+export interface TurnDeps {
+  store: StoreApi<ChatState>;
+  bridge: Bridge;
+  early: EarlyEvents;
 }
 
 /**
  * Sends a message: opens a conversation if none is open, shows the question and an answer
  * placeholder stamped with the send on the renderer's clock (the client TTFT starts where
- * the user pressed Send), calls the service, then adopts any
- * events that beat the reply. A Stop pressed before the reply cancels as soon as it lands.
+ * the user pressed Send). If the service refuses or cannot be reached, the rows go away, the
+ * typed text comes back to the composer and the reason shows; nothing was stored.
  */
-export async function sendMessage(
-  store: StoreApi<ChatState>,
-  bridge: Bridge,
-  early: EarlyEvents,
-  content: string,
-): Promise<void> {
+export async function sendMessage(deps: TurnDeps, content: string): Promise<void> {
+  const { store, bridge } = deps;
   const text = content.trim();
   if (text === '' || activeAnswer(store.getState())) return;
-  const conversationId = store.getState().conversationId ?? (await createConversation(store, bridge));
-  if (!conversationId) return;
-  early.begin();
+  store.setState({ draft: '', sendError: null });
+  const conversationId = store.getState().conversationId ?? (await createConversation(deps));
+  if (!conversationId) return store.setState({ draft: content });
+  const question = newQuestion(text);
   const answer = newAnswer(performance.now());
-  const matchThis = (a: AnswerItem) => a.key === answer.key;
-  store.setState((s) => ({
-    items: [...s.items, { kind: 'user', key: newKey('u'), text }, answer],
-    error: null,
-  }));
-  const { modelId, sampling } = store.getState();
-  const result = await bridge.call('chat.send', {
-    conversationId,
-    content: text,
-    sampling,
-    ...(modelId ? { modelId } : {}),
-  });
-  const requestId = result.ok ? result.value.requestId : null;
-  const held = early.end(requestId);
-  let items = updateAnswer(store.getState().items, matchThis, (a) =>
-    result.ok
-      ? { ...a, requestId, status: a.status === 'sending' ? 'waiting' : a.status }
-      : { ...a, status: 'failed', error: result.error.message },
+  const before = store.getState().items;
+  const isOk = await startTurn(deps, [...before, question, answer], question, answer, () =>
+    bridge.call('chat.send', { conversationId, content: text }),
+  );
+  if (!isOk) store.setState({ items: before, draft: content });
+}
+
+/** Asks again for the answer `answerKey`: the new answer becomes its turn's newest version. */
+export async function regenerateAnswer(deps: TurnDeps, answerKey: string): Promise<void> {
+  const { store, bridge } = deps;
+  const { conversationId, items } = store.getState();
+  const at = items.findIndex((item) => item.key === answerKey);
+  const old = items[at];
+  const question = items[at - 1];
+  if (
+    !conversationId ||
+    old?.kind !== 'assistant' ||
+    question?.kind !== 'user' ||
+    activeAnswer(store.getState())
+  )
+    return;
+  const messageId = old.messageId ?? question.messageId;
+  if (!messageId) return;
+  const answer = newAnswer(performance.now(), withNewVersion(old));
+  const isOk = await startTurn(deps, [...items.slice(0, at), answer], null, answer, () =>
+    bridge.call('chat.regenerate', { conversationId, messageId }),
+  );
+  if (!isOk) store.setState({ items });
+}
+
+/** Sends an edited question as a new version of its turn (a branch; the old one is kept). */
+export async function editQuestion(deps: TurnDeps, questionKey: string, content: string): Promise<boolean> {
+  const { store, bridge } = deps;
+  const { conversationId, items } = store.getState();
+  const at = items.findIndex((item) => item.key === questionKey);
+  const old = items[at];
+  const text = content.trim();
+  if (
+    !conversationId ||
+    old?.kind !== 'user' ||
+    !old.messageId ||
+    text === '' ||
+    activeAnswer(store.getState())
+  )
+    return false;
+  const messageId = old.messageId;
+  const question = newQuestion(text, withNewVersion(old));
+  const answer = newAnswer(performance.now());
+  const isOk = await startTurn(deps, [...items.slice(0, at), question, answer], question, answer, () =>
+    bridge.call('chat.edit', { conversationId, messageId, content: text }),
+  );
+  if (!isOk) store.setState({ items });
+  return isOk;
+}
+
+/**
+ * Shows `next`, calls the service, then names the rows by the reply and adopts any events that
+ * beat it. A Stop pressed before the reply cancels as soon as it lands. False when refused.
+ */
+async function startTurn(
+  deps: TurnDeps,
+  next: ChatItem[],
+  question: UserItem | null,
+  answer: AnswerItem,
+  call: () => Promise<Result<TurnStarted>>,
+): Promise<boolean> {
+  const { store, early } = deps;
+  early.begin();
+  store.setState({ items: next, error: null, sendError: null });
+  const result = await call();
+  const held = early.end(result.ok ? result.value.requestId : null);
+  if (!result.ok) {
+    store.setState({ sendError: result.error.message });
+    return false;
+  }
+  const { requestId, userMessageId, forecast } = result.value;
+  let items = store
+    .getState()
+    .items.map((item) =>
+      question && item.key === question.key
+        ? { ...item, messageId: userMessageId, ...namedVersion(question, userMessageId) }
+        : item,
+    );
+  items = updateAnswer(
+    items,
+    (a) => a.key === answer.key,
+    (a) => ({
+      ...a,
+      requestId,
+      forecast,
+      numDroppedMessages: forecast.numDroppedMessages,
+      status: a.status === 'sending' ? 'waiting' : a.status,
+    }),
   );
   for (const { event, receivedAt } of held) items = applyRequestEvent(items, event, receivedAt);
   store.setState({ items });
   const after = store.getState().items.find((i) => i.key === answer.key);
   if (after?.kind === 'assistant' && after.isStopRequested && after.status !== 'done')
-    await stopAnswer(store, bridge);
+    await stopAnswer(deps.store, deps.bridge);
+  return true;
 }
 
 /** Stops the answer in progress (Stop button, Escape). */
@@ -72,11 +157,11 @@ export async function stopAnswer(store: StoreApi<ChatState>, bridge: Bridge): Pr
   if (!result.ok) store.setState({ error: `Stop failed: ${result.error.message}` });
 }
 
-/** A new conversation; the service titles it from its first message. */
-async function createConversation(store: StoreApi<ChatState>, bridge: Bridge): Promise<string | null> {
-  const result = await bridge.call('chat.createConversation', {});
+/** A new conversation with the draft's settings; the service titles it from its first message. */
+async function createConversation({ store, bridge }: TurnDeps): Promise<string | null> {
+  const result = await bridge.call('chat.createConversation', { settings: store.getState().settings });
   if (!result.ok) {
-    store.setState({ error: result.error.message });
+    store.setState({ sendError: result.error.message });
     return null;
   }
   store.setState((s) => ({

@@ -1,32 +1,61 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
-import type { z } from 'zod';
-import type { ConversationSummarySchema, PushedEvent, Sampling } from '../../src-main/service/contract';
+import type {
+  ChatDefaults,
+  ConversationSettings,
+  ConversationSummary,
+  PushedEvent,
+  SendForecast,
+} from '../../src-main/service/contract';
 import type { Bridge } from '../bridge';
 import type { ChatItem } from './chat-items';
-import { itemsFromStored } from './chat-items';
 import { EarlyEvents } from './early-events';
 import { applyRequestEvent, isRequestEvent } from './chat-events';
-import { sendMessage, stopAnswer } from './chat-send';
+import { editQuestion, regenerateAnswer, sendMessage, stopAnswer } from './chat-send';
+import type { ConversationActions } from './chat-conversations';
+import { conversationActions } from './chat-conversations';
+import type { SettingsActions } from './chat-settings';
+import { EMPTY_SETTINGS, settingsActions } from './chat-settings';
 
-/** A conversation as the sidebar lists it. */
-export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
+export type { ConversationSummary };
 
-/** The chat: conversations, the open one's rows, the model and sampling the next send uses. */
-export interface ChatState {
+/** A conversation a search found, with the matching text (null: the title matched). */
+export interface SearchHit {
+  conversation: ConversationSummary;
+  snippet: string | null;
+}
+
+/**
+ * The chat: conversations, the open one's rows and settings, the composer's draft with its
+ * send forecast, and the search. `settings` are the open conversation's (or, before the first
+ * message, the draft chat's: the defaults for new chats).
+ */
+export interface ChatState extends ConversationActions, SettingsActions {
   conversations: ConversationSummary[];
   conversationId: string | null;
   items: ChatItem[];
-  modelId: string | null;
-  sampling: Sampling;
+  settings: ConversationSettings;
+  defaults: ChatDefaults | null;
+  draft: string;
+  forecast: SendForecast | null;
+  forecastError: string | null;
+  searchQuery: string;
+  searchHits: SearchHit[] | null;
+  /** Something failed in the chat (shown above the messages). */
   error: string | null;
-  loadConversations(): Promise<void>;
-  openConversation(conversationId: string | null): Promise<void>;
-  deleteConversation(conversationId: string): Promise<void>;
-  send(content: string): Promise<void>;
+  /** Why the last send, regenerate or edit was refused (shown at the composer). */
+  sendError: string | null;
+  importError: string | null;
+  /** A passing confirmation (imported, saved as default). */
+  notice: string | null;
+  /** The conversation settings panel is open beside the chat (it never blocks it). */
+  isSettingsOpen: boolean;
+  setSettingsOpen(isOpen: boolean): void;
+  setDraft(text: string): void;
+  send(content?: string): Promise<void>;
+  regenerate(answerKey: string): Promise<void>;
+  edit(questionKey: string, content: string): Promise<boolean>;
   stop(): Promise<void>;
-  setModel(modelId: string | null): void;
-  setSampling(sampling: Sampling): void;
   onEvents(events: readonly PushedEvent[], receivedAt: number): void;
 }
 
@@ -36,47 +65,57 @@ export type ClientTtftSink = (requestId: string, clientTtftMs: number) => void;
 /** The chat store, talking to the service through `bridge`. */
 export function createChatStore(bridge: Bridge, onClientTtft: ClientTtftSink): StoreApi<ChatState> {
   const early = new EarlyEvents();
-  const store: StoreApi<ChatState> = createStore<ChatState>()((set, get) => ({
-    conversations: [],
-    conversationId: null,
-    items: [],
-    modelId: null,
-    sampling: {},
-    error: null,
-    async loadConversations() {
-      const result = await bridge.call('chat.listConversations', {});
-      set(result.ok ? { conversations: result.value } : { error: result.error.message });
-    },
-    async openConversation(conversationId) {
-      if (conversationId === null) return set({ conversationId: null, items: [], error: null });
-      const result = await bridge.call('chat.getConversation', { conversationId });
-      if (!result.ok) return set({ error: result.error.message });
-      set({ conversationId, items: itemsFromStored(result.value.messages), error: null });
-    },
-    async deleteConversation(conversationId) {
-      const result = await bridge.call('chat.deleteConversation', { conversationId });
-      if (!result.ok) return set({ error: result.error.message });
-      if (get().conversationId === conversationId) set({ conversationId: null, items: [] });
-      await get().loadConversations();
-    },
-    send: (content) => sendMessage(store, bridge, early, content),
-    stop: () => stopAnswer(store, bridge),
-    setModel: (modelId) => set({ modelId }),
-    setSampling: (sampling) => set({ sampling }),
-    onEvents(events, receivedAt) {
-      let items = get().items;
-      for (const event of events) {
-        if (!isRequestEvent(event)) continue;
-        const next = applyRequestEvent(items, event, receivedAt);
-        if (next === items) early.hold(event, receivedAt);
-        else if (event.name === 'request.done') reportClientTtft(next, event.payload.requestId, onClientTtft);
-        items = next;
-      }
-      if (items !== get().items) set({ items });
-      if (events.some((e) => e.name === 'request.done')) void get().loadConversations();
-    },
-  }));
-  return store;
+  return createStore<ChatState>()((set, get, store) => {
+    const settings = settingsActions(store, bridge);
+    const turns = () => ({ store, bridge, early });
+    return {
+      conversations: [],
+      conversationId: null,
+      items: [],
+      settings: EMPTY_SETTINGS,
+      defaults: null,
+      draft: '',
+      forecast: null,
+      forecastError: null,
+      searchQuery: '',
+      searchHits: null,
+      error: null,
+      sendError: null,
+      importError: null,
+      notice: null,
+      isSettingsOpen: false,
+      setSettingsOpen: (isOpen) => set({ isSettingsOpen: isOpen }),
+      ...settings,
+      ...conversationActions(store, bridge, {
+        beforeOpen: () => settings.flushSettings(),
+        afterOpen: () => settings.refreshForecast(),
+      }),
+      setDraft(text) {
+        set({ draft: text });
+        settings.refreshForecast();
+      },
+      send: (content) => sendMessage(turns(), content ?? get().draft),
+      regenerate: (answerKey) => regenerateAnswer(turns(), answerKey),
+      edit: (questionKey, content) => editQuestion(turns(), questionKey, content),
+      stop: () => stopAnswer(store, bridge),
+      onEvents(events, receivedAt) {
+        let items = get().items;
+        for (const event of events) {
+          if (!isRequestEvent(event)) continue;
+          const next = applyRequestEvent(items, event, receivedAt);
+          if (next === items) early.hold(event, receivedAt);
+          else if (event.name === 'request.done')
+            reportClientTtft(next, event.payload.requestId, onClientTtft);
+          items = next;
+        }
+        if (items !== get().items) set({ items });
+        if (events.some((e) => e.name === 'request.done')) {
+          void get().loadConversations();
+          settings.refreshForecast();
+        }
+      },
+    };
+  });
 }
 
 function reportClientTtft(items: ChatItem[], requestId: string, sink: ClientTtftSink): void {

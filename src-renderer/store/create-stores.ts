@@ -79,6 +79,7 @@ export async function loadInitialState(stores: Stores): Promise<void> {
     bridge.call('timelines.recent', { limit: LIVE_LIMITS.numTimelines }),
     stores.slots.getState().refresh(),
     stores.chat.getState().loadConversations(),
+    stores.chat.getState().loadDefaults(),
   ]);
   if (status.ok) stores.ui.setState({ status: status.value });
   if (recent.ok) stores.live.getState().replaceTimelines(recent.value);

@@ -7,20 +7,32 @@ export interface DrawnPart {
   widthPx: number;
 }
 
-/** Sets sampling in the chat's panel (the UI path a user takes). */
-export async function setSampling(
-  page: Page,
-  values: { temperature?: number; seed?: number; maxTokens?: number; ignoreEos?: boolean },
-): Promise<void> {
-  const panel = page.locator('details.sampling');
-  if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
+/** Sampling values the e2e tests set through the conversation settings panel. */
+export interface SamplingValues {
+  temperature?: number;
+  seed?: number;
+  maxTokens?: number;
+  ignoreEos?: boolean;
+}
+
+/** Opens the conversation settings panel (beside the chat) unless it is open already. */
+export async function openSettings(page: Page): Promise<Locator> {
+  const panel = page.getByTestId('settings-panel');
+  if (!(await panel.isVisible())) await page.getByTestId('conversation-settings').click();
+  await panel.waitFor();
+  return panel;
+}
+
+/** Sets sampling in the open conversation's settings panel (the UI path a user takes). */
+export async function setSampling(page: Page, values: SamplingValues): Promise<void> {
+  const panel = await openSettings(page);
   const fields: [string, number | undefined][] = [
     ['temperature', values.temperature],
     ['seed', values.seed],
     ['max tokens', values.maxTokens],
   ];
   for (const [label, value] of fields) {
-    if (value !== undefined) await panel.getByLabel(label).fill(String(value));
+    if (value !== undefined) await panel.getByLabel(label, { exact: true }).fill(String(value));
   }
   if (values.ignoreEos !== undefined)
     await panel.getByLabel(/ignore end of turn/).setChecked(values.ignoreEos);
@@ -95,11 +107,13 @@ export async function drawnParts(answer: Locator): Promise<{ barWidthPx: number;
 export async function stopMidAnswer(
   page: Page,
   how: 'button' | 'escape',
+  sampling: SamplingValues,
   attempts = 4,
 ): Promise<Locator | null> {
   for (let attempt = 0; attempt < attempts; attempt++) {
     // A fresh conversation each time: a long history would not leave the model room to answer.
     await page.getByTestId('chat-new').click();
+    await setSampling(page, sampling);
     const answer = await sendMessage(
       page,
       `Write a very long letter from Elizabeth to Jane, part ${attempt + 1}.`,
@@ -112,7 +126,7 @@ export async function stopMidAnswer(
         .catch(() => {});
     else await page.keyboard.press('Escape');
     await waitForDone(answer);
-    if ((await answer.getByTestId('finish-reason').getAttribute('data-value')) === 'cancelled') return answer;
+    if ((await answer.getAttribute('data-finish-reason')) === 'cancelled') return answer;
   }
   return null;
 }

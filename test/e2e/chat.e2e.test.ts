@@ -77,8 +77,7 @@ describe('chat in a real browser on the bundled model', () => {
 
   it('Stop mid-answer ends the stream and the request shows cancelled', async () => {
     // The model ends most answers within a few dozen tokens; write to max tokens so Stop lands mid-stream.
-    await setSampling(app.page, { maxTokens: 1500, ignoreEos: true });
-    const answer = await stopMidAnswer(app.page, 'button');
+    const answer = await stopMidAnswer(app.page, 'button', { maxTokens: 1500, ignoreEos: true });
     expect(answer, 'an answer stopped mid-stream').not.toBeNull();
     const requestId = (await answer!.getAttribute('data-request-id'))!;
     const timeline = (await app.call('timelines.recent', { limit: 100 })).find(
@@ -102,8 +101,13 @@ describe('chat in a real browser on the bundled model', () => {
     expect(await app.page.getByTestId('message-assistant').count()).toBe(numAnswers);
     await input.press('Enter');
     await waitForDone(app.page.getByTestId('message-assistant').nth(numAnswers));
-    expect(await app.page.getByTestId('message-user').last().textContent()).toBe('Dear Jane,\nhow are you?');
-    expect(await stopMidAnswer(app.page, 'escape'), 'an answer stopped by Escape').not.toBeNull();
+    expect(await app.page.getByTestId('message-user').last().locator('.message-text').textContent()).toBe(
+      'Dear Jane,\nhow are you?',
+    );
+    expect(
+      await stopMidAnswer(app.page, 'escape', { maxTokens: 1500, ignoreEos: true }),
+      'an answer stopped by Escape',
+    ).not.toBeNull();
   });
 
   it('raised no console errors and no CSP violations', () => {

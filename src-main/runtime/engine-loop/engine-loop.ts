@@ -15,6 +15,7 @@ import type {
   Scheduler,
   StepPlan,
 } from '../scheduler';
+import { blockersOf, slotLoadCause } from './diagnose';
 import { DropQueue } from './drop-queue';
 import { StepDispatcher } from './step-dispatch';
 import { flushHeldText } from './token-output';
@@ -177,9 +178,12 @@ export class EngineLoop {
       const routed = routeRequest(entry.request, catalogue, limits);
       const current = registry.slotOf(routed.model.modelId);
       const isWarm = current?.status === 'resident' || current?.status === 'active';
+      // Read before ensureResident: starting the load is itself a slot event.
+      const coldCause = isWarm ? null : slotLoadCause(registry, current);
       const ready = registry.ensureResident(routed.model, 'request');
       const slotId = current?.slotId ?? `slot-${routed.model.modelId}`;
       describeRoute(entry.recorder, routed, slotId, !isWarm);
+      entry.recorder.meta.diagnosis.slotLoad = coldCause;
       if (!isWarm) {
         entry.recorder.enter('slotLoad', clock.now());
         this.loading.set(entry.request.requestId, entry);
@@ -218,6 +222,9 @@ export class EngineLoop {
     );
     this.sequences.set(seq.seqId, seq);
     this.deps.scheduler.enqueue(seq);
+    const blockers = blockersOf(this.deps.scheduler.runningOn(slot), this.deps.scheduler.waitingAhead(seq));
+    entry.recorder.meta.diagnosis.queuedBehind = blockers.list;
+    entry.recorder.meta.diagnosis.numQueuedBehind = blockers.total;
     this.kick();
   }
 

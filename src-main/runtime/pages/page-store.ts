@@ -1,3 +1,5 @@
+import type { PageMiss } from '../../telemetry/timeline';
+import { MissIndex } from './miss-index';
 import type { PageData } from './page-data';
 import { CHAIN_ROOT, chainHash, identityKey, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
@@ -9,6 +11,9 @@ export interface CachedPage {
   identityKey: string;
   pageIndex: number;
   hash: string;
+  /** The previous page's chain hash (CHAIN_ROOT for page 0). */
+  parentHash: string;
+  identity: PageIdentity;
   tokenIds: Int32Array;
   data: PageData;
   /** Running sequences that hold this page; a held page is never evicted. */
@@ -30,11 +35,13 @@ export interface PageCounters {
 export class PageStore {
   private readonly pages = new Map<string, CachedPage>();
   private numBytes = 0;
+  private readonly misses: MissIndex;
   readonly counters: PageCounters = { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 };
 
   constructor(readonly pageSize: number) {
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new Error(`page size must be a positive integer, got ${pageSize}`);
+    this.misses = new MissIndex(pageSize);
   }
 
   /** Bytes of every stored page, held or not. */
@@ -83,6 +90,16 @@ export class PageStore {
     return found;
   }
 
+  /** Why a lookup that found `numFound` of at most `maxPages` pages found no more (the timeline says it in words). */
+  explainMiss(
+    identity: PageIdentity,
+    tokenIds: readonly number[],
+    numFound: number,
+    maxPages: number,
+  ): PageMiss {
+    return this.misses.explain(identity, tokenIds, numFound, maxPages);
+  }
+
   /** Records a lookup's outcome for the hit rate (tokens asked, tokens found). */
   countLookup(numTokens: number, numHitTokens: number): void {
     this.counters.numLookups += 1;
@@ -107,18 +124,21 @@ export class PageStore {
     const key = pageKey(identity, pageIndex, hash);
     let page = this.pages.get(key);
     if (!page || !sameTokens(page.tokenIds, tokenIds)) {
-      if (page) this.remove(page);
+      if (page) this.remove(page, false);
       page = {
         key,
         identityKey: identityKey(identity),
         pageIndex,
         hash,
+        parentHash,
+        identity,
         tokenIds: Int32Array.from(tokenIds),
         data,
         numHolders: 0,
       };
       this.pages.set(key, page);
       this.numBytes += data.byteLength;
+      this.misses.added(page);
     }
     this.hold(page);
     return page;
@@ -143,7 +163,7 @@ export class PageStore {
       if (freed >= bytesNeeded) break;
       if (page.numHolders > 0) continue;
       freed += page.data.byteLength;
-      this.remove(page);
+      this.remove(page, true);
       this.counters.numEvicted += 1;
     }
     return freed;
@@ -159,7 +179,7 @@ export class PageStore {
     let numDropped = 0;
     for (const page of [...this.pages.values()])
       if (page.identityKey === key && page.numHolders === 0) {
-        this.remove(page);
+        this.remove(page, true);
         numDropped += 1;
       }
     return numDropped;
@@ -170,10 +190,11 @@ export class PageStore {
     this.pages.set(page.key, page);
   }
 
-  private remove(page: CachedPage): void {
+  private remove(page: CachedPage, isEvicted: boolean): void {
     if (this.pages.get(page.key) === page) {
       this.pages.delete(page.key);
       this.numBytes -= page.data.byteLength;
+      this.misses.removed(page, isEvicted);
     }
   }
 }

@@ -8,6 +8,7 @@
  * This file is device-free: it decides who gets a seat, which prompt chunk runs next and who
  * is preempted when the K/V budget runs out. The engine loop carries the decisions out.
  */
+import type { PageMiss } from '../../telemetry/timeline';
 import type { CachedPage, PageStore } from '../pages';
 import type { Slot } from '../slots';
 import type { KvBudget } from './kv-budget';
@@ -69,6 +70,13 @@ export class Scheduler {
     return total;
   }
 
+  /** The sequences ahead of `seq` in its slot's queue, next first. */
+  waitingAhead(seq: Sequence): readonly Sequence[] {
+    const queue = this.waiting.get(seq.slot.slotId) ?? [];
+    const at = queue.indexOf(seq);
+    return at < 0 ? queue : queue.slice(0, at);
+  }
+
   /** Requests ahead of `seq` in its slot's queue (0 = next). */
   positionOf(seq: Sequence): number {
     return (this.waiting.get(seq.slot.slotId) ?? []).indexOf(seq);
@@ -125,6 +133,7 @@ export class Scheduler {
     if (this.store) this.store.countLookup(seq.prefillIds.length, cached.length * this.budget.pageSize);
     seq.heldPages = [...cached];
     seq.numCachedTokens = cached.length * this.budget.pageSize;
+    seq.recorder.meta.diagnosis.pageMiss = this.explainMiss(seq, cached.length);
     seq.numComputed = 0;
     seq.hasStartedPrefill = false;
     seq.status = 'prefilling';
@@ -136,6 +145,22 @@ export class Scheduler {
     if (!this.options.isPaging || !this.store || !seq.slot.pageIdentity) return [];
     const maxPages = Math.floor((seq.prefillIds.length - 1) / this.budget.pageSize);
     return this.store.lookup(seq.slot.pageIdentity, seq.prefillIds, maxPages);
+  }
+
+  /** Why the lookup found no more pages than it did (recorded with the timeline). */
+  private explainMiss(seq: Sequence, numFound: number): PageMiss {
+    const identity = seq.slot.pageIdentity;
+    if (!this.options.isPaging || !this.store || !identity)
+      return {
+        kind: 'paging-off',
+        numCachedTokens: 0,
+        numPromptTokens: seq.prefillIds.length,
+        pageSize: this.budget.pageSize,
+        divergedAtToken: null,
+        changedRevisions: [],
+      };
+    const maxPages = Math.floor((seq.prefillIds.length - 1) / this.budget.pageSize);
+    return this.store.explainMiss(identity, seq.prefillIds, numFound, maxPages);
   }
 
   /** Preempts the newest sequences of this slot until every decode row has room to grow. */

@@ -1,4 +1,4 @@
-import type { Timeline, Transition, TtftPart } from '../../telemetry/timeline';
+import type { Diagnosis, Timeline, Transition, TtftPart } from '../../telemetry/timeline';
 import { TTFT_PARTS } from '../../telemetry/timeline';
 import { PART_COLUMN_NAMES } from '../../telemetry/trace';
 import { packTimeline, unpackGaps } from './packed';
@@ -30,6 +30,7 @@ export const REQUEST_COLUMNS = [
   'finish_reason',
   'error_message',
   'transitions_json',
+  'diagnosis_json',
   'num_itl_gaps',
   'itl_gaps_f64',
   'report_f64',
@@ -69,6 +70,7 @@ export function toRequestParams(t: Timeline): unknown[] {
   params[i++] = t.finishReason;
   params[i++] = t.errorMessage;
   params[i++] = JSON.stringify(t.transitions);
+  params[i++] = t.diagnosis ? JSON.stringify(t.diagnosis) : null;
   params[i++] = t.itlMs.length;
   params[i++] = packed.gaps;
   params[i] = packed.scalars;
@@ -105,6 +107,7 @@ export function fromRequestRow(row: RequestRow): Timeline {
     finishReason: row.finish_reason as Timeline['finishReason'],
     errorMessage: row.error_message as string | null,
     clientTtftMs: row.client_ttft_ms as number | null,
+    diagnosis: row.diagnosis_json === null ? null : (JSON.parse(row.diagnosis_json as string) as Diagnosis),
   };
 }
 

@@ -33,5 +33,6 @@ export function canonicalTimeline(t: Timeline): Timeline {
     finishReason: t.finishReason,
     errorMessage: t.errorMessage,
     clientTtftMs: t.clientTtftMs,
+    diagnosis: t.diagnosis ?? null,
   };
 }

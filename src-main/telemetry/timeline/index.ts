@@ -1,4 +1,5 @@
 export * from './schema';
+export * from './diagnosis';
 export { deriveParts, deriveInterTokenGaps, transportMs } from './derive';
 export type { DerivedParts } from './derive';
 export { checkTimeline, TimelineBroken, PART_TOLERANCE_MS } from './check';

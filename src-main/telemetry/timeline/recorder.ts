@@ -2,6 +2,8 @@ import type { Clock } from '../clock';
 import { canonicalTimeline } from './canonical';
 import { checkTimeline, TimelineBroken } from './check';
 import { deriveInterTokenGaps, deriveParts } from './derive';
+import type { Diagnosis } from './diagnosis';
+import { emptyDiagnosis } from './diagnosis';
 import type { FinishReason, LifeState, Timeline, Transition } from './schema';
 
 /** Who and what a timeline is about; filled in as the request's life reveals it. */
@@ -15,6 +17,8 @@ export interface TimelineMeta {
   isColdSlot: boolean;
   numPromptTokens: number;
   numCachedTokens: number;
+  /** Facts the runtime records where they happen, to explain the TTFT in words. */
+  diagnosis: Diagnosis;
 }
 
 /**
@@ -48,6 +52,7 @@ export class TimelineRecorder {
       isColdSlot: false,
       numPromptTokens: 0,
       numCachedTokens: 0,
+      diagnosis: emptyDiagnosis(),
       ...meta,
     };
     this.transitions.push({ state: 'inbox', at: arrivedAt });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DiagnosisSchema } from './diagnosis';
 
 /**
  * The parts of server TTFT, in life order. They sum to TTFT exactly (DESIGN §2); a gap no
@@ -84,6 +85,8 @@ export const TimelineSchema = z.object({
   finishReason: z.enum(FINISH_REASONS),
   errorMessage: z.string().nullable(),
   clientTtftMs: msSchema.nullable(),
+  /** Why the first token took as long as it did (page misses, a cold slot, who was ahead); absent in older exports. */
+  diagnosis: DiagnosisSchema.nullable().optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

@@ -25,7 +25,10 @@ export class TraceImportError extends Error {
 /** The outcome of one line: a timeline, or the reason it was rejected. */
 export type LineResult = { timeline: Timeline } | { reason: string };
 
-const TIMELINE_FIELDS = Object.keys(TimelineSchema.shape);
+// Fields a line must carry; optional ones (added later, like `diagnosis`) may be absent in older exports.
+const TIMELINE_FIELDS = Object.entries(TimelineSchema.shape)
+  .filter(([, field]) => !field.safeParse(undefined).success)
+  .map(([name]) => name);
 
 /**
  * Parses one non-blank JSONL line: a seed 003 record (has `request_id`) or one of our exported

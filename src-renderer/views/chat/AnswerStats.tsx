@@ -1,47 +1,98 @@
+import type { SendForecast } from '../../../src-main/service/contract';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { phasesOf } from '../../parts';
 import { answerFigures } from './answer-figures';
-import { TtftBar, formatMs, formatSignedMs } from '../../components';
+import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
+import { whySlow } from './why-slow';
+import { Term, TtftBar, formatMs, formatSignedMs } from '../../components';
 
 /**
- * What sits under every finished answer: its TTFT bar, client vs server TTFT and the transport
- * difference, cached tokens n of N, tokens/s and the finish reason.
+ * What sits under every finished answer: its TTFT bar, server vs client TTFT and the transport
+ * difference, the forecast beside the measured TTFT, cached tokens n of N, tokens/s and, as a
+ * quiet label, how it ended.
  */
-export function AnswerStats(props: { timeline: Timeline; clientTtftMs: number | null }) {
+export function AnswerStats(props: {
+  timeline: Timeline;
+  clientTtftMs: number | null;
+  forecast: SendForecast | null;
+}) {
   const t = props.timeline;
   const f = answerFigures(t, props.clientTtftMs);
   return (
     <div className="answer-stats">
       {t.ttftMs !== null && <TtftBar values={phasesOf(t)} />}
       <div className="answer-figures">
-        <span title="Server TTFT: arrival at the main process → first chunk flushed to the transport">
-          server TTFT{' '}
+        <span title="Arrival at First Frame → first chunk sent to the window">
+          <Term name="TTFT" /> server{' '}
           <b data-testid="server-ttft" data-ms={f.serverTtftMs ?? ''}>
             {formatMs(f.serverTtftMs)}
           </b>
         </span>
-        <span title="Client TTFT: this window's send → first chunk received, on its own clock">
-          client{' '}
+        <span title="This window's Send → first chunk received, on the window's own clock">
+          in this window{' '}
           <b data-testid="client-ttft" data-ms={f.clientTtftMs ?? ''}>
             {formatMs(f.clientTtftMs)}
           </b>
         </span>
-        <span title="client − server: time spent in the transport and the renderer">
-          transport <b data-testid="transport-ms">{formatSignedMs(f.transportMs)}</b>
+        <span>
+          <Term name="transport" /> <b data-testid="transport-ms">{formatSignedMs(f.transportMs)}</b>
         </span>
-        <span data-testid="cached-tokens" data-value={t.numCachedTokens}>
-          cached {t.numCachedTokens} of {t.numPromptTokens} tokens
+        <ForecastVsMeasured forecast={props.forecast} measuredMs={f.serverTtftMs} />
+        <span
+          data-testid="cached-tokens"
+          data-value={t.numCachedTokens}
+          title="Prompt tokens whose context pages were reused"
+        >
+          reused {t.numCachedTokens} of {t.numPromptTokens} prompt tokens
         </span>
-        <span>{f.tokensPerS === null ? '– tok/s' : `${f.tokensPerS.toFixed(1)} tok/s`}</span>
+        <span>
+          {f.tokensPerS === null ? '– ' : `${f.tokensPerS.toFixed(1)} `}
+          <Term name="tok/s" />
+        </span>
         <span
           className={`finish finish-${t.finishReason}`}
           data-testid="finish-reason"
           data-value={t.finishReason}
+          title={FINISH_EXPLANATIONS[t.finishReason]}
         >
-          {t.finishReason}
+          {FINISH_LABELS[t.finishReason]}
         </span>
       </div>
-      {t.errorMessage && <p className="notice error">{t.errorMessage}</p>}
+      <WhySlow timeline={t} />
+      {t.errorMessage && <p className="notice error wrap">{t.errorMessage}</p>}
     </div>
+  );
+}
+
+/** Why the first token took as long as it did, one sentence per cause. */
+function WhySlow(props: { timeline: Timeline }) {
+  const reasons = whySlow(props.timeline, props.timeline.conversationId);
+  if (reasons.length === 0) return null;
+  return (
+    <ul className="why-slow" data-testid="why-slow" aria-label="Why the first token took this long">
+      {reasons.map((r) => (
+        <li key={r.kind} data-kind={r.kind}>
+          {r.text}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** "forecast ≈ 120 ms (actual 12% longer)": how close the send forecast came. */
+function ForecastVsMeasured(props: { forecast: SendForecast | null; measuredMs: number | null }) {
+  const estMs = props.forecast?.estTtftMs ?? null;
+  if (estMs === null || props.measuredMs === null) return null;
+  const errorShare = (props.measuredMs - estMs) / Math.max(estMs, 1e-9);
+  return (
+    <span
+      data-testid="forecast-vs-measured"
+      data-forecast-ms={estMs.toFixed(3)}
+      data-measured-ms={props.measuredMs.toFixed(3)}
+      title="What the send forecast predicted from the cached pages and the measured prefill rate"
+    >
+      forecast <b>≈ {formatMs(estMs)}</b> (actual {Math.abs(errorShare * 100).toFixed(0)}%{' '}
+      {errorShare >= 0 ? 'longer' : 'shorter'})
+    </span>
   );
 }

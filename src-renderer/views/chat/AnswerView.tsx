@@ -1,21 +1,72 @@
 import type { AnswerItem } from '../../store';
+import { useSlice } from '../../store';
+import { CopyButton, Markdown } from '../../components';
 import { AnswerStats } from './AnswerStats';
+import { VersionSwitcher } from './VersionSwitcher';
 
-/** One answer: streamed text, its waiting state, then its stats. */
-export function AnswerView(props: { answer: AnswerItem }) {
+/** One answer: dropped-context marker, streamed text, its waiting state, then stats and actions. */
+export function AnswerView(props: { answer: AnswerItem; isBusy: boolean }) {
   const a = props.answer;
+  const regenerate = useSlice('chat', (s) => s.regenerate);
+  const isFinished = a.status === 'done' || a.status === 'failed';
+  const finishReason = a.finishReason ?? a.timeline?.finishReason ?? (a.status === 'failed' ? 'error' : null);
   return (
-    <article
-      className={`message assistant status-${a.status}`}
-      data-testid="message-assistant"
-      data-status={a.status}
-      data-request-id={a.requestId ?? ''}
-    >
-      <div className="message-text">{a.text || (a.status === 'done' ? '(no text)' : '')}</div>
-      <WaitingLine answer={a} />
-      {a.error && <p className="notice error">{a.error}</p>}
-      {a.timeline && <AnswerStats timeline={a.timeline} clientTtftMs={a.clientTtftMs} />}
-    </article>
+    <>
+      {a.numDroppedMessages > 0 && <DroppedMarker numDropped={a.numDroppedMessages} />}
+      <article
+        className={`message assistant status-${a.status}`}
+        data-testid="message-assistant"
+        data-status={a.status}
+        data-request-id={a.requestId ?? ''}
+        data-finish-reason={isFinished ? (finishReason ?? '') : undefined}
+        data-version={a.version}
+        data-num-versions={a.versionIds.length}
+      >
+        <div className="message-text">
+          {a.text ? (
+            <Markdown text={a.text} isStreaming={!isFinished} />
+          ) : a.status === 'done' ? (
+            <span className="muted">(no text)</span>
+          ) : null}
+        </div>
+        <WaitingLine answer={a} />
+        {a.error && <p className="notice error wrap">{a.error}</p>}
+        {a.timeline && (
+          <AnswerStats timeline={a.timeline} clientTtftMs={a.clientTtftMs} forecast={a.forecast} />
+        )}
+        {isFinished && (
+          <div className="message-actions">
+            <VersionSwitcher versions={a} isBusy={props.isBusy} />
+            <CopyButton testId="message-copy" text={() => a.text} />
+            <button
+              type="button"
+              className="quiet small"
+              data-testid="message-regenerate"
+              disabled={props.isBusy}
+              onClick={() => void regenerate(a.key)}
+            >
+              Regenerate
+            </button>
+          </div>
+        )}
+      </article>
+    </>
+  );
+}
+
+/** The marker where older turns were left out to fit the context, with the way to change it. */
+function DroppedMarker(props: { numDropped: number }) {
+  const open = useSlice('chat', (s) => s.setSettingsOpen);
+  return (
+    <div className="context-marker" data-testid="context-dropped" data-value={props.numDropped} role="note">
+      <span>
+        The {props.numDropped} oldest message{props.numDropped === 1 ? ' was' : 's were'} left out of this
+        answer&apos;s prompt to fit the model&apos;s context.
+      </span>
+      <button type="button" className="quiet small" onClick={() => open(true)}>
+        Change in conversation settings
+      </button>
+    </div>
   );
 }
 

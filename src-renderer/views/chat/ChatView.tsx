@@ -2,15 +2,21 @@ import { useEffect } from 'react';
 import { useSlice } from '../../store';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
+import { ConversationSettings } from './ConversationSettings';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
-import { SamplingPanel } from './SamplingPanel';
 import { Notice, PartLegend } from '../../components';
 
-/** Chat: conversations, the open one's messages with a TTFT bar per answer, and the composer. */
+/**
+ * Chat: conversations, the open one's messages with a TTFT bar per answer, the composer, and
+ * (beside them, never over them) the conversation's settings.
+ */
 export function ChatView() {
   const stop = useSlice('chat', (s) => s.stop);
   const error = useSlice('chat', (s) => s.error);
+  const notice = useSlice('chat', (s) => s.notice);
+  const isSettingsOpen = useSlice('chat', (s) => s.isSettingsOpen);
+  const setSettingsOpen = useSlice('chat', (s) => s.setSettingsOpen);
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Escape') void stop();
@@ -19,18 +25,28 @@ export function ChatView() {
     return () => window.removeEventListener('keydown', onKey);
   }, [stop]);
   return (
-    <div className="chat-view">
+    <div className={isSettingsOpen ? 'chat-view with-settings' : 'chat-view'}>
       <ConversationList />
       <div className="chat-main">
         <div className="chat-toolbar">
           <ModelPicker />
-          <SamplingPanel />
+          <button
+            type="button"
+            data-testid="conversation-settings"
+            aria-expanded={isSettingsOpen}
+            className={isSettingsOpen ? 'active' : ''}
+            onClick={() => setSettingsOpen(!isSettingsOpen)}
+          >
+            Settings
+          </button>
           <PartLegend isCompact />
         </div>
         {error && <Notice tone="error">{error}</Notice>}
+        {notice && <Notice>{notice}</Notice>}
         <MessageList />
         <Composer />
       </div>
+      {isSettingsOpen && <ConversationSettings />}
     </div>
   );
 }

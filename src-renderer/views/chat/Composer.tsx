@@ -1,20 +1,24 @@
-import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { activeAnswer, useSlice } from '../../store';
+import { ContextMeter, SendForecastLine } from './ContextMeter';
 
 /**
  * The message box. Enter sends, Shift+Enter starts a new line (Escape, which stops the answer,
- * is bound window-wide by the chat view). Send turns into Stop while answering.
+ * is bound window-wide by the chat view). Send turns into Stop while answering, and waits while
+ * the connection is down; a refused send keeps the typed text and says why.
  */
 export function Composer() {
-  const [draft, setDraft] = useState('');
+  const draft = useSlice('chat', (s) => s.draft);
+  const setDraft = useSlice('chat', (s) => s.setDraft);
+  const forecast = useSlice('chat', (s) => s.forecast);
+  const sendError = useSlice('chat', (s) => s.sendError);
   const isBusy = useSlice('chat', (s) => activeAnswer(s) !== null);
+  const isOffline = useSlice('ui', (s) => s.connection === 'lost');
   const send = useSlice('chat', (s) => s.send);
   const stop = useSlice('chat', (s) => s.stop);
   const submit = () => {
-    if (isBusy || draft.trim() === '') return;
+    if (isBusy || isOffline || draft.trim() === '') return;
     void send(draft);
-    setDraft('');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -24,30 +28,42 @@ export function Composer() {
   };
   return (
     <div className="composer">
-      <textarea
-        data-testid="chat-input"
-        aria-label="Message"
-        placeholder="Message (Enter sends, Shift+Enter new line, Esc stops)"
-        rows={3}
-        value={draft}
-        onChange={(event) => setDraft(event.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      {isBusy ? (
-        <button type="button" className="stop" data-testid="chat-stop" onClick={() => void stop()}>
-          Stop
-        </button>
-      ) : (
-        <button
-          type="button"
-          className="primary"
-          data-testid="chat-send"
-          disabled={draft.trim() === ''}
-          onClick={submit}
-        >
-          Send
-        </button>
+      {sendError && (
+        <p className="notice error wrap" data-testid="send-error" role="alert">
+          {sendError}
+        </p>
       )}
+      <div className="composer-row">
+        <textarea
+          data-testid="chat-input"
+          aria-label="Message"
+          placeholder="Message (Enter sends, Shift+Enter new line, Esc stops)"
+          rows={3}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        {isBusy ? (
+          <button type="button" className="stop" data-testid="chat-stop" onClick={() => void stop()}>
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            data-testid="chat-send"
+            disabled={draft.trim() === '' || isOffline}
+            title={isOffline ? 'Reconnecting to First Frame… your text stays here.' : undefined}
+            onClick={submit}
+          >
+            Send
+          </button>
+        )}
+      </div>
+      <div className="composer-info">
+        <ContextMeter forecast={forecast} />
+        <SendForecastLine forecast={forecast} />
+      </div>
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { useSlice } from '../../store';
+import { activeAnswer, useSlice } from '../../store';
 import { AnswerView } from './AnswerView';
+import { UserMessage } from './UserMessage';
 
 /** The open conversation's messages, kept scrolled to the newest while it grows. */
 export function MessageList() {
   const items = useSlice('chat', (s) => s.items);
+  const isBusy = useSlice('chat', (s) => activeAnswer(s) !== null);
   const bottom = useRef<HTMLDivElement>(null);
   const last = items.at(-1);
   const lastLength = last?.kind === 'assistant' ? last.text.length + (last.timeline ? 1 : 0) : 0;
@@ -21,11 +23,9 @@ export function MessageList() {
     <div className="messages">
       {items.map((item) =>
         item.kind === 'user' ? (
-          <article key={item.key} className="message user" data-testid="message-user">
-            <div className="message-text">{item.text}</div>
-          </article>
+          <UserMessage key={item.key} item={item} isBusy={isBusy} />
         ) : (
-          <AnswerView key={item.key} answer={item} />
+          <AnswerView key={item.key} answer={item} isBusy={isBusy} />
         ),
       )}
       <div ref={bottom} />

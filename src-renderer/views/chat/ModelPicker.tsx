@@ -1,13 +1,20 @@
 import { useSlice } from '../../store';
 
+const MAX_OPTION_CHARS = 70;
+
+/** An option label never wider than the window: long errors are cut here and shown in full on hover. */
+function shorten(text: string): string {
+  return text.length > MAX_OPTION_CHARS ? `${text.slice(0, MAX_OPTION_CHARS - 1)}…` : text;
+}
+
 /**
- * The model the next message goes to: every variant as "name · variant (weight storage)", each
- * with its slot's status, or "broken: reason" when its files cannot load.
+ * The model this conversation uses: every variant as "name · variant (weight storage)", each
+ * with its slot's status, or why its files cannot load (cut to fit; in full on hover).
  */
 export function ModelPicker() {
   const models = useSlice('slots', (s) => s.models);
   const slots = useSlice('slots', (s) => s.slots);
-  const modelId = useSlice('chat', (s) => s.modelId);
+  const modelId = useSlice('chat', (s) => s.settings.modelId);
   const setModel = useSlice('chat', (s) => s.setModel);
   const statusOf = (id: string) => slots.find((slot) => slot.modelId === id)?.status ?? 'empty';
   const usable = models.filter((m) => m.error === null);
@@ -26,8 +33,8 @@ export function ModelPicker() {
           {fallback ? `default: ${label(fallback)} — ${statusOf(fallback.modelId)}` : 'default'}
         </option>
         {models.map((m) => (
-          <option key={m.modelId} value={m.modelId} disabled={m.error !== null}>
-            {label(m)} — {m.error ? `broken: ${m.error}` : statusOf(m.modelId)}
+          <option key={m.modelId} value={m.modelId} disabled={m.error !== null} title={m.error ?? undefined}>
+            {shorten(`${label(m)} — ${m.error ? `cannot load: ${m.error}` : statusOf(m.modelId)}`)}
           </option>
         ))}
       </select>

@@ -3,6 +3,7 @@ import type { PushedEvent } from '../../../src-main/service/contract';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
 import { activeAnswer, createStores } from '../../../src-renderer/store';
 import type { AnswerItem } from '../../../src-renderer/store';
+import { newAnswer } from '../../../src-renderer/store/chat-items';
 import { BridgeDouble } from './bridge-double';
 
 const conversation = {
@@ -37,6 +38,7 @@ const chunk = (requestId: string, text: string): PushedEvent => ({
 });
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const answer = (stores: ReturnType<typeof createStores>) => stores.chat.getState().items.at(-1) as AnswerItem;
 
 function setup() {
   let resolveSend: (() => void) | null = null;
@@ -109,6 +111,54 @@ describe('chat store', () => {
     reply();
     await sending;
     expect(answer().text).toBe('');
+  });
+
+  it('a refused send takes its rows away, gives the typed text back and says why', async () => {
+    const bridge = new BridgeDouble({
+      'chat.createConversation': () => conversation,
+      'chat.listConversations': () => [conversation],
+    });
+    const stores = createStores(bridge);
+    stores.chat.getState().setDraft('A very long letter');
+    await stores.chat.getState().send();
+    expect(stores.chat.getState()).toMatchObject({
+      items: [],
+      draft: 'A very long letter',
+      sendError: 'chat.send not answered',
+    });
+  });
+
+  it('a regenerated answer is shown as the newest version of its turn, named once stored', async () => {
+    const bridge = new BridgeDouble({
+      'chat.regenerate': () => ({ requestId: 'r2', userMessageId: 'q1', forecast }),
+      'chat.listConversations': () => [conversation],
+      'timelines.reportClientTtft': () => ({ isRecorded: true }),
+    });
+    const stores = createStores(bridge);
+    stores.chat.setState({
+      conversationId: 'c1',
+      items: [
+        { kind: 'user', key: 'q1', messageId: 'q1', text: 'Hi', versionIds: ['q1'], version: 1 },
+        {
+          ...newAnswer(0),
+          key: 'a1',
+          messageId: 'a1',
+          status: 'done',
+          versionIds: ['a1'],
+          version: 1,
+        },
+      ],
+    });
+    await stores.chat.getState().regenerate('a1');
+    expect(bridge.inputsOf('chat.regenerate')).toEqual([{ conversationId: 'c1', messageId: 'a1' }]);
+    expect(answer(stores)).toMatchObject({ requestId: 'r2', versionIds: ['a1', null], version: 2 });
+    bridge.deliver([chunk('r2', 'Hello'), done('r2')]);
+    expect(answer(stores)).toMatchObject({
+      status: 'done',
+      versionIds: ['a1', 'm2'],
+      version: 2,
+      messageId: 'm2',
+    });
   });
 
   it('feeds finished timelines to the live window', () => {

@@ -1,0 +1,119 @@
+import type { PageMiss } from '../../telemetry/timeline';
+import { CHAIN_ROOT, chainHash, pageKey } from './page-key';
+import type { PageIdentity } from './page-key';
+
+/** What the index keeps of a stored page. */
+interface IndexedPage {
+  key: string;
+  pageIndex: number;
+  hash: string;
+  parentHash: string;
+  tokenIds: Int32Array;
+  identity: PageIdentity;
+}
+
+/** How many evicted pages are remembered (by position and chain hash) to explain later misses. */
+const MAX_GONE = 8_192;
+
+const REVISION_FIELDS = [
+  ['model', 'modelRevision'],
+  ['tokenizer', 'tokenizerRevision'],
+  ['layout', 'layoutRevision'],
+  ['slot', 'slotRevision'],
+] as const;
+
+/**
+ * Explains page misses at the lookup: keeps, beside the page store, which pages share a parent
+ * (to find the first divergent token), which token chains are cached under other revisions,
+ * and which were evicted. Identity-free lookups here never make a hit: they only explain.
+ */
+export class MissIndex {
+  private readonly byChain = new Map<string, Set<IndexedPage>>();
+  private readonly byParent = new Map<string, Set<IndexedPage>>();
+  private readonly gone = new Map<string, PageIdentity>();
+
+  constructor(private readonly pageSize: number) {}
+
+  added(page: IndexedPage): void {
+    addTo(this.byChain, chainKey(page.pageIndex, page.hash), page);
+    addTo(this.byParent, parentKey(page.identity, page.pageIndex, page.parentHash), page);
+    this.gone.delete(chainKey(page.pageIndex, page.hash));
+  }
+
+  /** A page left the store; `isEvicted` remembers it so a later miss can say so. */
+  removed(page: IndexedPage, isEvicted: boolean): void {
+    removeFrom(this.byChain, chainKey(page.pageIndex, page.hash), page);
+    removeFrom(this.byParent, parentKey(page.identity, page.pageIndex, page.parentHash), page);
+    if (!isEvicted) return;
+    this.gone.set(chainKey(page.pageIndex, page.hash), page.identity);
+    if (this.gone.size > MAX_GONE) this.gone.delete(this.gone.keys().next().value!);
+  }
+
+  /** Why a lookup that found `numFound` of at most `maxPages` pages stopped there. */
+  explain(identity: PageIdentity, tokenIds: readonly number[], numFound: number, maxPages: number): PageMiss {
+    const base = {
+      numCachedTokens: numFound * this.pageSize,
+      numPromptTokens: tokenIds.length,
+      pageSize: this.pageSize,
+      divergedAtToken: null,
+      changedRevisions: [],
+    };
+    if (numFound >= maxPages) return { ...base, kind: 'unaligned-tail' };
+    const slice = tokenIds.slice(numFound * this.pageSize, (numFound + 1) * this.pageSize);
+    const parentHash = numFound === 0 ? CHAIN_ROOT : this.hashAt(tokenIds, numFound - 1);
+    const hash = chainHash(parentHash, slice);
+    const others = [...(this.byChain.get(chainKey(numFound, hash)) ?? [])].filter(
+      (p) => p.key !== pageKey(identity, numFound, hash),
+    );
+    const elsewhere = others[0]?.identity ?? this.gone.get(chainKey(numFound, hash));
+    if (elsewhere) {
+      const changed = changedRevisions(elsewhere, identity);
+      return changed.length > 0
+        ? { ...base, kind: 'revision', changedRevisions: changed }
+        : { ...base, kind: 'evicted' };
+    }
+    const siblings = this.byParent.get(parentKey(identity, numFound, parentHash));
+    if (!siblings || siblings.size === 0)
+      return { ...base, kind: numFound === 0 ? 'no-prefix' : 'beyond-cache' };
+    const offset = Math.min(...[...siblings].map((p) => firstDifference(p.tokenIds, slice)));
+    return { ...base, kind: 'diverged', divergedAtToken: numFound * this.pageSize + offset };
+  }
+
+  private hashAt(tokenIds: readonly number[], pageIndex: number): string {
+    let hash = CHAIN_ROOT;
+    for (let p = 0; p <= pageIndex; p++)
+      hash = chainHash(hash, tokenIds.slice(p * this.pageSize, (p + 1) * this.pageSize));
+    return hash;
+  }
+}
+
+function chainKey(pageIndex: number, hash: string): string {
+  return `${pageIndex}/${hash}`;
+}
+
+function parentKey(identity: PageIdentity, pageIndex: number, parentHash: string): string {
+  return `${pageKey(identity, pageIndex, '')}${parentHash}`;
+}
+
+function changedRevisions(before: PageIdentity, now: PageIdentity): PageMiss['changedRevisions'] {
+  return REVISION_FIELDS.filter(([, field]) => before[field] !== now[field]).map(([name]) => name);
+}
+
+function firstDifference(stored: Int32Array, tokenIds: readonly number[]): number {
+  const n = Math.min(stored.length, tokenIds.length);
+  for (let i = 0; i < n; i++) if (stored[i] !== tokenIds[i]) return i;
+  return n;
+}
+
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}
+
+function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(key);
+}

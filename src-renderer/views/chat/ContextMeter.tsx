@@ -1,0 +1,51 @@
+import type { SendForecast } from '../../../src-main/service/contract';
+import { Term, formatCount, formatMs } from '../../components';
+
+/**
+ * How full the model's context would be with the next request: tokens of the prompt (system
+ * prompt, the turns that fit, the draft) against the most a request may carry.
+ */
+export function ContextMeter(props: { forecast: SendForecast | null }) {
+  const f = props.forecast;
+  if (!f)
+    return <div className="context-meter muted" data-testid="context-meter" data-used="" data-limit="" />;
+  const share = Math.min(1, f.numPromptTokens / Math.max(1, f.promptLimit));
+  const isOver = f.numPromptTokens > f.promptLimit;
+  return (
+    <div
+      className={isOver ? 'context-meter over' : 'context-meter'}
+      data-testid="context-meter"
+      data-used={f.numPromptTokens}
+      data-limit={f.promptLimit}
+      title={`The next request: ${formatCount(f.numPromptTokens)} prompt tokens; the model takes at most ${formatCount(f.promptLimit)} (context ${formatCount(f.contextTokens)} tokens, prompt and answer together)`}
+    >
+      <progress className="meter-bar" value={share} max={1} aria-label="Context used" />
+      <span>
+        context {formatCount(f.numPromptTokens)} / {formatCount(f.promptLimit)} tokens
+        {f.numDroppedMessages > 0 && ` · ${f.numDroppedMessages} oldest left out`}
+      </span>
+    </div>
+  );
+}
+
+/** "reuses 96 of 120 tokens (6 pages), ~24 new tokens, est. TTFT ≈ 18 ms". */
+export function SendForecastLine(props: { forecast: SendForecast | null }) {
+  const f = props.forecast;
+  if (!f) return null;
+  return (
+    <div
+      className="send-forecast"
+      data-testid="send-forecast"
+      data-cached-tokens={f.numCachedTokens}
+      data-new-tokens={f.numNewTokens}
+      data-ttft-ms={f.estTtftMs === null ? '' : f.estTtftMs.toFixed(3)}
+      title="Reused: prompt tokens whose context pages are cached now. New: tokens the prefill must compute. The estimate uses the prefill rate measured on this machine."
+    >
+      reuses {formatCount(f.numCachedTokens)} of {formatCount(f.numPromptTokens)} tokens ({f.numCachedPages}{' '}
+      {f.numCachedPages === 1 ? 'page' : 'pages'}), ~{formatCount(f.numNewTokens)} new tokens, est.{' '}
+      <Term name="TTFT" />{' '}
+      {f.estTtftMs === null ? 'unknown until the first answer is measured' : `≈ ${formatMs(f.estTtftMs)}`}
+      {f.isSlotCold && f.estTtftMs !== null && ' (includes loading the model)'}
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+import { useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { ConversationSummary } from '../../store';
+import { useSlice } from '../../store';
+import { formatClock, saveTextFile } from '../../components';
+
+type Mode = 'idle' | 'renaming' | 'exporting' | 'confirm-delete';
+
+/** One conversation in the sidebar; the open one offers rename, export and delete (asked in place). */
+export function ConversationRow(props: {
+  conversation: ConversationSummary;
+  isOpen: boolean;
+  snippet?: string | null;
+}) {
+  const c = props.conversation;
+  const open = useSlice('chat', (s) => s.openConversation);
+  const [mode, setMode] = useState<Mode>('idle');
+  return (
+    <li
+      className={props.isOpen ? 'active' : ''}
+      data-testid="conversation-row"
+      data-conversation-id={c.conversationId}
+    >
+      {mode === 'renaming' ? (
+        <RenameBox conversation={c} onDone={() => setMode('idle')} />
+      ) : (
+        <button type="button" className="conversation" onClick={() => void open(c.conversationId)}>
+          <span className="title">{c.title || 'Untitled'}</span>
+          {props.snippet && <span className="snippet">{props.snippet}</span>}
+          <span className="meta">
+            {c.numMessages} messages · {formatClock(c.updatedWallMs)}
+          </span>
+        </button>
+      )}
+      {props.isOpen && mode === 'idle' && (
+        <span className="row-actions">
+          <button
+            type="button"
+            className="icon"
+            data-testid="conversation-rename"
+            aria-label={`Rename ${c.title}`}
+            title="Rename"
+            onClick={() => setMode('renaming')}
+          >
+            ✎
+          </button>
+          <button
+            type="button"
+            className="icon"
+            data-testid="conversation-export"
+            aria-label={`Export ${c.title}`}
+            title="Export"
+            onClick={() => setMode('exporting')}
+          >
+            ⤓
+          </button>
+          <button
+            type="button"
+            className="icon"
+            data-testid="conversation-delete"
+            aria-label={`Delete ${c.title}`}
+            title="Delete"
+            onClick={() => setMode('confirm-delete')}
+          >
+            ×
+          </button>
+        </span>
+      )}
+      {mode === 'exporting' && <ExportMenu conversation={c} onDone={() => setMode('idle')} />}
+      {mode === 'confirm-delete' && <DeleteConfirm conversation={c} onDone={() => setMode('idle')} />}
+    </li>
+  );
+}
+
+function RenameBox(props: { conversation: ConversationSummary; onDone(): void }) {
+  const rename = useSlice('chat', (s) => s.renameConversation);
+  const [title, setTitle] = useState(props.conversation.title);
+  const save = async () => {
+    if (title.trim() === '' || title.trim() === props.conversation.title) return props.onDone();
+    if (await rename(props.conversation.conversationId, title.trim())) props.onDone();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') void save();
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      props.onDone();
+    }
+  };
+  return (
+    <input
+      className="rename-input"
+      data-testid="conversation-title-input"
+      aria-label="Conversation title"
+      value={title}
+      maxLength={200}
+      autoFocus
+      onChange={(event) => setTitle(event.target.value)}
+      onKeyDown={onKeyDown}
+      onBlur={() => void save()}
+    />
+  );
+}
+
+function ExportMenu(props: { conversation: ConversationSummary; onDone(): void }) {
+  const exportConversation = useSlice('chat', (s) => s.exportConversation);
+  const save = async (format: 'json' | 'markdown') => {
+    const file = await exportConversation(props.conversation.conversationId, format);
+    if (file)
+      saveTextFile(file.fileName, file.text, format === 'json' ? 'application/json' : 'text/markdown');
+    props.onDone();
+  };
+  return (
+    <div className="row-panel" role="group" aria-label="Export">
+      <button type="button" className="small" data-testid="export-json" onClick={() => void save('json')}>
+        JSON (with timelines)
+      </button>
+      <button
+        type="button"
+        className="small"
+        data-testid="export-markdown"
+        onClick={() => void save('markdown')}
+      >
+        Markdown
+      </button>
+      <button type="button" className="quiet small" onClick={props.onDone}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function DeleteConfirm(props: { conversation: ConversationSummary; onDone(): void }) {
+  const remove = useSlice('chat', (s) => s.deleteConversation);
+  return (
+    <div
+      className="row-panel danger"
+      role="alertdialog"
+      aria-label="Delete conversation"
+      data-testid="delete-confirm"
+    >
+      <span>
+        Delete “{props.conversation.title}” and its {props.conversation.numMessages} messages?
+      </span>
+      <button
+        type="button"
+        className="stop small"
+        data-testid="delete-confirm-yes"
+        onClick={() => void remove(props.conversation.conversationId)}
+      >
+        Delete
+      </button>
+      <button type="button" className="small" onClick={props.onDone} autoFocus>
+        Keep
+      </button>
+    </div>
+  );
+}

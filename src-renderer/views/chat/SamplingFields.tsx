@@ -1,0 +1,89 @@
+import type { EffectiveSampling, Sampling } from '../../../src-main/service/contract';
+import { useSlice } from '../../store';
+import { NumberField } from '../../components';
+
+type NumericKey = keyof Omit<Sampling, 'stop' | 'ignoreEos'>;
+
+const FIELDS: { key: NumericKey; label: string; step: number; min: number; max: number; hint: string }[] = [
+  {
+    key: 'temperature',
+    label: 'temperature',
+    step: 0.1,
+    min: 0,
+    max: 5,
+    hint: '0 always picks the likeliest token',
+  },
+  {
+    key: 'topK',
+    label: 'top-k',
+    step: 1,
+    min: 0,
+    max: 100_000,
+    hint: 'sample among the k likeliest (0: all)',
+  },
+  { key: 'topP', label: 'top-p', step: 0.05, min: 0.05, max: 1, hint: 'sample within this probability mass' },
+  { key: 'maxTokens', label: 'max tokens', step: 1, min: 1, max: 32_768, hint: 'longest answer' },
+  { key: 'seed', label: 'seed', step: 1, min: 0, max: 2 ** 31 - 1, hint: 'same seed, same answer' },
+];
+
+/** The value the runtime uses for a field left empty. */
+function effectiveOf(key: NumericKey, effective: EffectiveSampling | undefined): string {
+  if (key === 'seed') return 'random';
+  const value = effective?.[key];
+  return value === undefined ? '' : String(value);
+}
+
+/**
+ * Sampling settings of the conversation. An empty field shows (greyed) the value the runtime
+ * will use, and the line below spells out what the next message is sent with.
+ */
+export function SamplingFields() {
+  const sampling = useSlice('chat', (s) => s.settings.sampling);
+  const effective = useSlice('chat', (s) => s.defaults?.effective);
+  const setSampling = useSlice('chat', (s) => s.setSampling);
+  const change = (key: NumericKey, value: number | null) => {
+    const next: Sampling = { ...sampling };
+    if (value === null) delete next[key];
+    else next[key] = value;
+    setSampling(next);
+  };
+  const toggleIgnoreEos = (isChecked: boolean) => {
+    const next: Sampling = { ...sampling };
+    if (isChecked) next.ignoreEos = true;
+    else delete next.ignoreEos;
+    setSampling(next);
+  };
+  const sentWith = FIELDS.map((f) => `${f.label} ${sampling[f.key] ?? effectiveOf(f.key, effective)}`).join(
+    ' · ',
+  );
+  return (
+    <fieldset className="sampling-fields" data-testid="sampling-fields">
+      <legend>Sampling</legend>
+      {FIELDS.map((f) => (
+        <span key={f.key} title={f.hint}>
+          <NumberField
+            label={f.label}
+            step={f.step}
+            min={f.min}
+            max={f.max}
+            placeholder={`${effectiveOf(f.key, effective)} · default`}
+            value={sampling[f.key]}
+            onChange={(value) => change(f.key, value)}
+          />
+        </span>
+      ))}
+      <label className="checkbox-field">
+        <input
+          type="checkbox"
+          checked={sampling.ignoreEos === true}
+          onChange={(e) => toggleIgnoreEos(e.target.checked)}
+        />
+        ignore end of turn (write to the token limit)
+      </label>
+      <p className="muted small-text" data-testid="effective-sampling">
+        Sent with: {sentWith}
+        {sampling.ignoreEos ? ' · ignoring end of turn' : ''}
+      </p>
+    </fieldset>
+  );
+}

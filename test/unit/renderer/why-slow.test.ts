@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
+import type { Diagnosis, PageMiss, Timeline } from '../../../src-main/telemetry/timeline';
+import { whySlow } from '../../../src-renderer/views/chat/why-slow';
+
+const [base] = syntheticTimelines(1, { seed: 9 });
+const withDiagnosis = (diagnosis: Diagnosis, parts: Partial<Timeline['parts']> = {}): Timeline => ({
+  ...base!,
+  ttftMs: 100,
+  parts: { ...base!.parts, slotLoad: 0, queue: 0, prefill: 20, ...parts },
+  numPreemptions: 0,
+  diagnosis,
+});
+const miss = {
+  numCachedTokens: 32,
+  numPromptTokens: 50,
+  pageSize: 16,
+  divergedAtToken: null,
+  changedRevisions: [],
+};
+
+describe('why a turn was slow, in words', () => {
+  it('attributes a cold slot to the keep-alive that unloaded it', () => {
+    const reasons = whySlow(
+      withDiagnosis(
+        {
+          slotLoad: { kind: 'ttl', reason: 'keep-alive expired', unloadedAtWallMs: 0, keepAliveMs: 300_000 },
+          pageMiss: null,
+          queuedBehind: [],
+          numQueuedBehind: 0,
+        },
+        { slotLoad: 900 },
+      ),
+      null,
+    );
+    expect(reasons[0]).toMatchObject({ kind: 'slot-load' });
+    expect(reasons[0]!.text).toMatch(
+      /^Loading the model took 900 ms: it was unloaded at .* when its keep-alive \(5 min idle\) expired\.$/,
+    );
+  });
+
+  it('names the requests a queued one waited behind, marking this chat', () => {
+    const [reason] = whySlow(
+      withDiagnosis(
+        {
+          slotLoad: null,
+          pageMiss: null,
+          queuedBehind: [
+            { requestId: 'aaaaaaaa-1', conversationId: 'c1', isRunning: true },
+            { requestId: 'bbbbbbbb-2', conversationId: null, isRunning: false },
+          ],
+          numQueuedBehind: 2,
+        },
+        { queue: 40 },
+      ),
+      'c1',
+    );
+    expect(reason!.text).toBe(
+      'Waited 40.0 ms for a seat behind 2 requests (1 answering, 1 queued ahead): aaaaaaaa (this chat), bbbbbbbb (API/bench).',
+    );
+  });
+
+  const CASES: [PageMiss['kind'], Partial<PageMiss>, RegExp][] = [
+    [
+      'diverged',
+      { divergedAtToken: 37 },
+      /differs from the cached one from token 37 on \(18 computed in 20\.0 ms\)/,
+    ],
+    ['unaligned-tail', {}, /only the unaligned tail \(18 computed/],
+    ['revision', { changedRevisions: ['slot'] }, /another slot revision \(the model was reloaded since\)/],
+    ['evicted', {}, /were evicted to free K\/V memory/],
+    ['no-prefix', { numCachedTokens: 0 }, /nothing cached starts like this prompt \(a first message/],
+  ];
+  it.each(CASES)('explains a %s page miss', (kind, extra, expected) => {
+    const pageMiss: PageMiss = { ...miss, ...extra, kind };
+    const reasons = whySlow(
+      withDiagnosis({ slotLoad: null, pageMiss, queuedBehind: [], numQueuedBehind: 0 }),
+      null,
+    );
+    expect(reasons.map((r) => r.kind)).toEqual(['pages']);
+    expect(reasons[0]!.text).toMatch(expected);
+  });
+
+  it('says nothing for a timeline without a diagnosis (older stored rows, imports)', () => {
+    expect(whySlow({ ...base!, diagnosis: null }, null)).toEqual([]);
+  });
+});

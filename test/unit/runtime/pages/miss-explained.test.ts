@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { CHAIN_ROOT, PageStore } from '../../../../src-main/runtime/pages';
+import type { PageIdentity } from '../../../../src-main/runtime/pages';
+
+const IDENTITY: PageIdentity = {
+  modelRevision: 'm1',
+  tokenizerRevision: 't1',
+  layoutRevision: 'l1',
+  slotRevision: 1,
+};
+const TOKENS = Array.from({ length: 40 }, (_, i) => 100 + i);
+const dataOf = (byteLength: number) => ({
+  buffer: new SharedArrayBuffer(byteLength),
+  byteOffset: 0,
+  byteLength,
+});
+
+/** Inserts the full pages of `tokens` (page size 8) and releases them, as a finished request would. */
+function fill(store: PageStore, identity: PageIdentity, tokens: number[]): void {
+  let parent = CHAIN_ROOT;
+  for (let p = 0; (p + 1) * 8 <= tokens.length; p++) {
+    const page = store.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), dataOf(64));
+    store.release(page);
+    parent = page.hash;
+  }
+}
+
+/** Looks up like the scheduler (one token always left to prefill) and explains the result. */
+function explain(store: PageStore, identity: PageIdentity, tokens: number[]) {
+  const maxPages = Math.floor((tokens.length - 1) / 8);
+  const found = store.lookup(identity, tokens, maxPages);
+  return store.explainMiss(identity, tokens, found.length, maxPages);
+}
+
+describe('why a page lookup found no more', () => {
+  it('nothing cached starts like the prompt', () => {
+    expect(explain(new PageStore(8), IDENTITY, TOKENS)).toMatchObject({
+      kind: 'no-prefix',
+      numCachedTokens: 0,
+    });
+  });
+
+  it('every full page hit: only the unaligned tail is left', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const longer = [...TOKENS, 1, 2, 3];
+    expect(explain(store, IDENTITY, longer)).toMatchObject({
+      kind: 'unaligned-tail',
+      numCachedTokens: 40,
+      numPromptTokens: 43,
+    });
+  });
+
+  it('names the first token where the prompt leaves the cached one', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const changed = [...TOKENS];
+    changed[21] = 7;
+    expect(explain(store, IDENTITY, changed)).toMatchObject({
+      kind: 'diverged',
+      numCachedTokens: 16,
+      divergedAtToken: 21,
+    });
+  });
+
+  it('names the revision that changed when the same tokens are cached under another', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const reloaded = { ...IDENTITY, slotRevision: 2 };
+    expect(explain(store, reloaded, TOKENS)).toMatchObject({ kind: 'revision', changedRevisions: ['slot'] });
+  });
+
+  it('says the pages were evicted when they were cached once', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    store.evict(Infinity);
+    expect(explain(store, IDENTITY, TOKENS)).toMatchObject({ kind: 'evicted', numCachedTokens: 0 });
+  });
+});
