@@ -54,7 +54,8 @@ if (!existsSync(join(nativeDir, '..', 'node_modules', 'node-addon-api')))
 
 const gyp = findNodeGyp();
 const args = [...gyp.args, 'rebuild', '--jobs', 'max', '--loglevel', 'warn', ...nodedirArgs()];
-console.log(`[native] building host-memory addon: ${[gyp.command, ...args].join(' ')}`);
+console.log('[native] building the host-memory addon (C++; this takes a minute or two on 2 cores)…');
+console.log(`[native] ${[gyp.command, ...args].join(' ')}`);
 const result = spawnSync(gyp.command, args, { cwd: nativeDir, stdio: 'inherit', env: process.env });
 if (result.error) giveUp(`could not run node-gyp (${result.error.message})`);
 if (result.status !== 0) giveUp(`node-gyp exited with ${result.status ?? result.signal}`);

@@ -42,7 +42,9 @@ async function main(argv: string[]): Promise<number> {
   }).catch(async (error: NodeJS.ErrnoException) => {
     await core.close();
     if (error.code === 'EADDRINUSE')
-      throw new Error(`port ${args.port} is in use: pass --port N (or --port 0 for any free port)`);
+      throw new Error(
+        `port ${args.port} is in use (another First Frame?): start on another port with \`npm start -- --port N\` (\`npm run serve -- --port N\` for the headless host alone; N = 0 picks any free port)`,
+      );
     throw error;
   });
   for (const line of core.describe()) console.log(line);

@@ -7,6 +7,8 @@ export interface Figure {
   testId?: string;
   dataValue?: string | number;
   title?: string;
+  /** What the label means, shown on hover over it (terms of art: goodput, SLO…). */
+  labelTitle?: string;
 }
 
 /** A two-column list of labelled figures (slot cards, goodput, page totals). */
@@ -15,7 +17,9 @@ export function Figures(props: { figures: readonly Figure[] }) {
     <dl className="figures">
       {props.figures.map((f) => (
         <div key={f.label} className="figure">
-          <dt>{f.label}</dt>
+          <dt title={f.labelTitle} className={f.labelTitle ? 'term' : undefined}>
+            {f.label}
+          </dt>
           <dd data-testid={f.testId} data-value={f.dataValue} title={f.title}>
             {f.value}
           </dd>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PART_COLORS, PART_LABELS, slicesOf } from '../parts';
+import { PART_COLORS, PART_EXPLANATIONS, PART_LABELS, slicesOf } from '../parts';
 import type { PhaseSlice, TtftPhase } from '../parts';
 import { formatMs, formatShare } from './format';
 
@@ -10,7 +10,8 @@ export function describeSlice(slice: PhaseSlice): string {
 
 /**
  * A horizontal stacked bar of TTFT phases, each segment as wide as its share, in the fixed
- * phase colours. Hovering a segment names it with its ms and %. Zero phases draw nothing.
+ * phase colours. Hovering a segment names it with its ms and %; the parts list beside it
+ * reaches the segments too thin to hover. Zero phases draw nothing.
  */
 export function TtftBar(props: { values: Partial<Record<TtftPhase, number | null>>; testId?: string }) {
   const slices = slicesOf(props.values);
@@ -29,16 +30,36 @@ export function TtftBar(props: { values: Partial<Record<TtftPhase, number | null
             className={`ttft-seg ttft-seg-${slice.phase}`}
             data-testid={`ttft-part-${slice.phase}`}
             data-ms={slice.ms.toFixed(3)}
-            title={describeSlice(slice)}
+            title={`${describeSlice(slice)}: ${PART_EXPLANATIONS[slice.phase]}`}
             style={{ width: `${slice.share * 100}%`, backgroundColor: PART_COLORS[slice.phase] }}
             onMouseEnter={() => setHovered(slice)}
             onMouseLeave={() => setHovered(null)}
           />
         ))}
       </div>
-      <div className="ttft-bar-hover" aria-live="polite">
-        {hovered ? describeSlice(hovered) : '\u00a0'}
+      <div className="ttft-bar-under">
+        <span className="ttft-bar-hover" aria-live="polite">
+          {hovered ? describeSlice(hovered) : '\u00a0'}
+        </span>
+        {slices.length > 0 && <PartsList slices={slices} />}
       </div>
     </div>
+  );
+}
+
+/** Every part of the bar as a list: the thinnest segments are reachable here. */
+function PartsList(props: { slices: readonly PhaseSlice[] }) {
+  return (
+    <details className="ttft-parts" data-testid="ttft-parts">
+      <summary>all {props.slices.length} parts</summary>
+      <ul>
+        {props.slices.map((slice) => (
+          <li key={slice.phase} title={PART_EXPLANATIONS[slice.phase]} data-phase={slice.phase}>
+            <span className="swatch" style={{ backgroundColor: PART_COLORS[slice.phase] }} />
+            {describeSlice(slice)}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

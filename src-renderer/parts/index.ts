@@ -1,4 +1,4 @@
-export { PHASES, PART_COLORS, PART_LABELS } from './part-colors';
+export { PHASES, PART_COLORS, PART_EXPLANATIONS, PART_LABELS } from './part-colors';
 export type { TtftPhase } from './part-colors';
 export { phasesOf, slicesOf } from './phase-values';
 export type { PhaseSlice } from './phase-values';

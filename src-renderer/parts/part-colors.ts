@@ -38,3 +38,18 @@ export const PART_LABELS: Readonly<Record<TtftPhase, string>> = {
   emit: 'emit',
   unattributed: 'unattributed',
 };
+
+/** What each phase is, in a sentence: shown on hover wherever a phase is named. */
+export const PART_EXPLANATIONS: Readonly<Record<TtftPhase, string>> = {
+  inbox: 'Waiting for the engine loop to pick the request up (it finishes what it is doing first).',
+  route: 'Reading the request: choosing the model, rendering the chat template, tokenizing, checking limits.',
+  slotLoad: 'Waiting for the model to be loaded into memory (zero when it was already resident).',
+  queue: 'Waiting for a free seat in the running batch and room in K/V memory.',
+  requeue: 'Back in the queue after being preempted to free K/V memory.',
+  lostPrefill: 'Prefill work a preemption threw away (it is computed again).',
+  activation: 'Binding the request to its model slot for execution.',
+  contextLookup: 'Finding the cached context pages of the prompt and assembling them.',
+  prefill: 'Running the model over the prompt tokens no cached page covered.',
+  emit: 'Sampling the first token, turning it into text and sending it out.',
+  unattributed: 'Time no recorded stamp explains (shown on its own, never folded into a neighbour).',
+};

@@ -55,6 +55,13 @@ describe('chat in a real browser on the bundled model', () => {
         1.5,
       );
     }
+    await answer.getByTestId('ttft-parts').locator('summary').click();
+    const listed: (string | null)[] = [];
+    for (const li of await answer.getByTestId('ttft-parts').locator('li').all())
+      listed.push(await li.getAttribute('data-phase'));
+    expect(listed, 'every part, however thin, is in the parts list').toEqual(
+      expected.map(([phase]) => phase),
+    );
     const clientMs = Number(await answer.getByTestId('client-ttft').getAttribute('data-ms'));
     expect(clientMs).toBeGreaterThanOrEqual(timeline.ttftMs!);
     await app.screenshot('chat');

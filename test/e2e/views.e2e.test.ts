@@ -38,8 +38,15 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
       report.ttft.p95Ms!,
       6,
     );
-    await app.page.getByTestId('recent-ttft-chart').waitFor();
+    const chart = app.page.getByTestId('recent-ttft-chart');
+    await chart.waitFor();
+    const box = (await chart.locator('.recharts-surface').boundingBox())!;
+    await app.page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+    const tooltip = chart.getByTestId('chart-tooltip');
+    await tooltip.waitFor();
+    expect(await tooltip.textContent()).toMatch(/request [0-9a-f]{8}/);
     await app.screenshot('dashboard');
+    await app.page.mouse.move(0, 0);
   });
 
   it('the slots view shows the model resident', async () => {

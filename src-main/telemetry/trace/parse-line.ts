@@ -46,7 +46,7 @@ export function parseTraceLine(text: string, runId: string | null): LineResult {
   if ('request_id' in raw) return parseSeed(raw, runId);
   if ('requestId' in raw) return parseTimeline(raw, runId);
   return {
-    reason: 'neither a seed 003 trace record (request_id, …) nor a First Frame timeline (requestId, …)',
+    reason: 'neither a trace record (request_id, prompt_tokens, …) nor a First Frame timeline (requestId, …)',
   };
 }
 

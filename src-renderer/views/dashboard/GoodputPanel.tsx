@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Slo } from '../../../src-main/service/contract';
 import type { LatencyReport } from '../../../src-main/telemetry/report';
-import { Figures, NumberField, formatShare } from '../../components';
+import { Figures, NumberField, TERMS, formatShare } from '../../components';
 import type { Figure } from '../../components';
 
 /**
@@ -22,7 +22,7 @@ export function GoodputPanel(props: {
   };
   return (
     <div className="goodput">
-      <div className="slo-inputs">
+      <div className="slo-inputs" title={TERMS.SLO}>
         <NumberField
           label="TTFT SLO (ms)"
           testId="slo-ttft"
@@ -49,10 +49,11 @@ function goodputFigures(report: LatencyReport): Figure[] {
   return [
     {
       label: 'goodput',
+      labelTitle: TERMS.goodput,
       value: goodput ? `${formatShare(goodput.goodShare)} · ${goodput.goodPerS.toFixed(2)} req/s` : '–',
       testId: 'goodput-share',
     },
-    { label: 'missed TTFT SLO', value: formatShare(goodput?.missedTtftShare) },
+    { label: 'missed TTFT SLO', labelTitle: TERMS.SLO, value: formatShare(goodput?.missedTtftShare) },
     {
       label: 'throughput',
       value: throughput

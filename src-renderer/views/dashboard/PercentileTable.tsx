@@ -1,12 +1,36 @@
+import type { ReactNode } from 'react';
 import type { Distribution, LatencyReport } from '../../../src-main/telemetry/report';
-import { formatCount, formatMs } from '../../components';
+import { Term, formatCount, formatMs } from '../../components';
+import type { TermName } from '../../components';
 
-const ROWS: { key: 'ttft' | 'clientTtft' | 'itl' | 'e2e'; label: string }[] = [
-  { key: 'ttft', label: 'TTFT (server)' },
-  { key: 'clientTtft', label: 'TTFT (client)' },
-  { key: 'itl', label: 'ITL (pooled)' },
-  { key: 'e2e', label: 'E2E' },
+const ROWS: { key: 'ttft' | 'clientTtft' | 'itl' | 'e2e'; label: ReactNode }[] = [
+  {
+    key: 'ttft',
+    label: (
+      <>
+        <Term name="TTFT" /> (server)
+      </>
+    ),
+  },
+  {
+    key: 'clientTtft',
+    label: (
+      <>
+        <Term name="TTFT" /> (in the window)
+      </>
+    ),
+  },
+  {
+    key: 'itl',
+    label: (
+      <>
+        <Term name="ITL" /> (pooled)
+      </>
+    ),
+  },
+  { key: 'e2e', label: <Term name="E2E" /> },
 ];
+const TERM_COLUMNS: ReadonlySet<string> = new Set(['p50', 'p95', 'p99']);
 const COLUMNS: { key: keyof Distribution; label: string }[] = [
   { key: 'p50Ms', label: 'p50' },
   { key: 'p90Ms', label: 'p90' },
@@ -27,7 +51,7 @@ export function PercentileTable(props: { report: LatencyReport }) {
           <th scope="col">n</th>
           {COLUMNS.map((c) => (
             <th key={c.key} scope="col">
-              {c.label}
+              {TERM_COLUMNS.has(c.label) ? <Term name={c.label as TermName} /> : c.label}
             </th>
           ))}
         </tr>

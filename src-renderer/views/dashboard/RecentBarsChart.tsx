@@ -1,46 +1,95 @@
 import { useMemo, useState } from 'react';
+import type { MouseEvent } from 'react';
 import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { slicesOf } from '../../parts';
+import { PART_COLORS, slicesOf } from '../../parts';
 import type { BarRow } from './bar-rows';
-import { barRows, niceCeil } from './bar-rows';
+import { barRows, indexTicks, niceCeil, valueTicks } from './bar-rows';
 import { StackedBarsLayer } from './StackedBarsLayer';
-import { describeSlice, formatMs } from '../../components';
+import { describeSlice, formatClock, formatMs } from '../../components';
 
 /**
  * Stacked TTFT bars of the most recent requests (at most 200: more is unreadable and slow),
- * one segment per phase in the fixed colours, drawn on recharts axes with no animation.
+ * one segment per phase in the fixed colours, drawn on recharts axes with no animation. The
+ * x axis reads each request's start time, the y axis its TTFT; hovering a bar shows its parts.
  */
 export function RecentBarsChart(props: { timelines: readonly Timeline[] }) {
   const rows = useMemo(() => barRows(props.timelines), [props.timelines]);
   const [hovered, setHovered] = useState<number | null>(null);
+  const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
   if (rows.length === 0) return <p className="empty-chart">No requests with a first token yet.</p>;
   const topMs = niceCeil(Math.max(...rows.map((r) => r.totalMs)));
   const hoveredRow = hovered === null ? undefined : rows[hovered];
+  const onMove = (event: MouseEvent<HTMLDivElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    setPointer({ x: event.clientX - box.left, y: event.clientY - box.top });
+  };
   return (
-    <div className="chart" data-testid="recent-ttft-chart" data-count={rows.length}>
-      <ResponsiveContainer width="100%" height={260}>
-        <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+    <div
+      className="chart"
+      data-testid="recent-ttft-chart"
+      data-count={rows.length}
+      onMouseMove={onMove}
+      onMouseLeave={() => setPointer(null)}
+    >
+      <ResponsiveContainer width="100%" height={280}>
+        <ComposedChart data={rows} margin={{ top: 8, right: 12, bottom: 8, left: 8 }}>
           <CartesianGrid vertical={false} />
           <XAxis
             dataKey="index"
             type="number"
             domain={[-0.5, rows.length - 0.5]}
-            tick={false}
-            height={24}
-            label={{ value: `last ${rows.length} requests →`, position: 'insideBottomRight' }}
+            ticks={indexTicks(rows.length)}
+            tickFormatter={(i: number) => (rows[i] ? formatClock(rows[i].wallStartMs) : '')}
+            height={44}
+            label={{
+              value: `last ${rows.length} requests, by start time →`,
+              position: 'insideBottom',
+              className: 'axis-title',
+            }}
           />
-          <YAxis type="number" domain={[0, topMs]} tickFormatter={(v: number) => formatMs(v)} width={70} />
+          <YAxis
+            type="number"
+            domain={[0, topMs]}
+            ticks={valueTicks(topMs)}
+            tickFormatter={(v: number) => formatMs(v)}
+            width={78}
+            label={{ value: 'TTFT', angle: -90, position: 'insideLeft', className: 'axis-title' }}
+          />
           {/* An invisible series: recharts lays out axes only for charts that plot something. */}
           <Line dataKey="totalMs" stroke="none" dot={false} activeDot={false} isAnimationActive={false} />
           <StackedBarsLayer rows={rows} hovered={hovered} onHover={setHovered} />
         </ComposedChart>
       </ResponsiveContainer>
-      <p className="ttft-bar-hover">{hoveredRow ? describeRow(hoveredRow) : '\u00a0'}</p>
+      {hoveredRow && pointer && <BarTooltip row={hoveredRow} at={pointer} />}
     </div>
   );
 }
 
-function describeRow(row: BarRow): string {
-  return `${row.requestId.slice(0, 8)} · ${formatMs(row.totalMs)}: ${slicesOf(row.phasesMs).map(describeSlice).join(', ')}`;
+/** The hovered bar's request, start time, TTFT and every non-zero part. */
+function BarTooltip(props: { row: BarRow; at: { x: number; y: number } }) {
+  const { row, at } = props;
+  return (
+    <div
+      className="chart-tooltip"
+      data-testid="chart-tooltip"
+      ref={(el) => {
+        if (!el) return;
+        // Placed through CSSOM (the CSP forbids inline style attributes); kept inside the chart.
+        const width = el.parentElement?.clientWidth ?? 0;
+        el.style.left = `${Math.max(0, Math.min(at.x + 12, width - el.offsetWidth))}px`;
+        el.style.top = `${Math.max(0, at.y - el.offsetHeight - 8)}px`;
+      }}
+    >
+      <b>{formatMs(row.totalMs)}</b> · request {row.requestId.slice(0, 8)} · {formatClock(row.wallStartMs)}
+      <ul>
+        {slicesOf(row.phasesMs).map((slice) => (
+          <li key={slice.phase}>
+            <span className="swatch" style={{ backgroundColor: PART_COLORS[slice.phase] }} />
+            {describeSlice(slice)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }

@@ -6,6 +6,8 @@ import type { TtftPhase } from '../../parts';
 export interface BarRow {
   index: number;
   requestId: string;
+  /** When the request arrived (wall clock, epoch ms): the x axis labels. */
+  wallStartMs: number;
   phasesMs: Record<TtftPhase, number>;
   totalMs: number;
 }
@@ -25,7 +27,7 @@ export function barRows(timelines: readonly Timeline[]): BarRow[] {
     const phasesMs = phasesOf(t);
     let totalMs = 0;
     for (const phase of PHASES) totalMs += Math.max(0, phasesMs[phase]);
-    rows.push({ index: rows.length, requestId: t.requestId, phasesMs, totalMs });
+    rows.push({ index: rows.length, requestId: t.requestId, wallStartMs: t.wallStartMs, phasesMs, totalMs });
   }
   return rows;
 }
@@ -59,4 +61,17 @@ export function niceCeil(value: number): number {
   const power = 10 ** Math.floor(Math.log10(value));
   for (const step of [1, 2, 5, 10]) if (value <= step * power) return step * power;
   return 10 * power;
+}
+
+/** Up to `maxTicks` evenly spaced whole indices from 0 to count − 1, both ends included. */
+export function indexTicks(count: number, maxTicks = 6): number[] {
+  if (count <= 0) return [];
+  if (count <= maxTicks) return Array.from({ length: count }, (_, i) => i);
+  const step = (count - 1) / (maxTicks - 1);
+  return [...new Set(Array.from({ length: maxTicks }, (_, i) => Math.round(i * step)))];
+}
+
+/** Four equal steps from 0 to a round top: y ticks that never crowd. */
+export function valueTicks(topMs: number): number[] {
+  return [0, 1, 2, 3, 4].map((i) => (topMs * i) / 4);
 }

@@ -1,4 +1,4 @@
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RunComparison } from '../../../src-main/service/contract';
 import { formatMs } from '../../components';
 
@@ -7,38 +7,73 @@ const SERIES = [
   { key: 'b', color: '#e67e22' },
 ] as const;
 
-/** The two runs' TTFT distributions on shared buckets, overlaid (shares of each run's requests). */
+/** "100–200 ms", or "≥ 12.8 s" for the open last bucket. */
+export function bucketLabel(edgesMs: readonly number[], i: number): string {
+  const from = edgesMs[i] ?? 0;
+  const to = edgesMs[i + 1];
+  if (to === undefined) return `≥ ${formatMs(from)}`;
+  return `${formatMs(from).replace(/ (ms|s)$/, '')}–${formatMs(to)}`;
+}
+
+/**
+ * The two runs' TTFT distributions on shared buckets: one pair of bars per bucket (share of each
+ * run's requests), so every bar sits on the bucket it counts; hover a bucket for counts and shares.
+ */
 export function CompareChart(props: { comparison: RunComparison }) {
   const { edgesMs, countsA, countsB } = props.comparison.histogram;
   const totalA = countsA.reduce((s, c) => s + c, 0) || 1;
   const totalB = countsB.reduce((s, c) => s + c, 0) || 1;
   const rows = countsA.map((countA, i) => ({
-    bucket: `≥ ${formatMs(edgesMs[i] ?? 0)}`,
+    bucket: bucketLabel(edgesMs, i),
     a: (countA / totalA) * 100,
     b: ((countsB[i] ?? 0) / totalB) * 100,
+    countA,
+    countB: countsB[i] ?? 0,
   }));
+  const nameOf = (key: 'a' | 'b') => `${key.toUpperCase()}: ${props.comparison[key].name}`;
   return (
     <div className="chart" data-testid="compare-chart">
-      <ResponsiveContainer width="100%" height={240}>
-        <AreaChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+      <ResponsiveContainer width="100%" height={280}>
+        <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 8, left: 8 }} barCategoryGap="18%">
           <CartesianGrid vertical={false} />
-          <XAxis dataKey="bucket" interval="preserveStartEnd" />
-          <YAxis unit="%" width={48} />
-          <Tooltip isAnimationActive={false} formatter={(v) => `${Number(v).toFixed(1)}%`} />
-          <Legend />
+          <XAxis
+            dataKey="bucket"
+            interval={0}
+            height={48}
+            label={{ value: 'TTFT bucket', position: 'insideBottom', className: 'axis-title' }}
+          />
+          <YAxis
+            unit="%"
+            width={56}
+            allowDecimals={false}
+            label={{
+              value: 'share of the run’s requests',
+              angle: -90,
+              position: 'insideLeft',
+              dy: 70,
+              className: 'axis-title',
+            }}
+          />
+          <Tooltip
+            isAnimationActive={false}
+            formatter={(value, name, item) => {
+              const payload = (item as { payload?: { countA: number; countB: number } }).payload;
+              const count = String(name).startsWith('A') ? payload?.countA : payload?.countB;
+              return [`${Number(value).toFixed(1)}% (${count ?? 0} requests)`, name];
+            }}
+            labelFormatter={(label) => `TTFT ${String(label)}`}
+          />
+          <Legend verticalAlign="top" height={28} />
           {SERIES.map((series) => (
-            <Area
+            <Bar
               key={series.key}
-              type="step"
               dataKey={series.key}
-              name={`${series.key.toUpperCase()}: ${props.comparison[series.key].name}`}
-              stroke={series.color}
+              name={nameOf(series.key)}
               fill={series.color}
-              fillOpacity={0.3}
               isAnimationActive={false}
             />
           ))}
-        </AreaChart>
+        </BarChart>
       </ResponsiveContainer>
     </div>
   );

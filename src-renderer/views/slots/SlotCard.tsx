@@ -1,6 +1,7 @@
 import type { SlotSnapshot } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { countdown, describeKeepAlive, KEEP_ALIVE_CHOICES } from './keep-alive';
+import { describePinning } from './pinning';
 import { Figures, formatBytes, formatClock, formatCount, useNow } from '../../components';
 import type { Figure } from '../../components';
 
@@ -25,9 +26,7 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
 }
 
 function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
-  const pinning = s.isPinned
-    ? `pinned (${formatBytes(s.lockedBytes)} locked)`
-    : `not pinned${s.pinnedReason ? `: ${s.pinnedReason}` : ''}`;
+  const pinning = describePinning(s);
   return [
     {
       label: 'revisions',
@@ -39,7 +38,11 @@ function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
       value: `${s.precision} · ${s.executionProvider}`,
       title: 'weight storage read from the graph',
     },
-    { label: 'host memory', value: `${formatBytes(s.hostBytes)} · ${pinning}` },
+    {
+      label: 'host memory',
+      value: `${formatBytes(s.hostBytes)} · ${pinning.text}`,
+      ...(pinning.title ? { title: pinning.title } : {}),
+    },
     { label: 'resident', value: s.residentPct === null ? '–' : `${s.residentPct.toFixed(0)}%` },
     {
       label: 'keep-alive',
