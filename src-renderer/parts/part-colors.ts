@@ -1,4 +1,4 @@
-import { TTFT_PHASES } from '../../src-main/telemetry/report';
+import { PHASE_NAMES, TTFT_PHASES } from '../../src-main/telemetry/report';
 import type { TtftPhase } from '../../src-main/telemetry/report';
 
 export type { TtftPhase };
@@ -24,20 +24,8 @@ export const PART_COLORS: Readonly<Record<TtftPhase, string>> = {
   unattributed: '#95a5a6',
 };
 
-/** Human names for the phases, as the legend and tooltips print them. */
-export const PART_LABELS: Readonly<Record<TtftPhase, string>> = {
-  inbox: 'inbox',
-  route: 'route',
-  slotLoad: 'slot load',
-  queue: 'queue',
-  requeue: 'requeue',
-  lostPrefill: 'lost prefill',
-  activation: 'activation',
-  contextLookup: 'context lookup',
-  prefill: 'prefill',
-  emit: 'emit',
-  unattributed: 'unattributed',
-};
+/** Human names for the phases, as the legend and tooltips print them (declared with the report). */
+export const PART_LABELS: Readonly<Record<TtftPhase, string>> = PHASE_NAMES;
 
 /** What each phase is, in a sentence: shown on hover wherever a phase is named. */
 export const PART_EXPLANATIONS: Readonly<Record<TtftPhase, string>> = {

@@ -1,5 +1,5 @@
 import type { ExceedanceGroup } from './exceedance';
-import { TTFT_PHASES } from './phases';
+import { PHASE_NAMES, TTFT_PHASES } from './phases';
 
 /** A trait is worth naming when the slow group's share differs from the rest's by this much. */
 export const NOTABLE_SHARE_GAP = 0.2;
@@ -38,7 +38,7 @@ function extraTime(slow: ExceedanceGroup, rest: ExceedanceGroup): string | null 
   }
   if (best === null) return null;
   const restMean = rest.partMeansMs[best] ?? 0;
-  return `most of their extra time is ${best} (mean ${ms(slow.partMeansMs[best]!)} vs ${ms(restMean)})`;
+  return `most of their extra time is ${PHASE_NAMES[best]} (mean ${ms(slow.partMeansMs[best]!)} vs ${ms(restMean)})`;
 }
 
 function notableTraits(slow: ExceedanceGroup, rest: ExceedanceGroup): (string | null)[] {

@@ -17,7 +17,7 @@ export type { Distribution } from './distribution';
 export { rankIndex, quantilesInPlace, nearestRankSorted } from './nearest-rank';
 export { NEXT_TEST } from './remedies';
 export type { TtftPhase, E2ePhase } from './remedies';
-export { TTFT_PHASES, E2E_PHASES } from './phases';
+export { TTFT_PHASES, E2E_PHASES, PHASE_NAMES } from './phases';
 export type { PartBreakdown, E2eBreakdown, DominantPhase } from './phases';
 export type { Exceedance, ExceedanceGroup } from './exceedance';
 export { DEFAULT_LITTLE_TOLERANCE } from './littles-law';

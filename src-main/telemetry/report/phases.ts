@@ -8,6 +8,23 @@ export const TTFT_PHASES: readonly TtftPhase[] = [...TTFT_PARTS, 'unattributed']
 /** Every end-to-end phase: the TTFT phases, then decode and transport. */
 export const E2E_PHASES: readonly E2ePhase[] = [...TTFT_PHASES, 'decode', 'transport'];
 
+/** Each phase's name for people (reports, sentences, the UI): never the identifier. */
+export const PHASE_NAMES: Readonly<Record<E2ePhase, string>> = {
+  inbox: 'inbox',
+  route: 'route',
+  slotLoad: 'slot load',
+  queue: 'queue',
+  requeue: 'requeue',
+  lostPrefill: 'lost prefill',
+  activation: 'activation',
+  contextLookup: 'context lookup',
+  prefill: 'prefill',
+  emit: 'emit',
+  unattributed: 'unattributed',
+  decode: 'decode',
+  transport: 'transport',
+};
+
 /**
  * Means of the TTFT parts over the requests that produced a first token, and each part's share
  * of the mean TTFT. Means decompose (the part means plus unattributed sum to the mean TTFT);

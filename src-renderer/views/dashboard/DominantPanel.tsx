@@ -1,4 +1,5 @@
 import type { LatencyReport } from '../../../src-main/telemetry/report';
+import { PHASE_NAMES } from '../../../src-main/telemetry/report';
 import { PART_COLORS, PART_LABELS } from '../../parts';
 import { formatMs, formatShare } from '../../components';
 
@@ -18,7 +19,8 @@ export function DominantPanel(props: { report: LatencyReport }) {
       </p>
       {e2e && e2e.phase !== ttft.phase && (
         <p className="muted">
-          Over the whole request, <b>{e2e.phase}</b> dominates ({formatMs(e2e.meanMs)} mean): {e2e.nextTest}
+          Over the whole request, <b>{PHASE_NAMES[e2e.phase]}</b> dominates ({formatMs(e2e.meanMs)} mean):{' '}
+          {e2e.nextTest}
         </p>
       )}
     </div>
