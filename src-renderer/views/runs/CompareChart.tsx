@@ -1,19 +1,11 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RunComparison } from '../../../src-main/service/contract';
-import { formatMs } from '../../components';
+import { bucketLabel } from './buckets';
 
 const SERIES = [
   { key: 'a', color: '#2e86de' },
   { key: 'b', color: '#e67e22' },
 ] as const;
-
-/** "100–200 ms", or "≥ 12.8 s" for the open last bucket. */
-export function bucketLabel(edgesMs: readonly number[], i: number): string {
-  const from = edgesMs[i] ?? 0;
-  const to = edgesMs[i + 1];
-  if (to === undefined) return `≥ ${formatMs(from)}`;
-  return `${formatMs(from).replace(/ (ms|s)$/, '')}–${formatMs(to)}`;
-}
 
 /**
  * The two runs' TTFT distributions on shared buckets: one pair of bars per bucket (share of each

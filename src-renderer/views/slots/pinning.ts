@@ -1,5 +1,5 @@
 import type { SlotSnapshot } from '../../../src-main/service/contract';
-import { formatBytes } from '../../components';
+import { formatBytes } from '../../components/format';
 
 /**
  * Whether the slot's weights are locked in RAM, said for people; the runtime's own reason

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { indexTicks, valueTicks } from '../../../src-renderer/views/dashboard/bar-rows';
+import { bucketLabel } from '../../../src-renderer/views/runs/buckets';
+import { describePinning } from '../../../src-renderer/views/slots/pinning';
+
+describe('chart axes and labels people can read', () => {
+  it('x ticks: at most six whole indices, both ends included', () => {
+    expect(indexTicks(0)).toEqual([]);
+    expect(indexTicks(4)).toEqual([0, 1, 2, 3]);
+    expect(indexTicks(200)).toEqual([0, 40, 80, 119, 159, 199]);
+  });
+
+  it('y ticks: four equal steps to a round top, so labels never crowd', () => {
+    expect(valueTicks(2000)).toEqual([0, 500, 1000, 1500, 2000]);
+  });
+
+  it('histogram buckets are named by their range; the last is open', () => {
+    const edges = [0, 50, 800, 1_600, 12_800];
+    expect(bucketLabel(edges, 0)).toBe('0–50 ms');
+    expect(bucketLabel(edges, 1)).toBe('50–800 ms');
+    expect(bucketLabel(edges, 2)).toBe('800 ms–1.6 s');
+    expect(bucketLabel(edges, 4)).toBe('≥ 12.8 s');
+  });
+
+  it('memory locking in words, the system limit in MiB rather than RLIMIT byte counts', () => {
+    const pinning = describePinning({
+      isPinned: false,
+      lockedBytes: 0,
+      pinnedReason:
+        'exceeds RLIMIT_MEMLOCK: need 11534336 bytes, soft limit 8388608 bytes, already locked 0 bytes',
+    });
+    expect(pinning.text).toBe(
+      'not locked in RAM: the system lets a program lock 8.0 MiB, the model needs 11.0 MiB (raise "ulimit -l" to lock it)',
+    );
+    expect(pinning.title).toMatch(/RLIMIT_MEMLOCK/);
+  });
+});
