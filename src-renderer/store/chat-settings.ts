@@ -75,8 +75,13 @@ export function settingsActions(
     async loadDefaults() {
       const result = await bridge.call('chat.defaults', {});
       if (!result.ok) return store.setState({ error: result.error.message });
-      const isDraft = store.getState().conversationId === null;
-      store.setState({ defaults: result.value, ...(isDraft ? { settings: result.value.settings } : {}) });
+      // A draft the user already edited (before this reply came) keeps the edits.
+      const { conversationId, settings } = store.getState();
+      const isUntouchedDraft = conversationId === null && settings === EMPTY_SETTINGS;
+      store.setState({
+        defaults: result.value,
+        ...(isUntouchedDraft ? { settings: result.value.settings } : {}),
+      });
       forecast.schedule();
     },
     setSettings,
