@@ -109,7 +109,7 @@ describe('our own JSONL import', () => {
 
   it('rejects a line in neither format', async () => {
     await expect(importTraceText('{"id": 1}')).rejects.toMatchObject({
-      reason: expect.stringMatching(/neither a seed 003/),
+      reason: expect.stringMatching(/neither a trace record/),
     });
   });
 });
