@@ -33,8 +33,8 @@ describe('facts that explain a slow first token, recorded where they happen', ()
   });
 
   it('after an eviction by hand, the load names it and the old pages are another slot revision', async () => {
-    const slot = runtime.slots().find((s) => s.model.modelId === TEST_MODEL_ID)!;
-    await runtime.evict(slot.slotId);
+    const { timeline: before } = await generate(runtime, { prompt: chat('Good evening.') });
+    await runtime.evict(before.slotId!);
     const { timeline } = await generate(runtime, { prompt: chat(QUESTION) });
     expect(timeline.diagnosis?.slotLoad).toMatchObject({ kind: 'manual', reason: 'evicted by the user' });
     expect(timeline.diagnosis?.slotLoad?.unloadedAtWallMs).toBeGreaterThan(0);
