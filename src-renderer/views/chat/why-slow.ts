@@ -21,7 +21,7 @@ export function whySlow(t: Timeline, conversationId: string | null): Reason[] {
   const reasons: Reason[] = [];
   if (t.parts.slotLoad > 0 && d.slotLoad)
     reasons.push({ kind: 'slot-load', text: slotLoadText(t.parts.slotLoad, d.slotLoad) });
-  if (t.parts.queue >= NOTABLE_MS)
+  if (isNotableQueue(t.parts.queue, t.ttftMs, d))
     reasons.push({ kind: 'queue', text: queueText(t.parts.queue, d, conversationId) });
   if (t.numPreemptions > 0)
     reasons.push({
@@ -30,6 +30,12 @@ export function whySlow(t: Timeline, conversationId: string | null): Reason[] {
     });
   if (d.pageMiss) reasons.push({ kind: 'pages', text: pagesText(t.parts.prefill, d.pageMiss) });
   return reasons;
+}
+
+/** A wait behind others is worth a sentence from 1 ms; a wait for the loop's own step only when it mattered. */
+function isNotableQueue(queueMs: number, ttftMs: number, d: Diagnosis): boolean {
+  if (d.numQueuedBehind > 0) return queueMs >= NOTABLE_MS;
+  return queueMs >= Math.max(5, 0.1 * ttftMs);
 }
 
 function slotLoadText(ms: number, c: SlotLoadCause): string {
