@@ -51,14 +51,16 @@ export class MissIndex {
 
   /** Why a lookup that found `numFound` of at most `maxPages` pages stopped there. */
   explain(identity: PageIdentity, tokenIds: readonly number[], numFound: number, maxPages: number): PageMiss {
-    const base = {
+    // Built in schema order (kind first), so an exported timeline reads back byte for byte.
+    const miss = (kind: PageMiss['kind'], extra: Partial<PageMiss> = {}): PageMiss => ({
+      kind,
       numCachedTokens: numFound * this.pageSize,
       numPromptTokens: tokenIds.length,
       pageSize: this.pageSize,
-      divergedAtToken: null,
-      changedRevisions: [],
-    };
-    if (numFound >= maxPages) return { ...base, kind: 'unaligned-tail' };
+      divergedAtToken: extra.divergedAtToken ?? null,
+      changedRevisions: extra.changedRevisions ?? [],
+    });
+    if (numFound >= maxPages) return miss('unaligned-tail');
     const slice = tokenIds.slice(numFound * this.pageSize, (numFound + 1) * this.pageSize);
     const parentHash = numFound === 0 ? CHAIN_ROOT : this.hashAt(tokenIds, numFound - 1);
     const hash = chainHash(parentHash, slice);
@@ -68,15 +70,12 @@ export class MissIndex {
     const elsewhere = others[0]?.identity ?? this.gone.get(chainKey(numFound, hash));
     if (elsewhere) {
       const changed = changedRevisions(elsewhere, identity);
-      return changed.length > 0
-        ? { ...base, kind: 'revision', changedRevisions: changed }
-        : { ...base, kind: 'evicted' };
+      return changed.length > 0 ? miss('revision', { changedRevisions: changed }) : miss('evicted');
     }
     const siblings = this.byParent.get(parentKey(identity, numFound, parentHash));
-    if (!siblings || siblings.size === 0)
-      return { ...base, kind: numFound === 0 ? 'no-prefix' : 'beyond-cache' };
+    if (!siblings || siblings.size === 0) return miss(numFound === 0 ? 'no-prefix' : 'beyond-cache');
     const offset = Math.min(...[...siblings].map((p) => firstDifference(p.tokenIds, slice)));
-    return { ...base, kind: 'diverged', divergedAtToken: numFound * this.pageSize + offset };
+    return miss('diverged', { divergedAtToken: numFound * this.pageSize + offset });
   }
 
   private hashAt(tokenIds: readonly number[], pageIndex: number): string {
