@@ -5,7 +5,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../service/create-core';
-import { ensureRendererBuilt, parseServeArgs, SERVE_USAGE, startHttpHost } from '../host/http';
+import {
+  ensureRendererBuilt,
+  exposureProblem,
+  parseServeArgs,
+  SERVE_USAGE,
+  startHttpHost,
+} from '../host/http';
 import { openAiRoutes } from '../host/openai';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from './paths';
 
@@ -24,6 +30,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(SERVE_USAGE);
     return 0;
   }
+  const apiKey = process.env['FIRST_FRAME_API_KEY'] || null;
+  const exposure = exposureProblem(args.host, apiKey !== null, args.isKeyWaived);
+  if (exposure) {
+    console.error(exposure);
+    return 2;
+  }
   if (await ensureRendererBuilt(RENDERER_DIR, REPO_ROOT))
     console.log(`Built the renderer into ${RENDERER_DIR}`);
   const core = await createCore({
@@ -34,7 +46,10 @@ async function main(argv: string[]): Promise<number> {
   const host = await startHttpHost({
     service: core.service,
     openExport: (request) => core.openExport(request),
-    routes: [openAiRoutes({ openai: core.openai, apiKey: process.env['FIRST_FRAME_API_KEY'] ?? null })],
+    // The host checks the key on every route, /v1 included (in OpenAI's error format there).
+    routes: [openAiRoutes({ openai: core.openai })],
+    apiKey,
+    isKeyWaived: args.isKeyWaived,
     rendererDir: RENDERER_DIR,
     port: args.port,
     host: args.host,
@@ -48,11 +63,15 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   });
   for (const line of core.describe()) console.log(line);
-  if (host.isPublic)
+  if (host.isPublic && !apiKey)
     console.warn(
-      `WARNING: listening on ${host.host}: anyone who can reach this machine can use the model and read your conversations.`,
+      `WARNING: listening on ${host.host} with --no-key: anyone who can reach this machine can use the model and read your conversations.`,
     );
-  console.log(`OpenAI-compatible API at ${host.url}v1 (set FIRST_FRAME_API_KEY to require a bearer key)`);
+  console.log(
+    apiKey
+      ? `OpenAI-compatible API at ${host.url}v1; every route needs the key (Bearer, or any user name and the key as password in a browser)`
+      : `OpenAI-compatible API at ${host.url}v1 (set FIRST_FRAME_API_KEY to require a key on every route)`,
+  );
   console.log(`First Frame is serving at ${host.url}  (Ctrl+C to stop)`);
   // Load the default model now, like a server would, so the first message does not pay for it.
   core.prefetchDefault().then(

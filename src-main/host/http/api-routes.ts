@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HTTP_LIMITS } from '../../limits';
 import { METHODS } from '../../service/contract';
 import type { MethodName, ServiceApi } from '../../service/contract';
 import type { EventStreamOptions } from './event-stream';
@@ -6,12 +7,15 @@ import { DEFAULT_EVENT_STREAM_OPTIONS, openEventStream } from './event-stream';
 import { exportFormatOf, serveExport } from './export-download';
 import type { ExportOpener } from './export-download';
 import { BodyTooLarge, readBody } from './read-body';
+import { decodePathPart } from './request-target';
 import { failure, sendResult } from './respond';
 import type { RouteModule } from './route-module';
 
-/** Body limits: 1 MiB for any call, more for the one that carries a whole trace file. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-const BODY_LIMITS: Partial<Record<MethodName, number>> = { 'traces.import': 128 * 1024 * 1024 };
+/** Body limits (limits.ts): 1 MiB for any call, more for the one that carries a whole trace file. */
+export const DEFAULT_MAX_BODY_BYTES = HTTP_LIMITS.maxBodyBytes;
+const BODY_LIMITS: Partial<Record<MethodName, number>> = {
+  'traces.import': HTTP_LIMITS.maxTraceCallBodyBytes,
+};
 
 /** How the API module is built: the service, and event-stream pacing for tests. */
 export interface ApiRouteOptions {
@@ -64,7 +68,9 @@ async function callMethod(
   options: ApiRouteOptions,
   rawName: string,
 ) {
-  const name = decodeURIComponent(rawName);
+  const name = decodePathPart(rawName);
+  if (name === null)
+    return sendResult(res, failure('invalid_input', 'the method name has invalid percent-encoding'));
   if (!Object.hasOwn(METHODS, name)) return sendResult(res, failure('not_found', `unknown method "${name}"`));
   if (req.method !== 'POST') return sendResult(res, failure('invalid_input', 'call methods with POST'), 405);
   const contentType = req.headers['content-type'] ?? '';

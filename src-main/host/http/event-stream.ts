@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EVENT_STREAM_LIMITS } from '../../limits';
 import type { PushedEvent, ServiceApi } from '../../service/contract';
 
 /** Pacing of one server-sent event stream. */
@@ -11,12 +12,8 @@ export interface EventStreamOptions {
   maxBufferedEvents: number;
 }
 
-/** At most 20 messages/s, a keep-alive every 15 s, and a generous backlog. */
-export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
-  flushIntervalMs: 50,
-  keepAliveMs: 15_000,
-  maxBufferedEvents: 50_000,
-};
+/** At most 20 messages/s, a keep-alive every 15 s, and a generous backlog (limits.ts). */
+export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = { ...EVENT_STREAM_LIMITS };
 
 /**
  * Serves `GET /api/events`: every pushed event of the service, batched into messages whose

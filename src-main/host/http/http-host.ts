@@ -1,12 +1,15 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { HTTP_LIMITS } from '../../limits';
 import type { ServiceApi } from '../../service/contract';
 import { createApiRoutes } from './api-routes';
 import type { ExportOpener } from './export-download';
+import { BASIC_CHALLENGE, exposureProblem, isAuthorized, isLoopbackBind } from './auth';
 import type { EventStreamOptions } from './event-stream';
 import type { HostPolicy } from './host-guard';
 import { checkHeaders, hostPolicy, isWildcardHost } from './host-guard';
-import { sendText } from './respond';
+import { parseRequestTarget } from './request-target';
+import { sendJson, sendText } from './respond';
 import type { RouteModule } from './route-module';
 import { pickRoute } from './route-module';
 import { setSecurityHeaders } from './security-headers';
@@ -28,6 +31,13 @@ export interface HttpHostOptions {
   events?: EventStreamOptions;
   /** Streams `/api/export.<format>` downloads straight from the store (flat memory); absent: CSV only, via the service. */
   openExport?: ExportOpener;
+  /**
+   * When set, every route (the page, `/api`, its event stream, `/v1`) needs the key: `Bearer
+   * <key>`, or HTTP Basic with the key as password (browsers prompt for it once).
+   */
+  apiKey?: string | null;
+  /** Bind beyond loopback with no key anyway (`--no-key`); otherwise starting refuses. */
+  isKeyWaived?: boolean;
 }
 
 /** A running host: where it listens, and how to stop it. */
@@ -45,13 +55,24 @@ export interface HttpHost {
  */
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   const bindHost = options.host ?? '127.0.0.1';
+  const apiKey = options.apiKey || null;
+  const exposure = exposureProblem(bindHost, apiKey !== null, options.isKeyWaived ?? false);
+  if (exposure) throw new Error(exposure);
   const routes: RouteModule[] = [
     createApiRoutes({ service: options.service, events: options.events, openExport: options.openExport }),
     ...(options.routes ?? []),
     createStaticFiles(options.rendererDir),
   ];
   let policy: HostPolicy | null = null;
-  const server = createServer((req, res) => void handle(req, res, routes, policy));
+  const server = createServer(
+    {
+      headersTimeout: HTTP_LIMITS.headersTimeoutMs,
+      requestTimeout: HTTP_LIMITS.requestTimeoutMs,
+      keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+      maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
+    },
+    (req, res) => void handle(req, res, routes, policy, apiKey),
+  );
   const port = await listen(server, options.port, bindHost);
   policy = hostPolicy(bindHost, port, options.extraHostNames);
   const urlHost = isWildcardHost(bindHost)
@@ -63,7 +84,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     url: `http://${urlHost}:${port}/`,
     host: bindHost,
     port,
-    isPublic: isWildcardHost(bindHost),
+    isPublic: !isLoopbackBind(bindHost),
     close: () => closeServer(server, routes),
   };
 }
@@ -73,22 +94,39 @@ async function handle(
   res: ServerResponse,
   routes: RouteModule[],
   policy: HostPolicy | null,
+  apiKey: string | null,
 ) {
-  setSecurityHeaders(res);
-  if (!policy) return sendText(res, 503, 'Starting up');
-  const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-  const verdict = checkHeaders(policy, req.headers.host, origin);
-  if (!verdict.isAllowed) return sendText(res, 403, verdict.message);
-  const url = new URL(req.url ?? '/', 'http://local');
-  const route = pickRoute(routes, url.pathname);
+  const method = req.method ?? '?';
+  let path = '(unparsed)';
   try {
-    if (route) await route.handle(req, res, url);
+    setSecurityHeaders(res);
+    if (!policy) return sendText(res, 503, 'Starting up');
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+    const verdict = checkHeaders(policy, req.headers.host, origin);
+    if (!verdict.isAllowed) return sendText(res, 403, verdict.message);
+    const target = parseRequestTarget(req.url);
+    if (!target.ok) return sendText(res, 400, target.message);
+    path = target.url.pathname;
+    const route = pickRoute(routes, path);
+    if (apiKey !== null && !isAuthorized(req.headers.authorization, apiKey))
+      return route?.sendUnauthorized ? route.sendUnauthorized(res) : sendUnauthorized(res, path);
+    if (route) await route.handle(req, res, target.url);
     else sendText(res, 404, 'Not found');
   } catch (error) {
-    console.error(`[http] ${req.method} ${url.pathname} failed:`, error);
+    console.error(`[http] ${method} ${path} failed:`, error);
     if (!res.headersSent) sendText(res, 500, 'Internal error (see the host console)');
     else res.destroy();
   }
+}
+
+/** 401 with a Basic challenge, so a browser asks for the key once and sends it on every request. */
+function sendUnauthorized(res: ServerResponse, path: string): void {
+  res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
+  const message =
+    'This server requires its API key: send Authorization: Bearer <key>, or sign in with any user name and the key as password.';
+  if (path.startsWith('/api/'))
+    return sendJson(res, 401, { ok: false, error: { code: 'forbidden', message } });
+  sendText(res, 401, message);
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -14,3 +14,6 @@ export { ensureRendererBuilt } from './ensure-renderer';
 export { parseServeArgs, SERVE_USAGE } from './serve-args';
 export type { ServeArgs } from './serve-args';
 export type { ExportOpener } from './export-download';
+export { parseRequestTarget, decodePathPart } from './request-target';
+export type { ParsedTarget } from './request-target';
+export { isAuthorized, exposureProblem, isLoopbackBind, BASIC_CHALLENGE } from './auth';

@@ -8,6 +8,8 @@ export interface RouteModule {
   /** Path prefix, with a trailing slash (`/api/`); `/` is the static files' catch-all. */
   readonly prefix: string;
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
+  /** Answers a request that lacks the host's API key in this module's own error format. */
+  sendUnauthorized?(res: ServerResponse): void;
   /** Releases what the module holds open (event streams, timers) when the host closes. */
   close?(): void;
 }

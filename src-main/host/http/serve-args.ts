@@ -4,6 +4,8 @@ export interface ServeArgs {
   host: string;
   dataDir: string | null;
   extraHostNames: string[];
+  /** `--no-key`: listen beyond loopback without FIRST_FRAME_API_KEY anyway. */
+  isKeyWaived: boolean;
   isHelp: boolean;
 }
 
@@ -11,9 +13,12 @@ export interface ServeArgs {
 export const DEFAULT_SERVE_PORT = 5180;
 
 /** Usage text printed by --help and after a bad flag. */
-export const SERVE_USAGE = `usage: npm run serve -- [--port N] [--host ADDR] [--data-dir DIR] [--allow-host NAME]
+export const SERVE_USAGE = `usage: npm run serve -- [--port N] [--host ADDR] [--data-dir DIR] [--allow-host NAME] [--no-key]
   --port N          port to listen on (default ${DEFAULT_SERVE_PORT}; 0 picks a free one)
-  --host ADDR       bind address (default 127.0.0.1; 0.0.0.0 exposes the app to your network)
+  --host ADDR       bind address (default 127.0.0.1; 0.0.0.0 exposes the app to your network,
+                    and then needs FIRST_FRAME_API_KEY, which every route requires when set)
+  --no-key          allow a --host beyond loopback without FIRST_FRAME_API_KEY (anyone who can
+                    reach the port can then use the model and read every conversation)
   --data-dir DIR    database and user models folder (default .first-frame in the repository)
   --allow-host NAME also accept requests addressed to NAME (e.g. a LAN host name)`;
 
@@ -24,6 +29,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     host: '127.0.0.1',
     dataDir: null,
     extraHostNames: [],
+    isKeyWaived: false,
     isHelp: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -38,6 +44,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     else if (flag === '--host') args.host = value();
     else if (flag === '--data-dir') args.dataDir = value();
     else if (flag === '--allow-host') args.extraHostNames.push(value());
+    else if (flag === '--no-key' && inline === undefined) args.isKeyWaived = true;
     else throw new Error(`unknown option ${flag}`);
   }
   return args;

@@ -1,8 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OpenAiEndpoint, OpenAiFailure, OpenAiService } from '../../service/openai';
 import type { RouteModule } from '../http';
-import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, readBody, sendJson } from '../http';
-import { isAuthorized } from './auth';
+import {
+  BodyTooLarge,
+  DEFAULT_MAX_BODY_BYTES,
+  decodePathPart,
+  isAuthorized,
+  parseRequestTarget,
+  readBody,
+  sendJson,
+} from '../http';
 import { FrameWriter } from './frame-writer';
 
 /** What the `/v1/*` adapter needs from its host. */
@@ -33,17 +40,16 @@ export async function handleOpenAi(
   res: ServerResponse,
   ctx: OpenAiHttpContext,
 ): Promise<boolean> {
-  const pathname = new URL(req.url ?? '/', 'http://local').pathname.replace(/\/+$/, '');
+  const target = parseRequestTarget(req.url);
+  const pathname = target.ok ? target.url.pathname.replace(/\/+$/, '') : '';
+  if (!target.ok) {
+    sendFailure(res, ctx.openai.failure(400, target.message, 'invalid_request_error', 'invalid_url'));
+    return true;
+  }
   if (!isOpenAiPath(pathname)) return false;
   const arrivedAt = ctx.openai.now();
   if (ctx.apiKey && !isAuthorized(req.headers.authorization, ctx.apiKey)) {
-    const failure = ctx.openai.failure(
-      401,
-      'Incorrect or missing API key: send the header Authorization: Bearer <key> with the key this server was started with.',
-      'invalid_request_error',
-      'invalid_api_key',
-    );
-    sendFailure(res, { ...failure, headers: { 'WWW-Authenticate': 'Bearer' } });
+    sendUnauthorized(res, ctx.openai);
     return true;
   }
   const endpoint = COMPLETION_PATHS[pathname];
@@ -59,7 +65,19 @@ export function openAiRoutes(ctx: OpenAiHttpContext): RouteModule {
     handle: async (req, res) => {
       await handleOpenAi(req, res, ctx);
     },
+    sendUnauthorized: (res) => sendUnauthorized(res, ctx.openai),
   };
+}
+
+/** OpenAI's 401 for a missing or wrong key, with a Bearer challenge. */
+function sendUnauthorized(res: ServerResponse, openai: OpenAiService): void {
+  const failure = openai.failure(
+    401,
+    'Incorrect or missing API key: send the header Authorization: Bearer <key> with the key this server was started with.',
+    'invalid_request_error',
+    'invalid_api_key',
+  );
+  sendFailure(res, { ...failure, headers: { 'WWW-Authenticate': 'Bearer' } });
 }
 
 function serveModels(
@@ -68,8 +86,9 @@ function serveModels(
   openai: OpenAiService,
   pathname: string,
 ): void {
+  // The host refused undecodable paths already; `?? ''` only satisfies the type.
   const modelId = pathname.startsWith('/v1/models/')
-    ? decodeURIComponent(pathname.slice('/v1/models/'.length))
+    ? (decodePathPart(pathname.slice('/v1/models/'.length)) ?? '')
     : null;
   if (pathname !== '/v1/models' && modelId === null)
     return sendFailure(

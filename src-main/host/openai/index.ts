@@ -2,4 +2,4 @@ export { handleOpenAi, openAiRoutes, isOpenAiPath } from './handle-openai';
 export type { OpenAiHttpContext } from './handle-openai';
 export { startOpenAiServer } from './standalone-server';
 export type { OpenAiServer } from './standalone-server';
-export { isAuthorized } from './auth';
+export { isAuthorized } from '../http';

@@ -8,8 +8,20 @@ import { CSV_HEADER, toCsvRecord } from './csv-columns';
 import type { StreamOutOptions, TimelineSource } from './stream-out';
 import { mapTimelines } from './stream-out';
 
+/**
+ * CSV injection defence (OWASP), for every CSV the app writes: a text cell that begins with
+ * `=`, `+`, `-`, `@`, tab or CR gets a leading `'`, so a spreadsheet shows it as text instead
+ * of running it as a formula. Numbers (negative ones too) are left as numbers.
+ */
+export const FORMULA_SAFE_CSV = { escape_formulas: true } as const;
+
 /** RFC 4180 output via csv-stringify: quotes where needed, CRLF-free `\n` rows, a header. */
-const CSV_OPTIONS = { header: true, columns: [...CSV_HEADER], record_delimiter: 'unix' as const };
+const CSV_OPTIONS = {
+  header: true,
+  columns: [...CSV_HEADER],
+  record_delimiter: 'unix' as const,
+  ...FORMULA_SAFE_CSV,
+};
 
 /**
  * Streams one CSV row per timeline into `out` (header first). Rows are produced as `out`

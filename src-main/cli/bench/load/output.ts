@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { partKey } from '../../../service/openai';
 import { TTFT_PARTS } from '../../../telemetry/timeline';
+import { FORMULA_SAFE_CSV } from '../../../telemetry/trace';
 import type { RequestRecord } from './driver';
 import type { PhaseSummary, Percentiles } from './summary';
 import { clientItlsOf, clientTtftOf, percentiles, serverTtftOf } from './summary';
@@ -93,7 +94,7 @@ export function writeRequestsCsv(
   phases: readonly { label: string; records: readonly RequestRecord[] }[],
 ): void {
   const rows = phases.flatMap(({ label, records }) => records.map((r) => csvRow(label, r)));
-  writeFileSync(file, stringify(rows, { header: true, columns: CSV_COLUMNS }));
+  writeFileSync(file, stringify(rows, { header: true, columns: CSV_COLUMNS, ...FORMULA_SAFE_CSV }));
 }
 
 function csvRow(label: string, r: RequestRecord): Record<string, unknown> {
@@ -104,7 +105,7 @@ function csvRow(label: string, r: RequestRecord): Record<string, unknown> {
   const parts = Object.fromEntries(
     [...TTFT_PARTS.map(partKey), 'unattributed_ms'].map((key) => [key, r.seen.timings?.[key] ?? '']),
   );
-  const num = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : '');
+  const num = (value: number) => (Number.isFinite(value) ? Number(value.toFixed(3)) : '');
   return {
     phase: label,
     index: r.planned.index,

@@ -33,6 +33,33 @@ describe('CSV export', () => {
     expect(rows[0]!.error_message).toBe('bad "thing", then\nanother');
   });
 
+  it('neutralises cells a spreadsheet would run as formulas, in the streamed and in-memory exports', async () => {
+    const hostile = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\r=1'];
+    const timelines = hostile.map((text, i) => ({
+      ...timeline({ finish: 'error' }),
+      requestId: text,
+      conversationId: `=cmd|' /C calc'!A${i}`,
+      modelId: text,
+      errorMessage: text,
+    }));
+    for (const text of [await collect((out) => writeCsv(timelines, out)), toCsvString(timelines)]) {
+      const rows = parse(text, { columns: true }) as Record<string, string>[];
+      rows.forEach((row, i) => {
+        for (const column of ['request_id', 'model_id', 'error_message'])
+          expect(row[column]).toBe(`'${hostile[i]}`);
+        expect(row.conversation_id!.startsWith("'=cmd")).toBe(true);
+      });
+    }
+  });
+
+  it('keeps negative numbers numbers (only text cells are neutralised)', () => {
+    const base = timeline({ parts: { prefill: 30 } });
+    const late = { ...base, clientTtftMs: base.ttftMs! - 5 };
+    const row = (parse(toCsvString([late]), { columns: true }) as Record<string, string>[])[0]!;
+    expect(Number(row.transport_ms)).toBeLessThan(0);
+    expect(row.transport_ms!.startsWith('-')).toBe(true);
+  });
+
   it('leaves unknown values empty rather than writing null or NaN', () => {
     const text = toCsvString([timeline({ hasFirstToken: false })]);
     const row = (parse(text, { columns: true }) as Record<string, string>[])[0]!;

@@ -1,0 +1,97 @@
+/**
+ * Every limit on what crosses the app's edges, named once: HTTP bodies and timeouts, uploads,
+ * trace files and the values inside them, the prompt's character bound, the history writer's
+ * queue and retries. The runtime's request limits (prompt and output tokens, queue length,
+ * deadlines) are runtime settings and live there (`RuntimeOptions.limits`); the prompt's
+ * character bound below is derived from them, never copied.
+ *
+ * This module imports nothing: every room may read it.
+ */
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const DAY_MS = 86_400_000;
+
+/** What one HTTP request may send, and how long it may take to send it. */
+export const HTTP_LIMITS = {
+  /** Largest body of an `/api/call/…` or `/v1/…` request (bytes): far more than any prompt fits. */
+  maxBodyBytes: 1 * MIB,
+  /** Largest body of `traces.import` (bytes): JSON escaping can double a 50 M-character trace. */
+  maxTraceCallBodyBytes: 128 * MIB,
+  /** Longest the request line and headers may take to arrive (ms): a slow sender is cut off. */
+  headersTimeoutMs: 30_000,
+  /** Longest a whole request, body included, may take to arrive (ms). */
+  requestTimeoutMs: 300_000,
+  /** An idle kept-alive connection is closed after this long (ms). */
+  keepAliveTimeoutMs: 5_000,
+  /** Largest request line plus headers (bytes); more is answered 431 by Node itself. */
+  maxHeaderBytes: 16 * KIB,
+} as const;
+
+/** Pacing and backlog of one `/api/events` stream. */
+export const EVENT_STREAM_LIMITS = {
+  /** Minimum time between two messages: events arriving in between travel in one batch (ms). */
+  flushIntervalMs: 50,
+  /** A comment line this often keeps proxies and idle sockets from closing the stream (ms). */
+  keepAliveMs: 15_000,
+  /** A client this far behind is cut off (it reconnects) rather than buffered without end. */
+  maxBufferedEvents: 50_000,
+} as const;
+
+/**
+ * Trace import (the Traces view, `POST /api/traces/import`, `npm run profile`). The value
+ * bounds are wide enough for traces from any engine, never a local model's context: a line
+ * outside them is rejected with the field and the bound, never truncated.
+ */
+export const TRACE_LIMITS = {
+  /** Largest trace file or upload (bytes). */
+  maxFileBytes: 128 * MIB,
+  /** Longest line (characters): our own timelines carry every inter-token gap. */
+  maxLineChars: 16 * MIB,
+  /** Most non-blank lines in one import. */
+  maxLines: 1_000_000,
+  /** Largest prompt a record may claim (tokens). */
+  maxPromptTokens: 10_000_000,
+  /** Largest output a record may claim (tokens). */
+  maxOutputTokens: 1_000_000,
+  /** Longest request a record may span, first stamp to last (ms). */
+  maxSpanMs: DAY_MS,
+  /** Most inter-token gaps one import may hold in memory (≈ 8 bytes each). */
+  maxTotalGaps: 20_000_000,
+  /** Rejected lines listed one by one; beyond this they are only counted. */
+  maxListedRejections: 1_000,
+  /** Timelines per message from the import worker (each message is one short main-thread turn). */
+  batchSize: 500,
+} as const;
+
+/**
+ * Prompts: a prompt is bounded by characters before any tokenizer sees it (a token never
+ * covers more than `maxCharsPerToken` characters of text in any vocabulary we load), and a
+ * long one is tokenized off the serving thread.
+ */
+export const PROMPT_LIMITS = {
+  /** Characters one token may stand for, at most: prompts over maxPromptTokens × this are refused unread. */
+  maxCharsPerToken: 32,
+  /** Text up to this many characters is tokenized on the serving thread (well under a millisecond per KB). */
+  inlineTokenizeChars: 4_096,
+} as const;
+
+/** The prompt's character bound for a token limit: beyond it, no tokenizer could fit the limit. */
+export function maxPromptChars(maxPromptTokens: number): number {
+  return maxPromptTokens * PROMPT_LIMITS.maxCharsPerToken;
+}
+
+/** The history writer: how much waits in memory and how it retries a busy or full disk. */
+export const STORE_LIMITS = {
+  /** Items held in memory while the database is busy or full; beyond this new items are refused and counted. */
+  maxPending: 200_000,
+  /** Items per transaction. */
+  maxBatch: 1_000,
+  /** Longest an item waits before a flush when traffic is light (ms). */
+  flushIntervalMs: 200,
+  /** First retry after SQLITE_BUSY (ms); doubles up to maxBusyRetryMs. */
+  busyRetryMs: 50,
+  maxBusyRetryMs: 1_000,
+  /** Retry after a full disk (ms): space may be freed at any time. */
+  fullRetryMs: 5_000,
+} as const;

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRequestTarget, startHttpHost } from '../../../../src-main/host/http';
+import type { HttpHost } from '../../../../src-main/host/http';
+import { openAiRoutes } from '../../../../src-main/host/openai';
+import { rawRequest } from './raw-request';
+import { rawExchange, statusOfRaw } from './raw-socket';
+import { ServiceDouble } from './service-double';
+import { createOpenAiService } from '../../../../src-main/service/openai';
+import { fakeRuntime } from '../../service/openai/fake-runtime';
+
+describe('request targets', () => {
+  it.each(['//[', 'http://a:99999/', 'http://%zz/', '/%zz', '/api/call/%E0%A4%A'])(
+    'refuses %j with a reason instead of throwing',
+    (target) => {
+      const parsed = parseRequestTarget(target);
+      expect(parsed.ok).toBe(false);
+      expect(!parsed.ok && parsed.message).toMatch(/^Bad request: /);
+    },
+  );
+});
+
+describe('the host answers hostile request lines with 400 and keeps serving', () => {
+  let host: HttpHost;
+  let dir: string;
+  const service = new ServiceDouble();
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ff-hostile-'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    host = await startHttpHost({
+      service,
+      rendererDir: dir,
+      port: 0,
+      routes: [openAiRoutes({ openai: createOpenAiService(fakeRuntime()) })],
+    });
+  });
+  afterAll(async () => {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    'GET //[ HTTP/1.1',
+    'GET http://a:99999/ HTTP/1.1',
+    'GET http://%zz/ HTTP/1.1',
+    'GET /%zz HTTP/1.1',
+    'POST /api/call/%E0%A4%A HTTP/1.1',
+    'GET /v1/models/%zz HTTP/1.1',
+    'GET /assets/%c0%af HTTP/1.1',
+  ])('%s → 400 with a message, then the next request is served', async (line) => {
+    const response = await rawExchange(host.port, `${line}\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`);
+    expect(statusOfRaw(response)).toBe(400);
+    expect(response).toMatch(/Bad request: .*(not a valid URL path|invalid percent-encoding)/);
+    const next = await rawRequest(host.port, '/');
+    expect(next.status).toBe(200);
+  });
+
+  it('answers a request line Node cannot parse with 400 (the parser refuses it) and keeps serving', async () => {
+    const response = await rawExchange(host.port, `GET /a b c\r\nHost: x\r\n\r\n`);
+    expect(statusOfRaw(response)).toBe(400);
+    expect((await rawRequest(host.port, '/')).status).toBe(200);
+  });
+});
