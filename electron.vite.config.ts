@@ -20,7 +20,8 @@ function devCspPlugin(): Plugin {
 
 // Three bundles from the design card's custom roots. Only the `electron` package's version is
 // read, so this builds with no Electron binary on the machine. The main bundle also carries
-// the slot worker (`engine-worker.js`, found next to it at run time). The preload is one
+// the worker threads (`engine-worker.js`, `trace-import-worker.js`, found next to it at run
+// time by threads/spawn-worker.ts). The preload is one
 // CommonJS file, the only form a sandboxed preload can load.
 export default defineConfig({
   main: {
@@ -30,6 +31,7 @@ export default defineConfig({
         input: {
           index: resolve('src-main/host/electron/main.ts'),
           'engine-worker': resolve('src-main/runtime/engine/worker-entry.ts'),
+          'trace-import-worker': resolve('src-main/telemetry/trace/import-worker-entry.ts'),
         },
       },
     },

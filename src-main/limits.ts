@@ -48,12 +48,14 @@ export const TRACE_LIMITS = {
   maxFileBytes: 128 * MIB,
   /** Longest line (characters): our own timelines carry every inter-token gap. */
   maxLineChars: 16 * MIB,
-  /** Most non-blank lines in one import. */
-  maxLines: 1_000_000,
+  /** Most non-blank lines in one import (each becomes a timeline of about 1.5 KB in memory). */
+  maxLines: 500_000,
   /** Largest prompt a record may claim (tokens). */
   maxPromptTokens: 10_000_000,
   /** Largest output a record may claim (tokens). */
   maxOutputTokens: 1_000_000,
+  /** Longest request id (characters). */
+  maxIdChars: 1_000,
   /** Longest request a record may span, first stamp to last (ms). */
   maxSpanMs: DAY_MS,
   /** Most inter-token gaps one import may hold in memory (≈ 8 bytes each). */
@@ -62,6 +64,10 @@ export const TRACE_LIMITS = {
   maxListedRejections: 1_000,
   /** Timelines per message from the import worker (each message is one short main-thread turn). */
   batchSize: 500,
+  /** The import worker's heap (MB): a file that still outgrows it fails that import, not the app. */
+  workerHeapMb: 3_072,
+  /** Characters per message when a trace already in memory is handed to the import worker. */
+  sliceChars: 1_048_576,
 } as const;
 
 /**

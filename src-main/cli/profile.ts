@@ -1,13 +1,14 @@
 /**
  * `npm run profile -- FILE [--json] [--skip-bad-lines] [--slo-ttft-ms N] [--slo-itl-ms N]`:
- * the latency report for a JSONL trace (seed 003 records or our exported timelines). A rejected
- * file exits 1 with `FILE:LINE: reason`. With no FILE it runs the built-in positive and negative
+ * the latency report for a JSONL trace (seed 003 records or our exported timelines; UTF-8 with
+ * or without a byte-order mark, LF or CRLF). A rejected file exits 1 with `FILE:LINE: reason`;
+ * an empty or blank file, or one with no acceptable line, exits 1 too. With no FILE it runs the built-in positive and negative
  * controls and exits 1 unless both behave.
  */
 import { parseArgs } from 'node:util';
 import type { ReportOptions } from '../telemetry/report';
 import { buildReport, formatReport, toProfileJson } from '../telemetry/report';
-import { importTraceFile, runControls, TraceImportError } from '../telemetry/trace';
+import { importTraceFile, runControls, TraceFileTooLarge, TraceImportError } from '../telemetry/trace';
 
 /** Defaults: seed 002's 1 s first-token target and seed 003's 80 ms inter-token objective. */
 const DEFAULT_SLO = { ttftMs: 1_000, itlMs: 80 };
@@ -44,14 +45,28 @@ async function profileFile(
   try {
     imported = await importTraceFile(path, { skipBadLines });
   } catch (error) {
+    if (error instanceof TraceFileTooLarge) {
+      console.error(`${path}: ${error.message}`);
+      return 1;
+    }
     if (!(error instanceof TraceImportError)) throw error;
     console.error(`${path}:${error.line}: ${error.reason}`);
     console.error('rejected: fix the line, or pass --skip-bad-lines to skip and count bad lines');
     return 1;
   }
   for (const { line, reason } of imported.rejected) console.error(`${path}:${line}: skipped: ${reason}`);
+  const numUnlisted = imported.numRejected - imported.rejected.length;
+  if (numUnlisted > 0) console.error(`${path}: skipped ${numUnlisted} more bad line(s)`);
+  if (imported.numLines === 0) {
+    console.error(`${path}: no records: the file is empty or holds only blank lines`);
+    return 1;
+  }
+  if (imported.numImported === 0) {
+    console.error(`${path}: every line was rejected; there is nothing to report`);
+    return 1;
+  }
   const report = buildReport(imported.timelines, options);
-  const workload = `trace replay of ${imported.numLines} line(s), ${imported.rejected.length} skipped`;
+  const workload = `trace replay of ${imported.numLines} line(s), ${imported.numRejected} skipped`;
   if (isJson) {
     const extra = { num_lines: imported.numLines, skipped_lines: imported.rejected };
     console.log(JSON.stringify(toProfileJson(report, path, workload, extra), null, 2));

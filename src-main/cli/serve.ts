@@ -46,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const host = await startHttpHost({
     service: core.service,
     openExport: (request) => core.openExport(request),
+    importTrace: (upload) => core.importTrace(upload),
     // The host checks the key on every route, /v1 included (in OpenAI's error format there).
     routes: [openAiRoutes({ openai: core.openai })],
     apiKey,

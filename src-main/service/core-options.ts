@@ -1,5 +1,6 @@
 import type { ExportFormat } from '../telemetry/trace/export-formats';
-import type { ApiStatus, ServiceApi } from './contract';
+import type { ApiStatus, ServiceApi, TraceImportResult } from './contract';
+import type { TraceUpload } from './trace-import';
 import type { OpenAiService } from './openai';
 import type { ExportRequest, PreparedExport } from './run-export';
 
@@ -47,5 +48,7 @@ export interface Core {
    * download route. Throws ServiceFailure `not_found` for an unknown run.
    */
   openExport(request: ExportRequest): PreparedExport;
+  /** Imports a trace streamed in chunks, off the serving thread (the upload route; `traces.import` takes text). */
+  importTrace(upload: TraceUpload): Promise<TraceImportResult>;
   close(): Promise<void>;
 }

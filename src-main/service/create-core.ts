@@ -23,6 +23,7 @@ import { toSlotEventPayload } from './mappers';
 import { createOpenAiService } from './openai';
 import { prepareExport } from './run-export';
 import { createService } from './service';
+import { importTrace } from './trace-import';
 
 const STATS_EVERY_MS = 250;
 
@@ -82,6 +83,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return modelId;
     },
     openExport: (request) => prepareExport(exportSources(deps), request),
+    importTrace: (upload) => importTrace(store, upload),
     close: async () => {
       unsubscribe();
       await api.close();

@@ -6,3 +6,4 @@ export { EventHub } from './event-hub';
 export * from './contract';
 export { prepareExport } from './run-export';
 export type { ExportRequest, ExportSources, PreparedExport } from './run-export';
+export type { TraceUpload } from './trace-import';

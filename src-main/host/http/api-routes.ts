@@ -10,6 +10,8 @@ import { BodyTooLarge, readBody } from './read-body';
 import { decodePathPart } from './request-target';
 import { failure, sendResult } from './respond';
 import type { RouteModule } from './route-module';
+import { serveTraceUpload } from './trace-upload';
+import type { TraceImporter } from './trace-upload';
 
 /** Body limits (limits.ts): 1 MiB for any call, more for the one that carries a whole trace file. */
 export const DEFAULT_MAX_BODY_BYTES = HTTP_LIMITS.maxBodyBytes;
@@ -23,11 +25,14 @@ export interface ApiRouteOptions {
   events?: EventStreamOptions;
   /** Streams `/api/export.<format>` from the store (flat memory); absent: CSV only, via the service. */
   openExport?: ExportOpener;
+  /** Serves the streamed `POST /api/traces/import` upload; absent: only the `traces.import` call. */
+  importTrace?: TraceImporter;
 }
 
 /**
  * `/api/*`: `POST /api/call/<method>` (JSON in, Result out), `GET /api/events` (server-sent
- * event batches) and `GET /api/export.<format>` downloads. Every service method is reachable by name and
+ * event batches), `GET /api/export.<format>` downloads and the streamed `POST /api/traces/import`. Every
+ * service method is reachable by name and
  * nothing else: the names come from the contract's METHODS.
  */
 export function createApiRoutes(options: ApiRouteOptions): RouteModule {
@@ -38,6 +43,8 @@ export function createApiRoutes(options: ApiRouteOptions): RouteModule {
       const path = url.pathname;
       if (path.startsWith('/api/call/'))
         return callMethod(req, res, options, path.slice('/api/call/'.length));
+      if (path === '/api/traces/import' && options.importTrace)
+        return serveTraceUpload(req, res, url, options.importTrace);
       if (req.method !== 'GET')
         return sendResult(res, failure('invalid_input', `${req.method} is not allowed on ${path}`), 405);
       if (path === '/api/events') {

@@ -7,6 +7,7 @@ import type { ExportOpener } from './export-download';
 import { BASIC_CHALLENGE, exposureProblem, isAuthorized, isLoopbackBind } from './auth';
 import type { EventStreamOptions } from './event-stream';
 import type { HostPolicy } from './host-guard';
+import type { TraceImporter } from './trace-upload';
 import { checkHeaders, hostPolicy, isWildcardHost } from './host-guard';
 import { parseRequestTarget } from './request-target';
 import { sendJson, sendText } from './respond';
@@ -31,6 +32,8 @@ export interface HttpHostOptions {
   events?: EventStreamOptions;
   /** Streams `/api/export.<format>` downloads straight from the store (flat memory); absent: CSV only, via the service. */
   openExport?: ExportOpener;
+  /** Serves the streamed trace upload `POST /api/traces/import` (the core's importTrace). */
+  importTrace?: TraceImporter;
   /**
    * When set, every route (the page, `/api`, its event stream, `/v1`) needs the key: `Bearer
    * <key>`, or HTTP Basic with the key as password (browsers prompt for it once).
@@ -59,7 +62,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const exposure = exposureProblem(bindHost, apiKey !== null, options.isKeyWaived ?? false);
   if (exposure) throw new Error(exposure);
   const routes: RouteModule[] = [
-    createApiRoutes({ service: options.service, events: options.events, openExport: options.openExport }),
+    createApiRoutes({
+      service: options.service,
+      events: options.events,
+      openExport: options.openExport,
+      importTrace: options.importTrace,
+    }),
     ...(options.routes ?? []),
     createStaticFiles(options.rendererDir),
   ];

@@ -17,3 +17,4 @@ export type { ExportOpener } from './export-download';
 export { parseRequestTarget, decodePathPart } from './request-target';
 export type { ParsedTarget } from './request-target';
 export { isAuthorized, exposureProblem, isLoopbackBind, BASIC_CHALLENGE } from './auth';
+export type { TraceImporter } from './trace-upload';

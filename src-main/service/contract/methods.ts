@@ -49,6 +49,20 @@ export type ApiStatus = z.infer<typeof ApiStatusSchema>;
 /** Rejected trace lines: 1-based line number and why. */
 export const RejectedLineSchema = z.object({ line: z.number().int().min(1), reason: z.string() });
 
+/**
+ * What a trace import did: lines read, timelines imported (filed under `runId` when history
+ * is on), the first rejected lines with reasons (`numRejected` counts them all), the report.
+ */
+export const TraceImportResultSchema = z.object({
+  numLines: z.number().int(),
+  numImported: z.number().int(),
+  rejected: z.array(RejectedLineSchema),
+  numRejected: z.number().int(),
+  report: ReportSchema.nullable(),
+  runId: z.string().nullable(),
+});
+export type TraceImportResult = z.infer<typeof TraceImportResultSchema>;
+
 const def = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
 /**
@@ -159,13 +173,7 @@ export const METHODS = {
   ),
   'traces.import': def(
     z.object({ fileName: z.string().max(500), text: z.string().max(50_000_000), skipBadLines: z.boolean() }),
-    z.object({
-      numLines: z.number().int(),
-      numImported: z.number().int(),
-      rejected: z.array(RejectedLineSchema),
-      report: ReportSchema.nullable(),
-      runId: z.string().nullable(),
-    }),
+    TraceImportResultSchema,
   ),
   'api.status': def(empty, ApiStatusSchema),
   'api.setEnabled': def(

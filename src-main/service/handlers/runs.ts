@@ -1,10 +1,10 @@
 import { DEFAULT_TTFT_EDGES_MS } from '../../telemetry/report';
-import { buildReport } from '../../telemetry/report';
-import { importTraceText, toCsvString } from '../../telemetry/trace';
+import { toCsvString } from '../../telemetry/trace';
 import type { RunMetrics } from '../../store';
 import { ServiceFailure } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
+import { importTrace } from '../trace-import';
 
 type RunHandlers = Pick<Handlers, 'runs.list' | 'runs.compare' | 'runs.exportCsv' | 'traces.import'>;
 
@@ -41,31 +41,8 @@ export function runHandlers(deps: CoreDeps): RunHandlers {
         numRows: timelines.length,
       };
     },
-    'traces.import': async ({ fileName, text, skipBadLines }) => {
-      const checked = await importTraceText(text, { skipBadLines: true });
-      const empty = {
-        numLines: checked.numLines,
-        numImported: 0,
-        rejected: checked.rejected,
-        report: null,
-        runId: null,
-      };
-      if (checked.rejected.length > 0 && !skipBadLines) return empty;
-      if (checked.numImported === 0) return empty;
-      const run = store.runs.create({
-        name: `trace ${fileName}`,
-        config: { workload: `trace import: ${fileName}` },
-      });
-      const imported = await importTraceText(text, { skipBadLines: true, runId: run.runId });
-      for (const timeline of imported.timelines) store.writer.enqueue(timeline);
-      return {
-        numLines: imported.numLines,
-        numImported: imported.numImported,
-        rejected: imported.rejected,
-        report: buildReport(imported.timelines),
-        runId: store.isPersistent ? run.runId : null,
-      };
-    },
+    'traces.import': ({ fileName, text, skipBadLines }) =>
+      importTrace(store, { fileName, chunks: [text], skipBadLines }),
   };
 }
 

@@ -1,4 +1,16 @@
-export { importTraceLines, importTraceText, importTraceFile } from './import-trace';
+export {
+  importTraceLines,
+  importTraceText,
+  importTraceChunks,
+  importTraceFile,
+  TraceImport,
+  TraceFileTooLarge,
+} from './import-trace';
+export { TraceImportJob } from './import-job';
+export type { BatchSink } from './import-job';
+export type { ImportSummary } from './import-protocol';
+export { LineSplitter } from './line-splitter';
+export type { SplitLine } from './line-splitter';
 export type { ImportOptions, ImportResult } from './import-trace';
 export { parseTraceLine, TraceImportError } from './parse-line';
 export type { RejectedLine, LineResult } from './parse-line';

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { TRACE_LIMITS } from '../../limits';
 import { canonicalTimeline } from '../timeline/canonical';
 import { checkTimeline, TimelineBroken } from '../timeline/check';
 import type { Timeline } from '../timeline/schema';
@@ -64,6 +65,8 @@ function parseTimeline(raw: object, runId: string | null): LineResult {
   if (missing) return { reason: missing };
   const parsed = TimelineSchema.safeParse(raw);
   if (!parsed.success) return { reason: describeIssues(parsed.error) };
+  const outOfRange = timelineRangeProblem(parsed.data);
+  if (outOfRange) return { reason: outOfRange };
   const timeline = canonicalTimeline(runId === null ? parsed.data : { ...parsed.data, runId });
   try {
     return { timeline: checkTimeline(timeline) };
@@ -71,6 +74,19 @@ function parseTimeline(raw: object, runId: string | null): LineResult {
     if (error instanceof TimelineBroken) return { reason: `impossible timeline: ${error.reason}` };
     throw error;
   }
+}
+
+/** The first value of an exported timeline outside the import bounds (limits.ts), or null. */
+function timelineRangeProblem(t: Timeline): string | null {
+  const { maxPromptTokens, maxOutputTokens, maxSpanMs, maxIdChars } = TRACE_LIMITS;
+  if (t.requestId.length > maxIdChars) return `requestId: must be at most ${maxIdChars} characters`;
+  if (t.numPromptTokens > maxPromptTokens)
+    return `numPromptTokens: must be at most ${maxPromptTokens.toLocaleString('en-US')} tokens`;
+  if (t.numOutputTokens > maxOutputTokens || t.itlMs.length > maxOutputTokens)
+    return `numOutputTokens: must be at most ${maxOutputTokens.toLocaleString('en-US')} tokens`;
+  if (!(t.e2eMs <= maxSpanMs) || !(t.finishedAt - t.arrivedAt <= maxSpanMs))
+    return `e2eMs: the request spans more than ${maxSpanMs.toLocaleString('en-US')} ms (a day)`;
+  return null;
 }
 
 /** "missing field(s): …" naming every absent field, or null when all are there. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRACE_LIMITS } from '../../limits';
 import { ManualClock } from '../clock';
 import { canonicalTimeline } from '../timeline/canonical';
 import { TimelineRecorder } from '../timeline/recorder';
@@ -19,14 +20,23 @@ export const SEED_STAMPS = [
   'last_token_client_ms',
 ] as const;
 
-const positiveCount = z.number().int('must be a whole number').min(1, 'must be a positive token count');
-const stamp = z.number().finite();
+/** A positive whole token count no larger than `max` (limits.ts: wide enough for any engine's traces). */
+const tokenCount = (max: number) =>
+  z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be a positive token count')
+    .max(max, `must be at most ${max.toLocaleString('en-US')} tokens`);
+const stamp = z.number({ error: 'must be a finite number of ms' });
 
 /** Every field of a seed 003 record; all are required. */
 export const SeedRecordSchema = z.object({
-  request_id: z.string().min(1, 'must not be empty'),
-  prompt_tokens: positiveCount,
-  output_tokens: positiveCount,
+  request_id: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(TRACE_LIMITS.maxIdChars, `must be at most ${TRACE_LIMITS.maxIdChars} characters`),
+  prompt_tokens: tokenCount(TRACE_LIMITS.maxPromptTokens),
+  output_tokens: tokenCount(TRACE_LIMITS.maxOutputTokens),
   ...(Object.fromEntries(SEED_STAMPS.map((s) => [s, stamp])) as Record<
     (typeof SEED_STAMPS)[number],
     typeof stamp
@@ -37,7 +47,10 @@ export type SeedRecord = z.infer<typeof SeedRecordSchema>;
 /** The fields a seed record must have (for "missing field" reasons). */
 export const SEED_FIELDS = Object.keys(SeedRecordSchema.shape);
 
-/** The first out-of-order pair of stamps, as a reason, or null when they are monotonic. */
+/**
+ * The first out-of-order pair of stamps, or a span longer than a day (limits.ts), as a
+ * reason; null when the stamps can describe one request.
+ */
 export function seedOrderProblem(record: SeedRecord): string | null {
   for (let i = 1; i < SEED_STAMPS.length; i++) {
     const before = SEED_STAMPS[i - 1]!;
@@ -45,6 +58,9 @@ export function seedOrderProblem(record: SeedRecord): string | null {
     if (record[after] < record[before])
       return `non-monotonic stamps: ${after} (${record[after]}) is before ${before} (${record[before]})`;
   }
+  const spanMs = record.last_token_client_ms - record.client_send_ms;
+  if (!(spanMs <= TRACE_LIMITS.maxSpanMs))
+    return `the stamps span ${spanMs} ms from client_send_ms to last_token_client_ms; at most ${TRACE_LIMITS.maxSpanMs.toLocaleString('en-US')} ms (a day) is accepted`;
   return null;
 }
 

@@ -58,6 +58,9 @@ function ImportSummary(props: { result: ImportResult }) {
               <b>line {line.line}</b>: {line.reason}
             </li>
           ))}
+          {r.numRejected > r.rejected.length && (
+            <li data-testid="rejected-more">and {r.numRejected - r.rejected.length} more rejected lines</li>
+          )}
         </ul>
       )}
     </div>

@@ -37,10 +37,11 @@ beforeAll(() => {
 }, 180_000);
 
 describe('electron-vite build', () => {
-  it('emits the three bundles (main with its slot worker, preload, renderer)', () => {
+  it('emits the three bundles (main with its worker threads, preload, renderer)', () => {
     for (const file of [
       'main/index.js',
       'main/engine-worker.js',
+      'main/trace-import-worker.js',
       'preload/index.cjs',
       'renderer/index.html',
     ]) {

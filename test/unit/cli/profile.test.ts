@@ -70,10 +70,40 @@ describe('npm run profile', () => {
     expect(stdout).toMatch(/Negative control: rejected as expected: non-monotonic stamps/);
   });
 
-  it('reports no requests for an empty file without NaN', () => {
-    const { code, stdout } = profile(traceFile('empty.jsonl', ['']), '--json');
+  it('exits 1 with a message for an empty file and for a file of blank lines', () => {
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    for (const path of [empty, traceFile('blank.jsonl', ['', '   ', '\t', '\r'])]) {
+      const { code, stdout, stderr } = profile(path, '--json');
+      expect(code).toBe(1);
+      expect(stderr).toContain(`${path}: no records: the file is empty or holds only blank lines`);
+      expect(stdout).toBe('');
+    }
+  });
+
+  it('reads a file with a UTF-8 byte-order mark and CRLF line ends like any other', () => {
+    const records = positiveControlRecords().map((r) => JSON.stringify(r));
+    const path = join(dir, 'windows.jsonl');
+    writeFileSync(path, `\uFEFF${records.join('\r\n')}\r\n`);
+    const { code, stdout, stderr } = profile(path, '--json');
+    expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).not.toMatch(/NaN/);
-    expect(JSON.parse(stdout)).toMatchObject({ requests: 0, note: 'no requests', p95_ttft_ms: null });
+    expect(JSON.parse(stdout)).toMatchObject({ requests: records.length });
+  });
+
+  it('rejects a record claiming 120,000,000 output tokens as a bad line instead of crashing', () => {
+    const records = positiveControlRecords().map((r) => JSON.stringify(r));
+    const huge = JSON.stringify({
+      ...positiveControlRecords()[0]!,
+      request_id: 'huge',
+      output_tokens: 120_000_000,
+    });
+    const path = traceFile('huge.jsonl', [records[0]!, huge, records[1]!]);
+    const strict = profile(path);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain(`${path}:2: output_tokens: must be at most 1,000,000 tokens`);
+    const lenient = profile(path, '--json', '--skip-bad-lines');
+    expect(lenient.code).toBe(0);
+    expect(JSON.parse(lenient.stdout)).toMatchObject({ requests: 2, skipped_lines: [{ line: 2 }] });
   });
 });

@@ -6,7 +6,7 @@ import { parseRequestTarget, startHttpHost } from '../../../../src-main/host/htt
 import type { HttpHost } from '../../../../src-main/host/http';
 import { openAiRoutes } from '../../../../src-main/host/openai';
 import { rawRequest } from './raw-request';
-import { rawExchange, statusOfRaw } from './raw-socket';
+import { rawExchange, statusOfRaw } from '../../../support/raw-socket';
 import { ServiceDouble } from './service-double';
 import { createOpenAiService } from '../../../../src-main/service/openai';
 import { fakeRuntime } from '../../service/openai/fake-runtime';

@@ -113,3 +113,66 @@ describe('our own JSONL import', () => {
     });
   });
 });
+
+describe('import bounds (limits.ts)', () => {
+  it('accepts values up to the wide bounds: 10,000,000 prompt tokens, 1,000,000 output tokens, a day', async () => {
+    const big = { ...record(), prompt_tokens: 10_000_000, output_tokens: 1_000_000 };
+    const day = {
+      ...record(),
+      request_id: 'day',
+      last_token_client_ms: record().client_send_ms + 86_400_000,
+    };
+    const { timelines } = await importTraceText(jsonl(big, day));
+    expect(timelines.map((t) => t.numOutputTokens)).toEqual([1_000_000, 5]);
+    expect(timelines[0]!.itlMs).toHaveLength(999_999);
+  });
+
+  it.each([
+    [{ prompt_tokens: 10_000_001 }, /prompt_tokens: must be at most 10,000,000 tokens/],
+    [{ output_tokens: 120_000_000 }, /output_tokens: must be at most 1,000,000 tokens/],
+    [{ output_tokens: 2.5 }, /output_tokens: must be a whole number/],
+    [{ last_token_client_ms: 1_000 + 86_400_001 }, /span 86400001 ms .* at most 86,400,000 ms/],
+    [{ request_id: 'x'.repeat(1_001) }, /request_id: must be at most 1000 characters/],
+  ])('rejects %j as one bad line with the bound it broke', async (change, reason) => {
+    const result = await importTraceText(jsonl(record(), { ...record(), ...change }), { skipBadLines: true });
+    expect(result.numImported).toBe(1);
+    expect(result.rejected).toEqual([{ line: 2, reason: expect.stringMatching(reason) }]);
+  });
+
+  it('rejects a stamp JSON can only write as an overflowing number (1e400 is Infinity)', async () => {
+    const text = JSON.stringify(record()).replace('"client_send_ms":1000', '"client_send_ms":1e400');
+    const result = await importTraceText(text, { skipBadLines: true });
+    expect(result.rejected[0]?.reason).toMatch(/client_send_ms: must be a finite number of ms/);
+  });
+
+  it('rejects our own timelines with out-of-range counts or spans', async () => {
+    const ours = { ...timeline(), numOutputTokens: 1_000_001 };
+    const long = { ...timeline(), requestId: 'long', e2eMs: 86_400_001 };
+    const result = await importTraceText(jsonl(ours, long), { skipBadLines: true });
+    expect(result.rejected.map((r) => r.reason)).toEqual([
+      expect.stringMatching(/numOutputTokens: must be at most 1,000,000/),
+      expect.stringMatching(/e2eMs: the request spans more than 86,400,000 ms/),
+    ]);
+  });
+
+  it('lists the first 1,000 rejected lines and counts the rest', async () => {
+    const text = Array.from({ length: 1_200 }, () => 'nope').join('\n');
+    const result = await importTraceText(text, { skipBadLines: true });
+    expect(result.numLines).toBe(1_200);
+    expect(result.rejected).toHaveLength(1_000);
+    expect(result.numRejected).toBe(1_200);
+  });
+
+  it('rejects lines beyond the in-memory gap cap instead of running out of memory', async () => {
+    const big = (i: number) => ({ ...record(), request_id: `r${i}`, output_tokens: 1_000_000 });
+    const lines = Array.from({ length: 21 }, (_, i) => big(i));
+    const result = await importTraceText(jsonl(...lines), { skipBadLines: true });
+    expect(result.numImported).toBe(20);
+    expect(result.rejected).toEqual([
+      {
+        line: 21,
+        reason: expect.stringMatching(/at most 20,000,000 inter-token gaps in memory; split the file/),
+      },
+    ]);
+  });
+});

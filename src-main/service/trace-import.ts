@@ -1,0 +1,48 @@
+import { STORE_LIMITS } from '../limits';
+import type { HistoryWriter, Store } from '../store';
+import type { Timeline } from '../telemetry/timeline';
+import { TraceImportJob } from '../telemetry/trace';
+import type { TraceImportResult } from './contract';
+
+/** A trace to import: its name, its text in chunks of any size, and the bad-line policy. */
+export interface TraceUpload {
+  fileName: string;
+  chunks: Iterable<string> | AsyncIterable<string>;
+  /** Import the good lines of a file with bad ones (otherwise nothing is imported). */
+  skipBadLines: boolean;
+}
+
+/**
+ * Imports a trace without blocking the serving thread: the text streams into a worker that
+ * parses and checks every line and builds the report; only when the file is acceptable is a
+ * run created and are the timelines handed to the history writer, one batch per turn, waiting
+ * whenever the writer's queue is near full. Imported means queued for storage: the writer
+ * retries while the database is busy and never drops an acknowledged timeline.
+ */
+export async function importTrace(store: Store, upload: TraceUpload): Promise<TraceImportResult> {
+  const job = new TraceImportJob();
+  try {
+    for await (const chunk of upload.chunks) job.write(chunk);
+    const summary = await job.end();
+    const { report: _report, ...counts } = summary;
+    const isRefused = summary.numRejected > 0 && !upload.skipBadLines;
+    if (isRefused || summary.numImported === 0)
+      return { ...counts, numImported: 0, report: null, runId: null };
+    const run = store.runs.create({
+      name: `trace ${upload.fileName}`,
+      config: { workload: `trace import: ${upload.fileName}` },
+    });
+    const numImported = await job.commit(run.runId, (timelines) => enqueueWithRoom(store.writer, timelines));
+    return { ...summary, numImported, runId: store.isPersistent ? run.runId : null };
+  } finally {
+    job.discard();
+  }
+}
+
+/** Queues a batch once the writer has room for it, so an import never pushes others' timelines out. */
+async function enqueueWithRoom(writer: HistoryWriter, timelines: Timeline[]): Promise<void> {
+  const roomBelow = STORE_LIMITS.maxPending - STORE_LIMITS.maxBatch;
+  while (writer.stats.numPending + timelines.length > roomBelow && !writer.stats.isStopped)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const timeline of timelines) writer.enqueue(timeline);
+}

@@ -1,0 +1,1 @@
+export { spawnWorker } from './spawn-worker';
