@@ -100,4 +100,8 @@ export const STORE_LIMITS = {
   maxBusyRetryMs: 1_000,
   /** Retry after a full disk (ms): space may be freed at any time. */
   fullRetryMs: 5_000,
+  /** Lock wait while opening and migrating (ms): startup, not serving. Serving never waits (0). */
+  openBusyTimeoutMs: 2_000,
+  /** Lock wait for the last flush at shutdown (ms). */
+  closeBusyTimeoutMs: 5_000,
 } as const;

@@ -1,3 +1,4 @@
+import type { SqliteStoreOptions } from '../store';
 import type { ExportFormat } from '../telemetry/trace/export-formats';
 import type { ApiStatus, ServiceApi, TraceImportResult } from './contract';
 import type { TraceUpload } from './trace-import';
@@ -21,6 +22,8 @@ export interface CoreOptions {
   runtime?: Record<string, unknown>;
   /** A better-sqlite3 addon built for this process's ABI (Electron in development), if not the default. */
   sqliteNativeBinding?: string;
+  /** Runs once on the history connection after it opens (tests cap its size to fill the "disk"). */
+  onHistoryOpen?: SqliteStoreOptions['onOpen'];
   /** Builds the host's API switch once the OpenAI service exists; absent: the API is the host's own business. */
   apiServer?: (openai: OpenAiService) => ApiServerControl;
   /** The host's save dialog for `runs.saveExport`; absent: that method answers `unavailable`. */

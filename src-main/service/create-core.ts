@@ -18,7 +18,7 @@ import { chatHandlers } from './handlers/chat';
 import { exportHandlers, exportSources } from './handlers/exports';
 import { runHandlers } from './handlers/runs';
 import { slotHandlers } from './handlers/slots';
-import { telemetryHandlers } from './handlers/telemetry';
+import { appStatus, telemetryHandlers } from './handlers/telemetry';
 import { toSlotEventPayload } from './mappers';
 import { createOpenAiService } from './openai';
 import { prepareExport } from './run-export';
@@ -43,6 +43,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const store = createStore({
     path: path.join(options.dataDir, 'history.sqlite'),
     nativeBinding: options.sqliteNativeBinding,
+    onOpen: options.onHistoryOpen,
   });
   const deps: CoreDeps = {
     runtime,
@@ -110,10 +111,15 @@ function wire(deps: CoreDeps): () => void {
     deps.store.writer.enqueueSlotEvent(payload);
     deps.hub.emit('slot.event', payload);
   });
-  const timer = setInterval(
-    () => deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.load() }),
-    STATS_EVERY_MS,
-  );
+  let lastStatus = '';
+  const timer = setInterval(() => {
+    deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.load() });
+    // History can become degraded (busy, full) or off at any time: tell clients when it changes.
+    const status = appStatus(deps);
+    const key = `${status.historyState} ${status.persistenceReason?.replace(/\d+ write/, '')}`;
+    if (key !== lastStatus && lastStatus !== '') deps.hub.emit('app.status', status);
+    lastStatus = key;
+  }, STATS_EVERY_MS);
   timer.unref();
   return () => {
     offTimeline();

@@ -1,4 +1,5 @@
 import { ZodError } from 'zod';
+import { isRetryableWriteError } from '../store';
 import { METHODS, ServiceFailure } from './contract';
 import type { MethodInput, MethodName, MethodOutput, PushedEvent, Result, ServiceApi } from './contract';
 import type { EventHub } from './event-hub';
@@ -37,6 +38,14 @@ export function createService(handlers: Handlers, hub: EventHub): ServiceApi {
       } catch (error) {
         if (error instanceof ServiceFailure)
           return { ok: false, error: { code: error.code, message: error.message } };
+        if (isRetryableWriteError(error))
+          return {
+            ok: false,
+            error: {
+              code: 'unavailable',
+              message: `history is busy or full right now (${(error as Error).message}); try again in a moment`,
+            },
+          };
         return {
           ok: false,
           error: { code: 'internal', message: error instanceof Error ? error.message : String(error) },

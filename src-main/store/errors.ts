@@ -63,10 +63,27 @@ export function toUnavailable(error: unknown, path: string): StoreUnavailable {
 /** True when a write error means the database can no longer be trusted or written. */
 export function isFatalWriteError(error: unknown): boolean {
   const code = errorCode(error);
-  return (
-    CORRUPT_CODES.has(code) ||
-    code.startsWith('SQLITE_READONLY') ||
-    code.startsWith('SQLITE_IOERR') ||
-    code === 'SQLITE_FULL'
-  );
+  return CORRUPT_CODES.has(code) || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR');
+}
+
+/**
+ * What a failed write means for the items it carried: `busy` (another connection holds the
+ * lock: retry soon), `full` (the disk or the file's size limit is full: keep them and retry
+ * later), `fatal` (the database cannot be trusted or written: stop), or `item` (this item is
+ * wrong, e.g. an unknown run: its neighbours are fine).
+ */
+export type WriteProblem = 'busy' | 'full' | 'fatal' | 'item';
+
+/** Classifies a write error (see WriteProblem). */
+export function writeProblemOf(error: unknown): WriteProblem {
+  const code = errorCode(error);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
+  if (code === 'SQLITE_FULL') return 'full';
+  return isFatalWriteError(error) ? 'fatal' : 'item';
+}
+
+/** True for errors a later retry can cure (busy, full): the caller keeps the data and says so. */
+export function isRetryableWriteError(error: unknown): boolean {
+  const problem = writeProblemOf(error);
+  return problem === 'busy' || problem === 'full';
 }

@@ -52,13 +52,22 @@ export function nullStore(unavailable: StoreUnavailable): Store {
   return {
     isPersistent: false,
     unavailable,
+    health: { state: 'ok' },
     writer: {
       enqueue: drop,
       enqueueSlotEvent: drop,
       enqueueClientTtft: drop,
       flush: () => undefined,
       get stats() {
-        return { numPending: 0, numWritten: 0, numFailed: 0, numDropped, numBatches: 0, isStopped: true };
+        return {
+          numPending: 0,
+          numWritten: 0,
+          numFailed: 0,
+          numDropped,
+          numBatches: 0,
+          numRetries: 0,
+          isStopped: true,
+        };
       },
     },
     timelines: {

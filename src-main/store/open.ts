@@ -2,15 +2,13 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreUnavailable, toUnavailable } from './errors';
+import { STORE_LIMITS } from '../limits';
 import { migrate } from './migrations';
-
-/** How long a connection waits on another writer's lock before failing (ms). */
-const BUSY_TIMEOUT_MS = 2_000;
 
 /**
  * Opens (creating if needed) the history database at `path`: WAL journal, foreign keys on,
  * `synchronous = NORMAL` (a committed transaction survives a process crash; the last few may
- * be lost on power loss), schema migrated. Throws StoreUnavailable with a reason when the file
+ * be lost on power loss), schema migrated, then a busy timeout of 0 for serving. Throws StoreUnavailable with a reason when the file
  * is corrupt, read-only, locked or newer; never returns a half-usable connection.
  * `nativeBinding` points better-sqlite3 at another build of its addon (Electron's ABI in development).
  */
@@ -18,7 +16,10 @@ export function openDatabase(path: string, nativeBinding?: string): Database.Dat
   let db: Database.Database | null = null;
   try {
     if (path !== ':memory:') assertWritable(path);
-    db = new Database(path, { timeout: BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) });
+    db = new Database(path, {
+      timeout: STORE_LIMITS.openBusyTimeoutMs,
+      ...(nativeBinding ? { nativeBinding } : {}),
+    });
     // Reading the schema is what surfaces "file is not a database" and a damaged first page.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     probeWritable(db);
@@ -26,6 +27,9 @@ export function openDatabase(path: string, nativeBinding?: string): Database.Dat
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
+    // From here on the connection serves: it never waits on another process's lock (a wait
+    // would stall the serving thread); busy writes are retried by their callers instead.
+    db.pragma('busy_timeout = 0');
     return db;
   } catch (error) {
     db?.close();

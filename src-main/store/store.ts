@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Timeline } from '../telemetry/timeline';
+import { STORE_LIMITS } from '../limits';
 import type { StoreUnavailable } from './errors';
-import { toUnavailable } from './errors';
+import { isRetryableWriteError, toUnavailable } from './errors';
+import type { HistoryHealth } from './health';
+import { worseHealth } from './health';
+import { pendingChats } from './pending-chats';
 import { openDatabase } from './open';
 import type { ChatQueries } from './queries/chats';
 import { chatQueries } from './queries/chats';
 import type { RunQueries } from './queries/runs';
-import { runQueries } from './queries/runs';
+import { RunConfigSchema, runQueries } from './queries/runs';
 import type { SlotEventQueries } from './queries/slot-events';
 import { slotEventQueries } from './queries/slot-events';
 import type { TimelineQueries } from './queries/timelines';
@@ -35,6 +40,8 @@ export interface HistoryWriter {
 export interface Store {
   readonly isPersistent: boolean;
   readonly unavailable: StoreUnavailable | null;
+  /** While persistent: `ok`, or degraded (busy, full) with the reason while writes wait in memory. */
+  readonly health: HistoryHealth;
   readonly writer: HistoryWriter;
   readonly timelines: TimelineQueries;
   readonly runs: RunQueries;
@@ -52,11 +59,15 @@ export interface SqliteStoreOptions {
   onUnavailable?: (error: StoreUnavailable) => void;
   /** Path of a better-sqlite3 addon built for this process's ABI (Electron in development). */
   nativeBinding?: string;
+  /** Runs once on the opened connection (tests cap `max_page_count` to make the disk "full"). */
+  onOpen?: (db: Database.Database) => void;
 }
 
 /** Opens the SQLite store at `path`; throws StoreUnavailable when it cannot (see createStore). */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  return new SqliteStore(openDatabase(path, options.nativeBinding), path, options);
+  const db = openDatabase(path, options.nativeBinding);
+  options.onOpen?.(db);
+  return new SqliteStore(db, path, options);
 }
 
 class SqliteStore implements Store {
@@ -74,8 +85,6 @@ class SqliteStore implements Store {
     options: SqliteStoreOptions,
   ) {
     this.timelines = timelineQueries(db);
-    this.runs = runQueries(db);
-    this.chats = chatQueries(db, this.timelines);
     this.slotEvents = slotEventQueries(db);
     this.retention = retentionControl(db);
     const batched = new BatchedWriter(sqliteSink(db), {
@@ -86,6 +95,10 @@ class SqliteStore implements Store {
         options.onUnavailable?.(this.lost);
       },
     });
+    this.runs = retriedRuns(runQueries(db), batched);
+    const chats = pendingChats(chatQueries(db, this.timelines));
+    this.chats = chats;
+    this.healthOf = () => worseHealth(batched.health, chats.health);
     this.writer = {
       enqueue: (t) => batched.enqueue(t),
       enqueueSlotEvent: (e) => batched.enqueueSlotEvent(e),
@@ -96,13 +109,22 @@ class SqliteStore implements Store {
       },
     };
     this.close = () => {
+      // Shutdown may wait on another process's lock a little; serving never does.
+      db.pragma(`busy_timeout = ${STORE_LIMITS.closeBusyTimeoutMs}`);
+      chats.flush();
       batched.close();
       db.close();
     };
   }
 
+  private readonly healthOf: () => HistoryHealth;
+
   get isPersistent(): boolean {
     return this.lost === null;
+  }
+
+  get health(): HistoryHealth {
+    return this.healthOf();
   }
 
   get unavailable(): StoreUnavailable | null {
@@ -110,4 +132,29 @@ class SqliteStore implements Store {
   }
 
   readonly close: () => void;
+}
+
+/**
+ * Runs are created synchronously (timelines reference them); when the database refuses the
+ * row for now (busy, full), it goes to the writer, which writes it before any later timeline.
+ */
+function retriedRuns(runs: RunQueries, writer: BatchedWriter): RunQueries {
+  return {
+    ...runs,
+    create: (input) => {
+      try {
+        return runs.create(input);
+      } catch (error) {
+        if (!isRetryableWriteError(error)) throw error;
+        const record = {
+          ...input,
+          runId: input.runId ?? randomUUID(),
+          startedWallMs: input.startedWallMs ?? Date.now(),
+        };
+        const parsed = { ...record, config: RunConfigSchema.parse(record.config ?? {}) };
+        writer.enqueueRun(parsed);
+        return { ...parsed, numRequests: 0 };
+      }
+    },
+  };
 }

@@ -45,6 +45,8 @@ export function createStores(bridge: Bridge): Stores {
     if (timelines.length > 0) live.getState().addTimelines(timelines);
     const load = events.flatMap((e) => (e.name === 'engine.stats' ? [e.payload] : []));
     if (load.length > 0) live.getState().addLoad(load);
+    const status = events.findLast((e) => e.name === 'app.status');
+    if (status?.name === 'app.status') ui.setState({ status: status.payload });
   });
   let wasLost = false;
   const unwatch = bridge.onConnection((connection) => {

@@ -31,6 +31,12 @@ export function App() {
           History is not being kept: {status.persistenceReason ?? 'storage unavailable'}
         </div>
       )}
+      {status && status.isPersistent && status.historyState !== 'on' && (
+        <div className="banner" role="status" data-testid="history-degraded">
+          History is {status.historyState === 'full' ? 'waiting for disk space' : 'waiting for the database'}:
+          the chat goes on and nothing is lost ({status.persistenceReason}).
+        </div>
+      )}
       <main className={`view view-${view}`}>
         <View />
       </main>

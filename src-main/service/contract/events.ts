@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppStatusSchema } from './methods';
 import { EngineStatsSchema, SlotEventSchema, TimelineSchema } from './schemas';
 
 /**
@@ -27,6 +28,8 @@ export const EVENTS = {
     label: z.string(),
   }),
   'bench.done': z.object({ benchId: z.string(), runId: z.string().nullable(), error: z.string().nullable() }),
+  /** The app's status changed (history became degraded, recovered, or turned off). */
+  'app.status': AppStatusSchema,
 } as const;
 
 export type EventName = keyof typeof EVENTS;

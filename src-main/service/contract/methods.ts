@@ -25,10 +25,15 @@ import {
 const idSchema = z.string().min(1).max(200);
 const empty = z.object({}).strict();
 
-/** What the app is running on and whether history is being kept (and why not). */
+/**
+ * What the app is running on and whether history is being kept: `on`, `off` (with the reason),
+ * or degraded — `busy` (another process holds the lock) or `full` (no room on disk) — while
+ * writes wait in memory and are retried; `persistenceReason` then reads `degraded: busy: …`.
+ */
 export const AppStatusSchema = z.object({
   version: z.string(),
   isPersistent: z.boolean(),
+  historyState: z.enum(['on', 'busy', 'full', 'off']),
   persistenceReason: z.string().nullable(),
   dataDir: z.string(),
   defaultModelId: z.string().nullable(),

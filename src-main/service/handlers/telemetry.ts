@@ -1,3 +1,5 @@
+import { describeHealth } from '../../store';
+import type { MethodOutput } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 
@@ -23,14 +25,22 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
       return { isRecorded: true };
     },
     'report.live': ({ slo }) => deps.window.report({ slo: slo ?? null }),
-    'app.status': () => ({
-      version: deps.version,
-      isPersistent: deps.store.isPersistent,
-      persistenceReason: deps.store.unavailable?.message ?? null,
-      dataDir: deps.dataDir,
-      defaultModelId: deps.runtime.defaultModelId(),
-      executionProvider: 'cpu',
-      host: deps.host,
-    }),
+    'app.status': () => appStatus(deps),
+  };
+}
+
+/** The app's status; history says `on`, `busy`/`full` (degraded, with the reason) or `off`. */
+export function appStatus(deps: CoreDeps): MethodOutput<'app.status'> {
+  const { store } = deps;
+  const health = store.health;
+  return {
+    version: deps.version,
+    isPersistent: store.isPersistent,
+    historyState: !store.isPersistent ? 'off' : health.state === 'ok' ? 'on' : health.state,
+    persistenceReason: store.unavailable?.message ?? describeHealth(health),
+    dataDir: deps.dataDir,
+    defaultModelId: deps.runtime.defaultModelId(),
+    executionProvider: 'cpu',
+    host: deps.host,
   };
 }

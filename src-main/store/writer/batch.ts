@@ -1,5 +1,9 @@
 import type { Timeline } from '../../telemetry/timeline';
+import type { RunRecord } from '../queries/runs';
 import type { SlotEventRecord } from '../slot-event';
+
+/** A run whose row could not be inserted at once (database busy or full): written before its timelines. */
+export type PendingRun = Omit<RunRecord, 'numRequests'>;
 
 /** A client TTFT reported after the timeline finished (ms, the client's own clock). */
 export interface ClientTtftUpdate {
@@ -7,8 +11,9 @@ export interface ClientTtftUpdate {
   clientTtftMs: number;
 }
 
-/** What one flush writes, in one transaction: inserts first, then client TTFT updates. */
+/** What one flush writes, in one transaction: runs, then inserts, then client TTFT updates. */
 export interface WriteBatch {
+  runs: PendingRun[];
   timelines: Timeline[];
   slotEvents: SlotEventRecord[];
   clientTtfts: ClientTtftUpdate[];
@@ -21,14 +26,33 @@ export interface BatchSink {
 
 /** Number of items in a batch. */
 export function batchSize(batch: WriteBatch): number {
-  return batch.timelines.length + batch.slotEvents.length + batch.clientTtfts.length;
+  return batch.runs.length + batch.timelines.length + batch.slotEvents.length + batch.clientTtfts.length;
 }
 
-/** The batch split into one-item batches, to isolate the item a failed batch choked on. */
+const EMPTY: WriteBatch = { runs: [], timelines: [], slotEvents: [], clientTtfts: [] };
+
+/** The batch split into one-item batches, in write order, to isolate the item a failed batch choked on. */
 export function singleItemBatches(batch: WriteBatch): WriteBatch[] {
   return [
-    ...batch.timelines.map((t) => ({ timelines: [t], slotEvents: [], clientTtfts: [] })),
-    ...batch.slotEvents.map((e) => ({ timelines: [], slotEvents: [e], clientTtfts: [] })),
-    ...batch.clientTtfts.map((u) => ({ timelines: [], slotEvents: [], clientTtfts: [u] })),
+    ...batch.runs.map((r) => ({ ...EMPTY, runs: [r] })),
+    ...batch.timelines.map((t) => ({ ...EMPTY, timelines: [t] })),
+    ...batch.slotEvents.map((e) => ({ ...EMPTY, slotEvents: [e] })),
+    ...batch.clientTtfts.map((u) => ({ ...EMPTY, clientTtfts: [u] })),
   ];
+}
+
+/** How many of each kind the first `n` items of the batch (in write order) hold. */
+export function prefixCounts(batch: WriteBatch, n: number): Record<keyof WriteBatch, number> {
+  let left = n;
+  const take = (size: number) => {
+    const k = Math.min(size, left);
+    left -= k;
+    return k;
+  };
+  return {
+    runs: take(batch.runs.length),
+    timelines: take(batch.timelines.length),
+    slotEvents: take(batch.slotEvents.length),
+    clientTtfts: take(batch.clientTtfts.length),
+  };
 }

@@ -25,6 +25,16 @@ export class Fifo<T> {
     return out;
   }
 
+  /** Up to `max` items, oldest first, left in the queue (drop them once they are written). */
+  peek(max: number): T[] {
+    return this.items.slice(this.head, Math.min(this.items.length, this.head + max));
+  }
+
+  /** Removes the `n` oldest items (those a peek returned and a write committed). */
+  drop(n: number): void {
+    this.take(n);
+  }
+
   /** Drops everything waiting and returns how many items that was. */
   clear(): number {
     const n = this.size;

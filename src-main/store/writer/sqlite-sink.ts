@@ -24,7 +24,11 @@ export function sqliteSink(db: Database.Database): BatchSink {
   const insertRequest = db.prepare(INSERT_REQUEST_SQL);
   const insertSlotEvent = db.prepare(INSERT_SLOT_EVENT_SQL);
   const updateClientTtft = db.prepare(UPDATE_CLIENT_TTFT_SQL);
+  const insertRun = db.prepare(
+    'INSERT OR IGNORE INTO runs (id, name, started_at_wall_ms, config_json) VALUES (?, ?, ?, ?)',
+  );
   const writeAll = db.transaction((batch: WriteBatch) => {
+    for (const r of batch.runs) insertRun.run(r.runId, r.name, r.startedWallMs, JSON.stringify(r.config));
     for (const t of batch.timelines) insertRequest.run(toRequestParams(t));
     for (const e of batch.slotEvents)
       insertSlotEvent.run(e.slotId, e.modelId, e.fromStatus, e.toStatus, e.cause, e.reason, e.atWallMs);

@@ -21,6 +21,11 @@ export class ManualFlushTimer implements FlushTimer {
     return { cancel: () => (isCancelled = true) };
   }
 
+  /** Runs the oldest queued task only (a test can look between turns of the "event loop"). */
+  runOne(): void {
+    this.tasks.shift()?.();
+  }
+
   /** Runs queued tasks, including ones they queue, until none are left. */
   runAll(): void {
     for (let task = this.tasks.shift(); task; task = this.tasks.shift()) task();

@@ -14,6 +14,7 @@ import { FakeIpcMain, frameEvent } from './fake-ipc-main';
 const STATUS = {
   version: '0.1.0',
   isPersistent: true,
+  historyState: 'on',
   persistenceReason: null,
   dataDir: '/data',
   defaultModelId: null,

@@ -64,6 +64,7 @@ describe('a host started with a key protects every route', () => {
     'app.status': () => ({
       version: '0.1.0',
       isPersistent: true,
+      historyState: 'on',
       persistenceReason: null,
       dataDir: '/tmp/data',
       defaultModelId: 'm',

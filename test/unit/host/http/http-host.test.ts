@@ -10,6 +10,7 @@ import { ServiceDouble } from './service-double';
 const status = {
   version: '0.1.0',
   isPersistent: true,
+  historyState: 'on',
   persistenceReason: null,
   dataDir: '/tmp/data',
   defaultModelId: 'm',
