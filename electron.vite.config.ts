@@ -20,7 +20,7 @@ function devCspPlugin(): Plugin {
 
 // Three bundles from the design card's custom roots. Only the `electron` package's version is
 // read, so this builds with no Electron binary on the machine. The main bundle also carries
-// the worker threads (`engine-worker.js`, `trace-import-worker.js`, found next to it at run
+// the worker threads (`engine-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, found next to it at run
 // time by threads/spawn-worker.ts). The preload is one
 // CommonJS file, the only form a sandboxed preload can load.
 export default defineConfig({
@@ -32,6 +32,7 @@ export default defineConfig({
           index: resolve('src-main/host/electron/main.ts'),
           'engine-worker': resolve('src-main/runtime/engine/worker-entry.ts'),
           'trace-import-worker': resolve('src-main/telemetry/trace/import-worker-entry.ts'),
+          'tokenizer-worker': resolve('src-main/runtime/tokenize/worker-entry.ts'),
         },
       },
     },

@@ -10,6 +10,7 @@ import { EngineLoop } from './engine-loop';
 import { KvBudget, Scheduler } from './scheduler';
 import type { GenerationRequest, GenerationSink } from './scheduler';
 import { SlotRegistry } from './slots';
+import { TokenizerThread } from './tokenize';
 import type { KeepAlive, Slot, SlotEvent } from './slots';
 import { defaultRuntimeOptions } from './runtime-options';
 import type { RuntimeOptions } from './runtime-options';
@@ -44,6 +45,7 @@ export class Runtime {
     readonly pages: PageStore | null,
     private readonly engine: EngineLoop,
     private readonly rate: PrefillRate,
+    private readonly tokenizer: TokenizerThread,
   ) {
     engine.onTimeline((timeline) => rate.observe(timeline));
   }
@@ -78,6 +80,7 @@ export class Runtime {
       budget,
       pages,
     );
+    const tokenizer = new TokenizerThread();
     const engine = new EngineLoop({
       clock: options.clock,
       catalogue,
@@ -86,8 +89,9 @@ export class Runtime {
       store: pages,
       pageSize: options.pageSize,
       limits: options.limits,
+      tokenizeLong: (model, text) => tokenizer.encode(model, text),
     });
-    return new Runtime(options, catalogue, registry, pages, engine, new PrefillRate());
+    return new Runtime(options, catalogue, registry, pages, engine, new PrefillRate(), tokenizer);
   }
 
   /** Every model folder found, with revisions or the reason it is broken. */
@@ -202,5 +206,6 @@ export class Runtime {
     this.engine.shutdown();
     for (let i = 0; i < 500 && this.engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();
+    await this.tokenizer.close();
   }
 }

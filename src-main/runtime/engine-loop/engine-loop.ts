@@ -14,6 +14,7 @@ import type {
   RoutedRequest,
   Scheduler,
   StepPlan,
+  TokenizeLong,
 } from '../scheduler';
 import { blockersOf, slotLoadCause } from './diagnose';
 import { DropQueue } from './drop-queue';
@@ -29,6 +30,8 @@ export interface EngineDeps {
   store: PageStore | null;
   pageSize: number;
   limits: RequestLimits;
+  /** Tokenizes long prompts off the serving thread; null tokenizes every prompt inline. */
+  tokenizeLong: TokenizeLong | null;
 }
 
 interface InboxEntry {
@@ -46,6 +49,8 @@ interface InboxEntry {
 export class EngineLoop {
   private inbox: InboxEntry[] = [];
   private readonly sequences = new Map<string, Sequence>();
+  /** Requests whose long prompt is being tokenized off the serving thread. */
+  private readonly tokenizing = new Map<string, InboxEntry>();
   private readonly loading = new Map<string, InboxEntry>();
   private readonly drops = new DropQueue();
   private readonly inFlight = new Set<string>();
@@ -65,7 +70,7 @@ export class EngineLoop {
 
   /** Requests not yet running: in the inbox, waiting for a slot to load, or queued. */
   get numWaiting(): number {
-    return this.inbox.length + this.loading.size + this.deps.scheduler.numWaiting;
+    return this.inbox.length + this.tokenizing.size + this.loading.size + this.deps.scheduler.numWaiting;
   }
 
   get numRunning(): number {
@@ -107,9 +112,13 @@ export class EngineLoop {
 
   /** Cancels a request wherever it is; its compute stops within one step. Returns false if unknown. */
   cancel(requestId: string): boolean {
-    const queued = this.inbox.find((e) => e.request.requestId === requestId) ?? this.loading.get(requestId);
+    const queued =
+      this.inbox.find((e) => e.request.requestId === requestId) ??
+      this.tokenizing.get(requestId) ??
+      this.loading.get(requestId);
     if (queued) {
       this.inbox = this.inbox.filter((e) => e !== queued);
+      this.tokenizing.delete(requestId);
       this.loading.delete(requestId);
       this.deliver(queued, 'cancelled', '', null, null);
       return true;
@@ -130,7 +139,8 @@ export class EngineLoop {
   /** Stops accepting and cancels everything in flight. */
   shutdown(): void {
     this.isAccepting = false;
-    for (const entry of [...this.inbox, ...this.loading.values()]) this.cancel(entry.request.requestId);
+    for (const entry of [...this.inbox, ...this.tokenizing.values(), ...this.loading.values()])
+      this.cancel(entry.request.requestId);
     for (const seq of [...this.sequences.values()])
       this.finishSequence(seq, 'cancelled', 'the runtime shut down');
   }
@@ -143,6 +153,7 @@ export class EngineLoop {
   private isKnown(requestId: string): boolean {
     return (
       this.sequences.has(requestId) ||
+      this.tokenizing.has(requestId) ||
       this.loading.has(requestId) ||
       this.inbox.some((e) => e.request.requestId === requestId)
     );
@@ -172,10 +183,28 @@ export class EngineLoop {
   }
 
   private route(entry: InboxEntry): void {
-    const { clock, catalogue, limits, registry } = this.deps;
+    const { clock, catalogue, limits } = this.deps;
     entry.recorder.enter('route', clock.now());
+    let routed: RoutedRequest | Promise<RoutedRequest>;
     try {
-      const routed = routeRequest(entry.request, catalogue, limits);
+      routed = routeRequest(entry.request, catalogue, limits, this.deps.tokenizeLong);
+    } catch (error) {
+      return this.reject(entry, asRejected(error));
+    }
+    if (!(routed instanceof Promise)) return this.place(entry, routed);
+    // A long prompt is being tokenized in its thread: the request waits here, still in `route`.
+    const { requestId } = entry.request;
+    this.tokenizing.set(requestId, entry);
+    routed.then(
+      (done) => this.tokenizing.delete(requestId) && this.place(entry, done),
+      (error: unknown) => this.tokenizing.delete(requestId) && this.reject(entry, asRejected(error)),
+    );
+  }
+
+  /** Chooses the request's slot (loading it if cold) once its requirements are resolved. */
+  private place(entry: InboxEntry, routed: RoutedRequest): void {
+    const { clock, registry } = this.deps;
+    try {
       const current = registry.slotOf(routed.model.modelId);
       const isWarm = current?.status === 'resident' || current?.status === 'active';
       // Read before ensureResident: starting the load is itself a slot event.
@@ -196,10 +225,7 @@ export class EngineLoop {
         },
       );
     } catch (error) {
-      this.reject(
-        entry,
-        error instanceof RequestRejected ? error : new RequestRejected('internal', (error as Error).message),
-      );
+      this.reject(entry, asRejected(error));
     }
   }
 
@@ -324,4 +350,11 @@ export class EngineLoop {
     entry.sink.onDone({ requestId: entry.request.requestId, text, timeline, errorMessage, errorCode });
     for (const listener of this.listeners) listener(timeline);
   }
+}
+
+/** Any routing failure as a refusal the client can read (an unexpected error is `internal`). */
+function asRejected(error: unknown): RequestRejected {
+  return error instanceof RequestRejected
+    ? error
+    : new RequestRejected('internal', error instanceof Error ? error.message : String(error));
 }

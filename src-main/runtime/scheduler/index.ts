@@ -4,5 +4,5 @@ export { KvBudget } from './kv-budget';
 export { Sequence } from './sequence';
 export type { SequenceStatus } from './sequence';
 export { RequestRejected, describeRoute, routeRequest } from './route';
-export type { RequestLimits, RoutedRequest } from './route';
+export type { RequestLimits, RoutedRequest, TokenizeLong } from './route';
 export type { GenerationChunk, GenerationOutcome, GenerationRequest, GenerationSink } from './request';

@@ -3,6 +3,7 @@ import { TemplateError } from '../model';
 import type { CatalogueModel, ModelCatalogue } from '../model';
 import { DEFAULT_SAMPLING } from '../sampling';
 import type { SamplingParams } from '../sampling';
+import { maxPromptChars, PROMPT_LIMITS } from '../../limits';
 import type { GenerationOutcome, GenerationRequest } from './request';
 
 /** Request limits (DESIGN: bad input gets a clear error and loses nothing). */
@@ -34,21 +35,43 @@ export interface RoutedRequest {
   maxTokens: number;
 }
 
+/** Encodes a long prompt off the serving thread (the runtime's tokenizer thread). */
+export type TokenizeLong = (model: CatalogueModel, text: string) => Promise<number[]>;
+
 /**
  * Resolves a request's requirements (the `route` part): model, prompt tokens, limits and
- * sampling. Throws `RequestRejected` with a message that says what to fix.
+ * sampling. Throws `RequestRejected` with a message that says what to fix. A prompt is bounded
+ * by characters before any tokenizer sees it; a long one is tokenized by `tokenizeLong` off the
+ * serving thread, and then the result is a promise (that rejects the same way).
  */
 export function routeRequest(
   request: GenerationRequest,
   catalogue: ModelCatalogue,
   limits: RequestLimits,
-): RoutedRequest {
+  tokenizeLong: TokenizeLong | null = null,
+): RoutedRequest | Promise<RoutedRequest> {
   const modelId = request.modelId ?? catalogue.defaultModelId();
   if (!modelId)
     throw new RequestRejected('not_found', 'no model is available: the models folder is empty or broken');
   const model = catalogue.resolve(modelId);
   if (model instanceof Error) throw new RequestRejected('not_found', model.message);
-  const promptIds = tokenizePrompt(request, model);
+  const settings = { sampling: samplingOf(request), seed: seedOf(request) };
+  const text = promptText(request, model, limits);
+  if (tokenizeLong === null || text.length <= PROMPT_LIMITS.inlineTokenizeChars)
+    return withPrompt(request, model, limits, settings, model.folder.tokenizer.encode(text));
+  return tokenizeLong(model, text).then((ids) => withPrompt(request, model, limits, settings, ids));
+}
+
+/** The rest of routing once the prompt's ids are known: the token limits and the output budget. */
+function withPrompt(
+  request: GenerationRequest,
+  model: CatalogueModel,
+  limits: RequestLimits,
+  settings: Pick<RoutedRequest, 'sampling' | 'seed'>,
+  promptIds: number[],
+): RoutedRequest {
+  if (promptIds.length === 0)
+    throw new RequestRejected('invalid_input', 'prompt is empty after tokenization');
   if (promptIds.length > limits.maxPromptTokens)
     throw new RequestRejected(
       'invalid_input',
@@ -66,27 +89,41 @@ export function routeRequest(
       'invalid_input',
       `maxTokens must be an integer from 1 to ${limits.maxOutputTokens}, got ${String(maxTokens)}`,
     );
-  return {
-    model,
-    promptIds,
-    sampling: samplingOf(request),
-    seed: seedOf(request),
-    maxTokens: Math.min(maxTokens, room),
-  };
+  return { model, promptIds, ...settings, maxTokens: Math.min(maxTokens, room) };
 }
 
-function tokenizePrompt(request: GenerationRequest, model: CatalogueModel): number[] {
-  const { tokenizer } = model.folder;
+/**
+ * The prompt as the tokenizer will see it: raw text, or the messages through the chat
+ * template. Refused unread when it has more characters than the token limit could ever hold
+ * (limits.ts: no token stands for more than PROMPT_LIMITS.maxCharsPerToken characters).
+ */
+function promptText(request: GenerationRequest, model: CatalogueModel, limits: RequestLimits): string {
   const prompt = request.prompt;
-  const isEmpty =
+  const maxChars = maxPromptChars(limits.maxPromptTokens);
+  const numChars =
     prompt.kind === 'text'
-      ? prompt.text.length === 0
-      : prompt.messages.every((m) => m.content.trim().length === 0);
+      ? prompt.text.length
+      : prompt.messages.reduce((sum, m) => sum + m.content.length, 0);
+  const isEmpty =
+    prompt.kind === 'text' ? numChars === 0 : prompt.messages.every((m) => m.content.trim().length === 0);
   if (isEmpty) throw new RequestRejected('invalid_input', 'prompt is empty');
-  const text = prompt.kind === 'text' ? prompt.text : renderChat(model, prompt.messages);
-  const ids = tokenizer.encode(text);
-  if (ids.length === 0) throw new RequestRejected('invalid_input', 'prompt is empty after tokenization');
-  return ids;
+  if (numChars > maxChars) throw tooManyChars('prompt', numChars, maxChars, limits);
+  if (prompt.kind === 'text') return prompt.text;
+  const text = renderChat(model, prompt.messages);
+  if (text.length > maxChars) throw tooManyChars("the chat template's output", text.length, maxChars, limits);
+  return text;
+}
+
+function tooManyChars(
+  what: string,
+  numChars: number,
+  maxChars: number,
+  limits: RequestLimits,
+): RequestRejected {
+  return new RequestRejected(
+    'invalid_input',
+    `${what} is ${numChars.toLocaleString('en-US')} characters; at most ${maxChars.toLocaleString('en-US')} can fit in the ${limits.maxPromptTokens}-token limit, so it was refused without tokenizing`,
+  );
 }
 
 /** The chat template's text; a template that fails or runs past its bounds refuses the request. */

@@ -106,10 +106,28 @@ export class Scheduler {
     this.admit(slot, plan);
     this.fitDecodeGrowth(slot, plan);
     const running = this.runningOn(slot);
-    const prefilling = running.find((seq) => seq.status === 'prefilling');
+    const prefilling = this.nextToPrefill(running);
     if (prefilling) plan.prefill = this.nextChunk(prefilling);
     plan.decodeRows = running.filter((seq) => seq.status === 'decoding');
     return plan;
+  }
+
+  /**
+   * The prompt with the fewest tokens left to prefill goes next (admission order breaks ties):
+   * a short prompt seated behind a long one gets its first token after one chunk, not after
+   * the long prompt's whole prefill; prompts of equal length keep first-come order.
+   */
+  private nextToPrefill(running: readonly Sequence[]): Sequence | null {
+    let next: Sequence | null = null;
+    for (const seq of running) {
+      if (seq.status !== 'prefilling') continue;
+      const isBefore =
+        !next ||
+        numLeftToPrefill(seq) < numLeftToPrefill(next) ||
+        (numLeftToPrefill(seq) === numLeftToPrefill(next) && seq.admittedOrder < next.admittedOrder);
+      if (isBefore) next = seq;
+    }
+    return next;
   }
 
   private admit(slot: Slot, plan: StepPlan): void {
@@ -190,7 +208,7 @@ export class Scheduler {
   }
 
   private nextChunk(seq: Sequence): PrefillPlan {
-    const fromIndex = seq.hasStartedPrefill ? seq.numComputed : seq.numCachedTokens;
+    const fromIndex = prefillFrom(seq);
     const remaining = seq.prefillIds.length - fromIndex;
     const size =
       this.options.prefillChunkTokens === null
@@ -218,4 +236,14 @@ function listOf(map: Map<string, Sequence[]>, key: string): Sequence[] {
   let list = map.get(key);
   if (!list) map.set(key, (list = []));
   return list;
+}
+
+/** Where the sequence's next prefill chunk starts: after its cached pages, or where it left off. */
+function prefillFrom(seq: Sequence): number {
+  return seq.hasStartedPrefill ? seq.numComputed : seq.numCachedTokens;
+}
+
+/** Prompt tokens the sequence still has to prefill. */
+function numLeftToPrefill(seq: Sequence): number {
+  return seq.prefillIds.length - prefillFrom(seq);
 }

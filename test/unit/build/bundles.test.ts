@@ -42,6 +42,7 @@ describe('electron-vite build', () => {
       'main/index.js',
       'main/engine-worker.js',
       'main/trace-import-worker.js',
+      'main/tokenizer-worker.js',
       'preload/index.cjs',
       'renderer/index.html',
     ]) {

@@ -1,0 +1,1 @@
+export { TokenizerThread } from './tokenizer-thread';

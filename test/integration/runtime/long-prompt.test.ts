@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROMPT_LIMITS } from '../../../src-main/limits';
+import type { Runtime } from '../../../src-main/runtime';
+import type { CatalogueModel } from '../../../src-main/runtime/model';
+import { TokenizerThread } from '../../../src-main/runtime/tokenize';
+import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
+
+const SENTENCE = 'It is a truth universally acknowledged, that a single man must be in want of a wife. ';
+const textOf = (numChars: number) =>
+  SENTENCE.repeat(Math.ceil(numChars / SENTENCE.length)).slice(0, numChars);
+
+describe('long prompts', () => {
+  let runtime: Runtime;
+  let model: CatalogueModel;
+  beforeAll(async () => {
+    runtime = await createTestRuntime({
+      limits: {
+        maxPromptTokens: 2_000,
+        maxOutputTokens: 64,
+        defaultMaxTokens: 4,
+        maxQueue: 8,
+        defaultDeadlineMs: null,
+      },
+    });
+    const resolved = runtime.catalogue.resolve(TEST_MODEL_ID);
+    if (resolved instanceof Error) throw resolved;
+    model = resolved;
+  });
+  afterAll(() => runtime.close());
+
+  it('tokenizes in its thread to exactly the ids the serving thread would make', async () => {
+    const thread = new TokenizerThread();
+    try {
+      const specials = `${model.folder.tokenizer.bosToken ?? ''}${model.folder.tokenizer.eosToken ?? ''}`;
+      for (const text of [
+        textOf(10_000),
+        `« Émilie »  ${specials} naïve\r\n\ttabs — 東京 🎉 ${textOf(5_000)}`,
+      ])
+        expect(await thread.encode(model, text)).toEqual(model.folder.tokenizer.encode(text));
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('runs a prompt longer than the inline threshold with the same prompt tokens as inline encoding', async () => {
+    const text = textOf(PROMPT_LIMITS.inlineTokenizeChars + 1_000);
+    const result = await generate(runtime, { prompt: { kind: 'text', text } });
+    expect(result.timeline.finishReason).toBe('length');
+    expect(result.timeline.numPromptTokens).toBe(model.folder.tokenizer.encode(text).length);
+    expectNothingHeld(runtime);
+  });
+
+  it('refuses a prompt over the character bound without tokenizing it', async () => {
+    const maxChars = 2_000 * PROMPT_LIMITS.maxCharsPerToken;
+    const startAt = performance.now();
+    const result = await generate(runtime, { prompt: { kind: 'text', text: textOf(maxChars + 1) } });
+    console.log(
+      `a ${maxChars + 1}-character prompt was refused in ${(performance.now() - startAt).toFixed(1)} ms`,
+    );
+    expect(result.errorCode).toBe('invalid_input');
+    expect(result.errorMessage).toBe(
+      `prompt is ${(maxChars + 1).toLocaleString('en-US')} characters; at most ${maxChars.toLocaleString('en-US')} can fit in the 2000-token limit, so it was refused without tokenizing`,
+    );
+    expectNothingHeld(runtime);
+  });
+
+  it('names the token limit when a long prompt within the character bound has too many tokens', async () => {
+    const result = await generate(runtime, { prompt: { kind: 'text', text: textOf(20_000) } });
+    expect(result.errorMessage).toMatch(/^prompt is \d+ tokens; the limit is 2000$/);
+    expectNothingHeld(runtime);
+  });
+
+  it('cancels a request while its prompt is being tokenized, leaving nothing waiting', async () => {
+    const pending = generate(runtime, {
+      requestId: 'cancel-while-tokenizing',
+      prompt: { kind: 'text', text: textOf(30_000) },
+    });
+    expect(runtime.load().numWaiting).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runtime.cancel('cancel-while-tokenizing')).toBe(true);
+    expect((await pending).timeline.finishReason).toBe('cancelled');
+    expectNothingHeld(runtime);
+  });
+});
