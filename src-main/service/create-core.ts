@@ -134,6 +134,7 @@ function fixedApiServer(host: CoreOptions['host']): ApiServerControl {
     isEnabled: host === 'headless',
     isToggleable: false,
     baseUrl: null,
+    port: null,
     hasApiKey: Boolean(process.env['FIRST_FRAME_API_KEY']),
     note:
       host === 'headless'

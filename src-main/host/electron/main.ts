@@ -5,11 +5,12 @@ import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } f
 import type { ServiceApi } from '../../service/contract/service-api';
 import type { Core } from '../../service/core-options';
 import { createCore } from '../../service/create-core';
-import { createApiToggle } from './api-toggle';
+import { createApiToggle, type ApiEnableRequest } from './api-toggle';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { electronSqliteBindingPath, resolveAppPaths, type AppPaths } from './app-paths';
 import { buildContentSecurityPolicy } from './csp';
 import { deferService } from './deferred-service';
+import { createExternalLinkOpener } from './external-links';
 import { forwardEvents } from './event-forwarder';
 import { hardenSession, hardenWebContents, type HardenOptions } from './harden';
 import { registerIpcHandlers } from './ipc-handlers';
@@ -87,6 +88,40 @@ function checkDevSqliteBinding(): string | undefined {
   return isBuilt ? binding : undefined;
 }
 
+/** A native question the page cannot answer for itself: the two answers, Cancel by default. */
+async function askUser(message: string, detail: string, yes: string): Promise<boolean> {
+  const options = {
+    type: 'question' as const,
+    message,
+    detail,
+    buttons: ['Cancel', yes],
+    defaultId: 0,
+    cancelId: 0,
+  };
+  const window = mainWindow && !mainWindow.isDestroyed() ? mainWindow : null;
+  const { response } = await (window
+    ? dialog.showMessageBox(window, options)
+    : dialog.showMessageBox(options));
+  return response === 1;
+}
+
+/** Shows the whole link before it leaves the app. */
+function confirmLink(url: string): Promise<boolean> {
+  return askUser('Open this link in your web browser?', url, 'Open in browser');
+}
+
+/** Shows where the API will listen and whether a key guards it before it turns on. */
+function confirmApiEnable(request: ApiEnableRequest): Promise<boolean> {
+  const guard = request.hasApiKey
+    ? 'Programs must send the bearer key you entered.'
+    : 'No key is set: any program on this computer will be able to use the model.';
+  return askUser(
+    'Turn on the OpenAI-compatible API?',
+    `It will listen on ${request.baseUrl} (this computer only). ${guard}`,
+    'Turn on',
+  );
+}
+
 /** Reports a core that could not start; the window stays up and every call answers `unavailable`. */
 function reportCoreFailure(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -130,9 +165,14 @@ function start(): void {
   });
   const source = chooseRendererSource(app.isPackaged, process.env.ELECTRON_RENDERER_URL);
   const sqliteNativeBinding = checkDevSqliteBinding();
+  const openLink = createExternalLinkOpener({
+    confirm: confirmLink,
+    open: (url) => shell.openExternal(url),
+    log,
+  });
   const hardening: HardenOptions = {
     appOrigins: [source.origin],
-    openExternal: (url) => void shell.openExternal(url).catch((error: unknown) => log(String(error))),
+    openExternal: (url) => void openLink(url),
     log,
   };
   // The core builds while Electron starts; calls made before it is ready wait for it.
@@ -141,7 +181,7 @@ function start(): void {
     bundledModelsDir: paths.bundledModelsDir,
     host: 'electron',
     sqliteNativeBinding,
-    apiServer: (openai) => createApiToggle(openai, log),
+    apiServer: (openai) => createApiToggle(openai, log, confirmApiEnable),
     pickSavePath: createSavePathPicker({
       showSaveDialog: (options) =>
         mainWindow && !mainWindow.isDestroyed()

@@ -41,11 +41,15 @@ export const AppStatusSchema = z.object({
   host: z.enum(['electron', 'headless']),
 });
 
-/** The OpenAI-compatible API's state: where it listens, whether this host lets the user switch it. */
+/**
+ * The OpenAI-compatible API's state: where it listens (or would listen once turned on: `port`),
+ * whether a key guards it, whether this host lets the user switch it.
+ */
 export const ApiStatusSchema = z.object({
   isEnabled: z.boolean(),
   isToggleable: z.boolean(),
   baseUrl: z.string().nullable(),
+  port: z.number().int().min(0).max(65_535).nullable(),
   hasApiKey: z.boolean(),
   note: z.string().nullable(),
 });

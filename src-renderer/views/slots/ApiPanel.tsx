@@ -20,6 +20,9 @@ export function ApiPanel() {
   useEffect(() => void load(), [load]);
   const toggle = async () => {
     if (!status) return;
+    // Exposing the model to other programs moves only on a real click, never from a script;
+    // the desktop app then asks once more in a native dialog.
+    if (!status.isEnabled && !navigator.userActivation.isActive) return;
     const result = await bridge.call('api.setEnabled', {
       isEnabled: !status.isEnabled,
       apiKey: apiKey.trim() || null,
@@ -41,8 +44,18 @@ export function ApiPanel() {
             <code>{baseUrl}</code>
           </>
         )}
-        {status.hasApiKey ? ' (bearer key required)' : ''} — {status.note}
+        {status.isEnabled ? (status.hasApiKey ? ' (bearer key required)' : ' (no key set)') : ''} —{' '}
+        {status.note}
       </p>
+      {status.isToggleable && !status.isEnabled && (
+        <p className="muted" data-testid="api-enable-preview">
+          Turning it on listens on <code>127.0.0.1:{status.port ?? 'a free port'}</code>{' '}
+          {apiKey.trim()
+            ? 'and requires the bearer key below'
+            : 'with no key: any program on this computer will be able to call the model'}
+          ; you will be asked to confirm.
+        </p>
+      )}
       {status.isToggleable && (
         <p className="actions">
           {!status.isEnabled && (
