@@ -1,3 +1,4 @@
+import { maxPromptChars, PROMPT_LIMITS } from '../../limits';
 import type { ChatTurn } from '../model';
 
 /** What happens when a conversation no longer fits: drop its oldest turns, or refuse to send. */
@@ -57,6 +58,14 @@ export function fitChat(
     numMinimalTokens,
     refusal: null,
   });
+  const byChars = fitByCharacters(encode, turns, limits, overflow, {
+    system,
+    rest,
+    minimal,
+    promptLimit,
+    fit,
+  });
+  if (byChars) return byChars;
   const all = encode(turns);
   if (all.length <= budget) return fit(0, all, rest.length <= 1 ? all.length : encode(minimal).length);
   const minimalIds = rest.length <= 1 ? all : encode(minimal);
@@ -75,6 +84,60 @@ export function fitChat(
     );
   }
   return dropOldest(encode, rest, system, budget, minimalIds, fit);
+}
+
+/** What the character pre-check needs from fitChat. */
+interface CharContext {
+  system: readonly ChatTurn[];
+  rest: readonly ChatTurn[];
+  minimal: readonly ChatTurn[];
+  promptLimit: number;
+  fit: (numDropped: number, promptIds: number[], numMinimalTokens: number) => ChatFit;
+}
+
+/**
+ * Turns with more characters than the prompt limit could ever hold as tokens (no token stands
+ * for more than PROMPT_LIMITS.maxCharsPerToken characters) are never tokenized: a newest turn
+ * that long is refused at once, and older turns that cannot fit are dropped (or, with
+ * `refuse`, the conversation is refused) before the tokenizer sees them. Token counts in such
+ * refusals are lower bounds. Null when everything is within the bound.
+ */
+function fitByCharacters(
+  encode: ChatEncoder,
+  turns: readonly ChatTurn[],
+  limits: FitLimits,
+  overflow: ContextOverflow,
+  context: CharContext,
+): ChatFit | null {
+  const { system, rest, minimal, promptLimit, fit } = context;
+  const maxChars = maxPromptChars(promptLimit);
+  const atLeast = (list: readonly ChatTurn[]) => Math.ceil(charsOf(list) / PROMPT_LIMITS.maxCharsPerToken);
+  if (charsOf(minimal) > maxChars)
+    return refuse(
+      fit(0, [], atLeast(minimal)),
+      'message-too-long',
+      tooLong(atLeast(minimal), promptLimit, true),
+    );
+  if (charsOf(turns) <= maxChars) return null;
+  if (overflow === 'refuse')
+    return refuse(
+      fit(0, [], atLeast(minimal)),
+      'conversation-too-long',
+      overflowing(atLeast(turns), promptLimit, true),
+    );
+  let start = rest.length - 1;
+  for (let i = rest.length - 2; i >= 1; i--) {
+    if (charsOf([...system, ...rest.slice(i)]) > maxChars) break;
+    if (rest[i]!.role === 'user') start = i;
+  }
+  const kept = fitChat(encode, [...system, ...rest.slice(start)], limits, overflow);
+  return { ...kept, numDroppedMessages: kept.numDroppedMessages + start };
+}
+
+function charsOf(turns: readonly ChatTurn[]): number {
+  let total = 0;
+  for (const turn of turns) total += turn.content.length;
+  return total;
 }
 
 /** Binary search over the cut points (turn starts) for the fewest drops that fit the budget. */
@@ -108,10 +171,10 @@ function refuse(base: ChatFit, kind: NonNullable<ChatFit['refusal']>['kind'], me
   return { ...base, refusal: { kind, message } };
 }
 
-function tooLong(numTokens: number, promptLimit: number): string {
-  return `This message is ${numTokens.toLocaleString('en-US')} tokens; the model holds at most ${promptLimit.toLocaleString('en-US')}. Nothing was sent or stored: shorten it or split it.`;
+function tooLong(numTokens: number, promptLimit: number, isLowerBound = false): string {
+  return `This message is ${isLowerBound ? 'at least ' : ''}${numTokens.toLocaleString('en-US')} tokens; the model holds at most ${promptLimit.toLocaleString('en-US')}. Nothing was sent or stored: shorten it or split it.`;
 }
 
-function overflowing(numTokens: number, promptLimit: number): string {
-  return `The conversation is ${numTokens.toLocaleString('en-US')} tokens; the model holds at most ${promptLimit.toLocaleString('en-US')}. Nothing was sent: start a new chat, or let this one drop its oldest turns (conversation settings).`;
+function overflowing(numTokens: number, promptLimit: number, isLowerBound = false): string {
+  return `The conversation is ${isLowerBound ? 'at least ' : ''}${numTokens.toLocaleString('en-US')} tokens; the model holds at most ${promptLimit.toLocaleString('en-US')}. Nothing was sent: start a new chat, or let this one drop its oldest turns (conversation settings).`;
 }

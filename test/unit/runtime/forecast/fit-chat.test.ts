@@ -60,3 +60,57 @@ describe('fitting a chat to the context', () => {
     expect(fit).toMatchObject({ numDroppedMessages: 2, refusal: null });
   });
 });
+
+describe('fitting a chat bounds the tokenizer by characters first', () => {
+  // promptLimit 99 tokens → at most 99 × 32 = 3,168 characters can ever fit.
+  const counting = () => {
+    const seen: number[] = [];
+    const counted = (turns: readonly ChatTurn[]) => {
+      seen.push(turns.reduce((n, t) => n + t.content.length, 0));
+      return encode(turns);
+    };
+    return { seen, counted };
+  };
+
+  it('refuses a newest turn longer than any token count could hold, without tokenizing anything', () => {
+    const { seen, counted } = counting();
+    const fit = fitChat(
+      counted,
+      [turn('user', 9), turn('assistant', 9), turn('user', 4_000)],
+      limits,
+      'drop-oldest',
+    );
+    expect(seen).toEqual([]);
+    expect(fit.refusal).toMatchObject({
+      kind: 'message-too-long',
+      message: expect.stringMatching(/at least 125 tokens/),
+    });
+  });
+
+  it('drops older turns that cannot fit by characters before the tokenizer sees them', () => {
+    const { seen, counted } = counting();
+    const turns = [
+      turn('user', 2_000),
+      turn('assistant', 2_000),
+      turn('user', 30),
+      turn('assistant', 30),
+      turn('user', 9),
+    ];
+    const fit = fitChat(counted, turns, limits, 'drop-oldest');
+    expect(Math.max(...seen)).toBeLessThanOrEqual(3_168);
+    expect(fit.numDroppedMessages).toBe(2);
+    expect(fit.messages.map((m) => m.content.length)).toEqual([30, 30, 9]);
+  });
+
+  it('refuses, with `refuse`, a conversation longer than any token count could hold, unread', () => {
+    const { seen, counted } = counting();
+    const fit = fitChat(
+      counted,
+      [turn('user', 3_000), turn('assistant', 300), turn('user', 9)],
+      limits,
+      'refuse',
+    );
+    expect(seen).toEqual([]);
+    expect(fit.refusal?.kind).toBe('conversation-too-long');
+  });
+});
