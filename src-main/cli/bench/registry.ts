@@ -25,6 +25,11 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
       'side by side on one model folder: bare ONNX Runtime floor, @huggingface/transformers generate, First Frame',
     load: () => import('./peers'),
   },
+  soak: {
+    summary:
+      'the host under valid load, hang-ups and hostile inputs for N minutes (--minutes N): served, errors by kind, timelines acknowledged vs stored, RSS',
+    load: () => import('./soak'),
+  },
   store: {
     summary:
       'history store: batched-writer inserts/s, full report over 100k stored timelines, streamed CSV export RSS',
