@@ -66,6 +66,24 @@ export class EngineLoop {
       finish: (seq, reason, message) => this.finishSequence(seq, reason, message ?? null),
       takeDrops: (slot) => this.drops.take(slot.slotId),
     });
+    deps.registry.onEvent((event) => {
+      if (event.toStatus === 'failed' && (event.fromStatus === 'resident' || event.fromStatus === 'active'))
+        this.failSlot(event.slotId, event.reason ?? 'its worker stopped');
+    });
+  }
+
+  /** A slot's worker died: every sequence bound to it ends with an `error` finish and the reason. */
+  private failSlot(slotId: string, reason: string): void {
+    this.inFlight.delete(slotId);
+    this.drops.take(slotId);
+    for (const seq of [...this.sequences.values()])
+      if (seq.slot.slotId === slotId)
+        this.finishSequence(
+          seq,
+          'error',
+          `the model's worker stopped (${reason}); the next request reloads it`,
+        );
+    this.kick();
   }
 
   /** Requests not yet running: in the inbox, waiting for a slot to load, or queued. */
@@ -325,7 +343,8 @@ export class EngineLoop {
     const hasKvInWorker = seq.isSeated && seq.hasStartedPrefill;
     if (seq.isSeated) this.deps.registry.release(seq.slot, seq.request.keepAlive ?? null);
     this.deps.scheduler.remove(seq);
-    if (hasKvInWorker) {
+    // A slot without a runner (its worker died) has no K/V left to free.
+    if (hasKvInWorker && seq.slot.runner) {
       this.drops.add(seq.slot.slotId, seq.seqId);
       this.kick();
     }

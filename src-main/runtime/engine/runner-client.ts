@@ -24,18 +24,32 @@ export class RunnerClient {
   } | null = null;
   private isClosed = false;
   private hasExited = false;
+  private exitReason: string | null = null;
+  private readonly exitListeners: ((reason: string) => void)[] = [];
   private closing: Promise<void> | null = null;
   private pendingPromise: Promise<WorkerReply> | null = null;
 
   constructor(worker: Worker = spawnSlotWorker()) {
     this.worker = worker;
     this.worker.on('message', (envelope: Envelope<WorkerReply>) => this.settle(envelope));
-    this.worker.on('error', (error) => this.failPending(error));
+    // An uncaught error in the worker is always followed by its exit: the job in flight fails
+    // there, with this reason.
+    this.worker.on('error', (error) => {
+      this.exitReason ??= `the slot worker failed: ${error.message}`;
+    });
     this.worker.on('exit', (code) => {
+      const isExpected = this.isClosed;
       this.isClosed = true;
       this.hasExited = true;
-      this.failPending(new Error(`slot worker exited with code ${code}`));
+      const reason = this.exitReason ?? `the slot worker exited with code ${code}`;
+      this.failPending(new Error(reason));
+      if (!isExpected) for (const listener of this.exitListeners) listener(reason);
     });
+  }
+
+  /** Hears once, with the reason, if the worker dies on its own (never after close()). */
+  onExit(listener: (reason: string) => void): void {
+    this.exitListeners.push(listener);
   }
 
   /** True while a job is running in the worker (the slot's execution lock is held). */

@@ -136,9 +136,11 @@ export class SlotRegistry {
     this.transition(slot, 'prefetching', cause);
     try {
       await this.makeRoomFor(slot);
-      slot.runner = this.options.createRunner();
+      const runner = this.options.createRunner();
+      slot.runner = runner;
+      runner.onExit?.((reason) => this.failDead(slot, runner, reason));
       const { graph } = slot.model;
-      const loaded = await slot.runner.load({
+      const loaded = await runner.load({
         type: 'load',
         file: graph.file,
         onnxPath: graph.onnxPath,
@@ -164,6 +166,24 @@ export class SlotRegistry {
       this.transition(slot, 'failed', 'error', reason);
       throw new Error(`model ${slot.model.modelId} failed to load: ${reason}`);
     }
+  }
+
+  /**
+   * The slot's worker died on its own: the slot is `failed` with the reason (cause `error`),
+   * its runner and context pages are gone, and the next request reloads it. The engine hears
+   * the event and finishes the slot's sequences with an `error` finish.
+   */
+  private failDead(slot: Slot, runner: SlotRunner, reason: string): void {
+    if (slot.runner !== runner || (slot.status !== 'resident' && slot.status !== 'active')) return;
+    this.clearTimer(slot);
+    const identity = slot.pageIdentity;
+    slot.runner = null;
+    slot.pageIdentity = null;
+    slot.host = null;
+    slot.numActiveSequences = 0;
+    if (identity) this.options.dropPages(identity);
+    slot.failureReason = reason;
+    this.transition(slot, 'failed', 'error', reason);
   }
 
   /** Evicts idle slots, least recently used first, until the new slot fits the budget. */

@@ -27,8 +27,9 @@ export interface SlotEvent {
 export const SLOT_TRANSITIONS: Readonly<Record<SlotStatus, readonly SlotStatus[]>> = {
   empty: ['prefetching'],
   prefetching: ['resident', 'failed'],
-  resident: ['active', 'evicting'],
-  active: ['resident'],
+  // A resident or active slot fails when its worker dies; the next request reloads it.
+  resident: ['active', 'evicting', 'failed'],
+  active: ['resident', 'failed'],
   evicting: ['empty'],
   failed: ['prefetching', 'empty'],
 };

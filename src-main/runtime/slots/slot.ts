@@ -9,6 +9,8 @@ export interface SlotRunner {
   load(job: import('../engine/protocol').LoadJob): Promise<LoadedReply>;
   step(job: StepJob): Promise<SteppedReply>;
   close(): Promise<void>;
+  /** Tells `listener` once, with the reason, if the executor dies on its own (not through close). */
+  onExit?(listener: (reason: string) => void): void;
 }
 
 /**

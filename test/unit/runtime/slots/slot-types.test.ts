@@ -12,6 +12,8 @@ describe('slot state machine', () => {
       ['evicting', 'empty'],
       ['prefetching', 'failed'],
       ['failed', 'prefetching'],
+      ['resident', 'failed'],
+      ['active', 'failed'],
     ] as const)
       expect(canTransition(from, to)).toBe(true);
   });
