@@ -91,6 +91,13 @@ export class Runtime {
       limits: options.limits,
       tokenizeLong: (model, text) => tokenizer.encode(model, text),
     });
+    registry.onEvent((event) => {
+      const slot =
+        event.toStatus === 'resident' && event.fromStatus === 'prefetching'
+          ? registry.list().find((s) => s.slotId === event.slotId)
+          : undefined;
+      if (slot) tokenizer.warm(slot.model);
+    });
     return new Runtime(options, catalogue, registry, pages, engine, new PrefillRate(), tokenizer);
   }
 

@@ -223,12 +223,12 @@ export class EngineLoop {
   private place(entry: InboxEntry, routed: RoutedRequest): void {
     const { clock, registry } = this.deps;
     try {
-      const current = registry.slotOf(routed.model.modelId);
+      const current = registry.currentSlotFor(routed.model);
       const isWarm = current?.status === 'resident' || current?.status === 'active';
       // Read before ensureResident: starting the load is itself a slot event.
       const coldCause = isWarm ? null : slotLoadCause(registry, current);
+      const slotId = current?.slotId ?? registry.nextSlotIdFor(routed.model);
       const ready = registry.ensureResident(routed.model, 'request');
-      const slotId = current?.slotId ?? `slot-${routed.model.modelId}`;
       describeRoute(entry.recorder, routed, slotId, !isWarm);
       entry.recorder.meta.diagnosis.slotLoad = coldCause;
       if (!isWarm) {
@@ -274,7 +274,11 @@ export class EngineLoop {
 
   private stepSlot(slot: Slot): void {
     if (!this.isIdle(slot)) return;
-    if (!this.deps.scheduler.hasWork(slot)) return this.dropLater(slot);
+    if (!this.deps.scheduler.hasWork(slot)) {
+      // A replaced revision's slot closes once its last sequence is done (drained).
+      if (slot.isRetiring) return void this.deps.registry.closeRetired(slot);
+      return this.dropLater(slot);
+    }
     this.dispatchStep(slot);
   }
 

@@ -29,6 +29,10 @@ const MAX_EVENTS = 10_000;
  */
 export class SlotRegistry {
   private readonly slots = new Map<string, Slot>();
+  /** Slots of replaced revisions still draining their sequences, by slot id. */
+  private readonly retiring = new Map<string, Slot>();
+  /** How many slots each model has had (a new revision's slot gets a new id). */
+  private readonly generations = new Map<string, number>();
   private readonly loads = new Map<string, Promise<Slot>>();
   private readonly events: SlotEvent[] = [];
   private readonly listeners = new Set<(event: SlotEvent) => void>();
@@ -36,14 +40,25 @@ export class SlotRegistry {
 
   constructor(private readonly options: SlotRegistryOptions) {}
 
-  /** Every slot, in creation order. */
+  /** Every slot, in creation order, then the retiring ones (still draining). */
   list(): Slot[] {
-    return [...this.slots.values()];
+    return [...this.slots.values(), ...this.retiring.values()];
   }
 
   /** The slot of a model, or undefined when none was ever created. */
   slotOf(modelId: string): Slot | undefined {
     return this.slots.get(modelId);
+  }
+
+  /** The slot of this model revision, or undefined when it has none (yet). */
+  currentSlotFor(model: CatalogueModel): Slot | undefined {
+    const slot = this.slots.get(model.modelId);
+    return slot?.model.revisions.modelRevision === model.revisions.modelRevision ? slot : undefined;
+  }
+
+  /** The id the next slot of this model will get (a new revision gets a new slot). */
+  nextSlotIdFor(model: CatalogueModel): string {
+    return slotIdOf(model.modelId, (this.generations.get(model.modelId) ?? 0) + 1);
   }
 
   /** Slot events, oldest first, optionally from a monotonic instant on. */
@@ -85,7 +100,7 @@ export class SlotRegistry {
     if (keepAlive) slot.keepAlive = keepAlive;
     if (slot.numActiveSequences > 0 || slot.status !== 'active') return;
     this.transition(slot, 'resident', 'request');
-    this.scheduleExpiry(slot);
+    if (!slot.isRetiring) this.scheduleExpiry(slot);
   }
 
   /** Sets a slot's keep-alive (manual "keep") and restarts its countdown when idle. */
@@ -116,20 +131,45 @@ export class SlotRegistry {
 
   /** Evicts every idle slot and closes every worker (shutdown). */
   async closeAll(): Promise<void> {
-    for (const slot of this.slots.values()) {
+    for (const slot of this.list()) {
       this.clearTimer(slot);
       if (slot.status === 'resident') await this.evict(slot, 'manual', 'shutdown');
       else await slot.runner?.close().catch(() => undefined);
     }
   }
 
+  /**
+   * The model's current slot; a new model revision gets a new slot (with a new id) and the old
+   * one retires: it drains the sequences already bound to it, and the engine closes it when it
+   * has no work left (closeRetired). An old slot without a runner is simply forgotten.
+   */
   private slotFor(model: CatalogueModel): Slot {
-    let slot = this.slots.get(model.modelId);
-    if (!slot || slot.model.revisions.modelRevision !== model.revisions.modelRevision) {
-      slot = newSlot(model, slot);
-      this.slots.set(model.modelId, slot);
+    const current = this.slots.get(model.modelId);
+    if (current && current.model.revisions.modelRevision === model.revisions.modelRevision) return current;
+    const generation = (this.generations.get(model.modelId) ?? 0) + 1;
+    this.generations.set(model.modelId, generation);
+    const slot = newSlot(model, current, generation);
+    this.slots.set(model.modelId, slot);
+    if (current?.runner) {
+      current.isRetiring = true;
+      this.clearTimer(current);
+      this.retiring.set(current.slotId, current);
     }
     return slot;
+  }
+
+  /**
+   * Closes a retiring slot once nothing runs or waits on it (the engine calls this): its runner
+   * is closed and its pages dropped, cause `request`, reason "replaced by a new revision".
+   */
+  async closeRetired(slot: Slot): Promise<void> {
+    if (!slot.isRetiring || this.retiring.get(slot.slotId) !== slot) return;
+    this.retiring.delete(slot.slotId);
+    const reason = 'replaced by a new revision of the model';
+    if (slot.status === 'resident') return this.evict(slot, 'request', reason);
+    const runner = slot.runner;
+    slot.runner = null;
+    await runner?.close().catch(() => undefined);
   }
 
   private async load(slot: Slot, cause: SlotCause): Promise<Slot> {
@@ -266,9 +306,9 @@ export class SlotRegistry {
   }
 }
 
-function newSlot(model: CatalogueModel, previous: Slot | undefined): Slot {
+function newSlot(model: CatalogueModel, previous: Slot | undefined, generation: number): Slot {
   return {
-    slotId: `slot-${model.modelId}`,
+    slotId: slotIdOf(model.modelId, generation),
     model,
     status: 'empty',
     failureReason: null,
@@ -284,7 +324,13 @@ function newSlot(model: CatalogueModel, previous: Slot | undefined): Slot {
     lastUsedAt: null,
     lastUsedWallMs: null,
     loadTimings: null,
+    isRetiring: false,
   };
+}
+
+/** `slot-<model>` for a model's first slot, `slot-<model>-<n>` for the n-th revision after it. */
+function slotIdOf(modelId: string, generation: number): string {
+  return generation === 1 ? `slot-${modelId}` : `slot-${modelId}-${generation}`;
 }
 
 /** Waits out a step that is still finishing (freeing K/V of a finished request), at most 10 s. */

@@ -37,6 +37,11 @@ export interface Slot {
   lastUsedAt: number | null;
   lastUsedWallMs: number | null;
   loadTimings: { readMs: number; buildMs: number; warmupMs: number } | null;
+  /**
+   * A newer revision of the model has its own slot: this one takes no new requests, finishes
+   * (drains) the sequences already bound to it, then closes its runner.
+   */
+  isRetiring: boolean;
 }
 
 /**

@@ -30,6 +30,15 @@ export class TokenizerThread {
     });
   }
 
+  /**
+   * Starts the thread and builds the model's tokenizer there ahead of need (when its slot
+   * loads), so the first long prompt does not pay for either in its `route` time. A failure
+   * here changes nothing: the first real prompt tries again and reports it.
+   */
+  warm(model: CatalogueModel): void {
+    this.encode(model, '').catch(() => undefined);
+  }
+
   /** Stops the thread; jobs still waiting fail. */
   async close(): Promise<void> {
     const worker = this.worker;
