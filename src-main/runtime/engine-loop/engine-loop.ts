@@ -65,6 +65,10 @@ export class EngineLoop {
       isAlive: (seq) => this.sequences.get(seq.seqId) === seq,
       finish: (seq, reason, message) => this.finishSequence(seq, reason, message ?? null),
       takeDrops: (slot) => this.drops.take(slot.slotId),
+      dropLater: (slot, seqId) => {
+        this.drops.add(slot.slotId, seqId);
+        this.kick();
+      },
     });
     deps.registry.onEvent((event) => {
       if (event.toStatus === 'failed' && (event.fromStatus === 'resident' || event.fromStatus === 'active'))
@@ -289,7 +293,7 @@ export class EngineLoop {
 
   /** Plans the slot's next step and sends it to the worker, if there is anything to send. */
   private dispatchStep(slot: Slot): void {
-    const plan = this.deps.scheduler.planStep(slot);
+    const plan = this.deps.scheduler.planStep(slot, (other) => this.isIdle(other));
     const job = this.dispatcher.buildJob(slot, plan);
     if (job) this.dispatch(slot, plan, job);
   }

@@ -16,6 +16,8 @@ export interface DispatchHost {
   isAlive(seq: Sequence): boolean;
   finish(seq: Sequence, reason: FinishReason, errorMessage?: string | null): void;
   takeDrops(slot: Slot): string[];
+  /** Frees a sequence's K/V in another slot's worker with that slot's next job. */
+  dropLater(slot: Slot, seqId: string): void;
 }
 
 /**
@@ -35,12 +37,15 @@ export class StepDispatcher {
       if (!seq.recorder.hasFirstToken) seq.recorder.meta.numCachedTokens = seq.numCachedTokens;
     }
     for (const seq of plan.preempted) {
-      registry.release(slot);
+      registry.release(seq.slot);
       seq.recorder.preempt(clock.now());
+      // Another (idle) slot's victim: its worker forgets the K/V in that slot's next job.
+      if (seq.slot !== slot) this.host.dropLater(seq.slot, seq.seqId);
     }
     for (const seq of plan.outOfMemory)
       this.host.finish(seq, 'length', 'the K/V budget cannot hold this sequence');
-    const drops = [...this.host.takeDrops(slot), ...plan.preempted.map((seq) => seq.seqId)];
+    const ownVictims = plan.preempted.filter((seq) => seq.slot === slot).map((seq) => seq.seqId);
+    const drops = [...this.host.takeDrops(slot), ...ownVictims];
     const prefill = plan.prefill ? this.prefillWork(plan.prefill) : null;
     const rows = plan.decodeRows.map((seq) => ({ seqId: seq.seqId }));
     if (!prefill && rows.length === 0 && drops.length === 0) return null;

@@ -34,7 +34,7 @@ export interface StepPlan {
   admitted: Sequence[];
   prefill: PrefillPlan | null;
   decodeRows: Sequence[];
-  /** Sequences sent back to the queue to free K/V (RUNNING → WAITING). */
+  /** Sequences sent back to the queue to free K/V (RUNNING → WAITING), of this slot or of idle others. */
   preempted: Sequence[];
   /** A sequence that cannot grow even alone: the engine finishes it with `length`. */
   outOfMemory: Sequence[];
@@ -43,6 +43,8 @@ export interface StepPlan {
 export class Scheduler {
   private readonly waiting = new Map<string, Sequence[]>();
   private readonly running = new Map<string, Sequence[]>();
+  /** Victims chosen while their slot's step was running: they leave at that slot's next plan. */
+  private readonly wantedVictims = new Set<Sequence>();
   private admissionCounter = 0;
 
   constructor(
@@ -92,6 +94,7 @@ export class Scheduler {
 
   /** Takes a sequence out of the scheduler (finished, cancelled, failed) and releases its pages. */
   remove(seq: Sequence): void {
+    this.wantedVictims.delete(seq);
     for (const map of [this.waiting, this.running]) {
       const list = map.get(seq.slot.slotId);
       const index = list?.indexOf(seq) ?? -1;
@@ -100,16 +103,32 @@ export class Scheduler {
     this.releasePages(seq);
   }
 
-  /** Plans the next step of an idle slot: admissions, one prefill chunk, the decode batch. */
-  planStep(slot: Slot): StepPlan {
+  /**
+   * Plans the next step of an idle slot: admissions, one prefill chunk, the decode batch.
+   * `isIdle` says which other slots have no step in flight: only their sequences may be
+   * preempted to make room (a sequence inside a running step cannot leave it).
+   */
+  planStep(slot: Slot, isIdle: (other: Slot) => boolean = () => false): StepPlan {
     const plan: StepPlan = { admitted: [], prefill: null, decodeRows: [], preempted: [], outOfMemory: [] };
+    this.leaveAsAsked(slot, plan);
     this.admit(slot, plan);
-    this.fitDecodeGrowth(slot, plan);
+    const canGrow = this.fitDecodeGrowth(slot, plan, isIdle);
     const running = this.runningOn(slot);
     const prefilling = this.nextToPrefill(running);
     if (prefilling) plan.prefill = this.nextChunk(prefilling);
-    plan.decodeRows = running.filter((seq) => seq.status === 'decoding');
+    plan.decodeRows = canGrow ? running.filter((seq) => seq.status === 'decoding') : [];
     return plan;
+  }
+
+  /** Sequences another slot chose as victims while this slot's step was running leave now. */
+  private leaveAsAsked(slot: Slot, plan: StepPlan): void {
+    for (const seq of [...this.wantedVictims]) {
+      if (seq.slot !== slot) continue;
+      this.wantedVictims.delete(seq);
+      if (!seq.isSeated) continue;
+      this.preempt(seq);
+      plan.preempted.push(seq);
+    }
   }
 
   /**
@@ -181,20 +200,31 @@ export class Scheduler {
     return this.store.explainMiss(identity, seq.prefillIds, numFound, maxPages);
   }
 
-  /** Preempts the newest sequences of this slot until every decode row has room to grow. */
-  private fitDecodeGrowth(slot: Slot, plan: StepPlan): void {
-    const running = listOf(this.running, slot.slotId);
+  /**
+   * Preempts until every decode row has room to grow. The K/V budget is global, so the victim
+   * is the newest admitted sequence of any slot. One inside another slot's running step cannot
+   * leave it: it is marked to leave when that step returns, and this slot does not decode
+   * meanwhile (false). A sequence alone in the whole budget that still cannot grow is finished
+   * (`outOfMemory`).
+   */
+  private fitDecodeGrowth(slot: Slot, plan: StepPlan, isIdle: (other: Slot) => boolean): boolean {
     while (!this.budget.makeRoom(this.allRunning(), 0)) {
-      const victim = [...running].sort((a, b) => b.admittedOrder - a.admittedOrder)[0];
-      if (!victim) return;
-      if (running.length === 1) {
+      const holders = this.allRunning().filter((seq) => !this.wantedVictims.has(seq));
+      const victim = holders.sort((a, b) => b.admittedOrder - a.admittedOrder)[0];
+      if (!victim) return false;
+      if (victim.slot !== slot && !isIdle(victim.slot)) {
+        this.wantedVictims.add(victim);
+        return false;
+      }
+      if (this.allRunning().length === 1) {
         plan.outOfMemory.push(victim);
         this.remove(victim);
-        return;
+        return true;
       }
       this.preempt(victim);
       plan.preempted.push(victim);
     }
+    return true;
   }
 
   /** RUNNING → WAITING at the front of the queue; its work is recomputed on re-admission. */
