@@ -28,6 +28,20 @@ export const HTTP_LIMITS = {
   maxHeaderBytes: 16 * KIB,
 } as const;
 
+/** The largest values the service contract accepts from a client (zod bounds derive from these). */
+export const INPUT_LIMITS = {
+  /** One chat message (characters); longer ones are refused by the contract. */
+  maxMessageChars: 200_000,
+  /** A conversation's system prompt (characters). */
+  maxSystemPromptChars: 20_000,
+  /** Messages in one imported conversation. */
+  maxImportedMessages: 100_000,
+  /** The text of one `traces.import` call (characters); larger traces use the streamed upload. */
+  maxTraceTextChars: 50_000_000,
+  /** A file name sent with an import (characters). */
+  maxFileNameChars: 500,
+} as const;
+
 /** Pacing and backlog of one `/api/events` stream. */
 export const EVENT_STREAM_LIMITS = {
   /** Minimum time between two messages: events arriving in between travel in one batch (ms). */

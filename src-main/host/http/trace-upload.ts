@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TRACE_LIMITS } from '../../limits';
+import { INPUT_LIMITS, TRACE_LIMITS } from '../../limits';
 import type { TraceImportResult } from '../../service/contract';
 import { failure, sendResult } from './respond';
 
@@ -26,7 +26,10 @@ export async function serveTraceUpload(
     return sendResult(res, failure('invalid_input', 'upload a trace with POST'), 405);
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > TRACE_LIMITS.maxFileBytes) return refuseTooLarge(res);
-  const fileName = (url.searchParams.get('fileName') ?? 'upload.jsonl').slice(0, 500);
+  const fileName = (url.searchParams.get('fileName') ?? 'upload.jsonl').slice(
+    0,
+    INPUT_LIMITS.maxFileNameChars,
+  );
   const skipBadLines = url.searchParams.get('skipBadLines') === 'true';
   const tooLarge = { isHit: false };
   try {

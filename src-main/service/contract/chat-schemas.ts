@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../limits';
 import { FINISH_REASONS, TimelineSchema } from '../../telemetry/timeline/schema';
 import { ChatMessageSchema, SamplingSchema } from './schemas';
 
@@ -12,7 +13,7 @@ export const CONTEXT_OVERFLOWS = ['drop-oldest', 'refuse'] as const;
  * model), sampling (absent fields: the runtime's defaults) and the context overflow policy.
  */
 export const ConversationSettingsSchema = z.object({
-  systemPrompt: z.string().max(20_000),
+  systemPrompt: z.string().max(INPUT_LIMITS.maxSystemPromptChars),
   modelId: idSchema.nullable(),
   sampling: SamplingSchema,
   contextOverflow: z.enum(CONTEXT_OVERFLOWS),
@@ -130,7 +131,7 @@ export const ExportedMessageSchema = z.object({
   messageId: idSchema,
   parentId: idSchema.nullable(),
   role: ChatMessageSchema.shape.role,
-  content: z.string().max(200_000),
+  content: z.string().max(INPUT_LIMITS.maxMessageChars),
   createdWallMs: z.number(),
   requestId: z.string().max(200).nullable(),
   finishReason: z.enum(FINISH_REASONS).nullable(),
@@ -146,6 +147,6 @@ export const ConversationExportSchema = z.object({
   createdWallMs: z.number(),
   settings: ConversationSettingsSchema,
   leafMessageId: idSchema.nullable(),
-  messages: z.array(ExportedMessageSchema).max(100_000),
+  messages: z.array(ExportedMessageSchema).max(INPUT_LIMITS.maxImportedMessages),
 });
 export type ConversationExport = z.infer<typeof ConversationExportSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../limits';
 import { EXPORT_FORMATS } from '../../telemetry/trace/export-formats';
 import {
   ChatMessageSchema,
@@ -126,7 +127,7 @@ export const METHODS = {
   'chat.forecast': def(
     z.object({
       conversationId: idSchema.nullable(),
-      content: z.string().max(200_000),
+      content: z.string().max(INPUT_LIMITS.maxMessageChars),
       /** Settings of a chat not created yet (ignored when conversationId is set). */
       settings: ConversationSettingsSchema.optional(),
     }),
@@ -135,7 +136,7 @@ export const METHODS = {
   'chat.send': def(
     z.object({
       conversationId: idSchema,
-      content: z.string().min(1).max(200_000),
+      content: z.string().min(1).max(INPUT_LIMITS.maxMessageChars),
       modelId: idSchema.optional(),
       sampling: SamplingSchema.optional(),
     }),
@@ -155,7 +156,10 @@ export const METHODS = {
     z.object({ fileName: z.string(), text: z.string() }),
   ),
   'chat.import': def(
-    z.object({ fileName: z.string().max(500), text: z.string().max(50_000_000) }),
+    z.object({
+      fileName: z.string().max(INPUT_LIMITS.maxFileNameChars),
+      text: z.string().max(INPUT_LIMITS.maxTraceTextChars),
+    }),
     ConversationSummarySchema,
   ),
   'chat.cancel': def(z.object({ requestId: idSchema }), z.object({ wasRunning: z.boolean() })),
@@ -181,7 +185,11 @@ export const METHODS = {
     z.object({ filePath: z.string().nullable(), numRows: z.number().int() }),
   ),
   'traces.import': def(
-    z.object({ fileName: z.string().max(500), text: z.string().max(50_000_000), skipBadLines: z.boolean() }),
+    z.object({
+      fileName: z.string().max(INPUT_LIMITS.maxFileNameChars),
+      text: z.string().max(INPUT_LIMITS.maxTraceTextChars),
+      skipBadLines: z.boolean(),
+    }),
     TraceImportResultSchema,
   ),
   'api.status': def(empty, ApiStatusSchema),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../limits';
 import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 
@@ -23,7 +24,7 @@ export type Sampling = z.infer<typeof SamplingSchema>;
 /** One chat message as the chat template sees it. */
 export const ChatMessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant']),
-  content: z.string().max(200_000),
+  content: z.string().max(INPUT_LIMITS.maxMessageChars),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
