@@ -5,7 +5,7 @@ import type { StepJob } from '../engine/protocol';
 import type { ModelCatalogue } from '../model';
 import type { PageStore } from '../pages';
 import type { Slot, SlotRegistry } from '../slots';
-import { RequestRejected, Sequence, describeRoute, routeRequest } from '../scheduler';
+import { RequestRejected, Sequence, asRejected, describeRoute, routeRequest } from '../scheduler';
 import type {
   GenerationOutcome,
   GenerationRequest,
@@ -377,11 +377,4 @@ export class EngineLoop {
     entry.sink.onDone({ requestId: entry.request.requestId, text, timeline, errorMessage, errorCode });
     for (const listener of this.listeners) listener(timeline);
   }
-}
-
-/** Any routing failure as a refusal the client can read (an unexpected error is `internal`). */
-function asRejected(error: unknown): RequestRejected {
-  return error instanceof RequestRejected
-    ? error
-    : new RequestRejected('internal', error instanceof Error ? error.message : String(error));
 }

@@ -184,3 +184,10 @@ export function describeRoute(
     numPromptTokens: routed.promptIds.length,
   });
 }
+
+/** Any routing failure as a refusal the client can read (an unexpected error is `internal`). */
+export function asRejected(error: unknown): RequestRejected {
+  return error instanceof RequestRejected
+    ? error
+    : new RequestRejected('internal', error instanceof Error ? error.message : String(error));
+}

@@ -2,10 +2,10 @@ import type { Clock } from '../../telemetry/clock';
 import { layoutRevisionOf } from '../model';
 import type { CatalogueModel } from '../model';
 import type { PageIdentity } from '../pages';
-import { footprintOf } from './slot';
 import { kvGeometryOf } from '../engine/open-runner';
+import { mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
 import type { Slot, SlotRunner } from './slot';
-import { canTransition, DEFAULT_KEEP_ALIVE } from './slot-types';
+import { canTransition } from './slot-types';
 import type { KeepAlive, SlotCause, SlotEvent, SlotStatus } from './slot-types';
 
 /** Settings of the registry: the resident budget and how slots are built. */
@@ -304,41 +304,4 @@ export class SlotRegistry {
     if (this.events.length > MAX_EVENTS) this.events.shift();
     for (const listener of this.listeners) listener(event);
   }
-}
-
-function newSlot(model: CatalogueModel, previous: Slot | undefined, generation: number): Slot {
-  return {
-    slotId: slotIdOf(model.modelId, generation),
-    model,
-    status: 'empty',
-    failureReason: null,
-    runner: null,
-    slotRevision: previous?.slotRevision ?? 0,
-    pageIdentity: null,
-    host: null,
-    footprintBytes: footprintOf(model),
-    keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,
-    expiresAt: null,
-    numHits: 0,
-    numActiveSequences: 0,
-    lastUsedAt: null,
-    lastUsedWallMs: null,
-    loadTimings: null,
-    isRetiring: false,
-  };
-}
-
-/** `slot-<model>` for a model's first slot, `slot-<model>-<n>` for the n-th revision after it. */
-function slotIdOf(modelId: string, generation: number): string {
-  return generation === 1 ? `slot-${modelId}` : `slot-${modelId}-${generation}`;
-}
-
-/** Waits out a step that is still finishing (freeing K/V of a finished request), at most 10 s. */
-async function waitUntilIdle(slot: Slot): Promise<void> {
-  for (let waitedMs = 0; slot.runner?.isBusy && waitedMs < 10_000; waitedMs += 5)
-    await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-function mb(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MB`;
 }

@@ -1,6 +1,7 @@
 import type { CatalogueModel } from '../model';
 import type { PageIdentity } from '../pages';
 import type { HostBufferInfo, LoadedReply, StepJob, SteppedReply } from '../engine/protocol';
+import { DEFAULT_KEEP_ALIVE } from './slot-types';
 import type { KeepAlive, SlotStatus } from './slot-types';
 
 /** What a slot needs from its executor (the worker's main-thread handle, or a test double). */
@@ -53,4 +54,43 @@ export function footprintOf(model: CatalogueModel): number {
   const { weightBytes, weightDtype, io } = model.graph;
   const isWidened = weightDtype.startsWith('fp16') && io.logitsDtype === 'float32';
   return weightBytes + (isWidened ? weightBytes * 2 : weightBytes);
+}
+
+/** A fresh slot for a model (status `empty`); a replaced slot passes on its revision count and keep-alive. */
+export function newSlot(model: CatalogueModel, previous: Slot | undefined, generation: number): Slot {
+  return {
+    slotId: slotIdOf(model.modelId, generation),
+    model,
+    status: 'empty',
+    failureReason: null,
+    runner: null,
+    slotRevision: previous?.slotRevision ?? 0,
+    pageIdentity: null,
+    host: null,
+    footprintBytes: footprintOf(model),
+    keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,
+    expiresAt: null,
+    numHits: 0,
+    numActiveSequences: 0,
+    lastUsedAt: null,
+    lastUsedWallMs: null,
+    loadTimings: null,
+    isRetiring: false,
+  };
+}
+
+/** `slot-<model>` for a model's first slot, `slot-<model>-<n>` for the n-th revision after it. */
+export function slotIdOf(modelId: string, generation: number): string {
+  return generation === 1 ? `slot-${modelId}` : `slot-${modelId}-${generation}`;
+}
+
+/** Waits out a step that is still finishing (freeing K/V of a finished request), at most 10 s. */
+export async function waitUntilIdle(slot: Slot): Promise<void> {
+  for (let waitedMs = 0; slot.runner?.isBusy && waitedMs < 10_000; waitedMs += 5)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** Bytes as MB with one decimal, for messages. */
+export function mb(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
 }
