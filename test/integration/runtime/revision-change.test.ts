@@ -52,17 +52,22 @@ describe('a model whose weights change while it serves', () => {
       requestId: 'on-new-weights',
       modelId: 'm',
     });
-    expect(fresh.timeline).toMatchObject({ finishReason: 'length', slotId: 'slot-m-2', isColdSlot: true });
+    const oldSlotId = reference.timeline.slotId!;
+    expect(fresh.timeline).toMatchObject({
+      finishReason: 'length',
+      slotId: `${oldSlotId}-2`,
+      isColdSlot: true,
+    });
 
     const drained = await draining;
     expect(drained.timeline).toMatchObject({
       finishReason: 'length',
-      slotId: 'slot-m',
+      slotId: oldSlotId,
       numOutputTokens: 300,
     });
     expect(drained.tokenIds).toEqual(reference.tokenIds);
-    await vi.waitFor(() => expect(runtime.slots().map((s) => s.slotId)).toEqual(['slot-m-2']));
-    const closed = events.filter((e) => e.slotId === 'slot-m').map((e) => [e.toStatus, e.reason]);
+    await vi.waitFor(() => expect(runtime.slots().map((s) => s.slotId)).toEqual([`${oldSlotId}-2`]));
+    const closed = events.filter((e) => e.slotId === oldSlotId).map((e) => [e.toStatus, e.reason]);
     expect(closed.slice(-2)).toEqual([
       ['evicting', 'replaced by a new revision of the model'],
       ['empty', 'replaced by a new revision of the model'],
