@@ -66,7 +66,7 @@ export function SamplingFields() {
             step={f.step}
             min={f.min}
             max={f.max}
-            placeholder={`${effectiveOf(f.key, effective)} · default`}
+            placeholder={f.key === 'seed' ? 'random' : `${effectiveOf(f.key, effective)} · default`}
             value={sampling[f.key]}
             onChange={(value) => change(f.key, value)}
           />
