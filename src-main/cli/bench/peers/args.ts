@@ -2,11 +2,20 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultRuntimeOptions } from '../../../runtime';
 import { BUNDLED_MODELS_DIR } from '../../paths';
+import type { Precision } from './variants';
+import { PRECISIONS } from './variants';
 import type { PeersWorkload } from './workload';
+
+/** The engines First Frame can be compared with. */
+export const PEER_ENGINES = ['llama.cpp', 'transformers.js'] as const;
+/** One peer engine's name as `--engines` takes it. */
+export type PeerEngineName = (typeof PEER_ENGINES)[number];
 
 const OPTIONS = {
   model: { type: 'string' },
   variant: { type: 'string' },
+  engines: { type: 'string', default: PEER_ENGINES.join(',') },
+  precisions: { type: 'string', default: Object.keys(PRECISIONS).join(',') },
   json: { type: 'boolean', default: false },
   runs: { type: 'string', default: '10' },
   'prompt-tokens': { type: 'string', default: '128' },
@@ -19,11 +28,22 @@ const OPTIONS = {
   threads: { type: 'string' },
 } as const;
 
-/** `npm run bench -- peers` options: the model folder, --json, and the workload's sizes. */
+/** Splits a comma list and checks every item against `known`. */
+function listOption<T extends string>(name: string, text: string, known: readonly T[]): T[] {
+  const items = text.split(',').map((item) => item.trim());
+  const unknown = items.filter((item) => !known.includes(item as T));
+  if (unknown.length > 0 || items.length === 0)
+    throw new Error(`--${name} "${text}": choose from ${known.join(', ')}`);
+  return items as T[];
+}
+
+/** `npm run bench -- peers` options: the model folder, the engines, --json and the workload's sizes. */
 export function parsePeersArgs(argv: string[]): {
   modelDir: string;
   variant: string | null;
   isJson: boolean;
+  engines: PeerEngineName[];
+  precisions: Precision[];
   workload: PeersWorkload;
 } {
   const { values: v } = parseArgs({ args: argv, options: OPTIONS });
@@ -36,6 +56,8 @@ export function parsePeersArgs(argv: string[]): {
     modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
     variant: v.variant ?? null,
     isJson: v.json,
+    engines: listOption('engines', v.engines, PEER_ENGINES),
+    precisions: listOption('precisions', v.precisions, Object.keys(PRECISIONS) as Precision[]),
     workload: {
       numRuns: count('runs', v.runs),
       numPromptTokens: count('prompt-tokens', v['prompt-tokens']),

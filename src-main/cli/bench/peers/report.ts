@@ -1,5 +1,7 @@
 import os from 'node:os';
 import type { Percentiles } from '../load/summary';
+import type { LlamaSection } from './llama-report';
+import { llamaSectionJson, llamaTargets } from './llama-report';
 import type { Samples, TurnRow } from './measure';
 import type { PeerEngine } from './peer';
 import type { PeersTarget } from './targets';
@@ -12,16 +14,14 @@ export const PEERS_BOUNDARY = {
   ours: 'server TTFT: runtime.submit (arrival) → first chunk handed to the sink; ITL: gaps between flushed tokens',
   floor:
     'session.run of the same token ids on the bench thread: TTFT = one prefill forward; ITL = one decode step',
-  peer: 'tokenizer call + generate() → the streamer callback of the first generated token; ITL: gaps between streamer callbacks',
+  peer: 'transformers.js: tokenizer call + generate() → the streamer callback of the first generated token; ITL: gaps between streamer callbacks',
+  'llama.cpp':
+    'controlledEvaluate on the same token ids in this process: TTFT = prompt evaluation + greedy first token; ITL = one call feeding one id and sampling its greedy successor',
   clock: 'all three in this process: performance.timeOrigin + performance.now()',
 } as const;
 
-/** What the three cases measured, plus the peer (or why it could not run). */
-export interface PeersResults {
-  modelId: string;
-  modelDir: string;
-  onnxBytes: number;
-  workload: PeersWorkload;
+/** transformers.js's three cases, plus the peer (or why it could not run). */
+export interface TransformersResults {
   peer: PeerEngine | { error: string };
   single: { ours: Samples; floor: Samples; peer: Samples | null; isSameTokens: boolean };
   multi: { rows: TurnRow[]; oursItlMs: number[]; peerItlMs: number[] };
@@ -33,48 +33,68 @@ export interface PeersResults {
   };
 }
 
+/** Everything one run measured: llama.cpp's precisions and transformers.js's cases, when asked for. */
+export interface PeersResults {
+  modelId: string;
+  modelDir: string;
+  onnxBytes: number;
+  workload: PeersWorkload;
+  llama: LlamaSection | null;
+  transformers: TransformersResults | null;
+}
+
 /** The report (--json prints it as is): workload, boundary, statistic, numbers and targets. */
 export function buildPeersReport(r: PeersResults) {
-  const itlOnly = (itlMs: number[]) => summaryOf({ ttftMs: [], itlMs }).itl_ms;
+  const transformers = r.transformers && transformersJson(r.transformers);
   return {
     benchmark: 'peers',
     model: { id: r.modelId, path: r.modelDir, onnx_bytes: r.onnxBytes },
     machine: { cpus: os.availableParallelism(), loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)) },
     workload: describeWorkload(r.workload),
     boundary: PEERS_BOUNDARY,
-    statistic: 'nearest-rank percentiles (p50 = median, p95); ratios are of medians',
+    statistic: 'nearest-rank percentiles (p50 = median, p95); ratios are of medians taken in this run',
+    llama_cpp: r.llama && llamaSectionJson(r.llama),
+    transformers_js: transformers && transformers.json,
+    targets: [...(r.llama ? llamaTargets(r.llama) : []), ...(transformers?.targets ?? [])],
+  };
+}
+
+function transformersJson(t: TransformersResults) {
+  const itlOnly = (itlMs: number[]) => summaryOf({ ttftMs: [], itlMs }).itl_ms;
+  const json = {
     peer:
-      'error' in r.peer
-        ? { status: 'failed', error: r.peer.error }
+      'error' in t.peer
+        ? { status: 'failed', error: t.peer.error }
         : {
             status: 'ok',
             package: '@huggingface/transformers',
-            version: r.peer.version,
-            same_token_ids: r.single.isSameTokens,
+            version: t.peer.version,
+            same_token_ids: t.single.isSameTokens,
           },
     single_turn: {
-      'First Frame': summaryOf(r.single.ours),
-      floor: summaryOf(r.single.floor),
-      peer: r.single.peer ? summaryOf(r.single.peer) : null,
+      'First Frame': summaryOf(t.single.ours),
+      floor: summaryOf(t.single.floor),
+      peer: t.single.peer ? summaryOf(t.single.peer) : null,
     },
     multi_turn: {
-      turns: r.multi.rows,
-      ours_itl_ms: itlOnly(r.multi.oursItlMs),
-      peer_itl_ms: 'error' in r.peer ? null : itlOnly(r.multi.peerItlMs),
+      turns: t.multi.rows,
+      ours_itl_ms: itlOnly(t.multi.oursItlMs),
+      peer_itl_ms: 'error' in t.peer ? null : itlOnly(t.multi.peerItlMs),
     },
     concurrent: {
-      requests: r.together.numRequests,
-      ours_tokens_per_s: r.together.oursTokensPerS,
-      ours_ttft_ms: summaryOf({ ttftMs: r.together.oursTtftMs, itlMs: [] }).ttft_ms,
-      peer_sequential_tokens_per_s: r.together.peerTokensPerS,
+      requests: t.together.numRequests,
+      ours_tokens_per_s: t.together.oursTokensPerS,
+      ours_ttft_ms: summaryOf({ ttftMs: t.together.oursTtftMs, itlMs: [] }).ttft_ms,
+      peer_sequential_tokens_per_s: t.together.peerTokensPerS,
     },
-    targets: peersTargets({
-      single: r.single,
-      turns: r.multi.rows,
-      oursTokensPerS: r.together.oursTokensPerS,
-      peerTokensPerS: r.together.peerTokensPerS,
-    }),
   };
+  const targets = peersTargets({
+    single: t.single,
+    turns: t.multi.rows,
+    oursTokensPerS: t.together.oursTokensPerS,
+    peerTokensPerS: t.together.peerTokensPerS,
+  });
+  return { json, targets };
 }
 
 const ms = (value: number | null | undefined): string =>
@@ -85,27 +105,64 @@ const pair = (p: Percentiles) => `${ms(p.p50)}${ms(p.p95)}`;
 export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out(`\npeers — model ${report.model.id} (${(report.model.onnx_bytes / 1e6).toFixed(1)} MB)`);
-  for (const key of ['workload', 'boundary', 'machine', 'peer'] as const)
+  for (const key of ['workload', 'boundary', 'machine'] as const)
     out(`${key}: ${JSON.stringify(report[key])}`);
   out(`statistic: ${report.statistic}`);
+  if (report.llama_cpp) printLlama(report.llama_cpp, out);
+  if (report.transformers_js) printTransformers(report.transformers_js, out);
+  out();
+  for (const t of report.targets) out(formatTarget(t));
+}
+
+function printLlama(section: ReturnType<typeof llamaSectionJson>, out: (line?: string) => void): void {
+  out(`\nllama.cpp: ${JSON.stringify(section.engine)}`);
+  if (section.read_bandwidth)
+    out(
+      `read bandwidth ${section.read_bandwidth.gb_per_s.toFixed(1)} GB/s (${section.read_bandwidth.boundary})`,
+    );
   out(
-    `\nsingle turn (ms)     ${'TTFT p50'.padStart(9)}${'p95'.padStart(9)}${'ITL p50'.padStart(9)}${'p95'.padStart(9)}`,
+    `${'precision / engine'.padEnd(24)}${'TTFT p50'.padStart(9)}${'p95'.padStart(9)}${'ITL p50'.padStart(9)}${'p95'.padStart(9)}   roofline`,
   );
-  for (const [name, s] of Object.entries(report.single_turn))
+  for (const p of section.precisions) {
+    if (p.status !== 'ok' || !('engines' in p)) {
+      out(`  ${p.precision.padEnd(22)} not run: ${'reason' in p ? p.reason : ''}`);
+      continue;
+    }
+    for (const [name, s] of Object.entries(p.engines)) {
+      const roof = p.roofline?.[name as 'First Frame' | 'llama.cpp'];
+      const roofText = roof
+        ? `${(roof.weight_bytes_per_token / 1e6).toFixed(0)} MB/token → ${roof.achieved_gb_per_s?.toFixed(1) ?? 'n/a'} GB/s (${((roof.share_of_read_bandwidth ?? 0) * 100).toFixed(0)} % of read bandwidth)`
+        : '';
+      out(`  ${`${p.precision} ${name}`.padEnd(22)}${pair(s.ttft_ms)}${pair(s.itl_ms)}   ${roofText}`);
+    }
+    out(
+      `  ${p.precision}: greedy check ${p.greedy_check.same}/${p.greedy_check.compared} same; teacher-forced agreement ${(p.teacher_forced_agreement * 100).toFixed(1)} %`,
+    );
+  }
+}
+
+function printTransformers(
+  t: NonNullable<ReturnType<typeof buildPeersReport>['transformers_js']>,
+  out: (line?: string) => void,
+): void {
+  out(`\ntransformers.js: ${JSON.stringify(t.peer)}`);
+  out(
+    `single turn (ms)     ${'TTFT p50'.padStart(9)}${'p95'.padStart(9)}${'ITL p50'.padStart(9)}${'p95'.padStart(9)}`,
+  );
+  for (const [name, s] of Object.entries(t.single_turn))
     out(`  ${name.padEnd(18)} ${s ? `${pair(s.ttft_ms)}${pair(s.itl_ms)}` : '  (not run)'}`);
   out('\nmulti turn (median TTFT ms)  turn  prompt  cached     ours     peer  floor(full prefill)');
-  for (const r of report.multi_turn.turns)
+  for (const r of t.multi_turn.turns)
     out(
       `  ${String(r.turn).padStart(30)} ${String(r.numPromptTokens).padStart(7)} ${String(r.numCachedTokens).padStart(7)}${ms(r.oursTtftMs)}${ms(r.peerTtftMs)}${ms(r.floorFullPrefillMs)}`,
     );
   out(
-    `  ITL p50/p95: ours ${pair(report.multi_turn.ours_itl_ms)}   peer ${report.multi_turn.peer_itl_ms ? pair(report.multi_turn.peer_itl_ms) : 'n/a'}`,
+    `  ITL p50/p95: ours ${pair(t.multi_turn.ours_itl_ms)}   peer ${t.multi_turn.peer_itl_ms ? pair(t.multi_turn.peer_itl_ms) : 'n/a'}`,
   );
-  const c = report.concurrent;
+  const c = t.concurrent;
   out(
-    `\nconcurrent: ${c.requests} requests; First Frame ${c.ours_tokens_per_s.toFixed(1)} tok/s (TTFT p50 ${ms(c.ours_ttft_ms.p50).trim()} ms), peer one at a time ${c.peer_sequential_tokens_per_s?.toFixed(1) ?? 'n/a'} tok/s\n`,
+    `\nconcurrent: ${c.requests} requests; First Frame ${c.ours_tokens_per_s.toFixed(1)} tok/s (TTFT p50 ${ms(c.ours_ttft_ms.p50).trim()} ms), peer one at a time ${c.peer_sequential_tokens_per_s?.toFixed(1) ?? 'n/a'} tok/s`,
   );
-  for (const t of report.targets) out(formatTarget(t));
 }
 
 function formatTarget(t: PeersTarget): string {

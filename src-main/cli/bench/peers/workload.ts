@@ -38,6 +38,7 @@ export function userMessage(
 /** The workload as printed and stored in --json. */
 export function describeWorkload(workload: PeersWorkload) {
   return {
+    llama_cpp: `per precision: 1 greedy check + ${workload.numRuns} rounds of one ~${workload.numPromptTokens}-token prompt (the same ids for every engine), ${workload.numOutputTokens} output tokens, end tokens ignored by all; First Frame, floor and llama.cpp in turn each round`,
     single_turn: `${workload.numRuns} chats of one ~${workload.numPromptTokens}-token user message, ${workload.numOutputTokens} output tokens, greedy`,
     multi_turn: `${workload.numConversationRuns} conversations of ${workload.numTurns} turns (medians per turn): ~${workload.numUserTokens}-token user messages, ${workload.numOutputTokens} output tokens, the history (with First Frame's own answers) resent every turn`,
     concurrent: `${workload.numConversations} conversations × ${workload.numConcurrentTurns} turns at once (First Frame) vs the same prompts one at a time (peer)`,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { llamaSectionJson, llamaTargets } from '../../../../src-main/cli/bench/peers/llama-report';
 import { peersTargets } from '../../../../src-main/cli/bench/peers/targets';
 
 describe('peers: targets from one run', () => {
@@ -39,5 +40,51 @@ describe('peers: targets from one run', () => {
       [null, null],
       [null, null],
     ]);
+  });
+});
+
+describe('peers: llama.cpp targets from one run', () => {
+  const samples = (ttftMs: number[], itlMs: number[]) => ({ ttftMs, itlMs });
+  const pair = (precision: 'f16' | 'q8' | 'q4', oursItl: number, llamaItl: number) => ({
+    precision,
+    status: 'ok' as const,
+    ours: samples([60, 70, 80], [oursItl, oursItl, oursItl + 5]),
+    floor: samples([55], [oursItl]),
+    llama: samples([100, 100, 120], [llamaItl, llamaItl]),
+    greedyCheck: { numSame: 32, numCompared: 32, firstDifferentAt: null },
+    agreement: { numSame: 30, numCompared: 32 },
+    weightBytesPerToken: { ours: 400e6, llama: 200e6 },
+    ggufMadeMs: null,
+  });
+
+  it('names the issue’s four targets and divides First Frame’s medians by llama.cpp’s', () => {
+    const targets = llamaTargets({
+      engine: { version: 'test' },
+      bandwidth: null,
+      pairs: [
+        pair('f16', 30, 25),
+        pair('q8', 10, 20),
+        { precision: 'q4', status: 'skipped', reason: 'no file' },
+      ],
+    });
+    expect(targets.map((t) => [t.name, t.measured, t.isMet])).toEqual([
+      ['decode_itl_ours_over_llamacpp_q4', null, null],
+      ['decode_itl_ours_over_llamacpp_q8', 0.5, true],
+      ['decode_itl_ours_over_llamacpp_f16', 1.2, true],
+      ['prefill_ours_over_llamacpp_f16', 0.7, true],
+    ]);
+    expect(targets[0]!.how).toContain('not run: no file');
+  });
+
+  it('reports weight bytes per token ÷ ITL against the measured read bandwidth', () => {
+    const json = llamaSectionJson({
+      engine: { version: 'test' },
+      bandwidth: { bytesPerS: 20e9, boundary: 'test' },
+      pairs: [pair('f16', 20, 10)],
+    });
+    const roofline = (json.precisions[0] as { roofline: Record<string, { achieved_gb_per_s: number }> })
+      .roofline;
+    expect(roofline['First Frame']!.achieved_gb_per_s).toBeCloseTo(20);
+    expect(roofline['llama.cpp']!.achieved_gb_per_s).toBeCloseTo(20);
   });
 });

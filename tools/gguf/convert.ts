@@ -1,0 +1,78 @@
+// A model folder (config.json, tokenizer.json, an onnx-llama ONNX file) → one llama-arch GGUF.
+
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { checkWeightsMatchConfig, validateLlamaConfig } from '../onnx-llama';
+import { writeGguf } from './gguf-file';
+import { llamaMetadata, tokenizerMetadata, type HfTokenizerJson, type SpecialIds } from './llama-metadata';
+import { llamaTensors, type GgufWeightType } from './llama-tensors';
+import { readOnnxLlamaWeights } from './onnx-weights';
+
+/** What a conversion wrote and how long its phases took (ms). */
+export interface GgufConversion {
+  outPath: string;
+  numBytes: number;
+  timingsMs: { readWeights: number; encode: number; write: number };
+}
+
+const firstId = (value: unknown): number | null => {
+  const id = Array.isArray(value) ? value[0] : value;
+  return typeof id === 'number' ? id : null;
+};
+
+/** Special ids from config.json, falling back to generation_config.json. */
+function specialIds(modelDir: string, config: Record<string, unknown>): SpecialIds {
+  let generation: Record<string, unknown> = {};
+  try {
+    generation = JSON.parse(readFileSync(join(modelDir, 'generation_config.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    // generation_config.json is optional in the HF layout; config.json's ids then stand alone.
+  }
+  const pick = (key: string) => firstId(config[key]) ?? firstId(generation[key]);
+  return {
+    bosTokenId: pick('bos_token_id'),
+    eosTokenId: pick('eos_token_id'),
+    padTokenId: pick('pad_token_id'),
+  };
+}
+
+/**
+ * Converts `onnxPath` (default `<modelDir>/onnx/model.onnx`) with the folder's config and
+ * tokenizer into a GGUF at `outPath`: matrices in `type`, norms in f32.
+ */
+export function convertFolderToGguf(spec: {
+  modelDir: string;
+  type: GgufWeightType;
+  outPath: string;
+  onnxPath?: string;
+}): GgufConversion {
+  const rawConfig = JSON.parse(readFileSync(join(spec.modelDir, 'config.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  const config = validateLlamaConfig(rawConfig);
+  const tokenizer = JSON.parse(
+    readFileSync(join(spec.modelDir, 'tokenizer.json'), 'utf8'),
+  ) as HfTokenizerJson;
+  let startMs = performance.now();
+  const weights = readOnnxLlamaWeights(spec.onnxPath ?? join(spec.modelDir, 'onnx', 'model.onnx'));
+  checkWeightsMatchConfig(config, weights);
+  const readWeights = performance.now() - startMs;
+  startMs = performance.now();
+  const tensors = llamaTensors(config, weights, spec.type);
+  const metadata = [
+    ...llamaMetadata(config, basename(spec.modelDir), spec.type),
+    ...tokenizerMetadata(tokenizer, config.vocab_size, specialIds(spec.modelDir, rawConfig)),
+  ];
+  const encode = performance.now() - startMs;
+  startMs = performance.now();
+  const numBytes = writeGguf(spec.outPath, metadata, tensors);
+  return {
+    outPath: spec.outPath,
+    numBytes,
+    timingsMs: { readWeights, encode, write: performance.now() - startMs },
+  };
+}
