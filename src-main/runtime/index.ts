@@ -11,3 +11,6 @@ export type { KeepAlive, Slot, SlotEvent, SlotStatus, SlotCause } from './slots'
 export { DEFAULT_KEEP_ALIVE } from './slots';
 export type { ChatPlan, ChatPlanInput, ContextOverflow } from './forecast';
 export { DEFAULT_SAMPLING } from './sampling';
+export { CPU_PROVIDER, EXECUTION_PROVIDERS } from './engine/providers';
+export type { ExecutionProvider, ProviderChoice, ProviderOutcome } from './engine/providers';
+export type { ProviderAvailability } from './engine/provider-probe';

@@ -2,6 +2,8 @@ import os from 'node:os';
 import type { Clock } from '../telemetry/clock';
 import { systemClock } from '../telemetry/clock';
 import type { RequestLimits } from './scheduler';
+import type { ProviderChoice } from './engine/providers';
+import { CPU_PROVIDER } from './engine/providers';
 import type { SlotRunner } from './slots';
 
 /** Every runtime setting, with the defaults a local single-user app wants. */
@@ -22,6 +24,12 @@ export interface RuntimeOptions {
   /** Prefill chunk in tokens; null runs each prompt in one pass. */
   prefillChunkTokens: number | null;
   numThreads: number;
+  /** The execution provider every slot asks for unless `modelProviders` names its model. */
+  executionProvider: ProviderChoice;
+  /** Per-slot provider by model id (a slot is one model's prepared state). */
+  modelProviders: Record<string, ProviderChoice>;
+  /** Folder of ONNX Runtime's optimized graphs, keyed by model revision, machine and provider; null: none. */
+  graphCacheDir: string | null;
   limits: RequestLimits;
   clock: Clock;
   /** Builds a slot's runner; the default starts a worker thread with ONNX Runtime. */
@@ -44,6 +52,9 @@ export function defaultRuntimeOptions(
     // One core stays with the main thread (routing, detokenizing, the UI's IPC): measured on 2
     // cores, sharing it slowed every decode step by a third.
     numThreads: Math.max(1, os.availableParallelism() - 1),
+    executionProvider: CPU_PROVIDER,
+    modelProviders: {},
+    graphCacheDir: null,
     limits: {
       maxPromptTokens: 4096,
       maxOutputTokens: 4096,

@@ -2,6 +2,8 @@ import type { Timeline } from '../telemetry/timeline';
 import { RunnerClient } from './engine/runner-client';
 import { planChat, PrefillRate } from './forecast';
 import type { ChatPlan, ChatPlanInput } from './forecast';
+import type { ProviderAvailability } from './engine/provider-probe';
+import type { ProviderChoice } from './engine/providers';
 import { ModelCatalogue, RevisionCache } from './model';
 import type { CatalogueEntry } from './model';
 import { PageStore } from './pages';
@@ -50,6 +52,8 @@ export class Runtime {
     engine.onTimeline((timeline) => rate.observe(timeline));
   }
 
+  private providerProbe: Promise<ProviderAvailability[]> | null = null;
+
   /** Builds a runtime and scans the model folders (nothing is loaded until asked). */
   static async create(
     overrides: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'>,
@@ -67,6 +71,8 @@ export class Runtime {
       budgetBytes: options.slotBudgetBytes,
       pageSize: options.pageSize,
       numThreads: options.numThreads,
+      graphCacheDir: options.graphCacheDir,
+      providerFor: (modelId) => options.modelProviders[modelId] ?? options.executionProvider,
       createRunner: options.createRunner ?? (() => new RunnerClient()),
       dropPages: (identity) => pages?.dropIdentity(identity),
     });
@@ -167,6 +173,33 @@ export class Runtime {
 
   slots(): Slot[] {
     return this.registry.list();
+  }
+
+  /**
+   * Which execution providers can run here, each with the reason when it cannot ("webgpu: no
+   * adapter"). Probed once in a short-lived worker (a session build blocks its thread).
+   */
+  providers(): Promise<ProviderAvailability[]> {
+    this.providerProbe ??= (async () => {
+      const client = new RunnerClient();
+      try {
+        return await client.probe();
+      } finally {
+        await client.close();
+      }
+    })();
+    return this.providerProbe;
+  }
+
+  /**
+   * Sets the execution provider a model's slot asks for, and whether cpu may stand in when it
+   * cannot start. A resident idle slot is unloaded so its next request builds on the new one.
+   */
+  async setSlotProvider(modelId: string, choice: ProviderChoice): Promise<void> {
+    this.options.modelProviders[modelId] = choice;
+    const slot = this.registry.slotOf(modelId);
+    if (slot?.status === 'resident' && slot.numActiveSequences === 0)
+      await this.registry.evict(slot, 'manual', `execution provider set to ${choice.provider}`);
   }
 
   slotById(slotId: string): Slot {

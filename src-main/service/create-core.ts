@@ -38,6 +38,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bundledModelsDir: options.bundledModelsDir,
     userModelsDir: path.join(options.dataDir, 'models'),
     revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
+    graphCacheDir: path.join(options.dataDir, 'ort-graphs'),
     ...(options.runtime as Partial<RuntimeOptions>),
   });
   const store = createStore({

@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-node';
 import type { DecoderIo } from '../model/decoder-io';
 import { halfBitsToFloat32 } from './half';
 import type { KvArray, KvBatch, KvGeometry } from './kv-batch';
+import type { ExecutionProvider } from './providers';
 
 /**
  * What one forward returns: logits [rows, numPositions, vocab] as float32 (numPositions is 1 when
@@ -21,6 +22,12 @@ export type LogitsWanted = 'last' | 'all';
 /** Session options every slot uses; threads bound so two slots can share the cores. */
 export interface RunnerOptions {
   numThreads: number;
+  /** Default cpu. */
+  provider?: ExecutionProvider;
+  /** Default `all`; a graph ORT already optimized (see graph-cache.ts) needs less. */
+  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** Where ORT saves the graph it optimized, for the next cold load. */
+  optimizedModelFilePath?: string;
 }
 
 /** A variant's weights in memory: the ONNX bytes and each external data file by the name the graph uses. */
@@ -54,16 +61,21 @@ export class ModelRunner {
 
   /** Builds the session and checks its inputs/outputs against the spec (listing checked them once already). */
   static async build(weights: WeightBytes, spec: RunnerSpec, options: RunnerOptions): Promise<ModelRunner> {
+    const provider = options.provider ?? 'cpu';
     const session = await ort.InferenceSession.create(weights.bytes, {
-      executionProviders: ['cpu'],
-      graphOptimizationLevel: 'all',
+      executionProviders: [provider],
+      graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
+      ...(options.optimizedModelFilePath ? { optimizedModelFilePath: options.optimizedModelFilePath } : {}),
       intraOpNumThreads: options.numThreads,
       interOpNumThreads: 1,
       externalData: weights.externalData,
+      logSeverityLevel: 3,
       // Pool threads must not spin between runs: they would steal the core the main thread needs.
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     }).catch((error: Error) => {
-      throw new Error(`${spec.file}: ONNX Runtime cannot build a session from it (${error.message})`);
+      throw new Error(
+        `${spec.file}: ONNX Runtime cannot build a session from it${provider === 'cpu' ? '' : ` on ${provider}`} (${error.message})`,
+      );
     });
     const problem = graphProblem(session, spec);
     if (problem) {

@@ -2,6 +2,8 @@ import type { SamplerSpec } from '../sampling/sampler';
 import type { PageData } from '../pages/page-data';
 import type { KvGeometry } from './kv-batch';
 import type { DecoderIo } from '../model/decoder-io';
+import type { ProviderAvailability } from './provider-probe';
+import type { ProviderChoice, ProviderOutcome } from './providers';
 
 /**
  * Messages between the main thread (which schedules) and a slot's worker (which owns the
@@ -17,8 +19,19 @@ export interface LoadJob {
   /** External data files: the name the graph uses and the real path to read. */
   externalData: Array<{ location: string; path: string }>;
   io: DecoderIo;
+  /** Keys the cached optimized graph (with the machine and provider). */
+  modelRevision: string;
   geometry: KvGeometry;
   numThreads: number;
+  provider: ProviderChoice;
+  /** Folder of ORT's optimized graphs; null builds from the model file every time. */
+  graphCacheDir: string | null;
+}
+
+/** Whether a load built from a cached optimized graph (`hit`), saved one (`saved`), or neither. */
+export interface GraphCacheOutcome {
+  status: 'hit' | 'saved' | 'off';
+  reason: string | null;
 }
 
 /** Prefill work for one sequence: a chunk of its uncached tokens. */
@@ -58,7 +71,12 @@ export interface UnloadJob {
   type: 'unload';
 }
 
-export type WorkerJob = LoadJob | StepJob | UnloadJob;
+/** Asks the worker which execution providers can run a session here (no model needed). */
+export interface ProbeJob {
+  type: 'probe';
+}
+
+export type WorkerJob = LoadJob | StepJob | UnloadJob | ProbeJob;
 
 /** A completed page of K/V, written by the executor into shared memory. */
 export interface CapturedPage {
@@ -79,6 +97,8 @@ export interface HostBufferInfo {
 export interface LoadedReply {
   type: 'loaded';
   host: HostBufferInfo;
+  provider: ProviderOutcome;
+  graphCache: GraphCacheOutcome;
   readMs: number;
   buildMs: number;
   warmupMs: number;
@@ -118,12 +138,17 @@ export interface UnloadedReply {
   type: 'unloaded';
 }
 
+export interface ProbedReply {
+  type: 'probed';
+  providers: ProviderAvailability[];
+}
+
 export interface FailedReply {
   type: 'failed';
   message: string;
 }
 
-export type WorkerReply = LoadedReply | SteppedReply | UnloadedReply | FailedReply;
+export type WorkerReply = LoadedReply | SteppedReply | UnloadedReply | ProbedReply | FailedReply;
 
 /** A job with its id, as posted to the worker; replies carry the same id. */
 export interface Envelope<T> {

@@ -3,10 +3,10 @@
  * runs on) and the slot's K/V, and answers one job at a time from the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { readWeights } from './read-weights';
+import { loadSlot } from './load-slot';
+import { probeProviders } from './provider-probe';
 import type { HostWeights } from './read-weights';
-import { KvBatch } from './kv-batch';
-import { ModelRunner } from './model-runner';
+import type { ModelRunner } from './model-runner';
 import type { Envelope, LoadJob, WorkerJob, WorkerReply } from './protocol';
 import { SlotExecutor } from './slot-executor';
 
@@ -17,20 +17,18 @@ let executor: SlotExecutor | null = null;
 let weights: HostWeights | null = null;
 
 async function load(job: LoadJob): Promise<WorkerReply> {
-  const readStartAt = now();
-  weights = await readWeights(job);
-  const buildStartAt = now();
-  const spec = { file: job.file, io: job.io, geometry: job.geometry };
-  runner = await ModelRunner.build(weights.weights, spec, { numThreads: job.numThreads });
-  const warmupStartAt = now();
-  await runner.forward(KvBatch.empty(job.geometry, ['warmup']), BigInt64Array.of(0n), 1);
+  const loaded = await loadSlot(job);
+  runner = loaded.runner;
+  weights = loaded.weights;
   executor = new SlotExecutor(runner, now);
   return {
     type: 'loaded',
     host: weights.info,
-    readMs: buildStartAt - readStartAt,
-    buildMs: warmupStartAt - buildStartAt,
-    warmupMs: now() - warmupStartAt,
+    provider: loaded.provider,
+    graphCache: loaded.graphCache,
+    readMs: loaded.readMs,
+    buildMs: loaded.buildMs,
+    warmupMs: loaded.warmupMs,
   };
 }
 
@@ -41,6 +39,8 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
     case 'step':
       if (!executor) throw new Error('slot is not loaded');
       return executor.step(job);
+    case 'probe':
+      return { type: 'probed', providers: await probeProviders() };
     case 'unload':
       await executor?.settle().catch(() => undefined);
       await runner?.release();

@@ -2,6 +2,7 @@ import type { Clock } from '../../telemetry/clock';
 import { layoutRevisionOf } from '../model';
 import type { CatalogueModel } from '../model';
 import type { PageIdentity } from '../pages';
+import type { ProviderChoice } from '../engine/providers';
 import { kvGeometryOf } from '../engine/open-runner';
 import { mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
 import type { Slot, SlotRunner } from './slot';
@@ -14,6 +15,10 @@ export interface SlotRegistryOptions {
   budgetBytes: number;
   pageSize: number;
   numThreads: number;
+  /** Folder of ONNX Runtime's optimized graphs (per model revision, machine, provider); null: none. */
+  graphCacheDir: string | null;
+  /** The execution provider a model's slot asks for, and whether cpu may stand in. */
+  providerFor: (modelId: string) => ProviderChoice;
   createRunner: () => SlotRunner;
   /** Forgets an unloaded session's context pages (they can never be hit again). */
   dropPages: (identity: PageIdentity) => void;
@@ -148,7 +153,7 @@ export class SlotRegistry {
     if (current && current.model.revisions.modelRevision === model.revisions.modelRevision) return current;
     const generation = (this.generations.get(model.modelId) ?? 0) + 1;
     this.generations.set(model.modelId, generation);
-    const slot = newSlot(model, current, generation);
+    const slot = newSlot(model, current, generation, this.options.providerFor(model.modelId).provider);
     this.slots.set(model.modelId, slot);
     if (current?.runner) {
       current.isRetiring = true;
@@ -180,16 +185,23 @@ export class SlotRegistry {
       slot.runner = runner;
       runner.onExit?.((reason) => this.failDead(slot, runner, reason));
       const { graph } = slot.model;
+      const provider = this.options.providerFor(slot.model.modelId);
+      slot.requestedProvider = provider.provider;
       const loaded = await runner.load({
         type: 'load',
         file: graph.file,
         onnxPath: graph.onnxPath,
         externalData: graph.externalData.map(({ location, path }) => ({ location, path })),
         io: graph.io,
+        modelRevision: slot.model.revisions.modelRevision,
         geometry: kvGeometryOf(slot.model),
         numThreads: this.options.numThreads,
+        provider,
+        graphCacheDir: this.options.graphCacheDir,
       });
       slot.host = loaded.host;
+      slot.provider = loaded.provider;
+      slot.graphCache = loaded.graphCache;
       slot.loadTimings = { readMs: loaded.readMs, buildMs: loaded.buildMs, warmupMs: loaded.warmupMs };
       slot.slotRevision += 1;
       slot.pageIdentity = this.identityOf(slot);

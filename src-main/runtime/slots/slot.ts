@@ -1,6 +1,13 @@
 import type { CatalogueModel } from '../model';
 import type { PageIdentity } from '../pages';
-import type { HostBufferInfo, LoadedReply, StepJob, SteppedReply } from '../engine/protocol';
+import type {
+  GraphCacheOutcome,
+  HostBufferInfo,
+  LoadedReply,
+  StepJob,
+  SteppedReply,
+} from '../engine/protocol';
+import type { ExecutionProvider, ProviderOutcome } from '../engine/providers';
 import { DEFAULT_KEEP_ALIVE } from './slot-types';
 import type { KeepAlive, SlotStatus } from './slot-types';
 
@@ -28,6 +35,12 @@ export interface Slot {
   slotRevision: number;
   pageIdentity: PageIdentity | null;
   host: HostBufferInfo | null;
+  /** The provider this slot asks for (the runtime's per-slot option). */
+  requestedProvider: ExecutionProvider;
+  /** The provider the session runs on, and why not the one asked for (null until loaded). */
+  provider: ProviderOutcome | null;
+  /** Whether the last load built from a cached optimized graph. */
+  graphCache: GraphCacheOutcome | null;
   /** Estimated resident bytes (host buffer + session), counted against the slot budget. */
   footprintBytes: number;
   keepAlive: KeepAlive;
@@ -57,7 +70,12 @@ export function footprintOf(model: CatalogueModel): number {
 }
 
 /** A fresh slot for a model (status `empty`); a replaced slot passes on its revision count and keep-alive. */
-export function newSlot(model: CatalogueModel, previous: Slot | undefined, generation: number): Slot {
+export function newSlot(
+  model: CatalogueModel,
+  previous: Slot | undefined,
+  generation: number,
+  provider: ExecutionProvider,
+): Slot {
   return {
     slotId: slotIdOf(model.modelId, generation),
     model,
@@ -67,6 +85,9 @@ export function newSlot(model: CatalogueModel, previous: Slot | undefined, gener
     slotRevision: previous?.slotRevision ?? 0,
     pageIdentity: null,
     host: null,
+    requestedProvider: provider,
+    provider: previous?.provider ?? null,
+    graphCache: previous?.graphCache ?? null,
     footprintBytes: footprintOf(model),
     keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,
     expiresAt: null,

@@ -95,7 +95,14 @@ export const SlotSnapshotSchema = z.object({
   layoutRevision: z.string(),
   slotRevision: z.number().int(),
   precision: z.string(),
+  /** The provider the session runs on (the requested one until the slot has loaded). */
   executionProvider: z.string(),
+  /** The provider the slot asked for. */
+  requestedProvider: z.string(),
+  /** Why the requested provider is not the one in use (e.g. "webgpu: no adapter"), or null. */
+  providerUnavailableReason: z.string().nullable(),
+  /** Whether the last load built from ONNX Runtime's cached optimized graph. */
+  graphCache: z.enum(['hit', 'saved', 'off']).nullable(),
   hostBytes: z.number(),
   isPinned: z.boolean(),
   pinnedReason: z.string().nullable(),

@@ -35,8 +35,9 @@ function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
     },
     {
       label: 'weights / provider',
-      value: `${s.precision} · ${s.executionProvider}`,
+      value: `${s.precision} · ${s.executionProvider}${s.providerUnavailableReason ? ` (${s.providerUnavailableReason})` : ''}`,
       title: 'weight storage read from the graph',
+      testId: 'slot-provider',
     },
     {
       label: 'host memory',

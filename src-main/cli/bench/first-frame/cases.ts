@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { collectGeneration } from '../../../runtime';
 import type { Runtime } from '../../../runtime';
 import type { ModelFolder } from '../../../runtime/model';
@@ -9,6 +10,10 @@ import { promptOfTokens } from './prompts';
 export interface CaseRun {
   timeline: Timeline;
   floorPrefillMs: number;
+  /** Cold runs: reading the model file from page cache right after the load (ms). */
+  fileReadMs?: number;
+  /** Cold runs: whether the load built from ONNX Runtime's cached optimized graph. */
+  graphCache?: string | null;
 }
 
 /** A benchmark case: every run of it, in order. */
@@ -25,6 +30,8 @@ export interface CaseContext {
   unpaged: Runtime;
   floor: Floor;
   folder: ModelFolder;
+  /** The variant's ONNX file (its read from page cache is the cold load's yardstick). */
+  onnxPath: string;
   modelId: string;
   numRuns: number;
   promptTokens: number;
@@ -63,9 +70,15 @@ export async function coldSlotNoPage(ctx: CaseContext): Promise<CaseResult> {
     if (slot && slot.status === 'resident') await ctx.paged.evict(slot.slotId);
     const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 1000 + i);
     const timeline = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
+    const graphCache = ctx.paged.slots().find((s) => s.model.modelId === ctx.modelId)?.graphCache?.status;
+    const readStartMs = performance.now();
+    await readFile(ctx.onnxPath);
+    const fileReadMs = performance.now() - readStartMs;
     runs.push({
       timeline,
       floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null),
+      fileReadMs,
+      graphCache: graphCache ?? null,
     });
     ctx.onProgress(`cold_slot_no_context_page ${i + 1}/${ctx.numRuns}`);
   }

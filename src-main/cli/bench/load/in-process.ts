@@ -28,6 +28,7 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
     options.modelDir,
     {
       revisionCacheFile: options.dataDir ? path.join(options.dataDir, 'revisions.json') : null,
+      graphCacheDir: options.dataDir ? path.join(options.dataDir, 'ort-graphs') : null,
       ...(options.numThreads ? { numThreads: options.numThreads } : {}),
     },
     options.variant,

@@ -8,12 +8,15 @@ import type { GgufWeightType } from '../../../../tools/gguf';
 /** A precision compared across engines: llama.cpp's GGUF type and our model variant. */
 export type Precision = 'f16' | 'q8' | 'q4';
 
-/** Each precision's counterparts: the GGUF type and the ONNX variant (null: the folder's default). */
+/**
+ * Each precision's counterparts: the GGUF type and the ONNX variant (`fp32` is `onnx/model.onnx`,
+ * whatever its weights' storage: fp16 in the models compared here), and the quantize bits.
+ */
 export const PRECISIONS: Record<
   Precision,
-  { ggufType: GgufWeightType; variant: string | null; bits: number | null }
+  { ggufType: GgufWeightType; variant: string; bits: number | null }
 > = {
-  f16: { ggufType: 'f16', variant: null, bits: null },
+  f16: { ggufType: 'f16', variant: 'fp32', bits: null },
   q8: { ggufType: 'q8_0', variant: 'q8', bits: 8 },
   q4: { ggufType: 'q4_0', variant: 'q4', bits: 4 },
 };
