@@ -61,12 +61,13 @@ export interface Slot {
 /**
  * Estimated bytes a slot occupies: the host copy of the weight files plus the session's copy.
  * fp16-stored weights of an fp32 graph are widened to fp32 by the session (cast folding), so
- * their session copy is counted twice; quantized and fp32 weights are held as stored.
+ * their session copy is counted twice; quantized and fp32 weights are held as stored. The host
+ * copy is counted at the session's width: a load from the cached optimized graph holds ORT's file.
  */
 export function footprintOf(model: CatalogueModel): number {
   const { weightBytes, weightDtype, io } = model.graph;
   const isWidened = weightDtype.startsWith('fp16') && io.logitsDtype === 'float32';
-  return weightBytes + (isWidened ? weightBytes * 2 : weightBytes);
+  return 2 * (isWidened ? weightBytes * 2 : weightBytes);
 }
 
 /** A fresh slot for a model (status `empty`); a replaced slot passes on its revision count and keep-alive. */
