@@ -19,6 +19,8 @@ import type { RuntimeOptions } from './runtime-options';
 
 /** Page cache totals for the slots view. */
 export interface PageSummary extends PageCounters {
+  /** First prefill chunks that started from a worker's retained past instead of copying pages. */
+  numRetainedPastHits: number;
   pageSize: number;
   numPages: number;
   numHeldPages: number;
@@ -221,6 +223,7 @@ export class Runtime {
       bytes: store?.bytes ?? 0,
       budgetBytes: this.options.kvBudgetBytes,
       ...(store?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
+      numRetainedPastHits: this.engine.numRetainedPastHits,
     };
   }
 

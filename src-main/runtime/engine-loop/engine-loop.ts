@@ -18,6 +18,7 @@ import type {
 } from '../scheduler';
 import { blockersOf, slotLoadCause } from './diagnose';
 import { DropQueue } from './drop-queue';
+import { RetainedPastIndex } from './retained-pasts';
 import { StepDispatcher } from './step-dispatch';
 import { flushHeldText } from './token-output';
 
@@ -53,6 +54,7 @@ export class EngineLoop {
   private readonly tokenizing = new Map<string, InboxEntry>();
   private readonly loading = new Map<string, InboxEntry>();
   private readonly drops = new DropQueue();
+  private readonly retained = new RetainedPastIndex();
   private readonly inFlight = new Set<string>();
   private readonly listeners = new Set<(timeline: Timeline) => void>();
   private readonly dispatcher: StepDispatcher;
@@ -69,6 +71,7 @@ export class EngineLoop {
         this.drops.add(slot.slotId, seqId);
         this.kick();
       },
+      retained: this.retained,
     });
     deps.registry.onEvent((event) => {
       if (event.toStatus === 'failed' && (event.fromStatus === 'resident' || event.fromStatus === 'active'))
@@ -93,6 +96,11 @@ export class EngineLoop {
   /** Requests not yet running: in the inbox, waiting for a slot to load, or queued. */
   get numWaiting(): number {
     return this.inbox.length + this.tokenizing.size + this.loading.size + this.deps.scheduler.numWaiting;
+  }
+
+  /** First prefill chunks that started from a worker's retained past (see retained-pasts.ts). */
+  get numRetainedPastHits(): number {
+    return this.dispatcher.numRetainedPastHits;
   }
 
   get numRunning(): number {
@@ -349,6 +357,8 @@ export class EngineLoop {
     if (this.sequences.get(seq.seqId) !== seq) return;
     this.sequences.delete(seq.seqId);
     const hasKvInWorker = seq.isSeated && seq.hasStartedPrefill;
+    // Before its pages are released: the worker keeps this past for the conversation's next turn.
+    if (hasKvInWorker) this.retained.note(seq);
     if (seq.isSeated) this.deps.registry.release(seq.slot, seq.request.keepAlive ?? null);
     this.deps.scheduler.remove(seq);
     // A slot without a runner (its worker died) has no K/V left to free.

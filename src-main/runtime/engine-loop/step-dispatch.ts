@@ -5,6 +5,7 @@ import { CHAIN_ROOT } from '../pages';
 import type { PageStore } from '../pages';
 import type { Slot, SlotRegistry } from '../slots';
 import type { Sequence, StepPlan } from '../scheduler';
+import type { RetainedPastIndex } from './retained-pasts';
 import { emitToken } from './token-output';
 
 /** What the dispatcher needs from the engine loop. */
@@ -18,6 +19,7 @@ export interface DispatchHost {
   takeDrops(slot: Slot): string[];
   /** Frees a sequence's K/V in another slot's worker with that slot's next job. */
   dropLater(slot: Slot, seqId: string): void;
+  retained: RetainedPastIndex;
 }
 
 /**
@@ -26,6 +28,9 @@ export interface DispatchHost {
  * stamps, completed pages and sampled tokens.
  */
 export class StepDispatcher {
+  /** First prefill chunks whose past the worker took from a retained one. */
+  numRetainedPastHits = 0;
+
   constructor(private readonly host: DispatchHost) {}
 
   /** Builds the job for a plan, or null when the slot has nothing to do. */
@@ -66,6 +71,7 @@ export class StepDispatcher {
   applyReply(plan: StepPlan, reply: SteppedReply): void {
     const outcome = reply.prefill;
     const seq = plan.prefill?.seq;
+    if (outcome?.pastSource === 'retained') this.numRetainedPastHits += 1;
     if (outcome && seq && this.host.isAlive(seq)) {
       if (plan.prefill!.isFirstChunk) seq.recorder.enter('prefill', outcome.contextReadyAt);
       seq.numComputed =
@@ -103,6 +109,7 @@ export class StepDispatcher {
       isLastChunk: plan.isLastChunk,
       captureFromPage: isCapturing ? seq.heldPages.length : null,
       sampler: plan.isFirstChunk ? { ...seq.sampler } : null,
+      retainedFrom: plan.isFirstChunk ? this.host.retained.take(seq) : null,
     };
   }
 

@@ -54,6 +54,18 @@ export function pageElements(geometry: KvGeometry, pageSize: number): number {
   return geometry.numLayers * 2 * geometry.numKvHeads * pageSize * geometry.headDim;
 }
 
+/**
+ * A K/V array whose every element the caller overwrites: skipping the zero-fill halves the
+ * memory traffic of assembling a past. Never for padded batches (stale NaN bits under a masked
+ * column would still poison the softmax product).
+ */
+function uninitializedKvArray(geometry: KvGeometry, length: number): KvArray {
+  const buffer = Buffer.allocUnsafeSlow(length * BYTES_PER_ELEMENT[geometry.kvDtype]).buffer;
+  return geometry.kvDtype === 'float16'
+    ? new Uint16Array(buffer, 0, length)
+    : new Float32Array(buffer, 0, length);
+}
+
 export class KvBatch {
   private constructor(
     readonly geometry: KvGeometry,
@@ -84,7 +96,7 @@ export class KvBatch {
     const numColumns = pages.length * pageSize;
     const { numKvHeads, headDim } = geometry;
     const tensors = Array.from({ length: geometry.numLayers * 2 }, () =>
-      kvArray(geometry, numKvHeads * numColumns * headDim),
+      uninitializedKvArray(geometry, numKvHeads * numColumns * headDim),
     );
     const blockFloats = numKvHeads * pageSize * headDim;
     pages.forEach((page, pageIndex) => {
@@ -121,6 +133,39 @@ export class KvBatch {
       return { seqId: source.seqId, numTokens: source.numTokens, numPad };
     });
     return new KvBatch(geometry, rows, numColumns, tensors);
+  }
+
+  /**
+   * A one-row batch of the first `numColumns` tokens of `seqId`'s row (a copy): a finished
+   * sequence's past trimmed to its completed pages, kept for its conversation's next turn.
+   */
+  static prefix(batch: KvBatch, seqId: string, numColumns: number, asSeqId = seqId): KvBatch {
+    const rowIndex = batch.rowIndexOf(seqId);
+    const row = batch.rows[rowIndex]!;
+    if (numColumns > row.numTokens)
+      throw new Error(`sequence ${seqId} holds ${row.numTokens} tokens, not ${numColumns}`);
+    const { numKvHeads, headDim } = batch.geometry;
+    const tensors = batch.tensors.map((source) => {
+      const target = uninitializedKvArray(batch.geometry, numKvHeads * numColumns * headDim);
+      for (let head = 0; head < numKvHeads; head++) {
+        const from = batch.offsetOf(rowIndex, head, row.numPad);
+        target.set(source.subarray(from, from + numColumns * headDim), head * numColumns * headDim);
+      }
+      return target;
+    });
+    return new KvBatch(
+      batch.geometry,
+      [{ seqId: asSeqId, numTokens: numColumns, numPad: 0 }],
+      numColumns,
+      tensors,
+    );
+  }
+
+  /** This one-row, unpadded batch under another sequence's id (no copy). */
+  renamed(seqId: string): KvBatch {
+    if (this.rows.length !== 1 || this.rows[0]!.numPad !== 0)
+      throw new Error('only a one-row, unpadded batch can be renamed');
+    return new KvBatch(this.geometry, [{ ...this.rows[0]!, seqId }], this.numColumns, this.tensors);
   }
 
   /** Row index of a sequence; throws when it is not in this batch. */

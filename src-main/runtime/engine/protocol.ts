@@ -45,7 +45,18 @@ export interface PrefillWork {
   captureFromPage: number | null;
   /** How this sequence samples, on the first chunk (the worker keeps it from then on). */
   sampler: SamplerSpec | null;
+  /**
+   * A finished sequence whose past the worker may still hold, assembled, and whose pages begin
+   * with exactly `cachedPages` (the main thread checked): used instead of copying the pages.
+   */
+  retainedFrom: string | null;
 }
+
+/** Finished sequences' assembled pasts a slot's worker keeps for their next turn (LRU). */
+export const MAX_RETAINED_PASTS = 2;
+
+/** Where a first chunk's past came from: none, a retained assembled past, or copied pages. */
+export type PastSource = 'none' | 'retained' | 'pages';
 
 /**
  * One decode step over these seated sequences, in batch order. Each row's input is the token
@@ -106,6 +117,8 @@ export interface LoadedReply {
 
 export interface PrefillOutcome {
   seqId: string;
+  /** First chunk only: how the cached past was put together (null on later chunks). */
+  pastSource: PastSource | null;
   startedAt: number;
   contextReadyAt: number;
   logitsAt: number;

@@ -6,11 +6,13 @@ import type {
   CapturedPage,
   DecodeOutcome,
   DecodeWork,
+  PastSource,
   PrefillOutcome,
   PrefillWork,
   StepJob,
   SteppedReply,
 } from './protocol';
+import { RetainedPasts } from './retained-pasts';
 import { SeqSampler } from './seq-sampler';
 import type { PageData } from '../pages/page-data';
 
@@ -47,6 +49,9 @@ export class SlotExecutor {
   private ahead: Promise<DecodeOutcome> | null = null;
   /** Page copies promised in a reply, done right after it is posted (see copyPendingPages). */
   private pendingCopies: Array<() => void> = [];
+  /** Finished sequences' pasts, for their conversations' next turns. */
+  readonly retained = new RetainedPasts();
+  private pageSize = 0;
 
   constructor(
     private readonly model: Forwarder,
@@ -57,6 +62,7 @@ export class SlotExecutor {
   async step(job: StepJob): Promise<SteppedReply> {
     const ahead = await this.settle();
     this.copyPendingPages();
+    this.pageSize = job.pageSize;
     for (const seqId of job.drop) this.forget(seqId);
     const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill) : null;
     const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
@@ -111,12 +117,19 @@ export class SlotExecutor {
   private async prefillChunk(pageSize: number, work: PrefillWork): Promise<PrefillOutcome> {
     const startedAt = this.now();
     let batch = this.prefilling.get(work.seqId);
+    let pastSource: PastSource | null = null;
     if (work.cachedPages !== null || !batch) {
       const pages = (work.cachedPages ?? []).map((page) => this.pageView(page));
+      const reused =
+        work.retainedFrom && pages.length > 0
+          ? this.retained.take(work.retainedFrom, pages.length * pageSize, work.seqId)
+          : null;
+      pastSource = reused ? 'retained' : pages.length > 0 ? 'pages' : 'none';
       batch =
-        pages.length > 0
+        reused ??
+        (pages.length > 0
           ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize)
-          : KvBatch.empty(this.model.geometry, [work.seqId]);
+          : KvBatch.empty(this.model.geometry, [work.seqId]));
       if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
       this.seqs.set(work.seqId, {
         sampler: new SeqSampler(work.sampler),
@@ -134,7 +147,7 @@ export class SlotExecutor {
     const pages = this.capture(batch, work.seqId, state, pageSize);
     const sampled = work.isLastChunk ? state.sampler.sample(lastLogits(result, 0)) : null;
     if (sampled) state.pendingTokenId = sampled.tokenId;
-    return { seqId: work.seqId, startedAt, contextReadyAt, logitsAt, sampled, pages };
+    return { seqId: work.seqId, pastSource, startedAt, contextReadyAt, logitsAt, sampled, pages };
   }
 
   /** One batched decode forward over `rows`, each fed the token it sampled last. */
@@ -202,6 +215,17 @@ export class SlotExecutor {
     return kvView(this.model.geometry, page.buffer, page.byteOffset, page.byteLength);
   }
 
+  /** Keeps a departing sequence's past up to its last page already in the page store. */
+  private retain(seqId: string): void {
+    const numPages = this.seqs.get(seqId)?.nextCapturePage ?? 0;
+    const batch = this.prefilling.has(seqId)
+      ? this.prefilling.get(seqId)!
+      : this.decodeBatch?.rows.some((row) => row.seqId === seqId)
+        ? this.decodeBatch
+        : null;
+    if (batch && numPages > 0) this.retained.keep(batch, seqId, numPages * this.pageSize);
+  }
+
   private stateOf(seqId: string): SeqState {
     const state = this.seqs.get(seqId);
     if (!state) throw new Error(`sequence ${seqId} is unknown to this slot`);
@@ -215,6 +239,7 @@ export class SlotExecutor {
   }
 
   private forget(seqId: string): void {
+    this.retain(seqId);
     this.prefilling.delete(seqId);
     this.seqs.delete(seqId);
     if (this.continueRows) this.continueRows.rows = this.continueRows.rows.filter((id) => id !== seqId);

@@ -66,6 +66,8 @@ describe('context pages', () => {
       { numRuns: 12, seed: 20261129 },
     );
     expect(paged.pageSummary().numHitTokens).toBeGreaterThan(0);
+    // Next turns started from the worker's retained past, not a copy of the pages.
+    expect(paged.pageSummary().numRetainedPastHits).toBeGreaterThan(0);
     expectNothingHeld(paged);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KvBatch, pageElements } from '../../../../src-main/runtime/engine/kv-batch';
+import { RetainedPasts } from '../../../../src-main/runtime/engine/retained-pasts';
 
 const GEOMETRY = { numLayers: 2, numKvHeads: 2, headDim: 3, kvDtype: 'float32' } as const;
 
@@ -41,5 +42,37 @@ describe('KvBatch', () => {
     expect(() =>
       rowWithTokens('a', 3).copyPage('a', 1, 2, new Float32Array(pageElements(GEOMETRY, 2))),
     ).toThrow(/not complete/);
+  });
+});
+
+describe('RetainedPasts', () => {
+  it('keeps a finished row’s completed pages and hands them on unchanged, or cut, to the next sequence', () => {
+    const retained = new RetainedPasts();
+    const row = rowWithTokens('a', 5);
+    retained.keep(row, 'a', 4);
+    const exact = retained.take('a', 4, 'b')!;
+    expect(exact.rows).toEqual([{ seqId: 'b', numTokens: 4, numPad: 0 }]);
+    expect(exact.tensors.map((t) => [...t])).toEqual(KvBatch.prefix(row, 'a', 4).tensors.map((t) => [...t]));
+    expect(retained.take('a', 4, 'c')).toBeNull(); // taken once
+    retained.keep(row, 'a', 4);
+    const cut = retained.take('a', 2, 'c')!;
+    const pages = [0].map(() => {
+      const page = new Float32Array(pageElements(GEOMETRY, 2));
+      row.copyPage('a', 0, 2, page);
+      return page;
+    });
+    expect(cut.tensors.map((t) => [...t])).toEqual(
+      KvBatch.fromPages(GEOMETRY, 'c', pages, 2).tensors.map((t) => [...t]),
+    );
+  });
+
+  it('refuses a past shorter than the pages asked for and forgets the oldest beyond its capacity', () => {
+    const retained = new RetainedPasts();
+    retained.keep(rowWithTokens('a', 4), 'a', 2);
+    expect(retained.take('a', 4, 'b')).toBeNull();
+    retained.keep(rowWithTokens('b', 4), 'b', 4);
+    retained.keep(rowWithTokens('c', 4), 'c', 4);
+    expect(retained.size).toBe(2);
+    expect(retained.take('a', 2, 'x')).toBeNull();
   });
 });
