@@ -26,7 +26,7 @@ export interface RuntimeOptions {
   numThreads: number;
   /** The execution provider every slot asks for unless `modelProviders` names its model. */
   executionProvider: ProviderChoice;
-  /** Per-slot provider by model id (a slot is one model's prepared state). */
+  /** Per-slot provider by model id (`name:variant`, or a bare name for all its variants). */
   modelProviders: Record<string, ProviderChoice>;
   /** Folder of ONNX Runtime's optimized graphs, keyed by model revision, machine and provider; null: none. */
   graphCacheDir: string | null;

@@ -74,7 +74,11 @@ export class Runtime {
       pageSize: options.pageSize,
       numThreads: options.numThreads,
       graphCacheDir: options.graphCacheDir,
-      providerFor: (modelId) => options.modelProviders[modelId] ?? options.executionProvider,
+      // A model's own choice by its canonical id (`name:variant`) or by its bare name.
+      providerFor: (modelId) =>
+        options.modelProviders[modelId] ??
+        options.modelProviders[modelId.split(':')[0]!] ??
+        options.executionProvider,
       createRunner: options.createRunner ?? (() => new RunnerClient()),
       dropPages: (identity) => pages?.dropIdentity(identity),
     });
@@ -198,8 +202,10 @@ export class Runtime {
    * cannot start. A resident idle slot is unloaded so its next request builds on the new one.
    */
   async setSlotProvider(modelId: string, choice: ProviderChoice): Promise<void> {
-    this.options.modelProviders[modelId] = choice;
-    const slot = this.registry.slotOf(modelId);
+    const model = this.catalogue.resolve(modelId);
+    if (model instanceof Error) throw model;
+    this.options.modelProviders[model.modelId] = choice;
+    const slot = this.registry.slotOf(model.modelId);
     if (slot?.status === 'resident' && slot.numActiveSequences === 0)
       await this.registry.evict(slot, 'manual', `execution provider set to ${choice.provider}`);
   }
