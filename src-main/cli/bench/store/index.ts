@@ -115,7 +115,7 @@ function print(results: BenchResult[], isJson: boolean): void {
   for (const r of results) {
     const verdict = r.isMet === null ? '' : r.isMet ? 'MET' : 'MISSED';
     console.log(
-      `\n${r.name}: ${round1(r.value).toLocaleString('en')} ${r.unit} (target ${r.target}) ${verdict}`,
+      `\n${r.name}: ${r.value < 10 ? r.value.toFixed(3) : round1(r.value).toLocaleString('en')} ${r.unit} (target ${r.target}) ${verdict}`,
     );
     console.log(`  workload:  ${r.workload}\n  boundary:  ${r.boundary}\n  statistic: ${r.statistic}`);
     console.log(`  detail:    ${JSON.stringify(r.detail)}`);
