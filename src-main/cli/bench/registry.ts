@@ -30,6 +30,11 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
       'the host under valid load, hang-ups and hostile inputs for N minutes (--minutes N): served, errors by kind, timelines acknowledged vs stored, RSS',
     load: () => import('./soak'),
   },
+  quality: {
+    summary:
+      'every variant of a model folder on held-out text: bits per byte and greedy agreement with the highest-precision variant',
+    load: () => import('./quality'),
+  },
   store: {
     summary:
       'history store: batched-writer inserts/s, full report over 100k stored timelines, streamed CSV export RSS',

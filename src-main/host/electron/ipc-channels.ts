@@ -18,6 +18,7 @@ export const EVENTS_CHANNEL = 'ff:events';
 export const IPC_METHOD_NAMES = [
   'app.status',
   'models.list',
+  'models.quality',
   'slots.list',
   'slots.events',
   'slots.prefetch',

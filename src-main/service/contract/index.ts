@@ -5,3 +5,4 @@ export * from './result';
 export * from './report-schemas';
 export * from './service-api';
 export * from './chat-schemas';
+export * from './quality-schemas';

@@ -13,6 +13,7 @@ import {
   TimelineSchema,
 } from './schemas';
 import { ReportSchema, RunComparisonSchema, RunSummarySchema, SloSchema } from './report-schemas';
+import { QualityResultSchema } from './quality-schemas';
 import {
   ChatDefaultsSchema,
   ConversationSettingsSchema,
@@ -83,6 +84,8 @@ const def = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => (
 export const METHODS = {
   'app.status': def(empty, AppStatusSchema),
   'models.list': def(empty, z.array(ModelEntrySchema)),
+  /** Measured quality of model variants (stored by `npm run bench -- quality`), newest per revision. */
+  'models.quality': def(empty, z.array(QualityResultSchema)),
   'slots.list': def(empty, z.array(SlotSnapshotSchema)),
   'slots.events': def(
     z.object({ sinceWallMs: z.number().optional(), limit: z.number().int().min(1).max(10_000).optional() }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QualityResultSchema } from './quality-schemas';
 import { TTFT_PARTS } from '../../telemetry/timeline/schema';
 
 /** User-set service objectives: a request meets them when TTFT ≤ ttftMs and its own p95 ITL ≤ itlMs. */
@@ -154,10 +155,14 @@ export const RunMetricsSchema = z.object({
   failedOrRejectedShare: z.number().nullable(),
 });
 
-/** Two runs side by side with TTFT histograms on shared bucket edges (ms). */
+/**
+ * Two runs side by side with TTFT histograms on shared bucket edges (ms); `quality` when the
+ * runs ran different variants of one model (each side's measured quality, null if unmeasured).
+ */
 export const RunComparisonSchema = z.object({
   a: RunMetricsSchema,
   b: RunMetricsSchema,
+  quality: z.object({ a: QualityResultSchema.nullable(), b: QualityResultSchema.nullable() }).nullable(),
   histogram: z.object({
     edgesMs: z.array(z.number()),
     countsA: z.array(z.number()),

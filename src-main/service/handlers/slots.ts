@@ -3,10 +3,12 @@ import type { PageStats } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import { toModelEntry, toPageStats, toSlotEventPayload, toSlotSnapshot } from '../mappers';
 import type { Handlers } from '../service';
+import { readQualityResults } from '../quality-file';
 
 type SlotHandlers = Pick<
   Handlers,
   | 'models.list'
+  | 'models.quality'
   | 'slots.list'
   | 'slots.events'
   | 'slots.prefetch'
@@ -28,6 +30,11 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
   };
   return {
     'models.list': async () => (await runtime.refreshModels()).map(toModelEntry),
+    'models.quality': () => {
+      const results = readQualityResults(deps.dataDir);
+      if (results instanceof Error) throw new ServiceFailure('unavailable', results.message);
+      return results;
+    },
     'slots.list': () => runtime.slots().map((slot) => toSlotSnapshot(slot, clock)),
     'slots.events': ({ sinceWallMs, limit }) => {
       const events = runtime

@@ -2,6 +2,18 @@ import type { RunComparison } from '../../../src-main/service/contract';
 import { formatCount, formatMs, formatShare } from '../../components';
 
 type Metrics = RunComparison['a'];
+type Quality = NonNullable<RunComparison['quality']>['a'];
+
+/** Quality rows, shown when the two runs ran different variants of one model. */
+const QUALITY_ROWS: { label: string; value(q: NonNullable<Quality>): string }[] = [
+  { label: 'Variant (weights)', value: (q) => `${q.variant} (${q.weightDtype})` },
+  {
+    label: 'Bits per byte, held-out text',
+    value: (q) =>
+      `${q.bitsPerByte.toFixed(4)} (${q.bitsPerByteVsReferencePct >= 0 ? '+' : ''}${q.bitsPerByteVsReferencePct.toFixed(1)}% vs ${q.referenceVariant})`,
+  },
+  { label: `Greedy agreement with the reference`, value: (q) => formatShare(q.agreement) },
+];
 
 const ROWS: { label: string; value(m: Metrics): string }[] = [
   { label: 'Requests', value: (m) => formatCount(m.numRequests) },
@@ -23,7 +35,9 @@ const ROWS: { label: string; value(m: Metrics): string }[] = [
 
 /** Seed 002's Config A vs Config B table: the same measures side by side, no winner declared. */
 export function CompareTable(props: { comparison: RunComparison }) {
-  const { a, b } = props.comparison;
+  const { a, b, quality } = props.comparison;
+  const qualityCell = (q: Quality, row: (typeof QUALITY_ROWS)[number]) =>
+    q ? row.value(q) : 'not measured (npm run bench -- quality)';
   return (
     <table className="data-table" data-testid="compare-table">
       <thead>
@@ -41,6 +55,14 @@ export function CompareTable(props: { comparison: RunComparison }) {
             <td>{row.value(b)}</td>
           </tr>
         ))}
+        {quality &&
+          QUALITY_ROWS.map((row) => (
+            <tr key={row.label} data-testid="compare-quality">
+              <th scope="row">{row.label}</th>
+              <td>{qualityCell(quality.a, row)}</td>
+              <td>{qualityCell(quality.b, row)}</td>
+            </tr>
+          ))}
       </tbody>
     </table>
   );

@@ -32,8 +32,13 @@ export function SlotsView() {
               <header>
                 <span className="status-badge status-empty">no slot</span>
                 <b>{m.displayName}</b>
+                {m.weightDtype && <span className="muted">{m.weightDtype} weights</span>}
               </header>
-              {m.error ? <p className="notice error">{m.error}</p> : <p className="muted">{m.path}</p>}
+              {m.error ? (
+                <p className="notice error">broken: {m.error}</p>
+              ) : (
+                <p className="muted">{m.path}</p>
+              )}
               <footer className="actions">
                 <button type="button" disabled={m.error !== null} onClick={() => void prefetch(m.modelId)}>
                   Prefetch

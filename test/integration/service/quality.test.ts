@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore } from '../../../src-main/service';
+import type { Core, ModelEntry, QualityResult } from '../../../src-main/service';
+import { QUALITY_FILE, storeQualityResults } from '../../../src-main/service/quality-file';
+import { createStore } from '../../../src-main/store';
+import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+
+const SLO = { ttftMs: 1000, itlMs: 200 };
+
+function resultFor(entry: ModelEntry, bitsPerByte: number): QualityResult {
+  return {
+    modelId: entry.modelId,
+    name: entry.name,
+    variant: entry.variant!,
+    modelRevision: entry.modelRevision!,
+    weightDtype: entry.weightDtype!,
+    referenceVariant: 'fp32',
+    bitsPerByte,
+    bitsPerByteVsReferencePct: ((bitsPerByte - 1.3) / 1.3) * 100,
+    agreement: 0.5,
+    top1Agreement: 0.9,
+    numPrompts: 8,
+    numTokensPerPrompt: 32,
+    numScoredTokens: 2900,
+    numTextBytes: 11935,
+    textSha256: 'abc',
+    measuredAtWallMs: 1,
+  };
+}
+
+describe('measured quality beside speed', () => {
+  let dataDir: string;
+  let core: Core;
+  let runIds: Record<string, string>;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-quality-'));
+    const probe = await createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless' });
+    const models = await probe.service.call('models.list', {});
+    await probe.close();
+    if (!models.ok) throw new Error(models.error.message);
+    const entryOf = (variant: string) =>
+      models.value.find((m) => m.modelId === `${TEST_MODEL_ID}:${variant}`)!;
+    storeQualityResults(dataDir, [resultFor(entryOf('fp32'), 1.3), resultFor(entryOf('q4'), 1.31)]);
+    const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
+    const run = (name: string, config: Record<string, unknown>) => store.runs.create({ name, config }).runId;
+    const revisions = (variant: string) => ({
+      [`${TEST_MODEL_ID}:${variant}`]: entryOf(variant).modelRevision,
+    });
+    runIds = {
+      fp32: run('fp32', { modelRevisions: revisions('fp32') }),
+      q4: run('q4', { modelRevisions: revisions('q4') }),
+      q4again: run('q4 again', { modelRevisions: revisions('q4') }),
+    };
+    store.close();
+    core = await createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless' });
+  });
+  afterAll(async () => {
+    await core?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists stored quality results by variant', async () => {
+    const quality = await core.service.call('models.quality', {});
+    if (!quality.ok) throw new Error(quality.error.message);
+    expect(quality.value.map((q) => q.variant).sort()).toEqual(['fp32', 'q4']);
+  });
+
+  it('compares two runs of different variants with each side’s quality, and runs of one variant without', async () => {
+    const differ = await core.service.call('runs.compare', {
+      runIdA: runIds['fp32']!,
+      runIdB: runIds['q4']!,
+      slo: SLO,
+    });
+    if (!differ.ok) throw new Error(differ.error.message);
+    expect(differ.value.quality?.a?.bitsPerByte).toBe(1.3);
+    expect(differ.value.quality?.b?.bitsPerByte).toBe(1.31);
+    const same = await core.service.call('runs.compare', {
+      runIdA: runIds['q4']!,
+      runIdB: runIds['q4again']!,
+      slo: SLO,
+    });
+    expect(same.ok && same.value.quality).toBeNull();
+  });
+
+  it('answers a clear error for a malformed quality file instead of failing every compare', async () => {
+    writeFileSync(path.join(dataDir, QUALITY_FILE), '{ not json');
+    const quality = await core.service.call('models.quality', {});
+    expect(quality).toMatchObject({ ok: false, error: { message: `${QUALITY_FILE}: malformed JSON` } });
+    const compare = await core.service.call('runs.compare', {
+      runIdA: runIds['fp32']!,
+      runIdB: runIds['q4']!,
+      slo: SLO,
+    });
+    expect(compare.ok && compare.value.quality).toEqual({ a: null, b: null });
+  });
+});
