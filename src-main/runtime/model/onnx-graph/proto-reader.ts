@@ -11,10 +11,10 @@ export class TruncatedProto extends Error {
   }
 }
 
-const WINDOW_BYTES = 1 << 20;
+const WINDOW_BYTES = 64 << 10;
 
 /**
- * Random-access reads of one file through a 1 MB window. Listing reads a graph's structure and
+ * Random-access reads of one file through a 64 KB window. Listing reads a graph's structure and
  * skips tensor payloads (`skip` only moves the cursor), so a 1 GB model costs a few small reads.
  */
 export class FileWindow {
@@ -91,12 +91,29 @@ export class MessageReader {
 
   /** A varint as a number (exact up to 2^53, enough for sizes, dims and enums). */
   varint(): number {
-    return Number(BigInt.asUintN(64, this.bigVarint()));
+    const small = this.smallVarint();
+    return small ?? Number(BigInt.asUintN(64, this.bigVarint()));
   }
 
   /** A signed varint (two's complement int64), e.g. an axis of -1. */
   signedVarint(): number {
-    return Number(BigInt.asIntN(64, this.bigVarint()));
+    const small = this.smallVarint();
+    return small ?? Number(BigInt.asIntN(64, this.bigVarint()));
+  }
+
+  /** Fast path: a varint of at most 4 bytes (< 2^28) as a number; null (cursor unmoved) otherwise. */
+  private smallVarint(): number | null {
+    let value = 0;
+    for (let i = 0; i < 4; i++) {
+      if (this.at + i >= this.end) throw new TruncatedProto(this.at + i, this.file.size);
+      const byte = this.file.byteAt(this.at + i);
+      value += (byte & 0x7f) * 2 ** (7 * i);
+      if (byte < 0x80) {
+        this.at += i + 1;
+        return value;
+      }
+    }
+    return null;
   }
 
   private bigVarint(): bigint {
