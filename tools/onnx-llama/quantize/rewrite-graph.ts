@@ -8,7 +8,7 @@ import type { onnx as Onnx } from 'onnx-proto';
 import { DATA_TYPE, rawTensor, tensorFloats } from '../onnx-file';
 import { blockQuantize } from './block-quantize';
 import type { BlockQuantized, QuantBits, QuantScheme } from './block-quantize';
-import { transposeInto } from '../weight-initializers';
+import { bytesOf, intAttr, transposeFloats } from './proto-helpers';
 
 /** How to quantize a graph. */
 export interface QuantizeOptions {
@@ -30,7 +30,6 @@ export interface RewriteReport {
 }
 
 const MS_DOMAIN = 'com.microsoft';
-const INT = 2;
 
 interface WeightSource {
   tensor: Onnx.ITensorProto;
@@ -285,24 +284,4 @@ class Rewriter {
     used = read();
     graph.initializer = [...(graph.initializer ?? []).filter((t) => used.has(t.name!)), ...this.added];
   }
-}
-
-function intAttr(name: string, value: number): Onnx.IAttributeProto {
-  return { name, type: INT, i: value };
-}
-
-/** [rows, cols] floats → [cols, rows]. */
-function transposeFloats(values: Float32Array, numRows: number, numCols: number): Float32Array {
-  const out = new Float32Array(values.length);
-  transposeInto(
-    new Uint32Array(values.buffer, values.byteOffset, values.length),
-    new Uint32Array(out.buffer),
-    numRows,
-    numCols,
-  );
-  return out;
-}
-
-function bytesOf(array: Float32Array | BigInt64Array): Uint8Array {
-  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }
