@@ -6,7 +6,7 @@ export type { GenerationRequest, GenerationSink, GenerationChunk, GenerationOutc
 export { collectGeneration } from './collect';
 export type { CollectedGeneration } from './collect';
 export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './model';
-export { loadModelFolder, ModelFolderError } from './model';
+export { loadModelFolder, ModelFolderError, TemplateError } from './model';
 export type { KeepAlive, Slot, SlotEvent, SlotStatus, SlotCause } from './slots';
 export { DEFAULT_KEEP_ALIVE } from './slots';
 export type { ChatPlan, ChatPlanInput, ContextOverflow } from './forecast';

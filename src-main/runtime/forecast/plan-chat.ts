@@ -65,7 +65,7 @@ export function planChat(deps: PlanDeps, input: ChatPlanInput): ChatPlan {
     input.overflow,
   );
   const { promptIds, ...rest } = fit;
-  const slot = deps.registry.slotOf(modelId);
+  const slot = deps.registry.slotOf(model.modelId);
   const isSlotCold = !(slot?.status === 'resident' || slot?.status === 'active');
   // The scheduler always leaves one token to prefill (it makes the logits): same bound here.
   const maxPages = Math.floor((promptIds.length - 1) / deps.pageSize);
@@ -75,11 +75,11 @@ export function planChat(deps: PlanDeps, input: ChatPlanInput): ChatPlan {
       : 0;
   const numCachedTokens = numCachedPages * deps.pageSize;
   const numNewTokens = promptIds.length - numCachedTokens;
-  const rate = deps.rate.estimate(modelId);
+  const rate = deps.rate.estimate(model.modelId);
   const loadMs = isSlotCold ? (rate?.slotLoadMs ?? 0) : 0;
   return {
     ...rest,
-    modelId,
+    modelId: model.modelId,
     numPromptTokens: promptIds.length,
     contextTokens: shape.maxPositions,
     pageSize: deps.pageSize,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatPlan, ChatTurn, GenerationOutcome, GenerationRequest } from '../../runtime';
+import { TemplateError } from '../../runtime';
 import type { ConversationRecord, MessageRecord } from '../../store';
 import { ServiceFailure } from '../contract';
 import type { ConversationSettings, MessageMeta, Sampling, SendForecast, TurnStarted } from '../contract';
@@ -41,6 +42,9 @@ export function planTurn(deps: CoreDeps, turns: readonly ChatTurn[], how: TurnSe
       overflow: how.settings.contextOverflow,
     });
   } catch (error) {
+    // A template that fails or runs past its bounds on these messages refuses the turn; an unknown or broken model is not found.
+    if (error instanceof TemplateError)
+      throw new ServiceFailure('invalid_input', `chat template ${error.message}`);
     throw new ServiceFailure('not_found', (error as Error).message);
   }
 }
