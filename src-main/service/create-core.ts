@@ -155,7 +155,7 @@ function describeCore(runtime: Runtime, store: Store): string[] {
   const models = runtime.models();
   const lines = models.map((m) =>
     m.status === 'ok'
-      ? `model ${m.modelId} (${m.isBundled ? 'bundled' : 'user'})`
+      ? `model ${m.modelId} (${m.isBundled ? 'bundled' : 'user'}${m.isDefaultVariant ? `, default for ${m.name}` : ''}, ${m.model.graph.weightDtype} weights)`
       : `model ${m.modelId} is broken: ${m.error}`,
   );
   if (models.length === 0) lines.push('no model folders found');
