@@ -18,7 +18,7 @@ import type { TimelineQueries } from './queries/timelines';
 import { timelineQueries } from './queries/timelines';
 import type { RetentionControl } from './retention';
 import { retentionControl } from './retention';
-import type { SlotEventRecord } from './slot-event';
+import type { SlotEventRecord } from '../telemetry/residency';
 import type { WriterOptions, WriterStats } from './writer/batched-writer';
 import { BatchedWriter } from './writer/batched-writer';
 import { sqliteSink } from './writer/sqlite-sink';

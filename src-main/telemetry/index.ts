@@ -5,3 +5,4 @@ export * from './report';
 export * from './trace';
 export { syntheticTimelines, prng } from './synthetic/workload';
 export type { SyntheticOptions } from './synthetic/workload';
+export * from './residency';

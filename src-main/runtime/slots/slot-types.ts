@@ -1,26 +1,11 @@
-/** A model slot's status (DESIGN §1): prepared state for one model revision, precision, layout, provider. */
-export type SlotStatus = 'empty' | 'prefetching' | 'resident' | 'active' | 'evicting' | 'failed';
+import type { SlotEventRecord, SlotStatus } from '../../telemetry/residency';
 
-/** Why a slot changed status. */
-export type SlotCause = 'request' | 'prefetch' | 'ttl' | 'budget' | 'manual' | 'error';
+export { DEFAULT_KEEP_ALIVE } from '../../telemetry/residency';
+export type { KeepAlive, SlotCause, SlotStatus } from '../../telemetry/residency';
 
-/** How long an idle slot stays resident (Ollama's keep_alive): ms, forever, or unload after the request. */
-export type KeepAlive = { kind: 'ms'; ms: number } | { kind: 'forever' } | { kind: 'unload-after-request' };
-
-/** Ollama's default: five minutes. */
-export const DEFAULT_KEEP_ALIVE: KeepAlive = { kind: 'ms', ms: 5 * 60_000 };
-
-/** One recorded transition of a slot, with its cause; the residency timeline is built from these. */
-export interface SlotEvent {
-  slotId: string;
-  modelId: string;
-  fromStatus: SlotStatus;
-  toStatus: SlotStatus;
-  cause: SlotCause;
-  reason: string | null;
-  /** Monotonic instant (ms) and the wall-clock anchor for storage. */
+/** One recorded transition of a slot as the runtime keeps it: the stored record plus its monotonic instant (ms). */
+export interface SlotEvent extends SlotEventRecord {
   at: number;
-  atWallMs: number;
 }
 
 /** The transitions the state machine allows; anything else is a bug and throws. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../limits';
+import { KeepAliveSchema, SLOT_STATUSES, SlotEventRecordSchema } from '../../telemetry/residency/schema';
 import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 
@@ -28,27 +29,8 @@ export const ChatMessageSchema = z.object({
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
-/** How long a slot stays resident when idle: ms, `forever`, or `unload-after-request`. */
-export const KeepAliveSchema = z.union([
-  z.object({
-    kind: z.literal('ms'),
-    ms: z
-      .number()
-      .int()
-      .min(0)
-      .max(7 * 24 * 3_600_000),
-  }),
-  z.object({ kind: z.literal('forever') }),
-  z.object({ kind: z.literal('unload-after-request') }),
-]);
-export type KeepAlive = z.infer<typeof KeepAliveSchema>;
-
-export const SLOT_STATUSES = ['empty', 'prefetching', 'resident', 'active', 'evicting', 'failed'] as const;
-/** A model slot's status (DESIGN §1). */
-export type SlotStatus = (typeof SLOT_STATUSES)[number];
-export const SLOT_CAUSES = ['request', 'prefetch', 'ttl', 'budget', 'manual', 'error'] as const;
-/** Why a slot changed status. */
-export type SlotCause = (typeof SLOT_CAUSES)[number];
+export { KeepAliveSchema, SLOT_CAUSES, SLOT_STATUSES } from '../../telemetry/residency/schema';
+export type { KeepAlive, SlotCause, SlotStatus } from '../../telemetry/residency/schema';
 
 /** A variant name (the file it comes from: `model_q4.onnx` → `q4`, …). */
 export const VariantSchema = z.enum(VARIANT_NAMES as [string, ...string[]]);
@@ -118,15 +100,7 @@ export const SlotSnapshotSchema = z.object({
 export type SlotSnapshot = z.infer<typeof SlotSnapshotSchema>;
 
 /** One slot transition with its cause; the residency timeline is a list of these. */
-export const SlotEventSchema = z.object({
-  slotId: z.string(),
-  modelId: z.string(),
-  fromStatus: z.enum(SLOT_STATUSES),
-  toStatus: z.enum(SLOT_STATUSES),
-  cause: z.enum(SLOT_CAUSES),
-  reason: z.string().nullable(),
-  atWallMs: z.number(),
-});
+export const SlotEventSchema = SlotEventRecordSchema;
 export type SlotEvent = z.infer<typeof SlotEventSchema>;
 
 /** Context page cache totals and per-conversation coverage. */

@@ -3,7 +3,7 @@ import type { Timeline } from '../../telemetry/timeline';
 import { writeProblemOf } from '../errors';
 import type { HistoryHealth } from '../health';
 import { HealthTracker } from '../health';
-import type { SlotEventRecord } from '../slot-event';
+import type { SlotEventRecord } from '../../telemetry/residency';
 import type { BatchSink, ClientTtftUpdate, PendingRun, WriteBatch } from './batch';
 import { batchSize, prefixCounts, singleItemBatches } from './batch';
 import { Fifo } from './fifo';
