@@ -5,3 +5,4 @@ export type { SamplingParams } from './sampler';
 export { StopMatcher } from './stop-matcher';
 export { IncrementalDetokenizer } from './detokenizer';
 export type { Decoder } from './detokenizer';
+export { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from './limits';

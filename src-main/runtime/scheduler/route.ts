@@ -1,7 +1,7 @@
 import type { TimelineRecorder } from '../../telemetry/timeline';
 import { TemplateError } from '../model';
 import type { CatalogueModel, ModelCatalogue } from '../model';
-import { DEFAULT_SAMPLING } from '../sampling';
+import { DEFAULT_SAMPLING, SAMPLING_LIMITS } from '../sampling';
 import type { SamplingParams } from '../sampling';
 import { maxPromptChars, PROMPT_LIMITS } from '../../limits';
 import type { GenerationOutcome, GenerationRequest } from './request';
@@ -141,15 +141,37 @@ function renderChat(
 }
 
 function samplingOf(request: GenerationRequest): SamplingParams {
-  const temperature = numberIn('temperature', request.temperature, DEFAULT_SAMPLING.temperature, 0, 5);
-  const topK = numberIn('topK', request.topK, DEFAULT_SAMPLING.topK, 0, 100_000);
-  const topP = numberIn('topP', request.topP, DEFAULT_SAMPLING.topP, Number.MIN_VALUE, 1);
-  if (!Number.isInteger(topK))
-    throw new RequestRejected('invalid_input', `topK must be an integer, got ${topK}`);
-  return { temperature, topK, topP };
+  const { temperature, topK, topP } = SAMPLING_LIMITS;
+  const params = {
+    temperature: numberIn('temperature', request.temperature, DEFAULT_SAMPLING.temperature, temperature),
+    topK: numberIn('topK', request.topK, DEFAULT_SAMPLING.topK, topK),
+    topP: numberIn('topP', request.topP, DEFAULT_SAMPLING.topP, {
+      min: Number.MIN_VALUE,
+      max: topP.max,
+    }),
+  };
+  if (!Number.isInteger(params.topK))
+    throw new RequestRejected('invalid_input', `topK must be an integer, got ${params.topK}`);
+  checkStops(request.stop);
+  return params;
 }
 
-function numberIn(name: string, value: unknown, fallback: number, min: number, max: number): number {
+function checkStops(stops: readonly string[] | undefined): void {
+  const { maxCount, maxLength } = SAMPLING_LIMITS.stop;
+  if (stops === undefined) return;
+  if (stops.length > maxCount || stops.some((s) => s.length === 0 || s.length > maxLength))
+    throw new RequestRejected(
+      'invalid_input',
+      `stop must hold at most ${maxCount} strings of 1 to ${maxLength} characters`,
+    );
+}
+
+function numberIn(
+  name: string,
+  value: unknown,
+  fallback: number,
+  { min, max }: { min: number; max: number },
+): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
     throw new RequestRejected(
@@ -160,11 +182,12 @@ function numberIn(name: string, value: unknown, fallback: number, min: number, m
 }
 
 function seedOf(request: GenerationRequest): number {
-  if (request.seed === undefined) return Math.floor(Math.random() * 2 ** 31);
-  if (!Number.isInteger(request.seed) || request.seed < 0)
+  if (request.seed === undefined) return Math.floor(Math.random() * (SAMPLING_LIMITS.seed.max + 1));
+  const { min, max } = SAMPLING_LIMITS.seed;
+  if (!Number.isInteger(request.seed) || request.seed < min || request.seed > max)
     throw new RequestRejected(
       'invalid_input',
-      `seed must be a non-negative integer, got ${JSON.stringify(request.seed)}`,
+      `seed must be an integer from ${min} to ${max}, got ${JSON.stringify(request.seed)}`,
     );
   return request.seed;
 }

@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../limits';
+import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling/limits';
 import { KeepAliveSchema, SLOT_STATUSES, SlotEventRecordSchema } from '../../telemetry/residency/schema';
 import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 
-/** Sampling settings a caller may set; everything optional, validated before it reaches the runtime. */
+/**
+ * Sampling settings a caller may set; everything optional, validated before it reaches the
+ * runtime, with the runtime's own bounds (SAMPLING_LIMITS). `maxTokens` is bounded by the
+ * runtime's configured output limit, which refuses a larger value with its limit named.
+ */
 export const SamplingSchema = z.object({
-  temperature: z.number().min(0).max(5).optional(),
-  topK: z.number().int().min(0).max(100_000).optional(),
-  topP: z.number().gt(0).max(1).optional(),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .optional(),
-  maxTokens: z.number().int().min(1).max(32_768).optional(),
-  stop: z.array(z.string().min(1).max(200)).max(8).optional(),
+  temperature: SAMPLING_FIELD_SCHEMAS.temperature.optional(),
+  topK: SAMPLING_FIELD_SCHEMAS.topK.optional(),
+  topP: SAMPLING_FIELD_SCHEMAS.topP.optional(),
+  seed: SAMPLING_FIELD_SCHEMAS.seed.optional(),
+  maxTokens: SAMPLING_FIELD_SCHEMAS.maxTokens.optional(),
+  stop: z.array(SAMPLING_FIELD_SCHEMAS.stopString).max(SAMPLING_LIMITS.stop.maxCount).optional(),
   /** Generate through end-of-turn tokens up to maxTokens (fixed output lengths for benchmarks). */
   ignoreEos: z.boolean().optional(),
 });
@@ -30,6 +30,7 @@ export const ChatMessageSchema = z.object({
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 export { KeepAliveSchema, SLOT_CAUSES, SLOT_STATUSES } from '../../telemetry/residency/schema';
+export { SAMPLING_LIMITS } from '../../runtime/sampling/limits';
 export type { KeepAlive, SlotCause, SlotStatus } from '../../telemetry/residency/schema';
 
 /** A variant name (the file it comes from: `model_q4.onnx` → `q4`, …). */

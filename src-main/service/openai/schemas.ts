@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling';
 
 /**
  * Request bodies of the OpenAI-compatible routes, as zod schemas. Unknown fields are dropped
@@ -35,23 +36,24 @@ const commonFields = {
   model: z.string().min(1, { error: 'model must name a model (GET /v1/models lists them)' }),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
-  max_tokens: z.number().int().min(1).nullish(),
-  temperature: z.number().min(0).max(2).nullish(),
-  top_p: z.number().gt(0).max(1).nullish(),
+  max_tokens: SAMPLING_FIELD_SCHEMAS.maxTokens.nullish(),
+  temperature: SAMPLING_FIELD_SCHEMAS.temperature.nullish(),
+  top_p: SAMPLING_FIELD_SCHEMAS.topP.nullish(),
   /** Extension (llama.cpp, Ollama and vLLM accept it too): keep the k most likely tokens. */
-  top_k: z.number().int().min(0).nullish(),
+  top_k: SAMPLING_FIELD_SCHEMAS.topK.nullish(),
   /** Extension (vLLM, llama.cpp): generate through end-of-turn tokens up to max_tokens. */
   ignore_eos: z.boolean().nullish(),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .nullish(),
+  seed: SAMPLING_FIELD_SCHEMAS.seed.nullish(),
   stop: z
-    .union([z.string(), z.array(z.string()).max(4)], {
-      error: 'stop must be a string or an array of up to 4 strings',
-    })
+    .union(
+      [
+        SAMPLING_FIELD_SCHEMAS.stopString,
+        z.array(SAMPLING_FIELD_SCHEMAS.stopString).max(SAMPLING_LIMITS.stop.maxCount),
+      ],
+      {
+        error: `stop must be a string or an array of up to ${SAMPLING_LIMITS.stop.maxCount} strings of 1 to ${SAMPLING_LIMITS.stop.maxLength} characters`,
+      },
+    )
     .nullish(),
   n: z.literal(1, { error: unsupported('n other than 1', 'n = 1') }).nullish(),
   user: z.string().max(256).nullish(),
@@ -68,7 +70,7 @@ const commonFields = {
 export const ChatCompletionBodySchema = z.object({
   ...commonFields,
   messages: z.array(ChatMessageSchema).min(1, { error: 'messages must hold at least one message' }),
-  max_completion_tokens: z.number().int().min(1).nullish(),
+  max_completion_tokens: SAMPLING_FIELD_SCHEMAS.maxTokens.nullish(),
   logprobs: z.literal(false, { error: unsupported('logprobs', 'false') }).nullish(),
   top_logprobs: z.literal(0, { error: unsupported('top_logprobs', '0') }).nullish(),
   tools: z

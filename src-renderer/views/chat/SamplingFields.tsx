@@ -1,29 +1,38 @@
+import { SAMPLING_LIMITS } from '../../../src-main/service/contract';
 import type { EffectiveSampling, Sampling } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { NumberField } from '../../components';
 
 type NumericKey = keyof Omit<Sampling, 'stop' | 'ignoreEos'>;
 
-const FIELDS: { key: NumericKey; label: string; step: number; min: number; max: number; hint: string }[] = [
+/** The bounds come from SAMPLING_LIMITS, the declaration the contract and the runtime check. */
+const FIELDS: { key: NumericKey; label: string; step: number; min: number; max?: number; hint: string }[] = [
   {
     key: 'temperature',
     label: 'temperature',
     step: 0.1,
-    min: 0,
-    max: 5,
+    ...SAMPLING_LIMITS.temperature,
     hint: '0 always picks the likeliest token',
   },
   {
     key: 'topK',
     label: 'top-k',
     step: 1,
-    min: 0,
-    max: 100_000,
+    ...SAMPLING_LIMITS.topK,
     hint: 'sample among the k likeliest (0: all)',
   },
-  { key: 'topP', label: 'top-p', step: 0.05, min: 0.05, max: 1, hint: 'sample within this probability mass' },
-  { key: 'maxTokens', label: 'max tokens', step: 1, min: 1, max: 32_768, hint: 'longest answer' },
-  { key: 'seed', label: 'seed', step: 1, min: 0, max: 2 ** 31 - 1, hint: 'same seed, same answer' },
+  // The smallest top-p the field steps to; 0 itself is refused (a nucleus must hold something).
+  {
+    key: 'topP',
+    label: 'top-p',
+    step: 0.05,
+    min: 0.05,
+    max: SAMPLING_LIMITS.topP.max,
+    hint: 'sample within this probability mass',
+  },
+  // No max: the runtime's configured output limit bounds it, and refuses more with its limit named.
+  { key: 'maxTokens', label: 'max tokens', step: 1, min: 1, hint: 'longest answer' },
+  { key: 'seed', label: 'seed', step: 1, ...SAMPLING_LIMITS.seed, hint: 'same seed, same answer' },
 ];
 
 /** The value the runtime uses for a field left empty. */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Runtime } from '../../../src-main/runtime';
+import { SAMPLING_LIMITS } from '../../../src-main/runtime/sampling';
 import { chat, expectNothingHeld, generate, TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 describe('bad input gets a clear error and loses nothing', () => {
@@ -57,6 +58,21 @@ describe('bad input gets a clear error and loses nothing', () => {
     expect(text.errorMessage).toContain('topP must be a number');
     const tooMany = await generate(runtime, { prompt: chat('Hi'), maxTokens: 1000 });
     expect(tooMany.errorMessage).toContain('maxTokens must be an integer from 1 to 100');
+  });
+
+  it('refuses sampling values past the shared limits, the same ones the schemas use', async () => {
+    const { temperature, seed, stop } = SAMPLING_LIMITS;
+    const hot = await generate(runtime, { prompt: chat('Hi'), temperature: temperature.max + 0.5 });
+    expect(hot.errorMessage).toBe(
+      `temperature must be a number from 0 to ${temperature.max}, got ${temperature.max + 0.5}`,
+    );
+    const bigSeed = await generate(runtime, { prompt: chat('Hi'), seed: seed.max + 1 });
+    expect(bigSeed.errorMessage).toContain(`seed must be an integer from 0 to ${seed.max}`);
+    const stops = Array.from({ length: stop.maxCount + 1 }, (_, i) => `s${i}`);
+    const manyStops = await generate(runtime, { prompt: chat('Hi'), stop: stops });
+    expect(manyStops.errorMessage).toContain(`stop must hold at most ${stop.maxCount} strings`);
+    for (const result of [hot, bigSeed, manyStops]) expect(result.errorCode).toBe('invalid_input');
+    expectNothingHeld(runtime);
   });
 
   it('lists a folder without tokenizer.json as broken, naming the file', () => {

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * The bounds of every sampling setting, declared once: the service contract, the OpenAI-style
+ * `/v1` schemas, the runtime's own check and the chat's sampling panel all read them. The
+ * output length is not here: the runtime's configured output limit bounds `maxTokens`.
+ * This file imports nothing but zod, so the renderer may read it too.
+ */
+export const SAMPLING_LIMITS = {
+  /** 0 is greedy; above 2 the distribution is close to uniform (OpenAI's bound). */
+  temperature: { min: 0, max: 2 },
+  /** 0 keeps the whole vocabulary. */
+  topK: { min: 0, max: 100_000 },
+  /** Exclusive of 0: a nucleus must hold some probability. */
+  topP: { minExclusive: 0, max: 1 },
+  seed: { min: 0, max: 2 ** 31 - 1 },
+  /** Stop strings per request (OpenAI's bound) and characters per stop string. */
+  stop: { maxCount: 4, maxLength: 200 },
+} as const;
+
+const { temperature, topK, topP, seed, stop } = SAMPLING_LIMITS;
+
+/** Zod schemas of each bounded setting, shared by every schema that accepts it. */
+export const SAMPLING_FIELD_SCHEMAS = {
+  temperature: z.number().min(temperature.min).max(temperature.max),
+  topK: z.number().int().min(topK.min).max(topK.max),
+  topP: z.number().gt(topP.minExclusive).max(topP.max),
+  seed: z.number().int().min(seed.min).max(seed.max),
+  stopString: z.string().min(1).max(stop.maxLength),
+  maxTokens: z.number().int().min(1),
+};

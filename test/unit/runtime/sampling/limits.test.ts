@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { SAMPLING_LIMITS } from '../../../../src-main/runtime/sampling';
+import { SamplingSchema } from '../../../../src-main/service/contract';
+import { ChatCompletionBodySchema } from '../../../../src-main/service/openai/schemas';
+
+const { temperature, topK, topP, seed, stop } = SAMPLING_LIMITS;
+const tooLongStop = 'x'.repeat(stop.maxLength + 1);
+const manyStops = Array.from({ length: stop.maxCount + 1 }, (_, i) => `s${i}`);
+
+/** Each setting at its bounds (accepted) and just past them (refused), in the contract's names. */
+const CASES: { field: string; accepted: unknown[]; refused: unknown[] }[] = [
+  {
+    field: 'temperature',
+    accepted: [temperature.min, temperature.max],
+    refused: [temperature.max + 0.01, -1],
+  },
+  { field: 'topK', accepted: [topK.min, topK.max], refused: [topK.max + 1, 1.5] },
+  { field: 'topP', accepted: [topP.max, 0.01], refused: [topP.minExclusive, topP.max + 0.01] },
+  { field: 'seed', accepted: [seed.min, seed.max], refused: [seed.max + 1, -1] },
+  {
+    field: 'stop',
+    accepted: [manyStops.slice(0, stop.maxCount), ['x'.repeat(stop.maxLength)]],
+    refused: [manyStops, [tooLongStop], ['']],
+  },
+];
+const OPENAI_NAMES: Record<string, string> = { topK: 'top_k', topP: 'top_p' };
+
+describe('sampling limits', () => {
+  it.each(CASES)('$field: the contract and /v1 accept and refuse the same values', (c) => {
+    const openAi = (value: unknown) =>
+      ChatCompletionBodySchema.safeParse({
+        model: 'm',
+        messages: [{ role: 'user', content: 'hi' }],
+        [OPENAI_NAMES[c.field] ?? c.field]: value,
+      }).success;
+    const contract = (value: unknown) => SamplingSchema.safeParse({ [c.field]: value }).success;
+    for (const value of c.accepted) expect([contract(value), openAi(value)]).toEqual([true, true]);
+    for (const value of c.refused) expect([contract(value), openAi(value)]).toEqual([false, false]);
+  });
+
+  it('leaves maxTokens to the runtime: any positive integer passes the schemas', () => {
+    expect(SamplingSchema.safeParse({ maxTokens: 1_000_000 }).success).toBe(true);
+    expect(SamplingSchema.safeParse({ maxTokens: 0 }).success).toBe(false);
+  });
+});
