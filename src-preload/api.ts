@@ -1,25 +1,12 @@
 import type { PushedEvent } from '../src-main/service/contract/events';
-import type { MethodInput, MethodName, MethodOutput } from '../src-main/service/contract/methods';
+import type { MethodName } from '../src-main/service/contract/methods';
 import type { Result } from '../src-main/service/contract/result';
-import { EVENTS_CHANNEL, IPC_METHOD_NAMES, callChannel } from '../src-main/host/electron/ipc-channels';
+import type { FirstFrameApi } from '../src-main/service/contract/window-api';
+import { EVENTS_CHANNEL, callChannel } from '../src-main/host/electron/ipc-channels';
 
 // What the preload puts on `window.firstFrame`: one named function per contract method, each
 // invoking its own channel, and event batches with unsubscribe. No ipcRenderer, no generic
 // send. Type imports only from the contract: the sandboxed bundle carries no zod.
-
-/** One method as the page calls it; input may be omitted where every field is optional. */
-export type MethodFunction<M extends MethodName> = (
-  input?: MethodInput<M>,
-) => Promise<Result<MethodOutput<M>>>;
-
-/** The whole API the page sees as `window.firstFrame`. */
-export interface FirstFrameApi {
-  methods: { [M in MethodName]: MethodFunction<M> };
-  /** Receives event batches (oldest first); returns unsubscribe (idempotent). */
-  onEvents(listener: (events: PushedEvent[]) => void): () => void;
-  /** process.platform of the app (darwin, linux, win32). */
-  platform: string;
-}
 
 /** The slice of ipcRenderer the API uses (a fake in tests). */
 export interface IpcRendererLike {
@@ -42,10 +29,14 @@ function invokeMethod(ipc: IpcRendererLike, method: MethodName, input: unknown):
   );
 }
 
-/** Builds the API object the preload exposes through contextBridge. */
-export function createFirstFrameApi(ipc: IpcRendererLike, platform: string): FirstFrameApi {
+/** Builds the API object the preload exposes through contextBridge, one function per method name. */
+export function createFirstFrameApi(
+  ipc: IpcRendererLike,
+  platform: string,
+  methodNames: readonly MethodName[],
+): FirstFrameApi {
   const methods = Object.fromEntries(
-    IPC_METHOD_NAMES.map((method) => [method, (input?: unknown) => invokeMethod(ipc, method, input)]),
+    methodNames.map((method) => [method, (input?: unknown) => invokeMethod(ipc, method, input)]),
   ) as unknown as FirstFrameApi['methods'];
   return {
     methods,

@@ -2,7 +2,7 @@ import './zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { pickBridge } from './bridge';
-import type { PreloadApi } from './bridge';
+import type { FirstFrameApi } from '../src-main/service/contract';
 import { createStores, loadInitialState, StoresProvider } from './store';
 import { App } from './views';
 import './styles/base.css';
@@ -13,7 +13,7 @@ import './styles/charts.css';
 import './styles/slots.css';
 
 // One bridge for the page's life: IPC inside Electron, HTTP + server-sent events in a browser.
-const bridge = pickBridge(window as unknown as { firstFrame?: PreloadApi });
+const bridge = pickBridge(window as unknown as { firstFrame?: FirstFrameApi });
 const stores = createStores(bridge);
 void loadInitialState(stores);
 

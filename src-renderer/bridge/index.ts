@@ -1,5 +1,4 @@
 export type { Bridge, ConnectionState, EventBatchListener } from './bridge';
-export type { PreloadApi } from './preload-api';
 export { createHttpBridge } from './http-transport';
 export type { HttpBridgeOptions } from './http-transport';
 export { createIpcBridge } from './ipc-transport';

@@ -1,6 +1,6 @@
 import type { Bridge } from './bridge';
 import { Listeners } from './listeners';
-import type { PreloadApi } from './preload-api';
+import type { FirstFrameApi } from '../../src-main/service/contract';
 import { clientError, validateEvents, validateResult } from './validate';
 
 /**
@@ -8,7 +8,7 @@ import { clientError, validateEvents, validateResult } from './validate';
  * batches. The main process validates too; this side re-checks everything it receives, since
  * the renderer trusts nothing that crosses a boundary.
  */
-export function createIpcBridge(api: PreloadApi): Bridge {
+export function createIpcBridge(api: FirstFrameApi): Bridge {
   let unsubscribe: (() => void) | null = null;
   const batches = new Listeners<Parameters<Parameters<Bridge['subscribe']>[0]>>(
     () => {

@@ -1,9 +1,9 @@
 import type { Bridge } from './bridge';
 import { createHttpBridge } from './http-transport';
 import { createIpcBridge } from './ipc-transport';
-import type { PreloadApi } from './preload-api';
+import type { FirstFrameApi } from '../../src-main/service/contract';
 
 /** IPC when the preload put `firstFrame` on the window (Electron); HTTP + SSE otherwise. */
-export function pickBridge(host: { firstFrame?: PreloadApi }): Bridge {
+export function pickBridge(host: { firstFrame?: FirstFrameApi }): Bridge {
   return host.firstFrame ? createIpcBridge(host.firstFrame) : createHttpBridge();
 }

@@ -1,8 +1,8 @@
 import type { MethodName } from '../../service/contract/methods';
 
-// The IPC channel names shared by the main process and the preload. Zod-free and import-free
-// at run time (type imports only), because the sandboxed preload bundles this file and may
-// load nothing but 'electron'.
+// The IPC channel names shared by the main process and the preload. Import-free at run time
+// (type imports only), because the sandboxed preload bundles this file and may load nothing
+// but 'electron'.
 
 /** Prefix of the one invoke channel per contract method: `ff:call:<method>`. */
 export const CALL_CHANNEL_PREFIX = 'ff:call:';
@@ -11,65 +11,32 @@ export const CALL_CHANNEL_PREFIX = 'ff:call:';
 export const EVENTS_CHANNEL = 'ff:events';
 
 /**
- * Every contract method name, spelled out so the preload can list them without bundling the
- * zod schemas. Kept equal to METHOD_NAMES: the type checks below fail on a missing or extra
- * name, and a unit test compares the two lists.
+ * The renderer argument (webPreferences.additionalArguments) naming every contract method.
+ * The preload cannot bundle the contract's zod schemas, so main, which derives the names from
+ * METHODS, hands them over; nothing types the list out a second time.
  */
-export const IPC_METHOD_NAMES = [
-  'app.status',
-  'models.list',
-  'models.quality',
-  'slots.list',
-  'slots.events',
-  'slots.prefetch',
-  'slots.evict',
-  'slots.keep',
-  'pages.stats',
-  'engine.stats',
-  'chat.listConversations',
-  'chat.getConversation',
-  'chat.createConversation',
-  'chat.renameConversation',
-  'chat.deleteConversation',
-  'chat.search',
-  'chat.updateSettings',
-  'chat.defaults',
-  'chat.setDefaults',
-  'chat.savePreset',
-  'chat.forecast',
-  'chat.send',
-  'chat.regenerate',
-  'chat.edit',
-  'chat.selectVersion',
-  'chat.export',
-  'chat.import',
-  'chat.cancel',
-  'timelines.recent',
-  'timelines.reportClientTtft',
-  'report.live',
-  'runs.list',
-  'runs.compare',
-  'runs.exportCsv',
-  'runs.saveExport',
-  'traces.import',
-  'api.status',
-  'api.setEnabled',
-  'bench.start',
-] as const satisfies readonly MethodName[];
+export const METHODS_ARGUMENT_PREFIX = '--ff-methods=';
 
-type MissingMethod = Exclude<MethodName, (typeof IPC_METHOD_NAMES)[number]>;
-/** Compile-time proof that no contract method is missing from IPC_METHOD_NAMES. */
-const _everyMethodListed: [MissingMethod] extends [never] ? true : MissingMethod = true;
-void _everyMethodListed;
+/** What a method name looks like (`room.verb`): anything else in the argument is ignored. */
+const METHOD_NAME_PATTERN = /^[a-z]+\.[A-Za-z]+$/;
 
 /** The invoke channel of one method. */
 export function callChannel(method: MethodName): string {
   return `${CALL_CHANNEL_PREFIX}${method}`;
 }
 
-/** The method a channel belongs to, or null for any channel outside the allowlist. */
-export function methodFromChannel(channel: string): MethodName | null {
-  if (!channel.startsWith(CALL_CHANNEL_PREFIX)) return null;
-  const name = channel.slice(CALL_CHANNEL_PREFIX.length);
-  return (IPC_METHOD_NAMES as readonly string[]).includes(name) ? (name as MethodName) : null;
+/** The renderer argument that carries `methods` to the preload. */
+export function methodsArgument(methods: readonly MethodName[]): string {
+  return `${METHODS_ARGUMENT_PREFIX}${methods.join(',')}`;
+}
+
+/** The method names main passed in `argv`; throws when the argument is missing (a broken launch). */
+export function methodsFromArgv(argv: readonly string[]): MethodName[] {
+  const argument = argv.find((arg) => arg.startsWith(METHODS_ARGUMENT_PREFIX));
+  if (argument === undefined)
+    throw new Error(`the main process passed no ${METHODS_ARGUMENT_PREFIX}… argument to the preload`);
+  return argument
+    .slice(METHODS_ARGUMENT_PREFIX.length)
+    .split(',')
+    .filter((name) => METHOD_NAME_PATTERN.test(name)) as MethodName[];
 }

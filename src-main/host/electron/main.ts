@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } from 'electron';
+import { METHOD_NAMES } from '../../service/contract/methods';
 import type { ServiceApi } from '../../service/contract/service-api';
 import type { Core } from '../../service/core-options';
 import { createCore } from '../../service/create-core';
@@ -55,7 +56,7 @@ function openFolder(dir: string): void {
 
 /** Creates the one window, loads our page into it and forwards events to it until it closes. */
 function openMainWindow({ paths, source, service }: HostContext): void {
-  const window = new BrowserWindow(mainWindowOptions(paths.preloadPath));
+  const window = new BrowserWindow(mainWindowOptions(paths.preloadPath, METHOD_NAMES));
   window.once('ready-to-show', () => window.show());
   const stopForwarding = forwardEvents(service, window.webContents, { log });
   window.on('closed', () => {

@@ -1,10 +1,15 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
+import type { MethodName } from '../../service/contract/methods';
+import { methodsArgument } from './ipc-channels';
 
 // The main window's options, pure so a test can pin every security flag: an isolated,
 // sandboxed renderer with no Node, web security on, no webviews, and only our preload.
 
-/** The window's size and look, and the locked-down webPreferences. */
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/** The window's size and look, and the locked-down webPreferences; `methods` go to the preload. */
+export function mainWindowOptions(
+  preloadPath: string,
+  methods: readonly MethodName[],
+): BrowserWindowConstructorOptions {
   return {
     width: 1360,
     height: 880,
@@ -15,6 +20,7 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
     backgroundColor: '#111418',
     webPreferences: {
       preload: preloadPath,
+      additionalArguments: [methodsArgument(methods)],
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,

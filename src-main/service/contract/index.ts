@@ -6,3 +6,4 @@ export * from './report-schemas';
 export * from './service-api';
 export * from './chat-schemas';
 export * from './quality-schemas';
+export type * from './window-api';

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Script, createContext, runInContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildContentSecurityPolicy } from '../../../src-main/host/electron/csp';
+import { methodsArgument } from '../../../src-main/host/electron/ipc-channels';
 import { METHOD_NAMES } from '../../../src-main/service/contract';
 import { parseCsp } from '../host/electron/parse-csp';
 
@@ -74,7 +75,7 @@ describe('electron-vite build', () => {
       require: sandboxRequire,
       module,
       exports: module.exports,
-      process: { platform: 'linux' },
+      process: { platform: 'linux', argv: ['/electron', '--type=renderer', methodsArgument(METHOD_NAMES)] },
     });
     runInContext(read('preload', 'index.cjs'), context);
     expect([...exposed.keys()]).toEqual(['firstFrame']);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FirstFrameApi } from '../../../src-preload/api';
-import { METHOD_NAMES, type PushedEvent } from '../../../src-main/service/contract';
+import { methodsArgument } from '../../../src-main/host/electron/ipc-channels';
+import { METHOD_NAMES, type FirstFrameApi, type PushedEvent } from '../../../src-main/service/contract';
 
 // The preload against fakes of contextBridge and ipcRenderer (Electron cannot run here).
 const fake = vi.hoisted(() => {
@@ -32,6 +32,8 @@ vi.mock('electron', () => ({
   },
 }));
 
+// Main hands the preload the method names as a renderer argument (webPreferences.additionalArguments).
+process.argv.push(methodsArgument(METHOD_NAMES));
 await import('../../../src-preload/index');
 const api = fake.exposed.get('firstFrame') as FirstFrameApi;
 

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { PushedEvent } from '../../../src-main/service/contract';
+import type { FirstFrameApi, PushedEvent } from '../../../src-main/service/contract';
 import { createIpcBridge } from '../../../src-renderer/bridge';
-import type { PreloadApi } from '../../../src-renderer/bridge';
 
 function fakePreload(answer: unknown) {
   let listener: ((events: PushedEvent[]) => void) | null = null;
@@ -12,7 +11,7 @@ function fakePreload(answer: unknown) {
       return () => (listener = null);
     },
     platform: 'linux',
-  } as unknown as PreloadApi;
+  } as unknown as FirstFrameApi;
   return {
     api,
     emit: (events: unknown) => listener?.(events as PushedEvent[]),

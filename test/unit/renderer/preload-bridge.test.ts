@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENTS_CHANNEL } from '../../../src-main/host/electron/ipc-channels';
 import { createIpcBridge } from '../../../src-renderer/bridge';
+import { METHOD_NAMES } from '../../../src-main/service/contract';
 import { createFirstFrameApi } from '../../../src-preload/api';
 
 /** A fake ipcRenderer: answers every invoke with `answer`, and lets the test push event batches. */
@@ -22,7 +23,7 @@ function fakeIpc(answer: unknown) {
 describe('the IPC bridge over the real preload API (issue 6)', () => {
   it('calls a method through its channel and validates the answer', async () => {
     const fake = fakeIpc({ ok: true, value: { wasRunning: true } });
-    const bridge = createIpcBridge(createFirstFrameApi(fake.ipc, 'linux'));
+    const bridge = createIpcBridge(createFirstFrameApi(fake.ipc, 'linux', METHOD_NAMES));
     expect(await bridge.call('chat.cancel', { requestId: 'r' })).toEqual({
       ok: true,
       value: { wasRunning: true },
@@ -32,7 +33,7 @@ describe('the IPC bridge over the real preload API (issue 6)', () => {
 
   it('receives validated event batches from the events channel', () => {
     const fake = fakeIpc(null);
-    const bridge = createIpcBridge(createFirstFrameApi(fake.ipc, 'linux'));
+    const bridge = createIpcBridge(createFirstFrameApi(fake.ipc, 'linux', METHOD_NAMES));
     const seen: unknown[] = [];
     const unsubscribe = bridge.subscribe((events) => seen.push(...events));
     fake.push([{ name: 'request.chunk', payload: { requestId: 'r', text: 'x', numTokens: 1 } }]);

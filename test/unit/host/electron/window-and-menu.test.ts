@@ -9,7 +9,7 @@ import { electronNativeDir } from '../../../../tools/rebuild-native.mjs';
 
 describe('mainWindowOptions', () => {
   it('isolates and sandboxes the renderer, with no Node and web security on', () => {
-    const prefs = mainWindowOptions('/app/out/preload/index.cjs').webPreferences!;
+    const prefs = mainWindowOptions('/app/out/preload/index.cjs', ['app.status']).webPreferences!;
     expect(prefs).toMatchObject({
       preload: '/app/out/preload/index.cjs',
       contextIsolation: true,
@@ -21,6 +21,7 @@ describe('mainWindowOptions', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      additionalArguments: ['--ff-methods=app.status'],
     });
   });
 });
