@@ -1,6 +1,7 @@
 import type { PushedEvent } from '../src-main/service/contract/events';
 import type { MethodName } from '../src-main/service/contract/methods';
 import type { Result } from '../src-main/service/contract/result';
+import { failure } from '../src-main/service/contract/result';
 import type { FirstFrameApi } from '../src-main/service/contract/window-api';
 import { EVENTS_CHANNEL, callChannel } from '../src-main/host/electron/ipc-channels';
 
@@ -19,13 +20,8 @@ export interface IpcRendererLike {
 function invokeMethod(ipc: IpcRendererLike, method: MethodName, input: unknown): Promise<Result<unknown>> {
   return ipc.invoke(callChannel(method), input === undefined ? {} : input).then(
     (result) => result as Result<unknown>,
-    (error: unknown) => ({
-      ok: false as const,
-      error: {
-        code: 'unavailable' as const,
-        message: `${method}: ${error instanceof Error ? error.message : String(error)}`,
-      },
-    }),
+    (error: unknown) =>
+      failure('unavailable', `${method}: ${error instanceof Error ? error.message : String(error)}`),
   );
 }
 

@@ -1,6 +1,6 @@
 export { createCore } from './create-core';
 export type { Core, CoreOptions, SavePathPicker } from './core-options';
-export { createService, describeZod } from './service';
+export { createService } from './service';
 export type { Handlers } from './service';
 export { EventHub } from './event-hub';
 export * from './contract';

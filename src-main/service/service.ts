@@ -1,6 +1,5 @@
-import { ZodError } from 'zod';
 import { isRetryableWriteError } from '../store';
-import { METHODS, ServiceFailure } from './contract';
+import { describeIssues, failure, METHODS, ServiceFailure } from './contract';
 import type { MethodInput, MethodName, MethodOutput, PushedEvent, Result, ServiceApi } from './contract';
 import type { EventHub } from './event-hub';
 
@@ -18,50 +17,27 @@ export function createService(handlers: Handlers, hub: EventHub): ServiceApi {
   return {
     async call<M extends MethodName>(method: M, rawInput: unknown): Promise<Result<MethodOutput<M>>> {
       const definition = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
-      if (!definition)
-        return { ok: false, error: { code: 'not_found', message: `unknown method "${String(method)}"` } };
+      if (!definition) return failure('not_found', `unknown method "${String(method)}"`);
       const input = definition.input.safeParse(rawInput ?? {});
-      if (!input.success)
-        return { ok: false, error: { code: 'invalid_input', message: describeZod(input.error) } };
+      if (!input.success) return failure('invalid_input', describeIssues(input.error));
       try {
         const value = await (handlers[method] as (i: unknown) => unknown)(input.data);
         const output = definition.output.safeParse(value);
         if (!output.success)
-          return {
-            ok: false,
-            error: {
-              code: 'internal',
-              message: `${method} produced an invalid result: ${describeZod(output.error)}`,
-            },
-          };
+          return failure('internal', `${method} produced an invalid result: ${describeIssues(output.error)}`);
         return { ok: true, value: output.data as MethodOutput<M> };
       } catch (error) {
-        if (error instanceof ServiceFailure)
-          return { ok: false, error: { code: error.code, message: error.message } };
+        if (error instanceof ServiceFailure) return failure(error.code, error.message);
         if (isRetryableWriteError(error))
-          return {
-            ok: false,
-            error: {
-              code: 'unavailable',
-              message: `history is busy or full right now (${(error as Error).message}); try again in a moment`,
-            },
-          };
-        return {
-          ok: false,
-          error: { code: 'internal', message: error instanceof Error ? error.message : String(error) },
-        };
+          return failure(
+            'unavailable',
+            `history is busy or full right now (${(error as Error).message}); try again in a moment`,
+          );
+        return failure('internal', error instanceof Error ? error.message : String(error));
       }
     },
     subscribe(listener: (event: PushedEvent) => void): () => void {
       return hub.subscribe(listener);
     },
   };
-}
-
-/** "field.path: message" for the first few issues, readable in a UI. */
-export function describeZod(error: ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
-    .join('; ');
 }

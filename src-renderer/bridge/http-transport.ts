@@ -2,7 +2,8 @@ import type { MethodInput, MethodName, MethodOutput, Result } from '../../src-ma
 import type { Bridge, ConnectionState, EventBatchListener } from './bridge';
 import { openEventFeed } from './event-feed';
 import { Listeners } from './listeners';
-import { clientError, validateEvents, validateResult } from './validate';
+import { failure } from '../../src-main/service/contract';
+import { validateEvents, validateResult } from './validate';
 
 /** Where the headless host is (same origin in a page) and which fetch to use. */
 export interface HttpBridgeOptions {
@@ -70,11 +71,11 @@ async function callOverHttp<M extends MethodName>(
       body: JSON.stringify(input),
     });
   } catch (error) {
-    return clientError('unavailable', `cannot reach the First Frame host: ${(error as Error).message}`);
+    return failure('unavailable', `cannot reach the First Frame host: ${(error as Error).message}`);
   }
   try {
     return validateResult(method, await response.json());
   } catch {
-    return clientError('internal', `${method}: HTTP ${response.status} with a body that is not JSON`);
+    return failure('internal', `${method}: HTTP ${response.status} with a body that is not JSON`);
   }
 }

@@ -1,7 +1,8 @@
 import type { Bridge } from './bridge';
 import { Listeners } from './listeners';
 import type { FirstFrameApi } from '../../src-main/service/contract';
-import { clientError, validateEvents, validateResult } from './validate';
+import { failure } from '../../src-main/service/contract';
+import { validateEvents, validateResult } from './validate';
 
 /**
  * The Electron transport: calls the preload's named functions and listens to its event
@@ -24,11 +25,11 @@ export function createIpcBridge(api: FirstFrameApi): Bridge {
     kind: 'ipc',
     async call(method, input) {
       const fn = api.methods[method] as ((input: unknown) => Promise<unknown>) | undefined;
-      if (typeof fn !== 'function') return clientError('not_found', `the preload has no method ${method}`);
+      if (typeof fn !== 'function') return failure('not_found', `the preload has no method ${method}`);
       try {
         return validateResult(method, await fn(input));
       } catch (error) {
-        return clientError('unavailable', `${method} failed in IPC: ${(error as Error).message}`);
+        return failure('unavailable', `${method} failed in IPC: ${(error as Error).message}`);
       }
     },
     subscribe: (listener) => batches.add(listener),

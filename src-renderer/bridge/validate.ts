@@ -1,16 +1,5 @@
-import { EVENTS, METHODS, ServiceErrorSchema } from '../../src-main/service/contract';
-import type {
-  MethodName,
-  MethodOutput,
-  PushedEvent,
-  Result,
-  ServiceError,
-} from '../../src-main/service/contract';
-
-/** A failed Result raised on the renderer's side of a transport. */
-export function clientError(code: ServiceError['code'], message: string): Result<never> {
-  return { ok: false, error: { code, message } };
-}
+import { EVENTS, failure, METHODS, ServiceErrorSchema } from '../../src-main/service/contract';
+import type { MethodName, MethodOutput, PushedEvent, Result } from '../../src-main/service/contract';
 
 /**
  * Checks a raw answer against the contract: an `ok` value must match the method's output
@@ -18,20 +7,15 @@ export function clientError(code: ServiceError['code'], message: string): Result
  */
 export function validateResult<M extends MethodName>(method: M, raw: unknown): Result<MethodOutput<M>> {
   if (typeof raw !== 'object' || raw === null || !('ok' in raw)) {
-    return clientError('internal', `${method}: the answer is not a Result`);
+    return failure('internal', `${method}: the answer is not a Result`);
   }
   if (raw.ok === true && 'value' in raw) {
     const parsed = METHODS[method].output.safeParse(raw.value);
     if (parsed.success) return { ok: true, value: parsed.data as MethodOutput<M> };
-    return clientError(
-      'internal',
-      `${method}: the answer does not match the contract: ${parsed.error.message}`,
-    );
+    return failure('internal', `${method}: the answer does not match the contract: ${parsed.error.message}`);
   }
   const error = ServiceErrorSchema.safeParse('error' in raw ? raw.error : undefined);
-  return error.success
-    ? { ok: false, error: error.data }
-    : clientError('internal', `${method}: malformed error`);
+  return error.success ? { ok: false, error: error.data } : failure('internal', `${method}: malformed error`);
 }
 
 /** The events of a raw batch that match the contract; the others are dropped with a warning. */

@@ -1,5 +1,6 @@
 import type { MethodName, MethodOutput } from '../../service/contract/methods';
 import type { Result } from '../../service/contract/result';
+import { failure } from '../../service/contract/result';
 import type { ServiceApi } from '../../service/contract/service-api';
 
 // A ServiceApi that exists before the core does, so the window and the IPC handlers can be up
@@ -27,12 +28,7 @@ export function deferService(ready: Promise<ServiceApi>): ServiceApi {
   return {
     async call<M extends MethodName>(method: M, rawInput: unknown): Promise<Result<MethodOutput<M>>> {
       const outcome = await settled;
-      if (typeof outcome === 'string') {
-        return {
-          ok: false,
-          error: { code: 'unavailable', message: `the service did not start: ${outcome}` },
-        };
-      }
+      if (typeof outcome === 'string') return failure('unavailable', `the service did not start: ${outcome}`);
       return outcome.call(method, rawInput);
     },
     subscribe(listener) {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { METHOD_NAMES, METHODS, type MethodName } from '../../service/contract/methods';
-import type { ErrorCode, Result } from '../../service/contract/result';
+import type { Result } from '../../service/contract/result';
+import { describeIssues, failure } from '../../service/contract/result';
 import type { ServiceApi } from '../../service/contract/service-api';
 import { callChannel } from './ipc-channels';
 import { isTrustedSenderFrame, type SenderFrameInfo } from './security-rules';
@@ -36,13 +37,6 @@ export interface IpcDeps {
   isAccepting(): boolean;
 }
 
-/** Most validation issues quoted in one error message. */
-const MAX_ISSUES_SHOWN = 5;
-
-function failure(code: ErrorCode, message: string): Result<never> {
-  return { ok: false, error: { code, message } };
-}
-
 /** Reads the sender frame defensively: a frame gone mid-call reads as null (refused). */
 export function senderFrameInfo(event: InvokeEventLike): SenderFrameInfo | null {
   try {
@@ -51,16 +45,6 @@ export function senderFrameInfo(event: InvokeEventLike): SenderFrameInfo | null 
   } catch {
     return null;
   }
-}
-
-/** A zod error as one line: `path: message; …` (first few issues). */
-export function describeIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return `${path === '' ? 'input' : path}: ${issue.message}`;
-  });
-  const numHidden = error.issues.length - shown.length;
-  return numHidden > 0 ? `${shown.join('; ')}; and ${numHidden} more` : shown.join('; ');
 }
 
 /** One call from the renderer: sender check, shutdown check, input validation, then the service. */

@@ -6,7 +6,7 @@ import type { EventStreamOptions } from './event-stream';
 import { DEFAULT_EVENT_STREAM_OPTIONS, openEventStream } from './event-stream';
 import { exportFormatOf, serveExport } from './export-download';
 import type { ExportOpener } from './export-download';
-import { BodyTooLarge, readBody } from './read-body';
+import { readJson } from './read-body';
 import { decodePathPart } from './request-target';
 import { failure, sendResult } from './respond';
 import type { RouteModule } from './route-module';
@@ -85,29 +85,16 @@ async function callMethod(
     return sendResult(res, failure('invalid_input', 'send the input as Content-Type: application/json'), 415);
   }
   const method = name as MethodName;
-  const input = await readJson(req, res, BODY_LIMITS[method] ?? DEFAULT_MAX_BODY_BYTES);
-  if (input === BODY_REFUSED) return;
-  sendResult(res, await options.service.call(method, input));
-}
-
-const BODY_REFUSED = Symbol('body refused');
-
-/** The parsed JSON body (empty body: `{}`), or BODY_REFUSED once a 400/413 has been sent. */
-async function readJson(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readBody(req, maxBytes);
-  } catch (error) {
-    if (!(error instanceof BodyTooLarge)) throw error;
+  const body = await readJson(req, BODY_LIMITS[method] ?? DEFAULT_MAX_BODY_BYTES, {});
+  if (body.kind === 'too-large') {
     res.setHeader('Connection', 'close');
-    sendResult(res, failure('invalid_input', error.message), 413);
-    return BODY_REFUSED;
+    return sendResult(
+      res,
+      failure('invalid_input', `request body is larger than ${body.maxBytes} bytes`),
+      413,
+    );
   }
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    sendResult(res, failure('invalid_input', `the body is not valid JSON: ${(error as Error).message}`));
-    return BODY_REFUSED;
-  }
+  if (body.kind === 'not-json')
+    return sendResult(res, failure('invalid_input', `the body is not valid JSON: ${body.message}`));
+  sendResult(res, await options.service.call(method, body.value));
 }

@@ -31,3 +31,33 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     req.once('error', reject);
   });
 }
+
+/** A JSON body read under a byte limit, or why it was refused (each route answers in its own format). */
+export type JsonBody =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'too-large'; maxBytes: number }
+  | { kind: 'not-json'; message: string };
+
+/**
+ * Reads and parses a JSON body under `maxBytes`; an empty body reads as `emptyValue` when one
+ * is given (otherwise it is not JSON). Errors other than the size limit (a broken socket) throw.
+ */
+export async function readJson(
+  req: IncomingMessage,
+  maxBytes: number,
+  emptyValue?: unknown,
+): Promise<JsonBody> {
+  let text: string;
+  try {
+    text = await readBody(req, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return { kind: 'too-large', maxBytes };
+    throw error;
+  }
+  if (emptyValue !== undefined && text.trim() === '') return { kind: 'json', value: emptyValue };
+  try {
+    return { kind: 'json', value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { kind: 'not-json', message: (error as Error).message };
+  }
+}

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorCode, Result } from '../../service/contract';
+import { failure } from '../../service/contract';
 
 /** HTTP status for each service error code: the body always carries the Result anyway. */
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -17,9 +18,7 @@ export function statusOf(result: Result<unknown>): number {
 }
 
 /** A failed Result, for errors the host itself finds (bad JSON, unknown method, too large). */
-export function failure(code: ErrorCode, message: string): Result<never> {
-  return { ok: false, error: { code, message } };
-}
+export { failure };
 
 /** Writes a JSON body with an explicit status; never cached (answers are live data). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -2,12 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OpenAiEndpoint, OpenAiFailure, OpenAiService } from '../../service/openai';
 import type { RouteModule } from '../http';
 import {
-  BodyTooLarge,
   DEFAULT_MAX_BODY_BYTES,
   decodePathPart,
   isAuthorized,
   parseRequestTarget,
-  readBody,
+  readJson,
   sendJson,
 } from '../http';
 import { FrameWriter } from './frame-writer';
@@ -137,10 +136,10 @@ async function completion(
       res,
       openai.failure(415, 'Send the body as JSON with Content-Type: application/json.'),
     );
-  const body = await readJson(req, res, ctx);
-  if (body === REFUSED) return;
+  const body = await readRequestJson(req, res, ctx);
+  if (body === null) return;
   const writer = new FrameWriter(res);
-  const call = openai.start(endpoint, body, writer.write, arrivedAt);
+  const call = openai.start(endpoint, body.value, writer.write, arrivedAt);
   if (!call) return;
   const onClose = () => {
     if (writer.isEnded) return;
@@ -151,35 +150,27 @@ async function completion(
   res.once('close', onClose);
 }
 
-const REFUSED = Symbol('refused');
-
-/** The parsed body, or REFUSED once a 413 (too large) or 400 (not JSON) has been sent. */
-async function readJson(req: IncomingMessage, res: ServerResponse, ctx: OpenAiHttpContext): Promise<unknown> {
-  let text: string;
-  try {
-    // 1 MiB: far more than any prompt the model holds.
-    text = await readBody(req, DEFAULT_MAX_BODY_BYTES);
-  } catch (error) {
-    if (res.destroyed) return REFUSED;
-    if (!(error instanceof BodyTooLarge)) throw error;
+/** The parsed body, or null once a 413 (too large) or 400 (not JSON) has been sent. */
+async function readRequestJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: OpenAiHttpContext,
+): Promise<{ value: unknown } | null> {
+  // 1 MiB: far more than any prompt the model holds.
+  const body = await readJson(req, DEFAULT_MAX_BODY_BYTES).catch((error: unknown) => {
+    if (res.destroyed) return null; // the client went away mid-body: nobody to answer
+    throw error;
+  });
+  if (body === null) return null;
+  if (body.kind === 'json') return { value: body.value };
+  if (body.kind === 'too-large') {
     res.setHeader('Connection', 'close');
-    sendFailure(res, ctx.openai.failure(413, `The request body is larger than ${error.maxBytes} bytes.`));
-    return REFUSED;
+    sendFailure(res, ctx.openai.failure(413, `The request body is larger than ${body.maxBytes} bytes.`));
+  } else {
+    const message = `We could not parse the JSON body of your request: ${body.message}`;
+    sendFailure(res, ctx.openai.failure(400, message, undefined, 'invalid_json'));
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    sendFailure(
-      res,
-      ctx.openai.failure(
-        400,
-        `We could not parse the JSON body of your request: ${(error as Error).message}`,
-        undefined,
-        'invalid_json',
-      ),
-    );
-    return REFUSED;
-  }
+  return null;
 }
 
 function sendFailure(res: ServerResponse, failure: OpenAiFailure): void {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationRecord, MessageRecord, NewConversation, NewMessage } from '../../store';
 import { CONVERSATION_EXPORT_FORMAT, ConversationExportSchema, MessageMetaSchema } from '../contract';
 import type { ConversationExport, ConversationSettings } from '../contract';
-import { describeZod } from '../service';
+import { describeIssues } from '../contract';
 import { pathTo } from './tree';
 
 /** A file name safe on every OS, from a conversation title. */
@@ -92,7 +92,7 @@ export function parseImport(text: string, fileName: string): ParsedImport {
     );
   const parsed = ConversationExportSchema.safeParse(raw);
   if (!parsed.success)
-    throw new Error(`${fileName} is not a valid conversation: ${describeZod(parsed.error)}`);
+    throw new Error(`${fileName} is not a valid conversation: ${describeIssues(parsed.error)}`);
   const data = parsed.data;
   checkTree(data);
   const ids = new Map(data.messages.map((m) => [m.messageId, randomUUID()]));

@@ -4,6 +4,7 @@ import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling/
 import { KeepAliveSchema, SLOT_STATUSES, SlotEventRecordSchema } from '../../telemetry/residency/schema';
 import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
+import { ERROR_CODES } from './result';
 
 /**
  * Sampling settings a caller may set; everything optional, validated before it reaches the
@@ -21,6 +22,9 @@ export const SamplingSchema = z.object({
   ignoreEos: z.boolean().optional(),
 });
 export type Sampling = z.infer<typeof SamplingSchema>;
+
+/** A ServiceError as it crosses a transport (checked on the receiving side). */
+export const ServiceErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
 
 /** One chat message as the chat template sees it. */
 export const ChatMessageSchema = z.object({
