@@ -1,3 +1,4 @@
+import { nearestRankOf } from '../../telemetry/report';
 import type { Timeline } from '../../telemetry/timeline';
 
 /** How many recent requests per model the estimate is taken over. */
@@ -57,10 +58,13 @@ export class PrefillRate {
       numTokens += s.numTokens;
       prefillMs += s.prefillMs;
     }
-    const overheads = list.map((s) => s.overheadMs).sort((a, b) => a - b);
+
     return {
       msPerToken: prefillMs / numTokens,
-      overheadMs: overheads[Math.floor((overheads.length - 1) / 2)]!,
+      overheadMs: nearestRankOf(
+        list.map((s) => s.overheadMs),
+        0.5,
+      )!,
       slotLoadMs: this.slotLoads.get(modelId) ?? null,
       numSamples: list.length,
     };

@@ -19,7 +19,6 @@ export {
   armsForRep,
   COLD_THRESHOLD_PCT,
   measureColdPrefetch,
-  nearestRank,
   PREFETCH_ARMS,
   summarizeMs,
   type MsSummary,

@@ -3,6 +3,7 @@
  * buffer with or without locking and the WILLNEED hint. Used by `bench prefetch` and reusable
  * by the first-frame benchmark so "pinned helps" is a measured ratio, not an assumption.
  */
+import { nearestRankSorted } from '../../telemetry/report';
 import { slotPinningJson, type SlotPinningJson } from './slot-pinning';
 import type { HostMemory } from './types';
 
@@ -80,20 +81,13 @@ export interface MsSummary {
   maxMs: number;
 }
 
-/** Nearest-rank percentile: the smallest value with at least p% of samples at or below it. */
-export function nearestRank(sortedMs: readonly number[], p: number): number {
-  if (sortedMs.length === 0) return Number.NaN;
-  const rank = Math.max(1, Math.ceil((p / 100) * sortedMs.length));
-  return sortedMs[Math.min(rank, sortedMs.length) - 1] as number;
-}
-
 /** Median (p50) and p95 by nearest rank, plus min and max. */
 export function summarizeMs(valuesMs: readonly number[]): MsSummary {
   const sorted = [...valuesMs].sort((a, b) => a - b);
   return {
     numSamples: sorted.length,
-    medianMs: nearestRank(sorted, 50),
-    p95Ms: nearestRank(sorted, 95),
+    medianMs: nearestRankSorted(sorted, 0.5) ?? Number.NaN,
+    p95Ms: nearestRankSorted(sorted, 0.95) ?? Number.NaN,
     minMs: sorted[0] ?? Number.NaN,
     maxMs: sorted[sorted.length - 1] ?? Number.NaN,
   };

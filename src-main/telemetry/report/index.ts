@@ -14,7 +14,7 @@ export {
 } from './columns';
 export type { ReportColumns, ScalarField } from './columns';
 export type { Distribution } from './distribution';
-export { rankIndex, quantilesInPlace, nearestRankSorted } from './nearest-rank';
+export { rankIndex, quantilesInPlace, nearestRankOf, nearestRankSorted } from './nearest-rank';
 export { NEXT_TEST } from './remedies';
 export type { TtftPhase, E2ePhase } from './remedies';
 export { TTFT_PHASES, E2E_PHASES, PHASE_NAMES } from './phases';

@@ -35,6 +35,14 @@ export function quantilesInPlace(values: Float64Array, n: number, qs: readonly n
   return out;
 }
 
+/** The nearest-rank `q`-quantile of values in any order (a sorted copy is ranked), or null when empty. */
+export function nearestRankOf(values: readonly number[], q: number): number | null {
+  return nearestRankSorted(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
+}
+
 /** The nearest-rank `q`-quantile of an ascending-sorted array, or null when it is empty. */
 export function nearestRankSorted(sorted: ArrayLike<number>, q: number): number | null {
   return sorted.length === 0 ? null : sorted[rankIndex(sorted.length, q)]!;

@@ -1,3 +1,4 @@
+import { nearestRankOf } from '../../../telemetry/report';
 import type { Timeline } from '../../../telemetry/timeline';
 import { request } from './cases';
 import type { CaseContext } from './cases';
@@ -13,10 +14,9 @@ export interface DecodeResult {
   numConcurrent: number;
 }
 
-/** Median by the nearest-rank rule. */
+/** Median by the nearest-rank rule (NaN for no values). */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(sorted.length / 2) - 1)] ?? Number.NaN;
+  return nearestRankOf(values, 0.5) ?? Number.NaN;
 }
 
 /** Output tokens per second over the wall time from the first arrival to the last finish. */

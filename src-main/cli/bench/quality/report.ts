@@ -1,3 +1,4 @@
+import { nearestRankOf } from '../../../telemetry/report';
 import type { CatalogueModel } from '../../../runtime/model';
 import type { HeldOutText } from './held-out';
 import { agreementOf, meanTokensBeforeDivergence } from './measure';
@@ -25,9 +26,7 @@ export function referenceOf(models: readonly CatalogueModel[]): CatalogueModel {
 }
 
 function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return nearestRankOf(values, 0.5);
 }
 
 /** The report: workload, boundary, statistic, and per variant bits/byte and agreement (reference first). */

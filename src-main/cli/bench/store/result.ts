@@ -1,4 +1,4 @@
-import { nearestRankSorted } from '../../../telemetry/report';
+import { nearestRankOf } from '../../../telemetry/report';
 
 /** One measured figure of the store bench, with its workload, boundary, statistic and target. */
 export interface BenchResult {
@@ -18,11 +18,7 @@ export const WORKLOAD = (n: number) =>
   `${n.toLocaleString('en')} synthetic chat timelines (seed 1: Poisson arrivals, prompts 40–9,000 tokens, 1–64 output tokens ≈ 31 gaps each, 1% rejected, 1% errors)`;
 
 /** Nearest-rank median. */
-export const median = (values: readonly number[]): number =>
-  nearestRankSorted(
-    [...values].sort((a, b) => a - b),
-    0.5,
-  )!;
+export const median = (values: readonly number[]): number => nearestRankOf(values, 0.5)!;
 
 /** One decimal. */
 export function round1(value: number): number {
