@@ -6,6 +6,7 @@ import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report';
 import type { Timeline } from '../telemetry/timeline';
+import { judgeClientTtft } from '../telemetry/timeline';
 import { createStore } from '../store';
 import type { Store } from '../store';
 import { startBench } from './bench-runner';
@@ -100,8 +101,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 function wire(deps: CoreDeps): () => void {
   const onTimeline = (timeline: Timeline) => {
     const clientTtftMs = deps.pendingClientTtfts.get(timeline.requestId);
-    if (clientTtftMs !== undefined && timeline.ttftMs !== null) timeline.clientTtftMs = clientTtftMs;
     deps.pendingClientTtfts.delete(timeline.requestId);
+    if (clientTtftMs !== undefined && judgeClientTtft(timeline.ttftMs, clientTtftMs).isAccepted)
+      timeline.clientTtftMs = clientTtftMs;
     deps.window.push(timeline);
     deps.store.writer.enqueue(timeline);
     deps.hub.emit('timeline.finished', { timeline });

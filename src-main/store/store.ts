@@ -22,12 +22,14 @@ import type { SlotEventRecord } from '../telemetry/residency';
 import type { WriterOptions, WriterStats } from './writer/batched-writer';
 import { BatchedWriter } from './writer/batched-writer';
 import { sqliteSink } from './writer/sqlite-sink';
+import type { ClientTtftUpdate } from './writer/batch';
 
 /** The writing side the serving path sees: every call O(1), none touches the disk. */
 export interface HistoryWriter {
   enqueue(timeline: Timeline): void;
   enqueueSlotEvent(event: SlotEventRecord): void;
-  enqueueClientTtft(requestId: string, clientTtftMs: number): void;
+  /** Stores a client TTFT that judgeClientTtft accepted, with the transport it derived. */
+  enqueueClientTtft(update: ClientTtftUpdate): void;
   /** Writes everything queued, synchronously (shutdown). */
   flush(): void;
   readonly stats: WriterStats;
@@ -102,7 +104,7 @@ class SqliteStore implements Store {
     this.writer = {
       enqueue: (t) => batched.enqueue(t),
       enqueueSlotEvent: (e) => batched.enqueueSlotEvent(e),
-      enqueueClientTtft: (requestId, clientTtftMs) => batched.enqueueClientTtft({ requestId, clientTtftMs }),
+      enqueueClientTtft: (update) => batched.enqueueClientTtft(update),
       flush: () => batched.flush(),
       get stats() {
         return batched.stats;

@@ -169,7 +169,8 @@ export const METHODS = {
   'timelines.recent': def(z.object({ limit: z.number().int().min(1).max(10_000) }), z.array(TimelineSchema)),
   'timelines.reportClientTtft': def(
     z.object({ requestId: idSchema, clientTtftMs: z.number().min(0).max(3_600_000) }),
-    z.object({ isRecorded: z.boolean() }),
+    // A refused figure says why (a client TTFT below the server's is a broken measurement).
+    z.object({ isRecorded: z.boolean(), reason: z.string().optional() }),
   ),
   'report.live': def(z.object({ slo: SloSchema.optional() }), ReportSchema),
   'runs.list': def(empty, z.array(RunSummarySchema)),

@@ -1,5 +1,6 @@
 import { describeHealth } from '../../store';
 import type { MethodOutput } from '../contract';
+import { judgeClientTtft } from '../../telemetry/timeline';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 
@@ -19,9 +20,10 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
         deps.pendingClientTtfts.set(requestId, clientTtftMs);
         return { isRecorded: true };
       }
-      if (timeline.ttftMs === null) return { isRecorded: false };
+      const verdict = judgeClientTtft(timeline.ttftMs, clientTtftMs);
+      if (!verdict.isAccepted) return { isRecorded: false, reason: verdict.reason };
       timeline.clientTtftMs = clientTtftMs;
-      deps.store.writer.enqueueClientTtft(requestId, clientTtftMs);
+      deps.store.writer.enqueueClientTtft({ requestId, clientTtftMs, transportMs: verdict.transportMs });
       return { isRecorded: true };
     },
     'report.live': ({ slo }) => deps.window.report({ slo: slo ?? null }),

@@ -1,5 +1,5 @@
 import type { Diagnosis, Timeline, Transition, TtftPart } from '../../telemetry/timeline';
-import { TTFT_PARTS } from '../../telemetry/timeline';
+import { TTFT_PARTS, transportMs } from '../../telemetry/timeline';
 import { PART_COLUMN_NAMES } from '../../telemetry/trace';
 import { packTimeline, unpackGaps } from './packed';
 
@@ -62,7 +62,7 @@ export function toRequestParams(t: Timeline): unknown[] {
   params[i++] = t.ttftMs;
   params[i++] = t.e2eMs;
   params[i++] = t.clientTtftMs;
-  params[i++] = t.clientTtftMs === null || t.ttftMs === null ? null : t.clientTtftMs - t.ttftMs;
+  params[i++] = transportMs(t.clientTtftMs, t.ttftMs);
   params[i++] = t.numPromptTokens;
   params[i++] = t.numCachedTokens;
   params[i++] = t.numOutputTokens;

@@ -5,10 +5,12 @@ import type { SlotEventRecord } from '../../telemetry/residency';
 /** A run whose row could not be inserted at once (database busy or full): written before its timelines. */
 export type PendingRun = Omit<RunRecord, 'numRequests'>;
 
-/** A client TTFT reported after the timeline finished (ms, the client's own clock). */
+/** A client TTFT reported after the timeline finished (ms, the client's own clock), with its transport. */
 export interface ClientTtftUpdate {
   requestId: string;
   clientTtftMs: number;
+  /** client − server TTFT as judgeClientTtft derived it (ms). */
+  transportMs: number;
 }
 
 /** What one flush writes, in one transaction: runs, then inserts, then client TTFT updates. */

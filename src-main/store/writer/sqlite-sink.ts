@@ -15,7 +15,7 @@ const CLIENT_TTFT_AT = SCALAR_INDEX.clientTtftMs * 8 + 1;
  */
 const UPDATE_CLIENT_TTFT_SQL = `UPDATE requests SET
   client_ttft_ms = @clientTtftMs,
-  transport_ms = CASE WHEN ttft_ms IS NULL THEN NULL ELSE @clientTtftMs - ttft_ms END,
+  transport_ms = @transportMs,
   report_f64 = substr(report_f64, 1, ${CLIENT_TTFT_AT - 1}) || @packed || substr(report_f64, ${CLIENT_TTFT_AT + 8})
   WHERE request_id = @requestId`;
 
@@ -34,7 +34,7 @@ export function sqliteSink(db: Database.Database): BatchSink {
       insertSlotEvent.run(e.slotId, e.modelId, e.fromStatus, e.toStatus, e.cause, e.reason, e.atWallMs);
     for (const u of batch.clientTtfts) {
       const packed = Buffer.from(new Float64Array([u.clientTtftMs]).buffer);
-      updateClientTtft.run({ clientTtftMs: u.clientTtftMs, packed, requestId: u.requestId });
+      updateClientTtft.run({ ...u, packed });
     }
   });
   return { writeBatch: (batch) => writeAll(batch) };

@@ -1,4 +1,5 @@
 import { TTFT_PARTS } from '../timeline/schema';
+import { transportMs } from '../timeline/derive';
 import type { ReportColumns } from './columns';
 import type { E2ePhase, TtftPhase } from './remedies';
 import { NEXT_TEST } from './remedies';
@@ -81,7 +82,7 @@ export function breakDown(columns: ReportColumns): { parts: PartBreakdown; e2e: 
     const client = v.clientTtftMs[r]!;
     if (!Number.isNaN(client)) {
       numWithClient++;
-      sums[decodeAt + 1]! += client - ttft;
+      sums[decodeAt + 1]! += transportMs(client, ttft)!;
     }
   }
   return toBreakdowns(sums, numWithTtft, numWithClient, sumTtft);

@@ -79,7 +79,11 @@ export function deriveInterTokenGaps(tokenAts: readonly number[]): number[] {
   return gaps;
 }
 
-/** Client TTFT minus server TTFT: socket, IPC, serialisation and rendering (ms), or null. */
+/**
+ * Client TTFT minus server TTFT: socket, IPC, serialisation and rendering (ms), or null when
+ * either is unknown. The only place transport is computed; judgeClientTtft refuses a client
+ * figure that would make it negative.
+ */
 export function transportMs(clientTtftMs: number | null, serverTtftMs: number | null): number | null {
   return clientTtftMs === null || serverTtftMs === null ? null : clientTtftMs - serverTtftMs;
 }

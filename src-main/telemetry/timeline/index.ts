@@ -1,6 +1,8 @@
 export * from './schema';
 export * from './diagnosis';
 export { deriveParts, deriveInterTokenGaps, transportMs } from './derive';
+export { CLIENT_CLOCK_TOLERANCE_MS, judgeClientTtft } from './client-ttft';
+export type { ClientTtftVerdict } from './client-ttft';
 export type { DerivedParts } from './derive';
 export { checkTimeline, TimelineBroken, PART_TOLERANCE_MS } from './check';
 export { TimelineRecorder } from './recorder';

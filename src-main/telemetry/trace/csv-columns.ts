@@ -1,5 +1,6 @@
 import { ownItlP95Ms } from '../report/columns';
 import type { Timeline } from '../timeline/schema';
+import { transportMs } from '../timeline/derive';
 import { TTFT_PARTS } from '../timeline/schema';
 import { PART_COLUMN_NAMES } from './column-names';
 
@@ -46,11 +47,7 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   { name: 'finished_at_ms', unit: 'monotonic ms (this process)', value: (t) => ms(t.finishedAt) },
   { name: 'ttft_ms', unit: 'ms (server)', value: (t) => ms(t.ttftMs) },
   { name: 'client_ttft_ms', unit: 'ms (client clock)', value: (t) => ms(t.clientTtftMs) },
-  {
-    name: 'transport_ms',
-    unit: 'ms',
-    value: (t) => (t.clientTtftMs === null || t.ttftMs === null ? null : ms(t.clientTtftMs - t.ttftMs)),
-  },
+  { name: 'transport_ms', unit: 'ms', value: (t) => ms(transportMs(t.clientTtftMs, t.ttftMs)) },
   { name: 'e2e_ms', unit: 'ms (server)', value: (t) => ms(t.e2eMs) },
   { name: 'decode_ms', unit: 'ms', value: (t) => (t.ttftMs === null ? null : ms(t.e2eMs - t.ttftMs)) },
   ...TTFT_PARTS.map((part) => ({

@@ -1,3 +1,4 @@
+import { transportMs } from '../../../src-main/telemetry/timeline/derive';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 
 /** The figures printed under an answer, derived from its timeline and client stamp. */
@@ -18,7 +19,7 @@ export function answerFigures(timeline: Timeline, clientTtftMs: number | null): 
   return {
     serverTtftMs,
     clientTtftMs,
-    transportMs: clientTtftMs !== null && serverTtftMs !== null ? clientTtftMs - serverTtftMs : null,
+    transportMs: transportMs(clientTtftMs, serverTtftMs),
     tokensPerS: numDecoded > 0 && decodeMs > 0 ? (numDecoded * 1000) / decodeMs : null,
   };
 }

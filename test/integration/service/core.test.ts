@@ -67,6 +67,30 @@ describe('the core behind every transport', () => {
     expect(conversation.value.conversation.title).toBe('Good morning!');
   });
 
+  it('records a client TTFT at or above the server TTFT and refuses one below it as a broken measurement', async () => {
+    const created = await core.service.call('chat.createConversation', {});
+    if (!created.ok) throw new Error(created.error.message);
+    const { requestId, events } = await sendAndWait(core, created.value.conversationId, 'Hello there');
+    const done = events.find((e) => e.name === 'request.done');
+    const serverTtftMs = done?.name === 'request.done' ? done.payload.timeline.ttftMs! : NaN;
+    const tooFast = await core.service.call('timelines.reportClientTtft', {
+      requestId,
+      clientTtftMs: serverTtftMs / 2,
+    });
+    expect(tooFast).toEqual({
+      ok: true,
+      value: { isRecorded: false, reason: expect.stringContaining('broken client measurement') },
+    });
+    const stored = await core.service.call('timelines.recent', { limit: 50 });
+    const kept = stored.ok ? stored.value.find((t) => t.requestId === requestId) : undefined;
+    expect(kept?.clientTtftMs).toBeNull();
+    const sound = await core.service.call('timelines.reportClientTtft', {
+      requestId,
+      clientTtftMs: serverTtftMs + 3,
+    });
+    expect(sound).toEqual({ ok: true, value: { isRecorded: true } });
+  });
+
   it('returns invalid input as a value naming the field, never a throw', async () => {
     const bad = await core.service.call('chat.send', {
       conversationId: 'x',

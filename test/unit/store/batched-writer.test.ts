@@ -136,7 +136,7 @@ describe('BatchedWriter', () => {
     const disk = slowSink(new ManualClock(), 0);
     const writer = new BatchedWriter(disk.sink, { maxBatch: 2, flushTimer });
     for (let i = 0; i < 3; i++) writer.enqueue(timeline({ id: `t${i}` }));
-    writer.enqueueClientTtft({ requestId: 't2', clientTtftMs: 80 });
+    writer.enqueueClientTtft({ requestId: 't2', clientTtftMs: 80, transportMs: 10 });
     flushTimer.runAll();
     const batchOf = (pred: (b: WriteBatch) => boolean) => disk.batches.findIndex(pred);
     expect(batchOf((b) => b.clientTtfts.length > 0)).toBeGreaterThanOrEqual(

@@ -7,6 +7,7 @@ import {
   toReportColumns,
 } from '../../../src-main/telemetry';
 import { openSqliteStore } from '../../../src-main/store';
+import { judgeClientTtft } from '../../../src-main/telemetry/timeline';
 import { timeline } from '../telemetry/report/timeline-fixture';
 import { useTempDirs } from './temp-dir';
 
@@ -77,7 +78,13 @@ describe('stored timelines', () => {
     const store = open();
     const t = timeline({ parts: { prefill: 40 } });
     store.writer.enqueue(t);
-    store.writer.enqueueClientTtft(t.requestId, 55);
+    const verdict = judgeClientTtft(t.ttftMs, 55);
+    if (!verdict.isAccepted) throw new Error(verdict.reason);
+    store.writer.enqueueClientTtft({
+      requestId: t.requestId,
+      clientTtftMs: 55,
+      transportMs: verdict.transportMs,
+    });
     store.writer.flush();
     expect(store.timelines.byRequestIds([t.requestId]).get(t.requestId)?.clientTtftMs).toBe(55);
     const report = buildReportFromColumns(store.timelines.reportColumns({}));

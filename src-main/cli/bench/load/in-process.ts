@@ -5,6 +5,7 @@ import { createStore } from '../../../store';
 import type { Store } from '../../../store';
 import { systemClock } from '../../../telemetry/clock';
 import type { Timeline } from '../../../telemetry/timeline';
+import { judgeClientTtft } from '../../../telemetry/timeline';
 import type { LoadHost } from './load-host';
 import { openModelRuntime } from './model-runtime';
 
@@ -82,8 +83,11 @@ function runTimelines(store: Store) {
     /** The late client TTFT: on the kept timeline and, through the writer, on the stored row. */
     setClientTtft: (requestId: string, clientTtftMs: number) => {
       const timeline = byRequest.get(requestId);
-      if (timeline && timeline.ttftMs !== null) timeline.clientTtftMs = clientTtftMs;
-      store.writer.enqueueClientTtft(requestId, clientTtftMs);
+      if (!timeline) return;
+      const verdict = judgeClientTtft(timeline.ttftMs, clientTtftMs);
+      if (!verdict.isAccepted) return console.warn(`${requestId}: ${verdict.reason}`);
+      timeline.clientTtftMs = clientTtftMs;
+      store.writer.enqueueClientTtft({ requestId, clientTtftMs, transportMs: verdict.transportMs });
     },
   };
 }

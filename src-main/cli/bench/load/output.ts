@@ -5,7 +5,7 @@ import { TTFT_PARTS } from '../../../telemetry/timeline';
 import { FORMULA_SAFE_CSV } from '../../../telemetry/trace';
 import type { RequestRecord } from './driver';
 import type { PhaseSummary, Percentiles } from './summary';
-import { clientItlsOf, clientTtftOf, percentiles, serverTtftOf } from './summary';
+import { clientItlsOf, clientTtftOf, percentiles, serverTtftOf, transportOf } from './summary';
 
 /** One measured phase as reported: its label, rate, stored run and summary. */
 export interface PhaseReport {
@@ -121,7 +121,7 @@ function csvRow(label: string, r: RequestRecord): Record<string, unknown> {
     output_tokens: usage?.completion_tokens ?? r.seen.chunkAts.length,
     client_ttft_ms: num(clientTtft),
     server_ttft_ms: num(serverTtft),
-    transport_ms: num(clientTtft - serverTtft),
+    transport_ms: num(transportOf(r)),
     client_itl_mean_ms: num(itl.mean ?? Number.NaN),
     client_itl_p95_ms: num(itl.p95 ?? Number.NaN),
     client_e2e_ms: num(r.seen.doneAt - r.seen.sentAt),

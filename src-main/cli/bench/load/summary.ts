@@ -1,7 +1,7 @@
 import { nearestRankSorted } from '../../../telemetry/report';
 import type { Slo } from '../../../telemetry/report';
 import { partKey } from '../../../service/openai';
-import { TTFT_PARTS } from '../../../telemetry/timeline';
+import { TTFT_PARTS, transportMs } from '../../../telemetry/timeline';
 import type { RequestRecord } from './driver';
 
 /** Nearest-rank percentiles of a total (ms), and how many values they rank. */
@@ -48,6 +48,11 @@ export const clientTtftOf = (r: RequestRecord): number =>
   r.seen.chunkAts.length > 0 ? r.seen.chunkAts[0]! - r.seen.sentAt : Number.NaN;
 /** The server's own TTFT from `timings.ttft_ms`. */
 export const serverTtftOf = (r: RequestRecord): number => numberOr(r.seen.timings?.['ttft_ms']);
+/** Client − server TTFT (telemetry's transportMs), NaN when either is unknown. */
+export const transportOf = (r: RequestRecord): number => {
+  const finite = (ms: number) => (Number.isFinite(ms) ? ms : null);
+  return transportMs(finite(clientTtftOf(r)), finite(serverTtftOf(r))) ?? Number.NaN;
+};
 /** Gaps between consecutive content chunks as the client received them. */
 export const clientItlsOf = (r: RequestRecord): number[] =>
   r.seen.chunkAts.slice(1).map((at, i) => at - r.seen.chunkAts[i]!);
@@ -91,7 +96,7 @@ export function summarize(records: readonly RequestRecord[], slo: Slo | null): P
     outputTokensPerS: windowS > 0 ? numOutput / windowS : 0,
     clientTtftMs: percentiles(ok.map(clientTtftOf)),
     serverTtftMs: percentiles(ok.map(serverTtftOf)),
-    transportMs: percentiles(ok.map((r) => clientTtftOf(r) - serverTtftOf(r))),
+    transportMs: percentiles(ok.map(transportOf)),
     clientItlMs: percentiles(ok.flatMap(clientItlsOf)),
     clientE2eMs: percentiles(ok.map((r) => r.seen.doneAt - r.seen.sentAt)),
     partMeansMs,
