@@ -1,6 +1,6 @@
 import type { PushedEvent } from '../../service/contract/events';
 import type { ServiceApi } from '../../service/contract/service-api';
-import { EventBatcher, type BatcherOptions } from './event-batcher';
+import { EventBatcher, type BatcherOptions } from '../event-batcher';
 import { EVENTS_CHANNEL } from './ipc-channels';
 
 // Forwards the service's pushed events to one window: subscribe, batch and throttle

@@ -1,10 +1,12 @@
-import type { PushedEvent } from '../../service/contract/events';
+import type { PushedEvent } from '../service/contract/events';
 
-// Batches pushed events for the renderer so a fast token stream cannot flood it: at most one
-// send per interval, each send capped in size, consecutive text chunks of one request merged.
-// Nothing is dropped and each request's events keep their order. After a quiet spell the next
-// event goes out at once (on the next timer tick), so batching adds no delay to a first chunk:
-// the renderer stamps that arrival as the client side of TTFT.
+// The one event-batching policy of both transports (IPC to the window, SSE to a browser), so a
+// fast token stream cannot flood a client: at most one send per interval, each send capped in
+// size, consecutive text chunks of one request merged. Nothing is dropped and each request's
+// events keep their order. Two things go out at once (on the next timer tick) instead of
+// waiting for the interval: the first event after a quiet spell, and the first chunk of each
+// request. The client stamps that chunk's arrival as its side of TTFT, so holding it back while
+// another stream keeps the batcher busy would be reported as transport.
 
 /** Timers and clock, injectable so tests drive time by hand. */
 export interface BatcherClock {
@@ -27,6 +29,8 @@ export interface BatcherOptions {
 /** Defaults: 50 ms spacing (20 sends/s), 256 events per send. */
 export const DEFAULT_BATCH_INTERVAL_MS = 50;
 export const DEFAULT_MAX_BATCH_SIZE = 256;
+/** Requests remembered as started; beyond this the set starts over (a first chunk may then repeat). */
+const MAX_STARTED_REQUESTS = 10_000;
 
 const realClock: BatcherClock = {
   nowMs: () => performance.now(),
@@ -45,7 +49,11 @@ export class EventBatcher {
   private readonly buffer: PushedEvent[] = [];
   /** requestId → index in `buffer` of its latest chunk, while nothing else of it came after. */
   private readonly openChunks = new Map<string, number>();
+  /** Requests whose first chunk has gone out (forgotten at their `request.done`). */
+  private readonly startedRequests = new Set<string>();
   private timer: unknown = null;
+  /** A first chunk is waiting: the next send goes at once, whatever the interval says. */
+  private isUrgent = false;
   private lastSendAtMs = Number.NEGATIVE_INFINITY;
   private isDisposed = false;
   private readonly intervalMs: number;
@@ -66,6 +74,7 @@ export class EventBatcher {
   /** Queues one event (merging it into its request's pending chunk when it is text) and schedules a send. */
   push(event: PushedEvent): void {
     if (this.isDisposed) return;
+    if (this.isFirstChunk(event)) this.cancelTimer(); // rearmed below at 0 ms
     if (!this.mergeChunk(event)) {
       const requestId = requestIdOf(event);
       if (requestId !== null) this.openChunks.delete(requestId);
@@ -79,6 +88,7 @@ export class EventBatcher {
   flush(): void {
     this.cancelTimer();
     if (this.buffer.length === 0) return;
+    this.isUrgent = false;
     const batch = this.buffer.splice(0, this.maxBatchSize);
     this.openChunks.clear();
     this.lastSendAtMs = this.clock.nowMs();
@@ -92,6 +102,18 @@ export class EventBatcher {
     this.cancelTimer();
     this.buffer.length = 0;
     this.openChunks.clear();
+    this.startedRequests.clear();
+  }
+
+  /** True for a request's first chunk (which goes out at once); forgets a request at its end. */
+  private isFirstChunk(event: PushedEvent): boolean {
+    if (event.name === 'request.done') this.startedRequests.delete(event.payload.requestId);
+    if (event.name !== 'request.chunk' || this.startedRequests.has(event.payload.requestId)) return false;
+    // A client that never sees `request.done` (cancelled elsewhere) must not grow this forever.
+    if (this.startedRequests.size >= MAX_STARTED_REQUESTS) this.startedRequests.clear();
+    this.startedRequests.add(event.payload.requestId);
+    this.isUrgent = true;
+    return true;
   }
 
   /** Appends a chunk's text to the same request's pending chunk; false when there is none. */
@@ -114,7 +136,7 @@ export class EventBatcher {
   /** Arms the timer for the earliest send the interval allows (0 ms after a quiet spell). */
   private schedule(): void {
     if (this.timer !== null || this.buffer.length === 0) return;
-    const delayMs = Math.max(0, this.lastSendAtMs + this.intervalMs - this.clock.nowMs());
+    const delayMs = this.isUrgent ? 0 : Math.max(0, this.lastSendAtMs + this.intervalMs - this.clock.nowMs());
     this.timer = this.clock.setTimer(() => {
       this.timer = null;
       this.flush();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventBatcher, type BatcherClock } from '../../../../src-main/host/electron/event-batcher';
-import type { PushedEvent } from '../../../../src-main/service/contract';
+import { EventBatcher, type BatcherClock } from '../../../src-main/host/event-batcher';
+import type { PushedEvent } from '../../../src-main/service/contract';
 
 const fakeClock: BatcherClock = {
   nowMs: () => Date.now(),
@@ -126,6 +126,36 @@ describe('EventBatcher', () => {
     vi.advanceTimersByTime(49);
     expect(sends).toHaveLength(1);
     vi.advanceTimersByTime(1);
+    expect(sends).toHaveLength(2);
+  });
+
+  it("sends a request's first chunk at once while another stream keeps the batcher busy", () => {
+    const { batcher, sends } = recordingBatcher({ intervalMs: 50 });
+    batcher.push(chunk('busy', 'a'));
+    vi.advanceTimersByTime(0);
+    batcher.push(chunk('busy', 'b')); // waits for the interval
+    vi.advanceTimersByTime(10);
+    expect(sends).toHaveLength(1);
+    batcher.push(chunk('new', 'Hel'));
+    vi.advanceTimersByTime(0);
+    expect(sends).toHaveLength(2);
+    expect(sends[1]!.atMs - sends[0]!.atMs).toBe(10);
+    expect(sends[1]!.batch).toEqual([chunk('busy', 'b'), chunk('new', 'Hel')]);
+    batcher.push(chunk('new', 'lo')); // its later chunks are paced again
+    vi.advanceTimersByTime(49);
+    expect(sends).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sends).toHaveLength(3);
+  });
+
+  it('treats a request seen again after its done as new (its first chunk goes at once)', () => {
+    const { batcher, sends } = recordingBatcher({ intervalMs: 50 });
+    batcher.push(chunk('r', 'x'));
+    batcher.push(done('r'));
+    vi.advanceTimersByTime(0);
+    batcher.push(stats(1));
+    batcher.push(chunk('r', 'again'));
+    vi.advanceTimersByTime(0);
     expect(sends).toHaveLength(2);
   });
 
