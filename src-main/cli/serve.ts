@@ -51,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
     routes: [openAiRoutes({ openai: core.openai })],
     apiKey,
     isKeyWaived: args.isKeyWaived,
+    log: core.log,
     rendererDir: RENDERER_DIR,
     port: args.port,
     host: args.host,

@@ -1,6 +1,8 @@
 import os from 'node:os';
 import type { Clock } from '../telemetry/clock';
 import { systemClock } from '../telemetry/clock';
+import type { Log } from '../telemetry/log';
+import { consoleLog } from '../telemetry/log';
 import type { RequestLimits } from './scheduler';
 import type { ProviderChoice } from './engine/providers';
 import { CPU_PROVIDER } from './engine/providers';
@@ -32,6 +34,8 @@ export interface RuntimeOptions {
   graphCacheDir: string | null;
   limits: RequestLimits;
   clock: Clock;
+  /** Where failures no caller can hand back go (a slot that would not unload, a worker that would not close). */
+  log: Log;
   /** Builds a slot's runner; the default starts a worker thread with ONNX Runtime. */
   createRunner: (() => SlotRunner) | null;
 }
@@ -63,6 +67,7 @@ export function defaultRuntimeOptions(
       defaultDeadlineMs: null,
     },
     clock: systemClock,
+    log: consoleLog,
     createRunner: null,
     ...overrides,
   };

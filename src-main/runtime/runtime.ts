@@ -70,6 +70,7 @@ export class Runtime {
     const pages = options.isPaging ? new PageStore(options.pageSize) : null;
     const registry = new SlotRegistry({
       clock: options.clock,
+      log: options.log,
       budgetBytes: options.slotBudgetBytes,
       pageSize: options.pageSize,
       numThreads: options.numThreads,

@@ -4,6 +4,7 @@ import type { Runtime } from '../runtime';
 import type { ChatQueries, Store } from '../store';
 import type { SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
+import type { ProblemLog } from './problem-log';
 
 /** What every handler group works with; built once by createCore. */
 export interface CoreDeps {
@@ -15,6 +16,8 @@ export interface CoreDeps {
   /** Client TTFTs reported before their request finished (request id → ms), applied at finish. */
   pendingClientTtfts: Map<string, number>;
   hub: EventHub;
+  /** Problems no caller can hand back: the log file, and `app.problem` for the clients. */
+  log: ProblemLog;
   clock: Clock;
   dataDir: string;
   host: 'electron' | 'headless';

@@ -2,6 +2,7 @@ import type { SqliteStoreOptions } from '../store';
 import type { ExportFormat } from '../telemetry/trace/export-formats';
 import type { ApiStatus, ServiceApi, TraceImportResult } from './contract';
 import type { TraceUpload } from './trace-import';
+import type { Log } from '../telemetry/log';
 import type { OpenAiService } from './openai';
 import type { ExportRequest, PreparedExport } from './run-export';
 
@@ -53,5 +54,7 @@ export interface Core {
   openExport(request: ExportRequest): PreparedExport;
   /** Imports a trace streamed in chunks, off the serving thread (the upload route; `traces.import` takes text). */
   importTrace(upload: TraceUpload): Promise<TraceImportResult>;
+  /** Problems no caller could hand back (`<dataDir>/logs/first-frame.log`); hosts log theirs here too. */
+  log: Log;
   close(): Promise<void>;
 }

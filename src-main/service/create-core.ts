@@ -14,6 +14,7 @@ import { memoryChats } from './chat-memory';
 import { ServiceFailure } from './contract';
 import type { ApiServerControl, Core, CoreOptions } from './core-options';
 import type { CoreDeps } from './core-deps';
+import { openProblemLog } from './problem-log';
 import { EventHub } from './event-hub';
 import { chatHandlers } from './handlers/chat';
 import { exportHandlers, exportSources } from './handlers/exports';
@@ -35,7 +36,9 @@ const STATS_EVERY_MS = 250;
  */
 export async function createCore(options: CoreOptions): Promise<Core> {
   mkdirSync(path.join(options.dataDir, 'models'), { recursive: true });
+  const log = openProblemLog(options.dataDir);
   const runtime = await Runtime.create({
+    log,
     bundledModelsDir: options.bundledModelsDir,
     userModelsDir: path.join(options.dataDir, 'models'),
     revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
@@ -46,14 +49,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     path: path.join(options.dataDir, 'history.sqlite'),
     nativeBinding: options.sqliteNativeBinding,
     onOpen: options.onHistoryOpen,
+    log,
   });
+  const hub = new EventHub(log.file);
+  log.connect(hub);
   const deps: CoreDeps = {
     runtime,
     store,
     chats: store.isPersistent ? store.chats : memoryChats(),
     window: new TimelineWindow(),
     pendingClientTtfts: new Map(),
-    hub: new EventHub(),
+    hub,
+    log,
     clock: systemClock,
     dataDir: options.dataDir,
     host: options.host,
@@ -87,6 +94,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     openExport: (request) => prepareExport(exportSources(deps), request),
     importTrace: (upload) => importTrace(store, upload),
+    log,
     close: async () => {
       unsubscribe();
       await api.close();
@@ -102,8 +110,9 @@ function wire(deps: CoreDeps): () => void {
   const onTimeline = (timeline: Timeline) => {
     const clientTtftMs = deps.pendingClientTtfts.get(timeline.requestId);
     deps.pendingClientTtfts.delete(timeline.requestId);
-    if (clientTtftMs !== undefined && judgeClientTtft(timeline.ttftMs, clientTtftMs).isAccepted)
-      timeline.clientTtftMs = clientTtftMs;
+    const verdict = clientTtftMs === undefined ? null : judgeClientTtft(timeline.ttftMs, clientTtftMs);
+    if (verdict?.isAccepted) timeline.clientTtftMs = clientTtftMs!;
+    else if (verdict) deps.log.warn('timeline', `${timeline.requestId}: ${verdict.reason}`);
     deps.window.push(timeline);
     deps.store.writer.enqueue(timeline);
     deps.hub.emit('timeline.finished', { timeline });

@@ -1,3 +1,5 @@
+import type { Log } from '../telemetry/log';
+import { consoleLog, reasonOf } from '../telemetry/log';
 import { StoreUnavailable, toUnavailable } from './errors';
 import { nullStore } from './null-store';
 import type { SqliteStoreOptions, Store } from './store';
@@ -12,6 +14,8 @@ export interface CreateStoreOptions extends SqliteStoreOptions {
   path: string | null;
   /** Prune by the retention policy at open and hourly (default true). */
   isPruning?: boolean;
+  /** Hears a prune that failed (default: stderr). */
+  log?: Log;
 }
 
 /**
@@ -28,15 +32,23 @@ export function createStore(options: CreateStoreOptions): Store {
   } catch (error) {
     return nullStore(toUnavailable(error, options.path));
   }
-  return options.isPruning === false ? store : withPruning(store);
+  return options.isPruning === false ? store : withPruning(store, options.log ?? consoleLog);
 }
 
-function withPruning(store: Store): Store {
+function withPruning(store: Store, log: Log): Store {
+  let numFailed = 0;
   const pruneQuietly = (): void => {
     try {
       store.retention.prune();
-    } catch {
-      // Retention is housekeeping: a failed prune is retried next hour, serving is unaffected.
+      numFailed = 0;
+    } catch (error) {
+      // Retention is housekeeping: serving goes on and the prune is retried next hour, but a
+      // prune that keeps failing lets history grow without bound, so every failure is told.
+      numFailed += 1;
+      log.warn(
+        'store',
+        `pruning old history failed (${numFailed} in a row; retried hourly): ${reasonOf(error)}`,
+      );
     }
   };
   pruneQuietly();

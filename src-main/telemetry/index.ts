@@ -6,3 +6,4 @@ export * from './trace';
 export { syntheticTimelines, prng } from './synthetic/workload';
 export type { SyntheticOptions } from './synthetic/workload';
 export * from './residency';
+export * from './log';

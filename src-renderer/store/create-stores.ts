@@ -39,6 +39,7 @@ export function createStores(bridge: Bridge): Stores {
   const bench = createBenchStore(bridge);
   const unsubscribe = bridge.subscribe((events, receivedAt) => {
     chat.getState().onEvents(events, receivedAt);
+    ui.getState().onEvents(events);
     slots.getState().onEvents(events);
     bench.getState().onEvents(events);
     const timelines = events.flatMap((e) => (e.name === 'timeline.finished' ? [e.payload.timeline] : []));
@@ -83,6 +84,6 @@ export async function loadInitialState(stores: Stores): Promise<void> {
     stores.chat.getState().loadConversations(),
     stores.chat.getState().loadDefaults(),
   ]);
-  if (status.ok) stores.ui.setState({ status: status.value });
+  if (status.ok) stores.ui.getState().setStatus(status.value);
   if (recent.ok) stores.live.getState().replaceTimelines(recent.value);
 }

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { z } from 'zod';
-import type { AppStatusSchema } from '../../src-main/service/contract';
+import type { AppStatusSchema, Problem, PushedEvent } from '../../src-main/service/contract';
 import type { ConnectionState } from '../bridge';
 
 /** The views of the app, one per nav button. */
@@ -11,20 +11,33 @@ export type ViewName = (typeof VIEWS)[number];
 /** What the service says about itself. */
 export type AppStatus = z.infer<typeof AppStatusSchema>;
 
-/** Which view is open, the app's status and the event feed's health. */
+/** Problems kept for the Slots view; the log file keeps them all. */
+export const MAX_PROBLEMS_SHOWN = 50;
+
+/** Which view is open, the app's status, the problems the core reported and the event feed's health. */
 export interface UiState {
   view: ViewName;
   status: AppStatus | null;
+  /** Problems the core logged (failed unloads, prunes, stores, exports), oldest first. */
+  problems: Problem[];
   connection: ConnectionState;
   setView(view: ViewName): void;
+  setStatus(status: AppStatus): void;
+  onEvents(events: readonly PushedEvent[]): void;
 }
 
 /** The UI store (no service calls of its own). */
 export function createUiStore(): StoreApi<UiState> {
-  return createStore<UiState>()((set) => ({
+  return createStore<UiState>()((set, get) => ({
     view: 'chat',
     status: null,
+    problems: [],
     connection: 'connecting',
     setView: (view) => set({ view }),
+    setStatus: (status) => set({ status, problems: status.recentProblems.slice(-MAX_PROBLEMS_SHOWN) }),
+    onEvents(events) {
+      const added = events.flatMap((e) => (e.name === 'app.problem' ? [e.payload] : []));
+      if (added.length > 0) set({ problems: [...get().problems, ...added].slice(-MAX_PROBLEMS_SHOWN) });
+    },
   }));
 }

@@ -12,6 +12,7 @@ import { failure, sendResult } from './respond';
 import type { RouteModule } from './route-module';
 import { serveTraceUpload } from './trace-upload';
 import type { TraceImporter } from './trace-upload';
+import type { Log } from '../../telemetry/log';
 
 /** Body limits (limits.ts): 1 MiB for any call, more for the one that carries a whole trace file. */
 export const DEFAULT_MAX_BODY_BYTES = HTTP_LIMITS.maxBodyBytes;
@@ -27,6 +28,8 @@ export interface ApiRouteOptions {
   openExport?: ExportOpener;
   /** Serves the streamed `POST /api/traces/import` upload; absent: only the `traces.import` call. */
   importTrace?: TraceImporter;
+  /** Hears a download that had to be cut off midway (default: stderr). */
+  log?: Log;
 }
 
 /**

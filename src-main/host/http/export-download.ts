@@ -2,6 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { ExportRequest, PreparedExport } from '../../service';
 import { ServiceFailure } from '../../service/contract';
 import type { ServiceApi } from '../../service/contract';
+import type { Log } from '../../telemetry/log';
+import { consoleLog, reasonOf } from '../../telemetry/log';
 import { EXPORT_FORMATS, isExportFormat } from '../../telemetry/trace/export-formats';
 import { failure, sendResult } from './respond';
 
@@ -23,7 +25,7 @@ export function exportFormatOf(pathname: string): string | null {
  */
 export async function serveExport(
   res: ServerResponse,
-  source: { service: ServiceApi; openExport?: ExportOpener },
+  source: { service: ServiceApi; openExport?: ExportOpener; log?: Log },
   url: URL,
   format: string,
 ): Promise<void> {
@@ -45,11 +47,14 @@ export async function serveExport(
     return sendResult(res, failure(error.code, error.message));
   }
   res.writeHead(200, downloadHeaders(prepared.fileName, prepared.mimeType, prepared.numRows));
-  await prepared.write(res).catch((error: Error) => {
+  await prepared.write(res).catch((error: unknown) => {
     // The status line is gone: cutting the connection is the only way to tell the browser the
-    // file is incomplete. The reason goes to the host's console.
-    console.error(`[http] export ${format} of ${runId ?? 'the live window'} failed midway: ${error.message}`);
-    res.destroy(error);
+    // file is incomplete (it reports a failed download, not a file silently lacking rows).
+    (source.log ?? consoleLog).warn(
+      'export',
+      `${format} download of ${runId ?? 'the live window'} cut off midway: ${reasonOf(error)}`,
+    );
+    res.destroy(error instanceof Error ? error : undefined);
   });
 }
 

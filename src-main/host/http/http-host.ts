@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HTTP_LIMITS } from '../../limits';
 import type { ServiceApi } from '../../service/contract';
+import type { Log } from '../../telemetry/log';
 import { createApiRoutes } from './api-routes';
 import type { ExportOpener } from './export-download';
 import { BASIC_CHALLENGE, exposureProblem, isAuthorized, isLoopbackBind } from './auth';
@@ -41,6 +42,8 @@ export interface HttpHostOptions {
   apiKey?: string | null;
   /** Bind beyond loopback with no key anyway (`--no-key`); otherwise starting refuses. */
   isKeyWaived?: boolean;
+  /** Where host problems go (the core's log); default stderr. */
+  log?: Log;
 }
 
 /** A running host: where it listens, and how to stop it. */
@@ -67,6 +70,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       events: options.events,
       openExport: options.openExport,
       importTrace: options.importTrace,
+      log: options.log,
     }),
     ...(options.routes ?? []),
     createStaticFiles(options.rendererDir),

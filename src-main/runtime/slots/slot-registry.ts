@@ -1,4 +1,6 @@
 import type { Clock } from '../../telemetry/clock';
+import type { Log } from '../../telemetry/log';
+import { reasonOf } from '../../telemetry/log';
 import { layoutRevisionOf } from '../model';
 import type { CatalogueModel } from '../model';
 import type { PageIdentity } from '../pages';
@@ -12,6 +14,8 @@ import type { KeepAlive, SlotCause, SlotEvent, SlotStatus } from './slot-types';
 /** Settings of the registry: the resident budget and how slots are built. */
 export interface SlotRegistryOptions {
   clock: Clock;
+  /** Hears what cannot be handed back: an idle slot that would not unload, a worker that would not close. */
+  log: Log;
   budgetBytes: number;
   pageSize: number;
   numThreads: number;
@@ -130,7 +134,7 @@ export class SlotRegistry {
     slot.runner = null;
     slot.pageIdentity = null;
     if (identity) this.options.dropPages(identity);
-    await runner?.close().catch(() => undefined);
+    await this.closeRunner(slot, runner);
     this.transition(slot, 'empty', cause, reason);
   }
 
@@ -139,7 +143,7 @@ export class SlotRegistry {
     for (const slot of this.list()) {
       this.clearTimer(slot);
       if (slot.status === 'resident') await this.evict(slot, 'manual', 'shutdown');
-      else await slot.runner?.close().catch(() => undefined);
+      else await this.closeRunner(slot, slot.runner);
     }
   }
 
@@ -213,7 +217,7 @@ export class SlotRegistry {
       const reason = (error as Error).message;
       const runner = slot.runner;
       slot.runner = null;
-      await runner?.close().catch(() => undefined);
+      await this.closeRunner(slot, runner);
       slot.failureReason = reason;
       this.transition(slot, 'failed', 'error', reason);
       throw new Error(`model ${slot.model.modelId} failed to load: ${reason}`);
@@ -283,10 +287,31 @@ export class SlotRegistry {
       this.timers.delete(slot.slotId);
       if (slot.status !== 'resident' || slot.numActiveSequences > 0) return;
       if (slot.runner?.isBusy) return this.armTimer(slot, 5, reason);
-      void this.evict(slot, 'ttl', reason).catch(() => undefined);
+      // The slot stays resident (its countdown ends; a request or the user can try again).
+      this.evict(slot, 'ttl', reason).catch((error: unknown) =>
+        this.options.log.warn(
+          'slots',
+          `${slot.slotId} stayed loaded: ${reason}, but unloading failed: ${reasonOf(error)}`,
+        ),
+      );
     }, delayMs);
     timer.unref();
     this.timers.set(slot.slotId, timer);
+  }
+
+  /**
+   * Closes a slot's worker. A worker that will not close cannot be retried (it is already
+   * detached from the slot), so the failure is logged: its memory may be held until exit.
+   */
+  private async closeRunner(slot: Slot, runner: SlotRunner | null): Promise<void> {
+    await runner
+      ?.close()
+      .catch((error: unknown) =>
+        this.options.log.warn(
+          'slots',
+          `the worker of ${slot.slotId} did not close cleanly: ${reasonOf(error)}`,
+        ),
+      );
   }
 
   private clearTimer(slot: Slot): void {

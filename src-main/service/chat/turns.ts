@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatPlan, ChatTurn, GenerationOutcome, GenerationRequest } from '../../runtime';
 import { TemplateError } from '../../runtime';
 import type { ConversationRecord, MessageRecord } from '../../store';
+import { reasonOf } from '../../telemetry/log';
 import { ServiceFailure } from '../contract';
 import type { ConversationSettings, MessageMeta, Sampling, SendForecast, TurnStarted } from '../contract';
 import type { CoreDeps } from '../core-deps';
@@ -140,7 +141,7 @@ function storeAnswer(
   } catch (error) {
     // The conversation was deleted while the answer ran: the answer has nowhere to go. The
     // client learns it from request.done's null messageId; the log says why.
-    console.warn(`answer of ${outcome.requestId} not stored: ${(error as Error).message}`);
+    deps.log.warn('chat', `answer of ${outcome.requestId} not stored: ${reasonOf(error)}`);
     return null;
   }
 }

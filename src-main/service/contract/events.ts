@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppStatusSchema } from './methods';
-import { EngineStatsSchema, SlotEventSchema, TimelineSchema } from './schemas';
+import { EngineStatsSchema, ProblemSchema, SlotEventSchema, TimelineSchema } from './schemas';
 
 /**
  * Everything the core pushes to clients, by name. Transports batch and throttle these
@@ -20,6 +20,8 @@ export const EVENTS = {
   /** Any finished timeline (chat, API, bench): the dashboard's feed. */
   'timeline.finished': z.object({ timeline: TimelineSchema }),
   'slot.event': SlotEventSchema,
+  /** The core logged a problem a user should see (it is in `<dataDir>/logs/first-frame.log` too). */
+  'app.problem': ProblemSchema,
   'engine.stats': EngineStatsSchema,
   'bench.progress': z.object({
     benchId: z.string(),

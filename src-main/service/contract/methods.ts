@@ -7,6 +7,7 @@ import {
   KeepAliveSchema,
   ModelEntrySchema,
   PageStatsSchema,
+  ProblemSchema,
   SamplingSchema,
   SlotEventSchema,
   SlotSnapshotSchema,
@@ -41,6 +42,9 @@ export const AppStatusSchema = z.object({
   defaultModelId: z.string().nullable(),
   executionProvider: z.string(),
   host: z.enum(['electron', 'headless']),
+  /** The log file problems are written to, and the latest of them (oldest first). */
+  logPath: z.string(),
+  recentProblems: z.array(ProblemSchema),
 });
 
 /**

@@ -26,6 +26,15 @@ export type Sampling = z.infer<typeof SamplingSchema>;
 /** A ServiceError as it crosses a transport (checked on the receiving side). */
 export const ServiceErrorSchema = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
 
+/** A problem the core logged (a failed write, eviction, prune or export): the log file has it too. */
+export const ProblemSchema = z.object({
+  atWallMs: z.number(),
+  /** The part that hit it: `slots`, `store`, `chat`, `events`, `export`, `timeline`… */
+  topic: z.string(),
+  message: z.string(),
+});
+export type Problem = z.infer<typeof ProblemSchema>;
+
 /** One chat message as the chat template sees it. */
 export const ChatMessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant']),

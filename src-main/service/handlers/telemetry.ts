@@ -21,7 +21,10 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
         return { isRecorded: true };
       }
       const verdict = judgeClientTtft(timeline.ttftMs, clientTtftMs);
-      if (!verdict.isAccepted) return { isRecorded: false, reason: verdict.reason };
+      if (!verdict.isAccepted) {
+        deps.log.warn('timeline', `${requestId}: ${verdict.reason}`);
+        return { isRecorded: false, reason: verdict.reason };
+      }
       timeline.clientTtftMs = clientTtftMs;
       deps.store.writer.enqueueClientTtft({ requestId, clientTtftMs, transportMs: verdict.transportMs });
       return { isRecorded: true };
@@ -44,5 +47,7 @@ export function appStatus(deps: CoreDeps): MethodOutput<'app.status'> {
     defaultModelId: deps.runtime.defaultModelId(),
     executionProvider: 'cpu',
     host: deps.host,
+    logPath: deps.log.path,
+    recentProblems: deps.log.recent(),
   };
 }

@@ -2,11 +2,12 @@ import { useCallback } from 'react';
 import { useSlice, useStores } from '../../store';
 import { ApiPanel } from './ApiPanel';
 import { PagesPanel } from './PagesPanel';
+import { ProblemsPanel } from './ProblemsPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
 import { SlotCard } from './SlotCard';
 import { Notice, Panel, usePolling } from '../../components';
 
-/** Slots: a card per slot, models not yet loaded, the residency timeline and context pages. */
+/** Slots: a card per slot, models not yet loaded, the residency timeline, context pages and problems. */
 export function SlotsView() {
   const { slots: store } = useStores();
   const slots = useSlice('slots', (s) => s.slots);
@@ -56,6 +57,9 @@ export function SlotsView() {
       </Panel>
       <Panel title="OpenAI-compatible API" className="wide">
         <ApiPanel />
+      </Panel>
+      <Panel title="Problems" className="wide" testId="problems-panel">
+        <ProblemsPanel />
       </Panel>
     </div>
   );

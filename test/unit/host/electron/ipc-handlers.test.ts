@@ -20,6 +20,8 @@ const STATUS = {
   defaultModelId: null,
   executionProvider: 'cpu',
   host: 'electron' as const,
+  logPath: '/data/logs/first-frame.log',
+  recentProblems: [],
 };
 
 function setUp(overrides: Partial<IpcDeps> = {}) {

@@ -16,6 +16,8 @@ const status = {
   defaultModelId: 'm',
   executionProvider: 'cpu',
   host: 'headless',
+  logPath: '/tmp/data/logs/first-frame.log',
+  recentProblems: [],
 };
 
 describe('headless HTTP host', () => {

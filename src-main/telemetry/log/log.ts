@@ -1,0 +1,26 @@
+/** One problem told to a developer (the log file) and, when it matters to them, a user (status). */
+export interface LogEntry {
+  /** Wall-clock epoch ms. */
+  atWallMs: number;
+  /** The part that hit it: `slots`, `store`, `chat`, `events`, `export`, `timeline`… */
+  topic: string;
+  message: string;
+}
+
+/**
+ * Where a failure goes that its caller cannot hand back: every catch that does not handle an
+ * error tells a Log. Writing to a log never throws.
+ */
+export interface Log {
+  warn(topic: string, message: string): void;
+}
+
+/** A log that writes to stderr (CLIs, tests, and the fallback when the log file cannot be written). */
+export const consoleLog: Log = {
+  warn: (topic, message) => console.warn(`[${topic}] ${message}`),
+};
+
+/** The message of anything thrown, for a log line. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
