@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { collectGeneration, Runtime } from '../../../../src-main/runtime';
+import type { GenerationRequest, RuntimeOptions } from '../../../../src-main/runtime';
+import { ManualClock } from '../../../../src-main/telemetry/clock';
+import { checkTimeline } from '../../../../src-main/telemetry/timeline';
+import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
+import { ScriptedRunner } from '../../../support/scripted-runner';
+import type { RunnerTimes } from '../../../support/scripted-runner';
+
+// The scheduler and engine loop with a scripted runner on a hand-moved clock: no worker, no
+// ONNX Runtime, so every part of every timeline has one exact expected value.
+
+const TIMES: RunnerTimes = { loadMs: 100, lookupMs: 3, prefillMs: 20, replyMs: 1, decodeMs: 5 };
+
+let runtime: Runtime | null = null;
+afterEach(async () => {
+  await runtime?.close();
+  runtime = null;
+});
+
+async function scriptedRuntime(overrides: Partial<RuntimeOptions> = {}) {
+  const clock = new ManualClock();
+  const runners: ScriptedRunner[] = [];
+  runtime = await Runtime.create({
+    bundledModelsDir: BUNDLED_MODELS_DIR,
+    clock,
+    createRunner: () => {
+      const runner = new ScriptedRunner(clock, TIMES);
+      runners.push(runner);
+      return runner;
+    },
+    ...overrides,
+  });
+  return { runtime, clock, runners };
+}
+
+let counter = 0;
+const request = (overrides: Partial<GenerationRequest> = {}): GenerationRequest => ({
+  requestId: `scripted-${++counter}`,
+  modelId: BUNDLED_MODEL_ID,
+  prompt: { kind: 'text', text: 'It is a truth universally acknowledged' },
+  temperature: 0,
+  maxTokens: 3,
+  ...overrides,
+});
+
+describe('timeline parts of a scripted request', () => {
+  it('on a cold slot: the load is slotLoad, the worker stamps split lookup, prefill and emit exactly', async () => {
+    const { runtime } = await scriptedRuntime();
+    const result = await collectGeneration(runtime, request());
+    const t = checkTimeline(result.timeline);
+    expect(t.finishReason).toBe('length');
+    expect(t.parts).toEqual({
+      inbox: 0,
+      route: 0,
+      slotLoad: TIMES.loadMs,
+      queue: 0,
+      requeue: 0,
+      lostPrefill: 0,
+      activation: 0,
+      contextLookup: TIMES.lookupMs,
+      prefill: TIMES.prefillMs,
+      emit: TIMES.replyMs,
+    });
+    expect(t.unattributedMs).toBe(0);
+    expect(t.ttftMs).toBe(TIMES.loadMs + TIMES.lookupMs + TIMES.prefillMs + TIMES.replyMs);
+    expect(t.itlMs).toEqual([TIMES.decodeMs + TIMES.replyMs, TIMES.decodeMs + TIMES.replyMs]);
+  });
+
+  it('on a warm slot: no slotLoad, and a request behind a busy seat waits exactly its neighbour out in queue', async () => {
+    const { runtime } = await scriptedRuntime({ maxSeats: 1 });
+    await runtime.prefetch(BUNDLED_MODEL_ID);
+    const [first, second] = await Promise.all([
+      collectGeneration(runtime, request()),
+      collectGeneration(runtime, request()),
+    ]);
+    const a = checkTimeline(first!.timeline);
+    const b = checkTimeline(second!.timeline);
+    expect(a.parts.slotLoad).toBe(0);
+    expect(a.isColdSlot).toBe(false);
+    expect(b.parts.queue).toBe(a.e2eMs);
+    expect(b.ttftMs).toBe(a.e2eMs + a.ttftMs!);
+    expect(b.unattributedMs).toBe(0);
+  });
+});
