@@ -15,6 +15,7 @@ import { ServiceFailure } from './contract';
 import type { ApiServerControl, Core, CoreOptions } from './core-options';
 import type { CoreDeps } from './core-deps';
 import { openProblemLog } from './problem-log';
+import { timelineFlagger } from './timeline-flags';
 import { EventHub } from './event-hub';
 import { chatHandlers } from './handlers/chat';
 import { exportHandlers, exportSources } from './handlers/exports';
@@ -107,7 +108,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
 /** Every finished timeline and slot event goes to the window, the store and the clients. */
 function wire(deps: CoreDeps): () => void {
+  const flag = timelineFlagger(deps.log);
   const onTimeline = (timeline: Timeline) => {
+    flag(timeline);
     const clientTtftMs = deps.pendingClientTtfts.get(timeline.requestId);
     deps.pendingClientTtfts.delete(timeline.requestId);
     const verdict = clientTtftMs === undefined ? null : judgeClientTtft(timeline.ttftMs, clientTtftMs);

@@ -12,6 +12,8 @@ import type { SlotRunner } from '../../src-main/runtime/slots';
 /** How long each piece of a scripted worker's work takes on the test's clock (ms). */
 export interface RunnerTimes {
   loadMs: number;
+  /** Between taking a job and starting its chunk (page copies, drops): in no part. */
+  copyMs: number;
   /** Assembling a sequence's cached past before its first chunk. */
   lookupMs: number;
   /** One prefill chunk's forward. */
@@ -45,8 +47,22 @@ export class ScriptedRunner implements SlotRunner {
   async load(_job: LoadJob): Promise<LoadedReply> {
     await Promise.resolve();
     this.clock.advance(this.times.loadMs);
-    const host = { hostBytes: 0, isPinned: false, pinnedReason: 'scripted', lockedBytes: 0, residentPct: null };
-    return { type: 'loaded', host, readMs: 0, buildMs: this.times.loadMs, warmupMs: 0 };
+    const host = {
+      hostBytes: 0,
+      isPinned: false,
+      pinnedReason: 'scripted',
+      lockedBytes: 0,
+      residentPct: null,
+    };
+    return {
+      type: 'loaded',
+      host,
+      provider: { requested: 'cpu', used: 'cpu', unavailableReason: null },
+      graphCache: { status: 'off', reason: 'scripted' },
+      readMs: 0,
+      buildMs: this.times.loadMs,
+      warmupMs: 0,
+    };
   }
 
   async step(job: StepJob): Promise<SteppedReply> {
@@ -54,7 +70,9 @@ export class ScriptedRunner implements SlotRunner {
     this.isBusy = true;
     this.jobs.push(job);
     await Promise.resolve();
-    const prefill = job.prefill ? this.prefill(job.prefill) : null;
+    const pickedUpAt = this.clock.now();
+    this.clock.advance(this.times.copyMs);
+    const prefill = job.prefill ? this.prefill(job.prefill, pickedUpAt) : null;
     const decode = job.decode ? this.decode(job.decode.rows.map((r) => r.seqId)) : null;
     this.clock.advance(this.times.replyMs);
     this.isBusy = false;
@@ -66,14 +84,24 @@ export class ScriptedRunner implements SlotRunner {
     if (this.closeError) throw this.closeError;
   }
 
-  private prefill(work: NonNullable<StepJob['prefill']>): PrefillOutcome {
+  private prefill(work: NonNullable<StepJob['prefill']>, pickedUpAt: number): PrefillOutcome {
     const startedAt = this.clock.now();
     if (work.cachedPages !== null) this.clock.advance(this.times.lookupMs);
     const contextReadyAt = this.clock.now();
     this.clock.advance(this.times.prefillMs);
     const logitsAt = this.clock.now();
     const sampled = work.isLastChunk ? { tokenId: SCRIPTED_TOKEN_ID, rngState: 1 } : null;
-    return { seqId: work.seqId, startedAt, contextReadyAt, logitsAt, sampled, pages: [] };
+    const pastSource = work.cachedPages === null ? null : work.cachedPages.length > 0 ? 'pages' : 'none';
+    return {
+      seqId: work.seqId,
+      pastSource,
+      pickedUpAt,
+      startedAt,
+      contextReadyAt,
+      logitsAt,
+      sampled,
+      pages: [],
+    };
   }
 
   private decode(rows: string[]): DecodeOutcome {

@@ -243,6 +243,7 @@ export class EngineLoop {
       const ready = registry.ensureResident(routed.model, 'request');
       describeRoute(entry.recorder, routed, slotId, !isWarm);
       entry.recorder.meta.diagnosis.slotLoad = coldCause;
+      entry.recorder.leave('route', clock.now());
       if (!isWarm) {
         entry.recorder.enter('slotLoad', clock.now());
         this.loading.set(entry.request.requestId, entry);
@@ -260,8 +261,11 @@ export class EngineLoop {
   }
 
   private enqueue(entry: InboxEntry, slot: Slot, routed: RoutedRequest, isWarm: boolean): void {
-    if (!isWarm && !this.loading.delete(entry.request.requestId)) return;
     const { clock, limits } = this.deps;
+    if (!isWarm) {
+      if (!this.loading.delete(entry.request.requestId)) return; // cancelled while the slot loaded
+      entry.recorder.leave('slotLoad', clock.now());
+    }
     entry.recorder.meta.slotId = slot.slotId;
     if (isWarm) slot.numHits += 1;
     entry.recorder.enter('queue', clock.now());

@@ -1,6 +1,6 @@
 import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline';
-import type { CapturedPage, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
+import type { CapturedPage, PrefillOutcome, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
 import { CHAIN_ROOT } from '../pages';
 import type { PageStore } from '../pages';
 import type { Slot, SlotRegistry } from '../slots';
@@ -73,7 +73,7 @@ export class StepDispatcher {
     const seq = plan.prefill?.seq;
     if (outcome?.pastSource === 'retained') this.numRetainedPastHits += 1;
     if (outcome && seq && this.host.isAlive(seq)) {
-      if (plan.prefill!.isFirstChunk) seq.recorder.enter('prefill', outcome.contextReadyAt);
+      if (plan.prefill!.isFirstChunk) this.stampFirstChunk(seq, outcome);
       seq.numComputed =
         (plan.prefill!.isFirstChunk ? seq.numCachedTokens : seq.numComputed) + plan.prefill!.tokenIds.length;
       this.insertPages(seq, outcome.pages);
@@ -95,12 +95,20 @@ export class StepDispatcher {
     }
   }
 
+  /**
+   * The worker's own stamps for a first chunk: activation ends when the worker took the job
+   * (lock wait included), the lookup and the prefill are the worker's. Page copies and drops
+   * between taking the job and starting the chunk belong to no part (unattributed).
+   */
+  private stampFirstChunk(seq: Sequence, outcome: PrefillOutcome): void {
+    seq.recorder.leave('activation', outcome.pickedUpAt);
+    seq.recorder.enter('contextLookup', outcome.startedAt);
+    seq.recorder.enter('prefill', outcome.contextReadyAt);
+  }
+
   private prefillWork(plan: NonNullable<StepPlan['prefill']>): StepJob['prefill'] {
     const { seq } = plan;
-    if (plan.isFirstChunk) {
-      seq.recorder.enter('contextLookup', this.host.clock.now());
-      seq.hasStartedPrefill = true;
-    }
+    if (plan.isFirstChunk) seq.hasStartedPrefill = true;
     const isCapturing = this.host.store !== null && seq.slot.pageIdentity !== null;
     return {
       seqId: seq.seqId,

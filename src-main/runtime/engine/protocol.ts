@@ -119,6 +119,9 @@ export interface PrefillOutcome {
   seqId: string;
   /** First chunk only: how the cached past was put together (null on later chunks). */
   pastSource: PastSource | null;
+  /** The executor took the job: after a step run ahead finished (the slot's lock), before page copies and drops. */
+  pickedUpAt: number;
+  /** This chunk's own work began (its cached past is assembled next). */
   startedAt: number;
   contextReadyAt: number;
   logitsAt: number;

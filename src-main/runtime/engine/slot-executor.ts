@@ -61,10 +61,11 @@ export class SlotExecutor {
   /** Runs one step job and reports stamps, sampled tokens and completed pages. */
   async step(job: StepJob): Promise<SteppedReply> {
     const ahead = await this.settle();
+    const pickedUpAt = this.now();
     this.copyPendingPages();
     this.pageSize = job.pageSize;
     for (const seqId of job.drop) this.forget(seqId);
-    const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill) : null;
+    const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill, pickedUpAt) : null;
     const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
     const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;
     if (rows.length === 0) this.continueRows = null;
@@ -114,7 +115,11 @@ export class SlotExecutor {
     };
   }
 
-  private async prefillChunk(pageSize: number, work: PrefillWork): Promise<PrefillOutcome> {
+  private async prefillChunk(
+    pageSize: number,
+    work: PrefillWork,
+    pickedUpAt: number,
+  ): Promise<PrefillOutcome> {
     const startedAt = this.now();
     let batch = this.prefilling.get(work.seqId);
     let pastSource: PastSource | null = null;
@@ -147,7 +152,7 @@ export class SlotExecutor {
     const pages = this.capture(batch, work.seqId, state, pageSize);
     const sampled = work.isLastChunk ? state.sampler.sample(lastLogits(result, 0)) : null;
     if (sampled) state.pendingTokenId = sampled.tokenId;
-    return { seqId: work.seqId, pastSource, startedAt, contextReadyAt, logitsAt, sampled, pages };
+    return { seqId: work.seqId, pastSource, pickedUpAt, startedAt, contextReadyAt, logitsAt, sampled, pages };
   }
 
   /** One batched decode forward over `rows`, each fed the token it sampled last. */

@@ -16,9 +16,10 @@ export class TimelineBroken extends Error {
 }
 
 /**
- * Asserts the invariants of DESIGN §2 and throws `TimelineBroken` on the first violation:
- * stamps ordered, parts ≥ 0, parts + unattributed = TTFT within tolerance, residency covers
- * arrival → finish, counts consistent. Returns the timeline for chaining.
+ * Asserts a timeline's invariants and throws `TimelineBroken` on the first violation: stamps
+ * ordered (a state's own end after its start and before the next state's start), parts ≥ 0,
+ * parts never more than TTFT (unattributed ≥ 0, which fails when independently stamped parts
+ * overlap), parts + unattributed = TTFT, counts consistent. Returns the timeline for chaining.
  */
 export function checkTimeline(t: Timeline): Timeline {
   const fail = (reason: string): never => {
@@ -33,9 +34,10 @@ export function checkTimeline(t: Timeline): Timeline {
 function checkStamps(t: Timeline, fail: (reason: string) => never): void {
   if (t.finishedAt < t.arrivedAt) fail('finished before it arrived');
   let previousAt = t.arrivedAt;
-  for (const { state, at } of t.transitions) {
+  for (const { state, at, endAt } of t.transitions) {
     if (at < previousAt) fail(`entered ${state} at ${at}, before the previous stamp ${previousAt}`);
-    previousAt = at;
+    if (endAt !== undefined && endAt < at) fail(`${state} ended at ${endAt}, before it began at ${at}`);
+    previousAt = endAt ?? at;
   }
   if (previousAt > t.finishedAt) fail('a state was entered after the finish');
   if (Math.abs(t.e2eMs - (t.finishedAt - t.arrivedAt)) > PART_TOLERANCE_MS)
@@ -59,6 +61,21 @@ function checkParts(t: Timeline, fail: (reason: string) => never): void {
   const toleranceMs = PART_TOLERANCE_MS * (TTFT_PARTS.length + 1);
   if (Math.abs(sumMs + t.unattributedMs - wholeMs) > toleranceMs)
     fail(`parts sum to ${sumMs + t.unattributedMs} ms, not ${wholeMs} ms`);
+}
+
+/**
+ * Unattributed time above which a timeline is flagged (ms, and as a share of TTFT): gaps
+ * between independently stamped parts are promise and thread hops, microseconds; more means
+ * a part is missing a stamp or the main thread was blocked between two of them.
+ */
+export const UNATTRIBUTED_FLAG = { minMs: 1, shareOfTtft: 0.05 };
+
+/** Why this timeline's unattributed time is too large to trust its parts, or null when it is small. */
+export function unattributedProblem(t: Timeline): string | null {
+  const wholeMs = t.ttftMs ?? t.e2eMs;
+  const boundMs = Math.max(UNATTRIBUTED_FLAG.minMs, UNATTRIBUTED_FLAG.shareOfTtft * wholeMs);
+  if (t.unattributedMs <= boundMs) return null;
+  return `${t.unattributedMs.toFixed(3)} ms of ${wholeMs.toFixed(3)} ms before the first token is in no part (bound ${boundMs.toFixed(3)} ms)`;
 }
 
 function checkCounts(t: Timeline, fail: (reason: string) => never): void {

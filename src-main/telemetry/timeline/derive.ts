@@ -4,21 +4,26 @@ import { zeroParts } from './schema';
 /**
  * The one place where intervals are derived from recorded transitions (vLLM v1 style:
  * events recorded at the source, every interval computed here). Each TTFT part is the time
- * spent in its state before the first chunk was flushed:
- *   inbox         arrived             → the scheduler took it from the inbox
- *   route         taken               → requirements resolved and a slot chosen
- *   slotLoad      slot chosen         → the slot is resident (0 on the warm path)
- *   queue         slot resident       → a seat and K/V budget were granted
- *   requeue       preempted           → admitted again
- *   lostPrefill   admitted (attempt)  → preempted: activation+lookup+prefill of an attempt that was thrown away
- *   activation    admitted            → the slot's executor picked the sequence up (lock wait included)
- *   contextLookup executor took it    → cached past K/V assembled from context pages
- *   prefill       past assembled      → first-token logits exist
- *   emit          logits exist        → first chunk flushed to the transport
+ * spent in its state before the first chunk was flushed, from the stamp that began it to the
+ * stamp that ended it (`endAt` where its end is stamped on its own, else the next state's
+ * start). Who stamps each end:
+ *   inbox         arrived (transport)        → the loop took it from the inbox (main)
+ *   route         taken (main)               → requirements resolved, slot chosen (main, own stamp)
+ *   slotLoad      slot chosen (main)         → the load resolved (main, own stamp; 0 when warm)
+ *   queue         slot resident (main)       → a seat and K/V budget were granted (main)
+ *   requeue       preempted (main)           → admitted again (main)
+ *   lostPrefill   admitted (attempt)         → preempted: activation+lookup+prefill of an attempt thrown away
+ *   activation    admitted (main)            → the slot's worker took the job (worker, own stamp; lock wait included)
+ *   contextLookup the worker began the chunk → cached past K/V assembled (worker)
+ *   prefill       past assembled (worker)    → first-token logits exist (worker)
+ *   emit          logits exist (worker)      → first chunk flushed to the transport (main)
+ * Where an end is stamped on its own, the time until the next state begins (a promise or
+ * thread hop, a page copy) is nobody's part: it is `unattributedMs`, and checkTimeline
+ * refuses parts that overlap instead.
  */
 export interface DerivedParts {
   parts: PartsMs;
-  /** Time before the first token that no recorded state explains (ms, ≥ 0 when sound). */
+  /** Time before the first token that no part explains (ms): gaps between a state's own end and the next start. */
   unattributedMs: number;
   /** arrived → first chunk flushed, or null when no token was ever flushed. */
   ttftMs: number | null;
@@ -43,21 +48,22 @@ export function deriveParts(
   firstTokenAt: number | null,
   finishedAt: number,
 ): DerivedParts {
-  const endAt = firstTokenAt ?? finishedAt;
+  const lifeEndAt = firstTokenAt ?? finishedAt;
   const parts = zeroParts();
   let attempt = zeroParts();
   for (let i = 0; i < transitions.length; i++) {
     const current = transitions[i]!;
+    if (current.at >= lifeEndAt) break;
     const nextAt = i + 1 < transitions.length ? transitions[i + 1]!.at : finishedAt;
-    const durationMs = Math.max(0, Math.min(nextAt, endAt) - Math.max(current.at, arrivedAt));
-    if (current.at >= endAt) break;
+    const endAt = Math.min(current.endAt ?? nextAt, lifeEndAt);
+    const durationMs = Math.max(0, endAt - Math.max(current.at, arrivedAt));
     if (current.state === 'requeue') attempt = moveAttemptToLost(parts, attempt);
     const direct = DIRECT_PART[current.state];
     if (direct) parts[direct] += durationMs;
     else if (ATTEMPT_STATES.has(current.state)) attempt[current.state as TtftPart] += durationMs;
   }
   for (const state of ATTEMPT_STATES) parts[state as TtftPart] += attempt[state as TtftPart];
-  const totalMs = endAt - arrivedAt;
+  const totalMs = lifeEndAt - arrivedAt;
   const attributedMs = Object.values(parts).reduce((sum, ms) => sum + ms, 0);
   return {
     parts,

@@ -4,7 +4,13 @@ export { deriveParts, deriveInterTokenGaps, transportMs } from './derive';
 export { CLIENT_CLOCK_TOLERANCE_MS, judgeClientTtft } from './client-ttft';
 export type { ClientTtftVerdict } from './client-ttft';
 export type { DerivedParts } from './derive';
-export { checkTimeline, TimelineBroken, PART_TOLERANCE_MS } from './check';
+export {
+  checkTimeline,
+  TimelineBroken,
+  PART_TOLERANCE_MS,
+  UNATTRIBUTED_FLAG,
+  unattributedProblem,
+} from './check';
 export { TimelineRecorder } from './recorder';
 export type { TimelineMeta } from './recorder';
 export { canonicalTimeline } from './canonical';

@@ -76,10 +76,23 @@ export class TimelineRecorder {
   /** Enters `state` at `at` (default now). Re-entering the current state is a no-op. */
   enter(state: LifeState, at = this.clock.now()): void {
     this.assertOpen();
-    if (at < this.lastAt)
+    if (at < this.lastAt || at < (this.transitions[this.transitions.length - 1]!.endAt ?? -Infinity))
       throw new TimelineBroken(this.meta.requestId, `${state} stamped before ${this.state}`);
     if (state === this.state) return;
     this.transitions.push({ state, at });
+  }
+
+  /**
+   * The work of `state` ended at `at`, stamped by whoever did it (it need not be now, nor the
+   * next state's start): the time until the next state begins becomes unattributed. Ignored
+   * when the request has already moved past `state`.
+   */
+  leave(state: LifeState, at = this.clock.now()): void {
+    this.assertOpen();
+    const current = this.transitions[this.transitions.length - 1]!;
+    if (current.state !== state) return;
+    if (at < current.at) throw new TimelineBroken(this.meta.requestId, `${state} ended before it began`);
+    this.transitions[this.transitions.length - 1] = { ...current, endAt: at };
   }
 
   /** The request lost its seat and goes back to the queue (RUNNING → WAITING). */

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { DiagnosisSchema } from './diagnosis';
 
 /**
- * The parts of server TTFT, in life order. They sum to TTFT exactly (DESIGN §2); a gap no
- * stamp explains is reported separately as `unattributedMs`, never folded into a neighbour.
+ * The parts of server TTFT, in life order. Each is measured from its own stamps; with the time
+ * no part explains (`unattributedMs`, ≥ 0 and small) they sum to TTFT. A gap is reported as
+ * unattributed, never folded into a neighbour.
  */
 export const TTFT_PARTS = [
   'inbox',
@@ -41,8 +42,17 @@ export const LIFE_STATES = [
 ] as const;
 export type LifeState = (typeof LIFE_STATES)[number];
 
-/** One recorded transition: the request entered `state` at monotonic instant `at` (ms). */
-export const TransitionSchema = z.object({ state: z.enum(LIFE_STATES), at: z.number() });
+/**
+ * One recorded transition: the request entered `state` at monotonic instant `at` (ms). `endAt`
+ * is the state's own end, stamped by whoever finished its work, independently of the next
+ * state's start; the time between the two is unattributed. Absent: the state lasted until the
+ * next one began (imported traces, and states whose end is the next one's start by definition).
+ */
+export const TransitionSchema = z.object({
+  state: z.enum(LIFE_STATES),
+  at: z.number(),
+  endAt: z.number().optional(),
+});
 export type Transition = z.infer<typeof TransitionSchema>;
 
 const msSchema = z.number().finite();

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
-import { TimelineBroken, TimelineRecorder, TTFT_PARTS } from '../../../../src-main/telemetry/timeline';
+import {
+  checkTimeline,
+  TimelineBroken,
+  TimelineRecorder,
+  TTFT_PARTS,
+  unattributedProblem,
+} from '../../../../src-main/telemetry/timeline';
 
 function walkWarmPath(clock: ManualClock, recorder: TimelineRecorder): void {
   const steps: Array<[Parameters<TimelineRecorder['enter']>[0], number]> = [
@@ -89,5 +95,57 @@ describe('TimelineRecorder', () => {
     clock.advance(5);
     recorder.enter('queue');
     expect(() => recorder.enter('prefill', clock.now() - 1)).toThrow(TimelineBroken);
+  });
+
+  it('measures a part from its own end stamp: the gap until the next state begins is unattributed', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r5' });
+    recorder.enter('route');
+    clock.advance(2);
+    recorder.leave('route');
+    clock.advance(0.25); // a promise hop between routing and queueing
+    recorder.enter('queue');
+    clock.advance(3);
+    recorder.enter('activation');
+    clock.advance(1);
+    recorder.leave('activation');
+    clock.advance(0.5); // the worker copying pages before it starts the chunk
+    recorder.enter('prefill');
+    clock.advance(10);
+    recorder.tokensFlushed(1);
+    const t = checkTimeline(recorder.finish('stop'));
+    expect(t.parts).toMatchObject({ route: 2, queue: 3, activation: 1, prefill: 10 });
+    expect(t.unattributedMs).toBe(0.75);
+    expect(t.ttftMs).toBe(16.75);
+    expect(unattributedProblem(t)).toBeNull();
+  });
+
+  it('refuses parts that overlap: a state that ends after the next one began', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r6' });
+    clock.advance(5);
+    recorder.leave('inbox');
+    expect(() => recorder.enter('route', clock.now() - 1)).toThrow(TimelineBroken);
+    expect(() => recorder.leave('inbox', clock.now() - 10)).toThrow(/ended before it began/);
+  });
+
+  it('fails the check of a stored timeline whose parts overlap, and flags a large unattributed gap', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r7' });
+    clock.advance(1);
+    recorder.enter('queue');
+    clock.advance(1);
+    recorder.leave('queue');
+    clock.advance(8);
+    recorder.enter('prefill');
+    clock.advance(1);
+    recorder.tokensFlushed(1);
+    const t = recorder.finish('stop');
+    expect(unattributedProblem(t)).toMatch(/^8\.000 ms of 11\.000 ms before the first token is in no part/);
+    const overlapping = {
+      ...t,
+      transitions: t.transitions.map((tr) => (tr.state === 'queue' ? { ...tr, endAt: tr.at + 9.5 } : tr)),
+    };
+    expect(() => checkTimeline(overlapping)).toThrow(/entered prefill at .* before the previous stamp/);
   });
 });
