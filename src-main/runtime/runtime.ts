@@ -92,6 +92,7 @@ export class Runtime {
       },
       budget,
       pages,
+      registry,
     );
     const tokenizer = new TokenizerThread();
     const engine = new EngineLoop({

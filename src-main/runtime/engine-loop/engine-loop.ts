@@ -267,7 +267,7 @@ export class EngineLoop {
       entry.recorder.leave('slotLoad', clock.now());
     }
     entry.recorder.meta.slotId = slot.slotId;
-    if (isWarm) slot.numHits += 1;
+    if (isWarm) this.deps.registry.countHit(slot);
     entry.recorder.enter('queue', clock.now());
     const deadlineMs = entry.request.deadlineMs ?? limits.defaultDeadlineMs;
     const seq = new Sequence(
@@ -363,7 +363,6 @@ export class EngineLoop {
     const hasKvInWorker = seq.isSeated && seq.hasStartedPrefill;
     // Before its pages are released: the worker keeps this past for the conversation's next turn.
     if (hasKvInWorker) this.retained.note(seq);
-    if (seq.isSeated) this.deps.registry.release(seq.slot, seq.request.keepAlive ?? null);
     this.deps.scheduler.remove(seq);
     // A slot without a runner (its worker died) has no K/V left to free.
     if (hasKvInWorker && seq.slot.runner) {

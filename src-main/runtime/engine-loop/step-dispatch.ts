@@ -3,7 +3,7 @@ import type { FinishReason } from '../../telemetry/timeline';
 import type { CapturedPage, PrefillOutcome, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
 import { CHAIN_ROOT } from '../pages';
 import type { PageStore } from '../pages';
-import type { Slot, SlotRegistry } from '../slots';
+import type { Slot } from '../slots';
 import type { Sequence, StepPlan } from '../scheduler';
 import type { RetainedPastIndex } from './retained-pasts';
 import { emitToken } from './token-output';
@@ -11,7 +11,6 @@ import { emitToken } from './token-output';
 /** What the dispatcher needs from the engine loop. */
 export interface DispatchHost {
   clock: Clock;
-  registry: SlotRegistry;
   store: PageStore | null;
   pageSize: number;
   isAlive(seq: Sequence): boolean;
@@ -35,14 +34,12 @@ export class StepDispatcher {
 
   /** Builds the job for a plan, or null when the slot has nothing to do. */
   buildJob(slot: Slot, plan: StepPlan): StepJob | null {
-    const { clock, registry } = this.host;
+    const { clock } = this.host;
     for (const seq of plan.admitted) {
-      registry.acquire(slot);
       seq.recorder.enter('activation', clock.now());
       if (!seq.recorder.hasFirstToken) seq.recorder.meta.numCachedTokens = seq.numCachedTokens;
     }
     for (const seq of plan.preempted) {
-      registry.release(seq.slot);
       seq.recorder.preempt(clock.now());
       // Another (idle) slot's victim: its worker forgets the K/V in that slot's next job.
       if (seq.slot !== slot) this.host.dropLater(seq.slot, seq.seqId);

@@ -12,9 +12,11 @@ import type { PageMiss } from '../../telemetry/timeline';
 import type { CachedPage, PageStore } from '../pages';
 import type { Slot } from '../slots';
 import type { KvBudget } from './kv-budget';
+import { SeatLedger } from './seat-ledger';
+import type { SeatHolder } from './seat-ledger';
 import type { Sequence } from './sequence';
 
-/** Scheduler limits: seats per slot and the prefill chunk (null = whole prompt in one pass). */
+/** Scheduler limits: seats per slot (the SeatLedger holds them) and the prefill chunk (null = whole prompt in one pass). */
 export interface SchedulerOptions {
   maxSeats: number;
   prefillChunkTokens: number | null;
@@ -42,7 +44,8 @@ export interface StepPlan {
 
 export class Scheduler {
   private readonly waiting = new Map<string, Sequence[]>();
-  private readonly running = new Map<string, Sequence[]>();
+  /** The running sequences: those holding a seat. */
+  private readonly seats: SeatLedger;
   /** Victims chosen while their slot's step was running: they leave at that slot's next plan. */
   private readonly wantedVictims = new Set<Sequence>();
   private admissionCounter = 0;
@@ -51,7 +54,10 @@ export class Scheduler {
     private readonly options: SchedulerOptions,
     private readonly budget: KvBudget,
     private readonly store: PageStore | null,
-  ) {}
+    holder: SeatHolder,
+  ) {
+    this.seats = new SeatLedger(options.maxSeats, holder);
+  }
 
   /** Queues a routed sequence at the back of its slot's queue. */
   enqueue(seq: Sequence): void {
@@ -65,11 +71,9 @@ export class Scheduler {
     return total;
   }
 
-  /** Running sequences across all slots. */
+  /** Running (seated) sequences across all slots. */
   get numRunning(): number {
-    let total = 0;
-    for (const list of this.running.values()) total += list.length;
-    return total;
+    return this.seats.numSeated;
   }
 
   /** The sequences ahead of `seq` in its slot's queue, next first. */
@@ -84,22 +88,22 @@ export class Scheduler {
     return (this.waiting.get(seq.slot.slotId) ?? []).indexOf(seq);
   }
 
+  /** The slot's running (seated) sequences, in admission order. */
   runningOn(slot: Slot): readonly Sequence[] {
-    return this.running.get(slot.slotId) ?? [];
+    return this.seats.seatedOn(slot);
   }
 
   hasWork(slot: Slot): boolean {
     return this.runningOn(slot).length > 0 || (this.waiting.get(slot.slotId)?.length ?? 0) > 0;
   }
 
-  /** Takes a sequence out of the scheduler (finished, cancelled, failed) and releases its pages. */
-  remove(seq: Sequence): void {
+  /** Takes a sequence out of the scheduler (finished, cancelled, failed): its seat and pages go back. */
+  remove(seq: Sequence, why: 'finished' | 'preempted' = 'finished'): void {
     this.wantedVictims.delete(seq);
-    for (const map of [this.waiting, this.running]) {
-      const list = map.get(seq.slot.slotId);
-      const index = list?.indexOf(seq) ?? -1;
-      if (list && index >= 0) list.splice(index, 1);
-    }
+    const queue = this.waiting.get(seq.slot.slotId);
+    const index = queue?.indexOf(seq) ?? -1;
+    if (queue && index >= 0) queue.splice(index, 1);
+    this.seats.release(seq, why);
     this.releasePages(seq);
   }
 
@@ -151,21 +155,20 @@ export class Scheduler {
 
   private admit(slot: Slot, plan: StepPlan): void {
     const queue = this.waiting.get(slot.slotId) ?? [];
-    const running = listOf(this.running, slot.slotId);
-    while (queue.length > 0 && running.length < this.options.maxSeats) {
+    while (queue.length > 0 && this.seats.hasFreeSeat(slot)) {
       const seq = queue[0]!;
       const cached = this.lookup(seq);
       const numPages = Math.ceil((seq.prefillIds.length + 1) / this.budget.pageSize) - cached.length;
       if (!this.budget.makeRoom(this.allRunning(), numPages * this.budget.pageBytesOf(seq))) break;
       queue.shift();
       this.seat(seq, cached);
-      running.push(seq);
       plan.admitted.push(seq);
     }
   }
 
   /** Gives a sequence its seat: holds its cached pages and resets its prefill progress. */
   private seat(seq: Sequence, cached: CachedPage[]): void {
+    this.seats.grant(seq);
     for (const page of cached) this.store!.hold(page);
     if (this.store) this.store.countLookup(seq.prefillIds.length, cached.length * this.budget.pageSize);
     seq.heldPages = [...cached];
@@ -229,7 +232,7 @@ export class Scheduler {
 
   /** RUNNING → WAITING at the front of the queue; its work is recomputed on re-admission. */
   private preempt(seq: Sequence): void {
-    this.remove(seq);
+    this.remove(seq, 'preempted');
     seq.status = 'waiting';
     seq.lastQueuePosition = null;
     seq.prefillIds = seq.allIds;
@@ -258,7 +261,7 @@ export class Scheduler {
   }
 
   private allRunning(): Sequence[] {
-    return [...this.running.values()].flat();
+    return this.seats.allSeated();
   }
 }
 

@@ -94,7 +94,12 @@ export class SlotRegistry {
     return load;
   }
 
-  /** A sequence starts running on the slot (resident → active on the first). */
+  /** A request found the slot warm (a hit on the slots view). */
+  countHit(slot: Slot): void {
+    slot.numHits += 1;
+  }
+
+  /** A sequence starts running on the slot (resident → active on the first); the SeatLedger calls this. */
   acquire(slot: Slot): void {
     this.clearTimer(slot);
     slot.numActiveSequences += 1;
@@ -103,7 +108,7 @@ export class SlotRegistry {
     if (slot.status === 'resident') this.transition(slot, 'active', 'request');
   }
 
-  /** A sequence left the slot; the last one makes it idle and starts its keep-alive. */
+  /** A sequence left the slot (the SeatLedger calls this); the last one makes it idle and starts its keep-alive. */
   release(slot: Slot, keepAlive: KeepAlive | null = null): void {
     slot.numActiveSequences = Math.max(0, slot.numActiveSequences - 1);
     if (keepAlive) slot.keepAlive = keepAlive;
