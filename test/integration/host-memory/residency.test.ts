@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadHostMemory } from '../../../src-main/runtime/host-memory';
 import { nativeSkipReason } from './native-available';
 
@@ -9,15 +9,6 @@ const MIB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'ff-hm-residency-'));
 const path = join(dir, 'weights.bin');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
 
 describe.skipIf(nativeSkipReason !== null)('host memory: page residency of a file', () => {
   const memory = loadHostMemory();
@@ -59,7 +50,10 @@ describe.skipIf(nativeSkipReason !== null)('host memory: page residency of a fil
         reason: 'ok',
       });
       // Readahead is asynchronous: wait for it rather than assume it finished.
-      expect(await waitFor(() => memory.residency(path)!.residentPct > 90, 5000)).toBe(true);
+      await vi.waitFor(() => expect(memory.residency(path)!.residentPct).toBeGreaterThan(90), {
+        timeout: 10_000,
+        interval: 20,
+      });
     }
   });
 

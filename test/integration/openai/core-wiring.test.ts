@@ -7,17 +7,13 @@ import { startOpenAiServer } from '../../../src-main/host/openai';
 import type { OpenAiServer } from '../../../src-main/host/openai';
 import { createCore } from '../../../src-main/service';
 import type { Core } from '../../../src-main/service';
-import type { OpenAiService } from '../../../src-main/service/openai';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
-/**
- * Once createCore exposes `core.openai`, API requests must be timelines like any other: in the
- * live window (dashboard) and in the store. Skipped until the core is wired.
- */
+/** API requests are timelines like any other: in the live window (dashboard) and the report. */
 describe('the OpenAI service inside the core', () => {
   let dataDir: string;
-  let core: Core & { openai?: OpenAiService };
-  let server: OpenAiServer | null = null;
+  let core: Core;
+  let server: OpenAiServer;
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-openai-core-'));
     core = await createCore({
@@ -26,16 +22,15 @@ describe('the OpenAI service inside the core', () => {
       host: 'headless',
       runtime: { numThreads: 1 },
     });
-    if (core.openai) server = await startOpenAiServer({ openai: core.openai });
+    server = await startOpenAiServer({ openai: core.openai });
   });
   afterAll(async () => {
-    await server?.close();
+    await server.close();
     await core.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('shows API requests in the live window and the report', async (ctx) => {
-    if (!server) return ctx.skip();
+  it('shows API requests in the live window and the report', async () => {
     const client = new OpenAI({ baseURL: server.baseUrl, apiKey: 'none', maxRetries: 0 });
     const completion = await client.chat.completions.create({
       model: TEST_MODEL_ID,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
-import { createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
+import { collectGeneration } from '../../../src-main/runtime';
+import { checkTimeline } from '../../../src-main/telemetry/timeline';
+import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 
 const PROMPTS = [
   'Once upon a time',
@@ -28,10 +30,27 @@ describe('continuous batching', () => {
   });
 
   it('lets sequences join and leave between steps without disturbing the others', async () => {
-    const long = generate(runtime, { prompt: { kind: 'text', text: PROMPTS[0]! }, maxTokens: 30 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The late request joins once the long one is decoding (after its third token).
+    let numLongChunks = 0;
+    let joinNow: () => void = () => undefined;
+    const isDecoding = new Promise<void>((resolve) => (joinNow = resolve));
+    const long = collectGeneration(
+      runtime,
+      {
+        requestId: 'long',
+        modelId: TEST_MODEL_ID,
+        prompt: { kind: 'text', text: PROMPTS[0]! },
+        maxTokens: 30,
+        temperature: 0,
+      },
+      () => {
+        if (++numLongChunks === 3) joinNow();
+      },
+    );
+    await isDecoding;
     const late = await generate(runtime, { prompt: { kind: 'text', text: PROMPTS[1]! }, maxTokens: 5 });
     const longResult = await long;
+    checkTimeline(longResult.timeline);
     const longAlone = await generate(runtime, { prompt: { kind: 'text', text: PROMPTS[0]! }, maxTokens: 30 });
     const lateAlone = await generate(runtime, { prompt: { kind: 'text', text: PROMPTS[1]! }, maxTokens: 5 });
     expect(longResult.tokenIds).toEqual(longAlone.tokenIds);

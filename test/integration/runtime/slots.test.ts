@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
 import { footprintOf } from '../../../src-main/runtime/slots';
 import { randomModelsDir } from '../../support/models';
 import { chat, createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 
-const waitFor = async (check: () => boolean, timeoutMs = 5000): Promise<void> => {
-  for (let waitedMs = 0; !check(); waitedMs += 10) {
-    if (waitedMs > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+/** Waits until `check` holds (vi.waitFor, polling every 10 ms for up to 10 s). */
+const waitFor = (check: () => boolean) =>
+  vi.waitFor(() => expect(check()).toBe(true), { timeout: 10_000, interval: 10 });
 
 describe('model slots', () => {
   let runtime: Runtime;

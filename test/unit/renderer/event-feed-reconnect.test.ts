@@ -1,17 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startHttpHost } from '../../../src-main/host/http';
 import type { PushedEvent } from '../../../src-main/service/contract';
 import { createHttpBridge } from '../../../src-renderer/bridge';
 import type { ConnectionState } from '../../../src-renderer/bridge';
 import { ServiceDouble } from '../host/http/service-double';
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
+/** Waits until `check` holds (vi.waitFor, polling every 10 ms for up to 10 s). */
+const until = (check: () => boolean) =>
+  vi.waitFor(() => expect(check()).toBe(true), { timeout: 10_000, interval: 10 });
 
 describe('event feed across a host restart', () => {
   it('reports the loss, reconnects on its own and delivers events again', async () => {
