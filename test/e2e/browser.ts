@@ -4,10 +4,10 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 
-/** Debian's chromium, installed by apt (DESIGN §4). */
+/** Debian's chromium, installed by apt (docs/design.md, facts of this environment). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** Exactly the launch flags DESIGN §4 prescribes. */
+/** Headless, no sandbox or GPU, nothing fetched in the background (docs/design.md). */
 export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',

@@ -45,7 +45,7 @@ export interface RunnerSpec {
 
 /**
  * Owns one ONNX Runtime session and runs forwards over a K/V batch. Lives in a worker thread:
- * `InferenceSession.create` and `run` block the thread they run on (DESIGN §4). Sessions are
+ * `InferenceSession.create` and `run` block the thread they run on (docs/design.md). Sessions are
  * built from bytes; external data is passed as bytes too, so nothing outside the folder is read.
  */
 export class ModelRunner {

@@ -75,7 +75,7 @@ export class RunnerClient {
 
   /**
    * Releases the session, then stops the thread. Never while a run is in progress: terminating
-   * a worker inside `run()` aborts the whole process (DESIGN §4), so this waits for the job in
+   * a worker inside `run()` aborts the whole process (docs/design.md), so this waits for the job in
    * flight and for the worker's own `unloaded` answer. Safe to call more than once.
    */
   close(): Promise<void> {

@@ -6,7 +6,7 @@ import type { ModelShape } from './config';
 import type { VariantGraph } from './inspect-variant';
 import { tokenizerFilesOf } from './load-folder';
 
-/** Content identities of a model folder (DESIGN §1): change any byte, get a new revision. */
+/** Content identities of a model folder (docs/design.md): change any byte, get a new revision. */
 export interface ContentRevisions {
   /** sha256 of the variant's ONNX file and its external data files (one revision per variant). */
   modelRevision: string;

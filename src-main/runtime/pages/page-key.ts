@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Everything a cached page's K/V depends on besides its tokens (DESIGN §1). Two pages are
+ * Everything a cached page's K/V depends on besides its tokens (docs/design.md). Two pages are
  * interchangeable only when every field matches; any doubt is a miss (fail closed).
  */
 export interface PageIdentity {

@@ -6,7 +6,7 @@ import type { SamplingParams } from '../sampling';
 import { maxPromptChars, PROMPT_LIMITS } from '../../limits';
 import type { GenerationOutcome, GenerationRequest } from './request';
 
-/** Request limits (DESIGN: bad input gets a clear error and loses nothing). */
+/** Request limits: a request past one is refused with a message naming it, before any work. */
 export interface RequestLimits {
   maxPromptTokens: number;
   maxOutputTokens: number;

@@ -12,7 +12,7 @@ export interface OpenAiUsage {
 type PartKey = `${string}_ms`;
 
 /**
- * Our extra `timings` object: server TTFT and each of its parts (DESIGN §2, snake_case, ms,
+ * Our extra `timings` object: server TTFT and each of its parts (docs/design.md, snake_case, ms,
  * summing to `ttft_ms` with `unattributed_ms`), decode and end-to-end time, and the
  * llama.cpp-style counters a client of that server already reads. docs/openai-api.md maps
  * every field to Ollama's `*_duration` and llama.cpp's `timings`.

@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../../src-main/store';
+import { SLOT_CAUSES, SLOT_STATUSES } from '../../../src-main/telemetry/residency';
+import { FINISH_REASONS } from '../../../src-main/telemetry/timeline';
+import { useTempDirs } from './temp-dir';
+
+const tempDir = useTempDirs();
+
+/** The values a column's CHECK (column IN (…)) allows, as SQLite stores the table's SQL. */
+function checkedValues(sql: string, column: string): string[] {
+  const match = new RegExp(`${column}[^,]*CHECK \\(${column} IN \\(([^)]*)\\)\\)`).exec(sql);
+  if (!match) throw new Error(`no CHECK list for ${column}`);
+  return match[1]!.split(',').map((value) => value.trim().replace(/^'|'$/g, ''));
+}
+
+describe('the stored schema', () => {
+  it('allows exactly the declared vocabularies (a change to one needs a migration)', () => {
+    const path = join(tempDir(), 'h.db');
+    openSqliteStore(path).close();
+    const db = new Database(path, { readonly: true });
+    const sqlOf = (table: string) =>
+      (db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(table) as { sql: string }).sql;
+    expect(checkedValues(sqlOf('slot_events'), 'from_status')).toEqual([...SLOT_STATUSES]);
+    expect(checkedValues(sqlOf('slot_events'), 'to_status')).toEqual([...SLOT_STATUSES]);
+    expect(checkedValues(sqlOf('slot_events'), 'cause')).toEqual([...SLOT_CAUSES]);
+    expect(checkedValues(sqlOf('requests'), 'finish_reason')).toEqual([...FINISH_REASONS]);
+    db.close();
+  });
+});
