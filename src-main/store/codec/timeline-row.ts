@@ -1,114 +1,61 @@
 import type { Diagnosis, Timeline, Transition, TtftPart } from '../../telemetry/timeline';
-import { TTFT_PARTS, transportMs } from '../../telemetry/timeline';
-import { PART_COLUMN_NAMES } from '../../telemetry/trace';
+import { canonicalTimeline, STORED_COLUMNS } from '../../telemetry/timeline';
 import { packTimeline, unpackGaps } from './packed';
 
-/** Every `requests` column written for a timeline, in insert order. */
-export const REQUEST_COLUMNS = [
-  'request_id',
-  'run_id',
-  'conversation_id',
-  'source',
-  'model_id',
-  'model_revision',
-  'slot_id',
-  'is_cold_slot',
-  'wall_start_ms',
-  'arrived_at_ms',
-  'first_token_at_ms',
-  'finished_at_ms',
-  ...TTFT_PARTS.map((p) => PART_COLUMN_NAMES[p]),
-  'unattributed_ms',
-  'ttft_ms',
-  'e2e_ms',
-  'client_ttft_ms',
-  'transport_ms',
-  'num_prompt_tokens',
-  'num_cached_tokens',
-  'num_output_tokens',
-  'num_preemptions',
-  'finish_reason',
-  'error_message',
+/**
+ * Every `requests` column written for a timeline: the stored columns of the timeline's one
+ * column declaration (TIMELINE_COLUMNS), then what is not flat (transitions and the diagnosis
+ * as JSON, the inter-token gaps and the packed report row as float64 blobs).
+ */
+export const REQUEST_COLUMNS: readonly string[] = [
+  ...STORED_COLUMNS.map((c) => c.name),
   'transitions_json',
   'diagnosis_json',
-  'num_itl_gaps',
   'itl_gaps_f64',
   'report_f64',
-] as const;
+];
 
 /** A `requests` row as better-sqlite3 returns it. */
-export type RequestRow = Record<(typeof REQUEST_COLUMNS)[number], unknown>;
+export type RequestRow = Record<string, unknown>;
 
 /** Positional insert parameters for one timeline, in REQUEST_COLUMNS order. */
 export function toRequestParams(t: Timeline): unknown[] {
   const packed = packTimeline(t);
-  // Filled by index: this runs once per stored request, on the main thread.
   const params: unknown[] = new Array(REQUEST_COLUMNS.length);
   let i = 0;
-  params[i++] = t.requestId;
-  params[i++] = t.runId;
-  params[i++] = t.conversationId;
-  params[i++] = t.source;
-  params[i++] = t.modelId;
-  params[i++] = t.modelRevision;
-  params[i++] = t.slotId;
-  params[i++] = t.isColdSlot ? 1 : 0;
-  params[i++] = t.wallStartMs;
-  params[i++] = t.arrivedAt;
-  params[i++] = t.firstTokenAt;
-  params[i++] = t.finishedAt;
-  for (const part of TTFT_PARTS) params[i++] = t.parts[part];
-  params[i++] = t.unattributedMs;
-  params[i++] = t.ttftMs;
-  params[i++] = t.e2eMs;
-  params[i++] = t.clientTtftMs;
-  params[i++] = transportMs(t.clientTtftMs, t.ttftMs);
-  params[i++] = t.numPromptTokens;
-  params[i++] = t.numCachedTokens;
-  params[i++] = t.numOutputTokens;
-  params[i++] = t.numPreemptions;
-  params[i++] = t.finishReason;
-  params[i++] = t.errorMessage;
+  for (const column of STORED_COLUMNS) params[i++] = column.value(t);
   params[i++] = JSON.stringify(t.transitions);
   params[i++] = t.diagnosis ? JSON.stringify(t.diagnosis) : null;
-  params[i++] = t.itlMs.length;
   params[i++] = packed.gaps;
   params[i] = packed.scalars;
   return params;
 }
 
+/**
+ * Every field of a timeline, in schema order, as one fast object: reading a row fills a copy of
+ * it, so rows read back share one hidden class (see canonicalTimeline) without naming each
+ * field here again.
+ */
+const ROW_TEMPLATE = canonicalTimeline({} as Timeline);
+const OWN_COLUMNS = STORED_COLUMNS.flatMap((c) =>
+  typeof c.field === 'string' ? [{ name: c.name, field: c.field, fromStored: c.fromStored }] : [],
+);
+const PART_COLUMNS = STORED_COLUMNS.flatMap((c) =>
+  c.field !== null && typeof c.field === 'object' ? [{ name: c.name, part: c.field.part }] : [],
+);
+
 /** The timeline a stored row holds (the inverse of toRequestParams). */
 export function fromRequestRow(row: RequestRow): Timeline {
+  const t: Record<string, unknown> = { ...ROW_TEMPLATE };
+  for (const { name, field, fromStored } of OWN_COLUMNS)
+    t[field] = fromStored ? fromStored(row[name]) : row[name];
   const parts = {} as Record<TtftPart, number>;
-  for (const p of TTFT_PARTS) parts[p] = row[PART_COLUMN_NAMES[p] as keyof RequestRow] as number;
-  return {
-    requestId: row.request_id as string,
-    source: row.source as Timeline['source'],
-    runId: row.run_id as string | null,
-    conversationId: row.conversation_id as string | null,
-    modelId: row.model_id as string,
-    modelRevision: row.model_revision as string,
-    slotId: row.slot_id as string | null,
-    isColdSlot: row.is_cold_slot === 1,
-    wallStartMs: row.wall_start_ms as number,
-    arrivedAt: row.arrived_at_ms as number,
-    firstTokenAt: row.first_token_at_ms as number | null,
-    finishedAt: row.finished_at_ms as number,
-    transitions: JSON.parse(row.transitions_json as string) as Transition[],
-    parts,
-    unattributedMs: row.unattributed_ms as number,
-    ttftMs: row.ttft_ms as number | null,
-    e2eMs: row.e2e_ms as number,
-    itlMs: unpackGaps(row.itl_gaps_f64 as Buffer),
-    numPromptTokens: row.num_prompt_tokens as number,
-    numCachedTokens: row.num_cached_tokens as number,
-    numOutputTokens: row.num_output_tokens as number,
-    numPreemptions: row.num_preemptions as number,
-    finishReason: row.finish_reason as Timeline['finishReason'],
-    errorMessage: row.error_message as string | null,
-    clientTtftMs: row.client_ttft_ms as number | null,
-    diagnosis: row.diagnosis_json === null ? null : (JSON.parse(row.diagnosis_json as string) as Diagnosis),
-  };
+  for (const { name, part } of PART_COLUMNS) parts[part] = row[name] as number;
+  t.parts = parts;
+  t.transitions = JSON.parse(row.transitions_json as string) as Transition[];
+  t.diagnosis = row.diagnosis_json === null ? null : (JSON.parse(row.diagnosis_json as string) as Diagnosis);
+  t.itlMs = unpackGaps(row.itl_gaps_f64 as Buffer);
+  return t as Timeline;
 }
 
 /** `SELECT` list reading back every column fromRequestRow needs. */

@@ -14,3 +14,5 @@ export {
 export { TimelineRecorder } from './recorder';
 export type { TimelineMeta } from './recorder';
 export { canonicalTimeline } from './canonical';
+export { TIMELINE_COLUMNS, STORED_COLUMNS, EXPORTED_COLUMNS, PART_COLUMN_NAMES, partColumn } from './columns';
+export type { TimelineColumn, ColumnUse } from './columns';

@@ -18,7 +18,7 @@ export { SeedRecordSchema, SEED_STAMPS, seedToTimeline, seedOrderProblem } from 
 export type { SeedRecord } from './seed-record';
 export { CSV_COLUMNS, CSV_HEADER, toCsvRecord } from './csv-columns';
 export type { CsvColumn } from './csv-columns';
-export { PART_COLUMN_NAMES } from './column-names';
+export { PART_COLUMN_NAMES } from '../timeline/columns';
 export { writeCsv, toCsvString, FORMULA_SAFE_CSV } from './csv-export';
 export { writeJsonl } from './jsonl-export';
 export { writeChromeTrace, requestEvents, clientEvents } from './chrome-trace';
