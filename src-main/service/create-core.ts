@@ -186,6 +186,6 @@ function packageVersion(): string {
     const file = fileURLToPath(new URL('../../package.json', import.meta.url));
     return String((JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0');
   } catch {
-    return '0.0.0';
+    return '0.0.0'; // shown in the status line only; nothing depends on it
   }
 }

@@ -191,6 +191,7 @@ function start(): void {
       downloadsDir: () => app.getPath('downloads'),
     }),
   });
+  // Not swallowed: the deferred service answers every call with why the core did not start.
   core.catch(() => undefined);
   const service = deferService(core.then((built) => built.service));
   const gate = installQuitGate(app, {

@@ -85,6 +85,7 @@ export class RunnerClient {
 
   private async closeOnce(): Promise<void> {
     if (this.isClosed) return;
+    // Only waiting for the job in flight to end: its own caller hears how it ended.
     while (this.pendingPromise) await this.pendingPromise.catch(() => undefined);
     const isUnloaded = await this.post({ type: 'unload' }).then(
       () => true,

@@ -89,6 +89,7 @@ export class SlotExecutor {
     const { rows, pageSize } = this.continueRows;
     this.continueRows = null;
     this.ahead = this.decodeOnce(pageSize, rows);
+    // Not lost: the next step awaits `ahead` (settle) and its job fails with this error.
     this.ahead.catch(() => undefined);
   }
 

@@ -42,6 +42,7 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
     case 'probe':
       return { type: 'probed', providers: await probeProviders() };
     case 'unload':
+      // A step run ahead that failed was for rows nobody will ask about again: unload anyway.
       await executor?.settle().catch(() => undefined);
       await runner?.release();
       weights?.buffers.forEach((buffer) => buffer.release());

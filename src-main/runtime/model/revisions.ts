@@ -62,7 +62,7 @@ export class RevisionCache {
     try {
       this.entries = JSON.parse(await readFile(this.cacheFile, 'utf8')) as Record<string, CacheEntry>;
     } catch {
-      this.entries = {};
+      this.entries = {}; // no cache yet, or a damaged one: every file is simply hashed again
     }
     return this.entries;
   }
