@@ -24,7 +24,7 @@ export const PAGE_MISS_KINDS = [
 ] as const;
 export type PageMissKind = (typeof PAGE_MISS_KINDS)[number];
 
-/** The revisions a page key holds (DESIGN §1). */
+/** The revisions a page key holds (docs/design.md). */
 export const REVISION_NAMES = ['model', 'tokenizer', 'layout', 'slot'] as const;
 
 /** The page lookup of a request's (last) admission: what was reused and why not more. */
