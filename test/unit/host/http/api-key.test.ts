@@ -70,6 +70,8 @@ describe('a host started with a key protects every route', () => {
       defaultModelId: 'm',
       executionProvider: 'cpu',
       host: 'headless',
+      logPath: '/tmp/data/logs/first-frame.log',
+      recentProblems: [],
     }),
     'runs.exportCsv': () => ({ fileName: 'live.csv', csv: 'a\n', numRows: 0 }),
   });
