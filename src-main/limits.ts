@@ -2,8 +2,8 @@
  * Every limit on what crosses the app's edges, named once: HTTP bodies and timeouts, uploads,
  * trace files and the values inside them, the prompt's character bound, the history writer's
  * queue and retries. The runtime's request limits (prompt and output tokens, queue length,
- * deadlines) are runtime settings and live there (`RuntimeOptions.limits`); the prompt's
- * character bound below is derived from them, never copied.
+ * deadlines) are runtime settings and live there (runtime/settings); the prompt's character
+ * bound below is derived from them, never copied.
  *
  * This module imports nothing: every room may read it.
  */

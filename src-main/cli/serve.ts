@@ -1,6 +1,7 @@
 /**
- * `npm run serve -- [--port N] [--host ADDR]`: the headless host. Runs the real core on the
- * bundled model and serves the renderer and its API to a browser on this machine.
+ * `npm run serve -- [--port N] [--host ADDR] [--seats N …]`: the headless host. Runs the real
+ * core on the bundled model and serves the renderer and its API to a browser on this machine;
+ * runtime settings flags override the ones the Settings panel kept.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
     dataDir: args.dataDir ?? DEFAULT_DATA_DIR,
     bundledModelsDir: BUNDLED_MODELS_DIR,
     host: 'headless',
+    runtime: args.settings,
   });
   const host = await startHttpHost({
     service: core.service,

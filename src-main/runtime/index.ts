@@ -1,5 +1,7 @@
-export { Runtime } from './runtime';
-export type { PageSummary, LoadSummary } from './runtime';
+export { Runtime, SettingsRefused } from './runtime';
+export type { PageSummary, LoadSummary, AppliedSettings } from './runtime';
+export { slotThreadsOf } from './runtime-parts';
+export * from './settings';
 export { defaultRuntimeOptions } from './runtime-options';
 export type { RuntimeOptions } from './runtime-options';
 export type { GenerationRequest, GenerationSink, GenerationChunk, GenerationOutcome } from './scheduler';

@@ -1,17 +1,18 @@
 import type { Timeline } from '../telemetry/timeline';
-import { RunnerClient } from './engine/runner-client';
 import { planChat, PrefillRate } from './forecast';
 import type { ChatPlan, ChatPlanInput } from './forecast';
-import type { ProviderAvailability } from './engine/provider-probe';
-import type { ProviderChoice } from './engine/providers';
 import { ModelCatalogue, RevisionCache } from './model';
 import type { CatalogueEntry } from './model';
-import { PageStore } from './pages';
-import type { PageCounters } from './pages';
-import { EngineLoop } from './engine-loop';
-import { KvBudget, Scheduler } from './scheduler';
+import type { PageStore, PageCounters } from './pages';
+import { RunnerClient } from './engine/runner-client';
+import type { ProviderAvailability } from './engine/provider-probe';
+import type { ProviderChoice } from './engine/providers';
+import { buildEngine, buildRegistry, slotThreadsOf } from './runtime-parts';
+import type { EngineParts } from './runtime-parts';
 import type { GenerationRequest, GenerationSink } from './scheduler';
-import { SlotRegistry } from './slots';
+import { applyLevelOf, changedSettings, describeChange, mergeSettings, pickSettings } from './settings';
+import type { ApplyLevel, RuntimeSettings, SettingKey, SettingsPatch } from './settings';
+import type { SlotRegistry } from './slots';
 import { TokenizerThread } from './tokenize';
 import type { KeepAlive, Slot, SlotEvent } from './slots';
 import { defaultRuntimeOptions } from './runtime-options';
@@ -36,75 +37,65 @@ export interface LoadSummary {
   maxQueue: number;
 }
 
+/** A settings change the runtime refused, with what to do about it. */
+export class SettingsRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingsRefused';
+  }
+}
+
+/** What applying settings did and what it cost. */
+export interface AppliedSettings {
+  settings: RuntimeSettings;
+  changed: SettingKey[];
+  level: ApplyLevel | null;
+  /** `seats 2 → 4, …`, empty when nothing changed. */
+  description: string;
+  /** Slots unloaded by the change (each pays a cold load on its next request). */
+  evictedSlotIds: string[];
+  numDroppedPages: number;
+  /** Wall time the change itself took (unloading slots, rebuilding the engine), ms. */
+  applyMs: number;
+}
+
 /**
  * The inference runtime: model catalogue, slots, context pages, scheduler and engine loop,
  * built by one factory. Imports nothing from Electron; runs the same in the app, the
  * headless host and tests.
  */
 export class Runtime {
+  private readonly timelineListeners = new Set<(timeline: Timeline) => void>();
+  private isReconfiguring = false;
+  private providerProbe: Promise<ProviderAvailability[]> | null = null;
+
   private constructor(
     readonly options: RuntimeOptions,
     readonly catalogue: ModelCatalogue,
     readonly registry: SlotRegistry,
-    readonly pages: PageStore | null,
-    private readonly engine: EngineLoop,
+    private parts: EngineParts,
     private readonly rate: PrefillRate,
     private readonly tokenizer: TokenizerThread,
   ) {
-    engine.onTimeline((timeline) => rate.observe(timeline));
+    this.forwardTimelines();
+    this.onTimeline((timeline) => rate.observe(timeline));
   }
-
-  private providerProbe: Promise<ProviderAvailability[]> | null = null;
 
   /** Builds a runtime and scans the model folders (nothing is loaded until asked). */
   static async create(
     overrides: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'>,
   ): Promise<Runtime> {
     const options = defaultRuntimeOptions(overrides);
+    Object.assign(options, mergeSettings(pickSettings(options), {}));
     const catalogue = new ModelCatalogue(
       options.bundledModelsDir,
       options.userModelsDir,
       new RevisionCache(options.revisionCacheFile),
     );
     await catalogue.refresh();
-    const pages = options.isPaging ? new PageStore(options.pageSize) : null;
-    const registry = new SlotRegistry({
-      clock: options.clock,
-      log: options.log,
-      budgetBytes: options.slotBudgetBytes,
-      pageSize: options.pageSize,
-      numThreads: options.numThreads,
-      graphCacheDir: options.graphCacheDir,
-      // A model's own choice by its canonical id (`name:variant`) or by its bare name.
-      providerFor: (modelId) =>
-        options.modelProviders[modelId] ??
-        options.modelProviders[modelId.split(':')[0]!] ??
-        options.executionProvider,
-      createRunner: options.createRunner ?? (() => new RunnerClient()),
-      dropPages: (identity) => pages?.dropIdentity(identity),
-    });
-    const budget = new KvBudget(options.kvBudgetBytes, pages, options.pageSize);
-    const scheduler = new Scheduler(
-      {
-        maxSeats: options.maxSeats,
-        prefillChunkTokens: options.prefillChunkTokens,
-        isPaging: options.isPaging,
-      },
-      budget,
-      pages,
-      registry,
-    );
+    let runtime: Runtime | null = null;
+    const registry = buildRegistry(options, (identity) => runtime?.pages?.dropIdentity(identity));
     const tokenizer = new TokenizerThread();
-    const engine = new EngineLoop({
-      clock: options.clock,
-      catalogue,
-      registry,
-      scheduler,
-      store: pages,
-      pageSize: options.pageSize,
-      limits: options.limits,
-      tokenizeLong: (model, text) => tokenizer.encode(model, text),
-    });
     registry.onEvent((event) => {
       const slot =
         event.toStatus === 'resident' && event.fromStatus === 'prefetching'
@@ -112,7 +103,19 @@ export class Runtime {
           : undefined;
       if (slot) tokenizer.warm(slot.model);
     });
-    return new Runtime(options, catalogue, registry, pages, engine, new PrefillRate(), tokenizer);
+    const parts = buildEngine(options, catalogue, registry, tokenizer);
+    runtime = new Runtime(options, catalogue, registry, parts, new PrefillRate(), tokenizer);
+    return runtime;
+  }
+
+  /** The user's runtime settings as they are now. */
+  get settings(): RuntimeSettings {
+    return pickSettings(this.options);
+  }
+
+  /** The context page store (null with paging off); replaced when the page size changes. */
+  get pages(): PageStore | null {
+    return this.parts.pages;
   }
 
   /** Every model folder found, with revisions or the reason it is broken. */
@@ -125,13 +128,14 @@ export class Runtime {
     return this.catalogue.refresh();
   }
 
+  /** The model requests get when they name none: the setting, else the first bundled model. */
   defaultModelId(): string | null {
-    return this.catalogue.defaultModelId();
+    return this.options.defaultModel ?? this.catalogue.defaultModelId();
   }
 
   /** Starts a request; the sink receives its chunks and one outcome. */
   submit(request: GenerationRequest, sink: GenerationSink): void {
-    this.engine.submit(request, sink);
+    this.parts.engine.submit(request, sink);
   }
 
   /**
@@ -146,7 +150,7 @@ export class Runtime {
         registry: this.registry,
         pages: this.pages,
         pageSize: this.options.pageSize,
-        limits: this.options.limits,
+        limits: this.options,
         rate: this.rate,
       },
       input,
@@ -155,7 +159,7 @@ export class Runtime {
 
   /** Cancels a request; false when it is unknown or already finished. */
   cancel(requestId: string): boolean {
-    return this.engine.cancel(requestId);
+    return this.parts.engine.cancel(requestId);
   }
 
   /** Loads a model's slot ahead of use (cause `prefetch`). */
@@ -223,7 +227,7 @@ export class Runtime {
   }
 
   pageSummary(): PageSummary {
-    const store = this.pages;
+    const store = this.parts.pages;
     return {
       pageSize: this.options.pageSize,
       numPages: store?.numPages ?? 0,
@@ -231,21 +235,55 @@ export class Runtime {
       bytes: store?.bytes ?? 0,
       budgetBytes: this.options.kvBudgetBytes,
       ...(store?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
-      numRetainedPastHits: this.engine.numRetainedPastHits,
+      numRetainedPastHits: this.parts.engine.numRetainedPastHits,
     };
   }
 
   load(): LoadSummary {
+    const { engine } = this.parts;
     return {
-      numRunning: this.engine.numRunning,
-      numWaiting: this.engine.numWaiting,
+      numRunning: engine.numRunning,
+      numWaiting: engine.numWaiting,
       numSeats: this.options.maxSeats * Math.max(1, this.registry.list().filter((s) => s.runner).length),
-      maxQueue: this.options.limits.maxQueue,
+      maxQueue: this.options.maxQueue,
     };
   }
 
+  /**
+   * Applies a settings change at the level it needs (see runtime/settings APPLY_LEVELS):
+   * limits for the next request, seats and budgets from the next step, and page size, threads
+   * or provider by unloading every slot and rebuilding the engine, which needs an idle runtime.
+   * Throws a ZodError for a bad value and SettingsRefused when it cannot apply now.
+   */
+  async reconfigure(patch: SettingsPatch): Promise<AppliedSettings> {
+    const before = this.settings;
+    const after = mergeSettings(before, patch);
+    const changed = changedSettings(before, after);
+    const level = applyLevelOf(changed);
+    const startedAt = performance.now();
+    const applied = { settings: after, changed, level, description: describeChange(before, after) };
+    if (level === null) return { ...applied, evictedSlotIds: [], numDroppedPages: 0, applyMs: 0 };
+    if (this.isReconfiguring) throw new SettingsRefused('another settings change is being applied');
+    if (level === 'slots') {
+      const busy = this.busyReason();
+      if (busy) throw new SettingsRefused(`${applied.description} needs an idle engine: ${busy}`);
+      this.isReconfiguring = true;
+      try {
+        const rebuilt = await this.rebuildSlots(after, applied.description);
+        return { ...applied, ...rebuilt, applyMs: performance.now() - startedAt };
+      } finally {
+        this.isReconfiguring = false;
+      }
+    }
+    Object.assign(this.options, after);
+    this.parts.budget.resize(after.kvBudgetBytes);
+    this.parts.engine.poke();
+    return { ...applied, evictedSlotIds: [], numDroppedPages: 0, applyMs: performance.now() - startedAt };
+  }
+
   onTimeline(listener: (timeline: Timeline) => void): () => void {
-    return this.engine.onTimeline(listener);
+    this.timelineListeners.add(listener);
+    return () => this.timelineListeners.delete(listener);
   }
 
   onSlotEvent(listener: (event: SlotEvent) => void): () => void {
@@ -254,9 +292,48 @@ export class Runtime {
 
   /** Stops accepting, cancels in-flight requests, waits for running steps, closes every slot. */
   async close(): Promise<void> {
-    this.engine.shutdown();
-    for (let i = 0; i < 500 && this.engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
+    const { engine } = this.parts;
+    engine.shutdown();
+    for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();
     await this.tokenizer.close();
+  }
+
+  /** Why the runtime is not idle (requests in flight, a slot loading), or null when it is. */
+  busyReason(): string | null {
+    const { engine } = this.parts;
+    const numBusy = engine.numRunning + engine.numWaiting;
+    if (numBusy > 0) return `${numBusy} request(s) are running or waiting; retry when they finish`;
+    if (engine.isStepping) return 'a step is still running; retry in a moment';
+    const loading = this.registry.list().filter((s) => s.status === 'prefetching' || s.status === 'active');
+    if (loading.length > 0) return `slot ${loading[0]!.slotId} is ${loading[0]!.status}`;
+    return null;
+  }
+
+  /** Unloads every slot, applies the settings and builds a fresh page store, budget and loop. */
+  private async rebuildSlots(after: RuntimeSettings, description: string) {
+    const evictedSlotIds: string[] = [];
+    for (const slot of this.registry.list()) {
+      if (slot.status !== 'resident' && slot.status !== 'failed') continue;
+      await this.registry.evict(slot, 'manual', `settings changed: ${description}`);
+      evictedSlotIds.push(slot.slotId);
+    }
+    const numDroppedPages = this.parts.pages?.numPages ?? 0;
+    Object.assign(this.options, after);
+    this.registry.setBuildOptions({
+      pageSize: after.pageSize,
+      numThreads: slotThreadsOf(this.options),
+    });
+    this.parts.engine.retire();
+    this.parts = buildEngine(this.options, this.catalogue, this.registry, this.tokenizer);
+    this.forwardTimelines();
+    return { evictedSlotIds, numDroppedPages };
+  }
+
+  /** Every finished timeline of the current loop reaches this runtime's listeners. */
+  private forwardTimelines(): void {
+    this.parts.engine.onTimeline((timeline) => {
+      for (const listener of this.timelineListeners) listener(timeline);
+    });
   }
 }

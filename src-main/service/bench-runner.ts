@@ -20,8 +20,7 @@ export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): {
     name: `${input.kind} ${new Date(deps.clock.wallNow()).toLocaleString('en-GB')}`,
     config: {
       workload: { ...input },
-      numSeats: deps.runtime.options.maxSeats,
-      pageSize: deps.runtime.options.pageSize,
+      settings: deps.runtime.settings,
     },
   });
   const work =

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Runtime } from '../runtime';
+import { ZodError } from 'zod';
+import { Runtime, SettingsRefused } from '../runtime';
 import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report';
@@ -20,6 +21,7 @@ import { EventHub } from './event-hub';
 import { chatHandlers } from './handlers/chat';
 import { exportHandlers, exportSources } from './handlers/exports';
 import { runHandlers } from './handlers/runs';
+import { settingsHandlers, storedSettings } from './handlers/settings';
 import { slotHandlers } from './handlers/slots';
 import { appStatus, telemetryHandlers } from './handlers/telemetry';
 import { toSlotEventPayload } from './mappers';
@@ -38,19 +40,15 @@ const STATS_EVERY_MS = 250;
 export async function createCore(options: CoreOptions): Promise<Core> {
   mkdirSync(path.join(options.dataDir, 'models'), { recursive: true });
   const log = openProblemLog(options.dataDir);
-  const runtime = await Runtime.create({
-    log,
-    bundledModelsDir: options.bundledModelsDir,
-    userModelsDir: path.join(options.dataDir, 'models'),
-    revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
-    graphCacheDir: path.join(options.dataDir, 'ort-graphs'),
-    ...(options.runtime as Partial<RuntimeOptions>),
-  });
   const store = createStore({
     path: path.join(options.dataDir, 'history.sqlite'),
     nativeBinding: options.sqliteNativeBinding,
     onOpen: options.onHistoryOpen,
     log,
+  });
+  const { runtime, notes } = await createRuntime(options, store, log).catch((error: unknown) => {
+    store.close();
+    throw error;
   });
   const hub = new EventHub(log.file);
   log.connect(hub);
@@ -78,6 +76,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ...chatHandlers(deps),
       ...runHandlers(deps),
       ...exportHandlers(deps),
+      ...settingsHandlers(deps),
       'bench.start': (input) => startBench(deps, input),
       'api.status': () => api.status(),
       'api.setEnabled': (input) => api.setEnabled(input),
@@ -87,7 +86,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   return {
     service,
     openai,
-    describe: () => describeCore(runtime, store),
+    describe: () => [...describeCore(runtime, store), ...notes],
     prefetchDefault: async () => {
       const modelId = runtime.defaultModelId();
       if (modelId) await runtime.prefetch(modelId);
@@ -104,6 +103,39 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       store.close();
     },
   };
+}
+
+/**
+ * The runtime on the settings kept from the last session, with the host's own (command-line
+ * flags, tests) on top. Kept settings that no longer apply (a provider gone) are dropped with
+ * a note rather than keeping the app from starting.
+ */
+async function createRuntime(
+  options: CoreOptions,
+  store: Store,
+  log: RuntimeOptions['log'],
+): Promise<{ runtime: Runtime; notes: string[] }> {
+  const base: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'> = {
+    log,
+    bundledModelsDir: options.bundledModelsDir,
+    userModelsDir: path.join(options.dataDir, 'models'),
+    revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
+    graphCacheDir: path.join(options.dataDir, 'ort-graphs'),
+  };
+  const overrides = (options.runtime ?? {}) as Partial<RuntimeOptions>;
+  const kept = storedSettings(store);
+  const notes = kept.problem ? [kept.problem] : [];
+  try {
+    return { runtime: await Runtime.create({ ...base, ...kept.patch, ...overrides }), notes };
+  } catch (error) {
+    if (
+      Object.keys(kept.patch).length === 0 ||
+      !(error instanceof SettingsRefused || error instanceof ZodError)
+    )
+      throw error;
+    notes.push(`kept settings ignored: ${error.message}`);
+    return { runtime: await Runtime.create({ ...base, ...overrides }), notes };
+  }
 }
 
 /** Every finished timeline and slot event goes to the window, the store and the clients. */

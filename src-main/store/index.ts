@@ -29,6 +29,7 @@ export type {
 } from './queries/chats';
 export { conversationRecord, messageRecord, snippetOf } from './queries/chats';
 export type { SlotEventQueries } from './queries/slot-events';
+export type { PreferenceQueries } from './queries/preferences';
 export { DEFAULT_RETENTION, RetentionPolicySchema } from './retention';
 export type { RetentionPolicy, RetentionControl, PruneResult } from './retention';
 export { BatchedWriter } from './writer/batched-writer';

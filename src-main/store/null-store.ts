@@ -86,6 +86,7 @@ export function nullStore(unavailable: StoreUnavailable): Store {
       setPolicy: () => undefined,
       prune: () => ({ numRequests: 0, numSlotEvents: 0, numRuns: 0 }),
     },
+    preferences: { read: () => null, write: drop },
     close: () => undefined,
   };
 }

@@ -10,6 +10,8 @@ import { pendingChats } from './pending-chats';
 import { openDatabase } from './open';
 import type { ChatQueries } from './queries/chats';
 import { chatQueries } from './queries/chats';
+import type { PreferenceQueries } from './queries/preferences';
+import { preferenceQueries } from './queries/preferences';
 import type { RunQueries } from './queries/runs';
 import { RunConfigSchema, runQueries } from './queries/runs';
 import type { SlotEventQueries } from './queries/slot-events';
@@ -50,6 +52,8 @@ export interface Store {
   readonly chats: ChatQueries;
   readonly slotEvents: SlotEventQueries;
   readonly retention: RetentionControl;
+  /** Named app settings kept across restarts (nothing is kept with persistence off). */
+  readonly preferences: PreferenceQueries;
   /** Flushes and closes; the store is unusable afterwards. */
   close(): void;
 }
@@ -78,6 +82,7 @@ class SqliteStore implements Store {
   readonly chats: ChatQueries;
   readonly slotEvents: SlotEventQueries;
   readonly retention: RetentionControl;
+  readonly preferences: PreferenceQueries;
   readonly writer: HistoryWriter;
   private lost: StoreUnavailable | null = null;
 
@@ -89,6 +94,7 @@ class SqliteStore implements Store {
     this.timelines = timelineQueries(db);
     this.slotEvents = slotEventQueries(db);
     this.retention = retentionControl(db);
+    this.preferences = preferenceQueries(db);
     const batched = new BatchedWriter(sqliteSink(db), {
       ...options.writer,
       onFatal: (error) => {

@@ -1,5 +1,10 @@
+import { settingsUsage, takeSettingFlags } from '../../runtime/settings';
+import type { SettingsPatch } from '../../runtime/settings';
+
 /** What `npm run serve -- …` was asked for. */
 export interface ServeArgs {
+  /** Runtime settings from flags (`--seats 4`), over the ones kept from the last session. */
+  settings: SettingsPatch;
   port: number;
   host: string;
   dataDir: string | null;
@@ -13,18 +18,22 @@ export interface ServeArgs {
 export const DEFAULT_SERVE_PORT = 5180;
 
 /** Usage text printed by --help and after a bad flag. */
-export const SERVE_USAGE = `usage: npm run serve -- [--port N] [--host ADDR] [--data-dir DIR] [--allow-host NAME] [--no-key]
+export const SERVE_USAGE = `usage: npm run serve -- [--port N] [--host ADDR] [--data-dir DIR] [--allow-host NAME] [--no-key] [settings…]
   --port N          port to listen on (default ${DEFAULT_SERVE_PORT}; 0 picks a free one)
   --host ADDR       bind address (default 127.0.0.1; 0.0.0.0 exposes the app to your network,
                     and then needs FIRST_FRAME_API_KEY, which every route requires when set)
   --no-key          allow a --host beyond loopback without FIRST_FRAME_API_KEY (anyone who can
                     reach the port can then use the model and read every conversation)
   --data-dir DIR    database and user models folder (default .first-frame in the repository)
-  --allow-host NAME also accept requests addressed to NAME (e.g. a LAN host name)`;
+  --allow-host NAME also accept requests addressed to NAME (e.g. a LAN host name)
+runtime settings (default shown; they override the ones the Settings panel kept):
+${settingsUsage()}`;
 
 /** Parses the serve flags; throws an Error whose message a user can act on. */
-export function parseServeArgs(argv: readonly string[]): ServeArgs {
+export function parseServeArgs(all: readonly string[]): ServeArgs {
+  const { patch, rest: argv } = takeSettingFlags(all);
   const args: ServeArgs = {
+    settings: patch,
     port: DEFAULT_SERVE_PORT,
     host: '127.0.0.1',
     dataDir: null,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEADLINE_HEADER } from '../../service/openai';
 import type { OpenAiEndpoint, OpenAiFailure, OpenAiService } from '../../service/openai';
 import type { RouteModule } from '../http';
 import {
@@ -139,7 +140,14 @@ async function completion(
   const body = await readRequestJson(req, res, ctx);
   if (body === null) return;
   const writer = new FrameWriter(res);
-  const call = openai.start(endpoint, body.value, writer.write, arrivedAt);
+  const deadline = req.headers[DEADLINE_HEADER];
+  const call = openai.start(
+    endpoint,
+    body.value,
+    writer.write,
+    arrivedAt,
+    Array.isArray(deadline) ? deadline.join(',') : deadline,
+  );
   if (!call) return;
   const onClose = () => {
     if (writer.isEnded) return;

@@ -34,4 +34,11 @@ export class DropQueue {
     timer.unref();
     this.timers.set(slotId, timer);
   }
+
+  /** Forgets everything and stops every timer (the engine is being replaced; its workers are gone). */
+  clear(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.drops.clear();
+  }
 }

@@ -175,6 +175,20 @@ export class EngineLoop {
       this.finishSequence(seq, 'cancelled', 'the runtime shut down');
   }
 
+  /**
+   * Retires a loop that a rebuilt one replaces: stops accepting and forgets pending K/V drops
+   * (the caller has already closed the workers that held that K/V).
+   */
+  retire(): void {
+    this.shutdown();
+    this.drops.clear();
+  }
+
+  /** Runs an iteration soon: a setting changed (more seats, a bigger budget) and waiting work may fit. */
+  poke(): void {
+    this.kick();
+  }
+
   /** True while any step is running in a worker. */
   get isStepping(): boolean {
     return this.inFlight.size > 0;

@@ -10,10 +10,20 @@ import type { Sequence } from './sequence';
  */
 export class KvBudget {
   constructor(
-    readonly capacityBytes: number,
+    private capacity: number,
     private readonly store: PageStore | null,
     readonly pageSize: number,
   ) {}
+
+  /** The budget in bytes. */
+  get capacityBytes(): number {
+    return this.capacity;
+  }
+
+  /** A new budget from the next step on; a smaller one is met by evicting pages, then preempting. */
+  resize(bytes: number): void {
+    this.capacity = bytes;
+  }
 
   /** Bytes of one page of this sequence's model. */
   pageBytesOf(seq: Sequence): number {

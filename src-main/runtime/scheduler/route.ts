@@ -5,15 +5,23 @@ import { DEFAULT_SAMPLING, SAMPLING_LIMITS } from '../sampling';
 import type { SamplingParams } from '../sampling';
 import { maxPromptChars, PROMPT_LIMITS } from '../../limits';
 import type { GenerationOutcome, GenerationRequest } from './request';
+import type { RuntimeSettings } from '../settings';
 
-/** Request limits: a request past one is refused with a message naming it, before any work. */
-export interface RequestLimits {
-  maxPromptTokens: number;
-  maxOutputTokens: number;
-  defaultMaxTokens: number;
-  maxQueue: number;
-  defaultDeadlineMs: number | null;
-}
+/**
+ * The settings a request is checked against (DESIGN: bad input gets a clear error and loses
+ * nothing). The runtime passes its live options, so a changed limit applies to the next request.
+ */
+export type RequestLimits = Readonly<
+  Pick<
+    RuntimeSettings,
+    | 'maxPromptTokens'
+    | 'maxOutputTokens'
+    | 'defaultMaxTokens'
+    | 'maxQueue'
+    | 'defaultDeadlineMs'
+    | 'defaultModel'
+  >
+>;
 
 /** A request the runtime refuses, with the code a client can act on. */
 export class RequestRejected extends Error {
@@ -50,7 +58,7 @@ export function routeRequest(
   limits: RequestLimits,
   tokenizeLong: TokenizeLong | null = null,
 ): RoutedRequest | Promise<RoutedRequest> {
-  const modelId = request.modelId ?? catalogue.defaultModelId();
+  const modelId = request.modelId ?? limits.defaultModel ?? catalogue.defaultModelId();
   if (!modelId)
     throw new RequestRejected('not_found', 'no model is available: the models folder is empty or broken');
   const model = catalogue.resolve(modelId);

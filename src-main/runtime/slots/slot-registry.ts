@@ -143,6 +143,17 @@ export class SlotRegistry {
     this.transition(slot, 'empty', cause, reason);
   }
 
+  /**
+   * How the next slot builds are made (page size, threads). Only while no slot holds a runner:
+   * a built session would otherwise disagree with its own page identity.
+   */
+  setBuildOptions(build: Pick<SlotRegistryOptions, 'pageSize' | 'numThreads'>): void {
+    const loaded = this.list().filter((s) => s.runner !== null || this.loads.has(s.model.modelId));
+    if (loaded.length > 0)
+      throw new Error(`slots ${loaded.map((s) => s.slotId).join(', ')} are still loaded`);
+    Object.assign(this.options, build);
+  }
+
   /** Evicts every idle slot and closes every worker (shutdown). */
   async closeAll(): Promise<void> {
     for (const slot of this.list()) {

@@ -39,7 +39,7 @@ export function defaultSettings(chats: ChatQueries): ConversationSettings {
 export function chatDefaults(chats: ChatQueries, runtime: Runtime): ChatDefaults {
   return {
     settings: defaultSettings(chats),
-    effective: { ...DEFAULT_SAMPLING, maxTokens: runtime.options.limits.defaultMaxTokens },
+    effective: { ...DEFAULT_SAMPLING, maxTokens: runtime.options.defaultMaxTokens },
     presets: [...BUILT_IN_PRESETS, ...userPresets(chats)],
   };
 }

@@ -81,6 +81,8 @@ export interface TurnJob {
   how: TurnSettings;
   /** The conversation's leaf when the turn started: the answer becomes the leaf only if it still is. */
   leafAtStart: string | null;
+  /** Cut the answer this many ms after arrival (finish reason `deadline`); default: the setting. */
+  deadlineMs?: number;
 }
 
 /** Submits the turn to the runtime; chunks and the outcome go out as pushed events. */
@@ -94,6 +96,7 @@ export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
     prompt: { kind: 'chat', messages: job.plan.messages },
     conversationId: job.conversation.conversationId,
     ...(job.how.sampling ?? job.how.settings.sampling),
+    ...(job.deadlineMs === undefined ? {} : { deadlineMs: job.deadlineMs }),
   };
   const meta: MessageMeta = {
     forecast,

@@ -7,3 +7,4 @@ export * from './service-api';
 export * from './chat-schemas';
 export * from './quality-schemas';
 export type * from './window-api';
+export * from './settings-schemas';

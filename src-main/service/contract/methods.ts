@@ -24,6 +24,8 @@ import {
   SendForecastSchema,
   TurnStartedSchema,
 } from './chat-schemas';
+import { AppliedSettingsSchema, SettingsStateSchema } from './settings-schemas';
+import { MAX_DEADLINE_MS, SettingsPatchSchema } from '../../runtime/settings';
 
 const idSchema = z.string().min(1).max(200);
 const empty = z.object({}).strict();
@@ -146,6 +148,8 @@ export const METHODS = {
       content: z.string().min(1).max(INPUT_LIMITS.maxMessageChars),
       modelId: idSchema.optional(),
       sampling: SamplingSchema.optional(),
+      /** Cut the answer this many ms after it arrives (finish reason `deadline`); default: the setting. */
+      deadlineMs: z.number().int().min(1).max(MAX_DEADLINE_MS).optional(),
     }),
     TurnStartedSchema,
   ),
@@ -200,6 +204,8 @@ export const METHODS = {
     }),
     TraceImportResultSchema,
   ),
+  'settings.get': def(empty, SettingsStateSchema),
+  'settings.apply': def(z.object({ patch: SettingsPatchSchema }), AppliedSettingsSchema),
   'api.status': def(empty, ApiStatusSchema),
   'api.setEnabled': def(
     z.object({

@@ -123,5 +123,6 @@ function send(deps: CoreDeps, opened: Opened, input: MethodInput<'chat.send'>) {
     plan,
     how,
     leafAtStart: question.messageId,
+    ...(input.deadlineMs === undefined ? {} : { deadlineMs: input.deadlineMs }),
   });
 }

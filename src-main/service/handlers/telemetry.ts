@@ -45,7 +45,7 @@ export function appStatus(deps: CoreDeps): MethodOutput<'app.status'> {
     persistenceReason: store.unavailable?.message ?? describeHealth(health),
     dataDir: deps.dataDir,
     defaultModelId: deps.runtime.defaultModelId(),
-    executionProvider: 'cpu',
+    executionProvider: deps.runtime.options.executionProvider,
     host: deps.host,
     logPath: deps.log.path,
     recentProblems: deps.log.recent(),

@@ -16,3 +16,4 @@ export { openAiFailure, fromZod, paramOf } from './errors';
 export { timingsOf, usageOf, partKey } from './timings';
 export type { OpenAiTimings, OpenAiUsage } from './timings';
 export { openAiFinishReason } from './responses';
+export { DEADLINE_HEADER } from './deadline';

@@ -12,17 +12,16 @@ export interface ResponseIdentity {
   isUsageIncluded: boolean;
 }
 
-/** OpenAI's finish reasons that we produce. */
-export type OpenAiFinishReason = 'stop' | 'length';
+/** The finish reasons an answer carries: OpenAI's `stop` and `length`, and our `deadline`. */
+export type OpenAiFinishReason = 'stop' | 'length' | 'deadline';
 
 /**
- * Our finish reason as OpenAI's: `stop` and `length` as they are; `deadline` (the request ran
- * past its deadline) as `length`, because the answer was cut by a limit like max_tokens. The
- * exact reason is always in `timings.finish_reason`. Other reasons are errors, not answers.
+ * Our finish reason on the wire: `stop` and `length` as OpenAI's; `deadline` (the request ran
+ * past its deadline) as its own reason, so a client can tell a deadline cut from a length cut
+ * (OpenAI's clients pass unknown reasons through). Other reasons are errors, not answers.
  */
 export function openAiFinishReason(reason: FinishReason): OpenAiFinishReason | null {
-  if (reason === 'stop') return 'stop';
-  if (reason === 'length' || reason === 'deadline') return 'length';
+  if (reason === 'stop' || reason === 'length' || reason === 'deadline') return reason;
   return null;
 }
 

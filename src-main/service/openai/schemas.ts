@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling';
+import { MAX_DEADLINE_MS } from '../../runtime/settings';
 
 /**
  * Request bodies of the OpenAI-compatible routes, as zod schemas. Unknown fields are dropped
@@ -9,10 +10,14 @@ import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling'
 
 const idSchema = z.string().min(1).max(200);
 
-/** Our extension: ties a request to a stored run and/or a conversation (both optional). */
+/**
+ * Our extension: ties a request to a stored run and/or a conversation, and sets its deadline
+ * (ms after arrival; the `x-first-frame-deadline-ms` header means the same). All optional.
+ */
 export const FirstFrameExtensionSchema = z.object({
   run_id: idSchema.nullish(),
   conversation_id: idSchema.nullish(),
+  deadline_ms: z.number().int().min(1).max(MAX_DEADLINE_MS).nullish(),
 });
 
 const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { openAiFailure } from './errors';
+import { deadlineOf } from './deadline';
 import { Reply } from './reply';
 import { RetryAfterEstimate } from './retry-after';
 import type { ParsedBody } from './to-request';
@@ -49,12 +50,14 @@ export function createOpenAiService(deps: OpenAiDeps): OpenAiService {
     },
     now: () => deps.clock.now(),
     failure: (status, message, type, code) => openAiFailure(status, message, { type, code: code ?? null }),
-    start(endpoint, raw, out, arrivedAt) {
+    start(endpoint, raw, out, arrivedAt, deadlineHeader) {
       const parsed = parseBody(endpoint, raw);
       if ('status' in parsed) return refuse(out, parsed);
       const refusal = runRefusal(deps, parsed);
       if (refusal) return refuse(out, refusal);
-      return submit(deps, parsed, out, arrivedAt, retryAfter);
+      const deadlineMs = deadlineOf(parsed, deadlineHeader);
+      if (typeof deadlineMs === 'object') return refuse(out, deadlineMs);
+      return submit(deps, parsed, out, { arrivedAt, deadlineMs }, retryAfter);
     },
   };
 }
@@ -78,7 +81,7 @@ function submit(
   deps: OpenAiDeps,
   parsed: ParsedBody,
   out: FrameSink,
-  arrivedAt: number | undefined,
+  at: { arrivedAt: number | undefined; deadlineMs: number | undefined },
   retryAfter: RetryAfterEstimate,
 ): OpenAiCall {
   const id = `${ID_PREFIX[parsed.endpoint]}${randomUUID().replaceAll('-', '')}`;
@@ -101,6 +104,6 @@ function submit(
       },
     },
   );
-  deps.runtime.submit(toGenerationRequest(parsed, id, arrivedAt), reply);
+  deps.runtime.submit(toGenerationRequest(parsed, id, at.arrivedAt, at.deadlineMs), reply);
   return { id, cancel: () => deps.runtime.cancel(id) };
 }

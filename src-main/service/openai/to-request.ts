@@ -45,6 +45,7 @@ export function toGenerationRequest(
   parsed: ParsedBody,
   requestId: string,
   arrivedAt: number | undefined,
+  deadlineMs?: number,
 ): GenerationRequest {
   const { body } = parsed;
   const prompt: GenerationRequest['prompt'] =
@@ -71,6 +72,7 @@ export function toGenerationRequest(
       runId: body.first_frame?.run_id,
       conversationId: body.first_frame?.conversation_id,
       arrivedAt,
+      deadlineMs,
     }),
   };
 }

@@ -65,10 +65,16 @@ export interface OpenAiService {
   /** The process clock's now (ms), for transports that stamp arrival before reading the body. */
   now(): number;
   /**
-   * Validates `body` and submits it. Frames go to `out`; an invalid body yields one `json`
-   * 400 frame at once and returns null.
+   * Validates `body` (and the deadline header's value, if the transport saw one) and submits
+   * it. Frames go to `out`; an invalid body yields one `json` 400 frame at once and returns null.
    */
-  start(endpoint: OpenAiEndpoint, body: unknown, out: FrameSink, arrivedAt?: number): OpenAiCall | null;
+  start(
+    endpoint: OpenAiEndpoint,
+    body: unknown,
+    out: FrameSink,
+    arrivedAt?: number,
+    deadlineHeader?: string,
+  ): OpenAiCall | null;
   /** An error body in OpenAI's shape, for errors the transport finds (auth, JSON, size). */
   failure(status: number, message: string, type?: string, code?: string | null): OpenAiFailure;
 }

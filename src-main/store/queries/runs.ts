@@ -4,12 +4,26 @@ import { z } from 'zod';
 import type { Slo } from '../../telemetry/report';
 import { buildReportFromColumns, DEFAULT_TTFT_EDGES_MS, histogram } from '../../telemetry/report';
 import { loadReportColumns } from './report-load';
+import { StoredSettingsSchema } from '../../runtime/settings';
+
+/** Which experiment a run is an arm of: the varied setting and this arm's value. */
+export const RunExperimentSchema = z.looseObject({
+  experimentId: z.string(),
+  vary: z.string(),
+  value: z.string(),
+  armIndex: z.number().int(),
+  numArms: z.number().int(),
+});
 
 /**
- * What a run was measured with: model revisions, precision, provider, seats, page size,
- * budgets and the workload. Known fields are typed; anything else is kept as given.
+ * What a run was measured with: the runtime settings (seats, K/V budget, page size, limits,
+ * model, provider…), model revisions and the workload, and the experiment it belongs to.
+ * Known fields are typed; anything else is kept as given. Older runs carry `numSeats` and
+ * `pageSize` instead of `settings`.
  */
 export const RunConfigSchema = z.looseObject({
+  settings: StoredSettingsSchema.optional(),
+  experiment: RunExperimentSchema.optional(),
   modelRevisions: z.record(z.string(), z.string()).optional(),
   precision: z.string().optional(),
   provider: z.string().optional(),

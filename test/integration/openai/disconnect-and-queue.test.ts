@@ -28,13 +28,11 @@ describe('a client that goes away, and a full queue', () => {
     api = await startApiFixture({
       runtime: {
         maxSeats: 1,
-        limits: {
-          maxPromptTokens: 1024,
-          maxOutputTokens: 2000,
-          defaultMaxTokens: 16,
-          maxQueue: 1,
-          defaultDeadlineMs: null,
-        },
+        maxPromptTokens: 1024,
+        maxOutputTokens: 2000,
+        defaultMaxTokens: 16,
+        maxQueue: 1,
+        defaultDeadlineMs: null,
       },
     });
     cancels = new Map();

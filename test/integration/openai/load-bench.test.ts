@@ -70,7 +70,10 @@ describe('npm run bench -- load (in-process headless core + /v1 server)', () => 
       const stored = store.runs.get(phase!.runId);
       expect(stored).toMatchObject({
         numRequests: 6,
-        config: { workload: { profile: 'burst', burst: 3, seed: 4 }, numSeats: 4 },
+        config: {
+          workload: { profile: 'burst', burst: 3, seed: 4 },
+          settings: { maxSeats: 4, numThreads: 1 },
+        },
       });
       const timelines = store.timelines.ofRun(phase!.runId);
       expect(timelines.every((t) => t.clientTtftMs !== null && t.clientTtftMs >= (t.ttftMs ?? 0))).toBe(true);

@@ -25,13 +25,11 @@ describe('bad input gets a clear error and loses nothing', () => {
     runtime = await Runtime.create({
       bundledModelsDir: modelsDir,
       numThreads: 1,
-      limits: {
-        maxPromptTokens: 64,
-        maxOutputTokens: 100,
-        defaultMaxTokens: 8,
-        maxQueue: 8,
-        defaultDeadlineMs: null,
-      },
+      maxPromptTokens: 64,
+      maxOutputTokens: 100,
+      defaultMaxTokens: 8,
+      maxQueue: 8,
+      defaultDeadlineMs: null,
     });
   });
   afterAll(async () => {

@@ -9,13 +9,11 @@ describe('the main thread only routes', () => {
     runtime = await createTestRuntime({
       isPaging: false,
       prefillChunkTokens: null,
-      limits: {
-        maxPromptTokens: 2048,
-        maxOutputTokens: 64,
-        defaultMaxTokens: 2,
-        maxQueue: 8,
-        defaultDeadlineMs: null,
-      },
+      maxPromptTokens: 2048,
+      maxOutputTokens: 64,
+      defaultMaxTokens: 2,
+      maxQueue: 8,
+      defaultDeadlineMs: null,
     });
     await generate(runtime, { prompt: { kind: 'text', text: 'warm up' }, maxTokens: 1 });
   });

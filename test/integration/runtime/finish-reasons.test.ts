@@ -11,13 +11,11 @@ describe('every finish reason releases seats and pages', () => {
       pageSize: 16,
       prefillChunkTokens: 16,
       maxSeats: 2,
-      limits: {
-        maxPromptTokens: 1024,
-        maxOutputTokens: 512,
-        defaultMaxTokens: 16,
-        maxQueue: 3,
-        defaultDeadlineMs: null,
-      },
+      maxPromptTokens: 1024,
+      maxOutputTokens: 512,
+      defaultMaxTokens: 16,
+      maxQueue: 3,
+      defaultDeadlineMs: null,
     });
   });
   afterAll(() => runtime.close());

@@ -14,13 +14,11 @@ describe('long prompts', () => {
   let model: CatalogueModel;
   beforeAll(async () => {
     runtime = await createTestRuntime({
-      limits: {
-        maxPromptTokens: 2_000,
-        maxOutputTokens: 64,
-        defaultMaxTokens: 4,
-        maxQueue: 8,
-        defaultDeadlineMs: null,
-      },
+      maxPromptTokens: 2_000,
+      maxOutputTokens: 64,
+      defaultMaxTokens: 4,
+      maxQueue: 8,
+      defaultDeadlineMs: null,
     });
     const resolved = runtime.catalogue.resolve(TEST_MODEL_ID);
     if (resolved instanceof Error) throw resolved;

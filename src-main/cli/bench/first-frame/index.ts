@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultRuntimeOptions, Runtime } from '../../../runtime';
+import { defaultRuntimeOptions, Runtime, slotThreadsOf } from '../../../runtime';
 import { BUNDLED_MODELS_DIR, modelRefFor } from '../../paths';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
 import type { CaseContext } from './cases';
@@ -29,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
     },
   });
   const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
-  const numThreads = Number(values.threads ?? defaultRuntimeOptions({ bundledModelsDir: '' }).numThreads);
+  const numThreads = Number(values.threads ?? slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' })));
   // A fresh optimized-graph cache: the first cold load builds and saves it, the others build from it.
   const graphCacheDir = mkdtempSync(path.join(os.tmpdir(), 'ff-bench-graphs-'));
   const common = {

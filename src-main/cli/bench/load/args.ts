@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Slo } from '../../../telemetry/report';
+import { settingsUsage, takeSettingFlags } from '../../../runtime/settings';
+import type { SettingsPatch } from '../../../runtime/settings';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../../paths';
 import type { ArrivalProfile } from './arrivals';
 import type { LengthSpec } from './lengths';
@@ -25,7 +27,8 @@ export interface LoadConfig {
   /** `--variant`: one of the folder's ONNX files (`q4`, `fp16`, …); null for its default. */
   variant: string | null;
   dataDir: string | null;
-  numThreads: number | null;
+  /** Runtime settings for the in-process runtime (`--seats 2`, …); the rest stay at their defaults. */
+  settings: SettingsPatch;
   isJson: boolean;
   csvPath: string | null;
 }
@@ -35,7 +38,9 @@ export const LOAD_USAGE = `npm run bench -- load [--profile sync|constant|poisso
   [--burst N] [--requests N] [--warmup N] [--prompt-tokens fixed:N|uniform:A-B|run:<runId>]
   [--output-tokens …] [--multi-turn-share 0.3] [--seed S] [--slo-ttft MS --slo-itl MS]
   [--url http://127.0.0.1:PORT/v1 [--api-key K]] [--model DIR] [--variant NAME] [--data-dir DIR | --no-store]
-  [--threads N] [--json] [--csv FILE]`;
+  [--json] [--csv FILE] [settings…]
+runtime settings of the in-process runtime (default shown):
+${settingsUsage()}`;
 
 const PROFILES = ['sync', 'constant', 'poisson', 'burst', 'sweep'] as const;
 
@@ -59,18 +64,22 @@ const OPTIONS = {
   variant: { type: 'string' },
   'data-dir': { type: 'string' },
   'no-store': { type: 'boolean', default: false },
-  threads: { type: 'string' },
   json: { type: 'boolean', default: false },
   csv: { type: 'string' },
 } as const;
 
 /** Parses and checks the options; throws a message naming the bad one. */
 export function parseLoadArgs(argv: string[]): LoadConfig {
-  const { values: v } = parseArgs({ args: argv, options: OPTIONS });
+  const { patch: settings, rest } = takeSettingFlags(argv);
+  const { values: v } = parseArgs({ args: rest, options: OPTIONS });
   const profile = v.profile as LoadConfig['profile'];
   if (!PROFILES.includes(profile)) throw new Error(`--profile "${v.profile}": one of ${PROFILES.join(', ')}`);
   if (Boolean(v['slo-ttft']) !== Boolean(v['slo-itl']))
     throw new Error('--slo-ttft and --slo-itl go together');
+  if (v.url && Object.keys(settings).length > 0)
+    throw new Error(
+      'runtime settings flags apply to the in-process runtime; with --url, start that server with them (npm run serve -- --seats 4)',
+    );
   return {
     profile,
     rates: ratesOf(profile, v.rate, v.rates),
@@ -89,7 +98,7 @@ export function parseLoadArgs(argv: string[]): LoadConfig {
     modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
     variant: v.variant ?? null,
     dataDir: v['no-store'] ? null : path.resolve(v['data-dir'] ?? DEFAULT_DATA_DIR),
-    numThreads: v.threads ? integer(v.threads, 'threads', 1) : null,
+    settings,
     isJson: v.json,
     csvPath: v.csv ?? null,
   };

@@ -6,6 +6,7 @@ import type { Store } from '../../../store';
 import { systemClock } from '../../../telemetry/clock';
 import type { Timeline } from '../../../telemetry/timeline';
 import { judgeClientTtft } from '../../../telemetry/timeline';
+import type { SettingsPatch } from '../../../runtime/settings';
 import type { LoadHost } from './load-host';
 import { openModelRuntime } from './model-runtime';
 
@@ -16,7 +17,8 @@ export interface InProcessOptions {
   variant: string | null;
   /** The app's data folder (history.sqlite, revisions.json); null runs with history off. */
   dataDir: string | null;
-  numThreads: number | null;
+  /** Runtime settings over the defaults (seats, budgets, limits…). */
+  settings: SettingsPatch;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
     {
       revisionCacheFile: options.dataDir ? path.join(options.dataDir, 'revisions.json') : null,
       graphCacheDir: options.dataDir ? path.join(options.dataDir, 'ort-graphs') : null,
-      ...(options.numThreads ? { numThreads: options.numThreads } : {}),
+      ...options.settings,
     },
     options.variant,
   );
@@ -52,9 +54,8 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
     reportClientTtft: async (requestId, clientTtftMs) => byRun.setClientTtft(requestId, clientTtftMs),
     timelinesOf: (runId) => byRun.of(runId),
     runtimeFacts: () => ({
-      numSeats: runtime.options.maxSeats,
-      pageSize: runtime.options.pageSize,
-      provider: 'cpu',
+      settings: runtime.settings,
+      provider: runtime.options.executionProvider,
       modelRevisions: { [modelId]: model.revisions.modelRevision },
     }),
     close: async () => {

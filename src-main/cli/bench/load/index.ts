@@ -37,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
         modelDir: config.modelDir,
         variant: config.variant,
         dataDir: config.dataDir,
-        numThreads: config.numThreads,
+        settings: config.settings,
       });
   try {
     const ctx: PhaseContext = {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultRuntimeOptions } from '../../../runtime';
+import { defaultRuntimeOptions, slotThreadsOf } from '../../../runtime';
 import { BUNDLED_MODELS_DIR } from '../../paths';
 import type { Precision } from './variants';
 import { PRECISIONS } from './variants';
@@ -70,7 +70,7 @@ export function parsePeersArgs(argv: string[]): {
       // The runtime's own default (all cores but the main thread's), for all three engines alike.
       numThreads: v.threads
         ? count('threads', v.threads)
-        : defaultRuntimeOptions({ bundledModelsDir: '' }).numThreads,
+        : slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' })),
     },
   };
 }

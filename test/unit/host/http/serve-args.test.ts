@@ -19,6 +19,26 @@ describe('serve arguments', () => {
     expect(args).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/tmp/x', extraHostNames: ['a.local'] });
   });
 
+  it('reads runtime settings flags into a settings patch, and nothing else from them', () => {
+    const args = parseServeArgs([
+      '--seats',
+      '8',
+      '--prefill-chunk=off',
+      '--kv-budget-mb',
+      '64',
+      '--port',
+      '0',
+    ]);
+    expect(args.settings).toEqual({ maxSeats: 8, prefillChunkTokens: null, kvBudgetBytes: 64 * 1024 * 1024 });
+    expect(args.port).toBe(0);
+  });
+
+  it('refuses a settings flag out of range with the flag and the bound', () => {
+    expect(() => parseServeArgs(['--seats', '0'])).toThrow(/--seats 0: .*1/);
+    expect(() => parseServeArgs(['--seats', 'four'])).toThrow(/--seats four: "four" is not a whole number/);
+    expect(() => parseServeArgs(['--provider', 'tpu'])).toThrow(/--provider tpu/);
+  });
+
   it('refuses bad ports, unknown flags and missing values', () => {
     expect(() => parseServeArgs(['--port', '70000'])).toThrow(/0–65535/);
     expect(() => parseServeArgs(['--prot', '1'])).toThrow(/unknown option/);

@@ -104,13 +104,13 @@ describe('OpenAI service: answers in OpenAI shapes', () => {
     expect(last).not.toHaveProperty('usage');
   });
 
-  it('maps a deadline to finish_reason length, keeping the exact reason in timings', () => {
+  it('reports a deadline cut as finish_reason deadline, not length', () => {
     const { start, frames, fake } = serviceWithFrames();
     fake.setScript({ texts: ['a'], finish: 'deadline' });
     start('text', { model: 'tiny', prompt: 'Once' });
     expect((frames[0] as Extract<Frame, { kind: 'json' }>).body).toMatchObject({
       object: 'text_completion',
-      choices: [{ text: 'a', finish_reason: 'length' }],
+      choices: [{ text: 'a', finish_reason: 'deadline' }],
       timings: { finish_reason: 'deadline' },
     });
   });
@@ -235,5 +235,43 @@ describe('OpenAI service: answers in OpenAI shapes', () => {
       frames.push(f),
     );
     expect(fake.requests[0]).toMatchObject({ runId: 'run-1', conversationId: 'c' });
+  });
+});
+
+describe('OpenAI service: per-request deadlines', () => {
+  it('takes the deadline from the header or first_frame.deadline_ms and reports a cut as finish reason deadline', () => {
+    const { start, fake, frames, service } = serviceWithFrames();
+    fake.setScript({ texts: ['Hel'], finish: 'deadline' });
+    start('chat', { ...CHAT, first_frame: { deadline_ms: 250 } });
+    service.start('chat', CHAT, (f) => frames.push(f), undefined, '400');
+    expect(fake.requests.map((r) => r.deadlineMs)).toEqual([250, 400]);
+    const bodies = frames.map((f) => (f as Extract<Frame, { kind: 'json' }>).body) as {
+      choices: { finish_reason: string }[];
+      timings: { finish_reason: string };
+    }[];
+    expect(bodies.map((b) => b.choices[0]!.finish_reason)).toEqual(['deadline', 'deadline']);
+    expect(bodies[0]!.timings.finish_reason).toBe('deadline');
+  });
+
+  it('refuses a bad or contradicting deadline with a 400 naming it, and submits nothing', () => {
+    const { service, fake } = serviceWithFrames();
+    const frames: Frame[] = [];
+    service.start('chat', CHAT, (f) => frames.push(f), undefined, 'soon');
+    service.start(
+      'chat',
+      { ...CHAT, first_frame: { deadline_ms: 100 } },
+      (f) => frames.push(f),
+      undefined,
+      '200',
+    );
+    service.start('chat', { ...CHAT, first_frame: { deadline_ms: 0 } }, (f) => frames.push(f));
+    expect(fake.requests).toHaveLength(0);
+    const errors = frames.map((f) => f as Extract<Frame, { kind: 'json' }>);
+    expect(errors.map((e) => e.status)).toEqual([400, 400, 400]);
+    const messages = errors.map((e) => (e.body as { error: { message: string; param: string } }).error);
+    expect(messages[0]).toMatchObject({ param: 'x-first-frame-deadline-ms' });
+    expect(messages[0]!.message).toMatch(/got "soon"/);
+    expect(messages[1]!.message).toMatch(/set twice and differs/);
+    expect(messages[2]).toMatchObject({ param: 'first_frame.deadline_ms' });
   });
 });

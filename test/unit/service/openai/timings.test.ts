@@ -35,11 +35,11 @@ describe('timings and finish reasons', () => {
     }
   });
 
-  it('maps finish reasons: deadline is a cut like length; the rest are errors', () => {
+  it('maps finish reasons: a deadline cut keeps its own name (not length); the rest are errors', () => {
     expect(
       ['stop', 'length', 'deadline', 'cancelled', 'rejected', 'error'].map((r) =>
         openAiFinishReason(r as never),
       ),
-    ).toEqual(['stop', 'length', 'length', null, null, null]);
+    ).toEqual(['stop', 'length', 'deadline', null, null, null]);
   });
 });

@@ -1,0 +1,78 @@
+import os from 'node:os';
+import { RunnerClient } from './engine/runner-client';
+import type { ModelCatalogue } from './model';
+import { PageStore } from './pages';
+import type { PageIdentity } from './pages';
+import { EngineLoop } from './engine-loop';
+import { KvBudget, Scheduler } from './scheduler';
+import { threadsOf } from './settings';
+import { SlotRegistry } from './slots';
+import type { TokenizerThread } from './tokenize';
+import type { RuntimeOptions } from './runtime-options';
+
+/** What a runtime rebuilds when a setting reaches the engine's structure: pages, budget, scheduler, loop. */
+export interface EngineParts {
+  pages: PageStore | null;
+  budget: KvBudget;
+  engine: EngineLoop;
+}
+
+/** Threads each slot's session gets on this machine (the setting, or all cores but one). */
+export function slotThreadsOf(options: RuntimeOptions): number {
+  return threadsOf(options, os.availableParallelism());
+}
+
+/**
+ * The slot registry for these options (threads resolved against this machine's cores).
+ * `dropPages` forgets an unloaded session's pages in whichever page store is current.
+ */
+export function buildRegistry(
+  options: RuntimeOptions,
+  dropPages: (identity: PageIdentity) => void,
+): SlotRegistry {
+  return new SlotRegistry({
+    clock: options.clock,
+    log: options.log,
+    budgetBytes: options.slotBudgetBytes,
+    pageSize: options.pageSize,
+    numThreads: slotThreadsOf(options),
+    graphCacheDir: options.graphCacheDir,
+    // A model's own choice by its canonical id (`name:variant`) or its bare name; else the
+    // provider setting, read live, falling back to cpu (with the reason shown) when it cannot start.
+    providerFor: (modelId) =>
+      options.modelProviders[modelId] ??
+      options.modelProviders[modelId.split(':')[0]!] ?? {
+        provider: options.executionProvider,
+        isCpuFallbackAllowed: options.executionProvider !== 'cpu',
+      },
+    createRunner: options.createRunner ?? (() => new RunnerClient()),
+    dropPages,
+  });
+}
+
+/**
+ * Pages, K/V budget, scheduler and engine loop over `registry`. The scheduler and the loop read
+ * `options` itself (seats, prefill chunk, limits), so a setting changed in place reaches them
+ * from their next step without a rebuild.
+ */
+export function buildEngine(
+  options: RuntimeOptions,
+  catalogue: ModelCatalogue,
+  registry: SlotRegistry,
+  tokenizer: TokenizerThread,
+): EngineParts {
+  const pages = options.isPaging ? new PageStore(options.pageSize) : null;
+  const budget = new KvBudget(options.kvBudgetBytes, pages, options.pageSize);
+  const scheduler = new Scheduler(options, budget, pages, registry);
+  const engine = new EngineLoop({
+    clock: options.clock,
+    catalogue,
+    registry,
+    scheduler,
+    store: pages,
+    pageSize: options.pageSize,
+    limits: options,
+    tokenizeLong: (model, text) => tokenizer.encode(model, text),
+  });
+  return { pages, budget, engine };
+}

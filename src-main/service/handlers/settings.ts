@@ -1,0 +1,80 @@
+import { ZodError } from 'zod';
+import { SettingsRefused } from '../../runtime';
+import { DEFAULT_SETTINGS, SETTING_KEYS, StoredSettingsSchema, mergeSettings } from '../../runtime';
+import type { RuntimeSettings, SettingsPatch } from '../../runtime';
+import type { Store } from '../../store';
+import { ServiceFailure } from '../contract';
+import type { CoreDeps } from '../core-deps';
+import { describeIssues } from '../contract';
+import type { Handlers } from '../service';
+
+type SettingsHandlers = Pick<Handlers, 'settings.get' | 'settings.apply'>;
+
+/** The preference key the runtime settings are kept under. */
+const PREFERENCE_KEY = 'runtime';
+
+/** The runtime settings and their cost now; applying a change and keeping it across restarts. */
+export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
+  const { runtime, store } = deps;
+  return {
+    'settings.get': () => {
+      const summary = runtime.pageSummary();
+      return {
+        settings: runtime.settings,
+        defaults: DEFAULT_SETTINGS,
+        busyReason: runtime.busyReason(),
+        slots: runtime.slots().map((slot) => ({
+          slotId: slot.slotId,
+          modelId: slot.model.modelId,
+          status: slot.status,
+          lastLoadMs: slot.loadTimings
+            ? slot.loadTimings.readMs + slot.loadTimings.buildMs + slot.loadTimings.warmupMs
+            : null,
+        })),
+        numCachedPages: summary.numPages,
+        cachedPageBytes: summary.bytes,
+        isPersistent: store.isPersistent,
+      };
+    },
+    'settings.apply': async ({ patch }) => {
+      try {
+        const applied = await runtime.reconfigure(patch);
+        if (applied.changed.length > 0) saveSettings(store, applied.settings);
+        return applied;
+      } catch (error) {
+        if (error instanceof ZodError) throw new ServiceFailure('invalid_input', describeIssues(error));
+        if (error instanceof SettingsRefused) throw new ServiceFailure('unavailable', error.message);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Keeps the settings that differ from the defaults, so later default changes still reach the user. */
+function saveSettings(store: Store, settings: RuntimeSettings): void {
+  const changed = Object.fromEntries(
+    SETTING_KEYS.filter((k) => settings[k] !== DEFAULT_SETTINGS[k]).map((k) => [k, settings[k]]),
+  );
+  store.preferences.write(PREFERENCE_KEY, changed);
+}
+
+/**
+ * The settings kept from an earlier session, or an empty patch (with the reason in `problem`)
+ * when none were kept or they no longer validate: the app then starts on the defaults.
+ */
+export function storedSettings(store: Store): { patch: SettingsPatch; problem: string | null } {
+  const raw = store.preferences.read(PREFERENCE_KEY);
+  if (raw === null) return { patch: {}, problem: null };
+  const parsed = StoredSettingsSchema.safeParse(raw);
+  if (!parsed.success)
+    return { patch: {}, problem: `kept settings ignored: ${describeIssues(parsed.error)}` };
+  const known = Object.fromEntries(
+    SETTING_KEYS.filter((k) => k in parsed.data).map((k) => [k, parsed.data[k]]),
+  );
+  try {
+    mergeSettings(DEFAULT_SETTINGS, known);
+    return { patch: known as SettingsPatch, problem: null };
+  } catch (error) {
+    return { patch: {}, problem: `kept settings ignored: ${describeIssues(error as ZodError)}` };
+  }
+}

@@ -1,0 +1,32 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Named JSON values in the `settings` table (the app's runtime settings, the retention policy).
+ * The store keeps them as given; the owner of each key validates what it reads back.
+ */
+export interface PreferenceQueries {
+  /** The stored value, or null when the key was never written or its JSON does not parse. */
+  read(key: string): unknown;
+  write(key: string, value: unknown): void;
+}
+
+/** PreferenceQueries over an open history database. */
+export function preferenceQueries(db: Database.Database): PreferenceQueries {
+  const read = db.prepare('SELECT value_json FROM settings WHERE key = ?');
+  const write = db.prepare(
+    'INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json',
+  );
+  return {
+    read: (key) => {
+      const row = read.get(key) as { value_json: string } | undefined;
+      if (!row) return null;
+      try {
+        return JSON.parse(row.value_json) as unknown;
+      } catch {
+        // A hand-edited or truncated value reads as never written; the owner falls back to defaults.
+        return null;
+      }
+    },
+    write: (key, value) => void write.run(key, JSON.stringify(value)),
+  };
+}
