@@ -1,9 +1,11 @@
 /**
- * `npm run profile -- FILE [--json] [--skip-bad-lines] [--slo-ttft-ms N] [--slo-itl-ms N]`:
- * the latency report for a JSONL trace (seed 003 records or our exported timelines; UTF-8 with
- * or without a byte-order mark, LF or CRLF). A rejected file exits 1 with `FILE:LINE: reason`;
- * an empty or blank file, or one with no acceptable line, exits 1 too. With no FILE it runs the built-in positive and negative
- * controls and exits 1 unless both behave.
+ * `npm run profile -- FILE [--json] [--boundary client|server] [--skip-bad-lines]
+ * [--slo-ttft-ms N] [--slo-itl-ms N]`: the latency report for a JSONL trace (seed 003 records
+ * or our exported timelines; UTF-8 with or without a byte-order mark, LF or CRLF), at the
+ * client boundary when the trace carries client stamps (seed 003's keys and meaning), with the
+ * server's figures beside it. A rejected file exits 1 with `FILE:LINE: reason`; an empty or
+ * blank file, or one with no acceptable line, exits 1 too. With no FILE it runs the built-in
+ * positive and negative controls and exits 1 unless both behave.
  */
 import { parseArgs } from 'node:util';
 import type { ReportOptions } from '../telemetry/report';
@@ -22,8 +24,12 @@ async function main(argv: string[]): Promise<number> {
       'skip-bad-lines': { type: 'boolean', default: false },
       'slo-ttft-ms': { type: 'string' },
       'slo-itl-ms': { type: 'string' },
+      boundary: { type: 'string', default: 'auto' },
     },
   });
+  const boundary = values.boundary;
+  if (boundary !== 'auto' && boundary !== 'client' && boundary !== 'server')
+    throw new Error(`--boundary ${boundary}: client, server or auto`);
   const slo = {
     ttftMs: Number(values['slo-ttft-ms'] ?? DEFAULT_SLO.ttftMs),
     itlMs: Number(values['slo-itl-ms'] ?? DEFAULT_SLO.itlMs),
@@ -32,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     throw new Error('--slo-ttft-ms and --slo-itl-ms must be positive numbers');
   const path = positionals[0];
   if (!path) return controls({ slo }, values.json);
-  return profileFile(path, { slo }, values.json, values['skip-bad-lines']);
+  return profileFile(path, { slo, boundary }, values.json, values['skip-bad-lines']);
 }
 
 async function profileFile(

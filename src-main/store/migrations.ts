@@ -128,8 +128,20 @@ const V3 = `
 ALTER TABLE requests ADD COLUMN diagnosis_json TEXT;
 `;
 
+/**
+ * Schema v4: the client boundary. `client_e2e_ms` (client send → last chunk, the client's
+ * clock) and `network_in_ms` (client send → arrival, only from stamps on this process's
+ * clock). The packed report row grows by the same two values, NaN (absent) for older rows
+ * (little-endian 0x7FF8000000000000).
+ */
+const V4 = `
+ALTER TABLE requests ADD COLUMN client_e2e_ms REAL;
+ALTER TABLE requests ADD COLUMN network_in_ms REAL;
+UPDATE requests SET report_f64 = report_f64 || x'000000000000F87F000000000000F87F';
+`;
+
 /** Every migration in order; migration i takes `user_version` from i to i + 1. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

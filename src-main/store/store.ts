@@ -30,7 +30,10 @@ import type { ClientTtftUpdate } from './writer/batch';
 export interface HistoryWriter {
   enqueue(timeline: Timeline): void;
   enqueueSlotEvent(event: SlotEventRecord): void;
-  /** Stores a client TTFT that judgeClientTtft accepted, with the transport it derived. */
+  /**
+   * Stores a client TTFT that judgeClientTtft accepted, with the transport it derived (and the
+   * client's E2E and inbound network time when known).
+   */
   enqueueClientTtft(update: ClientTtftUpdate): void;
   /** Writes everything queued, synchronously (shutdown). */
   flush(): void;

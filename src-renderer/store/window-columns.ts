@@ -13,6 +13,7 @@ const NUM_FIELDS = SCALAR_FIELDS.length;
 export class WindowColumns {
   private readonly values: Record<ScalarField, Float64Array>;
   private modelIds: string[] = [];
+  private requestIds: string[] = [];
   private gaps = new Float64Array(16_384);
   private gapCounts: Uint32Array;
   private numRows = 0;
@@ -32,6 +33,7 @@ export class WindowColumns {
     this.numRows = 0;
     this.numGaps = 0;
     this.modelIds = [];
+    this.requestIds = [];
     this.appendRows(timelines.slice(-this.capacity));
   }
 
@@ -59,6 +61,7 @@ export class WindowColumns {
       numRequests: n,
       values,
       modelIds: this.modelIds,
+      requestIds: this.requestIds,
       itlGapsMs: this.gaps.subarray(0, this.numGaps),
     };
   }
@@ -68,6 +71,7 @@ export class WindowColumns {
       this.setRow(this.numRows, t);
       this.gapCounts[this.numRows] = t.itlMs.length;
       this.modelIds.push(t.modelId);
+      this.requestIds.push(t.requestId);
       this.pushGaps(t.itlMs);
       this.numRows++;
     }
@@ -81,6 +85,7 @@ export class WindowColumns {
     this.gapCounts.copyWithin(0, count, this.numRows);
     this.gaps.copyWithin(0, numDroppedGaps, this.numGaps);
     this.modelIds.splice(0, count);
+    this.requestIds.splice(0, count);
     this.numRows -= count;
     this.numGaps -= numDroppedGaps;
   }

@@ -38,12 +38,13 @@ export function unpackGaps(blob: Buffer): number[] {
 
 /**
  * Report columns from concatenated blobs: `scalars` holds one packed row per request, `gaps`
- * every request's gaps in the same order, `modelIds` the model of each request.
+ * every request's gaps in the same order, `modelIds` and `requestIds` each request's model and id.
  */
 export function unpackColumns(
   scalars: Buffer | null,
   gaps: Buffer | null,
   modelIds: readonly string[],
+  requestIds: readonly string[],
 ): ReportColumns {
   const rows = scalars ? asFloat64(scalars) : new Float64Array(0);
   const numRequests = rows.length / ROW_WIDTH;
@@ -52,7 +53,7 @@ export function unpackColumns(
       `packed report rows do not line up: ${rows.length} values for ${modelIds.length} requests`,
     );
   const pooled = gaps ? asFloat64(gaps) : new Float64Array(0);
-  const columns = allocateColumns(numRequests, 0, modelIds);
+  const columns = allocateColumns(numRequests, 0, modelIds, requestIds);
   const targets = SCALAR_FIELDS.map((f) => columns.values[f]);
   for (let f = 0; f < ROW_WIDTH; f++) {
     const target = targets[f]!;

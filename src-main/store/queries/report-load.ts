@@ -4,7 +4,7 @@ import { unpackColumns } from '../codec/packed';
 import type { TimelineFilter } from './filter';
 import { whereOf } from './filter';
 
-/** Separates model ids in the aggregated list (ASCII unit separator: never in a model id). */
+/** Separates ids in the aggregated lists (ASCII unit separator: never in a model or request id). */
 const MODEL_SEPARATOR = '\u001f';
 
 interface AggregateRow {
@@ -12,6 +12,7 @@ interface AggregateRow {
   scalars: Buffer | null;
   gaps: Buffer | null;
   models: string | null;
+  ids: string | null;
 }
 
 /**
@@ -26,10 +27,12 @@ export function loadReportColumns(db: Database.Database, filter: TimelineFilter)
       `SELECT count(*) AS n,
         CAST(group_concat(report_f64, x'') AS BLOB) AS scalars,
         CAST(group_concat(itl_gaps_f64, x'') AS BLOB) AS gaps,
-        group_concat(model_id, char(31)) AS models
+        group_concat(model_id, char(31)) AS models,
+        group_concat(request_id, char(31)) AS ids
       FROM requests ${where.sql}`,
     )
     .get(where.params) as AggregateRow;
   const modelIds = row.n === 0 ? [] : (row.models ?? '').split(MODEL_SEPARATOR);
-  return unpackColumns(row.scalars, row.gaps, modelIds);
+  const requestIds = row.n === 0 ? [] : (row.ids ?? '').split(MODEL_SEPARATOR);
+  return unpackColumns(row.scalars, row.gaps, modelIds, requestIds);
 }

@@ -5,12 +5,18 @@ import type { SlotEventRecord } from '../../telemetry/residency';
 /** A run whose row could not be inserted at once (database busy or full): written before its timelines. */
 export type PendingRun = Omit<RunRecord, 'numRequests'>;
 
-/** A client TTFT reported after the timeline finished (ms, the client's own clock), with its transport. */
+/**
+ * A client's figures reported after the timeline finished: TTFT and (when known) E2E on the
+ * client's own clock, the transport judgeClientTtft derived, and the inbound network time when
+ * the client's stamps share this process's clock. They replace any figures stored before.
+ */
 export interface ClientTtftUpdate {
   requestId: string;
   clientTtftMs: number;
   /** client − server TTFT as judgeClientTtft derived it (ms). */
   transportMs: number;
+  clientE2eMs?: number | null;
+  networkInMs?: number | null;
 }
 
 /** What one flush writes, in one transaction: runs, then inserts, then client TTFT updates. */

@@ -8,6 +8,9 @@ import { exceedanceOf } from './exceedance';
 import { throughputOf } from './goodput';
 import { DEFAULT_LITTLE_TOLERANCE, fullSpanOf, littlesLaw } from './littles-law';
 import { breakDown, dominantOf, E2E_PHASES, TTFT_PHASES } from './phases';
+import { boundaryPhases, serverRowOf } from './boundary-phases';
+import { clientBoundaryOf, isCompletedCode } from './client-boundary';
+import type { Boundary } from './seed-phases';
 import type { LatencyReport, ReportOptions, TokenShape } from './types';
 import { BOUNDARIES } from './types';
 
@@ -25,22 +28,35 @@ export function buildReportFromColumns(columns: ReportColumns, options: ReportOp
   const ttft = distributionOfNonNegative(v.ttftMs);
   const { parts, e2e: e2ePhases } = breakDown(columns);
   const classes = classIndexes(columns, bandEdges);
+  const client = clientBoundaryOf(columns);
+  const boundary: Boundary =
+    options.boundary === 'client' || options.boundary === 'server'
+      ? options.boundary
+      : client
+        ? 'client'
+        : 'server';
+  const exceedanceThreshold = boundary === 'client' ? (client?.ttft.p95Ms ?? null) : ttft.p95Ms;
   const report: LatencyReport = {
     numRequests: n,
     isEmpty: n === 0,
     note: n === 0 ? 'no requests' : null,
+    boundary,
     boundaries: BOUNDARIES,
+    client,
+    serverPhases: boundaryPhases(columns, 'server', serverRowOf(columns)),
     tokens: tokenShape(columns),
     ttft,
     clientTtft: distributionOfNonNegative(v.clientTtftMs),
     itl: distributionOfNonNegative(columns.itlGapsMs),
-    e2e: distributionOfNonNegative(v.e2eMs),
+    e2e: distributionOfNonNegative(completedOnly(columns)),
     parts,
     e2ePhases,
     dominantTtftPhase: dominantOf(parts.meansMs, TTFT_PHASES, parts.meanTtftMs),
     dominantE2ePhase: dominantOf(e2ePhases.meansMs, E2E_PHASES, null),
     exceedance:
-      ttft.p95Ms === null ? null : exceedanceOf(columns, ttft.p95Ms, classes.promptBand, classes.model),
+      exceedanceThreshold === null
+        ? null
+        : exceedanceOf(columns, exceedanceThreshold, classes.promptBand, classes.model, boundary),
     littlesLaw: null,
     throughput: null,
     goodput: null,
@@ -57,8 +73,17 @@ function withRates(report: LatencyReport, columns: ReportColumns, options: Repor
   const isFullSpan =
     fullSpan !== null && window.startAt <= fullSpan.startAt && window.endAt >= fullSpan.endAt;
   const tolerance = options.littleTolerance ?? DEFAULT_LITTLE_TOLERANCE;
-  const { throughput, goodput } = throughputOf(columns, window, options.slo ?? null);
+  const { throughput, goodput } = throughputOf(columns, window, options.slo ?? null, report.boundary);
   return { ...report, littlesLaw: littlesLaw(columns, window, tolerance, isFullSpan), throughput, goodput };
+}
+
+/** Server E2E of completed responses (stop, length); NaN for the rest, which percentiles skip. */
+function completedOnly(columns: ReportColumns): Float64Array {
+  const v = columns.values;
+  const out = new Float64Array(columns.numRequests);
+  for (let r = 0; r < columns.numRequests; r++)
+    out[r] = isCompletedCode(v.finishCode[r]!) ? v.e2eMs[r]! : NaN;
+  return out;
 }
 
 /** Prompt and output length percentiles (nearest rank, read in place). */

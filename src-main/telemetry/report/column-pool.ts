@@ -26,6 +26,7 @@ export function pooledReportColumns(timelines: readonly Timeline[]): ReportColum
     numRequests: n,
     values,
     modelIds: timelines.map((t) => t.modelId),
+    requestIds: timelines.map((t) => t.requestId),
     itlGapsMs: pool.itlGapsMs.subarray(0, numGaps),
   };
   fillColumns(timelines, columns);

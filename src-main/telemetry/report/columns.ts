@@ -21,6 +21,8 @@ export const SCALAR_FIELDS = [
   'isColdSlot',
   'finishCode',
   'ownItlP95Ms',
+  'clientE2eMs',
+  'networkInMs',
 ] as const;
 export type ScalarField = (typeof SCALAR_FIELDS)[number];
 
@@ -39,6 +41,8 @@ export interface ReportColumns {
   readonly numRequests: number;
   readonly values: Readonly<Record<ScalarField, Float64Array>>;
   readonly modelIds: readonly string[];
+  /** Each request's id, row for row (to name requests a report singles out). */
+  readonly requestIds: readonly string[];
   readonly itlGapsMs: Float64Array;
 }
 
@@ -96,7 +100,9 @@ export function writeScalars(t: Timeline, row: Float64Array, offset: number): vo
   row[i++] = t.numOutputTokens;
   row[i++] = t.isColdSlot ? 1 : 0;
   row[i++] = finishCode(t.finishReason);
-  row[i] = ownItlP95Ms(t.itlMs);
+  row[i++] = ownItlP95Ms(t.itlMs);
+  row[i++] = t.clientE2eMs ?? NaN;
+  row[i] = t.networkInMs ?? NaN;
 }
 
 /** Empty columns sized for `numRequests` requests and `numGaps` pooled gaps. */
@@ -104,12 +110,13 @@ export function allocateColumns(
   numRequests: number,
   numGaps: number,
   modelIds: readonly string[],
+  requestIds: readonly string[] = [],
 ): ReportColumns {
   const values = Object.fromEntries(SCALAR_FIELDS.map((f) => [f, new Float64Array(numRequests)])) as Record<
     ScalarField,
     Float64Array
   >;
-  return { numRequests, values, modelIds, itlGapsMs: new Float64Array(numGaps) };
+  return { numRequests, values, modelIds, requestIds, itlGapsMs: new Float64Array(numGaps) };
 }
 
 /** The number of inter-token gaps across all the timelines. */
@@ -125,6 +132,7 @@ export function toReportColumns(timelines: readonly Timeline[]): ReportColumns {
     timelines.length,
     countGaps(timelines),
     timelines.map((t) => t.modelId),
+    timelines.map((t) => t.requestId),
   );
   fillColumns(timelines, columns);
   return columns;

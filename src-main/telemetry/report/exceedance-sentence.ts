@@ -1,5 +1,6 @@
 import type { ExceedanceGroup } from './exceedance';
 import { PHASE_NAMES, TTFT_PHASES } from './phases';
+import type { Boundary } from './seed-phases';
 
 /** A trait is worth naming when the slow group's share differs from the rest's by this much. */
 export const NOTABLE_SHARE_GAP = 0.2;
@@ -16,29 +17,31 @@ export function describeExceedance(
   thresholdMs: number,
   slow: ExceedanceGroup,
   rest: ExceedanceGroup,
+  boundary: Boundary = 'server',
 ): string {
+  const name = `p95 ${boundary} TTFT`;
   if (slow.numRequests === 0)
-    return `No request is above p95 TTFT (${ms(thresholdMs)}): the slowest 5% are tied at the threshold or the set is under 20 requests.`;
-  const head = `${slow.numRequests} request(s) above p95 TTFT (${ms(thresholdMs)}) against ${rest.numRequests} at or below`;
+    return `No request is above ${name} (${ms(thresholdMs)}): the slowest 5% are tied at the threshold or the set is under 20 requests.`;
+  const head = `${slow.numRequests} request(s) above ${name} (${ms(thresholdMs)}) against ${rest.numRequests} at or below`;
   const traits = [extraTime(slow, rest), ...notableTraits(slow, rest)].filter((s): s is string => s !== null);
   if (traits.length === 0)
     return `${head}: they share no part, slot state, prompt band, cache state or model more than the rest.`;
   return `${head}: ${traits.join('; ')}.`;
 }
 
+/** The part (or, at the client boundary, the network) whose mean grew most among the slow requests. */
 function extraTime(slow: ExceedanceGroup, rest: ExceedanceGroup): string | null {
-  let best: (typeof TTFT_PHASES)[number] | null = null;
-  let bestGap = 0;
-  for (const phase of TTFT_PHASES) {
-    const gap = (slow.partMeansMs[phase] ?? 0) - (rest.partMeansMs[phase] ?? 0);
-    if (gap > bestGap) {
-      best = phase;
-      bestGap = gap;
-    }
-  }
+  const candidates: [string, number, number][] = TTFT_PHASES.map((phase) => [
+    PHASE_NAMES[phase],
+    slow.partMeansMs[phase] ?? 0,
+    rest.partMeansMs[phase] ?? 0,
+  ]);
+  if (slow.transportMeanMs !== null && rest.transportMeanMs !== null)
+    candidates.push(['network (client TTFT − server TTFT)', slow.transportMeanMs, rest.transportMeanMs]);
+  let best: [string, number, number] | null = null;
+  for (const c of candidates) if (c[1] - c[2] > (best ? best[1] - best[2] : 0)) best = c;
   if (best === null) return null;
-  const restMean = rest.partMeansMs[best] ?? 0;
-  return `most of their extra time is ${PHASE_NAMES[best]} (mean ${ms(slow.partMeansMs[best]!)} vs ${ms(restMean)})`;
+  return `most of their extra time is ${best[0]} (mean ${ms(best[1])} vs ${ms(best[2])})`;
 }
 
 function notableTraits(slow: ExceedanceGroup, rest: ExceedanceGroup): (string | null)[] {

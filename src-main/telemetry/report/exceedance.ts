@@ -3,6 +3,7 @@ import type { ClassIndex } from './classes';
 import { describeExceedance } from './exceedance-sentence';
 import { phaseColumnsOf, TTFT_PHASES } from './phases';
 import type { TtftPhase } from './remedies';
+import type { Boundary } from './seed-phases';
 
 /** What one side of the exceedance split looks like. Shares are 0..1, null with no requests. */
 export interface ExceedanceGroup {
@@ -17,13 +18,17 @@ export interface ExceedanceGroup {
   coldSlotShare: number | null;
   /** Share of the group's requests per model. */
   modelShares: Record<string, number>;
+  /** Mean client TTFT − server TTFT (both network legs), at the client boundary only. */
+  transportMeanMs: number | null;
 }
 
 /**
- * The requests above p95 TTFT (`slow`, strictly above the threshold) against the rest of the
- * requests with a TTFT, and a sentence saying what the slow ones share.
+ * The requests above p95 TTFT at the named boundary (`slow`, strictly above the threshold)
+ * against the rest of the requests with a TTFT there, and a sentence saying what the slow
+ * ones share.
  */
 export interface Exceedance {
+  boundary: Boundary;
   thresholdMs: number;
   slow: ExceedanceGroup;
   rest: ExceedanceGroup;
@@ -39,24 +44,31 @@ interface GroupSums {
   prompt: number;
   cached: number;
   cold: number;
+  transport: number;
 }
 
-/** Splits the requests with a TTFT at `thresholdMs` (the p95 TTFT) and compares the two sides. */
+/**
+ * Splits the requests with a TTFT at `boundary` at `thresholdMs` (that boundary's p95 TTFT)
+ * and compares the two sides.
+ */
 export function exceedanceOf(
   columns: ReportColumns,
   thresholdMs: number,
   bands: ClassIndex,
   models: ClassIndex,
+  boundary: Boundary = 'server',
 ): Exceedance {
   const groups = [newSums(bands, models), newSums(bands, models)] as const;
   const v = columns.values;
+  const ttftColumn = boundary === 'client' ? v.clientTtftMs : v.ttftMs;
   const phaseColumns = phaseColumnsOf(columns);
   for (let r = 0; r < columns.numRequests; r++) {
-    const ttft = v.ttftMs[r]!;
-    if (Number.isNaN(ttft)) continue;
+    const ttft = ttftColumn[r]!;
+    if (Number.isNaN(ttft) || Number.isNaN(v.ttftMs[r]!)) continue;
     const g = groups[ttft > thresholdMs ? 0 : 1];
     g.num++;
     g.sumTtft += ttft;
+    g.transport += v.clientTtftMs[r]! - v.ttftMs[r]!;
     for (let p = 0; p < phaseColumns.length; p++) g.phases[p]! += phaseColumns[p]![r]!;
     g.bands[bands.cellOf[r]!]!++;
     g.models[models.cellOf[r]!]!++;
@@ -64,9 +76,16 @@ export function exceedanceOf(
     g.cached += v.numCachedTokens[r]!;
     g.cold += v.isColdSlot[r]!;
   }
-  const slow = toGroup(groups[0], bands, models);
-  const rest = toGroup(groups[1], bands, models);
-  return { thresholdMs, slow, rest, sentence: describeExceedance(thresholdMs, slow, rest) };
+  const isClient = boundary === 'client';
+  const slow = toGroup(groups[0], bands, models, isClient);
+  const rest = toGroup(groups[1], bands, models, isClient);
+  return {
+    boundary,
+    thresholdMs,
+    slow,
+    rest,
+    sentence: describeExceedance(thresholdMs, slow, rest, boundary),
+  };
 }
 
 function newSums(bands: ClassIndex, models: ClassIndex): GroupSums {
@@ -79,10 +98,11 @@ function newSums(bands: ClassIndex, models: ClassIndex): GroupSums {
     prompt: 0,
     cached: 0,
     cold: 0,
+    transport: 0,
   };
 }
 
-function toGroup(g: GroupSums, bands: ClassIndex, models: ClassIndex): ExceedanceGroup {
+function toGroup(g: GroupSums, bands: ClassIndex, models: ClassIndex, isClient: boolean): ExceedanceGroup {
   const per = (x: number): number | null => (g.num === 0 ? null : x / g.num);
   const partMeansMs = {} as Record<TtftPhase, number | null>;
   TTFT_PHASES.forEach((phase, p) => (partMeansMs[phase] = per(g.phases[p]!)));
@@ -94,6 +114,7 @@ function toGroup(g: GroupSums, bands: ClassIndex, models: ClassIndex): Exceedanc
     cachedTokenShare: g.prompt === 0 ? null : g.cached / g.prompt,
     coldSlotShare: per(g.cold),
     modelShares: sharesByLabel(g.models, models.labels, g.num),
+    transportMeanMs: isClient ? per(g.transport) : null,
   };
 }
 

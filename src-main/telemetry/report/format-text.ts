@@ -1,6 +1,8 @@
+import type { BoundaryPhases } from './boundary-phases';
 import type { Distribution } from './distribution';
 import type { ClassCell } from './conditioning';
 import { TTFT_PHASES } from './phases';
+import { PERCENTILE_METHOD, SEED_PHASES } from './seed-phases';
 import type { LatencyReport } from './types';
 
 const ms = (value: number | null): string => (value === null ? '—' : `${value.toFixed(1)} ms`);
@@ -13,11 +15,14 @@ export function formatReport(report: LatencyReport, label: string, workload: str
   const { tokens } = report;
   lines.push(
     `Shape: prompt p50/p95 ${tokens.promptP50}/${tokens.promptP95} tokens | output p50/p95 ${tokens.outputP50}/${tokens.outputP95} tokens`,
-    ...totalLine('TTFT', report.ttft, report.boundaries.ttft),
-    ...totalLine('Client TTFT', report.clientTtft, report.boundaries.clientTtft),
-    ...totalLine('ITL', report.itl, report.boundaries.itl),
-    ...totalLine('E2E', report.e2e, report.boundaries.e2e),
-    `TTFT parts (means over ${report.parts.numRequests} requests with a first token; they sum to the mean TTFT ${ms(report.parts.meanTtftMs)}):`,
+    `Percentiles: ${PERCENTILE_METHOD}`,
+    `Boundary: ${report.boundary} (goodput and the exceedance set are computed there)`,
+    ...clientLines(report),
+    ...totalLine('Server TTFT', report.ttft, report.boundaries.ttft),
+    ...totalLine('Server ITL', report.itl, report.boundaries.itl),
+    ...totalLine('Server E2E', report.e2e, report.boundaries.e2e),
+    ...phaseLines(report.serverPhases),
+    `Server TTFT parts (means over ${report.parts.numRequests} requests with a first token; they sum to the mean server TTFT ${ms(report.parts.meanTtftMs)}):`,
   );
   for (const phase of TTFT_PHASES) {
     const meanMs = report.parts.meansMs[phase];
@@ -27,6 +32,58 @@ export function formatReport(report: LatencyReport, label: string, workload: str
       );
   }
   return [...lines, ...verdictLines(report), ...classLines(report)];
+}
+
+/** Client-boundary totals, the seven phases there and the broken measurements. */
+function clientLines(report: LatencyReport): string[] {
+  const c = report.client;
+  if (!c) return ['Client boundary: no request carries client stamps'];
+  const b = report.boundaries;
+  const lines = [
+    ...totalLine('Client TTFT', c.ttft, b.clientTtft),
+    ...totalLine('Client ITL', c.itl, b.clientItl),
+    ...totalLine('Client E2E', c.e2e, b.clientE2e),
+    ...totalLine('Transport', c.transport, b.transport),
+  ];
+  if (c.broken.count > 0)
+    lines.push(
+      `Broken measurements: ${c.broken.count} request(s) (${c.broken.requestIds.join(', ')}${c.broken.count > c.broken.requestIds.length ? ', …' : ''}): ${c.broken.rule}; left out of the phase means`,
+    );
+  if (c.phases) lines.push(...phaseLines(c.phases));
+  else
+    lines.push(
+      `Client phases: none of the ${c.numWithClientTtft} client-stamped requests has its network legs apart (stamps on one aligned clock) and its client E2E`,
+    );
+  return lines;
+}
+
+/** Seed 003's seven phases at one boundary, each with the server parts inside it, and the verdicts. */
+function phaseLines(p: BoundaryPhases): string[] {
+  if (p.numRequests === 0) return [];
+  const lines = [
+    `Seed 003 phases at the ${p.boundary} boundary (means over ${p.numRequests} requests; the first six plus unattributed ${ms(p.unattributedMeanMs)} sum to the mean TTFT ${ms(p.meanTtftMs)}):`,
+  ];
+  for (const phase of SEED_PHASES) {
+    const mean = p.meansMs[phase];
+    const nested = Object.entries(p.nestedMeansMs[phase])
+      .filter(([, v]) => v > 0)
+      .map(([part, v]) => `${part} ${ms(v)}`);
+    const value =
+      mean === null
+        ? 'not seen at this boundary'
+        : `${ms(mean).padStart(12)}  ${pct(p.shares[phase]).padStart(6)}`;
+    lines.push(`  ${phase.padEnd(17)} ${value}${nested.length > 0 ? `  (${nested.join(', ')})` : ''}`);
+  }
+  const t = p.dominantTtft;
+  const e = p.dominantE2e;
+  if (t) {
+    lines.push(
+      `  dominant TTFT phase: ${t.phase} (${ms(t.meanMs)} mean, ${pct(t.share)}); first test: ${t.nextTest}`,
+    );
+    if (t.part) lines.push(`    inside it, ${t.part} dominates: ${t.partNextTest}`);
+  }
+  if (e) lines.push(`  dominant E2E phase: ${e.phase} (${ms(e.meanMs)} mean); first test: ${e.nextTest}`);
+  return lines;
 }
 
 function totalLine(name: string, d: Distribution, boundary: string): string[] {
@@ -42,11 +99,14 @@ function verdictLines(report: LatencyReport): string[] {
   const e2e = report.dominantE2ePhase;
   if (ttft)
     lines.push(
-      `Dominant TTFT phase: ${ttft.phase} (${ms(ttft.meanMs)} mean, ${pct(ttft.share)})`,
+      `Dominant server TTFT part: ${ttft.phase} (${ms(ttft.meanMs)} mean, ${pct(ttft.share)})`,
       `  next test: ${ttft.nextTest}`,
     );
   if (e2e)
-    lines.push(`Dominant E2E phase: ${e2e.phase} (${ms(e2e.meanMs)} mean)`, `  next test: ${e2e.nextTest}`);
+    lines.push(
+      `Dominant server E2E part: ${e2e.phase} (${ms(e2e.meanMs)} mean)`,
+      `  next test: ${e2e.nextTest}`,
+    );
   if (report.exceedance) lines.push(`Exceedance: ${report.exceedance.sentence}`);
   const little = report.littlesLaw;
   if (little)
@@ -62,7 +122,7 @@ function verdictLines(report: LatencyReport): string[] {
   const good = report.goodput;
   if (good)
     lines.push(
-      `Goodput (TTFT ≤ ${good.slo.ttftMs} ms and own p95 ITL ≤ ${good.slo.itlMs} ms): ${pct(good.goodShare)} of requests, ${good.goodPerS.toFixed(2)}/s; missed TTFT ${pct(good.missedTtftShare)}`,
+      `Goodput at the ${good.boundary} boundary (TTFT ≤ ${good.slo.ttftMs} ms and own ${good.boundary === 'client' ? 'mean' : 'p95'} ITL ≤ ${good.slo.itlMs} ms): ${pct(good.goodShare)} of requests, ${good.goodPerS.toFixed(2)}/s; missed TTFT ${pct(good.missedTtftShare)}${good.numUnmeasured > 0 ? `; ${good.numUnmeasured} normal finish(es) without figures at this boundary` : ''}`,
     );
   return lines;
 }

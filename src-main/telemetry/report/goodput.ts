@@ -3,8 +3,9 @@ import { FINISH_REASONS } from '../timeline/schema';
 import type { ReportColumns } from './columns';
 import { finishCode } from './columns';
 import type { ObservationWindow } from './littles-law';
+import type { Boundary } from './seed-phases';
 
-/** User-set objectives: server TTFT ≤ ttftMs and the request's own p95 inter-token gap ≤ itlMs. */
+/** User-set objectives: TTFT ≤ ttftMs and the request's own inter-token gap ≤ itlMs, at a named boundary. */
 export interface Slo {
   ttftMs: number;
   itlMs: number;
@@ -25,13 +26,18 @@ export interface Throughput {
 }
 
 /**
- * Goodput: requests that finished normally (stop or length) with server TTFT ≤ slo.ttftMs and
- * their own p95 ITL ≤ slo.itlMs (met trivially with fewer than two tokens). Shares are of the
- * requests finished in the window; `missedTtftShare` is of those that produced a first token.
+ * Goodput at the named boundary: requests that finished normally (stop or length) with TTFT ≤
+ * slo.ttftMs and their own inter-token gap ≤ slo.itlMs (met trivially with fewer than two
+ * tokens). At the server boundary the gap is the request's own p95; at the client boundary it
+ * is its mean client gap, stream ÷ (tokens − 1), because the client's per-token stamps are not
+ * kept. A normal finish the boundary has no figures for is `unmeasured`, never good. Shares
+ * are of the requests finished in the window; `missedTtftShare` is of those with a TTFT there.
  */
 export interface Goodput {
+  boundary: Boundary;
   slo: Slo;
   numGood: number;
+  numUnmeasured: number;
   goodShare: number | null;
   goodPerS: number;
   missedTtftShare: number | null;
@@ -40,17 +46,32 @@ export interface Goodput {
 const STOP = finishCode('stop');
 const LENGTH = finishCode('length');
 
-/** Throughput and, when an SLO is given, goodput, in one pass over the finished requests. */
+/** A request's TTFT and own inter-token gap at the boundary (NaN where it has none). */
+function figuresAt(columns: ReportColumns, boundary: Boundary, r: number): { ttft: number; itl: number } {
+  const v = columns.values;
+  if (boundary === 'server') return { ttft: v.ttftMs[r]!, itl: v.ownItlP95Ms[r]! };
+  const ttft = v.clientTtftMs[r]!;
+  const numTokens = v.numOutputTokens[r]!;
+  const itl = numTokens < 2 ? NaN : (v.clientE2eMs[r]! - ttft) / (numTokens - 1);
+  return { ttft, itl: numTokens >= 2 && Number.isNaN(itl) ? Infinity : itl };
+}
+
+/**
+ * Throughput and, when an SLO is given, goodput at `boundary`, in one pass over the finished
+ * requests.
+ */
 export function throughputOf(
   columns: ReportColumns,
   window: ObservationWindow,
   slo: Slo | null,
+  boundary: Boundary = 'server',
 ): { throughput: Throughput; goodput: Goodput | null } {
   const v = columns.values;
   const finishCounts = new Uint32Array(FINISH_REASONS.length);
   let numFinished = 0;
   let numTokens = 0;
   let numGood = 0;
+  let numUnmeasured = 0;
   let numWithTtft = 0;
   let numMissedTtft = 0;
   for (let r = 0; r < columns.numRequests; r++) {
@@ -60,11 +81,17 @@ export function throughputOf(
     numTokens += v.numOutputTokens[r]!;
     const code = v.finishCode[r]!;
     finishCounts[code]!++;
-    const ttft = v.ttftMs[r]!;
-    if (!slo || Number.isNaN(ttft)) continue;
+    if (!slo) continue;
+    const isNormal = code === STOP || code === LENGTH;
+    const { ttft, itl } = figuresAt(columns, boundary, r);
+    const isItlUnknown = itl === Infinity;
+    if (Number.isNaN(ttft) || isItlUnknown) {
+      if (isNormal) numUnmeasured++;
+      if (Number.isNaN(ttft)) continue;
+    }
     numWithTtft++;
     if (ttft > slo.ttftMs) numMissedTtft++;
-    else if ((code === STOP || code === LENGTH) && !(v.ownItlP95Ms[r]! > slo.itlMs)) numGood++;
+    else if (isNormal && !isItlUnknown && !(itl > slo.itlMs)) numGood++;
   }
   const windowS = (window.endAt - window.startAt) / 1000;
   const finishShares = {} as Record<FinishReason, number>;
@@ -81,8 +108,10 @@ export function throughputOf(
   };
   if (!slo) return { throughput, goodput: null };
   const goodput: Goodput = {
+    boundary,
     slo,
     numGood,
+    numUnmeasured,
     goodShare: numFinished === 0 ? null : numGood / numFinished,
     goodPerS: numGood / windowS,
     missedTtftShare: numWithTtft === 0 ? null : numMissedTtft / numWithTtft,

@@ -3,8 +3,11 @@ import type { Distribution } from './distribution';
 import type { Exceedance } from './exceedance';
 import type { Goodput, Slo, Throughput } from './goodput';
 import type { LittlesLaw, ObservationWindow } from './littles-law';
+import type { BoundaryPhases } from './boundary-phases';
+import type { ClientBoundary } from './client-boundary';
 import type { DominantPhase, E2eBreakdown, PartBreakdown } from './phases';
 import type { E2ePhase, TtftPhase } from './remedies';
+import type { Boundary } from './seed-phases';
 
 /** What a report over a set of timelines is computed with; every field has a stated default. */
 export interface ReportOptions {
@@ -18,6 +21,11 @@ export interface ReportOptions {
   minCellCount?: number;
   /** Prompt band lower edges in tokens, ascending, starting at 0. */
   promptBandEdges?: readonly number[];
+  /**
+   * The boundary goodput and the exceedance set are computed at; `auto` (the default) is the
+   * client boundary when any request carries client stamps, else the server's.
+   */
+  boundary?: Boundary | 'auto';
 }
 
 /** Where each total's clock starts and stops, printed beside its numbers. */
@@ -25,8 +33,12 @@ export const BOUNDARIES = {
   ttft: 'server: arrival at the main process → first chunk flushed to the transport',
   clientTtft:
     "client: the client's send → its first chunk received (its own clock; requests that reported it)",
-  itl: 'pooled: every gap between consecutive flushed tokens of every request, one population',
-  e2e: 'server: arrival → finish',
+  itl: 'server, pooled: every gap between consecutive flushed tokens of every request, one population',
+  e2e: 'server: arrival → finish, completed responses (stop, length) only',
+  clientItl:
+    "client, per request: (last − first chunk received) ÷ (output tokens − 1), seed 003's per-request gap",
+  clientE2e: "client: the client's send → its last chunk received, completed responses (stop, length) only",
+  transport: 'client TTFT − server TTFT of the same request: both network legs (durations, never raw stamps)',
 } as const;
 
 /** Prompt and output length shape of the set (nearest-rank, tokens). */
@@ -47,7 +59,13 @@ export interface LatencyReport {
   numRequests: number;
   isEmpty: boolean;
   note: string | null;
+  /** The boundary goodput and the exceedance set use (see ReportOptions.boundary). */
+  boundary: Boundary;
   boundaries: typeof BOUNDARIES;
+  /** Client-boundary totals and seed 003's seven phases; null when no request carries client stamps. */
+  client: ClientBoundary | null;
+  /** Seed 003's seven phases seen from the server (network phases null, stream = first flush → finish). */
+  serverPhases: BoundaryPhases;
   tokens: TokenShape;
   ttft: Distribution;
   clientTtft: Distribution;

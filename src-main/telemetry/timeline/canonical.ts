@@ -34,5 +34,7 @@ export function canonicalTimeline(t: Timeline): Timeline {
     errorMessage: t.errorMessage,
     clientTtftMs: t.clientTtftMs,
     diagnosis: t.diagnosis ?? null,
+    clientE2eMs: t.clientE2eMs,
+    networkInMs: t.networkInMs,
   };
 }

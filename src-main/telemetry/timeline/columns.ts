@@ -75,6 +75,8 @@ export const TIMELINE_COLUMNS: readonly TimelineColumn[] = [
   own('ttft_ms', 'ms (server)', 'ttftMs'),
   own('client_ttft_ms', 'ms (client clock)', 'clientTtftMs'),
   derived('transport_ms', 'ms', 'both', (t) => transportMs(t.clientTtftMs, t.ttftMs)),
+  own('client_e2e_ms', 'ms (client clock)', 'clientE2eMs'),
+  own('network_in_ms', 'ms (aligned clocks only)', 'networkInMs'),
   own('e2e_ms', 'ms (server)', 'e2eMs'),
   derived('decode_ms', 'ms', 'exported', (t) => (t.ttftMs === null ? null : t.e2eMs - t.ttftMs)),
   ...TTFT_PARTS.map((part): TimelineColumn => ({

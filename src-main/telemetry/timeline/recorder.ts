@@ -137,6 +137,8 @@ export class TimelineRecorder {
         finishReason: reason,
         errorMessage,
         clientTtftMs: null,
+        clientE2eMs: null,
+        networkInMs: null,
       }),
     );
     return this.finished;

@@ -97,6 +97,14 @@ export const TimelineSchema = z.object({
   clientTtftMs: msSchema.nullable(),
   /** Why the first token took as long as it did (page misses, a cold slot, who was ahead); absent in older exports. */
   diagnosis: DiagnosisSchema.nullable().optional(),
+  /** Client send → last chunk received (the client's clock), when the client reported it. */
+  clientE2eMs: msSchema.nullable().default(null),
+  /**
+   * Client send → arrival here (ms), known only when the client's stamps share this process's
+   * clock (a trace on one aligned clock, the load lab's in-process client). Negative means a
+   * broken measurement, never a fast network.
+   */
+  networkInMs: msSchema.nullable().default(null),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

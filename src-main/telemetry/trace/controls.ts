@@ -9,8 +9,9 @@ const BURST_QUEUE_MS = [4, 8, 12, 18, 45, 90, 170, 260, 390, 520];
 
 /**
  * The positive control (seed 003): ten 2,048-token prompts a second apart whose queue delay
- * grows through a burst while gateway (6 ms), prefill (145 ms), first token (11 ms) and 64
- * tokens at 22 ms hold still. Queue must come out dominant for TTFT, decode for end to end.
+ * grows through a burst while network in (18 ms), gateway (6 ms), prefill (145 ms), first
+ * decode (11 ms), network to first (18 ms) and 64 tokens at 22 ms hold still. At the client
+ * boundary queue must come out dominant for TTFT and stream for end to end.
  */
 export function positiveControlRecords(): SeedRecord[] {
   return BURST_QUEUE_MS.map((queueMs, i) => {
@@ -49,12 +50,13 @@ export interface ControlsResult {
 export async function runControls(options: ReportOptions = {}): Promise<ControlsResult> {
   const lines = positiveControlRecords().map((r) => JSON.stringify(r));
   const { timelines } = await importTraceLines(lines);
-  const report = buildReport(timelines, options);
-  const ttftPhase = report.dominantTtftPhase?.phase ?? null;
-  const e2ePhase = report.dominantE2ePhase?.phase ?? null;
+  const report = buildReport(timelines, { ...options, boundary: 'client' });
+  const phases = report.client?.phases ?? null;
+  const ttftPhase = phases?.dominantTtft?.phase ?? null;
+  const e2ePhase = phases?.dominantE2e?.phase ?? null;
   const problem =
-    ttftPhase !== 'queue' || e2ePhase !== 'decode'
-      ? `expected queue / decode dominant, got ${ttftPhase} / ${e2ePhase}`
+    ttftPhase !== 'queue' || e2ePhase !== 'stream'
+      ? `expected queue / stream dominant at the client boundary, got ${ttftPhase} / ${e2ePhase}`
       : null;
   const parsed = parseTraceLine(JSON.stringify(negativeControlRecord()), null);
   const negative =

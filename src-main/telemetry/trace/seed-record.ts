@@ -47,17 +47,31 @@ export type SeedRecord = z.infer<typeof SeedRecordSchema>;
 /** The fields a seed record must have (for "missing field" reasons). */
 export const SEED_FIELDS = Object.keys(SeedRecordSchema.shape);
 
+/** The stamps the server takes, in the order they must come (one clock: a disorder is impossible). */
+const SERVER_STAMPS = [
+  'gateway_arrival_ms',
+  'queue_enter_ms',
+  'prefill_start_ms',
+  'prefill_end_ms',
+  'first_token_server_ms',
+] as const;
+/** The stamps the client takes, in order (its own clock). */
+const CLIENT_STAMPS = ['client_send_ms', 'first_token_client_ms', 'last_token_client_ms'] as const;
+
 /**
- * The first out-of-order pair of stamps, or a span longer than a day (limits.ts), as a
- * reason; null when the stamps can describe one request.
+ * The first out-of-order pair of stamps taken on one side (server or client), or a span longer
+ * than a day (limits.ts), as a reason; null when the stamps can describe one request. A pair
+ * that crosses sides (client send after gateway arrival, the client's first token before the
+ * server's) is not rejected here: the report counts it as a broken measurement.
  */
 export function seedOrderProblem(record: SeedRecord): string | null {
-  for (let i = 1; i < SEED_STAMPS.length; i++) {
-    const before = SEED_STAMPS[i - 1]!;
-    const after = SEED_STAMPS[i]!;
-    if (record[after] < record[before])
-      return `non-monotonic stamps: ${after} (${record[after]}) is before ${before} (${record[before]})`;
-  }
+  for (const stamps of [SERVER_STAMPS, CLIENT_STAMPS] as const)
+    for (let i = 1; i < stamps.length; i++) {
+      const before = stamps[i - 1]!;
+      const after = stamps[i]!;
+      if (record[after] < record[before])
+        return `non-monotonic stamps: ${after} (${record[after]}) is before ${before} (${record[before]})`;
+    }
   const spanMs = record.last_token_client_ms - record.client_send_ms;
   if (!(spanMs <= TRACE_LIMITS.maxSpanMs))
     return `the stamps span ${spanMs} ms from client_send_ms to last_token_client_ms; at most ${TRACE_LIMITS.maxSpanMs.toLocaleString('en-US')} ms (a day) is accepted`;
@@ -69,11 +83,14 @@ const importClock = new ManualClock(0, 0);
 
 /**
  * Maps a validated seed record onto a Timeline (source `import`) through the recorder, so the
- * parts come from the same derivation as live requests: inbox = queue_enter − gateway_arrival,
- * queue = prefill_start − queue_enter, prefill = prefill_end − prefill_start, emit =
- * first_token_server − prefill_end. Server TTFT starts at gateway arrival; client TTFT =
- * first_token_client − client_send; the stream (last − first client token) is spread evenly
- * over output_tokens − 1 gaps because the record has no per-token times.
+ * parts come from the same derivation as live requests: inbox = queue_enter − gateway_arrival
+ * (seed 003's gateway), queue = prefill_start − queue_enter, prefill = prefill_end −
+ * prefill_start, emit = first_token_server − prefill_end (its first_decode). Server TTFT
+ * starts at gateway arrival. The client boundary keeps the record's own client stamps: client
+ * TTFT = first_token_client − client_send, client E2E = last_token_client − client_send and
+ * network_in = gateway_arrival − client_send (the record's stamps share one aligned clock).
+ * The server-side stream (last − first client token) is spread evenly over output_tokens − 1
+ * gaps because the record has no per-token times.
  */
 export function seedToTimeline(record: SeedRecord, runId: string | null = null): Timeline {
   const recorder = new TimelineRecorder(
@@ -91,11 +108,12 @@ export function seedToTimeline(record: SeedRecord, runId: string | null = null):
   const numGaps = record.output_tokens - 1;
   for (let k = 1; k <= numGaps; k++) recorder.tokensFlushed(1, firstTokenAt + (streamMs * k) / numGaps);
   const timeline = recorder.finish('stop', firstTokenAt + streamMs);
-  const clientTtftMs = record.first_token_client_ms - record.client_send_ms;
   return canonicalTimeline({
     ...timeline,
     source: 'import',
     wallStartMs: record.gateway_arrival_ms,
-    clientTtftMs,
+    clientTtftMs: record.first_token_client_ms - record.client_send_ms,
+    clientE2eMs: record.last_token_client_ms - record.client_send_ms,
+    networkInMs: record.gateway_arrival_ms - record.client_send_ms,
   });
 }

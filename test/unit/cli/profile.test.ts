@@ -31,19 +31,26 @@ describe('npm run profile', () => {
     const json = JSON.parse(stdout) as Record<string, unknown>;
     expect(json).toMatchObject({
       requests: 10,
+      boundary: 'client',
       dominant_ttft_phase: 'queue',
-      dominant_e2e_phase: 'decode',
+      dominant_e2e_phase: 'stream',
+      p50_ttft_ms: 243,
+      p95_ttft_ms: 718,
       p95_itl_ms: 22,
+      p95_e2e_ms: 2126,
+      phase_means_ms: { network_in: 18, network_to_first: 18, stream: 1408 },
     });
-    for (const key of [
-      'p50_ttft_ms',
-      'p95_ttft_ms',
-      'p95_e2e_ms',
-      'phase_means_ms',
-      'ttft_boundary',
-      'report',
-    ])
+    for (const key of ['phase_parts_ms', 'server_p95_ttft_ms', 'percentile_method', 'report'])
       expect(json).toHaveProperty(key);
+  });
+
+  it('reads a trace with CRLF line ends, and reports at --boundary server on request', () => {
+    const lines = positiveControlRecords().map((r) => JSON.stringify(r));
+    const path = join(dir, 'windows.jsonl');
+    writeFileSync(path, `${lines.join('\r\n')}\r\n`);
+    const { code, stdout } = profile(path, '--json', '--boundary', 'server');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ requests: 10, boundary: 'server', p95_ttft_ms: 682 });
   });
 
   it('exits non-zero with file, line number and reason for a rejected file', () => {

@@ -31,6 +31,26 @@ describe('opening the history database', () => {
     db.close();
   });
 
+  it('migrates a file from the schema before the client figures: old rows read with no client E2E or inbound network, and reports still load', () => {
+    const path = join(tempDir(), 'v1.db');
+    const store = openSqliteStore(path);
+    const t = timeline({ id: 'old', clientTtftMs: 30 });
+    store.writer.enqueue(t);
+    store.close();
+    // Turn the file back into the schema before: no client columns, packed rows two values shorter.
+    const raw = new Database(path);
+    raw.exec(`ALTER TABLE requests DROP COLUMN client_e2e_ms; ALTER TABLE requests DROP COLUMN network_in_ms;
+      UPDATE requests SET report_f64 = substr(report_f64, 1, length(report_f64) - 16); PRAGMA user_version = ${SCHEMA_VERSION - 1};`);
+    raw.close();
+    const again = openSqliteStore(path);
+    expect(again.timelines.recent(1)[0]).toEqual(t);
+    const columns = again.timelines.reportColumns({});
+    expect(columns.values.clientTtftMs[0]).toBe(30);
+    expect(columns.values.clientE2eMs[0]).toBeNaN();
+    expect(columns.values.networkInMs[0]).toBeNaN();
+    again.close();
+  });
+
   it('reopens an existing file without migrating twice and keeps its data', () => {
     const path = join(tempDir(), 'h.db');
     const store = openSqliteStore(path);

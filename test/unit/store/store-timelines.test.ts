@@ -96,6 +96,26 @@ describe('stored timelines', () => {
     store.close();
   });
 
+  it('take late client figures (TTFT, E2E, inbound network): columns and packed report rows agree', () => {
+    const store = open();
+    const t = timeline({ parts: { prefill: 40 }, gapsMs: [5, 5] });
+    store.writer.enqueue(t);
+    store.writer.enqueueClientTtft({
+      requestId: t.requestId,
+      clientTtftMs: 55,
+      transportMs: 55 - (t.ttftMs ?? 0),
+      clientE2eMs: 70,
+      networkInMs: 6,
+    });
+    store.writer.flush();
+    const stored = store.timelines.byRequestIds([t.requestId]).get(t.requestId);
+    expect(stored).toMatchObject({ clientTtftMs: 55, clientE2eMs: 70, networkInMs: 6 });
+    const expected = { ...t, clientTtftMs: 55, clientE2eMs: 70, networkInMs: 6 };
+    expect(store.timelines.reportColumns({}).values).toEqual(toReportColumns([expected]).values);
+    expect(store.timelines.reportColumns({}).requestIds).toEqual([t.requestId]);
+    store.close();
+  });
+
   it('lose only the timeline that names an unknown run; its neighbours are stored', () => {
     const store = open();
     const good = timeline();

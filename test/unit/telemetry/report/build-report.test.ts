@@ -75,13 +75,13 @@ describe('buildReport', () => {
     expect(nonFiniteNumbers(report)).toEqual([]);
   });
 
-  it('leaves requests without a first token out of TTFT but keeps them in E2E and throughput', () => {
+  it('leaves requests without a first token out of TTFT and refused ones out of E2E, but keeps them in throughput', () => {
     const report = buildReport([
       timeline({ parts: { prefill: 10 } }),
       timeline({ hasFirstToken: false, parts: { queue: 4 } }),
     ]);
     expect(report.ttft.count).toBe(1);
-    expect(report.e2e.count).toBe(2);
+    expect(report.e2e.count).toBe(1);
     expect(report.throughput?.numFinished).toBe(2);
     expect(report.throughput?.finishShares.rejected).toBe(0.5);
   });

@@ -18,6 +18,8 @@ export interface TimelineSpec {
   numCachedTokens?: number;
   isColdSlot?: boolean;
   clientTtftMs?: number | null;
+  clientE2eMs?: number | null;
+  networkInMs?: number | null;
   hasFirstToken?: boolean;
 }
 
@@ -60,7 +62,12 @@ export function timeline(spec: TimelineSpec = {}): Timeline {
     recorder.tokensFlushed(1, at);
   }
   const t = recorder.finish(spec.finish ?? 'stop', at);
-  return canonicalTimeline({ ...t, clientTtftMs: spec.clientTtftMs ?? null });
+  return canonicalTimeline({
+    ...t,
+    clientTtftMs: spec.clientTtftMs ?? null,
+    clientE2eMs: spec.clientE2eMs ?? null,
+    networkInMs: spec.networkInMs ?? null,
+  });
 }
 
 /** Walks an object tree and lists the paths of numbers that are NaN or infinite. */
