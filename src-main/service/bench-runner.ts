@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { collectGeneration } from '../runtime';
 import type { CoreDeps } from './core-deps';
 import type { MethodInput } from './contract';
+import { ServiceFailure } from './contract';
+import { armPatches, runExperiment } from './bench-experiment';
+import type { ExperimentSpec } from './bench-experiment';
 
 const PROMPTS = [
   'Tell me about the ball at Netherfield.',
@@ -16,6 +19,7 @@ const PROMPTS = [
  */
 export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): { benchId: string } {
   const benchId = randomUUID();
+  if (input.kind === 'experiment') return startExperiment(deps, benchId, input);
   const run = deps.store.runs.create({
     name: `${input.kind} ${new Date(deps.clock.wallNow()).toLocaleString('en-GB')}`,
     config: {
@@ -32,6 +36,40 @@ export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): {
       deps.hub.emit('bench.done', {
         benchId,
         runId: deps.store.isPersistent ? run.runId : null,
+        error: null,
+      }),
+    (error: Error) => deps.hub.emit('bench.done', { benchId, runId: null, error: error.message }),
+  );
+  return { benchId };
+}
+
+/** An experiment over a setting's values; each arm files its own run (see bench-experiment). */
+function startExperiment(
+  deps: CoreDeps,
+  benchId: string,
+  input: MethodInput<'bench.start'>,
+): { benchId: string } {
+  if (!input.vary) throw new ServiceFailure('invalid_input', 'an experiment needs vary: { setting, values }');
+  const spec: ExperimentSpec = {
+    setting: input.vary.setting,
+    values: input.vary.values,
+    numRequests: input.numRequests ?? 16,
+    burstSize: input.ratePerS ? null : (input.burstSize ?? 8),
+    ratePerS: input.ratePerS ?? null,
+  };
+  try {
+    armPatches(spec);
+  } catch (error) {
+    throw new ServiceFailure('invalid_input', (error as Error).message);
+  }
+  runExperiment(deps, spec, (numDone, numTotal, label) =>
+    deps.hub.emit('bench.progress', { benchId, numDone, numTotal, label }),
+  ).then(
+    (runIds) =>
+      deps.hub.emit('bench.done', {
+        benchId,
+        runId: deps.store.isPersistent ? (runIds[0] ?? null) : null,
+        runIds: deps.store.isPersistent ? runIds : [],
         error: null,
       }),
     (error: Error) => deps.hub.emit('bench.done', { benchId, runId: null, error: error.message }),

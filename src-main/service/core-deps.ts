@@ -14,7 +14,7 @@ export interface CoreDeps {
   chats: ChatQueries;
   window: TimelineWindow;
   /** Client TTFTs reported before their request finished (request id → ms), applied at finish. */
-  pendingClientTtfts: Map<string, number>;
+  pendingClientTtfts: Map<string, { clientTtftMs: number; clientE2eMs: number | null }>;
   hub: EventHub;
   /** Problems no caller can hand back: the log file, and `app.problem` for the clients. */
   log: ProblemLog;

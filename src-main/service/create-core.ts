@@ -143,10 +143,10 @@ function wire(deps: CoreDeps): () => void {
   const flag = timelineFlagger(deps.log);
   const onTimeline = (timeline: Timeline) => {
     flag(timeline);
-    const clientTtftMs = deps.pendingClientTtfts.get(timeline.requestId);
+    const client = deps.pendingClientTtfts.get(timeline.requestId);
     deps.pendingClientTtfts.delete(timeline.requestId);
-    const verdict = clientTtftMs === undefined ? null : judgeClientTtft(timeline.ttftMs, clientTtftMs);
-    if (verdict?.isAccepted) timeline.clientTtftMs = clientTtftMs!;
+    const verdict = client === undefined ? null : judgeClientTtft(timeline.ttftMs, client.clientTtftMs);
+    if (verdict?.isAccepted) Object.assign(timeline, client);
     else if (verdict) deps.log.warn('timeline', `${timeline.requestId}: ${verdict.reason}`);
     deps.window.push(timeline);
     deps.store.writer.enqueue(timeline);

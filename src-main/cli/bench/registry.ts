@@ -20,6 +20,11 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
       'offered-load lab over the OpenAI-compatible HTTP API: sync/constant/poisson/burst/sweep, client vs server TTFT, goodput',
     load: () => import('./load'),
   },
+  experiment: {
+    summary:
+      "seed 001's experiment for any runtime setting: the same arrivals and lengths under each value (--vary seats=2,4), one stored run per arm",
+    load: () => import('./experiment'),
+  },
   peers: {
     summary:
       'side by side on one model folder: bare ONNX Runtime floor, @huggingface/transformers generate, First Frame',

@@ -29,7 +29,13 @@ export const EVENTS = {
     numTotal: z.number().int(),
     label: z.string(),
   }),
-  'bench.done': z.object({ benchId: z.string(), runId: z.string().nullable(), error: z.string().nullable() }),
+  'bench.done': z.object({
+    benchId: z.string(),
+    runId: z.string().nullable(),
+    /** Every run the bench filed (an experiment files one per arm). */
+    runIds: z.array(z.string()).optional(),
+    error: z.string().nullable(),
+  }),
   /** The app's status changed (history became degraded, recovered, or turned off). */
   'app.status': AppStatusSchema,
 } as const;

@@ -25,7 +25,8 @@ import {
   TurnStartedSchema,
 } from './chat-schemas';
 import { AppliedSettingsSchema, SettingsStateSchema } from './settings-schemas';
-import { MAX_DEADLINE_MS, SettingsPatchSchema } from '../../runtime/settings';
+import { MAX_DEADLINE_MS, SETTING_KEYS, SettingsPatchSchema } from '../../runtime/settings';
+import type { SettingKey } from '../../runtime/settings';
 
 const idSchema = z.string().min(1).max(200);
 const empty = z.object({}).strict();
@@ -176,7 +177,12 @@ export const METHODS = {
   'chat.cancel': def(z.object({ requestId: idSchema }), z.object({ wasRunning: z.boolean() })),
   'timelines.recent': def(z.object({ limit: z.number().int().min(1).max(10_000) }), z.array(TimelineSchema)),
   'timelines.reportClientTtft': def(
-    z.object({ requestId: idSchema, clientTtftMs: z.number().min(0).max(3_600_000) }),
+    z.object({
+      requestId: idSchema,
+      clientTtftMs: z.number().min(0).max(3_600_000),
+      /** The client's send → its last chunk received (its own clock), when it has it. */
+      clientE2eMs: z.number().min(0).max(3_600_000).optional(),
+    }),
     // A refused figure says why (a client TTFT below the server's is a broken measurement).
     z.object({ isRecorded: z.boolean(), reason: z.string().optional() }),
   ),
@@ -217,10 +223,19 @@ export const METHODS = {
   ),
   'bench.start': def(
     z.object({
-      kind: z.enum(['first-frame', 'load']),
+      kind: z.enum(['first-frame', 'load', 'experiment']),
       numRuns: z.number().int().min(1).max(100).optional(),
       numRequests: z.number().int().min(1).max(1_000).optional(),
       ratePerS: z.number().gt(0).max(100).optional(),
+      /** Experiment: bursts of this many (without ratePerS). */
+      burstSize: z.number().int().min(1).max(64).optional(),
+      /** Experiment: the setting and its values, written as its flag reads them ("2", "off"…). */
+      vary: z
+        .object({
+          setting: z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]),
+          values: z.array(z.string().trim().min(1).max(200)).min(2).max(8),
+        })
+        .optional(),
     }),
     z.object({ benchId: idSchema }),
   ),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { QualityResultSchema } from './quality-schemas';
 import { TTFT_PARTS } from '../../telemetry/timeline/schema';
+import { BOUNDARY_KINDS, SEED_PHASES } from '../../telemetry/report/seed-phases';
 
 /** User-set service objectives: a request meets them when TTFT ≤ ttftMs and its own p95 ITL ≤ itlMs. */
 export const SloSchema = z.object({
@@ -27,6 +28,31 @@ export const DistributionSchema = z.object({
   maxMs: msOrNull,
 });
 
+const BoundarySchema = z.enum(BOUNDARY_KINDS);
+const SeedDominantSchema = z
+  .object({
+    phase: z.enum(SEED_PHASES),
+    meanMs: z.number(),
+    share: z.number().nullable(),
+    nextTest: z.string(),
+    part: z.enum(TTFT_PARTS).nullable(),
+    partNextTest: z.string().nullable(),
+  })
+  .nullable();
+/** Seed 003's seven phases at one boundary (telemetry/report's BoundaryPhases). */
+const BoundaryPhasesSchema = z.object({
+  boundary: BoundarySchema,
+  numRequests: z.number().int(),
+  meanTtftMs: msOrNull,
+  meanE2eMs: msOrNull,
+  meansMs: byPhase(SEED_PHASES, msOrNull),
+  shares: byPhase(SEED_PHASES, z.number().nullable()),
+  nestedMeansMs: byPhase(SEED_PHASES, z.record(z.string(), z.number())),
+  unattributedMeanMs: msOrNull,
+  dominantTtft: SeedDominantSchema,
+  dominantE2e: SeedDominantSchema,
+});
+
 const DominantSchema = z
   .object({ phase: z.enum(E2E_PHASE_NAMES), meanMs: z.number(), share: shareOrNull, nextTest: z.string() })
   .nullable();
@@ -38,6 +64,7 @@ const ExceedanceGroupSchema = z.object({
   cachedTokenShare: shareOrNull,
   coldSlotShare: shareOrNull,
   modelShares: z.record(z.string(), z.number()),
+  transportMeanMs: msOrNull,
 });
 const CellSchema = z.object({
   label: z.string(),
@@ -57,7 +84,29 @@ export const ReportSchema = z.object({
   numRequests: z.number().int(),
   isEmpty: z.boolean(),
   note: z.string().nullable(),
-  boundaries: z.object({ ttft: z.string(), clientTtft: z.string(), itl: z.string(), e2e: z.string() }),
+  boundary: BoundarySchema,
+  boundaries: z.object({
+    ttft: z.string(),
+    clientTtft: z.string(),
+    itl: z.string(),
+    e2e: z.string(),
+    clientItl: z.string(),
+    clientE2e: z.string(),
+    transport: z.string(),
+  }),
+  client: z
+    .object({
+      numWithClientTtft: z.number().int(),
+      ttft: DistributionSchema,
+      itl: DistributionSchema,
+      e2e: DistributionSchema,
+      transport: DistributionSchema,
+      numSplit: z.number().int(),
+      broken: z.object({ count: z.number().int(), requestIds: z.array(z.string()), rule: z.string() }),
+      phases: BoundaryPhasesSchema.nullable(),
+    })
+    .nullable(),
+  serverPhases: BoundaryPhasesSchema,
   tokens: z.object({
     promptP50: z.number().nullable(),
     promptP95: z.number().nullable(),
@@ -83,6 +132,7 @@ export const ReportSchema = z.object({
   dominantE2ePhase: DominantSchema,
   exceedance: z
     .object({
+      boundary: BoundarySchema,
       thresholdMs: z.number(),
       slow: ExceedanceGroupSchema,
       rest: ExceedanceGroupSchema,
@@ -116,8 +166,10 @@ export const ReportSchema = z.object({
     .nullable(),
   goodput: z
     .object({
+      boundary: BoundarySchema,
       slo: SloSchema,
       numGood: z.number().int(),
+      numUnmeasured: z.number().int(),
       goodShare: shareOrNull,
       goodPerS: z.number(),
       missedTtftShare: shareOrNull,

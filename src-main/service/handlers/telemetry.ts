@@ -13,11 +13,12 @@ type TelemetryHandlers = Pick<
 export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
   return {
     'timelines.recent': ({ limit }) => deps.window.toArray().slice(-limit),
-    'timelines.reportClientTtft': ({ requestId, clientTtftMs }) => {
+    'timelines.reportClientTtft': ({ requestId, clientTtftMs, clientE2eMs }) => {
+      const figures = { clientTtftMs, clientE2eMs: clientE2eMs ?? null };
       const timeline = deps.window.toArray().findLast((t) => t.requestId === requestId);
       if (!timeline) {
         if (deps.pendingClientTtfts.size >= 1000) deps.pendingClientTtfts.clear();
-        deps.pendingClientTtfts.set(requestId, clientTtftMs);
+        deps.pendingClientTtfts.set(requestId, figures);
         return { isRecorded: true };
       }
       const verdict = judgeClientTtft(timeline.ttftMs, clientTtftMs);
@@ -25,8 +26,13 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
         deps.log.warn('timeline', `${requestId}: ${verdict.reason}`);
         return { isRecorded: false, reason: verdict.reason };
       }
-      timeline.clientTtftMs = clientTtftMs;
-      deps.store.writer.enqueueClientTtft({ requestId, clientTtftMs, transportMs: verdict.transportMs });
+      Object.assign(timeline, figures);
+      deps.store.writer.enqueueClientTtft({
+        requestId,
+        transportMs: verdict.transportMs,
+        ...figures,
+        networkInMs: null,
+      });
       return { isRecorded: true };
     },
     'report.live': ({ slo }) => deps.window.report({ slo: slo ?? null }),

@@ -56,6 +56,7 @@ export function boundaryPhases(
   rowOf: (r: number) => ClientRow | null,
 ): BoundaryPhases {
   const v = columns.values;
+  const partColumns = TTFT_PARTS.map((part) => v[part]);
   const partSums = new Float64Array(TTFT_PARTS.length);
   const sums = { network_in: 0, network_to_first: 0, stream: 0, ttft: 0, unattributed: 0 };
   let n = 0;
@@ -63,7 +64,7 @@ export function boundaryPhases(
     const row = rowOf(r);
     if (!row) continue;
     n++;
-    TTFT_PARTS.forEach((part, p) => (partSums[p]! += v[part][r]!));
+    for (let p = 0; p < partColumns.length; p++) partSums[p]! += partColumns[p]![r]!;
     sums.network_in += row.networkInMs;
     sums.network_to_first += row.networkToFirstMs;
     sums.stream += row.streamMs;

@@ -54,6 +54,8 @@ export function isCompletedCode(code: number): boolean {
 export function clientBoundaryOf(columns: ReportColumns): ClientBoundary | null {
   const v = columns.values;
   const n = columns.numRequests;
+  // Most live windows carry no client stamps at all: say so without allocating anything.
+  if (!v.clientTtftMs.some((ms) => ms === ms)) return null;
   const ttft = new Float64Array(n).fill(NaN);
   const itl = new Float64Array(n).fill(NaN);
   const e2e = new Float64Array(n).fill(NaN);

@@ -41,3 +41,5 @@ export type { Boundary, SeedPhase } from './seed-phases';
 export type { BoundaryPhases, SeedDominant } from './boundary-phases';
 export { BROKEN_RULE, isCompletedCode } from './client-boundary';
 export type { ClientBoundary, BrokenMeasurements } from './client-boundary';
+export { armSummary } from './arm-summary';
+export type { ArmSummary } from './arm-summary';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../../src-main/cli/bench/load';
 import { createStore } from '../../../src-main/store';
+import { buildReport } from '../../../src-main/telemetry/report';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 describe('npm run bench -- load (in-process headless core + /v1 server)', () => {
@@ -77,6 +78,14 @@ describe('npm run bench -- load (in-process headless core + /v1 server)', () => 
       });
       const timelines = store.timelines.ofRun(phase!.runId);
       expect(timelines.every((t) => t.clientTtftMs !== null && t.clientTtftMs >= (t.ttftMs ?? 0))).toBe(true);
+      // The client runs in this process: its send and the server's arrival share one clock.
+      for (const t of timelines) {
+        expect(t.networkInMs).toBeGreaterThanOrEqual(0);
+        expect(t.clientE2eMs).toBeGreaterThanOrEqual(t.clientTtftMs!);
+      }
+      const client = buildReport(timelines).client;
+      expect(client?.broken.count).toBe(0);
+      expect(client?.phases?.numRequests).toBe(6);
       expect(store.runs.metrics(phase!.runId, { ttftMs: 5000, itlMs: 1000 })?.p95TtftMs).toBeGreaterThan(0);
     } finally {
       store.close();

@@ -9,11 +9,19 @@ import { promptOfTokens } from './prompts';
 /** One measured request of a case and the floor for the same uncached tokens. */
 export interface CaseRun {
   timeline: Timeline;
+  /** When the runtime handed the first chunk to this bench's sink (the flush starts), process clock. */
+  firstChunkHandedAt: number;
   floorPrefillMs: number;
   /** Cold runs: reading the model file from page cache right after the load (ms). */
   fileReadMs?: number;
   /** Cold runs: whether the load built from ONNX Runtime's cached optimized graph. */
   graphCache?: string | null;
+}
+
+/** A finished request and the instant its first chunk reached the sink. */
+export interface Measured {
+  timeline: Timeline;
+  firstChunkHandedAt: number;
 }
 
 /** A benchmark case: every run of it, in order. */
@@ -43,23 +51,33 @@ export interface CaseContext {
 
 let requestCounter = 0;
 
-/** One greedy text request through the runtime; throws if it did not finish normally. */
+/**
+ * One greedy text request through the runtime; throws if it did not finish normally. The sink
+ * stamps when the first chunk reaches it, on the runtime's clock: the flush then runs from
+ * there to the timeline's first-token stamp, which splits `emit` in two.
+ */
 export async function request(
   runtime: Runtime,
   modelId: string,
   text: string,
   maxTokens: number,
-): Promise<Timeline> {
-  const result = await collectGeneration(runtime, {
-    requestId: `bench-${++requestCounter}`,
-    modelId,
-    prompt: { kind: 'text', text },
-    maxTokens,
-    temperature: 0,
-  });
+): Promise<Measured> {
+  let firstChunkHandedAt: number | null = null;
+  const result = await collectGeneration(
+    runtime,
+    {
+      requestId: `bench-${++requestCounter}`,
+      modelId,
+      prompt: { kind: 'text', text },
+      maxTokens,
+      temperature: 0,
+    },
+    () => void (firstChunkHandedAt ??= runtime.options.clock.now()),
+  );
   if (result.timeline.finishReason !== 'length' && result.timeline.finishReason !== 'stop')
     throw new Error(`bench request failed: ${result.errorMessage}`);
-  return result.timeline;
+  if (firstChunkHandedAt === null) throw new Error('bench request produced no chunk');
+  return { timeline: result.timeline, firstChunkHandedAt };
 }
 
 /** The slot is unloaded before each run, so every request pays slotLoad (the explicit slow path). */
@@ -69,13 +87,13 @@ export async function coldSlotNoPage(ctx: CaseContext): Promise<CaseResult> {
     const slot = ctx.paged.slots().find((s) => s.model.modelId === ctx.modelId);
     if (slot && slot.status === 'resident') await ctx.paged.evict(slot.slotId);
     const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 1000 + i);
-    const timeline = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
+    const measured = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
     const graphCache = ctx.paged.slots().find((s) => s.model.modelId === ctx.modelId)?.graphCache?.status;
     const readStartMs = performance.now();
     await readFile(ctx.onnxPath);
     const fileReadMs = performance.now() - readStartMs;
     runs.push({
-      timeline,
+      ...measured,
       floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null),
       fileReadMs,
       graphCache: graphCache ?? null,
@@ -91,9 +109,9 @@ export async function residentSlotNoPage(ctx: CaseContext): Promise<CaseResult> 
   const runs: CaseRun[] = [];
   for (let i = 0; i < ctx.numRuns; i++) {
     const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 2000 + i);
-    const timeline = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
+    const measured = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
     runs.push({
-      timeline,
+      ...measured,
       floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null),
     });
     ctx.onProgress(`resident_slot_no_context_page ${i + 1}/${ctx.numRuns}`);
@@ -111,7 +129,7 @@ export async function pageHitVersusOff(ctx: CaseContext): Promise<[CaseResult, C
   const prefix = promptOfTokens(ctx.folder.tokenizer, ctx.cachedPrefixTokens, 7);
   await ctx.unpaged.prefetch(ctx.modelId);
   await request(ctx.paged, ctx.modelId, `${prefix} warm`, 1);
-  const measured: Array<{ ids: number[]; hit: Timeline; off: Timeline }> = [];
+  const measured: Array<{ ids: number[]; hit: Measured; off: Measured }> = [];
   for (let i = 0; i < ctx.numRuns; i++) {
     const text = `${prefix} ${promptOfTokens(ctx.folder.tokenizer, ctx.newTokens, 3000 + i)}`;
     const hit = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
@@ -122,12 +140,10 @@ export async function pageHitVersusOff(ctx: CaseContext): Promise<[CaseResult, C
   const hitRuns: CaseRun[] = [];
   const offRuns: CaseRun[] = [];
   for (const { ids, hit, off } of measured) {
-    const past = await ctx.floor.pastOf(ids.slice(0, hit.numCachedTokens));
-    hitRuns.push({
-      timeline: hit,
-      floorPrefillMs: await ctx.floor.prefillMs(ids.slice(hit.numCachedTokens), past),
-    });
-    offRuns.push({ timeline: off, floorPrefillMs: await ctx.floor.prefillMs(ids, null) });
+    const numCached = hit.timeline.numCachedTokens;
+    const past = await ctx.floor.pastOf(ids.slice(0, numCached));
+    hitRuns.push({ ...hit, floorPrefillMs: await ctx.floor.prefillMs(ids.slice(numCached), past) });
+    offRuns.push({ ...off, floorPrefillMs: await ctx.floor.prefillMs(ids, null) });
   }
   return [
     { name: 'resident_slot_context_page_hit', isSlotHit: true, isPageHit: true, runs: hitRuns },

@@ -37,15 +37,17 @@ export async function measureDecode(
   const engineGaps: number[] = [];
   const rawSteps: number[] = [];
   for (let i = 0; i < 3; i++) {
-    engineGaps.push(...(await request(ctx.unpaged, ctx.modelId, text, numSteps + 1)).itlMs);
+    engineGaps.push(...(await request(ctx.unpaged, ctx.modelId, text, numSteps + 1)).timeline.itlMs);
     rawSteps.push(...(await ctx.floor.decodeStepsMs(ids, numSteps)));
     ctx.onProgress(`decode ${i + 1}/3`);
   }
-  const single = await request(ctx.unpaged, ctx.modelId, text, numSteps);
+  const single = (await request(ctx.unpaged, ctx.modelId, text, numSteps)).timeline;
   const prompts = Array.from({ length: numConcurrent }, (_, i) =>
     promptOfTokens(ctx.folder.tokenizer, 32, 5000 + i),
   );
-  const concurrent = await Promise.all(prompts.map((p) => request(ctx.unpaged, ctx.modelId, p, numSteps)));
+  const concurrent = (
+    await Promise.all(prompts.map((p) => request(ctx.unpaged, ctx.modelId, p, numSteps)))
+  ).map((m) => m.timeline);
   ctx.onProgress('throughput');
   return {
     numSteps,

@@ -1,5 +1,5 @@
 import { TTFT_PARTS } from '../../../telemetry/timeline';
-import type { CaseResult } from './cases';
+import type { CaseResult, CaseRun } from './cases';
 import type { DecodeResult } from './decode';
 import { median } from './decode';
 
@@ -8,14 +8,46 @@ const mean = (values: readonly number[]): number =>
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
- * One case in seed 000's shape. `phase_ms`, `first_chunk_ms` and `full_response_ms` are means
- * over the runs, because means decompose: the phases sum to `first_chunk_ms`.
+ * One run's first token in seed 000's phase names, from independent stamps; they sum to its
+ * TTFT. `route` is the inbox plus routing, `slot_activation` our activation, and today's
+ * `emit` is split at the instant the first chunk reached the sink: `decode_first_token` runs
+ * from the first token's logits to there (sampling in the worker, the reply's thread hop,
+ * detokenizing), `first_chunk_flush` from there to the flush stamp. `slot_load`, `queue`
+ * (with requeue and lost prefill) and `unattributed` are ours: the seed's warm path has none.
+ */
+export function seedPhasesOf(run: CaseRun): Record<string, number> {
+  const t = run.timeline;
+  const p = t.parts;
+  const emitStartAt = t.transitions.findLast((x) => x.state === 'emit' && x.at <= (t.firstTokenAt ?? 0))?.at;
+  const firstTokenAt = t.firstTokenAt ?? Number.NaN;
+  const decodeFirstMs = emitStartAt === undefined ? Number.NaN : run.firstChunkHandedAt - emitStartAt;
+  return {
+    route: p.inbox + p.route,
+    slot_load: p.slotLoad,
+    queue: p.queue + p.requeue + p.lostPrefill,
+    slot_activation: p.activation,
+    context_lookup: p.contextLookup,
+    prefill: p.prefill,
+    decode_first_token: decodeFirstMs,
+    first_chunk_flush: firstTokenAt - run.firstChunkHandedAt,
+    unattributed: t.unattributedMs,
+  };
+}
+
+/**
+ * One case in seed 000's shape. `phase_ms` (seed 000's names), `parts_ms` (the timeline's own
+ * parts), `first_chunk_ms` and `full_response_ms` are means over the runs, because means
+ * decompose: either set of phases sums to `first_chunk_ms`.
  */
 export function caseJson(result: CaseResult) {
   const timelines = result.runs.map((r) => r.timeline);
-  const phaseMs: Record<string, number> = {};
-  for (const part of TTFT_PARTS) phaseMs[snake(part)] = mean(timelines.map((t) => t.parts[part]));
-  phaseMs['unattributed'] = mean(timelines.map((t) => t.unattributedMs));
+  const partsMs: Record<string, number> = {};
+  for (const part of TTFT_PARTS) partsMs[snake(part)] = mean(timelines.map((t) => t.parts[part]));
+  partsMs['unattributed'] = mean(timelines.map((t) => t.unattributedMs));
+  const seed = result.runs.map(seedPhasesOf);
+  const phaseMs = Object.fromEntries(
+    Object.keys(seed[0] ?? {}).map((k) => [k, mean(seed.map((s) => s[k]!))]),
+  );
   const ttfts = timelines.map((t) => t.ttftMs ?? Number.NaN);
   return {
     case: result.name,
@@ -25,6 +57,7 @@ export function caseJson(result: CaseResult) {
     prompt_tokens: mean(timelines.map((t) => t.numPromptTokens)),
     cached_tokens: mean(timelines.map((t) => t.numCachedTokens)),
     phase_ms: phaseMs,
+    parts_ms: partsMs,
     first_chunk_ms: mean(ttfts),
     full_response_ms: mean(timelines.map((t) => t.e2eMs)),
     floor_prefill_ms: mean(result.runs.map((r) => r.floorPrefillMs)),

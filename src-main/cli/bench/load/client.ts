@@ -7,8 +7,15 @@ export interface Target {
 }
 
 /**
- * What the client saw of one streamed request, on its own clock (performance.now()): when it
- * sent, when each content chunk arrived, and what the server reported in usage and timings.
+ * The client's clock: `performance.timeOrigin + performance.now()`, which lines up across the
+ * threads of one process, so an in-process server's arrival stamp and this send stamp are on
+ * one clock (a server in another process is not: only durations compare there).
+ */
+export const clientNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * What the client saw of one streamed request, on its own clock (`clientNow`): when it sent,
+ * when each content chunk arrived, and what the server reported in usage and timings.
  */
 export interface ClientObservation {
   httpStatus: number;
@@ -39,7 +46,7 @@ interface ChunkData {
 export async function streamChat(target: Target, body: object): Promise<ClientObservation> {
   const seen: ClientObservation = {
     httpStatus: 0,
-    sentAt: performance.now(),
+    sentAt: clientNow(),
     chunkAts: [],
     doneAt: 0,
     text: '',
@@ -67,7 +74,7 @@ export async function streamChat(target: Target, body: object): Promise<ClientOb
   } catch (error) {
     seen.errorMessage = (error as Error).message;
   }
-  seen.doneAt = performance.now();
+  seen.doneAt = clientNow();
   return seen;
 }
 
@@ -78,7 +85,7 @@ async function readStream(body: ReadableStream<Uint8Array>, seen: ClientObservat
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
-    const at = performance.now();
+    const at = clientNow();
     for (const data of parser.push(decoder.decode(value, { stream: true }))) {
       if (data === '[DONE]') continue;
       observe(JSON.parse(data) as ChunkData, at, seen);

@@ -7,7 +7,7 @@ import { systemClock } from '../../../telemetry/clock';
 import type { Timeline } from '../../../telemetry/timeline';
 import { judgeClientTtft } from '../../../telemetry/timeline';
 import type { SettingsPatch } from '../../../runtime/settings';
-import type { LoadHost } from './load-host';
+import type { ClientFigures, LoadHost } from './load-host';
 import { openModelRuntime } from './model-runtime';
 
 /** How the in-process host is built. */
@@ -50,8 +50,12 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
     storeNote: store.isPersistent
       ? `runs stored in ${options.dataDir} (the app's Runs view compares them)`
       : `runs not stored: ${store.unavailable?.message ?? 'history off'}`,
-    createRun: (name, config) => (store.isPersistent ? store.runs.create({ name, config }).runId : null),
-    reportClientTtft: async (requestId, clientTtftMs) => byRun.setClientTtft(requestId, clientTtftMs),
+    // With history off the run lives in memory: its requests are still tagged and reported.
+    createRun: (name, config) => ({
+      runId: store.runs.create({ name, config }).runId,
+      isStored: store.isPersistent,
+    }),
+    reportClient: async (requestId, seen) => byRun.setClient(requestId, seen),
     timelinesOf: (runId) => byRun.of(runId),
     runtimeFacts: () => ({
       settings: runtime.settings,
@@ -81,14 +85,23 @@ function runTimelines(store: Store) {
       byRun.set(timeline.runId, list);
     },
     of: (runId: string) => byRun.get(runId) ?? [],
-    /** The late client TTFT: on the kept timeline and, through the writer, on the stored row. */
-    setClientTtft: (requestId: string, clientTtftMs: number) => {
+    /**
+     * The client's figures, on the kept timeline and, through the writer, on the stored row.
+     * The client runs in this process, so its send instant and the server's arrival share a
+     * clock: their difference is the inbound network time.
+     */
+    setClient: (requestId: string, seen: ClientFigures) => {
       const timeline = byRequest.get(requestId);
       if (!timeline) return;
-      const verdict = judgeClientTtft(timeline.ttftMs, clientTtftMs);
+      const verdict = judgeClientTtft(timeline.ttftMs, seen.clientTtftMs);
       if (!verdict.isAccepted) return console.warn(`${requestId}: ${verdict.reason}`);
-      timeline.clientTtftMs = clientTtftMs;
-      store.writer.enqueueClientTtft({ requestId, clientTtftMs, transportMs: verdict.transportMs });
+      const figures = {
+        clientTtftMs: seen.clientTtftMs,
+        clientE2eMs: seen.clientE2eMs,
+        networkInMs: timeline.arrivedAt - seen.sentAt,
+      };
+      Object.assign(timeline, figures);
+      store.writer.enqueueClientTtft({ requestId, transportMs: verdict.transportMs, ...figures });
     },
   };
 }

@@ -12,8 +12,8 @@ import type { LoadConfig } from './args';
 import { LOAD_USAGE, parseLoadArgs } from './args';
 import { connectRemoteHost } from './remote';
 import { startInProcessHost } from './in-process';
-import { lengthSampler } from './lengths';
-import type { LengthSpec } from './lengths';
+import { independentPairs, jointPairs, lengthSampler } from './lengths';
+import type { LengthPair, LengthSpec, PairSampler } from './lengths';
 import type { LoadHost } from './load-host';
 import type { RequestRecord } from './driver';
 import { LOAD_BOUNDARIES, printPhases, writeRequestsCsv } from './output';
@@ -44,8 +44,7 @@ export async function run(argv: string[]): Promise<number> {
       host,
       tokenizer: folder.tokenizer,
       config,
-      promptLengths: samplerOf(config.promptLengths, config.dataDir, 'prompt'),
-      outputLengths: samplerOf(config.outputLengths, config.dataDir, 'output'),
+      lengths: pairsOf(config),
     };
     await warmUp(ctx);
     const phases = [];
@@ -91,17 +90,33 @@ function emitReport(
   ]);
 }
 
-/** A length sampler; `run:<id>` draws from that stored run's prompt or output lengths. */
-function samplerOf(spec: LengthSpec, dataDir: string | null, which: 'prompt' | 'output') {
-  if (spec.kind !== 'run') return lengthSampler(spec);
-  if (!dataDir) throw new Error(`run:${spec.runId} needs the history (drop --no-store or pass --data-dir)`);
+/**
+ * The lengths of each request. Both specs `run:<id>` of the same run draw whole requests from
+ * it (the joint prompt/output distribution); otherwise each length is drawn on its own (a
+ * `run:` spec from that run's prompt or output lengths).
+ */
+function pairsOf(config: LoadConfig): PairSampler {
+  const { promptLengths: prompt, outputLengths: output } = config;
+  if (prompt.kind === 'run' && output.kind === 'run' && prompt.runId === output.runId)
+    return jointPairs(storedPairs(prompt.runId, config.dataDir), `run ${prompt.runId}`);
+  const one = (spec: LengthSpec, pick: (p: LengthPair) => number) =>
+    spec.kind === 'run'
+      ? lengthSampler(spec, storedPairs(spec.runId, config.dataDir).map(pick))
+      : lengthSampler(spec);
+  return independentPairs(
+    one(prompt, (p) => p.numPromptTokens),
+    one(output, (p) => p.numOutputTokens),
+  );
+}
+
+/** Each stored request's prompt and output lengths, in order. */
+function storedPairs(runId: string, dataDir: string | null): LengthPair[] {
+  if (!dataDir) throw new Error(`run:${runId} needs the history (drop --no-store or pass --data-dir)`);
   const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
   try {
-    const timelines = store.timelines.ofRun(spec.runId);
-    return lengthSampler(
-      spec,
-      timelines.map((t) => (which === 'prompt' ? t.numPromptTokens : t.numOutputTokens)),
-    );
+    return store.timelines
+      .ofRun(runId)
+      .map((t) => ({ numPromptTokens: t.numPromptTokens, numOutputTokens: t.numOutputTokens }));
   } finally {
     store.close();
   }

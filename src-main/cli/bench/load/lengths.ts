@@ -31,6 +31,34 @@ export function lengthSampler(spec: LengthSpec, pool: readonly number[] = []): L
   return (u) => usable[Math.floor(u * usable.length)]!;
 }
 
+/** A prompt length and an output length drawn together. */
+export interface LengthPair {
+  numPromptTokens: number;
+  numOutputTokens: number;
+}
+
+/**
+ * Draws one request's prompt and output lengths from two uniform numbers in [0, 1). Every kind
+ * uses both numbers, so a plan's other draws do not shift with the kind.
+ */
+export type PairSampler = (uPrompt: number, uOutput: number) => LengthPair;
+
+/** Prompt and output lengths drawn independently (fixed or uniform specs). */
+export function independentPairs(prompt: LengthSampler, output: LengthSampler): PairSampler {
+  return (uPrompt, uOutput) => ({ numPromptTokens: prompt(uPrompt), numOutputTokens: output(uOutput) });
+}
+
+/**
+ * Lengths drawn as whole requests from `pool` (a stored run or a trace): a long prompt keeps
+ * its own output length, so the replay has the joint distribution of the original (seed 003),
+ * not independent draws that mix one request's prompt with another's answer.
+ */
+export function jointPairs(pool: readonly LengthPair[], source: string): PairSampler {
+  const usable = pool.filter((p) => p.numPromptTokens > 0 && p.numOutputTokens > 0);
+  if (usable.length === 0) throw new Error(`${source} has no requests with both lengths to sample`);
+  return (uPrompt) => usable[Math.floor(uPrompt * usable.length)]!;
+}
+
 /** The spec as written on the command line (for the stored run's config). */
 export function formatLengthSpec(spec: LengthSpec): string {
   if (spec.kind === 'fixed') return `fixed:${spec.numTokens}`;

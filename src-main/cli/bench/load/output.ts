@@ -3,6 +3,8 @@ import { stringify } from 'csv-stringify/sync';
 import { partKey } from '../../../service/openai';
 import { TTFT_PARTS } from '../../../telemetry/timeline';
 import { FORMULA_SAFE_CSV } from '../../../telemetry/trace';
+import { SEED_PHASES } from '../../../telemetry/report';
+import type { BoundaryPhases } from '../../../telemetry/report';
 import type { RequestRecord } from './driver';
 import type { PhaseSummary, Percentiles } from './summary';
 import { clientItlsOf, clientTtftOf, percentiles, serverTtftOf, transportOf } from './summary';
@@ -61,6 +63,11 @@ export function printPhases(phases: readonly PhaseReport[], header: string[]): v
         .map(([k, v]) => `${k.replace(/_ms$/, '')} ${v === null ? 'n/a' : v.toFixed(2)}`)
         .join(', ')}`,
     );
+    const client = phase.server?.['client_phases'] as BoundaryPhases | null | undefined;
+    if (client)
+      out(
+        `  client-boundary phase means (ms, seed 003): ${SEED_PHASES.map((p) => `${p} ${client.meansMs[p]?.toFixed(2) ?? 'n/a'}`).join(', ')}; dominant TTFT phase ${client.dominantTtft?.phase ?? 'n/a'}`,
+      );
   }
 }
 

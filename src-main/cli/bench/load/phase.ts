@@ -8,10 +8,11 @@ import { arrivalsOf } from './arrivals';
 import type { RequestRecord } from './driver';
 import { runPhaseInWorker } from './worker-driver';
 import { formatLengthSpec } from './lengths';
-import type { LengthSampler } from './lengths';
+import type { PairSampler } from './lengths';
 import type { LoadHost } from './load-host';
 import type { PhaseReport } from './output';
 import { planRequests } from './plan';
+import { reportClientFigures } from './report-clients';
 import { ProgressBar } from './progress';
 import { isOk, summarize } from './summary';
 
@@ -20,8 +21,8 @@ export interface PhaseContext {
   host: LoadHost;
   tokenizer: TextTokenizer;
   config: LoadConfig;
-  promptLengths: LengthSampler;
-  outputLengths: LengthSampler;
+  /** Each request's prompt and output lengths. */
+  lengths: PairSampler;
 }
 
 /** Conversations never grow past this many turns (then a follow-up picks another). */
@@ -67,27 +68,37 @@ export async function measurePhase(
     ratePerS === null
       ? config.profile
       : `${config.profile === 'sweep' ? 'poisson' : config.profile} ${ratePerS}/s`;
-  const runId = host.createRun(`load ${label} (seed ${config.seed})`, {
+  const run = host.createRun(`load ${label} (seed ${config.seed})`, {
     ...host.runtimeFacts(),
     workload: workloadOf(config, ratePerS),
   });
+  const runId = run?.runId ?? null;
   const records = await sendPlan(ctx, { index, rate: ratePerS, runId, count: config.numRequests, label });
-  for (const r of records.filter(isOk))
-    if (r.seen.requestId && r.seen.chunkAts.length > 0)
-      await host.reportClientTtft(r.seen.requestId, r.seen.chunkAts[0]! - r.seen.sentAt);
+  await reportClientFigures(host, records);
   const timelines = runId ? host.timelinesOf(runId) : [];
   const server = timelines.length === 0 ? null : serverView(buildReport(timelines, { slo: config.slo }));
-  return { report: { label, ratePerS, runId, summary: summarize(records, config.slo), server }, records };
+  const storedRunId = run?.isStored ? runId : null;
+  return {
+    report: { label, ratePerS, runId: storedRunId, summary: summarize(records, config.slo), server },
+    records,
+  };
 }
 
+/**
+ * The report module's view of the stored timelines: the server's totals and dominant part,
+ * and seed 003's seven phases at the client boundary (this client shares the server's clock,
+ * so both network legs are measured apart), with goodput at the client boundary.
+ */
 function serverView(report: ReturnType<typeof buildReport>): Record<string, unknown> {
-  const { ttft, itl, e2e, dominantTtftPhase, throughput, goodput, littlesLaw } = report;
+  const { ttft, itl, e2e, dominantTtftPhase, throughput, goodput, littlesLaw, client } = report;
   return {
     boundary: report.boundaries,
     ttft,
     itl,
     e2e,
     dominant_ttft_phase: dominantTtftPhase,
+    client_phases: client?.phases ?? null,
+    broken_measurements: client?.broken ?? null,
     throughput,
     goodput,
     littles_law: littlesLaw,
@@ -105,8 +116,7 @@ async function sendPlan(
     count: phase.count,
     multiTurnShare: config.multiTurnShare,
     maxTurns: MAX_TURNS,
-    promptLengths: ctx.promptLengths,
-    outputLengths: ctx.outputLengths,
+    lengths: ctx.lengths,
     uniform,
     tag: `load-${phase.runId ?? randomUUID().slice(0, 8)}`,
     seedBase: phaseSeed * 100_000,

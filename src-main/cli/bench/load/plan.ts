@@ -1,4 +1,4 @@
-import type { LengthSampler } from './lengths';
+import type { PairSampler } from './lengths';
 
 /** One request of a phase as planned before anything is sent (deterministic for a seed). */
 export interface PlannedRequest {
@@ -21,8 +21,8 @@ export interface PlanOptions {
   /** Share of requests that continue an earlier conversation (its history resent, pages reused). */
   multiTurnShare: number;
   maxTurns: number;
-  promptLengths: LengthSampler;
-  outputLengths: LengthSampler;
+  /** Each request's prompt and output lengths (independent, or pairs from a run or trace). */
+  lengths: PairSampler;
   uniform: () => number;
   /** Prefix of conversation ids and base of text seeds, unique per phase. */
   tag: string;
@@ -41,13 +41,15 @@ export function planRequests(options: PlanOptions): PlannedRequest[] {
     const pick = isFollowUp ? Math.floor(options.uniform() * open.length) : -1;
     const conversation =
       pick >= 0 ? open[pick]! : { conversationId: `${options.tag}-c${index}`, lastIndex: -1, numTurns: 0 };
+    const uPrompt = options.uniform();
+    const lengths = options.lengths(uPrompt, options.uniform());
     planned.push({
       index,
       conversationId: conversation.conversationId,
       turn: conversation.numTurns + 1,
       parentIndex: conversation.lastIndex >= 0 ? conversation.lastIndex : null,
-      numUserTokens: options.promptLengths(options.uniform()),
-      maxTokens: options.outputLengths(options.uniform()),
+      numUserTokens: lengths.numPromptTokens,
+      maxTokens: lengths.numOutputTokens,
       textSeed: options.seedBase + index,
     });
     conversation.lastIndex = index;

@@ -31,11 +31,12 @@ export async function connectRemoteHost(
     storeNote:
       'runs not stored: --url targets another process, which keeps its own history (its dashboard shows these requests live)',
     createRun: () => null,
-    reportClientTtft: async (requestId, clientTtftMs) => {
+    // Another process's clock: only the durations travel, never the send instant.
+    reportClient: async (requestId, { clientTtftMs, clientE2eMs }) => {
       await fetch(`${apiRoot}timelines.reportClientTtft`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ requestId, clientTtftMs }),
+        body: JSON.stringify({ requestId, clientTtftMs, clientE2eMs }),
       }).catch(() => undefined);
     },
     timelinesOf: () => [],

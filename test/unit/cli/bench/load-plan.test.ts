@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { arrivalsOf } from '../../../../src-main/cli/bench/load/arrivals';
 import {
   formatLengthSpec,
+  independentPairs,
+  jointPairs,
   lengthSampler,
   parseLengthSpec,
 } from '../../../../src-main/cli/bench/load/lengths';
@@ -30,6 +32,27 @@ describe('load lab: lengths, arrivals and the request plan', () => {
     expect(() => lengthSampler({ kind: 'run', runId: 'r' }, [])).toThrow(/no stored requests/);
   });
 
+  it('replays a run or trace as whole requests: every planned prompt keeps its own output length', () => {
+    const pool = [
+      { numPromptTokens: 4000, numOutputTokens: 8 },
+      { numPromptTokens: 30, numOutputTokens: 900 },
+      { numPromptTokens: 500, numOutputTokens: 100 },
+    ];
+    const plan = planRequests({
+      count: 300,
+      multiTurnShare: 0,
+      maxTurns: 8,
+      lengths: jointPairs(pool, 'test run'),
+      uniform: prng(5),
+      tag: 'j',
+      seedBase: 0,
+    });
+    const pairs = new Set(pool.map((p) => `${p.numPromptTokens}/${p.numOutputTokens}`));
+    expect(plan.every((p) => pairs.has(`${p.numUserTokens}/${p.maxTokens}`))).toBe(true);
+    expect(new Set(plan.map((p) => p.numUserTokens)).size).toBe(3);
+    expect(() => jointPairs([], 'empty run')).toThrow(/empty run has no requests/);
+  });
+
   it('spaces constant arrivals 1/rate apart and gives Poisson gaps with the right mean, fixed by the seed', () => {
     const constant = arrivalsOf('constant', 4, { ratePerS: 4, burstSize: 1, uniform: prng(1) });
     expect(constant).toEqual({ kind: 'open', offsetsMs: [0, 250, 500, 750] });
@@ -54,8 +77,10 @@ describe('load lab: lengths, arrivals and the request plan', () => {
       count: 400,
       multiTurnShare: 0.3,
       maxTurns: 8,
-      promptLengths: lengthSampler({ kind: 'fixed', numTokens: 20 }),
-      outputLengths: lengthSampler({ kind: 'fixed', numTokens: 5 }),
+      lengths: independentPairs(
+        lengthSampler({ kind: 'fixed', numTokens: 20 }),
+        lengthSampler({ kind: 'fixed', numTokens: 5 }),
+      ),
       tag: 't',
       seedBase: 1000,
     };

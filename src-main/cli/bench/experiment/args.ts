@@ -1,0 +1,151 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Slo } from '../../../telemetry/report';
+import { parseSettingValue, settingByName, settingsUsage, takeSettingFlags } from '../../../runtime/settings';
+import type { SettingKey, SettingsPatch } from '../../../runtime/settings';
+import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../../paths';
+import type { LengthSpec } from '../load/lengths';
+import { parseLengthSpec } from '../load/lengths';
+
+/** How the arms' requests arrive: bursts of N (each after the last finished), Poisson, or a trace's own times. */
+export type ExperimentWorkload =
+  | { kind: 'burst'; burstSize: number }
+  | { kind: 'poisson'; ratePerS: number }
+  | { kind: 'trace'; path: string };
+
+/** One arm: the setting it varies, the value as written, and the settings patch it applies. */
+export interface Arm {
+  label: string;
+  value: string;
+  patch: SettingsPatch;
+}
+
+/** Everything `npm run bench -- experiment` was asked to do. */
+export interface ExperimentConfig {
+  vary: { name: string; arms: Arm[] };
+  workload: ExperimentWorkload;
+  numRequests: number;
+  numWarmup: number;
+  promptLengths: LengthSpec;
+  outputLengths: LengthSpec;
+  seed: number;
+  slo: Slo | null;
+  modelDir: string;
+  /** `--variant`: the model's variant for every arm (unless the arms vary it); null for its default. */
+  variant: string | null;
+  dataDir: string | null;
+  /** Settings every arm shares (the varied one is set per arm on top). */
+  base: SettingsPatch;
+  isJson: boolean;
+}
+
+/** Usage text, printed on a bad option. */
+export const EXPERIMENT_USAGE = `npm run bench -- experiment --vary SETTING=A,B[,…] [--workload burst:N|poisson:RATE|trace:FILE]
+  [--requests N] [--warmup N] [--prompt-tokens fixed:N|uniform:A-B] [--output-tokens …] [--seed S]
+  [--slo-ttft MS --slo-itl MS] [--model DIR] [--variant NAME] [--data-dir DIR | --no-store] [--json] [settings…]
+SETTING is any runtime setting by its flag name (seats, kv-budget-mb, page-size, prefill-chunk,
+queue-limit, threads, default-model, provider, …) or its key (maxSeats); \`variant\` varies the
+model's variant (name:variant). Settings flags fix the others for every arm:
+${settingsUsage()}`;
+
+const OPTIONS = {
+  vary: { type: 'string' },
+  workload: { type: 'string', default: 'burst:8' },
+  requests: { type: 'string' },
+  warmup: { type: 'string', default: '2' },
+  'prompt-tokens': { type: 'string', default: 'uniform:32-256' },
+  'output-tokens': { type: 'string', default: 'fixed:32' },
+  seed: { type: 'string', default: '1' },
+  'slo-ttft': { type: 'string' },
+  'slo-itl': { type: 'string' },
+  model: { type: 'string' },
+  variant: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'no-store': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+} as const;
+
+/** Parses and checks the options; throws a message naming the bad one. */
+export function parseExperimentArgs(argv: string[]): ExperimentConfig {
+  const { patch: base, rest } = takeSettingFlags(argv);
+  const { values: v } = parseArgs({ args: rest, options: OPTIONS });
+  if (!v.vary) throw new Error('--vary SETTING=A,B is required (e.g. --vary seats=2,4)');
+  if (Boolean(v['slo-ttft']) !== Boolean(v['slo-itl']))
+    throw new Error('--slo-ttft and --slo-itl go together');
+  const modelDir = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const workload = parseWorkload(v.workload);
+  return {
+    vary: parseVary(v.vary, path.basename(modelDir)),
+    workload,
+    numRequests: v.requests
+      ? integer(v.requests, 'requests', 1)
+      : workload.kind === 'burst'
+        ? 2 * workload.burstSize
+        : 16,
+    numWarmup: integer(v.warmup, 'warmup', 0),
+    promptLengths: parseLengthSpec(v['prompt-tokens'], 'prompt-tokens'),
+    outputLengths: parseLengthSpec(v['output-tokens'], 'output-tokens'),
+    seed: integer(v.seed, 'seed', 0),
+    slo: v['slo-ttft']
+      ? { ttftMs: positive(v['slo-ttft'], 'slo-ttft'), itlMs: positive(v['slo-itl']!, 'slo-itl') }
+      : null,
+    modelDir,
+    variant: v.variant ?? null,
+    dataDir: v['no-store'] ? null : path.resolve(v['data-dir'] ?? DEFAULT_DATA_DIR),
+    base,
+    isJson: v.json,
+  };
+}
+
+/**
+ * `seats=2,4` → one arm per value, each value checked by its setting's own schema. `variant=q4,
+ * fp16` varies the model reference (`<model>:<variant>`).
+ */
+export function parseVary(text: string, modelName: string): { name: string; arms: Arm[] } {
+  const at = text.indexOf('=');
+  const name = at > 0 ? text.slice(0, at) : '';
+  const values =
+    at > 0
+      ? text
+          .slice(at + 1)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
+  if (!name || values.length < 2)
+    throw new Error(`--vary "${text}": write SETTING=A,B with at least two values`);
+  if (new Set(values).size !== values.length) throw new Error(`--vary "${text}": the values repeat`);
+  if (name === 'variant')
+    return {
+      name,
+      arms: values.map((value) => armOf(name, value, 'defaultModel', `${modelName}:${value}`)),
+    };
+  const key = settingByName(name);
+  if (!key) throw new Error(`--vary "${text}": no runtime setting is called "${name}" (see the list below)`);
+  return { name, arms: values.map((value) => armOf(name, value, key, value)) };
+}
+
+function armOf(name: string, value: string, key: SettingKey, text: string): Arm {
+  return { label: `${name}=${value}`, value, patch: { [key]: parseSettingValue(key, text) } };
+}
+
+/** `burst:8`, `poisson:2.5` or `trace:FILE`. */
+export function parseWorkload(text: string): ExperimentWorkload {
+  const [kind, rest = ''] = text.split(/:(.*)/s, 2);
+  if (kind === 'burst' && /^\d+$/.test(rest) && Number(rest) >= 1) return { kind, burstSize: Number(rest) };
+  if (kind === 'poisson' && Number(rest) > 0) return { kind, ratePerS: Number(rest) };
+  if (kind === 'trace' && rest.length > 0) return { kind, path: path.resolve(rest) };
+  throw new Error(`--workload "${text}": write burst:N, poisson:RATE or trace:FILE`);
+}
+
+function positive(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} "${text}": a number above 0`);
+  return value;
+}
+
+function integer(text: string, name: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} "${text}": an integer ≥ ${min}`);
+  return value;
+}

@@ -1,0 +1,124 @@
+import type { ArmSummary, Slo } from '../../../telemetry/report';
+import { armSummary } from '../../../telemetry/report';
+import { prng } from '../../../telemetry/synthetic/workload';
+import { promptOfTokens } from '../first-frame/prompts';
+import type { TextTokenizer } from '../../../runtime/model';
+import { startInProcessHost } from '../load/in-process';
+import { independentPairs, lengthSampler } from '../load/lengths';
+import type { LoadHost } from '../load/load-host';
+import { planRequests } from '../load/plan';
+import { reportClientFigures } from '../load/report-clients';
+import { ProgressBar } from '../load/progress';
+import { isOk } from '../load/summary';
+import { runPhaseInWorker } from '../load/worker-driver';
+import type { Arm, ExperimentConfig } from './args';
+import type { SharedWorkload } from './workload';
+
+/** What one arm measured: its run, its settings, the seed 001 summary and the raw counts. */
+export interface ArmResult {
+  arm: Arm;
+  runId: string | null;
+  settings: Record<string, unknown>;
+  summary: ArmSummary;
+  numSent: number;
+  numOk: number;
+  numRejected: number;
+}
+
+/** The experiment's identity, stored in every arm's run config so the arms can be found together. */
+export interface ExperimentIdentity {
+  experimentId: string;
+  workload: Record<string, unknown>;
+}
+
+/**
+ * Runs one arm in a fresh in-process runtime built with the arm's settings: warm-up requests
+ * first (excluded), then the shared workload, filed as its own run; then the runtime is closed,
+ * so every arm starts with the same cold page cache and nothing carries over.
+ */
+export async function runArm(
+  config: ExperimentConfig,
+  shared: SharedWorkload,
+  tokenizer: TextTokenizer,
+  identity: ExperimentIdentity,
+  index: number,
+): Promise<ArmResult> {
+  const arm = config.vary.arms[index]!;
+  const host = await startInProcessHost({
+    modelDir: config.modelDir,
+    variant: config.vary.name === 'variant' ? arm.value : config.variant,
+    dataDir: config.dataDir,
+    settings: { ...config.base, ...arm.patch },
+  });
+  try {
+    const modelId = arm.patch.defaultModel ?? host.modelId;
+    await warmUp(host, modelId, tokenizer, config.numWarmup, config.seed);
+    const facts = host.runtimeFacts();
+    const run = host.createRun(
+      `experiment ${arm.label} (${config.vary.arms.map((a) => a.value).join(' vs ')})`,
+      {
+        ...facts,
+        workload: identity.workload,
+        experiment: {
+          experimentId: identity.experimentId,
+          vary: config.vary.name,
+          value: arm.value,
+          armIndex: index,
+          numArms: config.vary.arms.length,
+        },
+      },
+    );
+    const runId = run?.runId ?? null;
+    const records = await send(host, { ...shared, modelId, runId }, arm.label);
+    await reportClientFigures(host, records);
+    const timelines = runId ? host.timelinesOf(runId) : [];
+    return {
+      arm,
+      runId: run?.isStored ? runId : null,
+      settings: (facts.settings ?? {}) as Record<string, unknown>,
+      summary: armSummary(timelines, config.slo as Slo | null),
+      numSent: records.length,
+      numOk: records.filter(isOk).length,
+      numRejected: records.filter((r) => r.seen.httpStatus === 429).length,
+    };
+  } finally {
+    await host.close();
+  }
+}
+
+/** Sends the arm's requests from the client worker, with a progress bar on stderr. */
+async function send(host: LoadHost, input: Parameters<typeof runPhaseInWorker>[1], label: string) {
+  const bar = new ProgressBar(label, input.plan.length);
+  const records = await runPhaseInWorker(host.target, input, () => bar.tick(''));
+  bar.done();
+  return records;
+}
+
+/** One request at a time until the slot is loaded and the first-run costs are paid; nothing is kept. */
+async function warmUp(
+  host: LoadHost,
+  modelId: string,
+  tokenizer: TextTokenizer,
+  count: number,
+  seed: number,
+): Promise<void> {
+  if (count === 0) return;
+  const plan = planRequests({
+    count,
+    multiTurnShare: 0,
+    maxTurns: 1,
+    lengths: independentPairs(
+      lengthSampler({ kind: 'fixed', numTokens: 32 }),
+      lengthSampler({ kind: 'fixed', numTokens: 8 }),
+    ),
+    uniform: prng(seed + 99),
+    tag: `warmup-${seed}`,
+    seedBase: 7_000_000 + seed,
+  });
+  const texts = plan.map((p) => promptOfTokens(tokenizer, p.numUserTokens, p.textSeed));
+  await runPhaseInWorker(
+    host.target,
+    { plan, texts, arrivals: { kind: 'closed', groupSize: 1 }, modelId, runId: null },
+    () => undefined,
+  );
+}
