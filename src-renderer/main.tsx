@@ -11,6 +11,7 @@ import './styles/chat.css';
 import './styles/markdown.css';
 import './styles/charts.css';
 import './styles/slots.css';
+import './styles/compare.css';
 
 // One bridge for the page's life: IPC inside Electron, HTTP + server-sent events in a browser.
 const bridge = pickBridge(window as unknown as { firstFrame?: FirstFrameApi });

@@ -8,6 +8,7 @@ const LABELS: Record<ViewName, string> = {
   runs: 'Runs',
   traces: 'Traces',
   bench: 'Bench',
+  settings: 'Settings',
 };
 
 /** The view switcher: one button per view, `nav-<view>` test ids. */

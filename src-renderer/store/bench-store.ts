@@ -12,6 +12,8 @@ export interface BenchProgress {
   label: string;
   isDone: boolean;
   runId: string | null;
+  /** Every run it filed (an experiment: one per arm). */
+  runIds: string[];
   error: string | null;
 }
 
@@ -39,6 +41,7 @@ export function createBenchStore(bridge: Bridge): StoreApi<BenchState> {
         label: 'starting',
         isDone: false,
         runId: null,
+        runIds: [],
         error: null,
       };
       set({ benches: [bench, ...get().benches.filter((b) => b.benchId !== bench.benchId)], error: null });
@@ -49,7 +52,13 @@ export function createBenchStore(bridge: Bridge): StoreApi<BenchState> {
         if (event.name !== 'bench.progress' && event.name !== 'bench.done') continue;
         const { benchId } = event.payload;
         const patch =
-          event.name === 'bench.progress' ? { ...event.payload } : { ...event.payload, isDone: true };
+          event.name === 'bench.progress'
+            ? { ...event.payload }
+            : {
+                ...event.payload,
+                runIds: event.payload.runIds ?? (event.payload.runId ? [event.payload.runId] : []),
+                isDone: true,
+              };
         const exists = benches.some((b) => b.benchId === benchId);
         const blank: BenchProgress = {
           benchId,
@@ -59,6 +68,7 @@ export function createBenchStore(bridge: Bridge): StoreApi<BenchState> {
           label: '',
           isDone: false,
           runId: null,
+          runIds: [],
           error: null,
         };
         benches = exists

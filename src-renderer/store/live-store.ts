@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { EngineStats, Slo } from '../../src-main/service/contract';
 import { buildReportFromColumns } from '../../src-main/telemetry/report';
-import type { LatencyReport } from '../../src-main/telemetry/report';
+import type { Boundary, LatencyReport } from '../../src-main/telemetry/report';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { EarlyClientTtfts, onWallClock } from './live-timelines';
 import { createThrottle } from './throttle';
@@ -27,12 +27,15 @@ export interface LiveState {
   timelines: Timeline[];
   load: EngineStats[];
   slo: Slo | null;
+  /** The boundary goodput and the p95 split are computed at (auto: the client's when present). */
+  boundary: Boundary | 'auto';
   view: LiveView;
   addTimelines(timelines: readonly Timeline[]): void;
   replaceTimelines(timelines: readonly Timeline[]): void;
   addLoad(points: readonly EngineStats[]): void;
   setClientTtft(requestId: string, clientTtftMs: number): void;
   setSlo(slo: Slo | null): void;
+  setBoundary(boundary: Boundary | 'auto'): void;
 }
 
 /**
@@ -52,7 +55,8 @@ export function createLiveStore(): StoreApi<LiveState> {
       timelines: [],
       load: [],
       slo: DEFAULT_SLO,
-      view: viewOf(columns, [], [], DEFAULT_SLO),
+      boundary: 'auto',
+      view: viewOf(columns, [], [], DEFAULT_SLO, 'auto'),
       addTimelines(ts) {
         const added = ts.map((t) => early.attach(onWallClock(t)));
         columns.append(added);
@@ -74,11 +78,12 @@ export function createLiveStore(): StoreApi<LiveState> {
         update({ timelines: next });
       },
       setSlo: (slo) => update({ slo }),
+      setBoundary: (boundary) => update({ boundary }),
     };
   });
   const recompute = createThrottle(() => {
-    const { timelines, load, slo } = store.getState();
-    store.setState({ view: viewOf(columns, timelines, load, slo) });
+    const { timelines, load, slo, boundary } = store.getState();
+    store.setState({ view: viewOf(columns, timelines, load, slo, boundary) });
   }, LIVE_LIMITS.recomputeMs);
   return store;
 }
@@ -88,9 +93,10 @@ function viewOf(
   timelines: Timeline[],
   load: EngineStats[],
   slo: Slo | null,
+  boundary: Boundary | 'auto',
 ): LiveView {
   return {
-    report: buildReportFromColumns(columns.columns(), { slo }),
+    report: buildReportFromColumns(columns.columns(), { slo, boundary }),
     recent: timelines.slice(-LIVE_LIMITS.numBars),
     load,
     computedAt: performance.now(),

@@ -5,7 +5,7 @@ import type { AppStatusSchema, Problem, PushedEvent } from '../../src-main/servi
 import type { ConnectionState } from '../bridge';
 
 /** The views of the app, one per nav button. */
-export const VIEWS = ['chat', 'dashboard', 'slots', 'runs', 'traces', 'bench'] as const;
+export const VIEWS = ['chat', 'dashboard', 'slots', 'runs', 'traces', 'bench', 'settings'] as const;
 /** A view's name. */
 export type ViewName = (typeof VIEWS)[number];
 /** What the service says about itself. */
@@ -21,9 +21,13 @@ export interface UiState {
   /** Problems the core logged (failed unloads, prunes, stores, exports), oldest first. */
   problems: Problem[];
   connection: ConnectionState;
+  /** Runs the Runs view should open compared (an experiment's arms), or empty. */
+  runsToCompare: string[];
   setView(view: ViewName): void;
   setStatus(status: AppStatus): void;
   onEvents(events: readonly PushedEvent[]): void;
+  /** Opens the Runs view with these runs picked for comparison. */
+  compareRuns(runIds: string[]): void;
 }
 
 /** The UI store (no service calls of its own). */
@@ -33,11 +37,13 @@ export function createUiStore(): StoreApi<UiState> {
     status: null,
     problems: [],
     connection: 'connecting',
+    runsToCompare: [],
     setView: (view) => set({ view }),
     setStatus: (status) => set({ status, problems: status.recentProblems.slice(-MAX_PROBLEMS_SHOWN) }),
     onEvents(events) {
       const added = events.flatMap((e) => (e.name === 'app.problem' ? [e.payload] : []));
       if (added.length > 0) set({ problems: [...get().problems, ...added].slice(-MAX_PROBLEMS_SHOWN) });
     },
+    compareRuns: (runIds) => set({ view: 'runs', runsToCompare: runIds }),
   }));
 }

@@ -4,6 +4,7 @@ import { BenchView } from './bench';
 import { ChatView } from './chat';
 import { DashboardView } from './dashboard';
 import { RunsView } from './runs';
+import { SettingsView } from './settings';
 import { SlotsView } from './slots';
 import { TracesView } from './traces';
 import { ConnectionBanner, Nav } from '../components';
@@ -15,6 +16,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   runs: RunsView,
   traces: TracesView,
   bench: BenchView,
+  settings: SettingsView,
 };
 
 /** The app shell: nav, connection banner, and the open view (only it is mounted). */

@@ -89,12 +89,37 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await app.screenshot('bench');
     await app.page.getByTestId('nav-runs').click();
     await expect.poll(() => app.page.getByTestId('run-row').count()).toBe(2);
-    await app.page.getByTestId('run-row').nth(0).getByRole('radio').first().check();
-    await app.page.getByTestId('run-row').nth(1).getByRole('radio').nth(1).check();
+    await app.page.getByTestId('run-row').nth(0).getByRole('checkbox').check();
+    await app.page.getByTestId('run-row').nth(1).getByRole('checkbox').check();
     await app.page.getByTestId('runs-compare').click();
     await app.page.getByTestId('compare-table').waitFor();
     await app.page.getByTestId('compare-chart').waitFor();
     await app.screenshot('runs');
+  });
+
+  it('runs an experiment over seats from the Bench view and opens its arms compared, seats highlighted', async () => {
+    await app.page.getByTestId('nav-bench').click();
+    const panel = app.page.getByTestId('bench-experiment');
+    await panel.getByTestId('experiment-setting').selectOption('maxSeats');
+    await panel.getByTestId('experiment-values').fill('1,2');
+    await panel.getByLabel('burst').fill('2');
+    await panel.getByLabel('requests').fill('2');
+    await app.page.getByTestId('bench-start-experiment').click();
+    const done = app.page.locator('[data-testid="bench-progress"][data-done="true"]');
+    await expect.poll(() => done.count(), { timeout: 120_000 }).toBe(3);
+    await app.page.getByRole('button', { name: 'Compare 2 arms' }).click();
+    const configurations = app.page.getByTestId('configuration-table');
+    await configurations.waitFor();
+    const differs = configurations.locator('tr[data-differs="true"]');
+    expect(await differs.count()).toBe(1);
+    expect(await differs.first().textContent()).toMatch(/Seats per slot\s*12/);
+    await expect.poll(() => app.page.getByTestId('decision').count()).toBe(1);
+    expect(await app.page.getByTestId('decision').first().textContent()).toMatch(
+      /^Under .*, B (cuts|raises|keeps) p95/,
+    );
+    const settings = await app.call('settings.get', {});
+    expect(settings.settings.maxSeats).toBe(4);
+    await app.screenshot('experiment');
   });
 
   it('exports the live window as CSV from the Runs view and as JSONL from the Dashboard', async () => {
@@ -167,6 +192,25 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
       .poll(() => app.page.getByTestId('trace-result').textContent())
       .toMatch(`${timelines.length} of ${lines.length} lines imported`);
     await app.screenshot('traces');
+  });
+
+  it('shows what a settings change costs before applying it, then applies it', async () => {
+    await app.page.getByTestId('nav-settings').click();
+    await app.page.getByTestId('setting-maxQueue').fill('32');
+    await expect.poll(() => app.page.getByTestId('settings-cost').getAttribute('data-level')).toBe('request');
+    await app.page.getByTestId('setting-pageSize').fill('32');
+    const cost = app.page.getByTestId('settings-cost');
+    await expect.poll(() => cost.getAttribute('data-level')).toBe('slots');
+    expect(await cost.textContent()).toMatch(/unloads; its next request pays a cold load/);
+    await app.screenshot('settings');
+    await app.page.getByTestId('settings-apply').click();
+    await expect
+      .poll(() => app.page.getByTestId('settings-applied').textContent())
+      .toMatch(/queue limit 64 → 32, context page size 16 → 32/);
+    const settings = await app.call('settings.get', {});
+    expect(settings.settings).toMatchObject({ maxQueue: 32, pageSize: 32 });
+    await app.page.getByTestId('setting-maxSeats').fill('0');
+    await expect.poll(() => app.page.getByTestId('settings-apply').isDisabled()).toBe(true);
   });
 
   it('raised no console errors and no CSP violations', () => {

@@ -188,7 +188,10 @@ export const METHODS = {
   ),
   'report.live': def(z.object({ slo: SloSchema.optional() }), ReportSchema),
   'runs.list': def(empty, z.array(RunSummarySchema)),
-  'runs.compare': def(z.object({ runIdA: idSchema, runIdB: idSchema, slo: SloSchema }), RunComparisonSchema),
+  'runs.compare': def(
+    z.object({ runIds: z.array(idSchema).min(2).max(8), slo: SloSchema }),
+    RunComparisonSchema,
+  ),
   'runs.exportCsv': def(
     z.object({ runId: idSchema.nullable() }),
     z.object({ fileName: z.string(), csv: z.string(), numRows: z.number().int() }),

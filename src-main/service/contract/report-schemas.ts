@@ -195,30 +195,60 @@ export const RunSummarySchema = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
-/** One side of the Config A vs B table (seed 002). Shares are 0..1. */
-export const RunMetricsSchema = z.object({
+const shareOrNullOpen = z.number().nullable();
+
+/** A configuration: the settings (as their flags write them) and model revisions a set of runs shared. */
+export const ConfigurationSchema = z.object({
+  label: z.string(),
+  runIds: z.array(z.string()),
+  settings: z.record(z.string(), z.string()),
+  modelRevisions: z.record(z.string(), z.string()),
+  /** The quality bench's result for the configuration's one model revision, when measured. */
+  quality: QualityResultSchema.nullable(),
+});
+
+/** One run's row in a workload block; TTFT, ITL and goodput at its boundary. Shares are 0..1. */
+export const CompareRowSchema = z.object({
+  configLabel: z.string(),
   runId: z.string(),
   name: z.string(),
   numRequests: z.number().int(),
-  outputTokensPerS: z.number().nullable(),
-  requestsPerS: z.number().nullable(),
-  p95TtftMs: z.number().nullable(),
-  missedTtftSloShare: z.number().nullable(),
-  failedOrRejectedShare: z.number().nullable(),
+  boundary: BoundarySchema,
+  requestsPerS: msOrNull,
+  outputTokensPerS: msOrNull,
+  p50TtftMs: msOrNull,
+  p95TtftMs: msOrNull,
+  p95ItlMs: msOrNull,
+  goodShare: shareOrNullOpen,
+  goodPerS: msOrNull,
+  missedTtftSloShare: shareOrNullOpen,
+  failedOrRejectedShare: shareOrNullOpen,
+  serverP95TtftMs: msOrNull,
+  quality: ConfigurationSchema.shape.quality,
 });
 
 /**
- * Two runs side by side with TTFT histograms on shared bucket edges (ms); `quality` when the
- * runs ran different variants of one model (each side's measured quality, null if unmeasured).
+ * Seed 002's comparison: configurations with the settings that differ named, one block per
+ * workload with each configuration's figures and a decision sentence against the first, and
+ * every run's TTFT histogram on shared bucket edges (ms, at the run's boundary).
  */
 export const RunComparisonSchema = z.object({
-  a: RunMetricsSchema,
-  b: RunMetricsSchema,
-  quality: z.object({ a: QualityResultSchema.nullable(), b: QualityResultSchema.nullable() }).nullable(),
+  configurations: z.array(ConfigurationSchema),
+  differingKeys: z.array(z.string()),
+  isModelVaried: z.boolean(),
+  workloads: z.array(
+    z.object({ label: z.string(), rows: z.array(CompareRowSchema), decisions: z.array(z.string()) }),
+  ),
   histogram: z.object({
     edgesMs: z.array(z.number()),
-    countsA: z.array(z.number()),
-    countsB: z.array(z.number()),
+    series: z.array(
+      z.object({
+        runId: z.string(),
+        label: z.string(),
+        boundary: BoundarySchema,
+        counts: z.array(z.number()),
+      }),
+    ),
   }),
 });
 export type RunComparison = z.infer<typeof RunComparisonSchema>;

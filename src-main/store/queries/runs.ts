@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { Slo } from '../../telemetry/report';
+import type { Boundary, LatencyReport, Slo } from '../../telemetry/report';
 import { buildReportFromColumns, DEFAULT_TTFT_EDGES_MS, histogram } from '../../telemetry/report';
 import { loadReportColumns } from './report-load';
 import { StoredSettingsSchema } from '../../runtime/settings';
@@ -44,8 +44,10 @@ export interface RunRecord {
 }
 
 /**
- * One side of the Runs comparison (seed 002's Config A vs B): throughput, p95 server TTFT,
- * share of first tokens that missed the TTFT SLO, failed or rejected share, TTFT histogram.
+ * One run in the Runs comparison (seed 002's configuration A vs B): throughput, p95 server
+ * TTFT, share of first tokens that missed the TTFT SLO, failed or rejected share, the TTFT
+ * histogram, and the latency and goodput at the run's boundary (the client's when its requests
+ * carry client stamps, else the server's).
  */
 export interface RunMetrics {
   runId: string;
@@ -57,6 +59,15 @@ export interface RunMetrics {
   missedTtftSloShare: number | null;
   failedOrRejectedShare: number | null;
   ttftHistogram: { edgesMs: number[]; counts: number[] };
+  boundary: Boundary;
+  atBoundary: {
+    p50TtftMs: number | null;
+    p95TtftMs: number | null;
+    p95ItlMs: number | null;
+    goodShare: number | null;
+    goodPerS: number | null;
+    missedTtftSloShare: number | null;
+  };
 }
 
 /** Runs: created synchronously (timelines reference them), listed, summarised, deleted. */
@@ -132,7 +143,27 @@ function runMetrics(db: Database.Database, run: RunRecord, slo: Slo, edgesMs: re
     failedOrRejectedShare: report.throughput?.failedOrRejectedShare ?? null,
     ttftHistogram: {
       edgesMs: [...edgesMs],
-      counts: histogram(columns.values.ttftMs, columns.numRequests, edgesMs),
+      counts: histogram(
+        report.boundary === 'client' ? columns.values.clientTtftMs : columns.values.ttftMs,
+        columns.numRequests,
+        edgesMs,
+      ),
     },
+    boundary: report.boundary,
+    atBoundary: atBoundaryOf(report),
+  };
+}
+
+/** TTFT, ITL and goodput at the report's boundary (the client's totals when it has them). */
+function atBoundaryOf(report: LatencyReport): RunMetrics['atBoundary'] {
+  const client = report.boundary === 'client' ? report.client : null;
+  const itl = client && client.itl.count > 0 ? client.itl : report.itl;
+  return {
+    p50TtftMs: (client?.ttft ?? report.ttft).p50Ms,
+    p95TtftMs: (client?.ttft ?? report.ttft).p95Ms,
+    p95ItlMs: itl.p95Ms,
+    goodShare: report.goodput?.goodShare ?? null,
+    goodPerS: report.goodput?.goodPerS ?? null,
+    missedTtftSloShare: report.goodput?.missedTtftShare ?? null,
   };
 }

@@ -30,8 +30,10 @@ export interface Throughput {
  * slo.ttftMs and their own inter-token gap ≤ slo.itlMs (met trivially with fewer than two
  * tokens). At the server boundary the gap is the request's own p95; at the client boundary it
  * is its mean client gap, stream ÷ (tokens − 1), because the client's per-token stamps are not
- * kept. A normal finish the boundary has no figures for is `unmeasured`, never good. Shares
- * are of the requests finished in the window; `missedTtftShare` is of those with a TTFT there.
+ * kept, or the server's own p95 when the client reported no E2E (its chunks follow the
+ * server's flushes). A normal finish without a TTFT at the boundary is `unmeasured`, never
+ * good. Shares are of the requests finished in the window; `missedTtftShare` is of those with a
+ * TTFT there.
  */
 export interface Goodput {
   boundary: Boundary;
@@ -52,8 +54,10 @@ function figuresAt(columns: ReportColumns, boundary: Boundary, r: number): { ttf
   if (boundary === 'server') return { ttft: v.ttftMs[r]!, itl: v.ownItlP95Ms[r]! };
   const ttft = v.clientTtftMs[r]!;
   const numTokens = v.numOutputTokens[r]!;
-  const itl = numTokens < 2 ? NaN : (v.clientE2eMs[r]! - ttft) / (numTokens - 1);
-  return { ttft, itl: numTokens >= 2 && Number.isNaN(itl) ? Infinity : itl };
+  const clientE2e = v.clientE2eMs[r]!;
+  const itl =
+    Number.isNaN(clientE2e) || numTokens < 2 ? v.ownItlP95Ms[r]! : (clientE2e - ttft) / (numTokens - 1);
+  return { ttft, itl };
 }
 
 /**
@@ -84,14 +88,13 @@ export function throughputOf(
     if (!slo) continue;
     const isNormal = code === STOP || code === LENGTH;
     const { ttft, itl } = figuresAt(columns, boundary, r);
-    const isItlUnknown = itl === Infinity;
-    if (Number.isNaN(ttft) || isItlUnknown) {
+    if (Number.isNaN(ttft)) {
       if (isNormal) numUnmeasured++;
-      if (Number.isNaN(ttft)) continue;
+      continue;
     }
     numWithTtft++;
     if (ttft > slo.ttftMs) numMissedTtft++;
-    else if (isNormal && !isItlUnknown && !(itl > slo.itlMs)) numGood++;
+    else if (isNormal && !(itl > slo.itlMs)) numGood++;
   }
   const windowS = (window.endAt - window.startAt) / 1000;
   const finishShares = {} as Record<FinishReason, number>;

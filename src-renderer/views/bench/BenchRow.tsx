@@ -15,8 +15,8 @@ export function BenchRow(props: { bench: BenchProgress; onOpenRuns(): void }) {
       </span>
       {b.error && <span className="notice error">{b.error}</span>}
       {b.isDone && b.runId && (
-        <button type="button" onClick={props.onOpenRuns}>
-          See run
+        <button type="button" data-testid="bench-open-runs" onClick={props.onOpenRuns}>
+          {b.runIds.length > 1 ? `Compare ${b.runIds.length} arms` : 'See run'}
         </button>
       )}
     </div>

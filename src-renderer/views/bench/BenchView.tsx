@@ -1,14 +1,19 @@
 import { useState } from 'react';
 import { useSlice } from '../../store';
 import { BenchRow } from './BenchRow';
+import { ExperimentPanel } from './ExperimentPanel';
 import { Notice, NumberField, Panel } from '../../components';
 
-/** Bench: start the first-frame benchmark or a load replay; progress bars; results become runs. */
+/**
+ * Bench: start the first-frame benchmark, a load replay or an experiment over one setting;
+ * progress bars; results become runs (an experiment's arms open compared).
+ */
 export function BenchView() {
   const benches = useSlice('bench', (s) => s.benches);
   const error = useSlice('bench', (s) => s.error);
   const start = useSlice('bench', (s) => s.start);
   const setView = useSlice('ui', (s) => s.setView);
+  const compareRuns = useSlice('ui', (s) => s.compareRuns);
   const [numRuns, setNumRuns] = useState<number | null>(5);
   const [numRequests, setNumRequests] = useState<number | null>(50);
   const [ratePerS, setRatePerS] = useState<number | null>(5);
@@ -34,12 +39,19 @@ export function BenchView() {
           }
         />
       </Panel>
+      <ExperimentPanel onStart={start} />
       {error && <Notice tone="error">{error}</Notice>}
       <Panel title="Progress" className="wide">
         {benches.length === 0 ? (
           <p className="empty-chart">Nothing running.</p>
         ) : (
-          benches.map((b) => <BenchRow key={b.benchId} bench={b} onOpenRuns={() => setView('runs')} />)
+          benches.map((b) => (
+            <BenchRow
+              key={b.benchId}
+              bench={b}
+              onOpenRuns={() => (b.runIds.length > 1 ? compareRuns(b.runIds) : setView('runs'))}
+            />
+          ))
         )}
       </Panel>
     </div>

@@ -1,5 +1,7 @@
 import { useSlice } from '../../store';
+import { BoundaryPhasesPanel } from './BoundaryPhasesPanel';
 import { GoodputPanel } from './GoodputPanel';
+import { LittleAndClassesPanel } from './LittleAndClassesPanel';
 import { LoadChart } from './LoadChart';
 import { RecentBarsChart } from './RecentBarsChart';
 import { ReportSummary } from './ReportSummary';
@@ -13,6 +15,8 @@ export function DashboardView() {
   const view = useSlice('live', (s) => s.view);
   const slo = useSlice('live', (s) => s.slo);
   const setSlo = useSlice('live', (s) => s.setSlo);
+  const boundary = useSlice('live', (s) => s.boundary);
+  const setBoundary = useSlice('live', (s) => s.setBoundary);
   const r = view.report;
   return (
     <div className="dashboard">
@@ -33,7 +37,13 @@ export function DashboardView() {
         <LoadChart load={view.load} />
       </Panel>
       <Panel title="Goodput and failures">
-        <GoodputPanel report={r} slo={slo} onSlo={setSlo} />
+        <GoodputPanel report={r} slo={slo} onSlo={setSlo} boundary={boundary} onBoundary={setBoundary} />
+      </Panel>
+      <Panel title="Seed 003 phases">
+        <BoundaryPhasesPanel report={r} />
+      </Panel>
+      <Panel title="Little's law and request classes" className="wide">
+        <LittleAndClassesPanel report={r} />
       </Panel>
     </div>
   );

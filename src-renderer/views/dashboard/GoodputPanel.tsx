@@ -1,17 +1,19 @@
 import { useState } from 'react';
 import type { Slo } from '../../../src-main/service/contract';
-import type { LatencyReport } from '../../../src-main/telemetry/report';
+import type { Boundary, LatencyReport } from '../../../src-main/telemetry/report';
 import { Figures, NumberField, TERMS, formatShare } from '../../components';
 import type { Figure } from '../../components';
 
 /**
- * Goodput against the SLOs the user types (TTFT and per-request p95 ITL), throughput, and the
- * share of rejected, errored and cancelled requests.
+ * Goodput against the SLOs the user types (TTFT and per-request ITL) at the boundary the user
+ * names, throughput, and the share of rejected, errored and cancelled requests.
  */
 export function GoodputPanel(props: {
   report: LatencyReport;
   slo: Slo | null;
   onSlo(slo: Slo | null): void;
+  boundary: Boundary | 'auto';
+  onBoundary(boundary: Boundary | 'auto'): void;
 }) {
   const [ttft, setTtft] = useState<number | null>(props.slo?.ttftMs ?? 500);
   const [itl, setItl] = useState<number | null>(props.slo?.itlMs ?? 100);
@@ -37,6 +39,18 @@ export function GoodputPanel(props: {
           value={itl}
           onChange={(v) => apply(ttft, v)}
         />
+        <label>
+          boundary
+          <select
+            data-testid="goodput-boundary"
+            value={props.boundary}
+            onChange={(e) => props.onBoundary(e.target.value as Boundary | 'auto')}
+          >
+            <option value="auto">auto (client when reported)</option>
+            <option value="client">client</option>
+            <option value="server">server</option>
+          </select>
+        </label>
       </div>
       <Figures figures={goodputFigures(props.report)} />
     </div>
@@ -48,9 +62,11 @@ function goodputFigures(report: LatencyReport): Figure[] {
   const shares = throughput?.finishShares;
   return [
     {
-      label: 'goodput',
+      label: goodput ? `goodput (${goodput.boundary})` : 'goodput',
       labelTitle: TERMS.goodput,
-      value: goodput ? `${formatShare(goodput.goodShare)} · ${goodput.goodPerS.toFixed(2)} req/s` : '–',
+      value: goodput
+        ? `${formatShare(goodput.goodShare)} · ${goodput.goodPerS.toFixed(2)} req/s${goodput.numUnmeasured > 0 ? ` · ${goodput.numUnmeasured} without ${goodput.boundary} figures` : ''}`
+        : '–',
       testId: 'goodput-share',
     },
     { label: 'missed TTFT SLO', labelTitle: TERMS.SLO, value: formatShare(goodput?.missedTtftShare) },

@@ -1,2 +1,3 @@
 export { DashboardView } from './DashboardView';
 export { ReportSummary } from './ReportSummary';
+export { BoundaryPhasesPanel } from './BoundaryPhasesPanel';

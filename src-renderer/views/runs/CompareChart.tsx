@@ -2,27 +2,21 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import type { RunComparison } from '../../../src-main/service/contract';
 import { bucketLabel } from './buckets';
 
-const SERIES = [
-  { key: 'a', color: '#2e86de' },
-  { key: 'b', color: '#e67e22' },
-] as const;
+const COLORS = ['#2e86de', '#e67e22', '#27ae60', '#8e44ad', '#c0392b', '#16a085', '#d35400', '#7f8c8d'];
 
 /**
- * The two runs' TTFT distributions on shared buckets: one pair of bars per bucket (share of each
- * run's requests), so every bar sits on the bucket it counts; hover a bucket for counts and shares.
+ * Every compared run's TTFT distribution (at its boundary) on shared buckets: one bar per run
+ * per bucket (share of that run's requests), so every bar sits on the bucket it counts; hover a
+ * bucket for counts and shares.
  */
 export function CompareChart(props: { comparison: RunComparison }) {
-  const { edgesMs, countsA, countsB } = props.comparison.histogram;
-  const totalA = countsA.reduce((s, c) => s + c, 0) || 1;
-  const totalB = countsB.reduce((s, c) => s + c, 0) || 1;
-  const rows = countsA.map((countA, i) => ({
+  const { edgesMs, series } = props.comparison.histogram;
+  const totals = series.map((s) => s.counts.reduce((sum, c) => sum + c, 0) || 1);
+  const rows = edgesMs.map((_, i) => ({
     bucket: bucketLabel(edgesMs, i),
-    a: (countA / totalA) * 100,
-    b: ((countsB[i] ?? 0) / totalB) * 100,
-    countA,
-    countB: countsB[i] ?? 0,
+    ...Object.fromEntries(series.map((s, k) => [s.runId, ((s.counts[i] ?? 0) / totals[k]!) * 100])),
+    counts: series.map((s) => s.counts[i] ?? 0),
   }));
-  const nameOf = (key: 'a' | 'b') => `${key.toUpperCase()}: ${props.comparison[key].name}`;
   return (
     <div className="chart" data-testid="compare-chart">
       <ResponsiveContainer width="100%" height={280}>
@@ -49,19 +43,19 @@ export function CompareChart(props: { comparison: RunComparison }) {
           <Tooltip
             isAnimationActive={false}
             formatter={(value, name, item) => {
-              const payload = (item as { payload?: { countA: number; countB: number } }).payload;
-              const count = String(name).startsWith('A') ? payload?.countA : payload?.countB;
-              return [`${Number(value).toFixed(1)}% (${count ?? 0} requests)`, name];
+              const payload = (item as { payload?: { counts: number[] } }).payload;
+              const k = series.findIndex((s) => `${s.label} (${s.boundary} TTFT)` === name);
+              return [`${Number(value).toFixed(1)}% (${payload?.counts[k] ?? 0} requests)`, name];
             }}
             labelFormatter={(label) => `TTFT ${String(label)}`}
           />
           <Legend verticalAlign="top" height={28} />
-          {SERIES.map((series) => (
+          {series.map((s, k) => (
             <Bar
-              key={series.key}
-              dataKey={series.key}
-              name={nameOf(series.key)}
-              fill={series.color}
+              key={s.runId}
+              dataKey={s.runId}
+              name={`${s.label} (${s.boundary} TTFT)`}
+              fill={COLORS[k % COLORS.length]}
               isAnimationActive={false}
             />
           ))}

@@ -1,21 +1,23 @@
 import type { RunSummary } from '../../../src-main/service/contract';
 import { ExportControl, formatClock, formatCount } from '../../components';
 
-/** Which stored runs are picked as A and B. */
-export type RunPick = { a: string | null; b: string | null };
+/** The most runs one comparison takes (configurations × workloads). */
+export const MAX_COMPARED = 8;
 
-const SIDES = ['a', 'b'] as const;
-
-/** The stored runs, each with an A and a B radio and its exports. */
-export function RunTable(props: { runs: RunSummary[]; pick: RunPick; onPick(pick: RunPick): void }) {
+/** The stored runs, each with a compare checkbox and its exports. */
+export function RunTable(props: { runs: RunSummary[]; picked: string[]; onPick(runIds: string[]): void }) {
   if (props.runs.length === 0) {
     return <p className="empty-chart">No stored runs yet: run a benchmark or import a trace.</p>;
   }
+  const toggle = (runId: string, isOn: boolean) =>
+    props.onPick(
+      isOn ? [...props.picked, runId].slice(-MAX_COMPARED) : props.picked.filter((id) => id !== runId),
+    );
   return (
     <table className="data-table" data-testid="runs-table">
       <thead>
         <tr>
-          {['A', 'B', 'name', 'started', 'requests', 'export'].map((label) => (
+          {['compare', 'name', 'started', 'requests', 'export'].map((label) => (
             <th key={label} scope="col">
               {label}
             </th>
@@ -25,17 +27,14 @@ export function RunTable(props: { runs: RunSummary[]; pick: RunPick; onPick(pick
       <tbody>
         {props.runs.map((run) => (
           <tr key={run.runId} data-testid="run-row">
-            {SIDES.map((side) => (
-              <td key={side}>
-                <input
-                  type="radio"
-                  name={`run-${side}`}
-                  aria-label={`${side.toUpperCase()}: ${run.name}`}
-                  checked={props.pick[side] === run.runId}
-                  onChange={() => props.onPick({ ...props.pick, [side]: run.runId })}
-                />
-              </td>
-            ))}
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`compare ${run.name}`}
+                checked={props.picked.includes(run.runId)}
+                onChange={(e) => toggle(run.runId, e.target.checked)}
+              />
+            </td>
             <th scope="row" title={JSON.stringify(run.config)}>
               {run.name}
             </th>

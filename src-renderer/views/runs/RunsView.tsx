@@ -3,16 +3,20 @@ import type { RunComparison, RunSummary } from '../../../src-main/service/contra
 import { useSlice, useStores } from '../../store';
 import { CompareChart } from './CompareChart';
 import { CompareTable } from './CompareTable';
+import { ConfigurationTable } from './ConfigurationTable';
 import { RunTable } from './RunTable';
-import type { RunPick } from './RunTable';
 import { ExportControl, Notice, Panel } from '../../components';
 
-/** Runs: stored runs with their exports, and any two compared side by side. */
+/**
+ * Runs: stored runs with their exports, and any two to eight compared as configurations under
+ * their workloads (seed 002). An experiment's arms arrive picked and compared.
+ */
 export function RunsView() {
   const { bridge } = useStores();
   const slo = useSlice('live', (s) => s.slo);
+  const runsToCompare = useSlice('ui', (s) => s.runsToCompare);
   const [runs, setRuns] = useState<RunSummary[]>([]);
-  const [pick, setPick] = useState<RunPick>({ a: null, b: null });
+  const [picked, setPicked] = useState<string[]>(runsToCompare);
   const [comparison, setComparison] = useState<RunComparison | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -20,13 +24,19 @@ export function RunsView() {
     if (result.ok) setRuns(result.value);
     else setError(result.error.message);
   }, [bridge]);
+  const compare = useCallback(
+    async (runIds: string[]) => {
+      if (runIds.length < 2 || !slo) return;
+      const result = await bridge.call('runs.compare', { runIds, slo });
+      setError(result.ok ? null : result.error.message);
+      setComparison(result.ok ? result.value : null);
+    },
+    [bridge, slo],
+  );
   useEffect(() => void load(), [load]);
-  const compare = async () => {
-    if (!pick.a || !pick.b || !slo) return;
-    const result = await bridge.call('runs.compare', { runIdA: pick.a, runIdB: pick.b, slo });
-    setError(result.ok ? null : result.error.message);
-    setComparison(result.ok ? result.value : null);
-  };
+  useEffect(() => {
+    if (runsToCompare.length >= 2) void compare(runsToCompare);
+  }, [runsToCompare, compare]);
   return (
     <div className="runs-view">
       {error && <Notice tone="error">{error}</Notice>}
@@ -35,19 +45,25 @@ export function RunsView() {
         className="wide"
         actions={<ExportControl runId={null} label="Export the live window" />}
       >
-        <RunTable runs={runs} pick={pick} onPick={setPick} />
+        <RunTable runs={runs} picked={picked} onPick={setPicked} />
         <button
           type="button"
           className="primary"
           data-testid="runs-compare"
-          disabled={!pick.a || !pick.b || pick.a === pick.b}
-          onClick={() => void compare()}
+          disabled={picked.length < 2}
+          onClick={() => void compare(picked)}
         >
-          Compare A vs B
+          Compare {picked.length > 1 ? picked.length : ''} runs
         </button>
+        {!slo && <p className="muted">Set the TTFT and ITL objectives on the dashboard to see goodput.</p>}
       </Panel>
       {comparison && (
-        <Panel title="A vs B" className="wide">
+        <Panel title="Configurations" className="wide" testId="configurations">
+          <ConfigurationTable comparison={comparison} />
+        </Panel>
+      )}
+      {comparison && (
+        <Panel title="Under each workload" className="wide">
           <CompareTable comparison={comparison} />
           <CompareChart comparison={comparison} />
         </Panel>

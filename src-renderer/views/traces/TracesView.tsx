@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { MethodOutput } from '../../../src-main/service/contract';
 import { useStores } from '../../store';
-import { ReportSummary } from '../dashboard';
+import { BoundaryPhasesPanel, ReportSummary } from '../dashboard';
 import { asLatencyReport } from './as-report';
 import { TraceDropZone } from './TraceDropZone';
 import { Notice, Panel } from '../../components';
@@ -34,6 +34,11 @@ export function TracesView() {
         {error && <Notice tone="error">{error}</Notice>}
         {result && <ImportSummary result={result} />}
       </Panel>
+      {report && (
+        <Panel title={`Seed 003 phases (${report.boundary} boundary)`} className="wide">
+          <BoundaryPhasesPanel report={report} />
+        </Panel>
+      )}
       {report && (
         <ReportSummary
           report={report}

@@ -1,0 +1,108 @@
+import type { RunMetrics, RunRecord, Store } from '../../store';
+import type { Slo } from '../../telemetry/report';
+import { DEFAULT_TTFT_EDGES_MS } from '../../telemetry/report';
+import type { QualityResult, RunComparison } from '../contract';
+import { ServiceFailure } from '../contract';
+import { configurationsOf, differingKeys, isModelVaried } from './configurations';
+import type { Configuration } from './configurations';
+import { decisionSentence } from './decision';
+
+/** A workload as a run recorded it, in words, and the key runs are grouped by. */
+function workloadOf(run: RunRecord): { key: string; label: string } {
+  const w = run.config.workload;
+  if (w === undefined) return { key: 'unspecified', label: 'an unrecorded workload' };
+  if (typeof w === 'string') return { key: w, label: w };
+  const label = Object.entries(w)
+    .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(', ');
+  return { key: JSON.stringify(w), label: label || 'a recorded workload' };
+}
+
+/**
+ * Seed 002's comparison of configurations: the runs grouped into configurations (settings and
+ * model revisions; the settings that differ named), one block per workload with each
+ * configuration's throughput, TTFT p50/p95 at its boundary, p95 ITL, goodput and failed or
+ * rejected share, and a decision sentence per configuration against the first one.
+ */
+export function compareRuns(
+  store: Store,
+  runIds: readonly string[],
+  slo: Slo,
+  qualityResults: readonly QualityResult[] = [],
+): RunComparison {
+  const runs = runIds.map((runId) => {
+    const run = store.runs.get(runId);
+    if (!run)
+      throw new ServiceFailure(
+        'not_found',
+        `no run "${runId}"${store.isPersistent ? '' : ' (history is off)'}`,
+      );
+    return run;
+  });
+  const metrics = new Map(
+    runs.map((r) => [r.runId, store.runs.metrics(r.runId, slo, DEFAULT_TTFT_EDGES_MS)!]),
+  );
+  const { configurations, configOf } = configurationsOf(runs, qualityResults);
+  const withQuality = isModelVaried(configurations);
+  const blocks = new Map<string, { label: string; runs: RunRecord[] }>();
+  for (const run of runs) {
+    const { key, label } = workloadOf(run);
+    const block = blocks.get(key) ?? { label, runs: [] };
+    block.runs.push(run);
+    blocks.set(key, block);
+  }
+  return {
+    configurations,
+    differingKeys: differingKeys(configurations),
+    isModelVaried: withQuality,
+    workloads: [...blocks.values()].map((block) => workloadBlock(block, metrics, configOf, withQuality)),
+    histogram: {
+      edgesMs: [...DEFAULT_TTFT_EDGES_MS],
+      series: runs.map((r) => ({
+        runId: r.runId,
+        label: `${configOf.get(r.runId)!.label}: ${r.name}`,
+        boundary: metrics.get(r.runId)!.boundary,
+        counts: metrics.get(r.runId)!.ttftHistogram.counts,
+      })),
+    },
+  };
+}
+
+function workloadBlock(
+  block: { label: string; runs: RunRecord[] },
+  metrics: Map<string, RunMetrics>,
+  configOf: Map<string, Configuration>,
+  withQuality: boolean,
+): RunComparison['workloads'][number] {
+  const rows = block.runs.map((run) => {
+    const m = metrics.get(run.runId)!;
+    const config = configOf.get(run.runId)!;
+    return {
+      configLabel: config.label,
+      runId: run.runId,
+      name: run.name,
+      numRequests: m.numRequests,
+      boundary: m.boundary,
+      requestsPerS: m.requestsPerS,
+      outputTokensPerS: m.outputTokensPerS,
+      p50TtftMs: m.atBoundary.p50TtftMs,
+      p95TtftMs: m.atBoundary.p95TtftMs,
+      p95ItlMs: m.atBoundary.p95ItlMs,
+      goodShare: m.atBoundary.goodShare,
+      goodPerS: m.atBoundary.goodPerS,
+      missedTtftSloShare: m.atBoundary.missedTtftSloShare,
+      failedOrRejectedShare: m.failedOrRejectedShare,
+      serverP95TtftMs: m.p95TtftMs,
+      quality: config.quality,
+    };
+  });
+  const decisionRow = (row: (typeof rows)[number]) => ({ ...row, label: row.configLabel });
+  const [base, ...others] = rows;
+  const decisions = base
+    ? others
+        .filter((row) => row.configLabel !== base.configLabel)
+        .map((row) => decisionSentence(block.label, decisionRow(base), decisionRow(row), withQuality))
+    : [];
+  return { label: block.label, rows, decisions };
+}

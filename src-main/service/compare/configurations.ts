@@ -1,0 +1,94 @@
+import { SETTING_KEYS, SETTINGS } from '../../runtime/settings';
+import type { SettingKey } from '../../runtime/settings';
+import type { RunConfig, RunRecord } from '../../store';
+import type { QualityResult } from '../contract';
+import { qualityOfRevision } from '../quality-file';
+
+/** A run's settings as text (each as its flag writes it); `?` where the run did not record one. */
+export type SettingTexts = Record<SettingKey, string>;
+
+/** One configuration: the settings and model revisions a set of runs shared, labelled A, B, … */
+export interface Configuration {
+  label: string;
+  runIds: string[];
+  settings: SettingTexts;
+  modelRevisions: Record<string, string>;
+  /** The quality bench's result for the configuration's one model revision, when measured. */
+  quality: QualityResult | null;
+}
+
+/** The value a run did not record (older runs kept only seats and page size). */
+export const UNKNOWN = '?';
+
+/** The settings a run recorded, as text; older runs' `numSeats` and `pageSize` fill in. */
+export function settingTextsOf(config: RunConfig): SettingTexts {
+  const stored: Record<string, unknown> = {
+    ...(config.numSeats !== undefined ? { maxSeats: config.numSeats } : {}),
+    ...(config.pageSize !== undefined ? { pageSize: config.pageSize } : {}),
+    ...(config.settings ?? {}),
+  };
+  return Object.fromEntries(
+    SETTING_KEYS.map((k) => {
+      if (!(k in stored)) return [k, UNKNOWN];
+      const format = SETTINGS[k].format as (v: unknown) => string;
+      return [k, format(stored[k])];
+    }),
+  ) as SettingTexts;
+}
+
+/**
+ * Groups runs into configurations: runs with the same settings and model revisions are one
+ * configuration (measured under several workloads, say). Labels follow the runs' order; each
+ * gets the quality measured for its model revision (`npm run bench -- quality`), if any.
+ */
+export function configurationsOf(
+  runs: readonly RunRecord[],
+  qualityResults: readonly QualityResult[],
+): {
+  configurations: Configuration[];
+  configOf: Map<string, Configuration>;
+} {
+  const byKey = new Map<string, Configuration>();
+  const configOf = new Map<string, Configuration>();
+  for (const run of runs) {
+    const settings = settingTextsOf(run.config);
+    const modelRevisions = run.config.modelRevisions ?? {};
+    const key = JSON.stringify([settings, Object.entries(modelRevisions).sort()]);
+    let config = byKey.get(key);
+    if (!config) {
+      config = {
+        label: String.fromCharCode(65 + byKey.size),
+        runIds: [],
+        settings,
+        modelRevisions,
+        quality: qualityOf(modelRevisions, qualityResults),
+      };
+      byKey.set(key, config);
+    }
+    config.runIds.push(run.runId);
+    configOf.set(run.runId, config);
+  }
+  return { configurations: [...byKey.values()], configOf };
+}
+
+/** The measured quality of a configuration serving exactly one model revision, else null. */
+function qualityOf(
+  revisions: Record<string, string>,
+  results: readonly QualityResult[],
+): QualityResult | null {
+  const all = Object.values(revisions);
+  return all.length === 1 ? qualityOfRevision(results, all[0]!) : null;
+}
+
+/** The settings whose values differ between configurations (the rows the view highlights). */
+export function differingKeys(configurations: readonly Configuration[]): SettingKey[] {
+  return SETTING_KEYS.filter((k) => new Set(configurations.map((c) => c.settings[k])).size > 1);
+}
+
+/** True when the configurations serve different models or variants (then quality belongs in the table). */
+export function isModelVaried(configurations: readonly Configuration[]): boolean {
+  const models = new Set(
+    configurations.map((c) => `${c.settings.defaultModel}|${JSON.stringify(c.modelRevisions)}`),
+  );
+  return models.size > 1;
+}
