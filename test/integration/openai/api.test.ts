@@ -195,4 +195,21 @@ describe('the OpenAI-compatible API, driven by the official openai client', () =
     await expect(long).rejects.toBeInstanceOf(APIError);
     await expect(long).rejects.toMatchObject({ status: 400, param: 'prompt' });
   });
+
+  it('cuts a request at the deadline its header sets and reports finish_reason deadline, not length', async () => {
+    const response = await api.client.chat.completions.create(
+      {
+        model: TEST_MODEL_ID,
+        messages: [{ role: 'user', content: 'Tell me everything about Pemberley.' }],
+        max_tokens: 4000,
+        temperature: 0,
+        ignore_eos: true,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming,
+      { headers: { 'x-first-frame-deadline-ms': '300' } },
+    );
+    expect(response.choices[0]!.finish_reason).toBe('deadline');
+    expect(response.usage!.completion_tokens).toBeLessThan(4000);
+    expect((response as WithTimings).timings).toMatchObject({ finish_reason: 'deadline' });
+    expectNothingHeld(api.runtime);
+  });
 });
