@@ -68,7 +68,7 @@ export const SETTINGS = {
     schema: intIn(1, 1024 * 1024 * MIB),
     defaultValue: 256 * MIB,
     label: 'K/V budget',
-    help: 'bytes for running sequences’ K/V plus cached context pages; when decode outgrows it the newest sequence is preempted',
+    help: 'memory (MB) for running sequences’ K/V plus cached context pages; when decode outgrows it the newest sequence is preempted',
     level: 'engine',
     flag: '--kv-budget-mb',
     parse: (text) => Math.round(Number(text) * MIB),
