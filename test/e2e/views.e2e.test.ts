@@ -159,11 +159,21 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
       .poll(async () => (await app.call('runs.list', {})).find((r) => r.runId === importedRunId)?.numRequests)
       .toBe(run!.numRequests);
     const slo = { ttftMs: 1_000, itlMs: 80 };
-    const compared = await app.call('runs.compare', { runIdA: run!.runId, runIdB: importedRunId, slo });
-    const { runId: _a, name: _an, ...original } = compared.a;
-    const { runId: _b, name: _bn, ...reimported } = compared.b;
-    expect(reimported).toEqual(original);
-    expect(compared.histogram.countsB).toEqual(compared.histogram.countsA);
+    const compared = await app.call('runs.compare', { runIds: [run!.runId, importedRunId], slo });
+    const rows = compared.workloads.flatMap((w) => w.rows);
+    const figures = (id: string) => {
+      const {
+        runId: _r,
+        name: _n,
+        configLabel: _c,
+        quality: _q,
+        ...rest
+      } = rows.find((r) => r.runId === id)!;
+      return rest;
+    };
+    expect(figures(importedRunId)).toEqual(figures(run!.runId));
+    const [original, reimported] = compared.histogram.series;
+    expect(reimported!.counts).toEqual(original!.counts);
   });
 
   it('imports a trace with a bad line: shows its line number, then imports the good lines', async () => {

@@ -150,12 +150,22 @@ describe('a run exported as JSONL and imported back, on the real bundled model',
       expect(runs.ok && runs.value.find((r) => r.runId === importedRunId)?.numRequests).toBe(original.length);
     });
     const slo = { ttftMs: 1_000, itlMs: 80 };
-    const compared = await core.service.call('runs.compare', { runIdA: runId, runIdB: importedRunId, slo });
+    const compared = await core.service.call('runs.compare', { runIds: [runId, importedRunId], slo });
     if (!compared.ok) throw new Error(compared.error.message);
-    const { runId: _a, name: _an, ...a } = compared.value.a;
-    const { runId: _b, name: _bn, ...b } = compared.value.b;
-    expect(b).toEqual(a);
-    expect(compared.value.histogram.countsB).toEqual(compared.value.histogram.countsA);
+    const rows = compared.value.workloads.flatMap((w) => w.rows);
+    const figures = (id: string) => {
+      const {
+        runId: _r,
+        name: _n,
+        configLabel: _c,
+        quality: _q,
+        ...rest
+      } = rows.find((r) => r.runId === id)!;
+      return rest;
+    };
+    expect(figures(importedRunId)).toEqual(figures(runId));
+    const [before, after] = compared.value.histogram.series;
+    expect(after!.counts).toEqual(before!.counts);
     expect(await exportText(core, { format: 'jsonl', runId: importedRunId })).toBe(
       jsonl.replaceAll(runId, importedRunId),
     );
