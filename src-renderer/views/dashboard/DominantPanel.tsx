@@ -2,11 +2,16 @@ import type { LatencyReport } from '../../../src-main/telemetry/report';
 import { PHASE_NAMES } from '../../../src-main/telemetry/report';
 import { PART_COLORS, PART_LABELS } from '../../parts';
 import { formatMs, formatShare } from '../../components';
+import { useSlice } from '../../store';
+
+/** Parts whose next test is an experiment over a runtime setting the Bench view can run. */
+const EXPERIMENT_PARTS: ReadonlySet<string> = new Set(['queue', 'requeue', 'lostPrefill']);
 
 /** The part with the largest mean and the experiment to run next (seed 003's remedies). */
 export function DominantPanel(props: { report: LatencyReport }) {
   const ttft = props.report.dominantTtftPhase;
   const e2e = props.report.dominantE2ePhase;
+  const setView = useSlice('ui', (s) => s.setView);
   if (!ttft) return <p className="empty-chart">Nothing dominates an empty window.</p>;
   return (
     <div className="dominant" data-testid="dominant-part" data-value={ttft.phase}>
@@ -16,6 +21,14 @@ export function DominantPanel(props: { report: LatencyReport }) {
       </p>
       <p className="next-test">
         <b>Next test:</b> {ttft.nextTest}
+        {EXPERIMENT_PARTS.has(ttft.phase) && (
+          <>
+            {' '}
+            <button type="button" data-testid="dominant-run-experiment" onClick={() => setView('bench')}>
+              Run the experiment (Bench)
+            </button>
+          </>
+        )}
       </p>
       {e2e && e2e.phase !== ttft.phase && (
         <p className="muted">
