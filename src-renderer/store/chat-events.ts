@@ -45,9 +45,12 @@ function nextAnswer(answer: AnswerItem, event: RequestEvent, receivedAt: number)
   }
   const clientTtftMs =
     answer.sentAt !== null && answer.firstChunkAt !== null ? answer.firstChunkAt - answer.sentAt : null;
+  // The stream's end as this client saw it: the batch carrying request.done (on the same clock as sentAt).
+  const clientE2eMs = answer.sentAt !== null && clientTtftMs !== null ? receivedAt - answer.sentAt : null;
   const timeline = {
     ...event.payload.timeline,
     clientTtftMs: clientTtftMs ?? event.payload.timeline.clientTtftMs,
+    clientE2eMs: clientE2eMs ?? event.payload.timeline.clientE2eMs,
   };
   const { messageId } = event.payload;
   return {

@@ -60,7 +60,7 @@ export interface ChatState extends ConversationActions, SettingsActions {
 }
 
 /** Called once per finished answer that has a client TTFT (to report it and patch the window). */
-export type ClientTtftSink = (requestId: string, clientTtftMs: number) => void;
+export type ClientTtftSink = (requestId: string, clientTtftMs: number, clientE2eMs: number | null) => void;
 
 /** The chat store, talking to the service through `bridge`. */
 export function createChatStore(bridge: Bridge, onClientTtft: ClientTtftSink): StoreApi<ChatState> {
@@ -121,6 +121,6 @@ export function createChatStore(bridge: Bridge, onClientTtft: ClientTtftSink): S
 function reportClientTtft(items: ChatItem[], requestId: string, sink: ClientTtftSink): void {
   const answer = items.find((item) => item.kind === 'assistant' && item.requestId === requestId);
   if (answer?.kind === 'assistant' && answer.clientTtftMs !== null && answer.sentAt !== null) {
-    sink(requestId, answer.clientTtftMs);
+    sink(requestId, answer.clientTtftMs, answer.timeline?.clientE2eMs ?? null);
   }
 }

@@ -31,9 +31,13 @@ export interface Stores {
 export function createStores(bridge: Bridge): Stores {
   const ui = createUiStore();
   const live = createLiveStore();
-  const chat = createChatStore(bridge, (requestId, clientTtftMs) => {
-    live.getState().setClientTtft(requestId, clientTtftMs);
-    void bridge.call('timelines.reportClientTtft', { requestId, clientTtftMs });
+  const chat = createChatStore(bridge, (requestId, clientTtftMs, clientE2eMs) => {
+    live.getState().setClientTtft(requestId, clientTtftMs, clientE2eMs);
+    void bridge.call('timelines.reportClientTtft', {
+      requestId,
+      clientTtftMs,
+      ...(clientE2eMs === null ? {} : { clientE2eMs }),
+    });
   });
   const slots = createSlotsStore(bridge);
   const bench = createBenchStore(bridge);

@@ -33,7 +33,8 @@ export interface LiveState {
   addTimelines(timelines: readonly Timeline[]): void;
   replaceTimelines(timelines: readonly Timeline[]): void;
   addLoad(points: readonly EngineStats[]): void;
-  setClientTtft(requestId: string, clientTtftMs: number): void;
+  /** The client's TTFT (and E2E, when it has it) for a request, before or after its timeline arrives. */
+  setClientTtft(requestId: string, clientTtftMs: number, clientE2eMs?: number | null): void;
   setSlo(slo: Slo | null): void;
   setBoundary(boundary: Boundary | 'auto'): void;
 }
@@ -68,12 +69,12 @@ export function createLiveStore(): StoreApi<LiveState> {
         update({ timelines: sorted.slice(-LIVE_LIMITS.numTimelines) });
       },
       addLoad: (points) => update({ load: [...get().load, ...points].slice(-LIVE_LIMITS.numLoadPoints) }),
-      setClientTtft(requestId, clientTtftMs) {
+      setClientTtft(requestId, clientTtftMs, clientE2eMs = null) {
         const timelines = get().timelines;
         const at = timelines.findLastIndex((t) => t.requestId === requestId);
-        if (at < 0) return early.remember(requestId, clientTtftMs);
+        if (at < 0) return early.remember(requestId, clientTtftMs, clientE2eMs);
         const next = timelines.slice();
-        next[at] = { ...timelines[at]!, clientTtftMs };
+        next[at] = { ...timelines[at]!, clientTtftMs, clientE2eMs };
         columns.setRow(at, next[at]);
         update({ timelines: next });
       },

@@ -23,19 +23,19 @@ export function onWallClock(t: Timeline): Timeline {
  * `timeline.finished` travel separately): held, bounded, until the timeline comes.
  */
 export class EarlyClientTtfts {
-  private readonly byRequest = new Map<string, number>();
+  private readonly byRequest = new Map<string, { clientTtftMs: number; clientE2eMs: number | null }>();
 
-  /** Holds a client TTFT for a timeline not seen yet. */
-  remember(requestId: string, clientTtftMs: number): void {
+  /** Holds a client TTFT (and E2E) for a timeline not seen yet. */
+  remember(requestId: string, clientTtftMs: number, clientE2eMs: number | null = null): void {
     if (this.byRequest.size >= 1000) this.byRequest.clear();
-    this.byRequest.set(requestId, clientTtftMs);
+    this.byRequest.set(requestId, { clientTtftMs, clientE2eMs });
   }
 
-  /** The timeline with its held client TTFT, if one was waiting for it. */
+  /** The timeline with its held client figures, if they were waiting for it. */
   attach(t: Timeline): Timeline {
-    const clientTtftMs = this.byRequest.get(t.requestId);
-    if (clientTtftMs === undefined) return t;
+    const client = this.byRequest.get(t.requestId);
+    if (client === undefined) return t;
     this.byRequest.delete(t.requestId);
-    return { ...t, clientTtftMs };
+    return { ...t, ...client };
   }
 }

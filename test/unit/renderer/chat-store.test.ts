@@ -58,7 +58,7 @@ function setup() {
 }
 
 describe('chat store', () => {
-  it('adopts events that beat the send reply and reports the client TTFT on its own clock', async () => {
+  it('adopts events that beat the send reply and reports the client TTFT and E2E on its own clock', async () => {
     const { bridge, stores, answer, reply } = setup();
     const sending = stores.chat.getState().send('Hello');
     await tick();
@@ -77,8 +77,10 @@ describe('chat store', () => {
     });
     bridge.deliver([chunk('r1', ' there'), done('r1')], sentAt + 80);
     expect(answer()).toMatchObject({ text: 'Hi there', status: 'done', clientTtftMs: 30 });
-    expect(answer().timeline!.clientTtftMs).toBe(30);
-    expect(bridge.inputsOf('timelines.reportClientTtft')).toEqual([{ requestId: 'r1', clientTtftMs: 30 }]);
+    expect(answer().timeline).toMatchObject({ clientTtftMs: 30, clientE2eMs: 80 });
+    expect(bridge.inputsOf('timelines.reportClientTtft')).toEqual([
+      { requestId: 'r1', clientTtftMs: 30, clientE2eMs: 80 },
+    ]);
     expect(activeAnswer(stores.chat.getState())).toBeNull();
   });
 
