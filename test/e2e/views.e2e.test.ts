@@ -102,8 +102,8 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     const panel = app.page.getByTestId('bench-experiment');
     await panel.getByTestId('experiment-setting').selectOption('maxSeats');
     await panel.getByTestId('experiment-values').fill('1,2');
-    await panel.getByLabel('burst').fill('2');
-    await panel.getByLabel('requests').fill('2');
+    await panel.getByLabel('burst', { exact: true }).fill('2');
+    await panel.getByLabel('requests', { exact: true }).fill('2');
     await app.page.getByTestId('bench-start-experiment').click();
     const done = app.page.locator('[data-testid="bench-progress"][data-done="true"]');
     await expect.poll(() => done.count(), { timeout: 120_000 }).toBe(3);
