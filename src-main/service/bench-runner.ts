@@ -32,12 +32,15 @@ export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): {
       ? firstFrame(deps, run.runId, benchId, input.numRuns ?? 5)
       : loadReplay(deps, run.runId, benchId, input.numRequests ?? 20, input.ratePerS ?? 2);
   work.then(
-    () =>
+    () => {
+      // "Done" means stored: a comparison opened at once must find every timeline of the run.
+      deps.store.writer.flush();
       deps.hub.emit('bench.done', {
         benchId,
         runId: deps.store.isPersistent ? run.runId : null,
         error: null,
-      }),
+      });
+    },
     (error: Error) => deps.hub.emit('bench.done', { benchId, runId: null, error: error.message }),
   );
   return { benchId };
@@ -65,13 +68,15 @@ function startExperiment(
   runExperiment(deps, spec, (numDone, numTotal, label) =>
     deps.hub.emit('bench.progress', { benchId, numDone, numTotal, label }),
   ).then(
-    (runIds) =>
+    (runIds) => {
+      deps.store.writer.flush();
       deps.hub.emit('bench.done', {
         benchId,
         runId: deps.store.isPersistent ? (runIds[0] ?? null) : null,
         runIds: deps.store.isPersistent ? runIds : [],
         error: null,
-      }),
+      });
+    },
     (error: Error) => deps.hub.emit('bench.done', { benchId, runId: null, error: error.message }),
   );
   return { benchId };

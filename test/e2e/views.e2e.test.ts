@@ -216,7 +216,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await app.page.getByTestId('settings-apply').click();
     await expect
       .poll(() => app.page.getByTestId('settings-applied').textContent())
-      .toMatch(/queue limit 64 → 32, context page size 16 → 32/);
+      .toMatch(/context page size 16 → 32, queue limit 64 → 32/);
     const settings = await app.call('settings.get', {});
     expect(settings.settings).toMatchObject({ maxQueue: 32, pageSize: 32 });
     await app.page.getByTestId('setting-maxSeats').fill('0');
