@@ -25,6 +25,8 @@ export interface ExperimentConfig {
   vary: { name: string; arms: Arm[] };
   workload: ExperimentWorkload;
   numRequests: number;
+  /** Rounds of the whole experiment, arms interleaved (A B A B …); each arm's rounds pool into its run. */
+  numRounds: number;
   numWarmup: number;
   promptLengths: LengthSpec;
   outputLengths: LengthSpec;
@@ -41,7 +43,7 @@ export interface ExperimentConfig {
 
 /** Usage text, printed on a bad option. */
 export const EXPERIMENT_USAGE = `npm run bench -- experiment --vary SETTING=A,B[,…] [--workload burst:N|poisson:RATE|trace:FILE]
-  [--requests N] [--warmup N] [--prompt-tokens fixed:N|uniform:A-B] [--output-tokens …] [--seed S]
+  [--requests N] [--rounds N] [--warmup N] [--prompt-tokens fixed:N|uniform:A-B] [--output-tokens …] [--seed S]
   [--slo-ttft MS --slo-itl MS] [--model DIR] [--variant NAME] [--data-dir DIR | --no-store] [--json] [settings…]
 SETTING is any runtime setting by its flag name (seats, kv-budget-mb, page-size, prefill-chunk,
 queue-limit, threads, default-model, provider, …) or its key (maxSeats); \`variant\` varies the
@@ -52,6 +54,7 @@ const OPTIONS = {
   vary: { type: 'string' },
   workload: { type: 'string', default: 'burst:8' },
   requests: { type: 'string' },
+  rounds: { type: 'string', default: '1' },
   warmup: { type: 'string', default: '2' },
   'prompt-tokens': { type: 'string', default: 'uniform:32-256' },
   'output-tokens': { type: 'string', default: 'fixed:32' },
@@ -82,6 +85,7 @@ export function parseExperimentArgs(argv: string[]): ExperimentConfig {
       : workload.kind === 'burst'
         ? 2 * workload.burstSize
         : 16,
+    numRounds: integer(v.rounds, 'rounds', 1),
     numWarmup: integer(v.warmup, 'warmup', 0),
     promptLengths: parseLengthSpec(v['prompt-tokens'], 'prompt-tokens'),
     outputLengths: parseLengthSpec(v['output-tokens'], 'output-tokens'),

@@ -1,4 +1,5 @@
-import type { ArmSummary, Slo } from '../../../telemetry/report';
+import type { ArmSummary } from '../../../telemetry/report';
+import type { Timeline } from '../../../telemetry/timeline';
 import { armSummary } from '../../../telemetry/report';
 import { prng } from '../../../telemetry/synthetic/workload';
 import { promptOfTokens } from '../first-frame/prompts';
@@ -14,7 +15,7 @@ import { runPhaseInWorker } from '../load/worker-driver';
 import type { Arm, ExperimentConfig } from './args';
 import type { SharedWorkload } from './workload';
 
-/** What one arm measured: its run, its settings, the seed 001 summary and the raw counts. */
+/** What one arm measured over every round: its run, its settings, the seed 001 summary and the raw counts. */
 export interface ArmResult {
   arm: Arm;
   runId: string | null;
@@ -31,18 +32,30 @@ export interface ExperimentIdentity {
   workload: Record<string, unknown>;
 }
 
+/** One arm's measurements so far: its run (opened in the first round) and every round's timelines. */
+export interface ArmProgress {
+  run: { runId: string; isStored: boolean } | null;
+  settings: Record<string, unknown>;
+  timelines: Timeline[];
+  numSent: number;
+  numOk: number;
+  numRejected: number;
+}
+
 /**
- * Runs one arm in a fresh in-process runtime built with the arm's settings: warm-up requests
- * first (excluded), then the shared workload, filed as its own run; then the runtime is closed,
- * so every arm starts with the same cold page cache and nothing carries over.
+ * Runs one round of one arm in a fresh in-process runtime built with the arm's settings:
+ * warm-up requests first (excluded), then the shared workload, filed under the arm's run (opened
+ * in the first round); then the runtime is closed, so every round of every arm starts with the
+ * same cold page cache and nothing carries over.
  */
-export async function runArm(
+export async function runArmRound(
   config: ExperimentConfig,
   shared: SharedWorkload,
   tokenizer: TextTokenizer,
   identity: ExperimentIdentity,
   index: number,
-): Promise<ArmResult> {
+  progress: ArmProgress | null,
+): Promise<ArmProgress> {
   const arm = config.vary.arms[index]!;
   const host = await startInProcessHost({
     modelDir: config.modelDir,
@@ -54,36 +67,54 @@ export async function runArm(
     const modelId = arm.patch.defaultModel ?? host.modelId;
     await warmUp(host, modelId, tokenizer, config.numWarmup, config.seed);
     const facts = host.runtimeFacts();
-    const run = host.createRun(
-      `experiment ${arm.label} (${config.vary.arms.map((a) => a.value).join(' vs ')})`,
-      {
-        ...facts,
-        workload: identity.workload,
-        experiment: {
-          experimentId: identity.experimentId,
-          vary: config.vary.name,
-          value: arm.value,
-          armIndex: index,
-          numArms: config.vary.arms.length,
-        },
-      },
-    );
+    const run = progress
+      ? progress.run
+      : host.createRun(runName(config, arm), runConfig(config, identity, index, facts));
     const runId = run?.runId ?? null;
     const records = await send(host, { ...shared, modelId, runId }, arm.label);
     await reportClientFigures(host, records);
-    const timelines = runId ? host.timelinesOf(runId) : [];
     return {
-      arm,
-      runId: run?.isStored ? runId : null,
+      run,
       settings: (facts.settings ?? {}) as Record<string, unknown>,
-      summary: armSummary(timelines, config.slo as Slo | null),
-      numSent: records.length,
-      numOk: records.filter(isOk).length,
-      numRejected: records.filter((r) => r.seen.httpStatus === 429).length,
+      timelines: [...(progress?.timelines ?? []), ...(runId ? host.timelinesOf(runId) : [])],
+      numSent: (progress?.numSent ?? 0) + records.length,
+      numOk: (progress?.numOk ?? 0) + records.filter(isOk).length,
+      numRejected: (progress?.numRejected ?? 0) + records.filter((r) => r.seen.httpStatus === 429).length,
     };
   } finally {
     await host.close();
   }
+}
+
+/** An arm's result once every round ran: seed 001's summary over all its timelines. */
+export function armResultOf(config: ExperimentConfig, index: number, progress: ArmProgress): ArmResult {
+  return {
+    arm: config.vary.arms[index]!,
+    runId: progress.run?.isStored ? progress.run.runId : null,
+    settings: progress.settings,
+    summary: armSummary(progress.timelines, config.slo),
+    numSent: progress.numSent,
+    numOk: progress.numOk,
+    numRejected: progress.numRejected,
+  };
+}
+
+function runName(config: ExperimentConfig, arm: Arm): string {
+  return `experiment ${arm.label} (${config.vary.arms.map((a) => a.value).join(' vs ')})`;
+}
+
+function runConfig(config: ExperimentConfig, identity: ExperimentIdentity, index: number, facts: object) {
+  return {
+    ...facts,
+    workload: identity.workload,
+    experiment: {
+      experimentId: identity.experimentId,
+      vary: config.vary.name,
+      value: config.vary.arms[index]!.value,
+      armIndex: index,
+      numArms: config.vary.arms.length,
+    },
+  };
 }
 
 /** Sends the arm's requests from the client worker, with a progress bar on stderr. */

@@ -10,8 +10,8 @@ import { loadModelFolder } from '../../../runtime/model';
 import { BOUNDARIES } from '../../../telemetry/report';
 import type { ExperimentConfig } from './args';
 import { EXPERIMENT_USAGE, parseExperimentArgs } from './args';
-import type { ArmResult, ExperimentIdentity } from './arm';
-import { runArm } from './arm';
+import type { ArmProgress, ArmResult, ExperimentIdentity } from './arm';
+import { armResultOf, runArmRound } from './arm';
 import { armRatios, tableLines } from './table';
 import { describeWorkload, sharedWorkload } from './workload';
 
@@ -27,9 +27,12 @@ export async function run(argv: string[]): Promise<number> {
   const folder = await loadModelFolder(config.modelDir);
   const shared = await sharedWorkload(config, folder.tokenizer);
   const identity = { experimentId: randomUUID(), workload: describeWorkload(config, shared.plan.length) };
-  const arms: ArmResult[] = [];
-  for (let i = 0; i < config.vary.arms.length; i++)
-    arms.push(await runArm(config, shared, folder.tokenizer, identity, i));
+  // Rounds interleave the arms (A B A B …) so drift on a shared machine lands on every arm alike.
+  const progress: (ArmProgress | null)[] = config.vary.arms.map(() => null);
+  for (let round = 0; round < config.numRounds; round++)
+    for (let i = 0; i < config.vary.arms.length; i++)
+      progress[i] = await runArmRound(config, shared, folder.tokenizer, identity, i, progress[i] ?? null);
+  const arms: ArmResult[] = progress.map((p, i) => armResultOf(config, i, p!));
   const report = reportOf(config, identity, arms);
   if (config.isJson) console.log(JSON.stringify(report, null, 2));
   else

@@ -70,6 +70,7 @@ export function describeWorkload(config: ExperimentConfig, numRequests: number) 
           ? `Poisson at ${workload.ratePerS}/s`
           : `trace replay: ${workload.path} (its send times)`,
     requests: numRequests,
+    rounds: config.numRounds,
     warmup: config.numWarmup,
     lengths:
       workload.kind === 'trace'
