@@ -33,7 +33,7 @@ export interface ExperimentConfig {
   seed: number;
   slo: Slo | null;
   modelDir: string;
-  /** `--variant`: the model's variant for every arm (unless the arms vary it); null for its default. */
+  /** `--variant`: the folder's ONNX file every arm serves (unless the arms vary it); null: its default. */
   variant: string | null;
   dataDir: string | null;
   /** Settings every arm shares (the varied one is set per arm on top). */

@@ -57,14 +57,16 @@ export async function runArmRound(
   progress: ArmProgress | null,
 ): Promise<ArmProgress> {
   const arm = config.vary.arms[index]!;
+  // A variant arm (`name:variant`) opens that variant; the others the one --variant names.
+  const armVariant = arm.patch.defaultModel?.split(':')[1] ?? null;
   const host = await startInProcessHost({
     modelDir: config.modelDir,
-    variant: config.vary.name === 'variant' ? arm.value : config.variant,
+    variant: armVariant ?? config.variant,
     dataDir: config.dataDir,
     settings: { ...config.base, ...arm.patch },
   });
   try {
-    const modelId = arm.patch.defaultModel ?? host.modelId;
+    const modelId = host.modelId;
     await warmUp(host, modelId, tokenizer, config.numWarmup, config.seed);
     const facts = host.runtimeFacts();
     const run = progress
