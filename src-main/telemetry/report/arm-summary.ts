@@ -27,7 +27,7 @@ export interface ArmSummary {
   numPreemptions: number;
   /** Prefill (and its activation) thrown away by preemptions before the first token, summed. */
   wastedPrefillMs: number;
-  /** First arrival → last finish. */
+  /** First arrival → last finish (summed over rounds when the arm ran in several). */
   windowMs: number;
   requestsPerS: number | null;
   outputTokensPerS: number | null;
@@ -35,8 +35,16 @@ export interface ArmSummary {
   goodShare: number | null;
 }
 
-/** The arm's summary over its timelines (one report pass plus one pass for preemption counts). */
-export function armSummary(timelines: readonly Timeline[], slo: Slo | null = null): ArmSummary {
+/**
+ * The arm's summary over its timelines (one report pass plus one pass for preemption counts).
+ * `busyMs`, when given, is the time the arm was actually loaded (its rounds' spans summed), so
+ * its rates leave out the pauses between rounds.
+ */
+export function armSummary(
+  timelines: readonly Timeline[],
+  slo: Slo | null = null,
+  busyMs: number | null = null,
+): ArmSummary {
   const report = buildReport(timelines, { slo, boundary: 'server' });
   const { parts } = report;
   const queueMs = (parts.meansMs.queue ?? 0) + (parts.meansMs.requeue ?? 0);
@@ -46,6 +54,10 @@ export function armSummary(timelines: readonly Timeline[], slo: Slo | null = nul
     numPreemptions += t.numPreemptions;
     wastedPrefillMs += t.parts.lostPrefill;
   }
+  const windowMs = busyMs ?? report.throughput?.windowMs ?? 0;
+  const perS = (count: number) => (windowMs > 0 ? (count * 1000) / windowMs : null);
+  let numOutputTokens = 0;
+  for (const t of timelines) numOutputTokens += t.numOutputTokens;
   return {
     numRequests: report.numRequests,
     numCompleted: report.e2e.count,
@@ -60,9 +72,9 @@ export function armSummary(timelines: readonly Timeline[], slo: Slo | null = nul
     queueShare: parts.meanTtftMs ? queueMs / parts.meanTtftMs : null,
     numPreemptions,
     wastedPrefillMs,
-    windowMs: report.throughput?.windowMs ?? 0,
-    requestsPerS: report.throughput?.requestsPerS ?? null,
-    outputTokensPerS: report.throughput?.outputTokensPerS ?? null,
+    windowMs,
+    requestsPerS: perS(timelines.length),
+    outputTokensPerS: perS(numOutputTokens),
     failedOrRejectedShare: report.throughput?.failedOrRejectedShare ?? null,
     goodShare: report.goodput?.goodShare ?? null,
   };

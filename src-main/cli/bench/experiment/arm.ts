@@ -37,6 +37,8 @@ export interface ArmProgress {
   run: { runId: string; isStored: boolean } | null;
   settings: Record<string, unknown>;
   timelines: Timeline[];
+  /** Each round's first arrival → last finish, summed: the time the arm was under load. */
+  busyMs: number;
   numSent: number;
   numOk: number;
   numRejected: number;
@@ -75,10 +77,13 @@ export async function runArmRound(
     const runId = run?.runId ?? null;
     const records = await send(host, { ...shared, modelId, runId }, arm.label);
     await reportClientFigures(host, records);
+    // A fresh host per round: its timelines are this round's only.
+    const round = runId ? host.timelinesOf(runId) : [];
     return {
       run,
       settings: (facts.settings ?? {}) as Record<string, unknown>,
-      timelines: [...(progress?.timelines ?? []), ...(runId ? host.timelinesOf(runId) : [])],
+      timelines: [...(progress?.timelines ?? []), ...round],
+      busyMs: (progress?.busyMs ?? 0) + spanOf(round),
       numSent: (progress?.numSent ?? 0) + records.length,
       numOk: (progress?.numOk ?? 0) + records.filter(isOk).length,
       numRejected: (progress?.numRejected ?? 0) + records.filter((r) => r.seen.httpStatus === 429).length,
@@ -94,11 +99,17 @@ export function armResultOf(config: ExperimentConfig, index: number, progress: A
     arm: config.vary.arms[index]!,
     runId: progress.run?.isStored ? progress.run.runId : null,
     settings: progress.settings,
-    summary: armSummary(progress.timelines, config.slo),
+    summary: armSummary(progress.timelines, config.slo, progress.busyMs),
     numSent: progress.numSent,
     numOk: progress.numOk,
     numRejected: progress.numRejected,
   };
+}
+
+/** First arrival → last finish of a round's timelines (ms), 0 for none. */
+function spanOf(timelines: readonly Timeline[]): number {
+  if (timelines.length === 0) return 0;
+  return Math.max(...timelines.map((t) => t.finishedAt)) - Math.min(...timelines.map((t) => t.arrivedAt));
 }
 
 function runName(config: ExperimentConfig, arm: Arm): string {
