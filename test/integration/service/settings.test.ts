@@ -54,8 +54,10 @@ describe('runtime settings through the service', () => {
     });
     expect(tooMany).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     if (!tooMany.ok) expect(tooMany.error.message).toMatch(/defaultMaxTokens: .*must not exceed/);
-    const provider = await core.service.call('settings.apply', { patch: { executionProvider: 'cuda' } });
-    expect(provider).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    const provider = await core.service.call('settings.apply', {
+      patch: { executionProvider: 'tpu' } as never,
+    });
+    expect(provider).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const unknown = await core.service.call('settings.apply', { patch: { seats: 3 } as never });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect((await call(core.service.call('settings.get', {}))).settings).toEqual(before.settings);
