@@ -70,19 +70,19 @@ describe('measured quality beside speed', () => {
 
   it('compares two runs of different variants with each side’s quality, and runs of one variant without', async () => {
     const differ = await core.service.call('runs.compare', {
-      runIdA: runIds['fp32']!,
-      runIdB: runIds['q4']!,
+      runIds: [runIds['fp32']!, runIds['q4']!],
       slo: SLO,
     });
     if (!differ.ok) throw new Error(differ.error.message);
-    expect(differ.value.quality?.a?.bitsPerByte).toBe(1.3);
-    expect(differ.value.quality?.b?.bitsPerByte).toBe(1.31);
+    expect(differ.value.isModelVaried).toBe(true);
+    expect(differ.value.configurations.map((c) => c.quality?.bitsPerByte)).toEqual([1.3, 1.31]);
     const same = await core.service.call('runs.compare', {
-      runIdA: runIds['q4']!,
-      runIdB: runIds['q4again']!,
+      runIds: [runIds['q4']!, runIds['q4again']!],
       slo: SLO,
     });
-    expect(same.ok && same.value.quality).toBeNull();
+    if (!same.ok) throw new Error(same.error.message);
+    expect(same.value.isModelVaried).toBe(false);
+    expect(same.value.configurations).toHaveLength(1);
   });
 
   it('answers a clear error for a malformed quality file instead of failing every compare', async () => {
@@ -90,10 +90,9 @@ describe('measured quality beside speed', () => {
     const quality = await core.service.call('models.quality', {});
     expect(quality).toMatchObject({ ok: false, error: { message: `${QUALITY_FILE}: malformed JSON` } });
     const compare = await core.service.call('runs.compare', {
-      runIdA: runIds['fp32']!,
-      runIdB: runIds['q4']!,
+      runIds: [runIds['fp32']!, runIds['q4']!],
       slo: SLO,
     });
-    expect(compare.ok && compare.value.quality).toEqual({ a: null, b: null });
+    expect(compare.ok && compare.value.configurations.map((c) => c.quality)).toEqual([null, null]);
   });
 });

@@ -28,10 +28,12 @@ describe('comparing configurations (seed 002)', () => {
     const withQuality = decisionSentence(
       'drafts',
       a,
-      { ...b, quality: { metric: 'exact match', score: 0.61 } },
+      { ...b, quality: { variant: 'q4', bitsPerByte: 1.3012, agreement: 0.61 } },
       true,
     );
-    expect(withQuality).toMatch(/quality A not measured vs B 0\.610 exact match\.$/);
+    expect(withQuality).toMatch(
+      /quality A not measured vs B 1\.3012 bits\/byte \(q4, greedy agreement 61\.0%\)\.$/,
+    );
   });
 
   it('groups runs into configurations by their settings, highlights what differs, and gives one block per workload', () => {
