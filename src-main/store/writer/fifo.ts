@@ -8,6 +8,7 @@ export class Fifo<T> {
     return this.items.length - this.head;
   }
 
+  /** Adds an item at the back. */
   push(item: T): void {
     this.items.push(item);
   }
@@ -17,8 +18,12 @@ export class Fifo<T> {
     const end = Math.min(this.items.length, this.head + max);
     const out = this.items.slice(this.head, end);
     this.head = end;
-    // Compact once the consumed prefix dominates, so memory tracks what is still waiting.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
+    // An empty queue lets go of everything it held (a trace import's last batches included);
+    // otherwise compact once the consumed prefix dominates, so memory tracks what still waits.
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
       this.head = 0;
     }
