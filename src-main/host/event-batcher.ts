@@ -26,8 +26,9 @@ export interface BatcherOptions {
   clock?: BatcherClock;
 }
 
-/** Defaults: 50 ms spacing (20 sends/s), 256 events per send. */
+/** Spacing between sends (ms): 20 sends/s. */
 export const DEFAULT_BATCH_INTERVAL_MS = 50;
+/** Events per send at most; a fuller batch goes out at once. */
 export const DEFAULT_MAX_BATCH_SIZE = 256;
 /** Requests remembered as started; beyond this the set starts over (a first chunk may then repeat). */
 const MAX_STARTED_REQUESTS = 10_000;

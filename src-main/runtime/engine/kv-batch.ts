@@ -66,6 +66,10 @@ function uninitializedKvArray(geometry: KvGeometry, length: number): KvArray {
     : new Float32Array(buffer, 0, length);
 }
 
+/**
+ * The past K/V of the rows of one batch (see the file's comment for the layout): built empty,
+ * from context pages or gathered from other batches; rows are left-padded to a common width.
+ */
 export class KvBatch {
   private constructor(
     readonly geometry: KvGeometry,

@@ -69,6 +69,7 @@ export interface DecodeWork {
   mayContinue: boolean;
 }
 
+/** One step of the slot: at most one prefill chunk and one decode step, then K/V to forget. */
 export interface StepJob {
   type: 'step';
   pageSize: number;
@@ -78,6 +79,7 @@ export interface StepJob {
   drop: string[];
 }
 
+/** Releases the session and the host buffer; the worker replies `unloaded` and may exit. */
 export interface UnloadJob {
   type: 'unload';
 }
@@ -87,6 +89,7 @@ export interface ProbeJob {
   type: 'probe';
 }
 
+/** Every job the main thread posts to a slot worker. */
 export type WorkerJob = LoadJob | StepJob | UnloadJob | ProbeJob;
 
 /** A completed page of K/V, written by the executor into shared memory. */
@@ -105,6 +108,7 @@ export interface HostBufferInfo {
   residentPct: number | null;
 }
 
+/** The session is built: where the weights sit, which provider runs and the load's parts (ms). */
 export interface LoadedReply {
   type: 'loaded';
   host: HostBufferInfo;
@@ -115,6 +119,7 @@ export interface LoadedReply {
   warmupMs: number;
 }
 
+/** What one prefill chunk did; stamps (`*At`) are the worker's clock in ms, comparable to the main thread's. */
 export interface PrefillOutcome {
   seqId: string;
   /** First chunk only: how the cached past was put together (null on later chunks). */
@@ -136,6 +141,7 @@ export interface SampledToken {
   rngState: number;
 }
 
+/** What one decode step did: its stamps (ms) and each row's sampled token. */
 export interface DecodeOutcome {
   startedAt: number;
   logitsAt: number;
@@ -144,26 +150,31 @@ export interface DecodeOutcome {
   pages: CapturedPage[];
 }
 
+/** The answer to a StepJob: the prefill chunk's and the decode step's outcomes (null for the part not asked). */
 export interface SteppedReply {
   type: 'stepped';
   prefill: PrefillOutcome | null;
   decode: DecodeOutcome | null;
 }
 
+/** The session and the host buffer are released. */
 export interface UnloadedReply {
   type: 'unloaded';
 }
 
+/** The answer to a ProbeJob: each execution provider and whether it can run here. */
 export interface ProbedReply {
   type: 'probed';
   providers: ProviderAvailability[];
 }
 
+/** The job failed; `message` says why (the slot, not the process, pays for it). */
 export interface FailedReply {
   type: 'failed';
   message: string;
 }
 
+/** Every reply a slot worker posts. */
 export type WorkerReply = LoadedReply | SteppedReply | UnloadedReply | ProbedReply | FailedReply;
 
 /** A job with its id, as posted to the worker; replies carry the same id. */

@@ -42,6 +42,10 @@ export interface StepPlan {
   outOfMemory: Sequence[];
 }
 
+/**
+ * The per-slot decisions (see the file's comment): queues of waiting sequences, seats granted
+ * through the SeatLedger, and each step's plan (admissions, one prefill chunk, decode rows, preemptions).
+ */
 export class Scheduler {
   private readonly waiting = new Map<string, Sequence[]>();
   /** The running sequences: those holding a seat. */

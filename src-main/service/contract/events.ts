@@ -40,6 +40,7 @@ export const EVENTS = {
   'app.status': AppStatusSchema,
 } as const;
 
+/** The name of a pushed event (a key of EVENTS). */
 export type EventName = keyof typeof EVENTS;
 /** The payload of a pushed event. */
 export type EventPayload<E extends EventName> = z.infer<(typeof EVENTS)[E]>;

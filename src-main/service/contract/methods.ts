@@ -244,6 +244,7 @@ export const METHODS = {
   ),
 } as const;
 
+/** The name of a service method (a key of METHODS); IPC channels and `/api/call/<method>` use it. */
 export type MethodName = keyof typeof METHODS;
 /** The validated input of a method. */
 export type MethodInput<M extends MethodName> = z.infer<(typeof METHODS)[M]['input']>;

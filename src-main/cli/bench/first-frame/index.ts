@@ -17,6 +17,7 @@ import { Floor } from './floor';
 import { printTable } from './table';
 import { caseJson, targetChecks } from './summary';
 
+/** `npm run bench -- first-frame …`: measures each case, prints the table and target checks; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
