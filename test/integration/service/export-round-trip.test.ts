@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectGeneration } from '../../../src-main/runtime';
 import type { Runtime } from '../../../src-main/runtime';
@@ -22,8 +23,8 @@ const PROMPTS = [
 
 /**
  * One run's requests on the real bundled model: stop, length, cancelled, deadline and rejected
- * from a roomy runtime, and preempted ones from a runtime whose K/V budget holds 14 pages.
- * (An `error` finish needs a failing worker; the unit round trip covers it through the recorder.)
+ * from a roomy runtime, an error from a slot whose worker dies mid-answer, and preempted ones
+ * from a runtime whose K/V budget holds 14 pages.
  */
 async function realRun(runId: string): Promise<Timeline[]> {
   const roomy = await createTestRuntime({ maxSeats: 2 });
@@ -50,6 +51,7 @@ async function realRun(runId: string): Promise<Timeline[]> {
       },
     );
     out.push(cancelled.timeline);
+    out.push(await answerCutByDeadWorker(roomy, runId));
   } finally {
     await roomy.close();
   }
@@ -70,6 +72,32 @@ async function realRun(runId: string): Promise<Timeline[]> {
     await tight.close();
   }
   return out;
+}
+
+/**
+ * A request whose slot worker dies after its third chunk, the way a bug in the worker would (a
+ * message it cannot read throws outside any handler): it ends with an `error` finish. The
+ * runner's `worker` is private; reaching it is the point (as in dead-worker.test.ts).
+ */
+async function answerCutByDeadWorker(runtime: Runtime, runId: string): Promise<Timeline> {
+  let numChunks = 0;
+  const running = collectGeneration(
+    runtime,
+    {
+      requestId: 'worker-dies',
+      runId,
+      modelId: TEST_MODEL_ID,
+      prompt: chat('Write a long letter about the weather.'),
+      maxTokens: 2_000,
+      ignoreEos: true,
+      temperature: 0,
+    },
+    () => numChunks++,
+  );
+  await vi.waitFor(() => expect(numChunks).toBeGreaterThan(2));
+  const slot = runtime.slots().find((s) => s.runner !== null)!;
+  (slot.runner as unknown as { worker: Worker }).worker.postMessage(null);
+  return (await running).timeline;
 }
 
 async function tightRuntime(): Promise<Runtime> {
@@ -123,7 +151,7 @@ describe('a run exported as JSONL and imported back, on the real bundled model',
 
   it('holds every finish reason the runtime gives and a request preempted before its first token', () => {
     expect(new Set(original.map((t) => t.finishReason))).toEqual(
-      new Set(['stop', 'length', 'cancelled', 'deadline', 'rejected']),
+      new Set(['stop', 'length', 'cancelled', 'deadline', 'rejected', 'error']),
     );
     const preempted = original.filter((t) => t.numPreemptions > 0);
     expect(preempted.length).toBeGreaterThan(0);
