@@ -20,18 +20,25 @@ export function openEventFeed(options: EventFeedOptions): () => void {
   const abort = new AbortController();
   const run = async () => {
     let retryMs = options.retryMs ?? 1000;
+    let isLost = false;
     while (!abort.signal.aborted) {
-      options.onState('connecting');
+      // Once lost, stay lost until a stream opens: a retry that fails at once must not flash
+      // the banner away and Send back on every second while the host is down.
+      if (!isLost) options.onState('connecting');
       const parser = new SseParser();
       try {
-        await readStream(options, parser, abort.signal);
+        await readStream(options, parser, abort.signal, () => {
+          isLost = false;
+          options.onState('open');
+        });
       } catch (error) {
         if (abort.signal.aborted) return;
         console.warn('[bridge] event stream failed:', (error as Error).message);
       }
       retryMs = parser.retryMs ?? retryMs;
       if (abort.signal.aborted) return;
-      options.onState('lost');
+      if (!isLost) options.onState('lost');
+      isLost = true;
       await sleep(retryMs, abort.signal);
     }
   };
@@ -39,10 +46,15 @@ export function openEventFeed(options: EventFeedOptions): () => void {
   return () => abort.abort();
 }
 
-async function readStream(options: EventFeedOptions, parser: SseParser, signal: AbortSignal): Promise<void> {
+async function readStream(
+  options: EventFeedOptions,
+  parser: SseParser,
+  signal: AbortSignal,
+  onOpen: () => void,
+): Promise<void> {
   const response = await options.fetch(options.url, { headers: { Accept: 'text/event-stream' }, signal });
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-  options.onState('open');
+  onOpen();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   for (;;) {
     const { done, value } = await reader.read();

@@ -29,6 +29,8 @@ export interface E2eApp {
   /** Calls the service directly: the oracle the UI is checked against. */
   call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
   screenshot(name: string): Promise<void>;
+  /** Stops the headless host with the page left open; resolves with a function that starts it again on the same port. */
+  stopHost(): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -39,12 +41,14 @@ export async function startE2eApp(): Promise<E2eApp> {
     throw new Error(`the bundled model is missing (${modelFile}): e2e tests run the real bundled model`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ff-e2e-data-'));
   const core = await createCore({ dataDir, bundledModelsDir: BUNDLED_MODELS_DIR, host: 'headless' });
-  const host = await startHttpHost({
-    service: core.service,
-    openExport: (request) => core.openExport(request),
-    rendererDir: path.join(ROOT, 'out', 'renderer'),
-    port: 0,
-  });
+  const startHost = (port: number) =>
+    startHttpHost({
+      service: core.service,
+      openExport: (request) => core.openExport(request),
+      rendererDir: path.join(ROOT, 'out', 'renderer'),
+      port,
+    });
+  let host = await startHost(0);
   const launched: LaunchedBrowser = await launchBrowser();
   const context = await launched.browser.newContext({
     viewport: { width: 1280, height: 900 },
@@ -57,7 +61,9 @@ export async function startE2eApp(): Promise<E2eApp> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return {
     core,
-    host,
+    get host() {
+      return host;
+    },
     page,
     problems,
     async call(method, input) {
@@ -66,6 +72,13 @@ export async function startE2eApp(): Promise<E2eApp> {
       return result.value;
     },
     screenshot: (name) => screenshotBothThemes(page, name),
+    async stopHost() {
+      const { port } = host;
+      await host.close();
+      return async () => {
+        host = await startHost(port);
+      };
+    },
     async close() {
       await launched.close();
       await host.close();
