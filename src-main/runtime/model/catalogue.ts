@@ -91,6 +91,14 @@ export class ModelCatalogue {
   resolve(ref: string): CatalogueModel | Error {
     const entry = this.entryOf(ref);
     if (!entry) {
+      // `name:tag` of a known folder: say which tags it has (the tag may be no variant name at all).
+      const colonAt = ref.lastIndexOf(':');
+      const name = ref.slice(0, Math.max(0, colonAt));
+      const variants = this.list().flatMap((e) => (e.name === name && e.variant ? [e.variant] : []));
+      if (variants.length > 0)
+        return new Error(
+          `${name} has no variant "${ref.slice(colonAt + 1)}"; its variants: ${variants.join(', ')}`,
+        );
       const known = [...new Set(this.list().map((e) => e.name))].join(', ') || 'none';
       return new Error(`unknown model "${ref}"; known: ${known}`);
     }

@@ -139,4 +139,17 @@ describe('every finish reason releases seats and pages', () => {
     expect(result.errorMessage).toContain('unknown model "no-such-model"');
     expectNothingHeld(runtime);
   });
+
+  it('rejected: a variant the model does not have is refused with the variants it has', async () => {
+    const name = TEST_MODEL_ID.split(':')[0]!;
+    const variants = runtime.catalogue
+      .list()
+      .flatMap((e) => (e.name === name && e.variant ? [e.variant] : []));
+    const result = await generate(runtime, { prompt: chat('Hi'), modelId: `${name}:q3` });
+    expect(result.timeline.finishReason).toBe('rejected');
+    expect(result.errorCode).toBe('not_found');
+    expect(result.errorMessage).toBe(`${name} has no variant "q3"; its variants: ${variants.join(', ')}`);
+    expect(variants.length).toBeGreaterThan(0);
+    expectNothingHeld(runtime);
+  });
 });
