@@ -99,7 +99,10 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
   });
 
   it('regenerating the last answer makes version 2 of 2; both versions stay browsable', async () => {
-    const conversationId = await newChat({ ...quick, sampling: { temperature: 1, maxTokens: 6 } });
+    const conversationId = await newChat({
+      ...quick,
+      sampling: { temperature: 1, maxTokens: 6, ignoreEos: true },
+    });
     const { done: first } = await turn('chat.send', { conversationId, content: 'Who is Mr Darcy?' });
     const { started, done: second } = await turn('chat.regenerate', {
       conversationId,
