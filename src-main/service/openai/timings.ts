@@ -1,5 +1,5 @@
 import type { FinishReason, Timeline, TtftPart } from '../../telemetry/timeline';
-import { TTFT_PARTS } from '../../telemetry/timeline';
+import { partColumn, TTFT_PARTS } from '../../telemetry/timeline';
 
 /** OpenAI's `usage`, with the cached prompt tokens (context pages that were hits). */
 export interface OpenAiUsage {
@@ -40,9 +40,9 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 const perSecond = (count: number, ms: number | null): number | null =>
   ms && ms > 0 && count > 0 ? round((count * 1000) / ms) : null;
 
-/** `slotLoad` → `slot_load_ms`. */
+/** `slotLoad` → `slot_load_ms` (the telemetry's one naming rule). */
 export function partKey(part: TtftPart): PartKey {
-  return `${part.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_ms`;
+  return partColumn(part) as PartKey;
 }
 
 /** `usage` from a finished timeline. */
