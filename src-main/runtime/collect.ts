@@ -9,7 +9,7 @@ export interface CollectedGeneration extends GenerationOutcome {
 
 /** Submits a request and resolves with its outcome once it finishes (never rejects). */
 export function collectGeneration(
-  runtime: Runtime,
+  runtime: Pick<Runtime, 'submit'>,
   request: GenerationRequest,
   onChunk?: (chunk: GenerationChunk) => void,
 ): Promise<CollectedGeneration> {

@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import { REMOTE_ENGINES } from '../../telemetry/timeline';
+import type { RemoteEngineName } from '../../telemetry/timeline';
 
 /**
- * The serving engines First Frame knows how to read timings from. `auto` asks `/v1/models`
- * (its `owned_by`) and falls back to `openai`: a server that reports nothing beyond usage.
+ * The engine an endpoint is read as: one of REMOTE_ENGINES, or `auto`, which asks
+ * `/v1/models` (its `owned_by`) and falls back to `openai` (a server reporting only usage).
  */
-export const ENGINE_KINDS = ['auto', 'first-frame', 'llama.cpp', 'ollama', 'vllm', 'openai'] as const;
+export const ENGINE_KINDS = ['auto', ...REMOTE_ENGINES] as const;
 /** See ENGINE_KINDS. */
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 /** An engine once known (never `auto`). */
-export type KnownEngine = Exclude<EngineKind, 'auto'>;
+export type KnownEngine = RemoteEngineName;
 
 /** Upper bound on a stored key's length: longer is not a key anyone was given. */
 const MAX_KEY_CHARS = 4_096;

@@ -14,8 +14,19 @@ export interface ClientStamps {
   endedAt: number;
 }
 
-/** How a remote answer failed, for a message on that answer and nothing else. */
-export const REMOTE_FAILURES = ['connect', 'http', 'malformed', 'cut', 'server', 'cancelled'] as const;
+/**
+ * How a remote answer failed, for a message on that answer and nothing else. `invalid`: it was
+ * never sent (an unknown endpoint, an unreadable key).
+ */
+export const REMOTE_FAILURES = [
+  'invalid',
+  'connect',
+  'http',
+  'malformed',
+  'cut',
+  'server',
+  'cancelled',
+] as const;
 /** See REMOTE_FAILURES. */
 export type RemoteFailureKind = (typeof REMOTE_FAILURES)[number];
 

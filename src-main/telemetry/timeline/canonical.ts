@@ -36,5 +36,6 @@ export function canonicalTimeline(t: Timeline): Timeline {
     diagnosis: t.diagnosis ?? null,
     clientE2eMs: t.clientE2eMs,
     networkInMs: t.networkInMs,
+    remote: t.remote ?? null,
   };
 }

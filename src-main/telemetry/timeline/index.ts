@@ -16,3 +16,4 @@ export type { TimelineMeta } from './recorder';
 export { canonicalTimeline } from './canonical';
 export { TIMELINE_COLUMNS, STORED_COLUMNS, EXPORTED_COLUMNS, PART_COLUMN_NAMES, partColumn } from './columns';
 export type { TimelineColumn, ColumnUse } from './columns';
+export * from './remote-facts';

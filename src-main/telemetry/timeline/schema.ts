@@ -1,24 +1,12 @@
 import { z } from 'zod';
 import { DiagnosisSchema } from './diagnosis';
+import { TTFT_PARTS } from './parts';
+import type { TtftPart } from './parts';
+import { RemoteFactsSchema } from './remote-facts';
 
-/**
- * The parts of server TTFT, in life order. Each is measured from its own stamps; with the time
- * no part explains (`unattributedMs`, ≥ 0 and small) they sum to TTFT. A gap is reported as
- * unattributed, never folded into a neighbour.
- */
-export const TTFT_PARTS = [
-  'inbox',
-  'route',
-  'slotLoad',
-  'queue',
-  'requeue',
-  'lostPrefill',
-  'activation',
-  'contextLookup',
-  'prefill',
-  'emit',
-] as const;
-export type TtftPart = (typeof TTFT_PARTS)[number];
+// Declared in parts.ts so that remote-facts.ts can use them without an import cycle.
+export { TTFT_PARTS };
+export type { TtftPart };
 
 /** Why a request ended. `rejected` is an explicit refusal (full queue, bad input), not a hang. */
 export const FINISH_REASONS = ['stop', 'length', 'cancelled', 'deadline', 'rejected', 'error'] as const;
@@ -105,6 +93,8 @@ export const TimelineSchema = z.object({
    * broken measurement, never a fast network.
    */
   networkInMs: msSchema.nullable().default(null),
+  /** Set when a remote engine served the request: the timeline's boundary is then the client's (see RemoteFactsSchema). */
+  remote: RemoteFactsSchema.nullable().optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

@@ -6,8 +6,8 @@ import type { ServerReport } from './server-report';
 import { emptyReport } from './server-report';
 import { fromVllmRequest, isVllmRequestMetrics } from './vllm-request';
 
-export type { ServerReport, ReportSource } from './server-report';
-export { REPORT_SOURCES, emptyReport } from './server-report';
+export type { ServerReport } from './server-report';
+export { emptyReport } from './server-report';
 export { fromFirstFrame, fromLlamaCpp, fromOllama, fromVllmRequest };
 
 /**

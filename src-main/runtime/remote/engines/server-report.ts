@@ -1,15 +1,4 @@
-import type { TtftPart } from '../../../telemetry/timeline';
-
-/** Whose fields a report was read from. `none`: the server sent no timing fields. */
-export const REPORT_SOURCES = [
-  'first-frame-timings',
-  'llama.cpp-timings',
-  'ollama-durations',
-  'vllm-request-metrics',
-  'none',
-] as const;
-/** See REPORT_SOURCES. */
-export type ReportSource = (typeof REPORT_SOURCES)[number];
+import type { ReportSource, TtftPart } from '../../../telemetry/timeline';
 
 /**
  * What a server reported about one request, in our vocabulary: durations (ms) it measured on

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What one scripted route does with a request (a test double of a remote server, unit tests only). */
-export type Script = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+export type Script = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 /** A local HTTP server answering each path with its script; records every request it got. */
 export interface ScriptedServer {
