@@ -12,6 +12,7 @@ import './styles/markdown.css';
 import './styles/charts.css';
 import './styles/slots.css';
 import './styles/compare.css';
+import './styles/remote.css';
 
 // One bridge for the page's life: IPC inside Electron, HTTP + server-sent events in a browser.
 const bridge = pickBridge(window as unknown as { firstFrame?: FirstFrameApi });

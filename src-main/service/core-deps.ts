@@ -1,6 +1,7 @@
 import type { Clock } from '../telemetry/clock';
 import type { TimelineWindow } from '../telemetry/report';
 import type { Runtime } from '../runtime';
+import type { RemoteEngine } from '../runtime/remote';
 import type { ChatQueries, Store } from '../store';
 import type { SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
@@ -9,6 +10,8 @@ import type { ProblemLog } from './problem-log';
 /** What every handler group works with; built once by createCore. */
 export interface CoreDeps {
   runtime: Runtime;
+  /** Requests to remote endpoints (`@endpoint/model`) and the endpoints themselves. */
+  remote: RemoteEngine;
   store: Store;
   /** Chat history: the store's, or an in-memory one while persistence is off. */
   chats: ChatQueries;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
 import { Runtime, SettingsRefused } from '../runtime';
+import { RemoteEndpoints, RemoteEngine } from '../runtime/remote';
 import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report';
@@ -19,6 +20,7 @@ import { openProblemLog } from './problem-log';
 import { timelineFlagger } from './timeline-flags';
 import { EventHub } from './event-hub';
 import { chatHandlers } from './handlers/chat';
+import { endpointHandlers } from './handlers/endpoints';
 import { exportHandlers, exportSources } from './handlers/exports';
 import { runHandlers } from './handlers/runs';
 import { settingsHandlers, storedSettings } from './handlers/settings';
@@ -54,6 +56,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   log.connect(hub);
   const deps: CoreDeps = {
     runtime,
+    remote: new RemoteEngine(new RemoteEndpoints(options.dataDir), systemClock),
     store,
     chats: store.isPersistent ? store.chats : memoryChats(),
     window: new TimelineWindow(),
@@ -67,11 +70,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     pickSavePath: options.pickSavePath ?? null,
   };
   const unsubscribe = wire(deps);
+  // Status from each endpoint's /v1/models at start (never throws: a failure is the endpoint's last error).
+  void deps.remote.endpoints.checkAll();
   const openai = createOpenAiService(deps);
   const api = options.apiServer?.(openai) ?? fixedApiServer(options.host);
   const service = createService(
     {
       ...slotHandlers(deps),
+      ...endpointHandlers(deps),
       ...telemetryHandlers(deps),
       ...chatHandlers(deps),
       ...runHandlers(deps),
@@ -97,6 +103,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
     close: async () => {
       unsubscribe();
+      deps.remote.cancelAll();
       await api.close();
       await runtime.close();
       store.writer.flush();
@@ -145,7 +152,9 @@ function wire(deps: CoreDeps): () => void {
     flag(timeline);
     const client = deps.pendingClientTtfts.get(timeline.requestId);
     deps.pendingClientTtfts.delete(timeline.requestId);
-    const verdict = client === undefined ? null : judgeClientTtft(timeline.ttftMs, client.clientTtftMs);
+    // A remote request's client is this process (its HTTP client): its own stamps stand.
+    const verdict =
+      client === undefined || timeline.remote ? null : judgeClientTtft(timeline.ttftMs, client.clientTtftMs);
     if (verdict?.isAccepted) Object.assign(timeline, client);
     else if (verdict) deps.log.warn('timeline', `${timeline.requestId}: ${verdict.reason}`);
     deps.window.push(timeline);
@@ -153,6 +162,7 @@ function wire(deps: CoreDeps): () => void {
     deps.hub.emit('timeline.finished', { timeline });
   };
   const offTimeline = deps.runtime.onTimeline(onTimeline);
+  const offRemote = deps.remote.onTimeline(onTimeline);
   const offSlot = deps.runtime.onSlotEvent((event) => {
     const payload = toSlotEventPayload(event);
     deps.store.writer.enqueueSlotEvent(payload);
@@ -170,6 +180,7 @@ function wire(deps: CoreDeps): () => void {
   timer.unref();
   return () => {
     offTimeline();
+    offRemote();
     offSlot();
     clearInterval(timer);
   };

@@ -140,8 +140,17 @@ ALTER TABLE requests ADD COLUMN network_in_ms REAL;
 UPDATE requests SET report_f64 = report_f64 || x'000000000000F87F000000000000F87F';
 `;
 
+/**
+ * Schema v5: a request served by a remote engine keeps what that adds (the endpoint, what the
+ * server reported, client stamps, the placement of the server's stamps or why not) as JSON;
+ * null for requests this app ran itself and for rows written before.
+ */
+const V5 = `
+ALTER TABLE requests ADD COLUMN remote_json TEXT;
+`;
+
 /** Every migration in order; migration i takes `user_version` from i to i + 1. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type {
+  EndpointSnapshot,
+  EngineKind,
   KeepAlive,
   ModelEntry,
   PageStats,
@@ -14,6 +16,8 @@ import { createThrottle } from './throttle';
 /** Slots, models, their transition history and the context page totals. */
 export interface SlotsState {
   models: ModelEntry[];
+  /** Remote endpoints; their models are the remote slots the picker lists. */
+  endpoints: EndpointSnapshot[];
   slots: SlotSnapshot[];
   events: SlotEvent[];
   pages: PageStats | null;
@@ -23,7 +27,20 @@ export interface SlotsState {
   prefetch(modelId: string): Promise<void>;
   evict(slotId: string): Promise<void>;
   keep(slotId: string, keepAlive: KeepAlive): Promise<void>;
+  /** Adds an endpoint; resolves with the error message, or null when it was added. */
+  addEndpoint(input: NewEndpoint): Promise<string | null>;
+  removeEndpoint(endpointId: string): Promise<void>;
+  /** Asks every endpoint's /v1/models again (reachability, models, last error). */
+  checkEndpoints(): Promise<void>;
   onEvents(events: readonly PushedEvent[]): void;
+}
+
+/** What the add-endpoint form sends (the key never comes back). */
+export interface NewEndpoint {
+  name: string;
+  baseUrl: string;
+  apiKey: string | null;
+  engine: EngineKind;
 }
 
 const MAX_SLOT_EVENTS = 5_000;
@@ -41,16 +58,19 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
     };
     return {
       models: [],
+      endpoints: [],
       slots: [],
       events: [],
       pages: null,
       error: null,
       async refresh() {
-        const [models, slots] = await Promise.all([
+        const [models, slots, endpoints] = await Promise.all([
           bridge.call('models.list', {}),
           bridge.call('slots.list', {}),
+          bridge.call('endpoints.list', {}),
         ]);
         if (models.ok) set({ models: models.value });
+        if (endpoints.ok) set({ endpoints: endpoints.value });
         if (slots.ok) set({ slots: slots.value });
         if (!slots.ok) set({ error: slots.error.message });
       },
@@ -65,6 +85,13 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       prefetch: (modelId) => act(() => bridge.call('slots.prefetch', { modelId })),
       evict: (slotId) => act(() => bridge.call('slots.evict', { slotId })),
       keep: (slotId, keepAlive) => act(() => bridge.call('slots.keep', { slotId, keepAlive })),
+      async addEndpoint(input) {
+        const result = await bridge.call('endpoints.add', input);
+        await get().refresh();
+        return result.ok ? null : result.error.message;
+      },
+      removeEndpoint: (endpointId) => act(() => bridge.call('endpoints.remove', { endpointId })),
+      checkEndpoints: () => act(() => bridge.call('endpoints.check', {})),
       onEvents(events) {
         const slotEvents = events.flatMap((e) => (e.name === 'slot.event' ? [e.payload] : []));
         if (slotEvents.length === 0) return;

@@ -69,3 +69,8 @@ export const EndpointInputSchema = z.object({
 });
 /** See EndpointInputSchema (validated: URL normalized). */
 export type EndpointInput = z.output<typeof EndpointInputSchema>;
+
+/** Where an endpoint stands after its last `/v1/models` check. */
+export const REACHABILITY = ['unchecked', 'reachable', 'unreachable'] as const;
+/** See REACHABILITY. */
+export type Reachability = (typeof REACHABILITY)[number];

@@ -1,16 +1,11 @@
 import path from 'node:path';
-import type { EndpointInput, EngineKind, KnownEngine } from './endpoint-input';
+import type { EndpointInput, EngineKind, KnownEngine, Reachability } from './endpoint-input';
 import { EndpointInputSchema } from './endpoint-input';
 import type { StoredEndpoint } from './endpoint-file';
 import { readEndpointFile, writeEndpointFile } from './endpoint-file';
 import { KeyFiles } from './key-file';
 import type { RemoteModel } from './probe';
 import { probeModels } from './probe';
-
-/** Where an endpoint stands after its last check. */
-export const REACHABILITY = ['unchecked', 'reachable', 'unreachable'] as const;
-/** See REACHABILITY. */
-export type Reachability = (typeof REACHABILITY)[number];
 
 /** An endpoint and what its last `/v1/models` check found (never its key). */
 export interface EndpointState extends StoredEndpoint {

@@ -70,7 +70,7 @@ export class RemoteEngine {
       headers,
       now: () => this.clock.now(),
       signal: controller.signal,
-      onText: (text) => sink.onChunk({ requestId: request.requestId, text, tokenIds: [] }),
+      onText: (text) => sink.onChunk({ requestId: request.requestId, text, tokenIds: [], numTokens: 1 }),
     });
     this.running.delete(request.requestId);
     if (seen.failure && seen.failure.kind !== 'cancelled')

@@ -29,6 +29,8 @@ export interface GenerationChunk {
   requestId: string;
   text: string;
   tokenIds: number[];
+  /** Tokens in the chunk when no ids are known (a remote engine's text event counts as one). */
+  numTokens?: number;
 }
 
 /** How a request ended, with its full checked timeline. */

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatPlan, ChatTurn, GenerationOutcome, GenerationRequest } from '../../runtime';
 import { TemplateError } from '../../runtime';
+import { RemoteEngine } from '../../runtime/remote';
 import type { ConversationRecord, MessageRecord } from '../../store';
 import { reasonOf } from '../../telemetry/log';
 import { ServiceFailure } from '../contract';
 import type { ConversationSettings, MessageMeta, Sampling, SendForecast, TurnStarted } from '../contract';
 import type { CoreDeps } from '../core-deps';
+import { remotePlan } from './remote-plan';
 import { pathTo } from './tree';
 
 /** A conversation's title until its first message names it. */
@@ -35,9 +37,11 @@ export function turnsOf(
 /** Plans a turn with the runtime (fit to the context, cached pages, TTFT estimate). */
 export function planTurn(deps: CoreDeps, turns: readonly ChatTurn[], how: TurnSettings): ChatPlan {
   const sampling = how.sampling ?? how.settings.sampling;
+  const modelId = how.modelId ?? how.settings.modelId;
+  if (RemoteEngine.isRemote(modelId)) return remotePlan(deps.remote, deps.window, modelId!, turns);
   try {
     return deps.runtime.planChat({
-      modelId: how.modelId ?? how.settings.modelId,
+      modelId,
       messages: turns,
       ...(sampling.maxTokens !== undefined ? { maxTokens: sampling.maxTokens } : {}),
       overflow: how.settings.contextOverflow,
@@ -65,8 +69,13 @@ export function forecastOf(plan: ChatPlan): SendForecast {
     isSlotCold: plan.isSlotCold,
     estTtftMs: plan.estTtftMs,
     refusal: plan.refusal?.message ?? null,
+    remote: RemoteEngine.isRemote(plan.modelId) ? { note: REMOTE_NOTE } : null,
   };
 }
+
+/** What a remote model's forecast says instead of token counts. */
+const REMOTE_NOTE =
+  'sent to the remote endpoint as it is: the server tokenizes and fits the context, so no token counts are known before the answer';
 
 /** Throws the plan's refusal (before anything is stored): Send stays usable, nothing is lost. */
 export function refuseIfTooLong(plan: ChatPlan): void {
@@ -87,7 +96,8 @@ export interface TurnJob {
 
 /** Submits the turn to the runtime; chunks and the outcome go out as pushed events. */
 export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
-  const { hub, runtime } = deps;
+  const { hub } = deps;
+  const engine = RemoteEngine.isRemote(job.plan.modelId) ? deps.remote : deps.runtime;
   const requestId = randomUUID();
   const forecast = forecastOf(job.plan);
   const request: GenerationRequest = {
@@ -103,10 +113,14 @@ export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
     numDroppedMessages: job.plan.numDroppedMessages,
     importedTimeline: null,
   };
-  runtime.submit(request, {
+  engine.submit(request, {
     onQueued: (position) => hub.emit('request.queued', { requestId, position }),
     onChunk: (chunk) =>
-      hub.emit('request.chunk', { requestId, text: chunk.text, numTokens: chunk.tokenIds.length }),
+      hub.emit('request.chunk', {
+        requestId,
+        text: chunk.text,
+        numTokens: chunk.numTokens ?? chunk.tokenIds.length,
+      }),
     onDone: (outcome) =>
       hub.emit('request.done', {
         requestId,

@@ -63,6 +63,11 @@ export const SendForecastSchema = z.object({
   isSlotCold: z.boolean(),
   estTtftMs: z.number().min(0).nullable(),
   refusal: z.string().nullable(),
+  /**
+   * Set for a remote model: the server tokenizes and fits the prompt, so the token and page
+   * fields above count nothing (0) and say so here; the estimate is the model's recent median.
+   */
+  remote: z.object({ note: z.string() }).nullable().default(null),
 });
 export type SendForecast = z.infer<typeof SendForecastSchema>;
 

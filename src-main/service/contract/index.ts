@@ -8,3 +8,4 @@ export * from './chat-schemas';
 export * from './quality-schemas';
 export type * from './window-api';
 export * from './settings-schemas';
+export * from './endpoint-schemas';

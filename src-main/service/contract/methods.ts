@@ -15,6 +15,7 @@ import {
 } from './schemas';
 import { ReportSchema, RunComparisonSchema, RunSummarySchema, SloSchema } from './report-schemas';
 import { QualityResultSchema } from './quality-schemas';
+import { AddEndpointSchema, EndpointSnapshotSchema } from './endpoint-schemas';
 import {
   ChatDefaultsSchema,
   ConversationSettingsSchema,
@@ -102,6 +103,11 @@ export const METHODS = {
   'slots.evict': def(z.object({ slotId: idSchema }), SlotSnapshotSchema),
   'slots.keep': def(z.object({ slotId: idSchema, keepAlive: KeepAliveSchema }), SlotSnapshotSchema),
   'pages.stats': def(empty, PageStatsSchema),
+  /** Remote endpoints (their models are remote slots); `check` asks each one's /v1/models again. */
+  'endpoints.list': def(empty, z.array(EndpointSnapshotSchema)),
+  'endpoints.add': def(AddEndpointSchema, EndpointSnapshotSchema),
+  'endpoints.remove': def(z.object({ endpointId: idSchema }), z.object({ isRemoved: z.boolean() })),
+  'endpoints.check': def(z.object({ endpointId: idSchema.optional() }), z.array(EndpointSnapshotSchema)),
   'engine.stats': def(empty, EngineStatsSchema),
   'chat.listConversations': def(empty, z.array(ConversationSummarySchema)),
   'chat.getConversation': def(z.object({ conversationId: idSchema }), ConversationViewSchema),

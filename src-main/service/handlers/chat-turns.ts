@@ -88,7 +88,9 @@ export function chatTurnHandlers(deps: CoreDeps): TurnHandlers {
         leafAtStart: question.messageId,
       });
     },
-    'chat.cancel': ({ requestId }) => ({ wasRunning: deps.runtime.cancel(requestId) }),
+    'chat.cancel': ({ requestId }) => ({
+      wasRunning: deps.runtime.cancel(requestId) || deps.remote.cancel(requestId),
+    }),
   };
 }
 

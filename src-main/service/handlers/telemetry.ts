@@ -21,6 +21,12 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
         deps.pendingClientTtfts.set(requestId, figures);
         return { isRecorded: true };
       }
+      // A remote request's client is this process (its HTTP client): its own stamps stand.
+      if (timeline.remote)
+        return {
+          isRecorded: false,
+          reason: 'a remote request keeps the client stamps of this app, its HTTP client',
+        };
       const verdict = judgeClientTtft(timeline.ttftMs, clientTtftMs);
       if (!verdict.isAccepted) {
         deps.log.warn('timeline', `${requestId}: ${verdict.reason}`);

@@ -1,4 +1,4 @@
-import type { Diagnosis, Timeline, Transition, TtftPart } from '../../telemetry/timeline';
+import type { Diagnosis, RemoteFacts, Timeline, Transition, TtftPart } from '../../telemetry/timeline';
 import { canonicalTimeline, STORED_COLUMNS } from '../../telemetry/timeline';
 import { packTimeline, unpackGaps } from './packed';
 
@@ -11,6 +11,7 @@ export const REQUEST_COLUMNS: readonly string[] = [
   ...STORED_COLUMNS.map((c) => c.name),
   'transitions_json',
   'diagnosis_json',
+  'remote_json',
   'itl_gaps_f64',
   'report_f64',
 ];
@@ -26,6 +27,7 @@ export function toRequestParams(t: Timeline): unknown[] {
   for (const column of STORED_COLUMNS) params[i++] = column.value(t);
   params[i++] = JSON.stringify(t.transitions);
   params[i++] = t.diagnosis ? JSON.stringify(t.diagnosis) : null;
+  params[i++] = t.remote ? JSON.stringify(t.remote) : null;
   params[i++] = packed.gaps;
   params[i] = packed.scalars;
   return params;
@@ -54,6 +56,7 @@ export function fromRequestRow(row: RequestRow): Timeline {
   t.parts = parts;
   t.transitions = JSON.parse(row.transitions_json as string) as Transition[];
   t.diagnosis = row.diagnosis_json === null ? null : (JSON.parse(row.diagnosis_json as string) as Diagnosis);
+  t.remote = row.remote_json === null ? null : (JSON.parse(row.remote_json as string) as RemoteFacts);
   t.itlMs = unpackGaps(row.itl_gaps_f64 as Buffer);
   return t as Timeline;
 }

@@ -3,6 +3,7 @@ import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { phasesOf } from '../../parts';
 import { answerFigures } from './answer-figures';
 import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
+import { RemoteAnswerStats } from './RemoteAnswerStats';
 import { whySlow } from './why-slow';
 import { Term, TtftBar, formatMs, formatSignedMs } from '../../components';
 
@@ -17,6 +18,7 @@ export function AnswerStats(props: {
   forecast: SendForecast | null;
 }) {
   const t = props.timeline;
+  if (t.remote) return <RemoteAnswerStats timeline={t} clientTtftMs={props.clientTtftMs} />;
   const f = answerFigures(t, props.clientTtftMs);
   return (
     <div className="answer-stats">

@@ -9,6 +9,18 @@ export function ContextMeter(props: { forecast: SendForecast | null }) {
   const f = props.forecast;
   if (!f)
     return <div className="context-meter muted" data-testid="context-meter" data-used="" data-limit="" />;
+  if (f.remote)
+    return (
+      <div
+        className="context-meter muted"
+        data-testid="context-meter"
+        data-used=""
+        data-limit=""
+        title={f.remote.note}
+      >
+        remote model: the server fits the context
+      </div>
+    );
   const share = Math.min(1, f.numPromptTokens / Math.max(1, f.promptLimit));
   const isOver = f.numPromptTokens > f.promptLimit;
   return (
@@ -32,6 +44,15 @@ export function ContextMeter(props: { forecast: SendForecast | null }) {
 export function SendForecastLine(props: { forecast: SendForecast | null }) {
   const f = props.forecast;
   if (!f) return null;
+  if (f.remote)
+    return (
+      <div className="send-forecast" data-testid="send-forecast" title={f.remote.note}>
+        est. <Term name="TTFT" />{' '}
+        {f.estTtftMs === null
+          ? 'unknown until an answer from this endpoint is measured'
+          : `≈ ${formatMs(f.estTtftMs)} (median of its recent answers, at this app)`}
+      </div>
+    );
   return (
     <div
       className="send-forecast"

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { useSlice } from '../../store';
+import { EndpointForm } from '../slots/EndpointForm';
 
 const MAX_OPTION_CHARS = 70;
 
@@ -9,10 +11,12 @@ function shorten(text: string): string {
 
 /**
  * The model this conversation uses: every variant as "name · variant (weight storage)", each
- * with its slot's status, or why its files cannot load (cut to fit; in full on hover).
+ * with its slot's status, or why its files cannot load (cut to fit; in full on hover); then one
+ * group per remote endpoint, its models as remote slots with the endpoint's reachability.
  */
 export function ModelPicker() {
   const models = useSlice('slots', (s) => s.models);
+  const endpoints = useSlice('slots', (s) => s.endpoints);
   const slots = useSlice('slots', (s) => s.slots);
   const modelId = useSlice('chat', (s) => s.settings.modelId);
   const setModel = useSlice('chat', (s) => s.setModel);
@@ -22,22 +26,65 @@ export function ModelPicker() {
   const label = (m: (typeof models)[number]) =>
     m.weightDtype ? `${m.displayName} (${m.weightDtype})` : m.displayName;
   return (
-    <label className="model-picker">
-      Model
-      <select
-        data-testid="model-picker"
-        value={modelId ?? ''}
-        onChange={(event) => setModel(event.target.value || null)}
-      >
-        <option value="">
-          {fallback ? `default: ${label(fallback)} — ${statusOf(fallback.modelId)}` : 'default'}
-        </option>
-        {models.map((m) => (
-          <option key={m.modelId} value={m.modelId} disabled={m.error !== null} title={m.error ?? undefined}>
-            {shorten(`${label(m)} — ${m.error ? `cannot load: ${m.error}` : statusOf(m.modelId)}`)}
+    <>
+      <label className="model-picker">
+        Model
+        <select
+          data-testid="model-picker"
+          value={modelId ?? ''}
+          onChange={(event) => setModel(event.target.value || null)}
+        >
+          <option value="">
+            {fallback ? `default: ${label(fallback)} — ${statusOf(fallback.modelId)}` : 'default'}
           </option>
-        ))}
-      </select>
-    </label>
+          {models.map((m) => (
+            <option
+              key={m.modelId}
+              value={m.modelId}
+              disabled={m.error !== null}
+              title={m.error ?? undefined}
+            >
+              {shorten(`${label(m)} — ${m.error ? `cannot load: ${m.error}` : statusOf(m.modelId)}`)}
+            </option>
+          ))}
+          {endpoints.map((e) => (
+            <optgroup key={e.endpointId} label={`${e.name} (remote, ${e.reachability})`}>
+              {e.models.map((m) => (
+                <option
+                  key={m.modelId}
+                  value={m.modelId}
+                  title={e.lastError ?? `${e.baseUrl} · ${m.serverModelId}`}
+                >
+                  {shorten(
+                    `${m.displayName} — ${e.lastError ? `last error: ${e.lastError}` : e.reachability}`,
+                  )}
+                </option>
+              ))}
+              {e.models.length === 0 && (
+                <option disabled value={`@${e.endpointId}/`}>
+                  {shorten(e.lastError ? `no models: ${e.lastError}` : 'no models listed yet')}
+                </option>
+              )}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <AddEndpointHere />
+    </>
+  );
+}
+
+/** Adds a remote endpoint without leaving the chat (the same form as in Slots). */
+function AddEndpointHere() {
+  const [isOpen, setOpen] = useState(false);
+  return (
+    <details
+      className="add-endpoint"
+      open={isOpen}
+      onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}
+    >
+      <summary data-testid="add-endpoint">Add a remote endpoint…</summary>
+      <EndpointForm onAdded={() => setOpen(false)} />
+    </details>
   );
 }

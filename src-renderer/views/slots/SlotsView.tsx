@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useSlice, useStores } from '../../store';
 import { ApiPanel } from './ApiPanel';
+import { EndpointsPanel } from './EndpointsPanel';
 import { PagesPanel } from './PagesPanel';
 import { ProblemsPanel } from './ProblemsPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
@@ -48,6 +49,9 @@ export function SlotsView() {
             </article>
           ))}
         </div>
+      </Panel>
+      <Panel title="Remote endpoints" className="wide">
+        <EndpointsPanel />
       </Panel>
       <Panel title="Residency over time" className="wide">
         <ResidencyTimeline />

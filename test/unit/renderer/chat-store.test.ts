@@ -26,6 +26,7 @@ const forecast = {
   isSlotCold: false,
   estTtftMs: 12,
   refusal: null,
+  remote: null,
 };
 const [timeline] = syntheticTimelines(1, { seed: 4 });
 const done = (requestId: string): PushedEvent => ({

@@ -1,0 +1,18 @@
+export { RemoteEndpoints, remoteRef, parseRemoteRef } from './endpoints';
+export type { EndpointState } from './endpoints';
+export { RemoteEngine } from './remote-engine';
+export { ENGINE_KINDS, EndpointInputSchema, REACHABILITY, normalizeBaseUrl } from './endpoint-input';
+export type { EngineKind, KnownEngine, EndpointInput, Reachability } from './endpoint-input';
+export { streamCall } from './stream-call';
+export type { StreamCall, StreamProtocol } from './stream-call';
+export type { RemoteObservation, ClientStamps, RemoteFailure } from './observation';
+export { readServerReport } from './engines';
+export type { ServerReport } from './engines';
+export { remoteTimeline, serverSpanOf } from './remote-timeline';
+export type { RemoteRequestMeta } from './remote-timeline';
+export { placeServerSpan, PLACEMENT_METHOD } from './placement';
+export { planRemoteCall } from './request-body';
+export { scrapeMetrics, vllmPhasesBetween, metricsUrlOf } from './vllm-metrics';
+export type { RunServerPhases, ServerPhaseDelta } from './vllm-metrics';
+export { placedSeedRecord, collapsedPhases, firstDisorder, SEED_SERVER_PHASES } from './seed-trace';
+export type { PhaseParts, PlacedRecord, SeedServerPhase } from './seed-trace';

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { ENGINE_KINDS } from '../../../src-main/service/contract';
+import type { EngineKind } from '../../../src-main/service/contract';
+import { Notice } from '../../components';
+import { useSlice } from '../../store';
+
+/** What each engine choice means for the timings read from it. */
+export const ENGINE_LABELS: Record<EngineKind, string> = {
+  auto: 'detect from /v1/models',
+  'first-frame': 'First Frame (every TTFT part)',
+  'llama.cpp': 'llama.cpp server (prompt and decode times)',
+  ollama: 'Ollama (native API: load, prompt, decode durations)',
+  vllm: 'vLLM (/metrics histograms per run)',
+  openai: 'other OpenAI-compatible (usage only)',
+};
+
+/**
+ * Adds an OpenAI-compatible endpoint: a name, its base URL (…/v1), an optional key (kept in a
+ * file only this user can read, never shown again) and how to read its timings. The main
+ * process checks the URL (http and https only) and asks its /v1/models at once.
+ */
+export function EndpointForm(props: { onAdded?: () => void }) {
+  const addEndpoint = useSlice('slots', (s) => s.addEndpoint);
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [engine, setEngine] = useState<EngineKind>('auto');
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    const problem = await addEndpoint({ name, baseUrl, apiKey: apiKey.trim() || null, engine });
+    setBusy(false);
+    setError(problem);
+    if (problem) return;
+    setName('');
+    setBaseUrl('');
+    setApiKey('');
+    props.onAdded?.();
+  };
+  return (
+    <form className="endpoint-form" data-testid="endpoint-form" onSubmit={(e) => void submit(e)}>
+      {error && <Notice tone="error">{error}</Notice>}
+      <label>
+        Name
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="GPU box" required />
+      </label>
+      <label>
+        Base URL
+        <input
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.target.value)}
+          placeholder="http://gpu-box:8000/v1"
+          required
+        />
+      </label>
+      <label>
+        Key
+        <input
+          type="password"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          placeholder="optional bearer key"
+          autoComplete="off"
+        />
+      </label>
+      <label>
+        Engine
+        <select value={engine} onChange={(e) => setEngine(e.target.value as EngineKind)}>
+          {ENGINE_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {ENGINE_LABELS[kind]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={isBusy}>
+        {isBusy ? 'Checking…' : 'Add endpoint'}
+      </button>
+    </form>
+  );
+}
