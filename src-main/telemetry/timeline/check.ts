@@ -72,6 +72,9 @@ export const UNATTRIBUTED_FLAG = { minMs: 1, shareOfTtft: 0.05 };
 
 /** Why this timeline's unattributed time is too large to trust its parts, or null when it is small. */
 export function unattributedProblem(t: Timeline): string | null {
+  // A remote request's unattributed time is, by definition, what its server did not report
+  // (the network included): large is expected there, and says nothing against its parts.
+  if (t.remote) return null;
   const wholeMs = t.ttftMs ?? t.e2eMs;
   const boundMs = Math.max(UNATTRIBUTED_FLAG.minMs, UNATTRIBUTED_FLAG.shareOfTtft * wholeMs);
   if (t.unattributedMs <= boundMs) return null;
