@@ -143,10 +143,12 @@ UPDATE requests SET report_f64 = report_f64 || x'000000000000F87F000000000000F87
 /**
  * Schema v5: a request served by a remote engine keeps what that adds (the endpoint, what the
  * server reported, client stamps, the placement of the server's stamps or why not) as JSON;
- * null for requests this app ran itself and for rows written before.
+ * null for requests this app ran itself and for rows written before. The packed report row
+ * grows by `isRemote`, 0 for every older row (they were all served here).
  */
 const V5 = `
 ALTER TABLE requests ADD COLUMN remote_json TEXT;
+UPDATE requests SET report_f64 = report_f64 || x'0000000000000000';
 `;
 
 /** Every migration in order; migration i takes `user_version` from i to i + 1. */

@@ -137,12 +137,16 @@ function dominantOf(
   };
 }
 
-/** A server-boundary row: requests with a first token; the stream is first flush → finish. */
+/**
+ * A server-boundary row: requests with a first token served here (remote engines' are left
+ * out); the stream is first flush → finish.
+ */
 export function serverRowOf(columns: ReportColumns): (r: number) => ClientRow | null {
   const v = columns.values;
   return (r) => {
     const ttft = v.ttftMs[r]!;
-    if (Number.isNaN(ttft)) return null;
+    // A remote engine's TTFT was measured at the client: it has no place at the server boundary.
+    if (Number.isNaN(ttft) || v.isRemote[r] === 1) return null;
     return { networkInMs: NaN, networkToFirstMs: NaN, ttftMs: ttft, streamMs: v.e2eMs[r]! - ttft };
   };
 }

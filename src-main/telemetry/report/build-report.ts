@@ -25,7 +25,7 @@ export function buildReportFromColumns(columns: ReportColumns, options: ReportOp
   const minCount = options.minCellCount ?? DEFAULT_MIN_CELL_COUNT;
   const n = columns.numRequests;
   const v = columns.values;
-  const ttft = distributionOfNonNegative(v.ttftMs);
+  const ttft = distributionOfNonNegative(servedHere(columns));
   const { parts, e2e: e2ePhases } = breakDown(columns);
   const classes = classIndexes(columns, bandEdges);
   const client = clientBoundaryOf(columns);
@@ -77,12 +77,23 @@ function withRates(report: LatencyReport, columns: ReportColumns, options: Repor
   return { ...report, littlesLaw: littlesLaw(columns, window, tolerance, isFullSpan), throughput, goodput };
 }
 
-/** Server E2E of completed responses (stop, length); NaN for the rest, which percentiles skip. */
+/**
+ * Server TTFT of the requests served here: a remote engine's timeline measures TTFT at the
+ * client (its server's own TTFT, when reported, is in its remote facts), so those rows read
+ * as NaN, which percentiles skip. No copy when nothing was remote.
+ */
+function servedHere(columns: ReportColumns): Float64Array {
+  const v = columns.values;
+  if (!v.isRemote.includes(1)) return v.ttftMs;
+  return v.ttftMs.map((ms, r) => (v.isRemote[r] === 1 ? NaN : ms));
+}
+
+/** Server E2E of completed responses served here (stop, length); NaN for the rest, which percentiles skip. */
 function completedOnly(columns: ReportColumns): Float64Array {
   const v = columns.values;
   const out = new Float64Array(columns.numRequests);
   for (let r = 0; r < columns.numRequests; r++)
-    out[r] = isCompletedCode(v.finishCode[r]!) ? v.e2eMs[r]! : NaN;
+    out[r] = isCompletedCode(v.finishCode[r]!) && v.isRemote[r] !== 1 ? v.e2eMs[r]! : NaN;
   return out;
 }
 

@@ -74,6 +74,8 @@ export function clientBoundaryOf(columns: ReportColumns): ClientBoundary | null 
     const numTokens = v.numOutputTokens[r]!;
     if (!Number.isNaN(clientE2e) && numTokens > 1) itl[r] = (clientE2e - client) / (numTokens - 1);
     if (!Number.isNaN(clientE2e) && isCompletedCode(v.finishCode[r]!)) e2e[r] = clientE2e;
+    // A remote engine's timeline is the client's own: no server TTFT here to take transport from.
+    if (v.isRemote[r] === 1) continue;
     const networkIn = v.networkInMs[r]!;
     const networkToFirst = client - server - networkIn;
     const isSplit = !Number.isNaN(networkIn);

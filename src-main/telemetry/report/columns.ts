@@ -23,6 +23,7 @@ export const SCALAR_FIELDS = [
   'ownItlP95Ms',
   'clientE2eMs',
   'networkInMs',
+  'isRemote',
 ] as const;
 export type ScalarField = (typeof SCALAR_FIELDS)[number];
 
@@ -102,7 +103,9 @@ export function writeScalars(t: Timeline, row: Float64Array, offset: number): vo
   row[i++] = finishCode(t.finishReason);
   row[i++] = ownItlP95Ms(t.itlMs);
   row[i++] = t.clientE2eMs ?? NaN;
-  row[i] = t.networkInMs ?? NaN;
+  row[i++] = t.networkInMs ?? NaN;
+  // A remote engine served it: its TTFT is the client's, and no server TTFT is known here.
+  row[i] = t.remote ? 1 : 0;
 }
 
 /** Empty columns sized for `numRequests` requests and `numGaps` pooled gaps. */

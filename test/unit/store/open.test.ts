@@ -39,8 +39,10 @@ describe('opening the history database', () => {
     store.close();
     // Turn the file back into the schema before: no client columns, packed rows two values shorter.
     const raw = new Database(path);
+    // Later migrations' columns and packed values go too (v5: remote_json, isRemote).
     raw.exec(`ALTER TABLE requests DROP COLUMN client_e2e_ms; ALTER TABLE requests DROP COLUMN network_in_ms;
-      UPDATE requests SET report_f64 = substr(report_f64, 1, length(report_f64) - 16); PRAGMA user_version = ${SCHEMA_VERSION - 1};`);
+      ALTER TABLE requests DROP COLUMN remote_json;
+      UPDATE requests SET report_f64 = substr(report_f64, 1, length(report_f64) - 24); PRAGMA user_version = 3;`);
     raw.close();
     const again = openSqliteStore(path);
     expect(again.timelines.recent(1)[0]).toEqual(t);
@@ -48,6 +50,23 @@ describe('opening the history database', () => {
     expect(columns.values.clientTtftMs[0]).toBe(30);
     expect(columns.values.clientE2eMs[0]).toBeNaN();
     expect(columns.values.networkInMs[0]).toBeNaN();
+    expect(columns.values.isRemote[0]).toBe(0);
+    again.close();
+  });
+
+  it('migrates a file from the schema before remote engines: old rows read as served here', () => {
+    const path = join(tempDir(), 'v4.db');
+    const store = openSqliteStore(path);
+    const t = timeline({ id: 'local', clientTtftMs: 30 });
+    store.writer.enqueue(t);
+    store.close();
+    const raw = new Database(path);
+    raw.exec(`ALTER TABLE requests DROP COLUMN remote_json;
+      UPDATE requests SET report_f64 = substr(report_f64, 1, length(report_f64) - 8); PRAGMA user_version = 4;`);
+    raw.close();
+    const again = openSqliteStore(path);
+    expect(again.timelines.recent(1)[0]).toEqual(t);
+    expect(again.timelines.reportColumns({}).values.isRemote[0]).toBe(0);
     again.close();
   });
 

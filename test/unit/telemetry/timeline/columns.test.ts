@@ -28,8 +28,8 @@ describe("the timeline's one declaration", () => {
     expect(Object.keys(canonicalTimeline(timeline()))).toEqual(SCHEMA_KEYS);
   });
 
-  it('packs report rows only from schema fields, parts and two per-request derivations', () => {
-    const derived = ['finishCode', 'ownItlP95Ms'];
+  it('packs report rows only from schema fields, parts and three per-request derivations', () => {
+    const derived = ['finishCode', 'ownItlP95Ms', 'isRemote'];
     for (const field of SCALAR_FIELDS) expect([...SCHEMA_KEYS, ...TTFT_PARTS, ...derived]).toContain(field);
   });
 });
