@@ -3,14 +3,23 @@
  * [--slo-ttft-ms N] [--slo-itl-ms N]`: the latency report for a JSONL trace (seed 003 records
  * or our exported timelines; UTF-8 with or without a byte-order mark, LF or CRLF), at the
  * client boundary when the trace carries client stamps (seed 003's keys and meaning), with the
- * server's figures beside it. A rejected file exits 1 with `FILE:LINE: reason`; an empty or
+ * server's figures beside it. A sidecar `FILE.meta.json` (the load lab's `--trace-out`) adds
+ * the engine, clock placement, collapsed phases and left-out requests, and the client TTFT
+ * percentiles the lab printed beside the file's own. A rejected file exits 1 with `FILE:LINE: reason`; an empty or
  * blank file, or one with no acceptable line, exits 1 too. With no FILE it runs the built-in
  * positive and negative controls and exits 1 unless both behave.
  */
 import { parseArgs } from 'node:util';
 import type { ReportOptions } from '../telemetry/report';
 import { buildReport, formatReport, toProfileJson } from '../telemetry/report';
-import { importTraceFile, runControls, TraceFileTooLarge, TraceImportError } from '../telemetry/trace';
+import {
+  importTraceFile,
+  readTraceSidecar,
+  runControls,
+  TraceFileTooLarge,
+  TraceImportError,
+} from '../telemetry/trace';
+import { checkSidecar, sidecarLines } from './profile-sidecar';
 
 /** Defaults: seed 002's 1 s first-token target and seed 003's 80 ms inter-token objective. */
 const DEFAULT_SLO = { ttftMs: 1_000, itlMs: 80 };
@@ -73,10 +82,22 @@ async function profileFile(
   }
   const report = buildReport(imported.timelines, options);
   const workload = `trace replay of ${imported.numLines} line(s), ${imported.numRejected} skipped`;
+  const side = readTraceSidecar(path);
+  if (side && 'problem' in side)
+    console.error(`sidecar not read (the trace is profiled without it): ${side.problem}`);
+  const sidecar = side && 'sidecar' in side ? side.sidecar : null;
+  const check = sidecar ? checkSidecar(sidecar, report) : null;
   if (isJson) {
-    const extra = { num_lines: imported.numLines, skipped_lines: imported.rejected };
+    const extra = {
+      num_lines: imported.numLines,
+      skipped_lines: imported.rejected,
+      ...(sidecar ? { sidecar, sidecar_client_ttft_check: check } : {}),
+    };
     console.log(JSON.stringify(toProfileJson(report, path, workload, extra), null, 2));
-  } else console.log(formatReport(report, path, workload).join('\n'));
+  } else {
+    const lines = formatReport(report, path, workload);
+    console.log([...lines, ...(sidecar && check ? sidecarLines(sidecar, check) : [])].join('\n'));
+  }
   return 0;
 }
 

@@ -12,6 +12,11 @@ export interface RemoteCallPlan {
 /** Engines that accept OpenAI's body plus `top_k` and `ignore_eos` (a plain OpenAI server refuses unknown fields). */
 const EXTENDED: ReadonlySet<KnownEngine> = new Set(['first-frame', 'llama.cpp', 'vllm']);
 
+/** True when `engine` takes OpenAI's body plus `top_k` and `ignore_eos`. */
+export function isExtendedEngine(engine: KnownEngine): boolean {
+  return EXTENDED.has(engine);
+}
+
 /**
  * The call for a request: Ollama's native `/api/chat` for an Ollama endpoint's chats (the only
  * API where it reports its durations), otherwise OpenAI's streamed chat or text completion

@@ -31,3 +31,5 @@ export { flattenBatches, streamOut } from './stream-out';
 export type { TimelineSource, StreamOutOptions } from './stream-out';
 export { runControls, positiveControlRecords, negativeControlRecord } from './controls';
 export type { ControlsResult } from './controls';
+export { TraceSidecarSchema, TRACE_SIDECAR_FORMAT, sidecarPathOf, readTraceSidecar } from './sidecar';
+export type { TraceSidecar } from './sidecar';

@@ -31,6 +31,8 @@ export interface LoadConfig {
   settings: SettingsPatch;
   isJson: boolean;
   csvPath: string | null;
+  /** `--trace-out FILE.jsonl` (with --url): seed 003 records, and the sidecar FILE.meta.json. */
+  traceOutPath: string | null;
 }
 
 /** Usage text, printed on a bad option. */
@@ -38,7 +40,7 @@ export const LOAD_USAGE = `npm run bench -- load [--profile sync|constant|poisso
   [--burst N] [--requests N] [--warmup N] [--prompt-tokens fixed:N|uniform:A-B|run:<runId>]
   [--output-tokens …] [--multi-turn-share 0.3] [--seed S] [--slo-ttft MS --slo-itl MS]
   [--url http://127.0.0.1:PORT/v1 [--api-key K]] [--model DIR] [--variant NAME] [--data-dir DIR | --no-store]
-  [--json] [--csv FILE] [settings…]
+  [--json] [--csv FILE] [--trace-out FILE.jsonl (with --url)] [settings…]
 runtime settings of the in-process runtime (default shown):
 ${settingsUsage()}`;
 
@@ -66,6 +68,7 @@ const OPTIONS = {
   'no-store': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   csv: { type: 'string' },
+  'trace-out': { type: 'string' },
 } as const;
 
 /** Parses and checks the options; throws a message naming the bad one. */
@@ -80,6 +83,12 @@ export function parseLoadArgs(argv: string[]): LoadConfig {
     throw new Error(
       'runtime settings flags apply to the in-process runtime; with --url, start that server with them (npm run serve -- --seats 4)',
     );
+  const traceOut = v['trace-out'];
+  if (traceOut && !v.url)
+    throw new Error(
+      '--trace-out needs --url: it writes what a client saw of a remote engine (an in-process run is in the history: npm run export)',
+    );
+  if (traceOut && !traceOut.endsWith('.jsonl')) throw new Error(`--trace-out "${traceOut}": a .jsonl file`);
   return {
     profile,
     rates: ratesOf(profile, v.rate, v.rates),
@@ -101,6 +110,7 @@ export function parseLoadArgs(argv: string[]): LoadConfig {
     settings,
     isJson: v.json,
     csvPath: v.csv ?? null,
+    traceOutPath: traceOut ? path.resolve(traceOut) : null,
   };
 }
 

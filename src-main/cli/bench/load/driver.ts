@@ -2,6 +2,8 @@ import type { Arrivals } from './arrivals';
 import type { ClientObservation, Target } from './client';
 import { streamChat } from './client';
 import type { PlannedRequest } from './plan';
+import type { RemoteObservation } from '../../../runtime/remote';
+import { remoteStreamChat } from './remote-call';
 
 /** One request as sent: its plan, when it was due and sent (ms from phase start), what came back. */
 export interface RequestRecord {
@@ -9,6 +11,8 @@ export interface RequestRecord {
   scheduledMs: number;
   sentMs: number;
   seen: ClientObservation;
+  /** A remote engine's request: everything its remote client stamped (null in-process). */
+  remote: RemoteObservation | null;
 }
 
 /** Everything one phase sends: the plan, its user messages, the arrivals and where runs are filed. */
@@ -19,6 +23,12 @@ export interface PhaseInput {
   arrivals: Arrivals;
   modelId: string;
   runId: string | null;
+  /**
+   * Null in-process. For a remote engine: whether it takes `ignore_eos` (First Frame, llama.cpp
+   * and vLLM do; a plain OpenAI server refuses unknown fields); `first_frame` is never sent, as
+   * runs are filed here, not in the server's history.
+   */
+  remote?: { isExtended: boolean } | null;
 }
 
 type ChatMessage = { role: 'user' | 'assistant'; content: string };
@@ -43,15 +53,19 @@ export async function runPhase(
       model: input.modelId,
       messages,
       max_tokens: planned.maxTokens,
-      // The workload sets output lengths: generate through end-of-turn tokens to reach them.
-      ignore_eos: true,
       temperature: 0,
       seed: planned.textSeed,
-      first_frame: { run_id: input.runId, conversation_id: planned.conversationId },
+      // The workload sets output lengths: generate through end-of-turn tokens to reach them.
+      ...(!input.remote || input.remote.isExtended ? { ignore_eos: true } : {}),
+      ...(!input.remote
+        ? { first_frame: { run_id: input.runId, conversation_id: planned.conversationId } }
+        : {}),
     };
-    const seen = await streamChat(target, body);
+    const { seen, remote } = input.remote
+      ? await remoteStreamChat(target, body)
+      : { seen: await streamChat(target, body), remote: null };
     answers[planned.index]!.resolve([...messages, { role: 'assistant', content: seen.text }]);
-    const record = { planned, scheduledMs, sentMs, seen };
+    const record = { planned, scheduledMs, sentMs, seen, remote };
     onRecord(record);
     return record;
   };

@@ -47,6 +47,7 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
   return {
     target: { baseUrl: server.baseUrl, apiKey: null },
     modelId,
+    remote: null,
     storeNote: store.isPersistent
       ? `runs stored in ${options.dataDir} (the app's Runs view compares them)`
       : `runs not stored: ${store.unavailable?.message ?? 'history off'}`,
@@ -56,6 +57,8 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
       isStored: store.isPersistent,
     }),
     reportClient: async (requestId, seen) => byRun.setClient(requestId, seen),
+    beforePhase: async () => undefined,
+    afterPhase: async () => ({ serverPhases: null }),
     timelinesOf: (runId) => byRun.of(runId),
     runtimeFacts: () => ({
       settings: runtime.settings,

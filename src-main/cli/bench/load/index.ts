@@ -20,6 +20,8 @@ import { LOAD_BOUNDARIES, printPhases, writeRequestsCsv } from './output';
 import type { PhaseReport } from './output';
 import type { PhaseContext } from './phase';
 import { measurePhase, warmUp, workloadOf } from './phase';
+import { traceLine, writeSeedTrace } from './trace-out';
+import type { TraceOutNote } from './trace-out';
 
 /** Entry point for `npm run bench -- load`. */
 export async function run(argv: string[]): Promise<number> {
@@ -31,14 +33,14 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const folder = loadModelFolder(config.modelDir);
-  const host = config.url
-    ? await connectRemoteHost(config.url, config.apiKey, config.modelDir, config.variant)
-    : await startInProcessHost({
-        modelDir: config.modelDir,
-        variant: config.variant,
-        dataDir: config.dataDir,
-        settings: config.settings,
-      });
+  let host: LoadHost;
+  try {
+    host = await openHost(config);
+  } catch (error) {
+    // An unreachable endpoint, a wrong key, a model folder that will not load: one clear line.
+    console.error(`load lab: ${(error as Error).message}`);
+    return 1;
+  }
   try {
     const ctx: PhaseContext = {
       host,
@@ -49,11 +51,31 @@ export async function run(argv: string[]): Promise<number> {
     await warmUp(ctx);
     const phases = [];
     for (const [index, rate] of config.rates.entries()) phases.push(await measurePhase(ctx, index, rate));
-    emitReport(config, host, phases);
+    const trace =
+      config.traceOutPath && host.remote ? writeSeedTrace(config.traceOutPath, host, phases) : null;
+    emitReport(config, host, phases, trace);
     return 0;
   } finally {
     await host.close();
   }
+}
+
+/** The remote engine at `--url`, or the in-process headless host. */
+function openHost(config: LoadConfig): Promise<LoadHost> {
+  return config.url
+    ? connectRemoteHost({
+        baseUrl: config.url,
+        apiKey: config.apiKey,
+        modelDir: config.modelDir,
+        variant: config.variant,
+        dataDir: config.dataDir,
+      })
+    : startInProcessHost({
+        modelDir: config.modelDir,
+        variant: config.variant,
+        dataDir: config.dataDir,
+        settings: config.settings,
+      });
 }
 
 /** Prints the report (text, or JSON with --json) and writes the CSV when asked. */
@@ -61,6 +83,7 @@ function emitReport(
   config: LoadConfig,
   host: LoadHost,
   phases: { report: PhaseReport; records: RequestRecord[] }[],
+  trace: TraceOutNote | null,
 ): void {
   const report = {
     benchmark: 'load',
@@ -72,6 +95,7 @@ function emitReport(
     statistic:
       'nearest-rank percentiles for totals, means for TTFT parts; warm-up excluded; rejected = HTTP 429',
     store: host.storeNote,
+    ...(trace ? { trace_out: trace } : {}),
     phases: phases.map((p) => p.report),
   };
   if (config.csvPath)
@@ -86,6 +110,7 @@ function emitReport(
     `machine: ${JSON.stringify(report.machine)}`,
     `statistic: ${report.statistic}`,
     `store: ${report.store}`,
+    ...(trace ? [traceLine(trace)] : []),
     ...Object.entries(LOAD_BOUNDARIES).map(([k, v]) => `${k}: ${v}`),
   ]);
 }

@@ -1,12 +1,19 @@
 import type { RunConfig } from '../../../store';
 import type { Timeline } from '../../../telemetry/timeline';
+import type { KnownEngine, RunServerPhases } from '../../../runtime/remote';
 import type { Target } from './client';
+import type { RequestRecord } from './driver';
 
 /** One request as the client measured it: durations, and its send instant on the client's clock. */
 export interface ClientFigures {
   clientTtftMs: number;
   clientE2eMs: number;
   sentAt: number;
+}
+
+/** What a host adds to a phase's report: vLLM's run-level server phases, a failed scrape's reason, or null. */
+export interface PhaseExtras {
+  serverPhases: RunServerPhases | { error: string } | null;
 }
 
 /**
@@ -16,6 +23,8 @@ export interface ClientFigures {
 export interface LoadHost {
   target: Target;
   modelId: string;
+  /** A remote engine: where, which engine, whether it takes `ignore_eos` (null in-process). */
+  remote: { baseUrl: string; engine: KnownEngine; isExtended: boolean } | null;
   /** Where runs go, or why they do not (a sentence for the report). */
   storeNote: string;
   /**
@@ -29,7 +38,14 @@ export interface LoadHost {
    * inbound network time from the client's send instant.
    */
   reportClient(requestId: string, seen: ClientFigures): Promise<void>;
-  /** Server timelines of a run (in-process only). */
+  /** Before a measured phase (a vLLM server's `/metrics` is scraped). */
+  beforePhase(): Promise<void>;
+  /**
+   * After a measured phase: what only this host can add. A remote engine's timelines are built
+   * and filed here from the client's records; vLLM's run-level phases come back (or why not).
+   */
+  afterPhase(runId: string | null, records: readonly RequestRecord[]): Promise<PhaseExtras>;
+  /** The timelines of a run: the server's own in-process, the client-boundary ones of a remote engine. */
   timelinesOf(runId: string): Timeline[];
   /** Runtime facts for the run's config (seats, page size, revisions), when known. */
   runtimeFacts(): Partial<RunConfig>;

@@ -6,6 +6,7 @@ import { FORMULA_SAFE_CSV } from '../../../telemetry/trace';
 import { SEED_PHASES } from '../../../telemetry/report';
 import type { BoundaryPhases } from '../../../telemetry/report';
 import type { RequestRecord } from './driver';
+import type { PhaseExtras } from './load-host';
 import type { PhaseSummary, Percentiles } from './summary';
 import { clientItlsOf, clientTtftOf, percentiles, serverTtftOf, transportOf } from './summary';
 
@@ -15,8 +16,13 @@ export interface PhaseReport {
   ratePerS: number | null;
   runId: string | null;
   summary: PhaseSummary;
-  /** From the server's own timelines (in-process only): the report module's view. */
+  /**
+   * The report module's view of the run's timelines: the server's own in-process, a remote
+   * engine's at the client boundary (what it reported nested inside).
+   */
   server: Record<string, unknown> | null;
+  /** vLLM's run-level phases from its `/metrics` before and after the phase (or why not); null otherwise. */
+  serverPhases: PhaseExtras['serverPhases'];
 }
 
 /** Where each number's clock starts and stops, printed beside them. */
@@ -68,7 +74,18 @@ export function printPhases(phases: readonly PhaseReport[], header: string[]): v
       out(
         `  client-boundary phase means (ms, seed 003): ${SEED_PHASES.map((p) => `${p} ${client.meansMs[p]?.toFixed(2) ?? 'n/a'}`).join(', ')}; dominant TTFT phase ${client.dominantTtft?.phase ?? 'n/a'}`,
       );
+    if (phase.serverPhases) out(`  ${serverPhasesLine(phase.serverPhases)}`);
   }
+}
+
+/** vLLM's run-level phases in one line: mean and the bucket holding p95, per histogram. */
+function serverPhasesLine(phases: NonNullable<PhaseReport['serverPhases']>): string {
+  if ('error' in phases) return `vLLM /metrics not read: ${phases.error}`;
+  const bucket = (b: { loMs: number; hiMs: number } | null) => (b ? `(${b.loMs}, ${b.hiMs}]` : 'n/a');
+  const each = phases.phases.map(
+    (p) => `${p.phase} mean ${p.meanMs?.toFixed(1) ?? 'n/a'}, p95 in ${bucket(p.p95)} (n=${p.numRequests})`,
+  );
+  return `vLLM /metrics, ms: ${each.join('; ') || 'no request histograms'} — ${phases.note}`;
 }
 
 const CSV_COLUMNS = [

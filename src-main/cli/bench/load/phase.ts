@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TextTokenizer } from '../../../runtime/model';
 import { buildReport } from '../../../telemetry/report';
+import type { Timeline } from '../../../telemetry/timeline';
 import { prng } from '../../../telemetry/synthetic/workload';
 import { promptOfTokens } from '../first-frame/prompts';
 import type { LoadConfig } from './args';
@@ -23,6 +24,14 @@ export interface PhaseContext {
   config: LoadConfig;
   /** Each request's prompt and output lengths. */
   lengths: PairSampler;
+}
+
+/** One measured phase: its report, the client's records and the run's timelines. */
+export interface MeasuredPhase {
+  report: PhaseReport;
+  records: RequestRecord[];
+  /** The server's own in-process; a remote engine's at the client boundary. */
+  timelines: Timeline[];
 }
 
 /** Conversations never grow past this many turns (then a follow-up picks another). */
@@ -62,7 +71,7 @@ export async function measurePhase(
   ctx: PhaseContext,
   index: number,
   ratePerS: number | null,
-): Promise<{ report: PhaseReport; records: RequestRecord[] }> {
+): Promise<MeasuredPhase> {
   const { config, host } = ctx;
   const label =
     ratePerS === null
@@ -73,14 +82,18 @@ export async function measurePhase(
     workload: workloadOf(config, ratePerS),
   });
   const runId = run?.runId ?? null;
+  await host.beforePhase();
   const records = await sendPlan(ctx, { index, rate: ratePerS, runId, count: config.numRequests, label });
   await reportClientFigures(host, records);
+  const { serverPhases } = await host.afterPhase(runId, records);
   const timelines = runId ? host.timelinesOf(runId) : [];
   const server = timelines.length === 0 ? null : serverView(buildReport(timelines, { slo: config.slo }));
   const storedRunId = run?.isStored ? runId : null;
+  const summary = summarize(records, config.slo);
   return {
-    report: { label, ratePerS, runId: storedRunId, summary: summarize(records, config.slo), server },
+    report: { label, ratePerS, runId: storedRunId, summary, server, serverPhases },
     records,
+    timelines,
   };
 }
 
@@ -136,7 +149,14 @@ async function sendPlan(
   let numRejected = 0;
   const records = await runPhaseInWorker(
     ctx.host.target,
-    { plan, texts, arrivals, modelId: ctx.host.modelId, runId: phase.runId },
+    {
+      plan,
+      texts,
+      arrivals,
+      modelId: ctx.host.modelId,
+      runId: phase.runId,
+      remote: ctx.host.remote ? { isExtended: ctx.host.remote.isExtended } : null,
+    },
     (record) => {
       if (isOk(record)) numOk++;
       else if (record.seen.httpStatus === 429) numRejected++;

@@ -31,6 +31,7 @@ function record(seen: Partial<ClientObservation>, index = 0): RequestRecord {
     scheduledMs: 0,
     sentMs: 0,
     seen: { ...base, ...seen },
+    remote: null,
   };
 }
 

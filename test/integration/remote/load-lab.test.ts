@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run } from '../../../src-main/cli/bench/load';
+import { firstDisorder } from '../../../src-main/runtime/remote';
+import { createStore } from '../../../src-main/store';
+import { readTraceSidecar, SeedRecordSchema } from '../../../src-main/telemetry/trace';
+import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+import type { ApiFixture } from '../openai/api-server';
+import { startApiFixture } from '../openai/api-server';
+
+const KEY = 'sk-lab-remote-0001';
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+type Stats = { n: number; p50: number | null; p90: number | null; p95: number | null; p99: number | null };
+
+/** Runs the lab in this process and returns its exit code, stdout lines and stderr lines. */
+async function lab(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void out.push(text));
+  const error = vi.spyOn(console, 'error').mockImplementation((text: string) => void err.push(text));
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    return { code: await run(argv), out, err };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+describe('npm run bench -- load --url: a second First Frame host as the remote engine', () => {
+  let second: ApiFixture;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ff-lab-remote-'));
+  const traceFile = path.join(dir, 'remote.jsonl');
+  beforeAll(async () => {
+    second = await startApiFixture({ apiKey: KEY });
+  });
+  afterAll(async () => {
+    await second.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const args = (over: string[]) => [
+    '--model',
+    path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
+    '--url',
+    second.server.baseUrl,
+    '--profile',
+    'burst',
+    '--burst',
+    '3',
+    '--requests',
+    '6',
+    '--warmup',
+    '1',
+    '--prompt-tokens',
+    'uniform:16-40',
+    '--output-tokens',
+    'fixed:5',
+    '--seed',
+    '3',
+    '--data-dir',
+    dir,
+    ...over,
+  ];
+
+  it('stores the run, writes seed 003 records and a sidecar that profile reads back with the lab’s client TTFT percentiles', async () => {
+    const { code, out } = await lab(args(['--api-key', KEY, '--json', '--trace-out', traceFile]));
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join('\n')) as {
+      trace_out: { numRecords: number; numLeftOut: number };
+      phases: {
+        runId: string;
+        summary: { numOk: number; clientTtftMs: Stats };
+        server: { boundary: unknown };
+      }[];
+    };
+    const [phase] = report.phases;
+    expect(phase!.summary.numOk).toBe(6);
+    expect(report.trace_out).toMatchObject({ numRecords: 6, numLeftOut: 0 });
+
+    // The run is in this lab's history like a local run: endpoint, engine and model in its config.
+    const store = createStore({ path: path.join(dir, 'history.sqlite'), isPruning: false });
+    try {
+      expect(store.runs.get(phase!.runId)).toMatchObject({
+        numRequests: 6,
+        config: {
+          endpoint: { baseUrl: second.server.baseUrl, engine: 'first-frame' },
+          workload: { burst: 3 },
+        },
+      });
+      const timelines = store.timelines.ofRun(phase!.runId);
+      expect(timelines).toHaveLength(6);
+      for (const t of timelines) {
+        expect(t.modelId.startsWith('@127.0.0.1:')).toBe(true);
+        expect(t.remote).toMatchObject({ engine: 'first-frame', reportSource: 'first-frame-timings' });
+        expect(t.clientTtftMs).toBe(t.ttftMs);
+      }
+    } finally {
+      store.close();
+    }
+
+    // Every record passes seed 003's validation; stamps keep their fractions of a millisecond.
+    const lines = readFileSync(traceFile, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(6);
+    const records = lines.map((line) => SeedRecordSchema.parse(JSON.parse(line)));
+    for (const record of records) expect(firstDisorder(record)).toBeNull();
+    expect(
+      records.some((r) => !Number.isInteger(r.client_send_ms) || !Number.isInteger(r.first_token_client_ms)),
+    ).toBe(true);
+
+    const side = readTraceSidecar(traceFile);
+    if (!side || !('sidecar' in side)) throw new Error(`no readable sidecar: ${JSON.stringify(side)}`);
+    expect(side.sidecar).toMatchObject({ engine: 'first-frame', num_records: 6, num_left_out: 0 });
+    expect(side.sidecar.lab_client_ttft_ms).toMatchObject(phase!.summary.clientTtftMs);
+
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['tsx', 'src-main/cli/profile.ts', traceFile, '--json'],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
+    const profile = JSON.parse(stdout) as { sidecar_client_ttft_check: { isSame: boolean; file: Stats } };
+    console.log(
+      `lab client TTFT ${JSON.stringify(phase!.summary.clientTtftMs)}; profile ${JSON.stringify(profile.sidecar_client_ttft_check.file)}`,
+    );
+    expect(profile.sidecar_client_ttft_check.isSame).toBe(true);
+    expect(profile.sidecar_client_ttft_check.file).toMatchObject({
+      n: 6,
+      p50: phase!.summary.clientTtftMs.p50,
+      p95: phase!.summary.clientTtftMs.p95,
+    });
+  });
+
+  it('a wrong key is one clear error before anything is sent, and the remote host keeps serving', async () => {
+    const { code, err } = await lab(args(['--api-key', 'sk-wrong', '--no-store']));
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(/401/);
+    const again = await lab(
+      args(['--api-key', KEY, '--no-store', '--requests', '2', '--warmup', '0', '--json']),
+    );
+    expect(again.code).toBe(0);
+  });
+});
