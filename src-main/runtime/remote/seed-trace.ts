@@ -18,13 +18,16 @@ export type PlacedRecord = { record: SeedRecord } | { leftOut: string };
  * on the client's clock at the placed arrival, each phase as long as the parts the server
  * reported inside it. A phase the server does not report is collapsed to zero width (the
  * sidecar says which); time the server reports only as a total (First Frame's unattributed)
- * rides in first_decode. Left out, with the reason: no first token, no token counts, stamps
+ * rides in first_decode. Left out, with the reason: no first token, no normal finish, no token counts, stamps
  * that cannot be placed in order, or a record seed 003's validation refuses.
  */
 export function placedSeedRecord(t: Timeline, groups: PhaseParts): PlacedRecord {
   const facts = t.remote;
   if (!facts) return { leftOut: 'not a remote request' };
   if (t.firstTokenAt === null) return { leftOut: `no content arrived (${t.finishReason})` };
+  // A record is a finished request: one cut short has no last token to stamp.
+  if (t.finishReason !== 'stop' && t.finishReason !== 'length')
+    return { leftOut: `did not finish (${t.finishReason}${t.errorMessage ? `: ${t.errorMessage}` : ''})` };
   if (facts.placementProblem) return { leftOut: facts.placementProblem };
   if (facts.placedArrivalMs === null) return { leftOut: 'the server stamps were not placed' };
   if (t.numPromptTokens < 1 || t.numOutputTokens < 1)

@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run } from '../../../../src-main/cli/bench/load';
+import { readTraceSidecar, SeedRecordSchema } from '../../../../src-main/telemetry/trace';
+import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../../support/runtime';
+import type { ScriptedServer } from '../../runtime/remote/scripted-server';
+import { sseEvents, startScripted, writeSlowly } from '../../runtime/remote/scripted-server';
+
+const fixture = readFileSync(
+  new URL('../../runtime/remote/fixtures/llama-cpp-stream.txt', import.meta.url),
+  'utf8',
+);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'ff-lab-llama-'));
+let server: ScriptedServer;
+let numChats = 0;
+
+/**
+ * A llama.cpp server as documented (its `/v1/models` owner, its stream with `timings`) that
+ * misbehaves on two answers: the 2nd stops mid-answer, the 4th sends an event that is not JSON.
+ */
+beforeAll(async () => {
+  server = await startScripted({
+    '/v1/models': (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: 'qwen2.5-0.5b', object: 'model', owned_by: 'llamacpp' }],
+        }),
+      );
+    },
+    '/v1/chat/completions': async (_req, res) => {
+      const n = ++numChats;
+      const events = sseEvents(fixture);
+      // Longer than the fixture's prompt_ms, as a real server takes: its span then fits the client's wait.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      if (n === 2) {
+        await writeSlowly(res, events.slice(0, 3), 'text/event-stream');
+        return res.destroy();
+      }
+      if (n === 4) {
+        await writeSlowly(res, [...events.slice(0, 2), 'data: {"choices": [\n\n'], 'text/event-stream');
+        return res.end();
+      }
+      await writeSlowly(res, events, 'text/event-stream');
+      res.end();
+    },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the load lab against a llama.cpp server that misbehaves on some answers', () => {
+  it('fails those answers alone, writes the others as records with the unreported phases collapsed', async () => {
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void out.push(text));
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const traceFile = path.join(dir, 'llama.jsonl');
+    const argv = [
+      '--model',
+      path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
+      '--url',
+      server.baseUrl,
+      '--profile',
+      'sync',
+    ];
+    argv.push('--requests', '5', '--warmup', '0', '--multi-turn-share', '0', '--no-store', '--json');
+    const code = await run([...argv, '--trace-out', traceFile]).finally(() => {
+      log.mockRestore();
+      stderr.mockRestore();
+    });
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join('\n')) as {
+      model: { id: string };
+      phases: { summary: { numOk: number; numErrors: number } }[];
+    };
+    expect(report.model.id).toBe('qwen2.5-0.5b');
+    expect(report.phases[0]!.summary).toMatchObject({ numOk: 3, numErrors: 2 });
+    // llama.cpp takes ignore_eos; the lab's run id is not sent (the run is filed here, not there).
+    const sent = JSON.parse(server.requests.find((r) => r.path === '/v1/chat/completions')!.body) as Record<
+      string,
+      unknown
+    >;
+    expect(sent).toMatchObject({ model: 'qwen2.5-0.5b', ignore_eos: true, stream: true });
+    expect(sent['first_frame']).toBeUndefined();
+
+    const records = readFileSync(traceFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => SeedRecordSchema.parse(JSON.parse(l)));
+    expect(records).toHaveLength(3);
+    for (const r of records) {
+      // prompt_ms is the only server stamp llama.cpp gives: gateway and queue have zero width.
+      expect(r.queue_enter_ms).toBe(r.gateway_arrival_ms);
+      expect(r.prefill_start_ms).toBe(r.queue_enter_ms);
+      expect(r.prefill_end_ms - r.prefill_start_ms).toBeCloseTo(41.237, 3);
+    }
+    const side = readTraceSidecar(traceFile);
+    if (!side || !('sidecar' in side)) throw new Error(JSON.stringify(side));
+    expect(side.sidecar).toMatchObject({
+      engine: 'llama.cpp',
+      report_sources: { 'llama.cpp-timings': 3 },
+      collapsed_phases: { gateway: 3, queue: 3, first_decode: 3 },
+      num_left_out: 2,
+    });
+    const reasons = side.sidecar.left_out.map((l) => l.reason).join('\n');
+    expect(reasons).toMatch(/did not finish \(error: the connection broke mid-answer/);
+    expect(reasons).toMatch(/did not finish \(error: a stream event that is not JSON/);
+  });
+});
