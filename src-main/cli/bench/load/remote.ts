@@ -76,7 +76,12 @@ export async function connectRemoteHost(options: RemoteHostOptions): Promise<Loa
       return { serverPhases: await metrics.after() };
     },
     timelinesOf: (runId) => byRun.get(runId) ?? [],
-    runtimeFacts: () => ({ endpoint: { baseUrl, engine, serverModelId: modelId } }),
+    // The server's weights are not known from here: the endpoint and model stand for its revision,
+    // so runs against different engines are different configurations in Runs.
+    runtimeFacts: () => ({
+      endpoint: { baseUrl, engine, serverModelId: modelId },
+      modelRevisions: { [remoteRef(endpointId, modelId)]: `${engine} at ${baseUrl}` },
+    }),
     close: async () => {
       store.writer.flush();
       store.close();
