@@ -93,6 +93,10 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
           workload: { burst: 3 },
         },
       });
+      // Runs reads it at the client boundary, the lab's own figures; no server-boundary TTFT is claimed.
+      const metrics = store.runs.metrics(phase!.runId, { ttftMs: 1_000, itlMs: 80 });
+      expect(metrics).toMatchObject({ boundary: 'client', p95TtftMs: null });
+      expect(metrics!.atBoundary.p95TtftMs).toBe(phase!.summary.clientTtftMs.p95);
       const timelines = store.timelines.ofRun(phase!.runId);
       expect(timelines).toHaveLength(6);
       for (const t of timelines) {
