@@ -140,10 +140,10 @@ export class Runtime {
 
   /**
    * What sending this chat would do, without sending it: the turns that fit the context, the
-   * pages already cached and the TTFT the measured prefill rate predicts. Throws when the model
-   * cannot be resolved.
+   * pages already cached and the TTFT the measured prefill rate predicts (a long prompt is
+   * tokenized in the tokenizer thread). Rejects when the model cannot be resolved.
    */
-  planChat(input: ChatPlanInput): ChatPlan {
+  planChat(input: ChatPlanInput): Promise<ChatPlan> {
     return planChat(
       {
         catalogue: this.catalogue,
@@ -152,6 +152,7 @@ export class Runtime {
         pageSize: this.options.pageSize,
         limits: this.options,
         rate: this.rate,
+        tokenizeLong: (model, text) => this.tokenizer.encode(model, text),
       },
       input,
     );

@@ -30,8 +30,8 @@ export interface ChatFit {
   refusal: { kind: 'message-too-long' | 'conversation-too-long'; message: string } | null;
 }
 
-/** Text → ids with the model's chat template (the runtime's tokenizer). */
-export type ChatEncoder = (messages: readonly ChatTurn[]) => number[];
+/** Text → ids with the model's chat template (the runtime's tokenizer; long texts in its thread). */
+export type ChatEncoder = (messages: readonly ChatTurn[]) => number[] | Promise<number[]>;
 
 /**
  * Fits a conversation to the model's context. With `drop-oldest`, whole exchanges are left out
@@ -39,12 +39,12 @@ export type ChatEncoder = (messages: readonly ChatTurn[]) => number[];
  * answer fits; the system prompt and the newest turn are never dropped. A newest turn that
  * cannot fit even alone is refused (the conversation stays usable: nothing was stored).
  */
-export function fitChat(
+export async function fitChat(
   encode: ChatEncoder,
   turns: readonly ChatTurn[],
   limits: FitLimits,
   overflow: ContextOverflow,
-): ChatFit {
+): Promise<ChatFit> {
   const promptLimit = Math.max(1, Math.min(limits.maxPromptTokens, limits.maxPositions - 1));
   const budget = Math.max(1, Math.min(promptLimit, limits.maxPositions - limits.answerReserve));
   const system = turns[0]?.role === 'system' ? [turns[0]] : [];
@@ -58,7 +58,7 @@ export function fitChat(
     numMinimalTokens,
     refusal: null,
   });
-  const byChars = fitByCharacters(encode, turns, limits, overflow, {
+  const byChars = await fitByCharacters(encode, turns, limits, overflow, {
     system,
     rest,
     minimal,
@@ -66,9 +66,10 @@ export function fitChat(
     fit,
   });
   if (byChars) return byChars;
-  const all = encode(turns);
-  if (all.length <= budget) return fit(0, all, rest.length <= 1 ? all.length : encode(minimal).length);
-  const minimalIds = rest.length <= 1 ? all : encode(minimal);
+  const all = await encode(turns);
+  if (all.length <= budget)
+    return fit(0, all, rest.length <= 1 ? all.length : (await encode(minimal)).length);
+  const minimalIds = rest.length <= 1 ? all : await encode(minimal);
   if (minimalIds.length > promptLimit)
     return refuse(
       fit(0, all, minimalIds.length),
@@ -102,13 +103,13 @@ interface CharContext {
  * `refuse`, the conversation is refused) before the tokenizer sees them. Token counts in such
  * refusals are lower bounds. Null when everything is within the bound.
  */
-function fitByCharacters(
+async function fitByCharacters(
   encode: ChatEncoder,
   turns: readonly ChatTurn[],
   limits: FitLimits,
   overflow: ContextOverflow,
   context: CharContext,
-): ChatFit | null {
+): Promise<ChatFit | null> {
   const { system, rest, minimal, promptLimit, fit } = context;
   const maxChars = maxPromptChars(promptLimit);
   const atLeast = (list: readonly ChatTurn[]) => Math.ceil(charsOf(list) / PROMPT_LIMITS.maxCharsPerToken);
@@ -130,7 +131,7 @@ function fitByCharacters(
     if (charsOf([...system, ...rest.slice(i)]) > maxChars) break;
     if (rest[i]!.role === 'user') start = i;
   }
-  const kept = fitChat(encode, [...system, ...rest.slice(start)], limits, overflow);
+  const kept = await fitChat(encode, [...system, ...rest.slice(start)], limits, overflow);
   return { ...kept, numDroppedMessages: kept.numDroppedMessages + start };
 }
 
@@ -141,14 +142,14 @@ function charsOf(turns: readonly ChatTurn[]): number {
 }
 
 /** Binary search over the cut points (turn starts) for the fewest drops that fit the budget. */
-function dropOldest(
+async function dropOldest(
   encode: ChatEncoder,
   rest: readonly ChatTurn[],
   system: readonly ChatTurn[],
   budget: number,
   minimalIds: number[],
   fit: (numDropped: number, promptIds: number[], numMinimalTokens: number) => ChatFit,
-): ChatFit {
+): Promise<ChatFit> {
   const cuts: number[] = [];
   for (let i = 1; i < rest.length - 1; i++) if (rest[i]!.role === 'user') cuts.push(i);
   let best: { numDropped: number; ids: number[] } = { numDropped: rest.length - 1, ids: minimalIds };
@@ -156,7 +157,7 @@ function dropOldest(
   let high = cuts.length - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const ids = encode([...system, ...rest.slice(cuts[mid])]);
+    const ids = await encode([...system, ...rest.slice(cuts[mid])]);
     if (ids.length <= budget) {
       best = { numDropped: cuts[mid]!, ids };
       high = mid - 1;

@@ -1,6 +1,7 @@
+import { PROMPT_LIMITS } from '../../limits';
 import type { ChatTurn, ModelCatalogue } from '../model';
 import type { PageStore } from '../pages';
-import type { RequestLimits } from '../scheduler/route';
+import type { RequestLimits, TokenizeLong } from '../scheduler/route';
 import type { SlotRegistry } from '../slots';
 import type { ChatFit, ContextOverflow } from './fit-chat';
 import { fitChat } from './fit-chat';
@@ -44,18 +45,29 @@ export interface PlanDeps {
   pageSize: number;
   limits: RequestLimits;
   rate: PrefillRate;
+  /** Encodes a long rendered prompt off the serving thread (null: inline, as in unit tests). */
+  tokenizeLong: TokenizeLong | null;
 }
 
-/** Plans one chat turn without running it; throws an Error naming the model when it cannot load. */
-export function planChat(deps: PlanDeps, input: ChatPlanInput): ChatPlan {
+/**
+ * Plans one chat turn without running it; rejects with an Error naming the model when it cannot
+ * load. A rendered prompt longer than PROMPT_LIMITS.inlineTokenizeChars is tokenized in the
+ * tokenizer thread, as a request's is, so planning never holds the serving thread for long.
+ */
+export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<ChatPlan> {
   const modelId = input.modelId ?? deps.catalogue.defaultModelId();
   if (!modelId) throw new Error('no model is available: the models folder is empty or broken');
   const model = deps.catalogue.resolve(modelId);
   if (model instanceof Error) throw model;
   const { tokenizer, shape } = model.folder;
   const maxTokens = input.maxTokens ?? deps.limits.defaultMaxTokens;
-  const fit = fitChat(
-    (messages) => tokenizer.encode(tokenizer.renderChat(messages)),
+  const fit = await fitChat(
+    (messages) => {
+      const text = tokenizer.renderChat(messages);
+      return deps.tokenizeLong === null || text.length <= PROMPT_LIMITS.inlineTokenizeChars
+        ? tokenizer.encode(text)
+        : deps.tokenizeLong(model, text);
+    },
     input.messages,
     {
       maxPromptTokens: deps.limits.maxPromptTokens,

@@ -35,12 +35,16 @@ export function turnsOf(
 }
 
 /** Plans a turn with the runtime (fit to the context, cached pages, TTFT estimate). */
-export function planTurn(deps: CoreDeps, turns: readonly ChatTurn[], how: TurnSettings): ChatPlan {
+export async function planTurn(
+  deps: CoreDeps,
+  turns: readonly ChatTurn[],
+  how: TurnSettings,
+): Promise<ChatPlan> {
   const sampling = how.sampling ?? how.settings.sampling;
   const modelId = how.modelId ?? how.settings.modelId;
   if (RemoteEngine.isRemote(modelId)) return remotePlan(deps.remote, deps.window, modelId!, turns);
   try {
-    return deps.runtime.planChat({
+    return await deps.runtime.planChat({
       modelId,
       messages: turns,
       ...(sampling.maxTokens !== undefined ? { maxTokens: sampling.maxTokens } : {}),

@@ -1,3 +1,4 @@
+import type { ChatPlan } from '../../runtime';
 import type { ConversationRecord } from '../../store';
 import type { ConversationSettings, MethodInput } from '../contract';
 import { ServiceFailure } from '../contract';
@@ -5,6 +6,7 @@ import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 import { defaultSettings, readSettings } from '../chat/settings';
 import { pathTo } from '../chat/tree';
+import type { TurnSettings } from '../chat/turns';
 import {
   NEW_TITLE,
   branchOf,
@@ -34,18 +36,18 @@ export function chatTurnHandlers(deps: CoreDeps): TurnHandlers {
     return { conversation, settings: readSettings(conversation.settings, defaultSettings(chats)) };
   };
   return {
-    'chat.forecast': ({ conversationId, content, settings }) => {
+    'chat.forecast': async ({ conversationId, content, settings }) => {
       if (conversationId === null) {
         const draft = settings ?? defaultSettings(chats);
-        return forecastOf(planTurn(deps, turnsOf(draft, [], content), { settings: draft }));
+        return forecastOf(await planTurn(deps, turnsOf(draft, [], content), { settings: draft }));
       }
       const { conversation, settings: stored } = open(conversationId);
       return forecastOf(
-        planTurn(deps, turnsOf(stored, branchOf(deps, conversation), content), { settings: stored }),
+        await planTurn(deps, turnsOf(stored, branchOf(deps, conversation), content), { settings: stored }),
       );
     },
-    'chat.send': (input) => send(deps, open(input.conversationId), input),
-    'chat.regenerate': ({ conversationId, messageId }) => {
+    'chat.send': (input) => send(deps, () => open(input.conversationId), input),
+    'chat.regenerate': async ({ conversationId, messageId }) => {
       const { conversation, settings } = open(conversationId);
       const all = chats.messages(conversationId);
       const target = all.find((m) => m.messageId === messageId);
@@ -54,9 +56,10 @@ export function chatTurnHandlers(deps: CoreDeps): TurnHandlers {
       const question = all.find((m) => m.messageId === questionId);
       if (!question || question.role !== 'user')
         throw new ServiceFailure('invalid_input', 'only an answer to a question can be regenerated');
-      const plan = planTurn(deps, turnsOf(settings, pathTo(all, question.messageId)), { settings });
+      const plan = await planTurn(deps, turnsOf(settings, pathTo(all, question.messageId)), { settings });
       refuseIfTooLong(plan);
-      const leafAtStart = conversation.leafMessageId;
+      // Read after planning: a turn sent meanwhile moved the leaf.
+      const leafAtStart = open(conversationId).conversation.leafMessageId;
       return runTurn(deps, {
         conversation,
         userMessageId: question.messageId,
@@ -65,13 +68,16 @@ export function chatTurnHandlers(deps: CoreDeps): TurnHandlers {
         leafAtStart,
       });
     },
-    'chat.edit': ({ conversationId, messageId, content }) => {
+    'chat.edit': async ({ conversationId, messageId, content }) => {
       const { conversation, settings } = open(conversationId);
       const all = chats.messages(conversationId);
       const original = all.find((m) => m.messageId === messageId);
       if (!original || original.role !== 'user')
         throw new ServiceFailure('invalid_input', 'only a question of this conversation can be edited');
-      const plan = planTurn(deps, turnsOf(settings, pathTo(all, original.parentId), content), { settings });
+      const plan = await planTurn(deps, turnsOf(settings, pathTo(all, original.parentId), content), {
+        settings,
+      });
+      open(conversationId); // still there after planning
       refuseIfTooLong(plan);
       const question = chats.addMessage({
         conversationId,
@@ -100,16 +106,40 @@ interface Opened {
   settings: ConversationSettings;
 }
 
-function send(deps: CoreDeps, opened: Opened, input: MethodInput<'chat.send'>) {
+/** Plans made at most before a send gives up on a conversation other turns keep moving. */
+const MAX_PLAN_ATTEMPTS = 3;
+
+/**
+ * Sends a question after the branch on screen. Planning may wait on the tokenizer thread, so
+ * the conversation is read again afterwards: if another turn moved its leaf meanwhile, the plan
+ * (made for the old branch) is made again for the new one.
+ */
+async function send(deps: CoreDeps, open: () => Opened, input: MethodInput<'chat.send'>) {
+  for (let attempt = 1; ; attempt++) {
+    const { conversation, settings } = open();
+    const how: TurnSettings = {
+      settings,
+      ...(input.modelId ? { modelId: input.modelId } : {}),
+      ...(input.sampling ? { sampling: input.sampling } : {}),
+    };
+    const plan = await planTurn(deps, turnsOf(settings, branchOf(deps, conversation), input.content), how);
+    refuseIfTooLong(plan);
+    const now = open().conversation;
+    if (now.leafMessageId === conversation.leafMessageId) return startTurn(deps, now, plan, how, input);
+    if (attempt >= MAX_PLAN_ATTEMPTS)
+      throw new ServiceFailure('unavailable', 'other turns keep changing this conversation; send again');
+  }
+}
+
+/** Stores the question after the conversation's leaf and runs the planned turn. */
+function startTurn(
+  deps: CoreDeps,
+  conversation: ConversationRecord,
+  plan: ChatPlan,
+  how: TurnSettings,
+  input: MethodInput<'chat.send'>,
+) {
   const { chats } = deps;
-  const { conversation, settings } = opened;
-  const how = {
-    settings,
-    ...(input.modelId ? { modelId: input.modelId } : {}),
-    ...(input.sampling ? { sampling: input.sampling } : {}),
-  };
-  const plan = planTurn(deps, turnsOf(settings, branchOf(deps, conversation), input.content), how);
-  refuseIfTooLong(plan);
   const question = chats.addMessage({
     conversationId: conversation.conversationId,
     parentId: conversation.leafMessageId,

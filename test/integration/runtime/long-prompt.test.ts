@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROMPT_LIMITS } from '../../../src-main/limits';
 import type { Runtime } from '../../../src-main/runtime';
 import type { CatalogueModel } from '../../../src-main/runtime/model';
@@ -46,6 +46,26 @@ describe('long prompts', () => {
     expect(result.timeline.finishReason).toBe('length');
     expect(result.timeline.numPromptTokens).toBe(model.folder.tokenizer.encode(text).length);
     expectNothingHeld(runtime);
+  });
+
+  it('plans a long chat in the tokenizer thread: the serving thread encodes no long text, the ids are the same', async () => {
+    const messages = [
+      { role: 'user' as const, content: textOf(PROMPT_LIMITS.inlineTokenizeChars) },
+      { role: 'assistant' as const, content: textOf(500) },
+      { role: 'user' as const, content: 'And then?' },
+    ];
+    const inline = model.folder.tokenizer.encode(model.folder.tokenizer.renderChat(messages));
+    const encode = vi.spyOn(model.folder.tokenizer, 'encode');
+    try {
+      const plan = await runtime.planChat({ modelId: TEST_MODEL_ID, messages, overflow: 'drop-oldest' });
+      expect(plan.refusal).toBeNull();
+      expect(plan.numDroppedMessages).toBe(0);
+      expect(plan.numPromptTokens).toBe(inline.length);
+      const encodedHere = encode.mock.calls.map(([text]) => text.length);
+      expect(encodedHere.every((numChars) => numChars <= PROMPT_LIMITS.inlineTokenizeChars)).toBe(true);
+    } finally {
+      encode.mockRestore();
+    }
   });
 
   it('refuses a prompt over the character bound without tokenizing it', async () => {

@@ -98,6 +98,26 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
     if (!refused.ok) expect(refused.error.message).toMatch(/conversation is [\d,]+ tokens/);
   });
 
+  it('two sends at once on one conversation: the second is planned again after the first and continues it', async () => {
+    const conversationId = await newChat(quick);
+    const [first, second] = await Promise.all([
+      turn('chat.send', { conversationId, content: 'Who is Mr Darcy?' }),
+      turn('chat.send', { conversationId, content: 'And Mr Bingley?' }),
+    ]);
+    const view = await call('chat.getConversation', { conversationId });
+    expect(view.messages.map((m) => [m.role, m.content.slice(0, 15)])).toEqual([
+      ['user', 'Who is Mr Darcy'],
+      ['user', 'And Mr Bingley?'],
+      [
+        'assistant',
+        second.done.payload.timeline.requestId === second.started.requestId ? expect.any(String) : '',
+      ],
+    ]);
+    expect(view.messages[1]!.parentId).toBe(first.started.userMessageId);
+    expect(view.messages[1]!.messageId).toBe(second.started.userMessageId);
+    expect(view.messages[0]!.versionIds).toHaveLength(1);
+  });
+
   it('regenerating the last answer makes version 2 of 2; both versions stay browsable', async () => {
     const conversationId = await newChat({
       ...quick,

@@ -10,14 +10,14 @@ const turn = (role: ChatTurn['role'], size: number): ChatTurn => ({ role, conten
 const limits = { maxPromptTokens: 4096, maxPositions: 100, answerReserve: 20 };
 
 describe('fitting a chat to the context', () => {
-  it('sends everything when prompt plus the answer reserve fits', () => {
+  it('sends everything when prompt plus the answer reserve fits', async () => {
     const turns = [turn('system', 9), turn('user', 9), turn('assistant', 9), turn('user', 9)];
-    const fit = fitChat(encode, turns, limits, 'drop-oldest');
+    const fit = await fitChat(encode, turns, limits, 'drop-oldest');
     expect(fit).toMatchObject({ numDroppedMessages: 0, refusal: null, promptLimit: 99 });
     expect(fit.promptIds).toHaveLength(40);
   });
 
-  it('drops whole exchanges from the oldest, never the system prompt or the newest turn', () => {
+  it('drops whole exchanges from the oldest, never the system prompt or the newest turn', async () => {
     const turns = [
       turn('system', 9),
       turn('user', 19),
@@ -26,14 +26,14 @@ describe('fitting a chat to the context', () => {
       turn('assistant', 19),
       turn('user', 9),
     ];
-    const fit = fitChat(encode, turns, limits, 'drop-oldest');
+    const fit = await fitChat(encode, turns, limits, 'drop-oldest');
     expect(fit.numDroppedMessages).toBe(2);
     expect(fit.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(fit.promptIds.length).toBeLessThanOrEqual(80);
   });
 
-  it('refuses a newest turn that cannot fit even alone, naming its size', () => {
-    const fit = fitChat(
+  it('refuses a newest turn that cannot fit even alone, naming its size', async () => {
+    const fit = await fitChat(
       encode,
       [turn('user', 9), turn('assistant', 9), turn('user', 150)],
       limits,
@@ -43,15 +43,15 @@ describe('fitting a chat to the context', () => {
     expect(fit.refusal?.message).toMatch(/^This message is 151 tokens; the model holds at most 99/);
   });
 
-  it('with "refuse", a conversation over the limit is refused rather than trimmed', () => {
+  it('with "refuse", a conversation over the limit is refused rather than trimmed', async () => {
     const turns = [turn('user', 49), turn('assistant', 49), turn('user', 9)];
-    const fit = fitChat(encode, turns, limits, 'refuse');
+    const fit = await fitChat(encode, turns, limits, 'refuse');
     expect(fit.refusal?.kind).toBe('conversation-too-long');
     expect(fit.numDroppedMessages).toBe(0);
   });
 
-  it('keeps just the newest turn when it fits only without the answer reserve', () => {
-    const fit = fitChat(
+  it('keeps just the newest turn when it fits only without the answer reserve', async () => {
+    const fit = await fitChat(
       encode,
       [turn('user', 9), turn('assistant', 9), turn('user', 90)],
       limits,
@@ -72,9 +72,9 @@ describe('fitting a chat bounds the tokenizer by characters first', () => {
     return { seen, counted };
   };
 
-  it('refuses a newest turn longer than any token count could hold, without tokenizing anything', () => {
+  it('refuses a newest turn longer than any token count could hold, without tokenizing anything', async () => {
     const { seen, counted } = counting();
-    const fit = fitChat(
+    const fit = await fitChat(
       counted,
       [turn('user', 9), turn('assistant', 9), turn('user', 4_000)],
       limits,
@@ -87,7 +87,7 @@ describe('fitting a chat bounds the tokenizer by characters first', () => {
     });
   });
 
-  it('drops older turns that cannot fit by characters before the tokenizer sees them', () => {
+  it('drops older turns that cannot fit by characters before the tokenizer sees them', async () => {
     const { seen, counted } = counting();
     const turns = [
       turn('user', 2_000),
@@ -96,15 +96,15 @@ describe('fitting a chat bounds the tokenizer by characters first', () => {
       turn('assistant', 30),
       turn('user', 9),
     ];
-    const fit = fitChat(counted, turns, limits, 'drop-oldest');
+    const fit = await fitChat(counted, turns, limits, 'drop-oldest');
     expect(Math.max(...seen)).toBeLessThanOrEqual(3_168);
     expect(fit.numDroppedMessages).toBe(2);
     expect(fit.messages.map((m) => m.content.length)).toEqual([30, 30, 9]);
   });
 
-  it('refuses, with `refuse`, a conversation longer than any token count could hold, unread', () => {
+  it('refuses, with `refuse`, a conversation longer than any token count could hold, unread', async () => {
     const { seen, counted } = counting();
-    const fit = fitChat(
+    const fit = await fitChat(
       counted,
       [turn('user', 3_000), turn('assistant', 300), turn('user', 9)],
       limits,
