@@ -47,53 +47,8 @@ export function chatTurnHandlers(deps: CoreDeps): TurnHandlers {
       );
     },
     'chat.send': (input) => send(deps, () => open(input.conversationId), input),
-    'chat.regenerate': async ({ conversationId, messageId }) => {
-      const { conversation, settings } = open(conversationId);
-      const all = chats.messages(conversationId);
-      const target = all.find((m) => m.messageId === messageId);
-      if (!target) throw new ServiceFailure('not_found', `no message "${messageId}" in this conversation`);
-      const questionId = target.role === 'user' ? target.messageId : target.parentId;
-      const question = all.find((m) => m.messageId === questionId);
-      if (!question || question.role !== 'user')
-        throw new ServiceFailure('invalid_input', 'only an answer to a question can be regenerated');
-      const plan = await planTurn(deps, turnsOf(settings, pathTo(all, question.messageId)), { settings });
-      refuseIfTooLong(plan);
-      // Read after planning: a turn sent meanwhile moved the leaf.
-      const leafAtStart = open(conversationId).conversation.leafMessageId;
-      return runTurn(deps, {
-        conversation,
-        userMessageId: question.messageId,
-        plan,
-        how: { settings },
-        leafAtStart,
-      });
-    },
-    'chat.edit': async ({ conversationId, messageId, content }) => {
-      const { conversation, settings } = open(conversationId);
-      const all = chats.messages(conversationId);
-      const original = all.find((m) => m.messageId === messageId);
-      if (!original || original.role !== 'user')
-        throw new ServiceFailure('invalid_input', 'only a question of this conversation can be edited');
-      const plan = await planTurn(deps, turnsOf(settings, pathTo(all, original.parentId), content), {
-        settings,
-      });
-      open(conversationId); // still there after planning
-      refuseIfTooLong(plan);
-      const question = chats.addMessage({
-        conversationId,
-        parentId: original.parentId,
-        role: 'user',
-        content,
-      });
-      chats.setLeaf(conversationId, question.messageId);
-      return runTurn(deps, {
-        conversation,
-        userMessageId: question.messageId,
-        plan,
-        how: { settings },
-        leafAtStart: question.messageId,
-      });
-    },
+    'chat.regenerate': (input) => regenerate(deps, open, input),
+    'chat.edit': (input) => edit(deps, open, input),
     'chat.cancel': ({ requestId }) => ({
       wasRunning: deps.runtime.cancel(requestId) || deps.remote.cancel(requestId),
     }),
@@ -104,6 +59,59 @@ export function chatTurnHandlers(deps: CoreDeps): TurnHandlers {
 interface Opened {
   conversation: ConversationRecord;
   settings: ConversationSettings;
+}
+
+/** A new version of an answer: the question's path is planned again and answered anew. */
+async function regenerate(
+  deps: CoreDeps,
+  open: (conversationId: string) => Opened,
+  { conversationId, messageId }: MethodInput<'chat.regenerate'>,
+) {
+  const { conversation, settings } = open(conversationId);
+  const all = deps.chats.messages(conversationId);
+  const target = all.find((m) => m.messageId === messageId);
+  if (!target) throw new ServiceFailure('not_found', `no message "${messageId}" in this conversation`);
+  const questionId = target.role === 'user' ? target.messageId : target.parentId;
+  const question = all.find((m) => m.messageId === questionId);
+  if (!question || question.role !== 'user')
+    throw new ServiceFailure('invalid_input', 'only an answer to a question can be regenerated');
+  const plan = await planTurn(deps, turnsOf(settings, pathTo(all, question.messageId)), { settings });
+  refuseIfTooLong(plan);
+  // Read after planning: a turn sent meanwhile moved the leaf.
+  const leafAtStart = open(conversationId).conversation.leafMessageId;
+  return runTurn(deps, {
+    conversation,
+    userMessageId: question.messageId,
+    plan,
+    how: { settings },
+    leafAtStart,
+  });
+}
+
+/** A new version of a question (a branch from its parent), answered at once. */
+async function edit(
+  deps: CoreDeps,
+  open: (conversationId: string) => Opened,
+  { conversationId, messageId, content }: MethodInput<'chat.edit'>,
+) {
+  const { chats } = deps;
+  const { conversation, settings } = open(conversationId);
+  const all = chats.messages(conversationId);
+  const original = all.find((m) => m.messageId === messageId);
+  if (!original || original.role !== 'user')
+    throw new ServiceFailure('invalid_input', 'only a question of this conversation can be edited');
+  const plan = await planTurn(deps, turnsOf(settings, pathTo(all, original.parentId), content), { settings });
+  refuseIfTooLong(plan);
+  open(conversationId); // still there after planning
+  const question = chats.addMessage({ conversationId, parentId: original.parentId, role: 'user', content });
+  chats.setLeaf(conversationId, question.messageId);
+  return runTurn(deps, {
+    conversation,
+    userMessageId: question.messageId,
+    plan,
+    how: { settings },
+    leafAtStart: question.messageId,
+  });
 }
 
 /** Plans made at most before a send gives up on a conversation other turns keep moving. */
