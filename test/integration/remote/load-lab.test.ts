@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../../src-main/cli/bench/load';
 import { firstDisorder } from '../../../src-main/runtime/remote';
+import { compareRuns } from '../../../src-main/service/compare/compare-runs';
 import { createStore } from '../../../src-main/store';
 import { readTraceSidecar, SeedRecordSchema } from '../../../src-main/telemetry/trace';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
@@ -44,11 +45,10 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
     await second.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const args = (over: string[]) => [
+  /** The same workload for every run: a burst of 3, six measured requests. */
+  const workload = () => [
     '--model',
     path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
-    '--url',
-    second.server.baseUrl,
     '--profile',
     'burst',
     '--burst',
@@ -65,8 +65,9 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
     '3',
     '--data-dir',
     dir,
-    ...over,
   ];
+  const args = (over: string[]) => [...workload(), '--url', second.server.baseUrl, ...over];
+  let remoteRunId = '';
 
   it('stores the run, writes seed 003 records and a sidecar that profile reads back with the lab’s client TTFT percentiles', async () => {
     const { code, out } = await lab(args(['--api-key', KEY, '--json', '--trace-out', traceFile]));
@@ -80,6 +81,7 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
       }[];
     };
     const [phase] = report.phases;
+    remoteRunId = phase!.runId;
     expect(phase!.summary.numOk).toBe(6);
     expect(report.trace_out).toMatchObject({ numRecords: 6, numLeftOut: 0 });
 
@@ -139,6 +141,26 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
       p50: phase!.summary.clientTtftMs.p50,
       p95: phase!.summary.clientTtftMs.p95,
     });
+  });
+
+  it('Runs compares a local run and the remote one side by side, both at the client boundary', async () => {
+    const local = await lab([...workload(), '--threads', '1', '--json']);
+    expect(local.code).toBe(0);
+    const localRunId = (JSON.parse(local.out.join('\n')) as { phases: { runId: string }[] }).phases[0]!.runId;
+    const store = createStore({ path: path.join(dir, 'history.sqlite'), isPruning: false });
+    try {
+      const comparison = compareRuns(store, [localRunId, remoteRunId], { ttftMs: 5_000, itlMs: 1_000 });
+      // Same workload, two configurations: this machine's runtime, and the endpoint's model.
+      expect(comparison.configurations.map((c) => c.runIds)).toEqual([[localRunId], [remoteRunId]]);
+      expect(comparison.workloads).toHaveLength(1);
+      const [block] = comparison.workloads;
+      expect(block!.rows.map((r) => r.boundary)).toEqual(['client', 'client']);
+      expect(block!.rows[1]!.serverP95TtftMs).toBeNull();
+      expect(block!.decisions[0]).toMatch(/^Under .*, B (cuts|raises|keeps) p95 client TTFT/);
+      console.log(block!.decisions[0]);
+    } finally {
+      store.close();
+    }
   });
 
   it('a wrong key is one clear error before anything is sent, and the remote host keeps serving', async () => {

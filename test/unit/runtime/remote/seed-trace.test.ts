@@ -87,6 +87,22 @@ describe('seed 003 records of remote requests', () => {
     expect(placed).toEqual({ leftOut: expect.stringMatching(/cannot be placed in order/) });
   });
 
+  it('an answer cut short after some content is not a finished request: left out with its error', () => {
+    const seen = emptyObservation(T0);
+    Object.assign(seen.stamps, {
+      headersAt: T0 + 50,
+      firstByteAt: T0 + 50,
+      firstContentAt: T0 + 50,
+      lastChunkAt: T0 + 60,
+    });
+    seen.stamps.endedAt = T0 + 61;
+    seen.contentAts = [T0 + 50, T0 + 60];
+    seen.failure = { kind: 'cut', message: 'the stream stopped mid-answer after 2 text events' };
+    expect(placedSeedRecord(remoteTimeline(META, seen, emptyReport()), GROUPS)).toEqual({
+      leftOut: 'did not finish (error: the stream stopped mid-answer after 2 text events)',
+    });
+  });
+
   it('a request without counts or content is left out, never given invented ones', () => {
     const seen = emptyObservation(T0);
     seen.stamps.endedAt = T0 + 5;
