@@ -13,15 +13,20 @@ export interface Configuration {
   runIds: string[];
   settings: SettingTexts;
   modelRevisions: Record<string, string>;
+  /** `engine at URL, model M` for runs against a remote engine; null for runs served here. */
+  servedBy: string | null;
   /** The quality bench's result for the configuration's one model revision, when measured. */
   quality: QualityResult | null;
 }
 
 /** The value a run did not record (older runs kept only seats and page size). */
 export const UNKNOWN = '?';
+/** A remote engine's settings: its server's own, not recorded here. */
+export const ON_SERVER = 'the server’s';
 
 /** The settings a run recorded, as text; older runs' `numSeats` and `pageSize` fill in. */
 export function settingTextsOf(config: RunConfig): SettingTexts {
+  if (config.endpoint) return Object.fromEntries(SETTING_KEYS.map((k) => [k, ON_SERVER])) as SettingTexts;
   const stored: Record<string, unknown> = {
     ...(config.numSeats !== undefined ? { maxSeats: config.numSeats } : {}),
     ...(config.pageSize !== undefined ? { pageSize: config.pageSize } : {}),
@@ -53,7 +58,8 @@ export function configurationsOf(
   for (const run of runs) {
     const settings = settingTextsOf(run.config);
     const modelRevisions = run.config.modelRevisions ?? {};
-    const key = JSON.stringify([settings, Object.entries(modelRevisions).sort()]);
+    const servedBy = servedByOf(run.config);
+    const key = JSON.stringify([settings, Object.entries(modelRevisions).sort(), servedBy]);
     let config = byKey.get(key);
     if (!config) {
       config = {
@@ -61,6 +67,7 @@ export function configurationsOf(
         runIds: [],
         settings,
         modelRevisions,
+        servedBy,
         quality: qualityOf(modelRevisions, qualityResults),
       };
       byKey.set(key, config);
@@ -69,6 +76,12 @@ export function configurationsOf(
     configOf.set(run.runId, config);
   }
   return { configurations: [...byKey.values()], configOf };
+}
+
+/** Where a run's requests were served, for runs against a remote engine. */
+function servedByOf(config: RunConfig): string | null {
+  const e = config.endpoint;
+  return e ? `${e.engine} at ${e.baseUrl}, model ${e.serverModelId}` : null;
 }
 
 /** The measured quality of a configuration serving exactly one model revision, else null. */
@@ -80,15 +93,22 @@ function qualityOf(
   return all.length === 1 ? qualityOfRevision(results, all[0]!) : null;
 }
 
-/** The settings whose values differ between configurations (the rows the view highlights). */
+/**
+ * The settings whose values differ between the configurations served here (the rows the view
+ * highlights); a remote engine's settings are its server's, not known here, so they differ from
+ * nothing.
+ */
 export function differingKeys(configurations: readonly Configuration[]): SettingKey[] {
-  return SETTING_KEYS.filter((k) => new Set(configurations.map((c) => c.settings[k])).size > 1);
+  const local = configurations.filter((c) => c.servedBy === null);
+  return SETTING_KEYS.filter((k) => new Set(local.map((c) => c.settings[k])).size > 1);
 }
 
 /** True when the configurations serve different models or variants (then quality belongs in the table). */
 export function isModelVaried(configurations: readonly Configuration[]): boolean {
   const models = new Set(
-    configurations.map((c) => `${c.settings.defaultModel}|${JSON.stringify(c.modelRevisions)}`),
+    configurations.map(
+      (c) => `${c.settings.defaultModel}|${JSON.stringify(c.modelRevisions)}|${c.servedBy ?? ''}`,
+    ),
   );
   return models.size > 1;
 }

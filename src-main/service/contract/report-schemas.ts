@@ -203,6 +203,8 @@ export const ConfigurationSchema = z.object({
   runIds: z.array(z.string()),
   settings: z.record(z.string(), z.string()),
   modelRevisions: z.record(z.string(), z.string()),
+  /** `engine at URL, model M` for runs against a remote engine; null for runs served here. */
+  servedBy: z.string().nullable(),
   /** The quality bench's result for the configuration's one model revision, when measured. */
   quality: QualityResultSchema.nullable(),
 });

@@ -15,6 +15,13 @@ export const RunExperimentSchema = z.looseObject({
   numArms: z.number().int(),
 });
 
+/** The remote engine a run was measured against; its settings are the server's own, unknown here. */
+export const RunEndpointSchema = z.object({
+  baseUrl: z.string(),
+  engine: z.string(),
+  serverModelId: z.string(),
+});
+
 /**
  * What a run was measured with: the runtime settings (seats, K/V budget, page size, limits,
  * model, provider…), model revisions and the workload, and the experiment it belongs to.
@@ -25,6 +32,8 @@ export const RunConfigSchema = z.looseObject({
   settings: StoredSettingsSchema.optional(),
   experiment: RunExperimentSchema.optional(),
   modelRevisions: z.record(z.string(), z.string()).optional(),
+  /** A run against a remote engine (the load lab's `--url`): where, which engine, its model's name there. */
+  endpoint: RunEndpointSchema.optional(),
   precision: z.string().optional(),
   provider: z.string().optional(),
   numSeats: z.number().int().optional(),

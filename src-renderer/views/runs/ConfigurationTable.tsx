@@ -33,6 +33,12 @@ export function ConfigurationTable(props: { comparison: RunComparison }) {
           );
         })}
         <tr>
+          <th scope="row">Served by</th>
+          {configurations.map((c) => (
+            <td key={c.label}>{c.servedBy ?? 'this machine'}</td>
+          ))}
+        </tr>
+        <tr>
           <th scope="row">Model revisions</th>
           {configurations.map((c) => (
             <td key={c.label}>

@@ -152,6 +152,12 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
       const comparison = compareRuns(store, [localRunId, remoteRunId], { ttftMs: 5_000, itlMs: 1_000 });
       // Same workload, two configurations: this machine's runtime, and the endpoint's model.
       expect(comparison.configurations.map((c) => c.runIds)).toEqual([[localRunId], [remoteRunId]]);
+      expect(comparison.configurations.map((c) => c.servedBy)).toEqual([
+        null,
+        `first-frame at ${second.server.baseUrl}, model ${TEST_MODEL_ID}`,
+      ]);
+      // The remote settings are the server's own: not "differing" from this machine's.
+      expect(comparison.differingKeys).toEqual([]);
       expect(comparison.workloads).toHaveLength(1);
       const [block] = comparison.workloads;
       expect(block!.rows.map((r) => r.boundary)).toEqual(['client', 'client']);

@@ -76,12 +76,8 @@ export async function connectRemoteHost(options: RemoteHostOptions): Promise<Loa
       return { serverPhases: await metrics.after() };
     },
     timelinesOf: (runId) => byRun.get(runId) ?? [],
-    // The server's weights are not known from here: the endpoint and model stand for its revision,
-    // so runs against different engines are different configurations in Runs.
-    runtimeFacts: () => ({
-      endpoint: { baseUrl, engine, serverModelId: modelId },
-      modelRevisions: { [remoteRef(endpointId, modelId)]: `${engine} at ${baseUrl}` },
-    }),
+    // Runs groups it by this endpoint and model (its settings and weights are the server's).
+    runtimeFacts: () => ({ endpoint: { baseUrl, engine, serverModelId: modelId } }),
     close: async () => {
       store.writer.flush();
       store.close();
