@@ -73,22 +73,21 @@ export class StepDispatcher {
       if (plan.prefill!.isFirstChunk) this.stampFirstChunk(seq, outcome);
       seq.numComputed =
         (plan.prefill!.isFirstChunk ? seq.numCachedTokens : seq.numComputed) + plan.prefill!.tokenIds.length;
-      this.insertPages(seq, outcome.pages);
       if (outcome.sampled) {
         seq.recorder.enter(seq.recorder.hasFirstToken ? 'decode' : 'emit', outcome.logitsAt);
         seq.status = 'decoding';
-        this.emit(seq, outcome.sampled);
-      }
+        this.emit(seq, outcome.sampled, outcome.pages);
+      } else this.insertPages(seq, outcome.pages);
     }
     for (const row of reply.decode?.rows ?? []) {
       const rowSeq = plan.decodeRows.find((s) => s.seqId === row.seqId);
       if (!rowSeq || !this.host.isAlive(rowSeq)) continue;
       rowSeq.numComputed += 1;
-      this.insertPages(
+      this.emit(
         rowSeq,
+        row,
         (reply.decode?.pages ?? []).filter((p) => p.seqId === row.seqId),
       );
-      this.emit(rowSeq, row);
     }
   }
 
@@ -118,8 +117,14 @@ export class StepDispatcher {
     };
   }
 
-  private emit(seq: Sequence, sampled: SampledToken): void {
+  /**
+   * Flushes the token, then stores the pages the same step completed: hashing and storing them
+   * is not on the token's way to the client. Both happen before a finish, which releases the
+   * sequence's pages and notes its past for the next turn.
+   */
+  private emit(seq: Sequence, sampled: SampledToken, pages: readonly CapturedPage[]): void {
     const reason = emitToken(seq, sampled, this.host.clock);
+    this.insertPages(seq, pages);
     if (reason) this.host.finish(seq, reason);
   }
 

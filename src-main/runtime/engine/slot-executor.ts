@@ -47,7 +47,7 @@ export class SlotExecutor {
   private decodeBatch: KvBatch | null = null;
   private continueRows: { rows: string[]; pageSize: number } | null = null;
   private ahead: Promise<DecodeOutcome> | null = null;
-  /** Page copies promised in a reply, done right after it is posted (see copyPendingPages). */
+  /** Page copies promised in a reply, done when the next job arrives (see copyPendingPages). */
   private pendingCopies: Array<() => void> = [];
   /** Finished sequences' pasts, for their conversations' next turns. */
   readonly retained = new RetainedPasts();
@@ -77,7 +77,7 @@ export class SlotExecutor {
    * wait for the copy; only this thread ever reads a page's contents (pages are keyed by this
    * slot's revision), and it fills them before it handles the next job.
    */
-  copyPendingPages(): void {
+  private copyPendingPages(): void {
     const copies = this.pendingCopies;
     this.pendingCopies = [];
     for (const copy of copies) copy();
