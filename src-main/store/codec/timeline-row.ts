@@ -1,6 +1,7 @@
 import type { Diagnosis, RemoteFacts, Timeline, Transition, TtftPart } from '../../telemetry/timeline';
 import { canonicalTimeline, STORED_COLUMNS } from '../../telemetry/timeline';
-import { packTimeline, unpackGaps } from './packed';
+import { packTimeline, PackScratch, unpackGaps } from './packed';
+import type { PackedTimeline } from './packed';
 
 /**
  * Every `requests` column written for a timeline: the stored columns of the timeline's one
@@ -19,10 +20,28 @@ export const REQUEST_COLUMNS: readonly string[] = [
 /** A `requests` row as better-sqlite3 returns it. */
 export type RequestRow = Record<string, unknown>;
 
-/** Positional insert parameters for one timeline, in REQUEST_COLUMNS order. */
+/** Positional insert parameters for one timeline, in REQUEST_COLUMNS order (a fresh array and blobs). */
 export function toRequestParams(t: Timeline): unknown[] {
-  const packed = packTimeline(t);
-  const params: unknown[] = new Array(REQUEST_COLUMNS.length);
+  return fillParams(t, new Array(REQUEST_COLUMNS.length), packTimeline(t));
+}
+
+/**
+ * Encodes timelines for an insert that binds them at once (the history writer): one parameter
+ * array and one blob scratch are reused, so a row allocates only its JSON strings and a view. What
+ * `encode` returns is overwritten by the next call; better-sqlite3 copies text and blobs
+ * when it binds them, so a row bound before the next encode is safe.
+ */
+export class RequestParamsEncoder {
+  private readonly params: unknown[] = new Array(REQUEST_COLUMNS.length);
+  private readonly scratch = new PackScratch();
+
+  /** The row's parameters, valid until the next call. */
+  encode(t: Timeline): readonly unknown[] {
+    return fillParams(t, this.params, this.scratch.pack(t));
+  }
+}
+
+function fillParams(t: Timeline, params: unknown[], packed: PackedTimeline): unknown[] {
   let i = 0;
   for (const column of STORED_COLUMNS) params[i++] = column.value(t);
   params[i++] = JSON.stringify(t.transitions);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { SCALAR_INDEX } from '../../telemetry/report';
-import { INSERT_REQUEST_SQL, toRequestParams } from '../codec/timeline-row';
+import { INSERT_REQUEST_SQL, RequestParamsEncoder } from '../codec/timeline-row';
 import type { BatchSink, WriteBatch } from './batch';
 
 const INSERT_SLOT_EVENT_SQL = `INSERT INTO slot_events (slot_id, model_id, from_status, to_status, cause, reason, at_wall_ms)
@@ -29,6 +29,7 @@ const UPDATE_CLIENT_SQL = `UPDATE requests SET
 /** Writes batches into the history database, each in one transaction. */
 export function sqliteSink(db: Database.Database): BatchSink {
   const insertRequest = db.prepare(INSERT_REQUEST_SQL);
+  const encoder = new RequestParamsEncoder();
   const insertSlotEvent = db.prepare(INSERT_SLOT_EVENT_SQL);
   const updateClient = db.prepare(UPDATE_CLIENT_SQL);
   const insertRun = db.prepare(
@@ -36,7 +37,7 @@ export function sqliteSink(db: Database.Database): BatchSink {
   );
   const writeAll = db.transaction((batch: WriteBatch) => {
     for (const r of batch.runs) insertRun.run(r.runId, r.name, r.startedWallMs, JSON.stringify(r.config));
-    for (const t of batch.timelines) insertRequest.run(toRequestParams(t));
+    for (const t of batch.timelines) insertRequest.run(encoder.encode(t));
     for (const e of batch.slotEvents)
       insertSlotEvent.run(e.slotId, e.modelId, e.fromStatus, e.toStatus, e.cause, e.reason, e.atWallMs);
     for (const u of batch.clientTtfts) {

@@ -30,6 +30,18 @@ describe('stored timelines', () => {
     store.close();
   });
 
+  it('come back exactly when one batch mixes gap counts that outgrow the encoder scratch', () => {
+    const store = open();
+    const gapsOf = (n: number) => Array.from({ length: n }, (_, i) => 1 + i / 7);
+    const written = [3, 0, 600, 1, 2_000, 5].map((n) => timeline({ gapsMs: gapsOf(n) }));
+    for (const t of written) store.writer.enqueue(t);
+    store.writer.flush();
+    expect(store.timelines.recent(10)).toEqual(written);
+    const fromStore = buildReportFromColumns(store.timelines.reportColumns({}), { slo: null });
+    expect(fromStore).toEqual(buildReport(written, { slo: null }));
+    store.close();
+  });
+
   it('load into report columns that give the same report as the timelines themselves', () => {
     const store = open();
     const run = store.runs.create({ name: 'r' });
