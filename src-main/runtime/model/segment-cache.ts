@@ -1,8 +1,12 @@
+import { chunkAtSpaces } from './safe-cuts';
+
 /** Encodes one piece of text that holds no special token. */
 export type EncodePiece = (text: string) => number[];
 
 const MAX_ENTRIES = 4096;
 const MIN_CACHED_CHARS = 64;
+/** Long pieces are cached in chunks of about this many characters (see chunkAtSpaces). */
+export const CHUNK_CHARS = 256;
 
 /**
  * Tokenizes text piece by piece between special tokens and remembers each piece's ids. A chat
@@ -10,6 +14,8 @@ const MIN_CACHED_CHARS = 64;
  * newest message are cache hits. Hugging Face tokenizers split at added tokens before any
  * normalization or pre-tokenization, so piecewise encoding equals whole-text encoding; the
  * constructor's caller checks that on a sample and falls back to whole-text encoding if not.
+ * When the tokenizer allows cuts at spaces (safe-cuts.ts), a long piece is cached in chunks,
+ * so a raw-text prompt that repeats an earlier one and adds to it re-encodes only its tail.
  */
 export class SegmentCache {
   private readonly pieces = new Map<string, number[]>();
@@ -18,6 +24,7 @@ export class SegmentCache {
   constructor(
     private readonly specialIds: ReadonlyMap<string, number>,
     private readonly encodePiece: EncodePiece,
+    private readonly chunkChars: number | null = null,
   ) {
     const tokens = [...specialIds.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
     this.splitter = tokens.length > 0 ? new RegExp(`(${tokens.join('|')})`) : null;
@@ -25,15 +32,57 @@ export class SegmentCache {
 
   /** Token ids of `text`: special tokens by lookup, the pieces between them from the cache. */
   encode(text: string): number[] {
-    if (!this.splitter) return this.piece(text);
+    return this.encodeCounted(text).ids;
+  }
+
+  /** `encode`, with how many ids each part of the text gave (what `learn` needs elsewhere). */
+  encodeCounted(text: string): { ids: number[]; numIdsPerPart: number[] } {
     const ids: number[] = [];
-    for (const part of text.split(this.splitter)) {
-      if (part.length === 0) continue;
+    const numIdsPerPart: number[] = [];
+    for (const part of this.parts(text)) {
       const special = this.specialIds.get(part);
-      if (special !== undefined) ids.push(special);
-      else for (const id of this.piece(part)) ids.push(id);
+      const partIds = special !== undefined ? [special] : this.piece(part);
+      for (const id of partIds) ids.push(id);
+      numIdsPerPart.push(partIds.length);
     }
-    return ids;
+    return { ids, numIdsPerPart };
+  }
+
+  /**
+   * Caches the parts of `text` from an `encodeCounted` made by another instance over the same
+   * tokenizer (the tokenizer thread's), so this one need not encode them again. Counts that do
+   * not line up with this text's parts teach nothing.
+   */
+  learn(text: string, ids: readonly number[], numIdsPerPart: readonly number[]): void {
+    const parts = [...this.parts(text)];
+    if (parts.length !== numIdsPerPart.length) return;
+    if (numIdsPerPart.reduce((sum, n) => sum + n, 0) !== ids.length) return;
+    let at = 0;
+    parts.forEach((part, i) => {
+      const numIds = numIdsPerPart[i]!;
+      if (part.length >= MIN_CACHED_CHARS && !this.specialIds.has(part))
+        this.remember(part, ids.slice(at, at + numIds));
+      at += numIds;
+    });
+  }
+
+  /** Characters of `text` that `encode` would have to tokenize afresh (not special, not cached). */
+  numUncachedChars(text: string): number {
+    let numChars = 0;
+    for (const part of this.parts(text))
+      if (!this.specialIds.has(part) && (part.length < MIN_CACHED_CHARS || !this.pieces.has(part)))
+        numChars += part.length;
+    return numChars;
+  }
+
+  /** Special tokens and the text between them, long text cut into chunks when that is exact. */
+  private *parts(text: string): Generator<string> {
+    for (const part of this.splitter ? text.split(this.splitter) : [text]) {
+      if (part.length === 0) continue;
+      if (this.chunkChars === null || part.length <= 2 * this.chunkChars || this.specialIds.has(part))
+        yield part;
+      else yield* chunkAtSpaces(part, this.chunkChars);
+    }
   }
 
   private piece(text: string): number[] {
@@ -45,9 +94,14 @@ export class SegmentCache {
       return cached;
     }
     const ids = this.encodePiece(text);
+    this.remember(text, ids);
+    return ids;
+  }
+
+  private remember(text: string, ids: number[]): void {
+    this.pieces.delete(text);
     this.pieces.set(text, ids);
     if (this.pieces.size > MAX_ENTRIES) this.pieces.delete(this.pieces.keys().next().value!);
-    return ids;
   }
 }
 

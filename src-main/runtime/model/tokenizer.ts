@@ -1,6 +1,7 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ChatTemplate } from './chat-template';
-import { SegmentCache } from './segment-cache';
+import { canCutAtSpaces } from './safe-cuts';
+import { CHUNK_CHARS, SegmentCache } from './segment-cache';
 
 /** One chat turn as the template sees it. */
 export interface ChatTurn {
@@ -46,18 +47,28 @@ export class TextTokenizer {
     this.vocabSize = Math.max(...this.tokenizer.get_vocab(true).values()) + 1;
     const source = files.chatTemplateFile ?? templateSource(config['chat_template']);
     this.template = source === null ? null : ChatTemplate.parse(source);
-    this.segments = this.segmentCacheIfExact();
+    this.segments = this.segmentCacheIfExact(files.tokenizerJson);
   }
 
-  /** The piecewise cache, if it encodes a sample exactly as the whole-text tokenizer does. */
-  private segmentCacheIfExact(): SegmentCache | null {
+  /**
+   * The piecewise cache, if it encodes a sample exactly as the whole-text tokenizer does; it
+   * chunks long text only when the pipeline allows it (safe-cuts.ts) and a long sample agrees.
+   */
+  private segmentCacheIfExact(tokenizerJson: Record<string, unknown>): SegmentCache | null {
     const specials = new Map<string, number>();
     for (const [id, token] of this.tokenizer.get_added_tokens_decoder())
       if (token.special) specials.set(token.content, id);
-    const cache = new SegmentCache(specials, (text) => this.wholeEncode(text));
+    const encodePiece = (text: string) => this.wholeEncode(text);
+    const isExact = (cache: SegmentCache, sample: string) =>
+      cache.encode(sample).join() === this.wholeEncode(sample).join();
     const sample =
       [...specials.keys()].join(' Hello,  world!\n') + ' It is a truth universally acknowledged. ';
-    return cache.encode(sample).join() === this.wholeEncode(sample).join() ? cache : null;
+    if (canCutAtSpaces(tokenizerJson)) {
+      const chunked = new SegmentCache(specials, encodePiece, CHUNK_CHARS);
+      if (isExact(chunked, sample + LONG_SAMPLE)) return chunked;
+    }
+    const cache = new SegmentCache(specials, encodePiece);
+    return isExact(cache, sample) ? cache : null;
   }
 
   private wholeEncode(text: string): number[] {
@@ -69,9 +80,26 @@ export class TextTokenizer {
     return this.template !== null;
   }
 
+  /** Characters of `text` that `encode` would tokenize afresh (the rest come from its cache). */
+  numUncachedChars(text: string): number {
+    return this.segments ? this.segments.numUncachedChars(text) : text.length;
+  }
+
   /** Token ids of `text`, special-token strings inside it recognised. */
   encode(text: string): number[] {
     return this.segments ? this.segments.encode(text) : this.wholeEncode(text);
+  }
+
+  /** `encode`, with the per-part counts another instance's `learn` takes (null: nothing to learn). */
+  encodeCounted(text: string): { ids: number[]; numIdsPerPart: number[] | null } {
+    return this.segments
+      ? this.segments.encodeCounted(text)
+      : { ids: this.wholeEncode(text), numIdsPerPart: null };
+  }
+
+  /** Caches what another instance of this tokenizer encoded (see SegmentCache.learn). */
+  learn(text: string, ids: readonly number[], numIdsPerPart: readonly number[] | null): void {
+    if (numIdsPerPart) this.segments?.learn(text, ids, numIdsPerPart);
   }
 
   /** Text of `ids`; special tokens are dropped unless asked for. */
@@ -124,6 +152,13 @@ export class TextTokenizer {
     }
   }
 }
+
+/** Text long enough to be chunked, with the spacing, digits and punctuation a cut may meet. */
+const LONG_SAMPLE = Array.from(
+  { length: 24 },
+  (_, i) =>
+    `Mr. Darcy's ${i * 37} letters,  written\tat 4:30 pm (or so)\n\nwere "kind"; ${'ab'.repeat(i)}! don't — é `,
+).join(' ');
 
 /** tokenizer_config's chat_template: a string, or a list of named templates whose `default` counts. */
 function templateSource(value: unknown): string | null {

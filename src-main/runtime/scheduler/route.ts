@@ -65,7 +65,14 @@ export function routeRequest(
   if (model instanceof Error) throw new RequestRejected('not_found', model.message);
   const settings = { sampling: samplingOf(request), seed: seedOf(request) };
   const text = promptText(request, model, limits);
-  if (tokenizeLong === null || text.length <= PROMPT_LIMITS.inlineTokenizeChars)
+  // What the cache already holds costs nothing to encode: a long history with a short new turn
+  // stays on this thread, so `route` does not grow with the history.
+  const { tokenizer } = model.folder;
+  if (
+    tokenizeLong === null ||
+    text.length <= PROMPT_LIMITS.inlineTokenizeChars ||
+    tokenizer.numUncachedChars(text) <= PROMPT_LIMITS.inlineTokenizeChars
+  )
     return withPrompt(request, model, limits, settings, model.folder.tokenizer.encode(text));
   return tokenizeLong(model, text).then((ids) => withPrompt(request, model, limits, settings, ids));
 }

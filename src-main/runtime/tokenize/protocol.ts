@@ -7,5 +7,9 @@ export interface EncodeJob {
   text: string;
 }
 
-/** The tokenizer thread's answer: the ids, or why it could not encode. */
-export type EncodeReply = { id: number; ids: number[] } | { id: number; error: string };
+/**
+ * The tokenizer thread's answer: the ids (and how many each part of the text gave, so the
+ * serving thread's cache learns them: TextTokenizer.learn), or why it could not encode.
+ */
+export type EncodeReply =
+  { id: number; ids: number[]; numIdsPerPart: number[] | null } | { id: number; error: string };

@@ -11,9 +11,16 @@ import type { EncodeJob, EncodeReply } from './protocol';
 export class TokenizerThread {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve(ids: number[]): void; reject(error: Error): void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve(ids: number[], numIdsPerPart: number[] | null): void; reject(error: Error): void }
+  >();
 
-  /** The model's token ids for `text`, exactly as `model.folder.tokenizer.encode(text)` gives them. */
+  /**
+   * The model's token ids for `text`, exactly as `model.folder.tokenizer.encode(text)` gives
+   * them; that tokenizer's cache learns them too, so a longer text that repeats this one is
+   * mostly a cache hit on the serving thread.
+   */
   encode(model: CatalogueModel, text: string): Promise<number[]> {
     const job: EncodeJob = {
       id: this.nextId++,
@@ -22,7 +29,11 @@ export class TokenizerThread {
       text,
     };
     return new Promise((resolve, reject) => {
-      this.waiting.set(job.id, { resolve, reject });
+      const learn = (ids: number[], numIdsPerPart: number[] | null) => {
+        model.folder.tokenizer.learn(text, ids, numIdsPerPart);
+        resolve(ids);
+      };
+      this.waiting.set(job.id, { resolve: learn, reject });
       const worker = this.started();
       // Held while jobs wait (a CLI must not exit under one), let go when idle.
       worker.ref();
@@ -55,7 +66,7 @@ export class TokenizerThread {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       if (this.waiting.size === 0) worker.unref();
-      if ('ids' in reply) waiter?.resolve(reply.ids);
+      if ('ids' in reply) waiter?.resolve(reply.ids, reply.numIdsPerPart);
       else waiter?.reject(new Error(`the prompt could not be tokenized: ${reply.error}`));
     });
     const onGone = (reason: string) => {

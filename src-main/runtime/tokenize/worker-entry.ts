@@ -39,7 +39,7 @@ async function loadTokenizer(folder: string): Promise<TextTokenizer> {
 
 port.on('message', (job: EncodeJob) => {
   tokenizerOf(job)
-    .then((tokenizer) => ({ id: job.id, ids: tokenizer.encode(job.text) }))
+    .then((tokenizer) => ({ id: job.id, ...tokenizer.encodeCounted(job.text) }))
     .catch((error: unknown) => ({
       id: job.id,
       error: error instanceof Error ? error.message : String(error),

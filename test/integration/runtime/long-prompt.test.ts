@@ -8,6 +8,11 @@ import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '.
 const SENTENCE = 'It is a truth universally acknowledged, that a single man must be in want of a wife. ';
 const textOf = (numChars: number) =>
   SENTENCE.repeat(Math.ceil(numChars / SENTENCE.length)).slice(0, numChars);
+/** Text no earlier prompt shares chunks with (the tokenizer caches repeated text: it would not wait). */
+const freshTextOf = (numChars: number) =>
+  Array.from({ length: Math.ceil(numChars / 40) }, (_, i) => `Letter ${i * 7919} came on day ${i}.`)
+    .join(' ')
+    .slice(0, numChars);
 
 describe('long prompts', () => {
   let runtime: Runtime;
@@ -91,7 +96,7 @@ describe('long prompts', () => {
   it('cancels a request while its prompt is being tokenized, leaving nothing waiting', async () => {
     const pending = generate(runtime, {
       requestId: 'cancel-while-tokenizing',
-      prompt: { kind: 'text', text: textOf(30_000) },
+      prompt: { kind: 'text', text: freshTextOf(30_000) },
     });
     expect(runtime.load().numWaiting).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
 import { TextTokenizer } from '../../../../src-main/runtime/model';
+import { canCutAtSpaces } from '../../../../src-main/runtime/model/safe-cuts';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
@@ -53,5 +54,56 @@ describe('TextTokenizer', () => {
       }),
       { numRuns: 300, seed: 7 },
     );
+  });
+
+  it('encodes long texts in cached chunks exactly as the whole-text tokenizer does', () => {
+    const word = fc.oneof(
+      fc.constantFrom('the', 'Mr.', "don't", '4:30', 'é', '—', '"kind";', '12345', 'ab'),
+      fc.string({ minLength: 1, maxLength: 12 }),
+    );
+    const gap = fc.constantFrom(' ', ' ', ' ', '  ', '\n', '\n\n', '\t', ' \n ', '');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, gap), { minLength: 150, maxLength: 400 }), (pairs) => {
+        const text = pairs.map(([w, g]) => w + g).join('');
+        expect(tokenizer.encode(text)).toEqual(wholeEncode(text));
+        const longer = `${text} and then, ${text.slice(0, 300)}`;
+        expect(tokenizer.encode(longer)).toEqual(wholeEncode(longer));
+      }),
+      { numRuns: 60, seed: 11 },
+    );
+  });
+
+  it('re-encodes only the tail of a text that repeats an earlier one, with the same ids', () => {
+    const fresh = new TextTokenizer(files);
+    const history = Array.from(
+      { length: 60 },
+      (_, i) => `Letter ${i}: she wrote of the ball and the weather.`,
+    ).join(' ');
+    expect(fresh.numUncachedChars(history)).toBe(history.length);
+    fresh.encode(history);
+    const next = `${history} And what did he answer?`;
+    expect(fresh.numUncachedChars(next)).toBeLessThan(600);
+    expect(fresh.encode(next)).toEqual(wholeEncode(next));
+  });
+
+  it('learns what another instance encoded (the tokenizer thread) and then gives the same ids', () => {
+    const thread = new TextTokenizer(files);
+    const serving = new TextTokenizer(files);
+    const text = Array.from({ length: 80 }, (_, i) => `Chapter ${i}.  It rained\nall day.`).join(' ');
+    const { ids, numIdsPerPart } = thread.encodeCounted(text);
+    serving.learn(text, ids, numIdsPerPart);
+    expect(serving.numUncachedChars(text)).toBeLessThan(600);
+    expect(serving.encode(text)).toEqual(wholeEncode(text));
+    serving.learn(`${text}!`, ids.slice(1), numIdsPerPart); // counts that do not line up teach nothing
+    expect(serving.encode(`${text}!`)).toEqual(wholeEncode(`${text}!`));
+  });
+
+  it('never cuts text for a tokenizer whose normalizer sees the whole text', () => {
+    expect(canCutAtSpaces(files.tokenizerJson)).toBe(true);
+    expect(canCutAtSpaces({ ...files.tokenizerJson, normalizer: { type: 'NFC' } })).toBe(false);
+    expect(canCutAtSpaces({ ...files.tokenizerJson, pre_tokenizer: null })).toBe(false);
+    expect(
+      canCutAtSpaces({ ...files.tokenizerJson, pre_tokenizer: { type: 'ByteLevel', use_regex: false } }),
+    ).toBe(false);
   });
 });
