@@ -1,4 +1,4 @@
-import { PROMPT_LIMITS } from '../../limits';
+import { encodesInline } from '../model';
 import type { ChatTurn, ModelCatalogue } from '../model';
 import type { PageStore } from '../pages';
 import type { RequestLimits, TokenizeLong } from '../scheduler/route';
@@ -51,8 +51,9 @@ export interface PlanDeps {
 
 /**
  * Plans one chat turn without running it; rejects with an Error naming the model when it cannot
- * load. A rendered prompt longer than PROMPT_LIMITS.inlineTokenizeChars is tokenized in the
- * tokenizer thread, as a request's is, so planning never holds the serving thread for long.
+ * load. A rendered prompt with more than PROMPT_LIMITS.inlineTokenizeChars not in the tokenizer's
+ * cache is tokenized in the tokenizer thread, as a request's is, so planning never holds the
+ * serving thread for long.
  */
 export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<ChatPlan> {
   const modelId = input.modelId ?? deps.catalogue.defaultModelId();
@@ -64,7 +65,7 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
   const fit = await fitChat(
     (messages) => {
       const text = tokenizer.renderChat(messages);
-      return deps.tokenizeLong === null || text.length <= PROMPT_LIMITS.inlineTokenizeChars
+      return deps.tokenizeLong === null || encodesInline(tokenizer, text)
         ? tokenizer.encode(text)
         : deps.tokenizeLong(model, text);
     },

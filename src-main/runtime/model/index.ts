@@ -5,7 +5,7 @@ export { ModelCatalogue } from './catalogue';
 export type { CatalogueEntry, CatalogueModel } from './catalogue';
 export { RevisionCache, layoutRevisionOf, sha256 } from './revisions';
 export type { ContentRevisions } from './revisions';
-export { TextTokenizer } from './tokenizer';
+export { encodesInline, TextTokenizer } from './tokenizer';
 export type { ChatTurn } from './tokenizer';
 export { CONFIG_FAMILIES, shapeOf } from './config';
 export type { ModelConfig, ModelShape } from './config';

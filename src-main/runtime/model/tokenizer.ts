@@ -1,5 +1,6 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ChatTemplate } from './chat-template';
+import { PROMPT_LIMITS } from '../../limits';
 import { canCutAtSpaces } from './safe-cuts';
 import { CHUNK_CHARS, SegmentCache } from './segment-cache';
 
@@ -151,6 +152,15 @@ export class TextTokenizer {
       }
     }
   }
+}
+
+/**
+ * True when `text` is cheap enough to encode on the serving thread: short, or mostly in the
+ * tokenizer's cache (a long history with a short new turn), so it never waits for a thread.
+ */
+export function encodesInline(tokenizer: TextTokenizer, text: string): boolean {
+  const limit = PROMPT_LIMITS.inlineTokenizeChars;
+  return text.length <= limit || tokenizer.numUncachedChars(text) <= limit;
 }
 
 /** Text long enough to be chunked, with the spacing, digits and punctuation a cut may meet. */

@@ -1,9 +1,9 @@
 import type { TimelineRecorder } from '../../telemetry/timeline';
-import { TemplateError } from '../model';
+import { encodesInline, TemplateError } from '../model';
 import type { CatalogueModel, ModelCatalogue } from '../model';
 import { DEFAULT_SAMPLING, SAMPLING_LIMITS } from '../sampling';
 import type { SamplingParams } from '../sampling';
-import { maxPromptChars, PROMPT_LIMITS } from '../../limits';
+import { maxPromptChars } from '../../limits';
 import type { GenerationOutcome, GenerationRequest } from './request';
 import type { RuntimeSettings } from '../settings';
 
@@ -67,12 +67,7 @@ export function routeRequest(
   const text = promptText(request, model, limits);
   // What the cache already holds costs nothing to encode: a long history with a short new turn
   // stays on this thread, so `route` does not grow with the history.
-  const { tokenizer } = model.folder;
-  if (
-    tokenizeLong === null ||
-    text.length <= PROMPT_LIMITS.inlineTokenizeChars ||
-    tokenizer.numUncachedChars(text) <= PROMPT_LIMITS.inlineTokenizeChars
-  )
+  if (tokenizeLong === null || encodesInline(model.folder.tokenizer, text))
     return withPrompt(request, model, limits, settings, model.folder.tokenizer.encode(text));
   return tokenizeLong(model, text).then((ids) => withPrompt(request, model, limits, settings, ids));
 }

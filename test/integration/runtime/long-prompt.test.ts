@@ -9,10 +9,16 @@ const SENTENCE = 'It is a truth universally acknowledged, that a single man must
 const textOf = (numChars: number) =>
   SENTENCE.repeat(Math.ceil(numChars / SENTENCE.length)).slice(0, numChars);
 /** Text no earlier prompt shares chunks with (the tokenizer caches repeated text: it would not wait). */
-const freshTextOf = (numChars: number) =>
-  Array.from({ length: Math.ceil(numChars / 40) }, (_, i) => `Letter ${i * 7919} came on day ${i}.`)
-    .join(' ')
-    .slice(0, numChars);
+const freshTextOf = (numChars: number, salt: string) => {
+  const words = SENTENCE.toLowerCase().replace(/[.,]/g, '').trim().split(' ');
+  let state = [...salt].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  let text = salt;
+  while (text.length < numChars) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    text += ` ${words[state % words.length]}`;
+  }
+  return text.slice(0, numChars);
+};
 
 describe('long prompts', () => {
   let runtime: Runtime;
@@ -54,20 +60,22 @@ describe('long prompts', () => {
   });
 
   it('plans a long chat in the tokenizer thread: the serving thread encodes no long text, the ids are the same', async () => {
+    // Text no earlier test encoded: what the tokenizer's cache holds is encoded inline by design.
     const messages = [
-      { role: 'user' as const, content: textOf(PROMPT_LIMITS.inlineTokenizeChars) },
-      { role: 'assistant' as const, content: textOf(500) },
+      { role: 'user' as const, content: freshTextOf(PROMPT_LIMITS.inlineTokenizeChars, 'Planned') },
+      { role: 'assistant' as const, content: freshTextOf(500, 'Answered') },
       { role: 'user' as const, content: 'And then?' },
     ];
-    const inline = model.folder.tokenizer.encode(model.folder.tokenizer.renderChat(messages));
     const encode = vi.spyOn(model.folder.tokenizer, 'encode');
     try {
       const plan = await runtime.planChat({ modelId: TEST_MODEL_ID, messages, overflow: 'drop-oldest' });
+      const encodedHere = encode.mock.calls.map(([text]) => text.length);
+      encode.mockRestore();
+      expect(encodedHere.every((numChars) => numChars <= PROMPT_LIMITS.inlineTokenizeChars)).toBe(true);
       expect(plan.refusal).toBeNull();
       expect(plan.numDroppedMessages).toBe(0);
+      const inline = model.folder.tokenizer.encode(model.folder.tokenizer.renderChat(messages));
       expect(plan.numPromptTokens).toBe(inline.length);
-      const encodedHere = encode.mock.calls.map(([text]) => text.length);
-      expect(encodedHere.every((numChars) => numChars <= PROMPT_LIMITS.inlineTokenizeChars)).toBe(true);
     } finally {
       encode.mockRestore();
     }
@@ -96,7 +104,7 @@ describe('long prompts', () => {
   it('cancels a request while its prompt is being tokenized, leaving nothing waiting', async () => {
     const pending = generate(runtime, {
       requestId: 'cancel-while-tokenizing',
-      prompt: { kind: 'text', text: freshTextOf(30_000) },
+      prompt: { kind: 'text', text: freshTextOf(30_000, 'Cancelled') },
     });
     expect(runtime.load().numWaiting).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));
