@@ -55,9 +55,10 @@ export function settingsActions(
       .then((result) => {
         if (seq !== forecastSeq) return;
         store.setState(
+          // A failed forecast clears the old one: figures for another draft would mislead.
           result.ok
             ? { forecast: result.value, forecastError: null }
-            : { forecastError: result.error.message },
+            : { forecast: null, forecastError: result.error.message },
         );
       });
   }, SETTLE_MS);

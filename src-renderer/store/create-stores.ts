@@ -72,6 +72,7 @@ export function createStores(bridge: Bridge): Stores {
  */
 async function resync(stores: Stores): Promise<void> {
   await loadInitialState(stores);
+  stores.chat.getState().refreshForecast(); // the last one may have failed while we were away
   const { conversationId } = stores.chat.getState();
   const answer = activeAnswer(stores.chat.getState());
   const isFinished = stores.live.getState().timelines.some((t) => t.requestId === answer?.requestId);

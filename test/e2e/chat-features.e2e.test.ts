@@ -231,11 +231,15 @@ describe('the chat people switch to: settings, forecast, versions, branches, mar
     expect(await send.isDisabled()).toBe(true);
     expect(await send.getAttribute('title')).toMatch(/your text stays here/);
     expect(await input.inputValue()).toBe('Is anybody at Longbourn?');
+    // The old forecast is gone (it was for another draft), and the banner alone says why.
+    await expect.poll(() => app.page.getByTestId('send-forecast').count()).toBe(0);
+    expect(await app.page.getByTestId('forecast-error').count()).toBe(0);
     await app.screenshot('chat-offline');
     await restartHost();
     await banner.waitFor({ state: 'detached' });
     await expect.poll(() => send.isEnabled()).toBe(true);
     expect(await input.inputValue()).toBe('Is anybody at Longbourn?');
+    await app.page.getByTestId('send-forecast').waitFor(); // forecast again once the host is back
     expect(await app.page.getByTestId('message-user').count()).toBe(numAsked);
     await input.fill('');
   });

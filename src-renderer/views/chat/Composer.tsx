@@ -11,6 +11,7 @@ export function Composer() {
   const draft = useSlice('chat', (s) => s.draft);
   const setDraft = useSlice('chat', (s) => s.setDraft);
   const forecast = useSlice('chat', (s) => s.forecast);
+  const forecastError = useSlice('chat', (s) => s.forecastError);
   const sendError = useSlice('chat', (s) => s.sendError);
   const isBusy = useSlice('chat', (s) => activeAnswer(s) !== null);
   const isOffline = useSlice('ui', (s) => s.connection === 'lost');
@@ -63,6 +64,11 @@ export function Composer() {
       <div className="composer-info">
         <ContextMeter forecast={forecast} />
         <SendForecastLine forecast={forecast} />
+        {forecastError && !isOffline && (
+          <p className="muted wrap" data-testid="forecast-error">
+            No forecast: {forecastError}
+          </p>
+        )}
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PushedEvent } from '../../../src-main/service/contract';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
 import { activeAnswer, createStores } from '../../../src-renderer/store';
@@ -162,6 +162,26 @@ describe('chat store', () => {
       version: 2,
       messageId: 'm2',
     });
+  });
+
+  it('a forecast that fails clears the old figures and says why', async () => {
+    const up = new BridgeDouble({ 'chat.forecast': () => forecast });
+    const down = new BridgeDouble({}); // answers every call `unavailable`, as a host gone away would
+    let isHostUp = true;
+    const stores = createStores({
+      kind: up.kind,
+      call: (method, input) => (isHostUp ? up : down).call(method, input),
+      subscribe: (listener) => up.subscribe(listener),
+      onConnection: (listener) => up.onConnection(listener),
+      exportUrl: () => null,
+    });
+    stores.chat.getState().setDraft('Shall we walk?');
+    await vi.waitFor(() => expect(stores.chat.getState().forecast).toEqual(forecast));
+    isHostUp = false;
+    stores.chat.getState().setDraft('Shall we walk to Meryton?');
+    await vi.waitFor(() => expect(stores.chat.getState().forecastError).toBe('chat.forecast not answered'));
+    expect(stores.chat.getState().forecast).toBeNull();
+    stores.dispose();
   });
 
   it('feeds finished timelines to the live window', () => {
