@@ -80,12 +80,14 @@ async function profileFile(
     console.error(`${path}: every line was rejected; there is nothing to report`);
     return 1;
   }
-  const report = buildReport(imported.timelines, options);
-  const workload = `trace replay of ${imported.numLines} line(s), ${imported.numRejected} skipped`;
   const side = readTraceSidecar(path);
   if (side && 'problem' in side)
     console.error(`sidecar not read (the trace is profiled without it): ${side.problem}`);
   const sidecar = side && 'sidecar' in side ? side.sidecar : null;
+  // Seed 003 records name no model; the sidecar does (the by-class cells then say which).
+  if (sidecar) for (const t of imported.timelines) t.modelId ||= sidecar.model;
+  const report = buildReport(imported.timelines, options);
+  const workload = `trace replay of ${imported.numLines} line(s), ${imported.numRejected} skipped`;
   const check = sidecar ? checkSidecar(sidecar, report) : null;
   if (isJson) {
     const extra = {

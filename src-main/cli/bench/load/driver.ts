@@ -25,10 +25,10 @@ export interface PhaseInput {
   runId: string | null;
   /**
    * Null in-process. For a remote engine: whether it takes `ignore_eos` (First Frame, llama.cpp
-   * and vLLM do; a plain OpenAI server refuses unknown fields); `first_frame` is never sent, as
-   * runs are filed here, not in the server's history.
+   * and vLLM do; a plain OpenAI server refuses unknown fields), and whether chats go to
+   * Ollama's native API; `first_frame` is never sent, as runs are filed here, not there.
    */
-  remote?: { isExtended: boolean } | null;
+  remote?: { isExtended: boolean; isOllamaNative: boolean } | null;
 }
 
 type ChatMessage = { role: 'user' | 'assistant'; content: string };
@@ -62,7 +62,7 @@ export async function runPhase(
         : {}),
     };
     const { seen, remote } = input.remote
-      ? await remoteStreamChat(target, body)
+      ? await remoteStreamChat(target, body, input.remote.isOllamaNative)
       : { seen: await streamChat(target, body), remote: null };
     answers[planned.index]!.resolve([...messages, { role: 'assistant', content: seen.text }]);
     const record = { planned, scheduledMs, sentMs, seen, remote };

@@ -23,8 +23,11 @@ export interface PhaseExtras {
 export interface LoadHost {
   target: Target;
   modelId: string;
-  /** A remote engine: where, which engine, whether it takes `ignore_eos` (null in-process). */
-  remote: { baseUrl: string; engine: KnownEngine; isExtended: boolean } | null;
+  /**
+   * A remote engine: where, which engine, whether it takes `ignore_eos`, whether chats go to
+   * Ollama's native API (null in-process).
+   */
+  remote: { baseUrl: string; engine: KnownEngine; isExtended: boolean; isOllamaNative: boolean } | null;
   /** Where runs go, or why they do not (a sentence for the report). */
   storeNote: string;
   /**

@@ -155,7 +155,9 @@ async function sendPlan(
       arrivals,
       modelId: ctx.host.modelId,
       runId: phase.runId,
-      remote: ctx.host.remote ? { isExtended: ctx.host.remote.isExtended } : null,
+      remote: ctx.host.remote
+        ? { isExtended: ctx.host.remote.isExtended, isOllamaNative: ctx.host.remote.isOllamaNative }
+        : null,
     },
     (record) => {
       if (isOk(record)) numOk++;

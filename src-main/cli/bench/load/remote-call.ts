@@ -4,23 +4,50 @@ import type { ClientObservation, Target } from './client';
 import { clientNow } from './client';
 
 /**
- * Sends one streamed chat completion to a remote engine through the remote client (its stamps:
- * send, headers, first byte, every text event, last event, on `clientNow`) and returns what it
- * saw both ways: as the remote observation timelines and trace records are made of, and as the
- * lab's summary reads it. A failure (refused, HTTP error, malformed or cut stream) is a value.
+ * Sends one streamed chat to a remote engine through the remote client (its stamps: send,
+ * headers, first byte, every text event, last event, on `clientNow`) and returns what it saw
+ * both ways: as the remote observation timelines and trace records are made of, and as the
+ * lab's summary reads it. `body` is OpenAI's chat body; with `isOllamaNative` it goes to
+ * Ollama's `/api/chat` instead (the only API where Ollama reports its durations). A failure
+ * (refused, HTTP error, malformed or cut stream) is a value.
  */
 export async function remoteStreamChat(
   target: Target,
-  body: object,
+  body: OpenAiChatBody,
+  isOllamaNative: boolean,
 ): Promise<{ seen: ClientObservation; remote: RemoteObservation }> {
   const remote = await streamCall({
-    url: `${target.baseUrl}/chat/completions`,
+    ...(isOllamaNative
+      ? { url: `${new URL(target.baseUrl).origin}/api/chat`, protocol: 'ollama', body: ollamaBodyOf(body) }
+      : {
+          url: `${target.baseUrl}/chat/completions`,
+          protocol: 'openai',
+          body: { ...body, stream: true, stream_options: { include_usage: true } },
+        }),
     headers: target.apiKey ? { Authorization: `Bearer ${target.apiKey}` } : {},
-    body: { ...body, stream: true, stream_options: { include_usage: true } },
-    protocol: 'openai',
     now: clientNow,
   });
   return { seen: clientObservationOf(remote), remote };
+}
+
+/** The fields of OpenAI's chat body the lab sends (and Ollama's native body is made from). */
+export interface OpenAiChatBody {
+  model: string;
+  messages: { role: string; content: string }[];
+  max_tokens: number;
+  temperature: number;
+  seed: number;
+  [extra: string]: unknown;
+}
+
+/** Ollama's native chat body for the same request (it has no ignore_eos). */
+function ollamaBodyOf(body: OpenAiChatBody): object {
+  return {
+    model: body.model,
+    messages: body.messages,
+    stream: true,
+    options: { temperature: body.temperature, seed: body.seed, num_predict: body.max_tokens },
+  };
 }
 
 /** The lab's view of a remote observation: the same stamps, usage in OpenAI's names. */

@@ -56,7 +56,7 @@ export async function connectRemoteHost(options: RemoteHostOptions): Promise<Loa
   return {
     target: { baseUrl, apiKey },
     modelId,
-    remote: { baseUrl, engine, isExtended: isExtendedEngine(engine) },
+    remote: { baseUrl, engine, isExtended: isExtendedEngine(engine), isOllamaNative: engine === 'ollama' },
     storeNote: store.isPersistent
       ? `runs stored in ${options.dataDir}: timelines at the client boundary, from this client's stamps and what ${engine} reported`
       : `runs not stored: ${store.unavailable?.message ?? 'history off'}`,

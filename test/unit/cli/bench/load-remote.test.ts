@@ -112,3 +112,81 @@ describe('the load lab against a llama.cpp server that misbehaves on some answer
     expect(reasons).toMatch(/did not finish \(error: a stream event that is not JSON/);
   });
 });
+
+describe('the load lab against Ollama: chats through its native API, where it reports its durations', () => {
+  const ollamaFixture = readFileSync(
+    new URL('../../runtime/remote/fixtures/ollama-chat-stream.ndjson', import.meta.url),
+    'utf8',
+  );
+  let ollama: ScriptedServer;
+  beforeAll(async () => {
+    ollama = await startScripted({
+      '/v1/models': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: [{ id: 'llama3.2:latest', object: 'model', owned_by: 'library' }],
+          }),
+        );
+      },
+      '/api/chat': async (_req, res) => {
+        // Longer than the fixture's load + prompt evaluation (355 ms), as the real server takes.
+        await new Promise((resolve) => setTimeout(resolve, 380));
+        const lines = ollamaFixture
+          .split('\n')
+          .filter((l) => l)
+          .map((l) => `${l}\n`);
+        await writeSlowly(res, lines, 'application/x-ndjson');
+        res.end();
+      },
+    });
+  });
+  afterAll(() => ollama.close());
+
+  it('maps load_duration and prompt_eval_duration into the records; queue and first decode collapse', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const traceFile = path.join(dir, 'ollama.jsonl');
+    const argv = [
+      '--model',
+      path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
+      '--url',
+      ollama.baseUrl,
+      '--profile',
+      'sync',
+    ];
+    argv.push('--requests', '2', '--warmup', '0', '--multi-turn-share', '0', '--no-store', '--json');
+    const code = await run([...argv, '--trace-out', traceFile]).finally(() => {
+      log.mockRestore();
+      stderr.mockRestore();
+    });
+    expect(code).toBe(0);
+    const chat = ollama.requests.find((r) => r.path === '/api/chat')!;
+    expect(JSON.parse(chat.body)).toMatchObject({
+      model: 'llama3.2:latest',
+      stream: true,
+      options: { temperature: 0 },
+    });
+    expect(ollama.requests.some((r) => r.path === '/v1/chat/completions')).toBe(false);
+    const records = readFileSync(traceFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => SeedRecordSchema.parse(JSON.parse(l)));
+    expect(records).toHaveLength(2);
+    for (const r of records) {
+      expect(r).toMatchObject({ prompt_tokens: 26, output_tokens: 4 });
+      expect(r.queue_enter_ms - r.gateway_arrival_ms).toBeCloseTo(12.525, 3);
+      expect(r.prefill_start_ms).toBe(r.queue_enter_ms);
+      expect(r.prefill_end_ms - r.prefill_start_ms).toBeCloseTo(342.546, 3);
+      expect(r.first_token_server_ms).toBe(r.prefill_end_ms);
+    }
+    const side = readTraceSidecar(traceFile);
+    if (!side || !('sidecar' in side)) throw new Error(JSON.stringify(side));
+    expect(side.sidecar).toMatchObject({
+      engine: 'ollama',
+      report_sources: { 'ollama-durations': 2 },
+      collapsed_phases: { queue: 2, first_decode: 2 },
+    });
+  });
+});

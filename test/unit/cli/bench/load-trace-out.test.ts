@@ -8,7 +8,7 @@ import type { MeasuredPhase } from '../../../../src-main/cli/bench/load/phase';
 import { clientObservationOf } from '../../../../src-main/cli/bench/load/remote-call';
 import { summarize } from '../../../../src-main/cli/bench/load/summary';
 import { writeSeedTrace } from '../../../../src-main/cli/bench/load/trace-out';
-import { checkSidecar } from '../../../../src-main/cli/profile-sidecar';
+import { checkSidecar, sidecarLines } from '../../../../src-main/cli/profile-sidecar';
 import { emptyReport } from '../../../../src-main/runtime/remote/engines';
 import type { ServerReport } from '../../../../src-main/runtime/remote/engines';
 import { emptyObservation } from '../../../../src-main/runtime/remote/observation';
@@ -151,6 +151,12 @@ describe('the load lab’s --trace-out of a remote engine', () => {
     const check = checkSidecar(s, report);
     expect(check.isSame).toBe(false);
     expect(check.note).toMatch(/lab ranked 3 request\(s\), this file 2; 2 left out/);
+    const lines = sidecarLines(s, check).join('\n');
+    expect(lines).toMatch(/Sidecar: llama\.cpp at http:\/\/box:8080\/v1, model m; 2 record\(s\), 2 left out/);
+    expect(lines).toMatch(
+      /collapsed server phases \(zero width, no stamps reported\): gateway in 2, queue in 2, first_decode in 2/,
+    );
+    expect(lines).toMatch(/from this file: .* \(n=2\) — differs: the lab ranked 3/);
   });
 
   it('an absent sidecar is no sidecar; an unreadable one is a stated problem', () => {
