@@ -190,3 +190,71 @@ describe('the load lab against Ollama: chats through its native API, where it re
     });
   });
 });
+
+describe('the load lab against vLLM: /metrics scraped before and after the phase', () => {
+  const MODEL = 'meta-llama/Llama-3.1-8B-Instruct';
+  const metricsFixture = (name: string) =>
+    readFileSync(new URL(`../../runtime/remote/fixtures/${name}`, import.meta.url), 'utf8');
+  // vLLM's stream carries usage but no timings: strip llama.cpp's from the same OpenAI stream.
+  const stream = fixture.replace(/,"timings":\{[^}]*\}/, '');
+  let vllm: ScriptedServer;
+  let numScrapes = 0;
+  beforeAll(async () => {
+    vllm = await startScripted({
+      '/v1/models': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [{ id: MODEL, object: 'model', owned_by: 'vllm' }] }));
+      },
+      '/metrics': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' });
+        res.end(metricsFixture(++numScrapes === 1 ? 'vllm-metrics-before.txt' : 'vllm-metrics-after.txt'));
+      },
+      '/v1/chat/completions': async (_req, res) => {
+        await writeSlowly(res, sseEvents(stream), 'text/event-stream');
+        res.end();
+      },
+    });
+  });
+  afterAll(() => vllm.close());
+
+  it('reports the run-level server phases beside the client’s, in the JSON and the sidecar; every server phase collapses in the records', async () => {
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void out.push(text));
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const traceFile = path.join(dir, 'vllm.jsonl');
+    const argv = [
+      '--model',
+      path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
+      '--url',
+      vllm.baseUrl,
+      '--profile',
+      'sync',
+    ];
+    argv.push('--requests', '2', '--warmup', '0', '--multi-turn-share', '0', '--no-store', '--json');
+    const code = await run([...argv, '--trace-out', traceFile]).finally(() => {
+      log.mockRestore();
+      stderr.mockRestore();
+    });
+    expect(code).toBe(0);
+    expect(numScrapes).toBe(2);
+    type Phases = { phases: { phase: string; numRequests: number; meanMs: number }[]; note: string };
+    const report = JSON.parse(out.join('\n')) as { phases: { serverPhases: Phases }[] };
+    const server = report.phases[0]!.serverPhases;
+    expect(server.phases.map((p) => [p.phase, p.numRequests])).toEqual([
+      ['queue', 10],
+      ['prefill', 10],
+      ['decode', 10],
+      ['ttft', 10],
+    ]);
+    expect(server.phases[3]!.meanMs).toBeCloseTo(75, 9);
+    expect(server.note).toMatch(/any other client/);
+    const side = readTraceSidecar(traceFile);
+    if (!side || !('sidecar' in side)) throw new Error(JSON.stringify(side));
+    expect(side.sidecar).toMatchObject({
+      engine: 'vllm',
+      report_sources: { none: 2 },
+      collapsed_phases: { gateway: 2, queue: 2, prefill: 2, first_decode: 2 },
+      server_phases: [{ server_phases: { source: 'vllm-metrics' } }],
+    });
+  });
+});
