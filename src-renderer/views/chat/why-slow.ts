@@ -85,7 +85,10 @@ function pagesText(prefillMs: number, p: PageMiss): string {
   const computed = `${formatCount(p.numPromptTokens - p.numCachedTokens)} computed in ${formatMs(prefillMs)}`;
   switch (p.kind) {
     case 'unaligned-tail':
-      return `${reused}: every full ${p.pageSize}-token page was cached; only the unaligned tail (${computed}) was new.`;
+      // A prompt shorter than one page has no full page to cache: say so rather than "every full page".
+      return p.numCachedTokens === 0
+        ? `${reused}: the prompt is shorter than one ${p.pageSize}-token page, and only full pages are cached (${computed}).`
+        : `${reused}: every full ${p.pageSize}-token page was cached; only the unaligned tail (${computed}) was new.`;
     case 'diverged':
       return `${reused}: the prompt differs from the cached one from token ${formatCount(p.divergedAtToken ?? p.numCachedTokens)} on (${computed}).`;
     case 'revision':

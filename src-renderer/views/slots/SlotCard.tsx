@@ -52,7 +52,7 @@ function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
     },
     {
       label: 'hits / active',
-      value: `${formatCount(s.numHits)} hits · ${s.numActiveSequences} sequences · last used ${s.lastUsedWallMs ? formatClock(s.lastUsedWallMs) : 'never'}`,
+      value: `${formatCount(s.numHits)} ${s.numHits === 1 ? 'hit' : 'hits'} · ${s.numActiveSequences} ${s.numActiveSequences === 1 ? 'sequence' : 'sequences'} · last used ${s.lastUsedWallMs ? formatClock(s.lastUsedWallMs) : 'never'}`,
     },
   ];
 }

@@ -67,6 +67,11 @@ describe('why a turn was slow, in words', () => {
       /differs from the cached one from token 37 on \(18 computed in 20\.0 ms\)/,
     ],
     ['unaligned-tail', {}, /only the unaligned tail \(18 computed/],
+    [
+      'unaligned-tail',
+      { numCachedTokens: 0, numPromptTokens: 12 },
+      /the prompt is shorter than one 16-token page, and only full pages are cached \(12 computed/,
+    ],
     ['revision', { changedRevisions: ['slot'] }, /another slot revision \(the model was reloaded since\)/],
     ['evicted', {}, /were evicted to free K\/V memory/],
     ['no-prefix', { numCachedTokens: 0 }, /nothing cached starts like this prompt \(a first message/],
