@@ -24,7 +24,8 @@ export function graphCacheKey(modelRevision: string, provider: ExecutionProvider
 
 /** Where a model revision's optimized graph lives in `dir`, and whether it is there yet. */
 export function cachedGraphPath(dir: string, modelRevision: string, provider: ExecutionProvider) {
-  const file = path.join(dir, `${graphCacheKey(modelRevision, provider)}.onnx`);
+  // `.ort`: ORT's own format (see load-slot.ts), which older caches' `.onnx` files are not.
+  const file = path.join(dir, `${graphCacheKey(modelRevision, provider)}.ort`);
   return { file, isPresent: existsSync(file) };
 }
 

@@ -8,10 +8,17 @@ import { readWeights } from './read-weights';
 import type { HostWeights } from './read-weights';
 
 /**
- * ORT re-runs its optimizers on a graph it already optimized unless told not to; `basic` keeps
- * the cheap, hardware-independent passes (constant folding, redundant-node removal).
+ * The optimized graph is saved in ORT's own format (a flatbuffer): a session builds from it with
+ * no protobuf parse, reading its initializers in place from the slot's host copy of the file
+ * (which the worker keeps until the session is released) instead of copying them. ORT would
+ * re-run its optimizers on a graph it already optimized unless told not to.
  */
-const CACHED_GRAPH_LEVEL = 'basic' as const;
+const SAVE_GRAPH_CONFIG = { save_model_format: 'ORT' };
+const CACHED_GRAPH_CONFIG = {
+  use_ort_model_bytes_directly: '1',
+  use_ort_model_bytes_for_initializers: '1',
+};
+const CACHED_GRAPH_LEVEL = 'disabled' as const;
 
 /** A loaded slot: its runner, the host copy it was built from, and how the load went. */
 export interface LoadedSlot {
@@ -45,7 +52,7 @@ async function fromCachedGraph(
   file: string,
 ): Promise<Built | null> {
   const readStartMs = performance.now();
-  // ORT writes the optimized graph with every initializer inline: no external data to follow.
+  // The saved graph holds every initializer inline: no external data to follow.
   const weights = await readWeights({ onnxPath: file, externalData: [] });
   const buildStartMs = performance.now();
   try {
@@ -53,6 +60,7 @@ async function fromCachedGraph(
       numThreads: job.numThreads,
       provider,
       graphOptimizationLevel: CACHED_GRAPH_LEVEL,
+      sessionConfig: CACHED_GRAPH_CONFIG,
     });
     const buildMs = performance.now() - buildStartMs;
     return {
@@ -80,7 +88,7 @@ async function fromSource(job: LoadJob, provider: ExecutionProvider, file: strin
     ModelRunner.build(weights.weights, specOf(job), {
       numThreads: job.numThreads,
       provider,
-      ...(optimizedModelFilePath ? { optimizedModelFilePath } : {}),
+      ...(optimizedModelFilePath ? { optimizedModelFilePath, sessionConfig: SAVE_GRAPH_CONFIG } : {}),
     });
   let runner: ModelRunner;
   let saveProblem: string | null = null;

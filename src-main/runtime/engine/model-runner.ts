@@ -28,6 +28,8 @@ export interface RunnerOptions {
   graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
   /** Where ORT saves the graph it optimized, for the next cold load. */
   optimizedModelFilePath?: string;
+  /** Extra session config entries (ORT's `session.*` keys without the prefix). */
+  sessionConfig?: Record<string, string>;
 }
 
 /** A variant's weights in memory: the ONNX bytes and each external data file by the name the graph uses. */
@@ -71,7 +73,7 @@ export class ModelRunner {
       externalData: weights.externalData,
       logSeverityLevel: 3,
       // Pool threads must not spin between runs: they would steal the core the main thread needs.
-      extra: { session: { intra_op: { allow_spinning: '0' } } },
+      extra: { session: { ...options.sessionConfig, intra_op: { allow_spinning: '0' } } },
     }).catch((error: Error) => {
       throw new Error(
         `${spec.file}: ONNX Runtime cannot build a session from it${provider === 'cpu' ? '' : ` on ${provider}`} (${error.message})`,

@@ -28,7 +28,7 @@ describe('optimized graph cache', () => {
     const first = await answerWith(dir);
     const second = await answerWith(dir);
     expect([plain.status, first.status, second.status]).toEqual(['off', 'saved', 'hit']);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.onnx'))).toHaveLength(1);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.ort'))).toHaveLength(1);
     expect(first.tokenIds).toEqual(plain.tokenIds);
     expect(second.tokenIds).toEqual(plain.tokenIds);
   });
