@@ -2,10 +2,10 @@ import type { SendForecast } from '../../../src-main/service/contract';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { phasesOf } from '../../parts';
 import { answerFigures } from './answer-figures';
-import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
+import { RateAndFinishSpans, WindowTtftSpans } from './FigureSpans';
 import { RemoteAnswerStats } from './RemoteAnswerStats';
 import { whySlow } from './why-slow';
-import { Term, TtftBar, formatMs, formatSignedMs } from '../../components';
+import { Term, TtftBar, formatMs } from '../../components';
 
 /**
  * What sits under every finished answer: its TTFT bar, server vs client TTFT and the transport
@@ -30,15 +30,7 @@ export function AnswerStats(props: {
             {formatMs(f.serverTtftMs)}
           </b>
         </span>
-        <span title="This window's Send → first chunk received, on the window's own clock">
-          in this window{' '}
-          <b data-testid="client-ttft" data-ms={f.clientTtftMs ?? ''}>
-            {formatMs(f.clientTtftMs)}
-          </b>
-        </span>
-        <span>
-          <Term name="transport" /> <b data-testid="transport-ms">{formatSignedMs(f.transportMs)}</b>
-        </span>
+        <WindowTtftSpans figures={f} />
         <ForecastVsMeasured forecast={props.forecast} measuredMs={f.serverTtftMs} />
         <span
           data-testid="cached-tokens"
@@ -47,18 +39,7 @@ export function AnswerStats(props: {
         >
           reused {t.numCachedTokens} of {t.numPromptTokens} prompt tokens
         </span>
-        <span>
-          {f.tokensPerS === null ? '– ' : `${f.tokensPerS.toFixed(1)} `}
-          <Term name="tok/s" />
-        </span>
-        <span
-          className={`finish finish-${t.finishReason}`}
-          data-testid="finish-reason"
-          data-value={t.finishReason}
-          title={FINISH_EXPLANATIONS[t.finishReason]}
-        >
-          {FINISH_LABELS[t.finishReason]}
-        </span>
+        <RateAndFinishSpans timeline={t} figures={f} />
       </div>
       <WhySlow timeline={t} />
       {t.errorMessage && <p className="notice error wrap">{t.errorMessage}</p>}

@@ -2,8 +2,8 @@ import type { RemoteFacts } from '../../../src-main/telemetry/timeline/remote-fa
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { phasesOf } from '../../parts';
 import { answerFigures } from './answer-figures';
-import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
-import { Term, TtftBar, formatMs, formatSignedMs } from '../../components';
+import { RateAndFinishSpans, WindowTtftSpans } from './FigureSpans';
+import { Term, TtftBar, formatMs } from '../../components';
 
 /** What each report source gave, for the line under a remote answer. */
 const REPORTED: Record<RemoteFacts['reportSource'], string> = {
@@ -36,27 +36,8 @@ export function RemoteAnswerStats(props: { timeline: Timeline; clientTtftMs: num
         <span title="The server's own TTFT (its arrival → its first token), when it reports one">
           server says <b data-testid="remote-server-ttft">{formatMs(r.serverTtftMs)}</b>
         </span>
-        <span title="This window's Send → first chunk received, on the window's own clock">
-          in this window{' '}
-          <b data-testid="client-ttft" data-ms={f.clientTtftMs ?? ''}>
-            {formatMs(f.clientTtftMs)}
-          </b>
-        </span>
-        <span>
-          <Term name="transport" /> <b data-testid="transport-ms">{formatSignedMs(f.transportMs)}</b>
-        </span>
-        <span>
-          {f.tokensPerS === null ? '– ' : `${f.tokensPerS.toFixed(1)} `}
-          <Term name="tok/s" />
-        </span>
-        <span
-          className={`finish finish-${t.finishReason}`}
-          data-testid="finish-reason"
-          data-value={t.finishReason}
-          title={FINISH_EXPLANATIONS[t.finishReason]}
-        >
-          {FINISH_LABELS[t.finishReason]}
-        </span>
+        <WindowTtftSpans figures={f} />
+        <RateAndFinishSpans timeline={t} figures={f} />
       </div>
       <p className="muted" data-testid="remote-report">
         {r.endpointName} ({r.engine}) reported {REPORTED[r.reportSource]}.{' '}
