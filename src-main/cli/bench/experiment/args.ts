@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Slo } from '../../../telemetry/report';
 import { parseSettingValue, settingByName, settingsUsage, takeSettingFlags } from '../../../runtime/settings';
 import type { SettingKey, SettingsPatch } from '../../../runtime/settings';
-import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../../paths';
+import { SHARED_RUN_OPTIONS, dataDirOf, integer, modelDirOf, sloOf } from '../run-options';
 import type { LengthSpec } from '../load/lengths';
 import { parseLengthSpec } from '../load/lengths';
 
@@ -55,17 +55,7 @@ const OPTIONS = {
   workload: { type: 'string', default: 'burst:8' },
   requests: { type: 'string' },
   rounds: { type: 'string', default: '1' },
-  warmup: { type: 'string', default: '2' },
-  'prompt-tokens': { type: 'string', default: 'uniform:32-256' },
-  'output-tokens': { type: 'string', default: 'fixed:32' },
-  seed: { type: 'string', default: '1' },
-  'slo-ttft': { type: 'string' },
-  'slo-itl': { type: 'string' },
-  model: { type: 'string' },
-  variant: { type: 'string' },
-  'data-dir': { type: 'string' },
-  'no-store': { type: 'boolean', default: false },
-  json: { type: 'boolean', default: false },
+  ...SHARED_RUN_OPTIONS,
 } as const;
 
 /** Parses and checks the options; throws a message naming the bad one. */
@@ -75,7 +65,7 @@ export function parseExperimentArgs(argv: string[]): ExperimentConfig {
   if (!v.vary) throw new Error('--vary SETTING=A,B is required (e.g. --vary seats=2,4)');
   if (Boolean(v['slo-ttft']) !== Boolean(v['slo-itl']))
     throw new Error('--slo-ttft and --slo-itl go together');
-  const modelDir = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const modelDir = modelDirOf(v.model);
   const workload = parseWorkload(v.workload);
   return {
     vary: parseVary(v.vary, path.basename(modelDir)),
@@ -90,12 +80,10 @@ export function parseExperimentArgs(argv: string[]): ExperimentConfig {
     promptLengths: parseLengthSpec(v['prompt-tokens'], 'prompt-tokens'),
     outputLengths: parseLengthSpec(v['output-tokens'], 'output-tokens'),
     seed: integer(v.seed, 'seed', 0),
-    slo: v['slo-ttft']
-      ? { ttftMs: positive(v['slo-ttft'], 'slo-ttft'), itlMs: positive(v['slo-itl']!, 'slo-itl') }
-      : null,
+    slo: sloOf(v['slo-ttft'], v['slo-itl']),
     modelDir,
     variant: v.variant ?? null,
-    dataDir: v['no-store'] ? null : path.resolve(v['data-dir'] ?? DEFAULT_DATA_DIR),
+    dataDir: dataDirOf(v),
     base,
     isJson: v.json,
   };
@@ -140,16 +128,4 @@ export function parseWorkload(text: string): ExperimentWorkload {
   if (kind === 'poisson' && Number(rest) > 0) return { kind, ratePerS: Number(rest) };
   if (kind === 'trace' && rest.length > 0) return { kind, path: path.resolve(rest) };
   throw new Error(`--workload "${text}": write burst:N, poisson:RATE or trace:FILE`);
-}
-
-function positive(text: string, name: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} "${text}": a number above 0`);
-  return value;
-}
-
-function integer(text: string, name: string, min: number): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} "${text}": an integer ≥ ${min}`);
-  return value;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Slo } from '../../../telemetry/report';
 import { settingsUsage, takeSettingFlags } from '../../../runtime/settings';
 import type { SettingsPatch } from '../../../runtime/settings';
-import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../../paths';
+import { SHARED_RUN_OPTIONS, dataDirOf, integer, modelDirOf, positive, sloOf } from '../run-options';
 import type { ArrivalProfile } from './arrivals';
 import type { LengthSpec } from './lengths';
 import { parseLengthSpec } from './lengths';
@@ -53,20 +53,10 @@ const OPTIONS = {
   rates: { type: 'string', default: '1,2,4' },
   burst: { type: 'string', default: '8' },
   requests: { type: 'string', default: '40' },
-  warmup: { type: 'string', default: '2' },
-  'prompt-tokens': { type: 'string', default: 'uniform:32-256' },
-  'output-tokens': { type: 'string', default: 'fixed:32' },
+  ...SHARED_RUN_OPTIONS,
   'multi-turn-share': { type: 'string', default: '0.3' },
-  seed: { type: 'string', default: '1' },
-  'slo-ttft': { type: 'string' },
-  'slo-itl': { type: 'string' },
   url: { type: 'string' },
   'api-key': { type: 'string' },
-  model: { type: 'string' },
-  variant: { type: 'string' },
-  'data-dir': { type: 'string' },
-  'no-store': { type: 'boolean', default: false },
-  json: { type: 'boolean', default: false },
   csv: { type: 'string' },
   'trace-out': { type: 'string' },
 } as const;
@@ -99,14 +89,12 @@ export function parseLoadArgs(argv: string[]): LoadConfig {
     outputLengths: parseLengthSpec(v['output-tokens'], 'output-tokens'),
     multiTurnShare: share(v['multi-turn-share']),
     seed: integer(v.seed, 'seed', 0),
-    slo: v['slo-ttft']
-      ? { ttftMs: positive(v['slo-ttft'], 'slo-ttft'), itlMs: positive(v['slo-itl']!, 'slo-itl') }
-      : null,
+    slo: sloOf(v['slo-ttft'], v['slo-itl']),
     url: v.url?.replace(/\/+$/, '') ?? null,
     apiKey: v['api-key'] ?? process.env['FIRST_FRAME_API_KEY'] ?? null,
-    modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
+    modelDir: modelDirOf(v.model),
     variant: v.variant ?? null,
-    dataDir: v['no-store'] ? null : path.resolve(v['data-dir'] ?? DEFAULT_DATA_DIR),
+    dataDir: dataDirOf(v),
     settings,
     isJson: v.json,
     csvPath: v.csv ?? null,
@@ -118,18 +106,6 @@ export function parseLoadArgs(argv: string[]): LoadConfig {
 function ratesOf(profile: LoadConfig['profile'], rate: string, rates: string): (number | null)[] {
   if (profile === 'sweep') return rates.split(',').map((r) => positive(r, 'rates'));
   return profile === 'constant' || profile === 'poisson' ? [positive(rate, 'rate')] : [null];
-}
-
-function positive(text: string, name: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} "${text}": a number above 0`);
-  return value;
-}
-
-function integer(text: string, name: string, min: number): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} "${text}": an integer ≥ ${min}`);
-  return value;
 }
 
 function share(text: string): number {
