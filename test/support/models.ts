@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  TINY_SHAPE,
   buildLlamaOnnx,
   makeLlamaConfig,
   randomLlamaWeights,
@@ -26,15 +27,7 @@ export function randomModelsDir(names: readonly string[]): string {
     const outDir = path.join(dir, name);
     if (existsSync(path.join(outDir, 'onnx', 'model.onnx'))) continue;
     mkdirSync(outDir, { recursive: true });
-    const config = makeLlamaConfig({
-      numLayers: 2,
-      hiddenSize: 64,
-      numHeads: 4,
-      numKvHeads: 2,
-      intermediateSize: 128,
-      vocabSize: 4096,
-      maxPositions: 2048,
-    });
+    const config = makeLlamaConfig({ ...TINY_SHAPE, maxPositions: 2048 });
     const weights = randomLlamaWeights(config, { seed: 101 + index, std: 0.3 });
     const onnxBytes = buildLlamaOnnx(config, weights, { weightDtype: 'float32' });
     writeModelFolder({

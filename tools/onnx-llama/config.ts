@@ -175,6 +175,20 @@ export interface LlamaShape {
   isTiedEmbedding?: boolean;
 }
 
+/**
+ * A seconds-fast shape for smoke tests and layout models: 2 layers, 4 query heads over 2 K/V
+ * heads (GQA), hidden 64, a 4096-token vocabulary, 512 positions.
+ */
+export const TINY_SHAPE: LlamaShape = {
+  numLayers: 2,
+  hiddenSize: 64,
+  numHeads: 4,
+  numKvHeads: 2,
+  intermediateSize: 128,
+  vocabSize: 4096,
+  maxPositions: 512,
+};
+
 /** Builds and validates a full HF config for a model shape (no special ids; fp32). */
 export function makeLlamaConfig(shape: LlamaShape): LlamaConfig {
   return validateLlamaConfig({

@@ -1,6 +1,6 @@
 // Public surface of onnx-llama: other code imports only from this file.
 
-export { LlamaConfigError, llamaDims, makeLlamaConfig, validateLlamaConfig } from './config';
+export { LlamaConfigError, TINY_SHAPE, llamaDims, makeLlamaConfig, validateLlamaConfig } from './config';
 export type { LlamaConfig, LlamaDims, LlamaShape } from './config';
 export { buildLlamaOnnx, LLAMA_OPSET } from './llama-graph';
 export type { BuildLlamaOptions } from './llama-graph';

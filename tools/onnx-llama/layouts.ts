@@ -4,7 +4,7 @@
 // same greedy tokens as its twin.
 
 import { join } from 'node:path';
-import { makeLlamaConfig, type LlamaShape } from './config';
+import { TINY_SHAPE, makeLlamaConfig, type LlamaShape } from './config';
 import { buildLlamaOnnx, type GraphIo } from './llama-graph';
 import { randomLlamaWeights } from './random-weights';
 import { writeModelFolder, type WrittenFile } from './write-model-folder';
@@ -58,17 +58,6 @@ export const LAYOUTS = {
 /** A layout's name. */
 export type LayoutName = keyof typeof LAYOUTS;
 
-/** The tiny shape layout models use: 2 layers, 4 query heads over 2 K/V heads (GQA), hidden 64. */
-export const LAYOUT_SHAPE: LlamaShape = {
-  numLayers: 2,
-  hiddenSize: 64,
-  numHeads: 4,
-  numKvHeads: 2,
-  intermediateSize: 128,
-  vocabSize: 4096,
-  maxPositions: 512,
-};
-
 /**
  * Writes a random-weight model folder in `layout`. Weights are drawn wide (std 0.3) so greedy
  * tokens vary; the same seed and shape give the same weights in every layout.
@@ -83,7 +72,8 @@ export function writeLayoutModel(spec: {
 }): WrittenFile[] {
   const layout: LayoutSpec = LAYOUTS[spec.layout];
   const written: LayoutSpec = spec.isTwin ? { ...LAYOUTS.plain, shape: layout.shape } : layout;
-  const config = makeLlamaConfig({ ...LAYOUT_SHAPE, ...layout.shape });
+  // Every layout is the tiny shape, a layout's own shape fields on top (mha: 4 K/V heads).
+  const config = makeLlamaConfig({ ...TINY_SHAPE, ...layout.shape });
   const weights = randomLlamaWeights(config, { seed: spec.seed, std: 0.3 });
   return writeModelFolder({
     outDir: spec.outDir,

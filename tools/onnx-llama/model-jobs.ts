@@ -3,7 +3,13 @@
 // what it wrote, the parameter count and how long each phase took.
 
 import { readFileSync } from 'node:fs';
-import { makeLlamaConfig, validateLlamaConfig, type LlamaConfig, type LlamaShape } from './config';
+import {
+  TINY_SHAPE,
+  makeLlamaConfig,
+  validateLlamaConfig,
+  type LlamaConfig,
+  type LlamaShape,
+} from './config';
 import { buildLlamaOnnx } from './llama-graph';
 import { randomLlamaWeights } from './random-weights';
 import { readSafetensors } from './safetensors';
@@ -33,15 +39,7 @@ export const RANDOM_PRESETS: Record<string, LlamaShape> = {
     maxPositions: 2048,
   },
   /** A seconds-fast model for smoke tests. */
-  tiny: {
-    numLayers: 2,
-    hiddenSize: 64,
-    numHeads: 4,
-    numKvHeads: 2,
-    intermediateSize: 128,
-    vocabSize: 4096,
-    maxPositions: 512,
-  },
+  tiny: TINY_SHAPE,
 };
 
 function timed<T>(timingsMs: Record<string, number>, phase: string, work: () => T): T {
