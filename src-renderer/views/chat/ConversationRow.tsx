@@ -6,6 +6,13 @@ import { formatClock, saveTextFile } from '../../components';
 
 type Mode = 'idle' | 'renaming' | 'exporting' | 'confirm-delete';
 
+/** The open row's icon buttons, in order: each opens its mode in place. */
+const ROW_ACTIONS: readonly { mode: Mode; testId: string; title: string; icon: string }[] = [
+  { mode: 'renaming', testId: 'conversation-rename', title: 'Rename', icon: '✎' },
+  { mode: 'exporting', testId: 'conversation-export', title: 'Export', icon: '⤓' },
+  { mode: 'confirm-delete', testId: 'conversation-delete', title: 'Delete', icon: '×' },
+];
+
 /** One conversation in the sidebar; the open one offers rename, export and delete (asked in place). */
 export function ConversationRow(props: {
   conversation: ConversationSummary;
@@ -34,36 +41,19 @@ export function ConversationRow(props: {
       )}
       {props.isOpen && mode === 'idle' && (
         <span className="row-actions">
-          <button
-            type="button"
-            className="icon"
-            data-testid="conversation-rename"
-            aria-label={`Rename ${c.title}`}
-            title="Rename"
-            onClick={() => setMode('renaming')}
-          >
-            ✎
-          </button>
-          <button
-            type="button"
-            className="icon"
-            data-testid="conversation-export"
-            aria-label={`Export ${c.title}`}
-            title="Export"
-            onClick={() => setMode('exporting')}
-          >
-            ⤓
-          </button>
-          <button
-            type="button"
-            className="icon"
-            data-testid="conversation-delete"
-            aria-label={`Delete ${c.title}`}
-            title="Delete"
-            onClick={() => setMode('confirm-delete')}
-          >
-            ×
-          </button>
+          {ROW_ACTIONS.map((a) => (
+            <button
+              key={a.mode}
+              type="button"
+              className="icon"
+              data-testid={a.testId}
+              aria-label={`${a.title} ${c.title}`}
+              title={a.title}
+              onClick={() => setMode(a.mode)}
+            >
+              {a.icon}
+            </button>
+          ))}
         </span>
       )}
       {mode === 'exporting' && <ExportMenu conversation={c} onDone={() => setMode('idle')} />}
