@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CHAIN_ROOT, PageStore } from '../../../../src-main/runtime/pages';
+import { PageStore } from '../../../../src-main/runtime/pages';
 import type { PageIdentity } from '../../../../src-main/runtime/pages';
-
-const IDENTITY: PageIdentity = {
-  modelRevision: 'm1',
-  tokenizerRevision: 't1',
-  layoutRevision: 'l1',
-  slotRevision: 1,
-};
-const TOKENS = Array.from({ length: 40 }, (_, i) => 100 + i);
-const dataOf = (byteLength: number) => ({
-  buffer: new SharedArrayBuffer(byteLength),
-  byteOffset: 0,
-  byteLength,
-});
-
-/** Inserts the full pages of `tokens` (page size 8) and releases them, as a finished request would. */
-function fill(store: PageStore, identity: PageIdentity, tokens: number[]): void {
-  let parent = CHAIN_ROOT;
-  for (let p = 0; (p + 1) * 8 <= tokens.length; p++) {
-    const page = store.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), dataOf(64));
-    store.release(page);
-    parent = page.hash;
-  }
-}
+import { IDENTITY, TOKENS, fill } from '../../../support/pages';
 
 /** Looks up like the scheduler (one token always left to prefill) and explains the result. */
 function explain(store: PageStore, identity: PageIdentity, tokens: number[]) {

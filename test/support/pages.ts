@@ -1,0 +1,30 @@
+import { CHAIN_ROOT } from '../../src-main/runtime/pages';
+import type { PageIdentity, PageStore } from '../../src-main/runtime/pages';
+
+/** One model/tokenizer/layout/slot identity for page-store tests. */
+export const IDENTITY: PageIdentity = {
+  modelRevision: 'm1',
+  tokenizerRevision: 't1',
+  layoutRevision: 'l1',
+  slotRevision: 1,
+};
+
+/** 40 distinct tokens: five full pages of 8. */
+export const TOKENS = Array.from({ length: 40 }, (_, i) => 100 + i);
+
+/** A fresh shared buffer of `byteLength` bytes, as a page's K/V data. */
+export const dataOf = (byteLength: number) => ({
+  buffer: new SharedArrayBuffer(byteLength),
+  byteOffset: 0,
+  byteLength,
+});
+
+/** Inserts the full pages of `tokens` (page size 8) and releases them, as a finished request would. */
+export function fill(store: PageStore, identity: PageIdentity, tokens: number[]): void {
+  let parent = CHAIN_ROOT;
+  for (let p = 0; (p + 1) * 8 <= tokens.length; p++) {
+    const page = store.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), dataOf(64));
+    store.release(page);
+    parent = page.hash;
+  }
+}
