@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src-main/cli/bench/experiment';
 import { createStore } from '../../../src-main/store';
+import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 describe('npm run bench -- experiment (the same workload under each value, each arm a stored run)', () => {
@@ -11,9 +12,6 @@ describe('npm run bench -- experiment (the same workload under each value, each 
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('replays one burst under seats=1 and seats=2 in interleaved rounds and files one run per arm', async () => {
-    const printed: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text));
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const argv = [
       '--model',
       path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
@@ -37,12 +35,9 @@ describe('npm run bench -- experiment (the same workload under each value, each 
       dataDir,
       '--json',
     ];
-    const code = await run(argv).finally(() => {
-      log.mockRestore();
-      stderr.mockRestore();
-    });
-    expect(code).toBe(0);
-    const report = JSON.parse(printed.join('\n')) as {
+    const { code, out, err } = await runCaptured(run, argv);
+    expect(code, err.join('\n')).toBe(0);
+    const report = JSON.parse(out.join('\n')) as {
       experimentId: string;
       arms: { arm: string; run_id: string; num_sent: number; num_ok: number; numRequests: number }[];
       ratios: { arm: string; queueMeanRatio: number | null }[];

@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src-main/cli/bench/load';
 import { createStore } from '../../../src-main/store';
 import { buildReport } from '../../../src-main/telemetry/report';
+import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 describe('npm run bench -- load (in-process headless core + /v1 server)', () => {
@@ -12,9 +13,6 @@ describe('npm run bench -- load (in-process headless core + /v1 server)', () => 
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('drives a burst through the HTTP API, reports client vs server TTFT and stores a comparable run', async () => {
-    const printed: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text));
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const csv = path.join(dataDir, 'requests.csv');
     const argv = [
       '--model',
@@ -47,13 +45,10 @@ describe('npm run bench -- load (in-process headless core + /v1 server)', () => 
       '--csv',
       csv,
     ];
-    const code = await run(argv).finally(() => {
-      log.mockRestore();
-      stderr.mockRestore();
-    });
-    expect(code).toBe(0);
+    const { code, out, err } = await runCaptured(run, argv);
+    expect(code, err.join('\n')).toBe(0);
     type Stats = { n: number; p50: number | null; count: number };
-    const report = JSON.parse(printed.join('\n')) as {
+    const report = JSON.parse(out.join('\n')) as {
       phases: {
         runId: string;
         summary: Record<string, unknown> & { clientTtftMs: Stats; transportMs: Stats };

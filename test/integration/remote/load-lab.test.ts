@@ -3,12 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src-main/cli/bench/load';
 import { firstDisorder } from '../../../src-main/runtime/remote';
 import { compareRuns } from '../../../src-main/service/compare/compare-runs';
 import { createStore } from '../../../src-main/store';
 import { readTraceSidecar, SeedRecordSchema } from '../../../src-main/telemetry/trace';
+import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 import type { ApiFixture } from '../openai/api-server';
 import { startApiFixture } from '../openai/api-server';
@@ -18,21 +19,8 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 type Stats = { n: number; p50: number | null; p90: number | null; p95: number | null; p99: number | null };
 
-/** Runs the lab in this process and returns its exit code, stdout lines and stderr lines. */
-async function lab(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void out.push(text));
-  const error = vi.spyOn(console, 'error').mockImplementation((text: string) => void err.push(text));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    return { code: await run(argv), out, err };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    stderr.mockRestore();
-  }
-}
+/** Runs the lab in this process: its exit code, stdout lines and stderr lines. */
+const lab = (argv: string[]) => runCaptured(run, argv);
 
 describe('npm run bench -- load --url: a second First Frame host as the remote engine', () => {
   let second: ApiFixture;

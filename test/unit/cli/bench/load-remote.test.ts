@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../../src-main/cli/bench/load';
 import { readTraceSidecar, SeedRecordSchema } from '../../../../src-main/telemetry/trace';
+import { runCaptured } from '../../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../../support/runtime';
 import type { ScriptedServer } from '../../runtime/remote/scripted-server';
 import { sseEvents, startScripted, writeSlowly } from '../../runtime/remote/scripted-server';
@@ -15,6 +16,32 @@ const fixture = readFileSync(
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ff-lab-llama-'));
 let server: ScriptedServer;
 let numChats = 0;
+
+/**
+ * One lab run against `url`: sync, no warmup, single-turn, not stored, JSON out, the records
+ * written to `traceFile`.
+ */
+function labSync(url: string, numRequests: number, traceFile: string) {
+  const model = path.join(TEST_MODELS_DIR, TEST_MODEL_ID);
+  const argv = ['--model', model, '--url', url, '--profile', 'sync', '--requests', String(numRequests)];
+  argv.push('--warmup', '0', '--multi-turn-share', '0', '--no-store', '--json', '--trace-out', traceFile);
+  return runCaptured(run, argv);
+}
+
+/** The records a run wrote, each parsed by seed 003's schema. */
+function recordsOf(traceFile: string) {
+  return readFileSync(traceFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => SeedRecordSchema.parse(JSON.parse(l)));
+}
+
+/** The sidecar a run wrote beside its records (throws with what was read when there is none). */
+function sidecarOf(traceFile: string) {
+  const side = readTraceSidecar(traceFile);
+  if (!side || !('sidecar' in side)) throw new Error(JSON.stringify(side));
+  return side.sidecar;
+}
 
 /**
  * A llama.cpp server as documented (its `/v1/models` owner, its stream with `timings`) that
@@ -56,24 +83,9 @@ afterAll(async () => {
 
 describe('the load lab against a llama.cpp server that misbehaves on some answers', () => {
   it('fails those answers alone, writes the others as records with the unreported phases collapsed', async () => {
-    const out: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void out.push(text));
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const traceFile = path.join(dir, 'llama.jsonl');
-    const argv = [
-      '--model',
-      path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
-      '--url',
-      server.baseUrl,
-      '--profile',
-      'sync',
-    ];
-    argv.push('--requests', '5', '--warmup', '0', '--multi-turn-share', '0', '--no-store', '--json');
-    const code = await run([...argv, '--trace-out', traceFile]).finally(() => {
-      log.mockRestore();
-      stderr.mockRestore();
-    });
-    expect(code).toBe(0);
+    const { code, out, err } = await labSync(server.baseUrl, 5, traceFile);
+    expect(code, err.join('\n')).toBe(0);
     const report = JSON.parse(out.join('\n')) as {
       model: { id: string };
       phases: { summary: { numOk: number; numErrors: number } }[];
@@ -88,10 +100,7 @@ describe('the load lab against a llama.cpp server that misbehaves on some answer
     expect(sent).toMatchObject({ model: 'qwen2.5-0.5b', ignore_eos: true, stream: true });
     expect(sent['first_frame']).toBeUndefined();
 
-    const records = readFileSync(traceFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => SeedRecordSchema.parse(JSON.parse(l)));
+    const records = recordsOf(traceFile);
     expect(records).toHaveLength(3);
     for (const r of records) {
       // prompt_ms is the only server stamp llama.cpp gives: gateway and queue have zero width.
@@ -99,15 +108,14 @@ describe('the load lab against a llama.cpp server that misbehaves on some answer
       expect(r.prefill_start_ms).toBe(r.queue_enter_ms);
       expect(r.prefill_end_ms - r.prefill_start_ms).toBeCloseTo(41.237, 3);
     }
-    const side = readTraceSidecar(traceFile);
-    if (!side || !('sidecar' in side)) throw new Error(JSON.stringify(side));
-    expect(side.sidecar).toMatchObject({
+    const sidecar = sidecarOf(traceFile);
+    expect(sidecar).toMatchObject({
       engine: 'llama.cpp',
       report_sources: { 'llama.cpp-timings': 3 },
       collapsed_phases: { gateway: 3, queue: 3, first_decode: 3 },
       num_left_out: 2,
     });
-    const reasons = side.sidecar.left_out.map((l) => l.reason).join('\n');
+    const reasons = sidecar.left_out.map((l) => l.reason).join('\n');
     expect(reasons).toMatch(/did not finish \(error: the connection broke mid-answer/);
     expect(reasons).toMatch(/did not finish \(error: a stream event that is not JSON/);
   });
@@ -145,23 +153,9 @@ describe('the load lab against Ollama: chats through its native API, where it re
   afterAll(() => ollama.close());
 
   it('maps load_duration and prompt_eval_duration into the records; queue and first decode collapse', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const traceFile = path.join(dir, 'ollama.jsonl');
-    const argv = [
-      '--model',
-      path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
-      '--url',
-      ollama.baseUrl,
-      '--profile',
-      'sync',
-    ];
-    argv.push('--requests', '2', '--warmup', '0', '--multi-turn-share', '0', '--no-store', '--json');
-    const code = await run([...argv, '--trace-out', traceFile]).finally(() => {
-      log.mockRestore();
-      stderr.mockRestore();
-    });
-    expect(code).toBe(0);
+    const { code, err } = await labSync(ollama.baseUrl, 2, traceFile);
+    expect(code, err.join('\n')).toBe(0);
     const chat = ollama.requests.find((r) => r.path === '/api/chat')!;
     expect(JSON.parse(chat.body)).toMatchObject({
       model: 'llama3.2:latest',
@@ -169,10 +163,7 @@ describe('the load lab against Ollama: chats through its native API, where it re
       options: { temperature: 0 },
     });
     expect(ollama.requests.some((r) => r.path === '/v1/chat/completions')).toBe(false);
-    const records = readFileSync(traceFile, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => SeedRecordSchema.parse(JSON.parse(l)));
+    const records = recordsOf(traceFile);
     expect(records).toHaveLength(2);
     for (const r of records) {
       expect(r).toMatchObject({ prompt_tokens: 26, output_tokens: 4 });
@@ -181,9 +172,8 @@ describe('the load lab against Ollama: chats through its native API, where it re
       expect(r.prefill_end_ms - r.prefill_start_ms).toBeCloseTo(342.546, 3);
       expect(r.first_token_server_ms).toBe(r.prefill_end_ms);
     }
-    const side = readTraceSidecar(traceFile);
-    if (!side || !('sidecar' in side)) throw new Error(JSON.stringify(side));
-    expect(side.sidecar).toMatchObject({
+    const sidecar = sidecarOf(traceFile);
+    expect(sidecar).toMatchObject({
       engine: 'ollama',
       report_sources: { 'ollama-durations': 2 },
       collapsed_phases: { queue: 2, first_decode: 2 },
@@ -218,24 +208,9 @@ describe('the load lab against vLLM: /metrics scraped before and after the phase
   afterAll(() => vllm.close());
 
   it('reports the run-level server phases beside the client’s, in the JSON and the sidecar; every server phase collapses in the records', async () => {
-    const out: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void out.push(text));
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const traceFile = path.join(dir, 'vllm.jsonl');
-    const argv = [
-      '--model',
-      path.join(TEST_MODELS_DIR, TEST_MODEL_ID),
-      '--url',
-      vllm.baseUrl,
-      '--profile',
-      'sync',
-    ];
-    argv.push('--requests', '2', '--warmup', '0', '--multi-turn-share', '0', '--no-store', '--json');
-    const code = await run([...argv, '--trace-out', traceFile]).finally(() => {
-      log.mockRestore();
-      stderr.mockRestore();
-    });
-    expect(code).toBe(0);
+    const { code, out, err } = await labSync(vllm.baseUrl, 2, traceFile);
+    expect(code, err.join('\n')).toBe(0);
     expect(numScrapes).toBe(2);
     type Phases = { phases: { phase: string; numRequests: number; meanMs: number }[]; note: string };
     const report = JSON.parse(out.join('\n')) as { phases: { serverPhases: Phases }[] };
@@ -248,9 +223,8 @@ describe('the load lab against vLLM: /metrics scraped before and after the phase
     ]);
     expect(server.phases[3]!.meanMs).toBeCloseTo(75, 9);
     expect(server.note).toMatch(/any other client/);
-    const side = readTraceSidecar(traceFile);
-    if (!side || !('sidecar' in side)) throw new Error(JSON.stringify(side));
-    expect(side.sidecar).toMatchObject({
+    const sidecar = sidecarOf(traceFile);
+    expect(sidecar).toMatchObject({
       engine: 'vllm',
       report_sources: { none: 2 },
       collapsed_phases: { gateway: 2, queue: 2, prefill: 2, first_decode: 2 },
