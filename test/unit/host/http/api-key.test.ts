@@ -10,7 +10,7 @@ import { openAiRoutes } from '../../../../src-main/host/openai';
 import { createOpenAiService } from '../../../../src-main/service/openai';
 import { fakeRuntime } from '../../service/openai/fake-runtime';
 import { callRaw, rawRequest } from './raw-request';
-import { ServiceDouble } from './service-double';
+import { STATUS_ANSWER, ServiceDouble } from './service-double';
 
 const KEY = 'correct horse battery staple';
 const bearer = { authorization: `Bearer ${KEY}` };
@@ -61,18 +61,7 @@ describe('a host started with a key protects every route', () => {
   let host: HttpHost;
   let dir: string;
   const service = new ServiceDouble({
-    'app.status': () => ({
-      version: '0.1.0',
-      isPersistent: true,
-      historyState: 'on',
-      persistenceReason: null,
-      dataDir: '/tmp/data',
-      defaultModelId: 'm',
-      executionProvider: 'cpu',
-      host: 'headless',
-      logPath: '/tmp/data/logs/first-frame.log',
-      recentProblems: [],
-    }),
+    'app.status': () => STATUS_ANSWER,
     'runs.exportCsv': () => ({ fileName: 'live.csv', csv: 'a\n', numRows: 0 }),
   });
 

@@ -5,26 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpHost } from '../../../../src-main/host/http';
 import type { HttpHost } from '../../../../src-main/host/http';
 import { callRaw, rawRequest } from './raw-request';
-import { ServiceDouble } from './service-double';
-
-const status = {
-  version: '0.1.0',
-  isPersistent: true,
-  historyState: 'on',
-  persistenceReason: null,
-  dataDir: '/tmp/data',
-  defaultModelId: 'm',
-  executionProvider: 'cpu',
-  host: 'headless',
-  logPath: '/tmp/data/logs/first-frame.log',
-  recentProblems: [],
-};
+import { STATUS_ANSWER, ServiceDouble } from './service-double';
 
 describe('headless HTTP host', () => {
   let host: HttpHost;
   let dir: string;
   const service = new ServiceDouble({
-    'app.status': () => status,
+    'app.status': () => STATUS_ANSWER,
     'runs.exportCsv': () => ({
       fileName: 'live.csv',
       csv: 'requestId,ttftMs\n' + 'r,1\n'.repeat(50_000),
@@ -92,7 +79,7 @@ describe('headless HTTP host', () => {
   it('calls a method and returns its Result', async () => {
     const res = await callRaw(host.port, 'app.status', {}, { origin: `http://localhost:${host.port}` });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toEqual({ ok: true, value: status });
+    expect(JSON.parse(res.text)).toEqual({ ok: true, value: STATUS_ANSWER });
   });
 
   it('maps errors: bad JSON 400, unknown method 404, invalid input 400, wrong verb 405, too large 413', async () => {

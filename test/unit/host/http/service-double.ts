@@ -1,6 +1,20 @@
 import { METHODS } from '../../../../src-main/service/contract';
 import type { MethodName, PushedEvent, Result, ServiceApi } from '../../../../src-main/service/contract';
 
+/** A valid `app.status` answer for transport tests: a persistent headless host serving model `m`. */
+export const STATUS_ANSWER = {
+  version: '0.1.0',
+  isPersistent: true,
+  historyState: 'on',
+  persistenceReason: null,
+  dataDir: '/tmp/data',
+  defaultModelId: 'm',
+  executionProvider: 'cpu',
+  host: 'headless',
+  logPath: '/tmp/data/logs/first-frame.log',
+  recentProblems: [],
+};
+
 /**
  * A test double of the service for transport tests (never used by product code): answers
  * each method from `answers` (validated against the contract like the real service), records
