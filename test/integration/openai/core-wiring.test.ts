@@ -5,9 +5,9 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiServer } from '../../../src-main/host/openai';
 import type { OpenAiServer } from '../../../src-main/host/openai';
-import { createCore } from '../../../src-main/service';
 import type { Core } from '../../../src-main/service';
-import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+import { createTestCore } from '../../support/core';
+import { TEST_MODEL_ID } from '../../support/runtime';
 
 /** API requests are timelines like any other: in the live window (dashboard) and the report. */
 describe('the OpenAI service inside the core', () => {
@@ -16,12 +16,7 @@ describe('the OpenAI service inside the core', () => {
   let server: OpenAiServer;
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-openai-core-'));
-    core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-    });
+    core = await createTestCore(dataDir);
     server = await startOpenAiServer({ openai: core.openai });
   });
   afterAll(async () => {

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src-main/service';
 import type { Core, MethodInput, MethodName, MethodOutput, PushedEvent } from '../../../src-main/service';
-import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+import { createTestCore } from '../../support/core';
+import { TEST_MODEL_ID } from '../../support/runtime';
 import type { ApiFixture } from '../openai/api-server';
 import { startApiFixture } from '../openai/api-server';
 
@@ -43,12 +43,7 @@ describe('chatting with a remote engine through the app (a second First Frame ho
   beforeAll(async () => {
     second = await startApiFixture({ apiKey: KEY });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-remote-chat-'));
-    core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-    });
+    core = await createTestCore(dataDir);
   });
   afterAll(async () => {
     await core.close();

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src-main/service';
 import type { Core, MethodInput, MethodName, MethodOutput, PushedEvent } from '../../../src-main/service';
-import { TEST_MODELS_DIR } from '../../support/runtime';
+import { createTestCore } from '../../support/core';
 
 const SENTENCE =
   'It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife. ';
@@ -49,12 +48,7 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-chat-turns-'));
-    core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-    });
+    core = await createTestCore(dataDir);
   });
   afterAll(async () => {
     await core.close();

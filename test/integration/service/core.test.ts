@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src-main/service';
 import type { Core, PushedEvent } from '../../../src-main/service';
-import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+import { createTestCore } from '../../support/core';
+import { TEST_MODEL_ID } from '../../support/runtime';
 
 /** Sends a chat turn and collects its pushed events until `request.done`. */
 async function sendAndWait(core: Core, conversationId: string, content: string) {
@@ -37,12 +37,7 @@ describe('the core behind every transport', () => {
   let core: Core;
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-core-'));
-    core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-    });
+    core = await createTestCore(dataDir);
   });
   afterAll(async () => {
     await core.close();
@@ -166,12 +161,7 @@ describe('persistence off', () => {
   it('keeps serving chat in memory and says why history is off when the database file is corrupt', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-corrupt-'));
     writeFileSync(path.join(dataDir, 'history.sqlite'), Buffer.alloc(8192, 0x5a));
-    const core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-    });
+    const core = await createTestCore(dataDir);
     try {
       const status = await core.service.call('app.status', {});
       if (!status.ok) throw new Error(status.error.message);

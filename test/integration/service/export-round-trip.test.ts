@@ -6,12 +6,12 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectGeneration } from '../../../src-main/runtime';
 import type { Runtime } from '../../../src-main/runtime';
-import { createCore } from '../../../src-main/service';
 import type { Core, ExportRequest } from '../../../src-main/service';
+import { createTestCore } from '../../support/core';
 import { openSqliteStore } from '../../../src-main/store';
 import type { Timeline } from '../../../src-main/telemetry/timeline';
 import { buildReport } from '../../../src-main/telemetry/report';
-import { chat, createTestRuntime, generate, TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
+import { chat, createTestRuntime, generate, TEST_MODEL_ID } from '../../support/runtime';
 import { traceProblems } from '../../unit/telemetry/trace/trace-event-format';
 
 const PROMPTS = [
@@ -137,12 +137,7 @@ describe('a run exported as JSONL and imported back, on the real bundled model',
     for (const t of original) store.writer.enqueue(t);
     store.writer.flush();
     store.close();
-    core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-    });
+    core = await createTestCore(dataDir);
   }, 120_000);
   afterAll(async () => {
     await core?.close();

@@ -2,13 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCore } from '../../../src-main/service';
 import type { Core, PushedEvent } from '../../../src-main/service';
-import { TEST_MODELS_DIR } from '../../support/runtime';
+import { createTestCore } from '../../support/core';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-settings-'));
-const open = () =>
-  createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless', runtime: { numThreads: 1 } });
+const open = () => createTestCore(dataDir);
 
 async function call<T>(promise: Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>) {
   const result = await promise;

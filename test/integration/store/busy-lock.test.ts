@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCore } from '../../../src-main/service';
 import type { Core } from '../../../src-main/service';
+import { createTestCore } from '../../support/core';
 import { sendTurn } from '../../support/chat-turn';
-import { TEST_MODELS_DIR } from '../../support/runtime';
 
 const HOLDER = new URL('./fixtures/lock-holder.ts', import.meta.url).pathname;
 
@@ -32,12 +31,7 @@ describe('another process holding the history lock', () => {
   let core: Core;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ff-busy-'));
-    core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-    });
+    core = await createTestCore(dataDir);
   });
   afterAll(async () => {
     await core.close();

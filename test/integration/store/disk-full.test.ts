@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCore } from '../../../src-main/service';
 import type { Core } from '../../../src-main/service';
+import { createTestCore } from '../../support/core';
 import { sendTurn } from '../../support/chat-turn';
-import { TEST_MODELS_DIR } from '../../support/runtime';
 
 describe('a full disk', () => {
   let dataDir: string;
@@ -14,13 +13,7 @@ describe('a full disk', () => {
   let db: Database.Database;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ff-full-'));
-    core = await createCore({
-      dataDir,
-      bundledModelsDir: TEST_MODELS_DIR,
-      host: 'headless',
-      runtime: { numThreads: 1 },
-      onHistoryOpen: (opened) => (db = opened),
-    });
+    core = await createTestCore(dataDir, { onHistoryOpen: (opened) => (db = opened) });
   });
   afterAll(async () => {
     await core.close();
