@@ -3,6 +3,7 @@
 
 import * as ort from 'onnxruntime-node';
 import {
+  TINY_SHAPE as TOOLS_TINY_SHAPE,
   buildLlamaOnnx,
   makeLlamaConfig,
   randomLlamaWeights,
@@ -13,16 +14,11 @@ import {
 } from '../../../../tools/onnx-llama/index';
 import { seededUniform } from '../../../../tools/onnx-llama/random-weights';
 
-/** L=2, H=64, NH=4, NKV=2 (two query heads per kv head), I=128, V=300. */
-export const TINY_SHAPE: LlamaShape = {
-  numLayers: 2,
-  hiddenSize: 64,
-  numHeads: 4,
-  numKvHeads: 2,
-  intermediateSize: 128,
-  vocabSize: 300,
-  maxPositions: 256,
-};
+/**
+ * The tools' tiny shape (L=2, H=64, NH=4, NKV=2: two query heads per kv head, I=128) with a
+ * 300-token vocabulary and 256 positions, so graphs build and run in milliseconds.
+ */
+export const TINY_SHAPE: LlamaShape = { ...TOOLS_TINY_SHAPE, vocabSize: 300, maxPositions: 256 };
 
 /** The tiny config with optional shape overrides. */
 export function tinyConfig(overrides: Partial<LlamaShape> = {}): LlamaConfig {
