@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { figuresOf } from '../support/compare';
 import { sendMessage, setSampling, waitForDone } from './chat-driver';
 import type { E2eApp } from './harness';
 import { startE2eApp } from './harness';
@@ -160,18 +161,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
       .toBe(run!.numRequests);
     const slo = { ttftMs: 1_000, itlMs: 80 };
     const compared = await app.call('runs.compare', { runIds: [run!.runId, importedRunId], slo });
-    const rows = compared.workloads.flatMap((w) => w.rows);
-    const figures = (id: string) => {
-      const {
-        runId: _r,
-        name: _n,
-        configLabel: _c,
-        quality: _q,
-        ...rest
-      } = rows.find((r) => r.runId === id)!;
-      return rest;
-    };
-    expect(figures(importedRunId)).toEqual(figures(run!.runId));
+    expect(figuresOf(compared, importedRunId)).toEqual(figuresOf(compared, run!.runId));
     const [original, reimported] = compared.histogram.series;
     expect(reimported!.counts).toEqual(original!.counts);
   });

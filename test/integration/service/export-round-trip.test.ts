@@ -11,6 +11,7 @@ import { createTestCore } from '../../support/core';
 import { openSqliteStore } from '../../../src-main/store';
 import type { Timeline } from '../../../src-main/telemetry/timeline';
 import { buildReport } from '../../../src-main/telemetry/report';
+import { figuresOf } from '../../support/compare';
 import { chat, createTestRuntime, generate, TEST_MODEL_ID } from '../../support/runtime';
 import { traceProblems } from '../../unit/telemetry/trace/trace-event-format';
 
@@ -175,18 +176,7 @@ describe('a run exported as JSONL and imported back, on the real bundled model',
     const slo = { ttftMs: 1_000, itlMs: 80 };
     const compared = await core.service.call('runs.compare', { runIds: [runId, importedRunId], slo });
     if (!compared.ok) throw new Error(compared.error.message);
-    const rows = compared.value.workloads.flatMap((w) => w.rows);
-    const figures = (id: string) => {
-      const {
-        runId: _r,
-        name: _n,
-        configLabel: _c,
-        quality: _q,
-        ...rest
-      } = rows.find((r) => r.runId === id)!;
-      return rest;
-    };
-    expect(figures(importedRunId)).toEqual(figures(runId));
+    expect(figuresOf(compared.value, importedRunId)).toEqual(figuresOf(compared.value, runId));
     const [before, after] = compared.value.histogram.series;
     expect(after!.counts).toEqual(before!.counts);
     expect(await exportText(core, { format: 'jsonl', runId: importedRunId })).toBe(
