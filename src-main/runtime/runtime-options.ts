@@ -24,6 +24,11 @@ export interface ProcessOptions {
   clock: Clock;
   /** Where failures no caller can hand back go (a slot that would not unload, a worker that would not close). */
   log: Log;
+  /**
+   * Keep one slot worker started ahead of need, so a cold load skips the thread's start (it is
+   * started with the runtime and again whenever the runtime is quiet after one was taken).
+   */
+  isSpareWorker: boolean;
   /** Builds a slot's runner; the default starts a worker thread with ONNX Runtime. */
   createRunner: (() => SlotRunner) | null;
 }
@@ -47,6 +52,7 @@ export function defaultRuntimeOptions(
     graphCacheDir: null,
     clock: systemClock,
     log: consoleLog,
+    isSpareWorker: true,
     createRunner: null,
     ...DEFAULT_SETTINGS,
     ...overrides,

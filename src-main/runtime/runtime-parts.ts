@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { RunnerClient } from './engine/runner-client';
+import { SpareWorker } from './engine/spare-worker';
 import type { ModelCatalogue } from './model';
 import { PageStore } from './pages';
 import type { PageIdentity } from './pages';
@@ -23,13 +24,16 @@ export function slotThreadsOf(options: RuntimeOptions): number {
 }
 
 /**
- * The slot registry for these options (threads resolved against this machine's cores).
+ * The slot registry for these options (threads resolved against this machine's cores), with
+ * a spare slot worker unless `isSpareWorker` is off.
  * `dropPages` forgets an unloaded session's pages in whichever page store is current.
  */
 export function buildRegistry(
   options: RuntimeOptions,
   dropPages: (identity: PageIdentity) => void,
 ): SlotRegistry {
+  // A test double's runner needs no thread, so no spare either.
+  const spare = options.isSpareWorker && !options.createRunner ? new SpareWorker(options.log) : null;
   return new SlotRegistry({
     clock: options.clock,
     log: options.log,
@@ -45,7 +49,8 @@ export function buildRegistry(
         provider: options.executionProvider,
         isCpuFallbackAllowed: options.executionProvider !== 'cpu',
       },
-    createRunner: options.createRunner ?? (() => new RunnerClient()),
+    createRunner: options.createRunner ?? (() => new RunnerClient(spare?.take())),
+    spare,
     dropPages,
   });
 }

@@ -177,6 +177,20 @@ export interface FailedReply {
 /** Every reply a slot worker posts. */
 export type WorkerReply = LoadedReply | SteppedReply | UnloadedReply | ProbedReply | FailedReply;
 
+/**
+ * Posted once by a worker when its entry has loaded (ONNX Runtime's binding included), under
+ * READY_JOB_ID, which no job ever has: a spare worker is ready to take a load.
+ */
+export interface ReadyNotice {
+  type: 'ready';
+}
+
+/** The job id of the ready notice; jobs are numbered from 1. */
+export const READY_JOB_ID = 0;
+
+/** Everything a slot worker posts: replies to jobs, and its ready notice. */
+export type WorkerMessage = WorkerReply | ReadyNotice;
+
 /** A job with its id, as posted to the worker; replies carry the same id. */
 export interface Envelope<T> {
   jobId: number;

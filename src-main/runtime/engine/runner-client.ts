@@ -6,6 +6,7 @@ import type {
   StepJob,
   SteppedReply,
   WorkerJob,
+  WorkerMessage,
   WorkerReply,
 } from './protocol';
 import type { ProviderAvailability } from './provider-probe';
@@ -30,9 +31,10 @@ export class RunnerClient {
   private closing: Promise<void> | null = null;
   private pendingPromise: Promise<WorkerReply> | null = null;
 
+  /** Drives `worker` (a spare taken from SpareWorker, or a fresh thread). */
   constructor(worker: Worker = spawnSlotWorker()) {
     this.worker = worker;
-    this.worker.on('message', (envelope: Envelope<WorkerReply>) => this.settle(envelope));
+    this.worker.on('message', (envelope: Envelope<WorkerMessage>) => this.settle(envelope));
     // An uncaught error in the worker is always followed by its exit: the job in flight fails
     // there, with this reason.
     this.worker.on('error', (error) => {
@@ -113,9 +115,10 @@ export class RunnerClient {
     return promise;
   }
 
-  private settle(envelope: Envelope<WorkerReply>): void {
+  private settle(envelope: Envelope<WorkerMessage>): void {
     const pending = this.pending;
-    if (!pending || pending.jobId !== envelope.jobId) return;
+    // The ready notice (a spare taken while still starting) answers no job.
+    if (!pending || pending.jobId !== envelope.jobId || envelope.body.type === 'ready') return;
     this.pending = null;
     pending.resolve(envelope.body);
   }

@@ -7,7 +7,8 @@ import { loadSlot } from './load-slot';
 import { probeProviders } from './provider-probe';
 import type { HostWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
-import type { Envelope, LoadJob, WorkerJob, WorkerReply } from './protocol';
+import { READY_JOB_ID } from './protocol';
+import type { Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
 import { SlotExecutor } from './slot-executor';
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -68,3 +69,6 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
     },
   );
 });
+
+// Every module above is loaded: a spare worker can now take a load without waiting for its start.
+parentPort!.postMessage({ jobId: READY_JOB_ID, body: { type: 'ready' } } satisfies Envelope<ReadyNotice>);

@@ -6,6 +6,7 @@ import type { CatalogueModel } from '../model';
 import type { PageIdentity } from '../pages';
 import type { ProviderChoice } from '../engine/providers';
 import { kvGeometryOf } from '../engine/open-runner';
+import type { SpareState, SpareWorker } from '../engine/spare-worker';
 import { mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
 import type { Slot, SlotRunner } from './slot';
 import { canTransition } from './slot-types';
@@ -24,6 +25,11 @@ export interface SlotRegistryOptions {
   /** The execution provider a model's slot asks for, and whether cpu may stand in. */
   providerFor: (modelId: string) => ProviderChoice;
   createRunner: () => SlotRunner;
+  /**
+   * The worker started ahead of need that createRunner takes (null: none, e.g. a test double's
+   * runner): started with the registry, refilled when no slot is loading or running, closed with it.
+   */
+  spare: SpareWorker | null;
   /** Forgets an unloaded session's context pages (they can never be hit again). */
   dropPages: (identity: PageIdentity) => void;
 }
@@ -47,7 +53,14 @@ export class SlotRegistry {
   private readonly listeners = new Set<(event: SlotEvent) => void>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly options: SlotRegistryOptions) {}
+  constructor(private readonly options: SlotRegistryOptions) {
+    options.spare?.refill();
+  }
+
+  /** The spare slot worker's state, or null when this registry keeps none. */
+  spareState(): SpareState | null {
+    return this.options.spare?.state() ?? null;
+  }
 
   /** Every slot, in creation order, then the retiring ones (still draining). */
   list(): Slot[] {
@@ -156,6 +169,8 @@ export class SlotRegistry {
 
   /** Evicts every idle slot and closes every worker (shutdown). */
   async closeAll(): Promise<void> {
+    // First, so that the slots going quiet below start no new spare.
+    await this.options.spare?.close();
     for (const slot of this.list()) {
       this.clearTimer(slot);
       if (slot.status === 'resident') await this.evict(slot, 'manual', 'shutdown');
@@ -356,5 +371,8 @@ export class SlotRegistry {
     this.events.push(event);
     if (this.events.length > MAX_EVENTS) this.events.shift();
     for (const listener of this.listeners) listener(event);
+    const isQuiet = this.list().every((s) => !['prefetching', 'active', 'evicting'].includes(s.status));
+    if (isQuiet) this.options.spare?.refillWhenQuiet();
+    else this.options.spare?.holdOff();
   }
 }

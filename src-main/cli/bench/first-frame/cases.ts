@@ -16,6 +16,10 @@ export interface CaseRun {
   fileReadMs?: number;
   /** Cold runs: whether the load built from ONNX Runtime's cached optimized graph. */
   graphCache?: string | null;
+  /** Cold runs: the spare slot worker when the request arrived (`ready`: the load skipped a thread start). */
+  spareAtLoad?: string;
+  /** Cold runs: the start of the spare that replaced the taken one (spawn → ready, ms); null: none. */
+  spareStartMs?: number | null;
 }
 
 /** A finished request and the instant its first chunk reached the sink. */
@@ -87,8 +91,12 @@ export async function coldSlotNoPage(ctx: CaseContext): Promise<CaseResult> {
     const slot = ctx.paged.slots().find((s) => s.model.modelId === ctx.modelId);
     if (slot && slot.status === 'resident') await ctx.paged.evict(slot.slotId);
     const text = promptOfTokens(ctx.folder.tokenizer, ctx.promptTokens, 1000 + i);
+    const spareAtLoad = ctx.paged.registry.spareState()?.status ?? 'off';
     const measured = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
     const graphCache = ctx.paged.slots().find((s) => s.model.modelId === ctx.modelId)?.graphCache?.status;
+    // The replacement spare starts once the runtime is quiet: let it finish before the file read
+    // and the floor are timed (they would share its cores), and before the next cold load.
+    const spareStartMs = await spareReady(ctx.paged);
     const readStartMs = performance.now();
     await readFile(ctx.onnxPath);
     const fileReadMs = performance.now() - readStartMs;
@@ -97,10 +105,23 @@ export async function coldSlotNoPage(ctx: CaseContext): Promise<CaseResult> {
       floorPrefillMs: await ctx.floor.prefillMs(ctx.folder.tokenizer.encode(text), null),
       fileReadMs,
       graphCache: graphCache ?? null,
+      spareAtLoad,
+      spareStartMs,
     });
     ctx.onProgress(`cold_slot_no_context_page ${i + 1}/${ctx.numRuns}`);
   }
   return { name: 'cold_slot_no_context_page', isSlotHit: false, isPageHit: false, runs };
+}
+
+/** Waits until the runtime's spare slot worker is ready; its start (ms), or null when it keeps none. */
+async function spareReady(runtime: Runtime): Promise<number | null> {
+  for (let i = 0; i < 3000; i++) {
+    const spare = runtime.registry.spareState();
+    if (!spare || spare.status === 'off') return null;
+    if (spare.status === 'ready') return spare.lastStartMs;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the spare slot worker did not become ready in 30 s');
 }
 
 /** A resident slot and a prompt no page covers (each run starts with a different first page). */

@@ -69,8 +69,16 @@ export function caseJson(result: CaseResult) {
           median_slot_load_ms: median(timelines.map((t) => t.parts.slotLoad)),
           median_file_read_ms: median(result.runs.map((r) => r.fileReadMs ?? Number.NaN)),
           graph_cache: result.runs.map((r) => r.graphCache ?? 'off'),
+          spare_at_load: result.runs.map((r) => r.spareAtLoad ?? 'off'),
+          median_spare_start_ms: medianOrNull(result.runs.map((r) => r.spareStartMs ?? null)),
         }),
   };
+}
+
+/** The median of the values that were measured, or null when none was. */
+function medianOrNull(values: readonly (number | null)[]): number | null {
+  const measured = values.filter((v): v is number => v !== null);
+  return measured.length > 0 ? median(measured) : null;
 }
 
 /** A target with what was measured, so a reader sees both the number and the verdict. */
@@ -106,6 +114,13 @@ export function targetChecks(cases: CaseResult[], decode: DecodeResult, sampleMs
   const coldRatio =
     median(coldRuns.map((r) => r.timeline.parts.slotLoad)) /
     median(coldRuns.map((r) => r.fileReadMs ?? Number.NaN));
+  const spareStartMs = medianOrNull(cold.runs.map((r) => r.spareStartMs ?? null));
+  // With a ready spare the load skips the thread's start; a load that finds none (a request right
+  // at app start, or two loads back to back) pays it on top: printed so the boundary stays plain.
+  const spareNote =
+    spareStartMs === null
+      ? 'no spare slot worker'
+      : `spare worker at load: ${coldRuns.map((r) => r.spareAtLoad ?? 'off').join(', ')}; a load without a ready spare also pays its start, median ${spareStartMs.toFixed(0)} ms`;
   const throughputRatio = decode.concurrentTokensPerS / decode.singleTokensPerS;
   return [
     {
@@ -134,7 +149,7 @@ export function targetChecks(cases: CaseResult[], decode: DecodeResult, sampleMs
       measured: coldRatio,
       target: '≤ 3.0',
       isMet: coldRatio <= 3,
-      how: `median slotLoad of cold runs 2–${cold.runs.length} (graph cache: ${coldRuns.map((r) => r.graphCache ?? 'off').join(', ')}) ÷ median read of the model file from page cache right after each load; run 1 (${cold.runs[0]?.graphCache ?? 'off'}): ${cold.runs[0]?.timeline.parts.slotLoad.toFixed(0)} ms`,
+      how: `median slotLoad of cold runs 2–${cold.runs.length} (graph cache: ${coldRuns.map((r) => r.graphCache ?? 'off').join(', ')}) ÷ median read of the model file from page cache right after each load; run 1 (${cold.runs[0]?.graphCache ?? 'off'}): ${cold.runs[0]?.timeline.parts.slotLoad.toFixed(0)} ms; ${spareNote}`,
     },
     {
       name: 'decode_itl_over_raw_loop',
