@@ -1,45 +1,14 @@
-import type { Clock } from '../../telemetry/clock';
-import { TimelineRecorder } from '../../telemetry/timeline';
 import type { FinishReason, Timeline } from '../../telemetry/timeline';
-import type { StepJob } from '../engine/protocol';
-import type { ModelCatalogue } from '../model';
-import type { PageStore } from '../pages';
-import type { Slot, SlotRegistry } from '../slots';
-import { RequestRejected, Sequence, asRejected, describeRoute, routeRequest } from '../scheduler';
-import type {
-  GenerationOutcome,
-  GenerationRequest,
-  GenerationSink,
-  RequestLimits,
-  RoutedRequest,
-  Scheduler,
-  StepPlan,
-  TokenizeLong,
-} from '../scheduler';
-import { blockersOf, slotLoadCause } from './diagnose';
+import { RequestRejected } from '../scheduler';
+import type { GenerationOutcome, GenerationRequest, GenerationSink, Sequence } from '../scheduler';
 import { DropQueue } from './drop-queue';
+import type { EngineDeps } from './engine-deps';
+import { RequestIntake, newInboxEntry } from './request-intake';
+import type { InboxEntry } from './request-intake';
 import { RetainedPastIndex } from './retained-pasts';
+import { SlotStepper } from './slot-stepper';
 import { StepDispatcher } from './step-dispatch';
 import { flushHeldText } from './token-output';
-
-/** The loop's collaborators; all built by the runtime factory. */
-export interface EngineDeps {
-  clock: Clock;
-  catalogue: ModelCatalogue;
-  registry: SlotRegistry;
-  scheduler: Scheduler;
-  store: PageStore | null;
-  pageSize: number;
-  limits: RequestLimits;
-  /** Tokenizes long prompts off the serving thread; null tokenizes every prompt inline. */
-  tokenizeLong: TokenizeLong | null;
-}
-
-interface InboxEntry {
-  request: GenerationRequest;
-  sink: GenerationSink;
-  recorder: TimelineRecorder;
-}
 
 /**
  * The engine loop (nano-vllm's LLMEngine.step, event-driven): requests land in an inbox
@@ -50,28 +19,44 @@ interface InboxEntry {
 export class EngineLoop {
   private inbox: InboxEntry[] = [];
   private readonly sequences = new Map<string, Sequence>();
-  /** Requests whose long prompt is being tokenized off the serving thread. */
-  private readonly tokenizing = new Map<string, InboxEntry>();
-  private readonly loading = new Map<string, InboxEntry>();
   private readonly drops = new DropQueue();
   private readonly retained = new RetainedPastIndex();
-  private readonly inFlight = new Set<string>();
   private readonly listeners = new Set<(timeline: Timeline) => void>();
   private readonly dispatcher: StepDispatcher;
+  private readonly intake: RequestIntake;
+  private readonly stepper: SlotStepper;
   private isIterationQueued = false;
   private isAccepting = true;
 
   constructor(private readonly deps: EngineDeps) {
+    const isAlive = (seq: Sequence) => this.sequences.get(seq.seqId) === seq;
+    const finish = (seq: Sequence, reason: FinishReason, message?: string | null) =>
+      this.finishSequence(seq, reason, message ?? null);
     this.dispatcher = new StepDispatcher({
       ...deps,
-      isAlive: (seq) => this.sequences.get(seq.seqId) === seq,
-      finish: (seq, reason, message) => this.finishSequence(seq, reason, message ?? null),
+      isAlive,
+      finish,
       takeDrops: (slot) => this.drops.take(slot.slotId),
       dropLater: (slot, seqId) => {
         this.drops.add(slot.slotId, seqId);
         this.kick();
       },
       retained: this.retained,
+    });
+    this.intake = new RequestIntake(deps, {
+      reject: (entry, error) => this.reject(entry, error),
+      deliver: (...args) => this.deliver(...args),
+      admit: (seq) => void this.sequences.set(seq.seqId, seq),
+      kick: () => this.kick(),
+    });
+    this.stepper = new SlotStepper({
+      scheduler: deps.scheduler,
+      registry: deps.registry,
+      dispatcher: this.dispatcher,
+      drops: this.drops,
+      isAlive,
+      finish,
+      iterate: () => this.iterate(),
     });
     deps.registry.onEvent((event) => {
       if (event.toStatus === 'failed' && (event.fromStatus === 'resident' || event.fromStatus === 'active'))
@@ -81,7 +66,7 @@ export class EngineLoop {
 
   /** A slot's worker died: every sequence bound to it ends with an `error` finish and the reason. */
   private failSlot(slotId: string, reason: string): void {
-    this.inFlight.delete(slotId);
+    this.stepper.forget(slotId);
     this.drops.take(slotId);
     for (const seq of [...this.sequences.values()])
       if (seq.slot.slotId === slotId)
@@ -95,7 +80,7 @@ export class EngineLoop {
 
   /** Requests not yet running: in the inbox, waiting for a slot to load, or queued. */
   get numWaiting(): number {
-    return this.inbox.length + this.tokenizing.size + this.loading.size + this.deps.scheduler.numWaiting;
+    return this.inbox.length + this.intake.numPending + this.deps.scheduler.numWaiting;
   }
 
   /** First prefill chunks that started from a worker's retained past (see retained-pasts.ts). */
@@ -109,18 +94,7 @@ export class EngineLoop {
 
   /** Accepts a request; the sink hears every chunk and exactly one outcome. */
   submit(request: GenerationRequest, sink: GenerationSink): void {
-    const { clock } = this.deps;
-    const recorder = new TimelineRecorder(
-      clock,
-      {
-        requestId: request.requestId,
-        conversationId: request.conversationId ?? null,
-        runId: request.runId ?? null,
-        modelId: request.modelId ?? '',
-      },
-      request.arrivedAt ?? clock.now(),
-    );
-    const entry = { request, sink, recorder };
+    const entry = newInboxEntry(this.deps.clock, request, sink);
     if (!this.isAccepting)
       return this.reject(entry, new RequestRejected('unavailable', 'the runtime is shutting down'));
     if (this.isKnown(request.requestId))
@@ -143,13 +117,10 @@ export class EngineLoop {
   /** Cancels a request wherever it is; its compute stops within one step. Returns false if unknown. */
   cancel(requestId: string): boolean {
     const queued =
-      this.inbox.find((e) => e.request.requestId === requestId) ??
-      this.tokenizing.get(requestId) ??
-      this.loading.get(requestId);
+      this.inbox.find((e) => e.request.requestId === requestId) ?? this.intake.pending(requestId);
     if (queued) {
       this.inbox = this.inbox.filter((e) => e !== queued);
-      this.tokenizing.delete(requestId);
-      this.loading.delete(requestId);
+      this.intake.forget(requestId);
       this.deliver(queued, 'cancelled', '', null, null);
       return true;
     }
@@ -169,8 +140,7 @@ export class EngineLoop {
   /** Stops accepting and cancels everything in flight. */
   shutdown(): void {
     this.isAccepting = false;
-    for (const entry of [...this.inbox, ...this.tokenizing.values(), ...this.loading.values()])
-      this.cancel(entry.request.requestId);
+    for (const entry of [...this.inbox, ...this.intake.entries()]) this.cancel(entry.request.requestId);
     for (const seq of [...this.sequences.values()])
       this.finishSequence(seq, 'cancelled', 'the runtime shut down');
   }
@@ -191,14 +161,13 @@ export class EngineLoop {
 
   /** True while any step is running in a worker. */
   get isStepping(): boolean {
-    return this.inFlight.size > 0;
+    return this.stepper.isStepping;
   }
 
   private isKnown(requestId: string): boolean {
     return (
       this.sequences.has(requestId) ||
-      this.tokenizing.has(requestId) ||
-      this.loading.has(requestId) ||
+      this.intake.has(requestId) ||
       this.inbox.some((e) => e.request.requestId === requestId)
     );
   }
@@ -220,137 +189,10 @@ export class EngineLoop {
   private iterate(): void {
     const entries = this.inbox;
     this.inbox = [];
-    for (const entry of entries) this.route(entry);
+    for (const entry of entries) this.intake.route(entry);
     this.expireDeadlines();
-    for (const slot of this.deps.registry.list()) this.stepSlot(slot);
+    for (const slot of this.deps.registry.list()) this.stepper.step(slot);
     this.reportQueuePositions();
-  }
-
-  private route(entry: InboxEntry): void {
-    const { clock, catalogue, limits } = this.deps;
-    entry.recorder.enter('route', clock.now());
-    let routed: RoutedRequest | Promise<RoutedRequest>;
-    try {
-      routed = routeRequest(entry.request, catalogue, limits, this.deps.tokenizeLong);
-    } catch (error) {
-      return this.reject(entry, asRejected(error));
-    }
-    if (!(routed instanceof Promise)) return this.place(entry, routed);
-    // A long prompt is being tokenized in its thread: the request waits here, still in `route`.
-    const { requestId } = entry.request;
-    this.tokenizing.set(requestId, entry);
-    routed.then(
-      (done) => this.tokenizing.delete(requestId) && this.place(entry, done),
-      (error: unknown) => this.tokenizing.delete(requestId) && this.reject(entry, asRejected(error)),
-    );
-  }
-
-  /** Chooses the request's slot (loading it if cold) once its requirements are resolved. */
-  private place(entry: InboxEntry, routed: RoutedRequest): void {
-    const { clock, registry } = this.deps;
-    try {
-      const current = registry.currentSlotFor(routed.model);
-      const isWarm = current?.status === 'resident' || current?.status === 'active';
-      // Read before ensureResident: starting the load is itself a slot event.
-      const coldCause = isWarm ? null : slotLoadCause(registry, current);
-      const slotId = current?.slotId ?? registry.nextSlotIdFor(routed.model);
-      const ready = registry.ensureResident(routed.model, 'request');
-      describeRoute(entry.recorder, routed, slotId, !isWarm);
-      entry.recorder.meta.diagnosis.slotLoad = coldCause;
-      entry.recorder.leave('route', clock.now());
-      if (!isWarm) {
-        entry.recorder.enter('slotLoad', clock.now());
-        this.loading.set(entry.request.requestId, entry);
-      }
-      ready.then(
-        (slot) => this.enqueue(entry, slot, routed, isWarm),
-        (error: Error) => {
-          if (this.loading.delete(entry.request.requestId))
-            this.deliver(entry, 'error', '', error.message, 'unavailable');
-        },
-      );
-    } catch (error) {
-      this.reject(entry, asRejected(error));
-    }
-  }
-
-  private enqueue(entry: InboxEntry, slot: Slot, routed: RoutedRequest, isWarm: boolean): void {
-    const { clock, limits } = this.deps;
-    if (!isWarm) {
-      if (!this.loading.delete(entry.request.requestId)) return; // cancelled while the slot loaded
-      entry.recorder.leave('slotLoad', clock.now());
-    }
-    entry.recorder.meta.slotId = slot.slotId;
-    if (isWarm) this.deps.registry.countHit(slot);
-    entry.recorder.enter('queue', clock.now());
-    const deadlineMs = entry.request.deadlineMs ?? limits.defaultDeadlineMs;
-    const seq = new Sequence(
-      entry.request,
-      entry.sink,
-      entry.recorder,
-      slot,
-      routed.promptIds,
-      { ...routed.sampling, vocabLimit: routed.model.folder.tokenizer.vocabSize, rngState: routed.seed },
-      routed.maxTokens,
-      deadlineMs === null ? null : entry.recorder.arrivedAt + deadlineMs,
-    );
-    this.sequences.set(seq.seqId, seq);
-    this.deps.scheduler.enqueue(seq);
-    const blockers = blockersOf(this.deps.scheduler.runningOn(slot), this.deps.scheduler.waitingAhead(seq));
-    entry.recorder.meta.diagnosis.queuedBehind = blockers.list;
-    entry.recorder.meta.diagnosis.numQueuedBehind = blockers.total;
-    this.kick();
-  }
-
-  private stepSlot(slot: Slot): void {
-    if (!this.isIdle(slot)) return;
-    if (!this.deps.scheduler.hasWork(slot)) {
-      // A replaced revision's slot closes once its last sequence is done (drained).
-      if (slot.isRetiring) return void this.deps.registry.closeRetired(slot);
-      return this.dropLater(slot);
-    }
-    this.dispatchStep(slot);
-  }
-
-  /** True when the slot has a runner and no step in flight: its next job may be sent. */
-  private isIdle(slot: Slot): boolean {
-    return !this.inFlight.has(slot.slotId) && slot.runner !== null && !slot.runner.isBusy;
-  }
-
-  /** Plans the slot's next step and sends it to the worker, if there is anything to send. */
-  private dispatchStep(slot: Slot): void {
-    const plan = this.deps.scheduler.planStep(slot, (other) => this.isIdle(other));
-    const job = this.dispatcher.buildJob(slot, plan);
-    if (job) this.dispatch(slot, plan, job);
-  }
-
-  private dispatch(slot: Slot, plan: StepPlan, job: StepJob): void {
-    if (!slot.runner) return;
-    this.inFlight.add(slot.slotId);
-    slot.runner
-      .step(job)
-      .then((reply) => this.dispatcher.applyReply(plan, reply))
-      .catch((error: Error) => this.failPlan(plan, error))
-      .finally(() => {
-        this.inFlight.delete(slot.slotId);
-        // Plan this slot's next step at once: a hop through the event loop would add to every
-        // inter-token gap. Other slots and the inbox are served in the same pass.
-        this.iterate();
-      });
-  }
-
-  /** An idle slot frees finished sequences' K/V in a job of its own after a quiet spell. */
-  private dropLater(slot: Slot): void {
-    this.drops.flushLater(slot.slotId, () =>
-      this.isIdle(slot) ? this.dispatchStep(slot) : this.dropLater(slot),
-    );
-  }
-
-  private failPlan(plan: StepPlan, error: Error): void {
-    const seqs = [...(plan.prefill ? [plan.prefill.seq] : []), ...plan.decodeRows];
-    for (const seq of seqs)
-      if (this.sequences.get(seq.seqId) === seq)
-        this.finishSequence(seq, 'error', `step failed: ${error.message}`);
   }
 
   private expireDeadlines(): void {

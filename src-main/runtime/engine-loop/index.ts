@@ -1,2 +1,2 @@
 export { EngineLoop } from './engine-loop';
-export type { EngineDeps } from './engine-loop';
+export type { EngineDeps } from './engine-deps';

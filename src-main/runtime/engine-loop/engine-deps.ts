@@ -1,0 +1,18 @@
+import type { Clock } from '../../telemetry/clock';
+import type { ModelCatalogue } from '../model';
+import type { PageStore } from '../pages';
+import type { SlotRegistry } from '../slots';
+import type { RequestLimits, Scheduler, TokenizeLong } from '../scheduler';
+
+/** The loop's collaborators; all built by the runtime factory. */
+export interface EngineDeps {
+  clock: Clock;
+  catalogue: ModelCatalogue;
+  registry: SlotRegistry;
+  scheduler: Scheduler;
+  store: PageStore | null;
+  pageSize: number;
+  limits: RequestLimits;
+  /** Tokenizes long prompts off the serving thread; null tokenizes every prompt inline. */
+  tokenizeLong: TokenizeLong | null;
+}

@@ -1,0 +1,164 @@
+import type { Clock } from '../../telemetry/clock';
+import { TimelineRecorder } from '../../telemetry/timeline';
+import type { FinishReason } from '../../telemetry/timeline';
+import type { Slot } from '../slots';
+import { RequestRejected, Sequence, asRejected, describeRoute, routeRequest } from '../scheduler';
+import type { GenerationOutcome, GenerationRequest, GenerationSink, RoutedRequest } from '../scheduler';
+import { blockersOf, slotLoadCause } from './diagnose';
+import type { EngineDeps } from './engine-deps';
+
+/** A request between submit and its sequence: what it asks, who hears it, its timeline so far. */
+export interface InboxEntry {
+  request: GenerationRequest;
+  sink: GenerationSink;
+  recorder: TimelineRecorder;
+}
+
+/** Starts a request's timeline at its arrival (the caller's stamp, else now). */
+export function newInboxEntry(clock: Clock, request: GenerationRequest, sink: GenerationSink): InboxEntry {
+  const recorder = new TimelineRecorder(
+    clock,
+    {
+      requestId: request.requestId,
+      conversationId: request.conversationId ?? null,
+      runId: request.runId ?? null,
+      modelId: request.modelId ?? '',
+    },
+    request.arrivedAt ?? clock.now(),
+  );
+  return { request, sink, recorder };
+}
+
+/** How the intake ends a request or hands its sequence to the loop. */
+export interface IntakeHost {
+  reject(entry: InboxEntry, error: RequestRejected): void;
+  deliver(
+    entry: InboxEntry,
+    reason: FinishReason,
+    text: string,
+    errorMessage: string | null,
+    errorCode: GenerationOutcome['errorCode'],
+  ): void;
+  /** The request became a live sequence (before the scheduler hears of it). */
+  admit(seq: Sequence): void;
+  kick(): void;
+}
+
+/**
+ * The road from the inbox to the scheduler's queue: routing (long prompts tokenized off the
+ * serving thread), choosing the slot and waiting while it loads, then the sequence. Holds the
+ * requests that wait on the way (tokenizing or loading).
+ */
+export class RequestIntake {
+  /** Requests whose long prompt is being tokenized off the serving thread. */
+  private readonly tokenizing = new Map<string, InboxEntry>();
+  private readonly loading = new Map<string, InboxEntry>();
+
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly host: IntakeHost,
+  ) {}
+
+  /** Requests waiting on the way: tokenizing or for their slot to load. */
+  get numPending(): number {
+    return this.tokenizing.size + this.loading.size;
+  }
+
+  /** True while the request is tokenizing or waiting for its slot. */
+  has(requestId: string): boolean {
+    return this.tokenizing.has(requestId) || this.loading.has(requestId);
+  }
+
+  /** The waiting entry of a request, or undefined when it is not on the way. */
+  pending(requestId: string): InboxEntry | undefined {
+    return this.tokenizing.get(requestId) ?? this.loading.get(requestId);
+  }
+
+  /** Every waiting entry: tokenizing first, then loading. */
+  entries(): InboxEntry[] {
+    return [...this.tokenizing.values(), ...this.loading.values()];
+  }
+
+  /** Stops waiting for a request (cancelled); its tokenizing or load result is then ignored. */
+  forget(requestId: string): void {
+    this.tokenizing.delete(requestId);
+    this.loading.delete(requestId);
+  }
+
+  /** Resolves the request's model, prompt and limits, then places it on its slot. */
+  route(entry: InboxEntry): void {
+    const { clock, catalogue, limits } = this.deps;
+    entry.recorder.enter('route', clock.now());
+    let routed: RoutedRequest | Promise<RoutedRequest>;
+    try {
+      routed = routeRequest(entry.request, catalogue, limits, this.deps.tokenizeLong);
+    } catch (error) {
+      return this.host.reject(entry, asRejected(error));
+    }
+    if (!(routed instanceof Promise)) return this.place(entry, routed);
+    // A long prompt is being tokenized in its thread: the request waits here, still in `route`.
+    const { requestId } = entry.request;
+    this.tokenizing.set(requestId, entry);
+    routed.then(
+      (done) => this.tokenizing.delete(requestId) && this.place(entry, done),
+      (error: unknown) => this.tokenizing.delete(requestId) && this.host.reject(entry, asRejected(error)),
+    );
+  }
+
+  /** Chooses the request's slot (loading it if cold) once its requirements are resolved. */
+  private place(entry: InboxEntry, routed: RoutedRequest): void {
+    const { clock, registry } = this.deps;
+    try {
+      const current = registry.currentSlotFor(routed.model);
+      const isWarm = current?.status === 'resident' || current?.status === 'active';
+      // Read before ensureResident: starting the load is itself a slot event.
+      const coldCause = isWarm ? null : slotLoadCause(registry, current);
+      const slotId = current?.slotId ?? registry.nextSlotIdFor(routed.model);
+      const ready = registry.ensureResident(routed.model, 'request');
+      describeRoute(entry.recorder, routed, slotId, !isWarm);
+      entry.recorder.meta.diagnosis.slotLoad = coldCause;
+      entry.recorder.leave('route', clock.now());
+      if (!isWarm) {
+        entry.recorder.enter('slotLoad', clock.now());
+        this.loading.set(entry.request.requestId, entry);
+      }
+      ready.then(
+        (slot) => this.enqueue(entry, slot, routed, isWarm),
+        (error: Error) => {
+          if (this.loading.delete(entry.request.requestId))
+            this.host.deliver(entry, 'error', '', error.message, 'unavailable');
+        },
+      );
+    } catch (error) {
+      this.host.reject(entry, asRejected(error));
+    }
+  }
+
+  private enqueue(entry: InboxEntry, slot: Slot, routed: RoutedRequest, isWarm: boolean): void {
+    const { clock, limits, scheduler } = this.deps;
+    if (!isWarm) {
+      if (!this.loading.delete(entry.request.requestId)) return; // cancelled while the slot loaded
+      entry.recorder.leave('slotLoad', clock.now());
+    }
+    entry.recorder.meta.slotId = slot.slotId;
+    if (isWarm) this.deps.registry.countHit(slot);
+    entry.recorder.enter('queue', clock.now());
+    const deadlineMs = entry.request.deadlineMs ?? limits.defaultDeadlineMs;
+    const seq = new Sequence(
+      entry.request,
+      entry.sink,
+      entry.recorder,
+      slot,
+      routed.promptIds,
+      { ...routed.sampling, vocabLimit: routed.model.folder.tokenizer.vocabSize, rngState: routed.seed },
+      routed.maxTokens,
+      deadlineMs === null ? null : entry.recorder.arrivedAt + deadlineMs,
+    );
+    this.host.admit(seq);
+    scheduler.enqueue(seq);
+    const blockers = blockersOf(scheduler.runningOn(slot), scheduler.waitingAhead(seq));
+    entry.recorder.meta.diagnosis.queuedBehind = blockers.list;
+    entry.recorder.meta.diagnosis.numQueuedBehind = blockers.total;
+    this.host.kick();
+  }
+}

@@ -1,0 +1,90 @@
+import type { FinishReason } from '../../telemetry/timeline';
+import type { StepJob } from '../engine/protocol';
+import type { Slot, SlotRegistry } from '../slots';
+import type { Scheduler, Sequence, StepPlan } from '../scheduler';
+import type { DropQueue } from './drop-queue';
+import type { StepDispatcher } from './step-dispatch';
+
+/** What the stepper needs from the engine loop. */
+export interface StepperHost {
+  scheduler: Scheduler;
+  registry: SlotRegistry;
+  dispatcher: StepDispatcher;
+  drops: DropQueue;
+  isAlive(seq: Sequence): boolean;
+  finish(seq: Sequence, reason: FinishReason, errorMessage: string | null): void;
+  /** Runs a whole loop iteration (inbox, deadlines, every slot). */
+  iterate(): void;
+}
+
+/**
+ * Sends each idle slot its next step: one job in flight per slot, the next one planned as
+ * soon as the reply is applied; an idle slot without work frees finished K/V or, retiring,
+ * closes.
+ */
+export class SlotStepper {
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly host: StepperHost) {}
+
+  /** True while any step is running in a worker. */
+  get isStepping(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  /** The slot's worker died: its step in flight will never be answered. */
+  forget(slotId: string): void {
+    this.inFlight.delete(slotId);
+  }
+
+  /** Gives an idle slot its next step, frees its finished K/V later, or closes it when retired. */
+  step(slot: Slot): void {
+    if (!this.isIdle(slot)) return;
+    if (!this.host.scheduler.hasWork(slot)) {
+      // A replaced revision's slot closes once its last sequence is done (drained).
+      if (slot.isRetiring) return void this.host.registry.closeRetired(slot);
+      return this.dropLater(slot);
+    }
+    this.dispatchStep(slot);
+  }
+
+  /** True when the slot has a runner and no step in flight: its next job may be sent. */
+  private isIdle(slot: Slot): boolean {
+    return !this.inFlight.has(slot.slotId) && slot.runner !== null && !slot.runner.isBusy;
+  }
+
+  /** Plans the slot's next step and sends it to the worker, if there is anything to send. */
+  private dispatchStep(slot: Slot): void {
+    const plan = this.host.scheduler.planStep(slot, (other) => this.isIdle(other));
+    const job = this.host.dispatcher.buildJob(slot, plan);
+    if (job) this.dispatch(slot, plan, job);
+  }
+
+  private dispatch(slot: Slot, plan: StepPlan, job: StepJob): void {
+    if (!slot.runner) return;
+    this.inFlight.add(slot.slotId);
+    slot.runner
+      .step(job)
+      .then((reply) => this.host.dispatcher.applyReply(plan, reply))
+      .catch((error: Error) => this.failPlan(plan, error))
+      .finally(() => {
+        this.inFlight.delete(slot.slotId);
+        // Plan this slot's next step at once: a hop through the event loop would add to every
+        // inter-token gap. Other slots and the inbox are served in the same pass.
+        this.host.iterate();
+      });
+  }
+
+  /** An idle slot frees finished sequences' K/V in a job of its own after a quiet spell. */
+  private dropLater(slot: Slot): void {
+    this.host.drops.flushLater(slot.slotId, () =>
+      this.isIdle(slot) ? this.dispatchStep(slot) : this.dropLater(slot),
+    );
+  }
+
+  private failPlan(plan: StepPlan, error: Error): void {
+    const seqs = [...(plan.prefill ? [plan.prefill.seq] : []), ...plan.decodeRows];
+    for (const seq of seqs)
+      if (this.host.isAlive(seq)) this.host.finish(seq, 'error', `step failed: ${error.message}`);
+  }
+}
