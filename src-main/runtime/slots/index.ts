@@ -1,5 +1,5 @@
 export { SlotRegistry } from './slot-registry';
-export type { SlotRegistryOptions } from './slot-registry';
+export type { SlotRegistryOptions } from './slot-registry-options';
 export { footprintOf } from './slot';
 export type { Slot, SlotRunner } from './slot';
 export { canTransition, DEFAULT_KEEP_ALIVE, SLOT_TRANSITIONS } from './slot-types';

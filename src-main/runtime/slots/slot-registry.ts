@@ -1,41 +1,13 @@
-import type { Clock } from '../../telemetry/clock';
-import type { Log } from '../../telemetry/log';
 import { reasonOf } from '../../telemetry/log';
-import { layoutRevisionOf } from '../model';
 import type { CatalogueModel } from '../model';
-import type { PageIdentity } from '../pages';
-import type { ProviderChoice } from '../engine/providers';
-import { kvGeometryOf } from '../engine/open-runner';
-import type { SpareState, SpareWorker } from '../engine/spare-worker';
+import type { SpareState } from '../engine/spare-worker';
 import { mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
 import type { Slot, SlotRunner } from './slot';
-import { canTransition } from './slot-types';
+import { SlotEventLog } from './slot-event-log';
+import { SlotExpiry } from './slot-expiry';
+import { applyLoaded, loadJobOf } from './slot-load';
+import type { SlotRegistryOptions } from './slot-registry-options';
 import type { KeepAlive, SlotCause, SlotEvent, SlotStatus } from './slot-types';
-
-/** Settings of the registry: the resident budget and how slots are built. */
-export interface SlotRegistryOptions {
-  clock: Clock;
-  /** Hears what cannot be handed back: an idle slot that would not unload, a worker that would not close. */
-  log: Log;
-  budgetBytes: number;
-  pageSize: number;
-  numThreads: number;
-  /** Folder of ONNX Runtime's optimized graphs (per model revision, machine, provider); null: none. */
-  graphCacheDir: string | null;
-  /** The execution provider a model's slot asks for, and whether cpu may stand in. */
-  providerFor: (modelId: string) => ProviderChoice;
-  createRunner: () => SlotRunner;
-  /**
-   * The worker started ahead of need that createRunner takes (null: none, e.g. a test double's
-   * runner): started with the registry, refilled when no slot is loading or running, closed with it.
-   */
-  spare: SpareWorker | null;
-  /** Forgets an unloaded session's context pages (they can never be hit again). */
-  dropPages: (identity: PageIdentity) => void;
-}
-
-/** Slot events kept in memory for the history query (the store keeps them all). */
-const MAX_EVENTS = 10_000;
 
 /**
  * Owns every model slot and its state machine (`empty → prefetching → resident ⇄ active →
@@ -49,11 +21,12 @@ export class SlotRegistry {
   /** How many slots each model has had (a new revision's slot gets a new id). */
   private readonly generations = new Map<string, number>();
   private readonly loads = new Map<string, Promise<Slot>>();
-  private readonly events: SlotEvent[] = [];
-  private readonly listeners = new Set<(event: SlotEvent) => void>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly eventLog: SlotEventLog;
+  private readonly expiry: SlotExpiry;
 
   constructor(private readonly options: SlotRegistryOptions) {
+    this.eventLog = new SlotEventLog(options.clock);
+    this.expiry = new SlotExpiry(options.clock, (slot, reason) => this.expire(slot, reason));
     options.spare?.refill();
   }
 
@@ -85,13 +58,12 @@ export class SlotRegistry {
 
   /** Slot events, oldest first, optionally from a monotonic instant on. */
   history(sinceAt = -Infinity): SlotEvent[] {
-    return this.events.filter((e) => e.at >= sinceAt);
+    return this.eventLog.history(sinceAt);
   }
 
   /** Subscribes to slot events; returns the unsubscribe function. */
   onEvent(listener: (event: SlotEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.eventLog.onEvent(listener);
   }
 
   /** Makes the model's slot resident (loading it if needed) and resolves when it is. */
@@ -114,7 +86,7 @@ export class SlotRegistry {
 
   /** A sequence starts running on the slot (resident → active on the first); the SeatLedger calls this. */
   acquire(slot: Slot): void {
-    this.clearTimer(slot);
+    this.expiry.clear(slot);
     slot.numActiveSequences += 1;
     slot.lastUsedAt = this.options.clock.now();
     slot.lastUsedWallMs = this.options.clock.wallNow();
@@ -127,13 +99,13 @@ export class SlotRegistry {
     if (keepAlive) slot.keepAlive = keepAlive;
     if (slot.numActiveSequences > 0 || slot.status !== 'active') return;
     this.transition(slot, 'resident', 'request');
-    if (!slot.isRetiring) this.scheduleExpiry(slot);
+    if (!slot.isRetiring) this.expiry.schedule(slot);
   }
 
   /** Sets a slot's keep-alive (manual "keep") and restarts its countdown when idle. */
   keep(slot: Slot, keepAlive: KeepAlive): void {
     slot.keepAlive = keepAlive;
-    if (slot.status === 'resident') this.scheduleExpiry(slot);
+    if (slot.status === 'resident') this.expiry.schedule(slot);
   }
 
   /** Unloads an idle slot; refuses (throws) while sequences run on it. */
@@ -145,7 +117,7 @@ export class SlotRegistry {
     await waitUntilIdle(slot);
     if (slot.status !== 'resident' || slot.numActiveSequences > 0)
       throw new Error(`slot ${slot.slotId} is in use`);
-    this.clearTimer(slot);
+    this.expiry.clear(slot);
     this.transition(slot, 'evicting', cause, reason);
     const runner = slot.runner;
     const identity = slot.pageIdentity;
@@ -172,7 +144,7 @@ export class SlotRegistry {
     // First, so that the slots going quiet below start no new spare.
     await this.options.spare?.close();
     for (const slot of this.list()) {
-      this.clearTimer(slot);
+      this.expiry.clear(slot);
       if (slot.status === 'resident') await this.evict(slot, 'manual', 'shutdown');
       else await this.closeRunner(slot, slot.runner);
     }
@@ -192,7 +164,7 @@ export class SlotRegistry {
     this.slots.set(model.modelId, slot);
     if (current?.runner) {
       current.isRetiring = true;
-      this.clearTimer(current);
+      this.expiry.clear(current);
       this.retiring.set(current.slotId, current);
     }
     return slot;
@@ -219,30 +191,14 @@ export class SlotRegistry {
       const runner = this.options.createRunner();
       slot.runner = runner;
       runner.onExit?.((reason) => this.failDead(slot, runner, reason));
-      const { graph } = slot.model;
+      const { numThreads, graphCacheDir } = this.options;
       const provider = this.options.providerFor(slot.model.modelId);
       slot.requestedProvider = provider.provider;
-      const loaded = await runner.load({
-        type: 'load',
-        file: graph.file,
-        onnxPath: graph.onnxPath,
-        externalData: graph.externalData.map(({ location, path }) => ({ location, path })),
-        io: graph.io,
-        modelRevision: slot.model.revisions.modelRevision,
-        geometry: kvGeometryOf(slot.model),
-        numThreads: this.options.numThreads,
-        provider,
-        graphCacheDir: this.options.graphCacheDir,
-      });
-      slot.host = loaded.host;
-      slot.provider = loaded.provider;
-      slot.graphCache = loaded.graphCache;
-      slot.loadTimings = { readMs: loaded.readMs, buildMs: loaded.buildMs, warmupMs: loaded.warmupMs };
-      slot.slotRevision += 1;
-      slot.pageIdentity = this.identityOf(slot);
+      const loaded = await runner.load(loadJobOf(slot, provider, numThreads, graphCacheDir));
+      applyLoaded(slot, loaded, this.options.pageSize);
       slot.lastUsedAt = this.options.clock.now();
       this.transition(slot, 'resident', cause);
-      this.scheduleExpiry(slot);
+      this.expiry.schedule(slot);
       return slot;
     } catch (error) {
       const reason = (error as Error).message;
@@ -262,7 +218,7 @@ export class SlotRegistry {
    */
   private failDead(slot: Slot, runner: SlotRunner, reason: string): void {
     if (slot.runner !== runner || (slot.status !== 'resident' && slot.status !== 'active')) return;
-    this.clearTimer(slot);
+    this.expiry.clear(slot);
     const identity = slot.pageIdentity;
     slot.runner = null;
     slot.pageIdentity = null;
@@ -290,44 +246,15 @@ export class SlotRegistry {
       );
   }
 
-  private identityOf(slot: Slot) {
-    const { modelRevision, tokenizerRevision } = slot.model.revisions;
-    const layoutRevision = layoutRevisionOf(
-      slot.model.folder.shape,
-      this.options.pageSize,
-      slot.model.graph.io.kvDtype,
+  /** A keep-alive ran out on an idle slot: unload it (cause `ttl`). */
+  private expire(slot: Slot, reason: string): void {
+    // The slot stays resident (its countdown ends; a request or the user can try again).
+    this.evict(slot, 'ttl', reason).catch((error: unknown) =>
+      this.options.log.warn(
+        'slots',
+        `${slot.slotId} stayed loaded: ${reason}, but unloading failed: ${reasonOf(error)}`,
+      ),
     );
-    return { modelRevision, tokenizerRevision, layoutRevision, slotRevision: slot.slotRevision };
-  }
-
-  private scheduleExpiry(slot: Slot): void {
-    this.clearTimer(slot);
-    if (slot.status !== 'resident' || slot.numActiveSequences > 0) return;
-    const delayMs =
-      slot.keepAlive.kind === 'ms' ? slot.keepAlive.ms : slot.keepAlive.kind === 'forever' ? null : 0;
-    if (delayMs === null) return;
-    slot.expiresAt = this.options.clock.now() + delayMs;
-    const reason =
-      slot.keepAlive.kind === 'unload-after-request' ? 'unload after request' : 'keep-alive expired';
-    this.armTimer(slot, delayMs, reason);
-  }
-
-  /** Evicts when the countdown ends; a step still finishing (e.g. freeing K/V) postpones it briefly. */
-  private armTimer(slot: Slot, delayMs: number, reason: string): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(slot.slotId);
-      if (slot.status !== 'resident' || slot.numActiveSequences > 0) return;
-      if (slot.runner?.isBusy) return this.armTimer(slot, 5, reason);
-      // The slot stays resident (its countdown ends; a request or the user can try again).
-      this.evict(slot, 'ttl', reason).catch((error: unknown) =>
-        this.options.log.warn(
-          'slots',
-          `${slot.slotId} stayed loaded: ${reason}, but unloading failed: ${reasonOf(error)}`,
-        ),
-      );
-    }, delayMs);
-    timer.unref();
-    this.timers.set(slot.slotId, timer);
   }
 
   /**
@@ -345,32 +272,9 @@ export class SlotRegistry {
       );
   }
 
-  private clearTimer(slot: Slot): void {
-    const timer = this.timers.get(slot.slotId);
-    if (timer) clearTimeout(timer);
-    this.timers.delete(slot.slotId);
-    slot.expiresAt = null;
-  }
-
+  /** Every slot change goes through the event log; the spare worker waits while any slot is busy. */
   private transition(slot: Slot, to: SlotStatus, cause: SlotCause, reason: string | null = null): void {
-    const from = slot.status;
-    if (!canTransition(from, to))
-      throw new Error(`slot ${slot.slotId}: ${from} → ${to} is not a slot transition`);
-    slot.status = to;
-    if (to !== 'failed') slot.failureReason = null;
-    const event: SlotEvent = {
-      slotId: slot.slotId,
-      modelId: slot.model.modelId,
-      fromStatus: from,
-      toStatus: to,
-      cause,
-      reason,
-      at: this.options.clock.now(),
-      atWallMs: this.options.clock.wallNow(),
-    };
-    this.events.push(event);
-    if (this.events.length > MAX_EVENTS) this.events.shift();
-    for (const listener of this.listeners) listener(event);
+    this.eventLog.transition(slot, to, cause, reason);
     const isQuiet = this.list().every((s) => !['prefetching', 'active', 'evicting'].includes(s.status));
     if (isQuiet) this.options.spare?.refillWhenQuiet();
     else this.options.spare?.holdOff();

@@ -23,7 +23,8 @@ export interface SlotRunner {
 
 /**
  * Prepared state for one model: its runner (worker + session), how its weights sit in host
- * memory, and its keep-alive. Mutated only by the SlotRegistry; everyone else reads.
+ * memory, and its keep-alive. Mutated only by the SlotRegistry (through its helpers in slots/);
+ * everyone else reads.
  */
 export interface Slot {
   slotId: string;

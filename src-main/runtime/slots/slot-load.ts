@@ -1,0 +1,45 @@
+import { layoutRevisionOf } from '../model';
+import type { PageIdentity } from '../pages';
+import type { LoadJob, LoadedReply } from '../engine/protocol';
+import type { ProviderChoice } from '../engine/providers';
+import { kvGeometryOf } from '../engine/open-runner';
+import type { Slot } from './slot';
+
+/** The worker job that builds the slot's session (graph, threads, provider, graph cache). */
+export function loadJobOf(
+  slot: Slot,
+  provider: ProviderChoice,
+  numThreads: number,
+  graphCacheDir: string | null,
+): LoadJob {
+  const { graph } = slot.model;
+  return {
+    type: 'load',
+    file: graph.file,
+    onnxPath: graph.onnxPath,
+    externalData: graph.externalData.map(({ location, path }) => ({ location, path })),
+    io: graph.io,
+    modelRevision: slot.model.revisions.modelRevision,
+    geometry: kvGeometryOf(slot.model),
+    numThreads,
+    provider,
+    graphCacheDir,
+  };
+}
+
+/** Records a built session on its slot: host memory, provider, timings, a new slot revision and page identity. */
+export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): void {
+  slot.host = loaded.host;
+  slot.provider = loaded.provider;
+  slot.graphCache = loaded.graphCache;
+  slot.loadTimings = { readMs: loaded.readMs, buildMs: loaded.buildMs, warmupMs: loaded.warmupMs };
+  slot.slotRevision += 1;
+  slot.pageIdentity = pageIdentityOf(slot, pageSize);
+}
+
+/** The revisions every context page of this slot's session is keyed by. */
+function pageIdentityOf(slot: Slot, pageSize: number): PageIdentity {
+  const { modelRevision, tokenizerRevision } = slot.model.revisions;
+  const layoutRevision = layoutRevisionOf(slot.model.folder.shape, pageSize, slot.model.graph.io.kvDtype);
+  return { modelRevision, tokenizerRevision, layoutRevision, slotRevision: slot.slotRevision };
+}

@@ -1,0 +1,28 @@
+import type { Clock } from '../../telemetry/clock';
+import type { Log } from '../../telemetry/log';
+import type { PageIdentity } from '../pages';
+import type { ProviderChoice } from '../engine/providers';
+import type { SpareWorker } from '../engine/spare-worker';
+import type { SlotRunner } from './slot';
+
+/** Settings of the registry: the resident budget and how slots are built. */
+export interface SlotRegistryOptions {
+  clock: Clock;
+  /** Hears what cannot be handed back: an idle slot that would not unload, a worker that would not close. */
+  log: Log;
+  budgetBytes: number;
+  pageSize: number;
+  numThreads: number;
+  /** Folder of ONNX Runtime's optimized graphs (per model revision, machine, provider); null: none. */
+  graphCacheDir: string | null;
+  /** The execution provider a model's slot asks for, and whether cpu may stand in. */
+  providerFor: (modelId: string) => ProviderChoice;
+  createRunner: () => SlotRunner;
+  /**
+   * The worker started ahead of need that createRunner takes (null: none, e.g. a test double's
+   * runner): started with the registry, refilled when no slot is loading or running, closed with it.
+   */
+  spare: SpareWorker | null;
+  /** Forgets an unloaded session's context pages (they can never be hit again). */
+  dropPages: (identity: PageIdentity) => void;
+}
