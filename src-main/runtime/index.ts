@@ -1,5 +1,7 @@
-export { Runtime, SettingsRefused } from './runtime';
-export type { PageSummary, LoadSummary, AppliedSettings } from './runtime';
+export { Runtime } from './runtime';
+export { SettingsRefused } from './applied-settings';
+export type { AppliedSettings } from './applied-settings';
+export type { PageSummary, LoadSummary } from './runtime-summary';
 export { slotThreadsOf } from './runtime-parts';
 export * from './settings';
 export { defaultRuntimeOptions } from './runtime-options';

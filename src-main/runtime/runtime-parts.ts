@@ -81,3 +81,14 @@ export function buildEngine(
   });
   return { pages, budget, engine };
 }
+
+/** Warms the tokenizer thread for a model as soon as its slot finishes loading. */
+export function warmTokenizerOnLoad(registry: SlotRegistry, tokenizer: TokenizerThread): void {
+  registry.onEvent((event) => {
+    const slot =
+      event.toStatus === 'resident' && event.fromStatus === 'prefetching'
+        ? registry.list().find((s) => s.slotId === event.slotId)
+        : undefined;
+    if (slot) tokenizer.warm(slot.model);
+  });
+}

@@ -3,61 +3,24 @@ import { planChat, PrefillRate } from './forecast';
 import type { ChatPlan, ChatPlanInput } from './forecast';
 import { ModelCatalogue, RevisionCache } from './model';
 import type { CatalogueEntry } from './model';
-import type { PageStore, PageCounters } from './pages';
+import type { PageStore } from './pages';
 import { RunnerClient } from './engine/runner-client';
 import type { ProviderAvailability } from './engine/provider-probe';
 import type { ProviderChoice } from './engine/providers';
-import { buildEngine, buildRegistry, slotThreadsOf } from './runtime-parts';
+import { buildEngine, buildRegistry, slotThreadsOf, warmTokenizerOnLoad } from './runtime-parts';
 import type { EngineParts } from './runtime-parts';
 import type { GenerationRequest, GenerationSink } from './scheduler';
 import { applyLevelOf, changedSettings, describeChange, mergeSettings, pickSettings } from './settings';
-import type { ApplyLevel, RuntimeSettings, SettingKey, SettingsPatch } from './settings';
+import type { RuntimeSettings, SettingsPatch } from './settings';
 import type { SlotRegistry } from './slots';
 import { TokenizerThread } from './tokenize';
 import type { KeepAlive, Slot, SlotEvent } from './slots';
 import { defaultRuntimeOptions } from './runtime-options';
 import type { RuntimeOptions } from './runtime-options';
-
-/** Page cache totals for the slots view. */
-export interface PageSummary extends PageCounters {
-  /** First prefill chunks that started from a worker's retained past instead of copying pages. */
-  numRetainedPastHits: number;
-  pageSize: number;
-  numPages: number;
-  numHeldPages: number;
-  bytes: number;
-  budgetBytes: number;
-}
-
-/** Engine load right now: seats in use and requests waiting. */
-export interface LoadSummary {
-  numRunning: number;
-  numWaiting: number;
-  numSeats: number;
-  maxQueue: number;
-}
-
-/** A settings change the runtime refused, with what to do about it. */
-export class SettingsRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingsRefused';
-  }
-}
-
-/** What applying settings did and what it cost. */
-export interface AppliedSettings {
-  settings: RuntimeSettings;
-  changed: SettingKey[];
-  level: ApplyLevel | null;
-  /** `seats 2 → 4, …`, empty when nothing changed. */
-  description: string;
-  /** Slots unloaded by the change (each pays a cold load on its next request). */
-  evictedSlotIds: string[];
-  numDroppedPages: number;
-  /** Wall time the change itself took (unloading slots, rebuilding the engine), ms. */
-  applyMs: number;
-}
+import { SettingsRefused } from './applied-settings';
+import type { AppliedSettings } from './applied-settings';
+import { busyReasonOf, loadSummaryOf, pageSummaryOf } from './runtime-summary';
+import type { LoadSummary, PageSummary } from './runtime-summary';
 
 /**
  * The inference runtime: model catalogue, slots, context pages, scheduler and engine loop,
@@ -96,13 +59,7 @@ export class Runtime {
     let runtime: Runtime | null = null;
     const registry = buildRegistry(options, (identity) => runtime?.pages?.dropIdentity(identity));
     const tokenizer = new TokenizerThread();
-    registry.onEvent((event) => {
-      const slot =
-        event.toStatus === 'resident' && event.fromStatus === 'prefetching'
-          ? registry.list().find((s) => s.slotId === event.slotId)
-          : undefined;
-      if (slot) tokenizer.warm(slot.model);
-    });
+    warmTokenizerOnLoad(registry, tokenizer);
     const parts = buildEngine(options, catalogue, registry, tokenizer);
     runtime = new Runtime(options, catalogue, registry, parts, new PrefillRate(), tokenizer);
     return runtime;
@@ -228,26 +185,11 @@ export class Runtime {
   }
 
   pageSummary(): PageSummary {
-    const store = this.parts.pages;
-    return {
-      pageSize: this.options.pageSize,
-      numPages: store?.numPages ?? 0,
-      numHeldPages: store?.numHeldPages ?? 0,
-      bytes: store?.bytes ?? 0,
-      budgetBytes: this.options.kvBudgetBytes,
-      ...(store?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
-      numRetainedPastHits: this.parts.engine.numRetainedPastHits,
-    };
+    return pageSummaryOf(this.parts, this.options);
   }
 
   load(): LoadSummary {
-    const { engine } = this.parts;
-    return {
-      numRunning: engine.numRunning,
-      numWaiting: engine.numWaiting,
-      numSeats: this.options.maxSeats * Math.max(1, this.registry.list().filter((s) => s.runner).length),
-      maxQueue: this.options.maxQueue,
-    };
+    return loadSummaryOf(this.parts, this.registry, this.options);
   }
 
   /**
@@ -302,13 +244,7 @@ export class Runtime {
 
   /** Why the runtime is not idle (requests in flight, a slot loading), or null when it is. */
   busyReason(): string | null {
-    const { engine } = this.parts;
-    const numBusy = engine.numRunning + engine.numWaiting;
-    if (numBusy > 0) return `${numBusy} request(s) are running or waiting; retry when they finish`;
-    if (engine.isStepping) return 'a step is still running; retry in a moment';
-    const loading = this.registry.list().filter((s) => s.status === 'prefetching' || s.status === 'active');
-    if (loading.length > 0) return `slot ${loading[0]!.slotId} is ${loading[0]!.status}`;
-    return null;
+    return busyReasonOf(this.parts, this.registry);
   }
 
   /** Unloads every slot, applies the settings and builds a fresh page store, budget and loop. */

@@ -1,0 +1,63 @@
+import type { PageCounters } from './pages';
+import type { SlotRegistry } from './slots';
+import type { EngineParts } from './runtime-parts';
+import type { RuntimeOptions } from './runtime-options';
+
+/** Page cache totals for the slots view. */
+export interface PageSummary extends PageCounters {
+  /** First prefill chunks that started from a worker's retained past instead of copying pages. */
+  numRetainedPastHits: number;
+  pageSize: number;
+  numPages: number;
+  numHeldPages: number;
+  bytes: number;
+  budgetBytes: number;
+}
+
+/** Engine load right now: seats in use and requests waiting. */
+export interface LoadSummary {
+  numRunning: number;
+  numWaiting: number;
+  numSeats: number;
+  maxQueue: number;
+}
+
+/** The page cache's totals now (all zero with paging off). */
+export function pageSummaryOf(parts: EngineParts, options: RuntimeOptions): PageSummary {
+  const store = parts.pages;
+  return {
+    pageSize: options.pageSize,
+    numPages: store?.numPages ?? 0,
+    numHeldPages: store?.numHeldPages ?? 0,
+    bytes: store?.bytes ?? 0,
+    budgetBytes: options.kvBudgetBytes,
+    ...(store?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
+    numRetainedPastHits: parts.engine.numRetainedPastHits,
+  };
+}
+
+/** Requests running and waiting now, against the seats of every slot holding a runner (at least one). */
+export function loadSummaryOf(
+  parts: EngineParts,
+  registry: SlotRegistry,
+  options: RuntimeOptions,
+): LoadSummary {
+  const { engine } = parts;
+  return {
+    numRunning: engine.numRunning,
+    numWaiting: engine.numWaiting,
+    numSeats: options.maxSeats * Math.max(1, registry.list().filter((s) => s.runner).length),
+    maxQueue: options.maxQueue,
+  };
+}
+
+/** Why the runtime is not idle (requests in flight, a slot loading), or null when it is. */
+export function busyReasonOf(parts: EngineParts, registry: SlotRegistry): string | null {
+  const { engine } = parts;
+  const numBusy = engine.numRunning + engine.numWaiting;
+  if (numBusy > 0) return `${numBusy} request(s) are running or waiting; retry when they finish`;
+  if (engine.isStepping) return 'a step is still running; retry in a moment';
+  const loading = registry.list().filter((s) => s.status === 'prefetching' || s.status === 'active');
+  if (loading.length > 0) return `slot ${loading[0]!.slotId} is ${loading[0]!.status}`;
+  return null;
+}
