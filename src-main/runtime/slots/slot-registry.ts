@@ -181,7 +181,7 @@ export class SlotRegistry {
     if (slot.status === 'resident') return this.evict(slot, 'request', reason);
     const runner = slot.runner;
     slot.runner = null;
-    await runner?.close().catch(() => undefined);
+    await this.closeRunner(slot, runner);
   }
 
   private async load(slot: Slot, cause: SlotCause): Promise<Slot> {
