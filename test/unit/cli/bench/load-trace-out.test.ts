@@ -16,6 +16,7 @@ import type { RemoteObservation } from '../../../../src-main/runtime/remote/obse
 import { remoteTimeline } from '../../../../src-main/runtime/remote/remote-timeline';
 import { buildReport } from '../../../../src-main/telemetry/report';
 import { readTraceSidecar, seedToTimeline, SeedRecordSchema } from '../../../../src-main/telemetry/trace';
+import { finishedAnswer } from '../../../support/remote';
 
 const T0 = 1_764_500_000_000.125;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ff-trace-out-'));
@@ -23,19 +24,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A llama.cpp-like answer sent at T0 + `at`: first content after `ttftMs`, three events 5 ms apart. */
 function answer(at: number, ttftMs: number): RemoteObservation {
-  const seen = emptyObservation(T0 + at);
   const first = T0 + at + ttftMs;
+  const seen = finishedAnswer(T0 + at, [first, first + 5.5, first + 11], 3);
   seen.httpStatus = 200;
-  seen.contentAts = [first, first + 5.5, first + 11];
-  Object.assign(seen.stamps, {
-    headersAt: first,
-    firstByteAt: first,
-    firstContentAt: first,
-    lastChunkAt: first + 11,
-  });
-  seen.stamps.endedAt = first + 12;
-  seen.finishReason = 'stop';
-  seen.usage = { promptTokens: 20, completionTokens: 3, cachedTokens: null };
   seen.text = 'a b c';
   return seen;
 }

@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { emptyReport } from '../../../../src-main/runtime/remote/engines';
-import { emptyObservation } from '../../../../src-main/runtime/remote/observation';
 import { remoteTimeline } from '../../../../src-main/runtime/remote/remote-timeline';
 import { buildReport } from '../../../../src-main/telemetry/report';
+import { finishedAnswer } from '../../../support/remote';
 import { timeline } from './timeline-fixture';
 
 /** A remote answer sent at `at`, first content after `ttftMs`, four events 10 ms apart. */
 function remote(at: number, ttftMs: number) {
-  const seen = emptyObservation(at);
   const first = at + ttftMs;
-  seen.contentAts = [first, first + 10, first + 20, first + 30];
-  Object.assign(seen.stamps, {
-    headersAt: first,
-    firstByteAt: first,
-    firstContentAt: first,
-    lastChunkAt: first + 30,
-  });
-  seen.stamps.endedAt = first + 31;
-  seen.finishReason = 'stop';
-  seen.usage = { promptTokens: 20, completionTokens: 4, cachedTokens: null };
+  const seen = finishedAnswer(at, [first, first + 10, first + 20, first + 30], 4);
   return remoteTimeline(
     {
       requestId: `remote-${at}`,
