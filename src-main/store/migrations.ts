@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import type { Transition } from '../telemetry/timeline';
+import { packTransitions } from './codec/transitions';
 import { StoreUnavailable } from './errors';
 
 /**
@@ -151,8 +153,32 @@ ALTER TABLE requests ADD COLUMN remote_json TEXT;
 UPDATE requests SET report_f64 = report_f64 || x'0000000000000000';
 `;
 
+/**
+ * Schema v6: a request's transitions move from JSON text (`transitions_json`) to float64 triples
+ * (`transitions_f64`: state index, at, endAt or NaN; codec/transitions.ts), which the writer
+ * fills in a fraction of the time JSON.stringify took. Existing rows are converted from their
+ * JSON here, with the codec's layout (a later change to that layout needs a migration of its
+ * own, and this one must then keep writing the v6 layout). The old column is dropped rather than
+ * left unused: it is NOT NULL without a default, so keeping it would make every insert bind a
+ * placeholder, and a second copy of each row's transitions nobody reads would only mislead
+ * whoever opens the file; dropping it rewrites the table once, here.
+ */
+function v6(db: Database.Database): void {
+  db.function('first_frame_transitions_f64', { deterministic: true }, (json) =>
+    packTransitions(JSON.parse(json as string) as Transition[]),
+  );
+  db.exec(`
+ALTER TABLE requests ADD COLUMN transitions_f64 BLOB NOT NULL DEFAULT x'';
+UPDATE requests SET transitions_f64 = first_frame_transitions_f64(transitions_json);
+ALTER TABLE requests DROP COLUMN transitions_json;
+`);
+}
+
+/** One schema step: SQL to run, or a function for a step SQL cannot express alone. */
+export type Migration = string | ((db: Database.Database) => void);
+
 /** Every migration in order; migration i takes `user_version` from i to i + 1. */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -170,8 +196,10 @@ export function migrate(db: Database.Database, path: string): void {
       `schema version ${version}, this app knows up to ${SCHEMA_VERSION}`,
     );
   for (let v = version; v < SCHEMA_VERSION; v++) {
+    const migration = MIGRATIONS[v]!;
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

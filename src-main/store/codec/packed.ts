@@ -1,12 +1,15 @@
 import { endianness } from 'node:os';
 import type { ReportColumns } from '../../telemetry/report';
 import { allocateColumns, SCALAR_FIELDS, writeScalars } from '../../telemetry/report';
-import type { Timeline } from '../../telemetry/timeline';
+import type { Timeline, Transition } from '../../telemetry/timeline';
+import { readTransitions, TRANSITION_WIDTH, writeTransitions } from './transitions';
 
 /**
  * Packed float64 blobs stored beside each request row. better-sqlite3 spends a few µs decoding
  * each row, so 100,000 rows cannot be read one by one inside the report's 200 ms budget; these
  * blobs let SQLite concatenate a whole run into two buffers that become typed arrays directly.
+ * The third, a row's transitions, is packed for the writer's sake: it is cheaper to fill than
+ * JSON text, and only whole timelines read it back.
  * Byte order is the platform's, checked to be little-endian (every platform Electron ships on).
  */
 if (endianness() !== 'LE')
@@ -16,49 +19,78 @@ const ROW_WIDTH = SCALAR_FIELDS.length;
 /** Bytes in one packed report row. */
 export const REPORT_ROW_BYTES = ROW_WIDTH * 8;
 
-/** A timeline's two packed blobs: its report scalars and its inter-token gaps (ms). */
+/**
+ * A timeline's three packed blobs: its report scalars, its inter-token gaps (ms) and its
+ * transitions (see transitions.ts).
+ */
 export interface PackedTimeline {
   scalars: Uint8Array;
   gaps: Uint8Array;
+  transitions: Uint8Array;
 }
 
-/** Packs both blobs into one allocation (two views), since every stored row needs both. */
+/** float64 values a timeline's blobs take together. */
+function numValues(t: Timeline): number {
+  return ROW_WIDTH + t.itlMs.length + TRANSITION_WIDTH * t.transitions.length;
+}
+
+/** Writes the three blobs' values one after the other into `values` (numValues(t) of them). */
+function writeAll(t: Timeline, values: Float64Array): void {
+  writeScalars(t, values, 0);
+  values.set(t.itlMs, ROW_WIDTH);
+  writeTransitions(t.transitions, values, ROW_WIDTH + t.itlMs.length);
+}
+
+/** The three blobs as views on the values writeAll wrote into `buffer`. */
+function viewsOf(t: Timeline, buffer: ArrayBufferLike, scalars: Uint8Array): PackedTimeline {
+  const gapsBytes = t.itlMs.length * 8;
+  return {
+    scalars,
+    gaps: new Uint8Array(buffer, REPORT_ROW_BYTES, gapsBytes),
+    transitions: new Uint8Array(
+      buffer,
+      REPORT_ROW_BYTES + gapsBytes,
+      t.transitions.length * TRANSITION_WIDTH * 8,
+    ),
+  };
+}
+
+/** Packs the blobs into one allocation (three views), since every stored row needs them all. */
 export function packTimeline(t: Timeline): PackedTimeline {
-  const all = new Float64Array(ROW_WIDTH + t.itlMs.length);
-  writeScalars(t, all, 0);
-  all.set(t.itlMs, ROW_WIDTH);
-  const bytes = Buffer.from(all.buffer);
-  return { scalars: bytes.subarray(0, REPORT_ROW_BYTES), gaps: bytes.subarray(REPORT_ROW_BYTES) };
+  const all = new Float64Array(numValues(t));
+  writeAll(t, all);
+  return viewsOf(t, all.buffer, new Uint8Array(all.buffer, 0, REPORT_ROW_BYTES));
 }
 
 /**
- * Packs timelines into one reused buffer (grown when a timeline has more gaps than it holds):
+ * Packs timelines into one reused buffer (grown when a timeline has more values than it holds):
  * each result is overwritten by the next `pack`. For writers that bind the blobs at once;
  * an allocation per row was a third of the history writer's encoding time.
  */
 export class PackScratch {
-  private values = new Float64Array(ROW_WIDTH + 256);
+  private values = new Float64Array(ROW_WIDTH + 256 + TRANSITION_WIDTH * 32);
   private scalars = new Uint8Array(this.values.buffer, 0, REPORT_ROW_BYTES);
 
   /** The timeline's blobs as views on the scratch, valid until the next call. */
   pack(t: Timeline): PackedTimeline {
-    const gaps = t.itlMs;
-    if (this.values.length < ROW_WIDTH + gaps.length) {
-      this.values = new Float64Array(2 * (ROW_WIDTH + gaps.length));
+    const needed = numValues(t);
+    if (this.values.length < needed) {
+      this.values = new Float64Array(2 * needed);
       this.scalars = new Uint8Array(this.values.buffer, 0, REPORT_ROW_BYTES);
     }
-    writeScalars(t, this.values, 0);
-    this.values.set(gaps, ROW_WIDTH);
-    return {
-      scalars: this.scalars,
-      gaps: new Uint8Array(this.values.buffer, REPORT_ROW_BYTES, gaps.length * 8),
-    };
+    writeAll(t, this.values);
+    return viewsOf(t, this.values.buffer, this.scalars);
   }
 }
 
 /** Inter-token gaps (ms) back from their blob. */
 export function unpackGaps(blob: Buffer): number[] {
   return Array.from(asFloat64(blob));
+}
+
+/** Transitions back from their blob. */
+export function unpackTransitions(blob: Buffer): Transition[] {
+  return readTransitions(asFloat64(blob));
 }
 
 /**

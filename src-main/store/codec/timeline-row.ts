@@ -1,16 +1,16 @@
-import type { Diagnosis, RemoteFacts, Timeline, Transition, TtftPart } from '../../telemetry/timeline';
+import type { Diagnosis, RemoteFacts, Timeline, TtftPart } from '../../telemetry/timeline';
 import { canonicalTimeline, STORED_COLUMNS } from '../../telemetry/timeline';
-import { packTimeline, PackScratch, unpackGaps } from './packed';
+import { packTimeline, PackScratch, unpackGaps, unpackTransitions } from './packed';
 import type { PackedTimeline } from './packed';
 
 /**
  * Every `requests` column written for a timeline: the stored columns of the timeline's one
- * column declaration (TIMELINE_COLUMNS), then what is not flat (transitions and the diagnosis
- * as JSON, the inter-token gaps and the packed report row as float64 blobs).
+ * column declaration (TIMELINE_COLUMNS), then what is not flat (the diagnosis and remote facts
+ * as JSON; the transitions, the inter-token gaps and the packed report row as float64 blobs).
  */
 export const REQUEST_COLUMNS: readonly string[] = [
   ...STORED_COLUMNS.map((c) => c.name),
-  'transitions_json',
+  'transitions_f64',
   'diagnosis_json',
   'remote_json',
   'itl_gaps_f64',
@@ -27,7 +27,7 @@ export function toRequestParams(t: Timeline): unknown[] {
 
 /**
  * Encodes timelines for an insert that binds them at once (the history writer): one parameter
- * array and one blob scratch are reused, so a row allocates only its JSON strings and a view. What
+ * array and one blob scratch are reused, so a row allocates only its JSON strings and views. What
  * `encode` returns is overwritten by the next call; better-sqlite3 copies text and blobs
  * when it binds them, so a row bound before the next encode is safe.
  */
@@ -44,7 +44,7 @@ export class RequestParamsEncoder {
 function fillParams(t: Timeline, params: unknown[], packed: PackedTimeline): unknown[] {
   let i = 0;
   for (const column of STORED_COLUMNS) params[i++] = column.value(t);
-  params[i++] = JSON.stringify(t.transitions);
+  params[i++] = packed.transitions;
   params[i++] = t.diagnosis ? JSON.stringify(t.diagnosis) : null;
   params[i++] = t.remote ? JSON.stringify(t.remote) : null;
   params[i++] = packed.gaps;
@@ -73,7 +73,7 @@ export function fromRequestRow(row: RequestRow): Timeline {
   const parts = {} as Record<TtftPart, number>;
   for (const { name, part } of PART_COLUMNS) parts[part] = row[name] as number;
   t.parts = parts;
-  t.transitions = JSON.parse(row.transitions_json as string) as Transition[];
+  t.transitions = unpackTransitions(row.transitions_f64 as Buffer);
   t.diagnosis = row.diagnosis_json === null ? null : (JSON.parse(row.diagnosis_json as string) as Diagnosis);
   t.remote = row.remote_json === null ? null : (JSON.parse(row.remote_json as string) as RemoteFacts);
   t.itlMs = unpackGaps(row.itl_gaps_f64 as Buffer);

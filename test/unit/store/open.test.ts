@@ -14,6 +14,7 @@ import {
 } from '../../../src-main/store';
 import { timeline } from '../telemetry/report/timeline-fixture';
 import { useTempDirs } from './temp-dir';
+import { writeV5Database } from './v5-database';
 
 const tempDir = useTempDirs();
 
@@ -32,11 +33,9 @@ describe('opening the history database', () => {
   });
 
   it('migrates a file from the schema before the client figures: old rows read with no client E2E or inbound network, and reports still load', () => {
-    const path = join(tempDir(), 'v1.db');
-    const store = openSqliteStore(path);
+    const path = join(tempDir(), 'v3.db');
     const t = timeline({ id: 'old', clientTtftMs: 30 });
-    store.writer.enqueue(t);
-    store.close();
+    writeV5Database(path, [t]);
     // Turn the file back into the schema before: no client columns, packed rows two values shorter.
     const raw = new Database(path);
     // Later migrations' columns and packed values go too (v5: remote_json, isRemote).
@@ -56,10 +55,8 @@ describe('opening the history database', () => {
 
   it('migrates a file from the schema before remote engines: old rows read as served here', () => {
     const path = join(tempDir(), 'v4.db');
-    const store = openSqliteStore(path);
     const t = timeline({ id: 'local', clientTtftMs: 30 });
-    store.writer.enqueue(t);
-    store.close();
+    writeV5Database(path, [t]);
     const raw = new Database(path);
     raw.exec(`ALTER TABLE requests DROP COLUMN remote_json;
       UPDATE requests SET report_f64 = substr(report_f64, 1, length(report_f64) - 8); PRAGMA user_version = 4;`);

@@ -76,7 +76,7 @@ describe('conversation trees in the store', () => {
   it('migrating a v1 history makes each conversation one branch, oldest message first', () => {
     const path = join(tempDir(), 'v1.db');
     const raw = new Database(path);
-    raw.exec(MIGRATIONS[0]!);
+    raw.exec(MIGRATIONS[0] as string);
     raw.pragma('user_version = 1');
     raw.prepare("INSERT INTO conversations VALUES ('c', 'old chat', 1, 3)").run();
     const insert = raw.prepare(

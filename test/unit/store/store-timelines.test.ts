@@ -7,8 +7,9 @@ import {
   toReportColumns,
 } from '../../../src-main/telemetry';
 import { openSqliteStore } from '../../../src-main/store';
-import { judgeClientTtft } from '../../../src-main/telemetry/timeline';
+import { canonicalTimeline, judgeClientTtft } from '../../../src-main/telemetry/timeline';
 import { timeline } from '../telemetry/report/timeline-fixture';
+import { everyStateTransitions } from './codec/transition-fixture';
 import { useTempDirs } from './temp-dir';
 
 const tempDir = useTempDirs();
@@ -39,6 +40,17 @@ describe('stored timelines', () => {
     expect(store.timelines.recent(10)).toEqual(written);
     const fromStore = buildReportFromColumns(store.timelines.reportColumns({}), { slo: null });
     expect(fromStore).toEqual(buildReport(written, { slo: null }));
+    store.close();
+  });
+
+  it('keep their transitions in every life state, ends present and absent, bit for bit', () => {
+    const store = open();
+    const written = canonicalTimeline({ ...timeline(), transitions: everyStateTransitions() });
+    store.writer.enqueue(written);
+    store.writer.flush();
+    const [read] = store.timelines.recent(1);
+    expect(read).toEqual(written);
+    expect(read!.transitions).toStrictEqual(everyStateTransitions());
     store.close();
   });
 

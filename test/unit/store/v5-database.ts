@@ -1,0 +1,30 @@
+import Database from 'better-sqlite3';
+import type { Timeline } from '../../../src-main/telemetry/timeline';
+import { REQUEST_COLUMNS, toRequestParams } from '../../../src-main/store/codec/timeline-row';
+import { MIGRATIONS } from '../../../src-main/store/migrations';
+
+/**
+ * Writes a database at schema v5 holding `timelines` as that schema's writer stored them: every
+ * column as today, but the transitions as JSON text in `transitions_json`.
+ */
+export function writeV5Database(path: string, timelines: readonly Timeline[]): void {
+  const db = new Database(path);
+  for (const migration of MIGRATIONS.slice(0, 5)) {
+    if (typeof migration !== 'string') throw new Error('schema v1–v5 are plain SQL');
+    db.exec(migration);
+  }
+  db.pragma('user_version = 5');
+  const transitionsAt = REQUEST_COLUMNS.indexOf('transitions_f64');
+  const columns = REQUEST_COLUMNS.map((c, i) => (i === transitionsAt ? 'transitions_json' : c));
+  const insert = db.prepare(
+    `INSERT INTO requests (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+  );
+  db.transaction(() => {
+    for (const t of timelines) {
+      const params = toRequestParams(t);
+      params[transitionsAt] = JSON.stringify(t.transitions);
+      insert.run(params);
+    }
+  })();
+  db.close();
+}
