@@ -161,7 +161,8 @@ UPDATE requests SET report_f64 = report_f64 || x'0000000000000000';
  * own, and this one must then keep writing the v6 layout). The old column is dropped rather than
  * left unused: it is NOT NULL without a default, so keeping it would make every insert bind a
  * placeholder, and a second copy of each row's transitions nobody reads would only mislead
- * whoever opens the file; dropping it rewrites the table once, here.
+ * whoever opens the file; dropping it rewrites the table once, here. The empty default exists
+ * only because SQLite adds a NOT NULL column with one; the UPDATE fills every row before commit.
  */
 function v6(db: Database.Database): void {
   db.function('first_frame_transitions_f64', { deterministic: true }, (json) =>
