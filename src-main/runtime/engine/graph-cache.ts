@@ -1,14 +1,20 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { ExecutionProvider } from './providers';
 
+/** The graph's file inside a cache entry; its initializers are in GRAPH_DATA_FILE beside it. */
+export const GRAPH_FILE = 'graph.onnx';
+/** The entry's external data: every initializer, and ORT's pre-packed copy of each weight it packs. */
+export const GRAPH_DATA_FILE = 'graph.onnx.data';
+
 /**
  * ONNX Runtime's optimized graph of one model revision, saved once and built from afterwards:
- * graph optimization is most of a cold session build. ORT warns the saved graph is specific to
- * the hardware and its own version, so the key holds both, and the provider.
+ * graph optimization and weight pre-packing are most of a cold session build. ORT warns the
+ * saved graph is specific to the hardware and its own version, so the key holds both, and the
+ * provider.
  */
 export function graphCacheKey(modelRevision: string, provider: ExecutionProvider): string {
   const machine = [
@@ -22,25 +28,54 @@ export function graphCacheKey(modelRevision: string, provider: ExecutionProvider
   return `${modelRevision.slice(0, 32)}-${machineHash}`;
 }
 
+/** One cache entry: a folder holding the graph and its data, present only once complete. */
+export interface CachedGraph {
+  /** The entry's folder (renamed into place whole, so a present folder is a complete one). */
+  dir: string;
+  /** The graph ORT builds a session from (it maps GRAPH_DATA_FILE beside it). */
+  file: string;
+  isPresent: boolean;
+}
+
 /** Where a model revision's optimized graph lives in `dir`, and whether it is there yet. */
-export function cachedGraphPath(dir: string, modelRevision: string, provider: ExecutionProvider) {
-  // `.ort`: ORT's own format (see load-slot.ts), which older caches' `.onnx` files are not.
-  const file = path.join(dir, `${graphCacheKey(modelRevision, provider)}.ort`);
-  return { file, isPresent: existsSync(file) };
+export function cachedGraphPath(
+  dir: string,
+  modelRevision: string,
+  provider: ExecutionProvider,
+): CachedGraph {
+  const key = graphCacheKey(modelRevision, provider);
+  // Earlier versions kept a single `.ort` flatbuffer per key: it is never read again.
+  rmSync(path.join(dir, `${key}.ort`), { force: true });
+  const entry = path.join(dir, key);
+  const file = path.join(entry, GRAPH_FILE);
+  return { dir: entry, file, isPresent: existsSync(file) && existsSync(path.join(entry, GRAPH_DATA_FILE)) };
 }
 
-/** A temporary name for ORT to write the optimized graph to, renamed into place once complete. */
-export function pendingGraphPath(file: string): string {
-  mkdirSync(path.dirname(file), { recursive: true });
-  return `${file}.${process.pid}.partial`;
+/** A temporary folder for ORT to write the graph and its data to, renamed into place once complete. */
+export function pendingGraphDir(entry: string): string {
+  const pending = `${entry}.${process.pid}.partial`;
+  rmSync(pending, { recursive: true, force: true });
+  mkdirSync(pending, { recursive: true });
+  return pending;
 }
 
-/** Moves a completely written graph into place (rename: readers never see half a file). */
-export function commitGraph(pending: string, file: string): void {
-  renameSync(pending, file);
+/** Moves a completely written entry into place (a folder rename: readers never see half an entry). */
+export function commitGraph(pending: string, entry: string): void {
+  rmSync(entry, { recursive: true, force: true });
+  renameSync(pending, entry);
 }
 
-/** Removes a cached graph that failed to build, so the next load makes it again. */
-export function discardGraph(file: string): void {
-  rmSync(file, { force: true });
+/** Removes an entry (or a pending one) that failed to build or save, so the next load makes it again. */
+export function discardGraph(entry: string): void {
+  rmSync(entry, { recursive: true, force: true });
+}
+
+/** Bytes of an entry on disk (graph and data); 0 when it is gone. */
+export function graphEntryBytes(entry: string): number {
+  let total = 0;
+  for (const name of [GRAPH_FILE, GRAPH_DATA_FILE]) {
+    const file = path.join(entry, name);
+    if (existsSync(file)) total += statSync(file).size;
+  }
+  return total;
 }

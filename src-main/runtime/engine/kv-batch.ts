@@ -165,6 +165,29 @@ export class KvBatch {
     );
   }
 
+  /**
+   * This one-row, unpadded batch cut to its first `numColumns` tokens in its own memory, under
+   * `seqId`: each head's block moves down to its new stride (a memmove, no allocation, so no
+   * fresh pages to fault in). Consumes this batch: only its sole owner may call it.
+   */
+  cutInPlace(numColumns: number, seqId: string): KvBatch {
+    const row = this.rows[0];
+    if (this.rows.length !== 1 || row!.numPad !== 0)
+      throw new Error('only a one-row, unpadded batch can be cut in place');
+    if (numColumns > row!.numTokens)
+      throw new Error(`sequence ${row!.seqId} holds ${row!.numTokens} tokens, not ${numColumns}`);
+    const { numKvHeads, headDim } = this.geometry;
+    const tensors = this.tensors.map((tensor) => {
+      // Heads in order: each target block starts at or before its source, so nothing unread is overwritten.
+      for (let head = 1; head < numKvHeads; head++) {
+        const from = head * this.numColumns * headDim;
+        tensor.copyWithin(head * numColumns * headDim, from, from + numColumns * headDim);
+      }
+      return tensor.subarray(0, numKvHeads * numColumns * headDim);
+    });
+    return new KvBatch(this.geometry, [{ seqId, numTokens: numColumns, numPad: 0 }], numColumns, tensors);
+  }
+
   /** This one-row, unpadded batch under another sequence's id (no copy). */
   renamed(seqId: string): KvBatch {
     if (this.rows.length !== 1 || this.rows[0]!.numPad !== 0)

@@ -1,29 +1,42 @@
+import path from 'node:path';
+import { getHostMemory } from '../host-memory';
 import { KvBatch } from './kv-batch';
-import { cachedGraphPath, commitGraph, discardGraph, pendingGraphPath } from './graph-cache';
+import {
+  cachedGraphPath,
+  commitGraph,
+  discardGraph,
+  GRAPH_DATA_FILE,
+  GRAPH_FILE,
+  graphEntryBytes,
+  pendingGraphDir,
+} from './graph-cache';
+import type { CachedGraph } from './graph-cache';
 import { ModelRunner } from './model-runner';
 import type { GraphCacheOutcome, LoadJob } from './protocol';
 import type { ExecutionProvider, ProviderOutcome } from './providers';
 import { withProvider } from './providers';
-import { readWeights } from './read-weights';
-import type { HostWeights } from './read-weights';
+import { mappedGraphWeights, readWeights } from './read-weights';
+import type { HeldWeights, HostWeights } from './read-weights';
 
 /**
- * The optimized graph is saved in ORT's own format (a flatbuffer): a session builds from it with
- * no protobuf parse, reading its initializers in place from the slot's host copy of the file
- * (which the worker keeps until the session is released) instead of copying them. ORT would
- * re-run its optimizers on a graph it already optimized unless told not to.
+ * The optimized graph is saved as ONNX with every initializer in one external data file, and
+ * with ORT's pre-packed copy of each weight it packs (its MatMul layouts) saved there too: a
+ * session built from the entry maps that file and skips both the optimizer pass (told not to
+ * run it again on a graph it already optimized) and the packing, most of a cold build.
+ * ORT's own flatbuffer format cannot hold pre-packed weights. Quantized graphs are saved
+ * without them (see LoadJob.canCachePrepacked) and still skip the optimizer pass.
  */
-const SAVE_GRAPH_CONFIG = { save_model_format: 'ORT' };
-const CACHED_GRAPH_CONFIG = {
-  use_ort_model_bytes_directly: '1',
-  use_ort_model_bytes_for_initializers: '1',
-};
+const saveGraphConfig = (job: LoadJob): Record<string, string> => ({
+  optimized_model_external_initializers_file_name: GRAPH_DATA_FILE,
+  optimized_model_external_initializers_min_size_in_bytes: '1024',
+  ...(job.canCachePrepacked ? { save_external_prepacked_constant_initializers: '1' } : {}),
+});
 const CACHED_GRAPH_LEVEL = 'disabled' as const;
 
-/** A loaded slot: its runner, the host copy it was built from, and how the load went. */
+/** A loaded slot: its runner, what it holds in host memory, and how the load went. */
 export interface LoadedSlot {
   runner: ModelRunner;
-  weights: HostWeights;
+  weights: HeldWeights;
   provider: ProviderOutcome;
   graphCache: GraphCacheOutcome;
   readMs: number;
@@ -33,7 +46,7 @@ export interface LoadedSlot {
 
 interface Built {
   runner: ModelRunner;
-  weights: HostWeights;
+  weights: HeldWeights;
   graphCache: GraphCacheOutcome;
   readMs: number;
   buildMs: number;
@@ -45,50 +58,56 @@ function releaseAll(weights: HostWeights): void {
   for (const buffer of weights.buffers) buffer.release();
 }
 
-/** Builds from the cached optimized graph when there is one; null when there is none or it fails. */
+/**
+ * Builds from the cached optimized graph when there is one; null when it fails (the entry is
+ * removed and the caller loads from the model file). ORT reads the graph and maps its data
+ * itself, so the load has no read step of its own: `readMs` is 0 and the build holds it.
+ */
 async function fromCachedGraph(
   job: LoadJob,
   provider: ExecutionProvider,
-  file: string,
+  cache: CachedGraph,
 ): Promise<Built | null> {
-  const readStartMs = performance.now();
-  // The saved graph holds every initializer inline: no external data to follow.
-  const weights = await readWeights({ onnxPath: file, externalData: [] });
   const buildStartMs = performance.now();
   try {
-    const runner = await ModelRunner.build(weights.weights, specOf(job), {
+    const runner = await ModelRunner.build(cache.file, specOf(job), {
       numThreads: job.numThreads,
       provider,
       graphOptimizationLevel: CACHED_GRAPH_LEVEL,
-      sessionConfig: CACHED_GRAPH_CONFIG,
     });
     const buildMs = performance.now() - buildStartMs;
+    const residency = getHostMemory().residency(path.join(cache.dir, GRAPH_DATA_FILE));
     return {
       runner,
-      weights,
+      weights: mappedGraphWeights(graphEntryBytes(cache.dir), residency?.residentPct ?? null),
       graphCache: { status: 'hit', reason: null },
-      readMs: buildStartMs - readStartMs,
+      readMs: 0,
       buildMs,
     };
   } catch (error) {
-    releaseAll(weights);
-    discardGraph(file);
-    console.warn(`optimized graph ${file} did not build and was removed: ${(error as Error).message}`);
+    discardGraph(cache.dir);
+    console.warn(`optimized graph ${cache.dir} did not build and was removed: ${(error as Error).message}`);
     return null;
   }
 }
 
 /** Builds from the model's own file, asking ORT to save its optimized graph when a cache is set. */
-async function fromSource(job: LoadJob, provider: ExecutionProvider, file: string | null): Promise<Built> {
+async function fromSource(
+  job: LoadJob,
+  provider: ExecutionProvider,
+  cache: CachedGraph | null,
+): Promise<Built> {
   const readStartMs = performance.now();
   const weights = await readWeights(job);
   const buildStartMs = performance.now();
-  const pending = file ? pendingGraphPath(file) : undefined;
-  const build = (optimizedModelFilePath?: string) =>
+  const pending = cache ? pendingGraphDir(cache.dir) : undefined;
+  const build = (saveTo?: string) =>
     ModelRunner.build(weights.weights, specOf(job), {
       numThreads: job.numThreads,
       provider,
-      ...(optimizedModelFilePath ? { optimizedModelFilePath, sessionConfig: SAVE_GRAPH_CONFIG } : {}),
+      ...(saveTo
+        ? { optimizedModelFilePath: path.join(saveTo, GRAPH_FILE), sessionConfig: saveGraphConfig(job) }
+        : {}),
     });
   let runner: ModelRunner;
   let saveProblem: string | null = null;
@@ -101,15 +120,16 @@ async function fromSource(job: LoadJob, provider: ExecutionProvider, file: strin
       return build();
     });
   } catch (error) {
+    if (pending) discardGraph(pending);
     releaseAll(weights);
     throw error;
   }
   const buildMs = performance.now() - buildStartMs;
   let graphCache: GraphCacheOutcome = { status: 'off', reason: 'no graph cache folder' };
   if (saveProblem !== null) graphCache = { status: 'off', reason: `not saved: ${saveProblem}` };
-  else if (file && pending) {
+  else if (cache && pending) {
     try {
-      commitGraph(pending, file);
+      commitGraph(pending, cache.dir);
       graphCache = { status: 'saved', reason: null };
     } catch (error) {
       discardGraph(pending);
@@ -128,8 +148,8 @@ async function fromSource(job: LoadJob, provider: ExecutionProvider, file: strin
 export async function loadSlot(job: LoadJob): Promise<LoadedSlot> {
   const { value: built, outcome } = await withProvider(job.provider, async (provider) => {
     const cache = job.graphCacheDir ? cachedGraphPath(job.graphCacheDir, job.modelRevision, provider) : null;
-    const cached = cache?.isPresent ? await fromCachedGraph(job, provider, cache.file) : null;
-    return cached ?? fromSource(job, provider, cache?.file ?? null);
+    const cached = cache?.isPresent ? await fromCachedGraph(job, provider, cache) : null;
+    return cached ?? fromSource(job, provider, cache);
   });
   const warmupStartMs = performance.now();
   await built.runner.forward(KvBatch.empty(job.geometry, ['warmup']), BigInt64Array.of(0n), 1);

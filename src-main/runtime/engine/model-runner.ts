@@ -47,8 +47,9 @@ export interface RunnerSpec {
 
 /**
  * Owns one ONNX Runtime session and runs forwards over a K/V batch. Lives in a worker thread:
- * `InferenceSession.create` and `run` block the thread they run on (docs/design.md). Sessions are
- * built from bytes; external data is passed as bytes too, so nothing outside the folder is read.
+ * `InferenceSession.create` and `run` block the thread they run on (docs/design.md). A model's
+ * own files are passed as bytes (external data too), so nothing outside its folder is read; only
+ * the runtime's own optimized-graph cache is built from a path (ORT maps its data file).
  */
 export class ModelRunner {
   private constructor(
@@ -61,20 +62,31 @@ export class ModelRunner {
     return this.spec.geometry;
   }
 
-  /** Builds the session and checks its inputs/outputs against the spec (listing checked them once already). */
-  static async build(weights: WeightBytes, spec: RunnerSpec, options: RunnerOptions): Promise<ModelRunner> {
+  /**
+   * Builds the session from weight bytes or a cached graph's path and checks its inputs/outputs
+   * against the spec (listing checked them once already).
+   */
+  static async build(
+    source: WeightBytes | string,
+    spec: RunnerSpec,
+    options: RunnerOptions,
+  ): Promise<ModelRunner> {
     const provider = options.provider ?? 'cpu';
-    const session = await ort.InferenceSession.create(weights.bytes, {
+    const sessionOptions: ort.InferenceSession.SessionOptions = {
       executionProviders: [provider],
       graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
       ...(options.optimizedModelFilePath ? { optimizedModelFilePath: options.optimizedModelFilePath } : {}),
       intraOpNumThreads: options.numThreads,
       interOpNumThreads: 1,
-      externalData: weights.externalData,
       logSeverityLevel: 3,
       // Pool threads must not spin between runs: they would steal the core the main thread needs.
       extra: { session: { ...options.sessionConfig, intra_op: { allow_spinning: '0' } } },
-    }).catch((error: Error) => {
+    };
+    const created =
+      typeof source === 'string'
+        ? ort.InferenceSession.create(source, sessionOptions)
+        : ort.InferenceSession.create(source.bytes, { ...sessionOptions, externalData: source.externalData });
+    const session = await created.catch((error: Error) => {
       throw new Error(
         `${spec.file}: ONNX Runtime cannot build a session from it${provider === 'cpu' ? '' : ` on ${provider}`} (${error.message})`,
       );

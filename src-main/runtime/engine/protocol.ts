@@ -26,6 +26,11 @@ export interface LoadJob {
   provider: ProviderChoice;
   /** Folder of ORT's optimized graphs; null builds from the model file every time. */
   graphCacheDir: string | null;
+  /**
+   * Whether the cached graph may hold ORT's pre-packed weights. Not for quantized graphs: ORT
+   * 1.30 reads MatMulNBits weights it saved pre-packed back wrong (all-zero logits, measured).
+   */
+  canCachePrepacked: boolean;
 }
 
 /** Whether a load built from a cached optimized graph (`hit`), saved one (`saved`), or neither. */

@@ -3,11 +3,33 @@ import type { HostBuffer } from '../host-memory';
 import type { WeightBytes } from './model-runner';
 import type { HostBufferInfo, LoadJob } from './protocol';
 
-/** A variant's weight files in host buffers, how they are held, and the buffers (released on unload). */
-export interface HostWeights {
-  weights: WeightBytes;
+/** What a loaded slot holds in host memory: how (for Slots) and the buffers released on unload. */
+export interface HeldWeights {
   info: HostBufferInfo;
   buffers: HostBuffer[];
+}
+
+/** A variant's weight files in host buffers, how they are held, and the buffers (released on unload). */
+export interface HostWeights extends HeldWeights {
+  weights: WeightBytes;
+}
+
+/**
+ * A session built from the optimized-graph cache holds no buffer of ours: ORT maps the entry's
+ * data file and copies the pre-packed weights it uses into its own memory, which cannot be locked.
+ */
+export function mappedGraphWeights(mappedBytes: number, residentPct: number | null): HeldWeights {
+  return {
+    info: {
+      hostBytes: mappedBytes,
+      isPinned: false,
+      pinnedReason:
+        'mapped by ONNX Runtime from its optimized-graph cache (pre-packed weights in its own memory)',
+      lockedBytes: 0,
+      residentPct,
+    },
+    buffers: [],
+  };
 }
 
 /**

@@ -27,9 +27,8 @@ export class RetainedPasts {
     const past = this.pasts.get(fromSeq);
     if (!past || past.numColumns < numColumns) return null;
     this.pasts.delete(fromSeq);
-    return past.numColumns === numColumns
-      ? past.renamed(seqId)
-      : KvBatch.prefix(past, fromSeq, numColumns, seqId);
+    // The cache owned the past alone: a longer one is cut where it lies.
+    return past.numColumns === numColumns ? past.renamed(seqId) : past.cutInPlace(numColumns, seqId);
   }
 
   /** Number of pasts held (for tests). */

@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { loadSlot } from './load-slot';
 import { probeProviders } from './provider-probe';
-import type { HostWeights } from './read-weights';
+import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
 import { READY_JOB_ID } from './protocol';
 import type { Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
@@ -15,7 +15,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 let runner: ModelRunner | null = null;
 let executor: SlotExecutor | null = null;
 /** The slot's host copy of its weights, kept (and locked, when allowed) while the slot is resident. */
-let weights: HostWeights | null = null;
+let weights: HeldWeights | null = null;
 
 async function load(job: LoadJob): Promise<WorkerReply> {
   const loaded = await loadSlot(job);

@@ -30,8 +30,21 @@ export interface VariantGraph {
   weightDtype: string;
   /** Weights in the graph (initializer elements, 4-bit codes counted one each). */
   numParams: number;
+  /** True when any initializer is stored as an integer code (MatMulNBits, int8 and 4-bit kinds), not as floats. */
+  hasQuantizedWeights: boolean;
   io: DecoderIo;
 }
+
+/** Initializer kinds that hold floats or index/shape data, not quantized weights. */
+const UNQUANTIZED_KINDS: ReadonlySet<string> = new Set([
+  'float32',
+  'float16',
+  'bfloat16',
+  'float64',
+  'int64',
+  'int32',
+  'bool',
+]);
 
 /**
  * Reads a variant's graph structure (no tensor payloads) and checks it: the file and its external
@@ -77,6 +90,7 @@ export function inspectVariant(
     weightBytes: summary.fileBytes + externalData.reduce((sum, f) => sum + f.numBytes, 0),
     weightDtype: weightDtypeLabel(summary),
     numParams: summary.numParams,
+    hasQuantizedWeights: [...summary.weightBytes.keys()].some((kind) => !UNQUANTIZED_KINDS.has(kind)),
     io,
   };
 }

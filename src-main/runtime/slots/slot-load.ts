@@ -24,6 +24,7 @@ export function loadJobOf(
     numThreads,
     provider,
     graphCacheDir,
+    canCachePrepacked: !graph.hasQuantizedWeights,
   };
 }
 

@@ -62,8 +62,9 @@ export interface Slot {
 /**
  * Estimated bytes a slot occupies: the host copy of the weight files plus the session's copy.
  * fp16-stored weights of an fp32 graph are widened to fp32 by the session (cast folding), so
- * their session copy is counted twice; quantized and fp32 weights are held as stored. The host
- * copy is counted at the session's width: a load from the cached optimized graph holds ORT's file.
+ * their session copy is counted twice; quantized and fp32 weights are held as stored. A load
+ * from the cached optimized graph holds no host copy (ORT maps the cache's data file and keeps
+ * only what it uses): the estimate stays the model file's, an over-count for those loads.
  */
 export function footprintOf(model: CatalogueModel): number {
   const { weightBytes, weightDtype, io } = model.graph;

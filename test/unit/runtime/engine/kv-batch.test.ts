@@ -38,6 +38,26 @@ describe('KvBatch', () => {
     expect(rebuilt.tensors.map((t) => [...t])).toEqual(row.tensors.map((t) => [...t]));
   });
 
+  it('cuts a one-row past to a shorter prefix in its own memory, equal to a copied prefix', () => {
+    const row = rowWithTokens('a', 5);
+    const expected = KvBatch.prefix(row, 'a', 3).tensors.map((t) => [...t]);
+    const buffers = row.tensors.map((t) => t.buffer);
+    const cut = row.cutInPlace(3, 'b');
+    expect(cut.rows).toEqual([{ seqId: 'b', numTokens: 3, numPad: 0 }]);
+    expect(cut.dims).toEqual([1, 2, 3, 3]);
+    expect(cut.tensors.map((t) => [...t])).toEqual(expected);
+    expect(cut.tensors.map((t) => t.buffer)).toEqual(buffers);
+  });
+
+  it('refuses to cut a padded or multi-row batch in place', () => {
+    const batch = KvBatch.gather(GEOMETRY, [
+      { batch: rowWithTokens('a', 4), seqId: 'a' },
+      { batch: rowWithTokens('b', 2), seqId: 'b' },
+    ]);
+    expect(() => batch.cutInPlace(2, 'c')).toThrow(/one-row, unpadded/);
+    expect(() => rowWithTokens('a', 2).cutInPlace(3, 'c')).toThrow(/holds 2 tokens/);
+  });
+
   it('refuses to copy a page that is not complete', () => {
     expect(() =>
       rowWithTokens('a', 3).copyPage('a', 1, 2, new Float32Array(pageElements(GEOMETRY, 2))),
