@@ -75,8 +75,10 @@ export async function benchInsert(
       statistic,
       value: storeMedian,
       unit: 'timelines/s',
-      target: '≥ 50,000 timelines/s',
-      isMet: storeMedian >= 50_000,
+      // An absolute rate moves with the machine (35,695 to 67,019/s across runs here): the
+      // target is the ratio to the bare insert measured beside it, below.
+      target: 'none: machine-dependent; the target is store_insert_over_bare',
+      isMet: null,
       detail: {
         ratesPerS: rounds.map((r) => Math.round(r.ratePerS)),
         enqueueNsPerTimeline: rounds.map((r) => Math.round(r.enqueueNs)),

@@ -33,8 +33,9 @@ export function benchReport(dbPath: string, numRequests: number): BenchResult[] 
       statistic,
       value: detail.medianMs!,
       unit: 'ms',
-      target: '≤ 200 ms',
-      isMet: detail.medianMs! <= 200,
+      // An absolute time moves with the machine: the target is the ratio to the bare scan below.
+      target: 'none: machine-dependent; the target is report_over_bare_scan',
+      isMet: null,
       detail,
     },
     {
