@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -78,4 +78,32 @@ export function graphEntryBytes(entry: string): number {
     if (existsSync(file)) total += statSync(file).size;
   }
   return total;
+}
+
+/** Free space a save leaves beside the entry, so a cache never fills the disk the history writes to. */
+export const CACHE_HEADROOM_BYTES = 1024 ** 3;
+
+/**
+ * Why an entry for a model of `sourceBytes` should not be saved in `dir` now, or null when it fits.
+ * The estimate is an upper bound: a float graph's entry holds its weights widened to fp32 (up to
+ * 2×) and their pre-packed copy (2× again); a quantized one is about its own size (2× allowed).
+ */
+export function cacheRoomProblem(
+  dir: string,
+  sourceBytes: number,
+  canCachePrepacked: boolean,
+  freeBytesOf: (dir: string) => number = freeBytes,
+): string | null {
+  const neededBytes = sourceBytes * (canCachePrepacked ? 4 : 2) + CACHE_HEADROOM_BYTES;
+  const availableBytes = freeBytesOf(dir);
+  if (availableBytes >= neededBytes) return null;
+  const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+  return `needs up to ${gb(neededBytes)} free (the graph and its packed weights, plus ${gb(CACHE_HEADROOM_BYTES)} left over), ${gb(availableBytes)} free`;
+}
+
+/** Bytes an unprivileged process may still write on the file system holding `dir`. */
+function freeBytes(dir: string): number {
+  mkdirSync(dir, { recursive: true });
+  const stats = statfsSync(dir);
+  return stats.bavail * stats.bsize;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { getHostMemory } from '../host-memory';
 import { KvBatch } from './kv-batch';
 import {
+  cacheRoomProblem,
   cachedGraphPath,
   commitGraph,
   discardGraph,
@@ -100,7 +101,10 @@ async function fromSource(
   const readStartMs = performance.now();
   const weights = await readWeights(job);
   const buildStartMs = performance.now();
-  const pending = cache ? pendingGraphDir(cache.dir) : undefined;
+  const noRoom = cache
+    ? cacheRoomProblem(path.dirname(cache.dir), weights.info.hostBytes, job.canCachePrepacked)
+    : null;
+  const pending = cache && noRoom === null ? pendingGraphDir(cache.dir) : undefined;
   const build = (saveTo?: string) =>
     ModelRunner.build(weights.weights, specOf(job), {
       numThreads: job.numThreads,
@@ -126,7 +130,8 @@ async function fromSource(
   }
   const buildMs = performance.now() - buildStartMs;
   let graphCache: GraphCacheOutcome = { status: 'off', reason: 'no graph cache folder' };
-  if (saveProblem !== null) graphCache = { status: 'off', reason: `not saved: ${saveProblem}` };
+  if (noRoom !== null) graphCache = { status: 'off', reason: `not saved: ${noRoom}` };
+  else if (saveProblem !== null) graphCache = { status: 'off', reason: `not saved: ${saveProblem}` };
   else if (cache && pending) {
     try {
       commitGraph(pending, cache.dir);
