@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { sweepGraphCache } from './engine/graph-cache';
 import { RunnerClient } from './engine/runner-client';
 import { SpareWorker } from './engine/spare-worker';
 import type { ModelCatalogue } from './model';
@@ -32,6 +33,11 @@ export function buildRegistry(
   options: RuntimeOptions,
   dropPages: (identity: PageIdentity) => void,
 ): SlotRegistry {
+  if (options.graphCacheDir) {
+    const removed = sweepGraphCache(options.graphCacheDir);
+    if (removed.length > 0)
+      options.log.warn('graph-cache', `removed ${removed.length} stale entries: ${removed.join(', ')}`);
+  }
   // A test double's runner needs no thread, so no spare either.
   const spare = options.isSpareWorker && !options.createRunner ? new SpareWorker(options.log) : null;
   return new SlotRegistry({

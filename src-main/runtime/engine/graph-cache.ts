@@ -1,7 +1,17 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import type { ExecutionProvider } from './providers';
 
@@ -9,14 +19,23 @@ import type { ExecutionProvider } from './providers';
 export const GRAPH_FILE = 'graph.onnx';
 /** The entry's external data: every initializer, and ORT's pre-packed copy of each weight it packs. */
 export const GRAPH_DATA_FILE = 'graph.onnx.data';
+/** Free space a save leaves beside the entry, so a cache never fills the disk the history writes to. */
+export const CACHE_HEADROOM_BYTES = 1024 ** 3;
+/** A `.partial` folder this old belongs to a save that died (a killed process): swept. */
+export const STALE_PARTIAL_MS = 24 * 3600 * 1000;
 
 /**
  * ONNX Runtime's optimized graph of one model revision, saved once and built from afterwards:
  * graph optimization and weight pre-packing are most of a cold session build. ORT warns the
- * saved graph is specific to the hardware and its own version, so the key holds both, and the
- * provider.
+ * saved graph is specific to the hardware and its own version, so the key holds both, the
+ * provider, and the entry's format (with or without pre-packed weights): an entry written under
+ * other rules is never read.
  */
-export function graphCacheKey(modelRevision: string, provider: ExecutionProvider): string {
+export function graphCacheKey(
+  modelRevision: string,
+  provider: ExecutionProvider,
+  hasPrepacked: boolean,
+): string {
   const machine = [
     ort.env.versions.common,
     process.platform,
@@ -25,80 +44,136 @@ export function graphCacheKey(modelRevision: string, provider: ExecutionProvider
     provider,
   ].join('|');
   const machineHash = createHash('sha256').update(machine).digest('hex').slice(0, 16);
-  return `${modelRevision.slice(0, 32)}-${machineHash}`;
+  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp1' : 'np1'}`;
 }
 
 /** One cache entry: a folder holding the graph and its data, present only once complete. */
 export interface CachedGraph {
-  /** The entry's folder (renamed into place whole, so a present folder is a complete one). */
+  /** The entry's folder (renamed into place whole, so a complete folder is never half written). */
   dir: string;
   /** The graph ORT builds a session from (it maps GRAPH_DATA_FILE beside it). */
   file: string;
   isPresent: boolean;
+  /** A saved graph of this key once gave unusable logits: build from the model file, save nothing. */
+  isUnusable: boolean;
 }
 
-/** Where a model revision's optimized graph lives in `dir`, and whether it is there yet. */
+/** Where a model revision's optimized graph lives in `dir`, and whether a complete entry is there. */
 export function cachedGraphPath(
   dir: string,
   modelRevision: string,
   provider: ExecutionProvider,
+  hasPrepacked: boolean,
 ): CachedGraph {
-  const key = graphCacheKey(modelRevision, provider);
-  // Earlier versions kept a single `.ort` flatbuffer per key: it is never read again.
-  rmSync(path.join(dir, `${key}.ort`), { force: true });
-  const entry = path.join(dir, key);
-  const file = path.join(entry, GRAPH_FILE);
-  return { dir: entry, file, isPresent: existsSync(file) && existsSync(path.join(entry, GRAPH_DATA_FILE)) };
+  const entry = path.join(dir, graphCacheKey(modelRevision, provider, hasPrepacked));
+  return {
+    dir: entry,
+    file: path.join(entry, GRAPH_FILE),
+    isPresent: isCompleteEntry(entry),
+    isUnusable: existsSync(unusableMarkerOf(entry)),
+  };
 }
 
-/** A temporary folder for ORT to write the graph and its data to, renamed into place once complete. */
+/** The marker left where a saved graph built but computed garbage: that key is not saved again. */
+export function unusableMarkerOf(entry: string): string {
+  return `${entry}.unusable`;
+}
+
+/**
+ * Removes an entry whose session gave unusable logits and marks its key, so later loads build
+ * from the model file instead of saving the same broken graph again. Never throws.
+ */
+export function markUnusable(entry: string, why: string): void {
+  discardGraph(entry);
+  try {
+    writeFileSync(unusableMarkerOf(entry), `${why}\n`);
+  } catch (error) {
+    console.warn(`graph cache: could not mark ${entry} unusable: ${(error as Error).message}`);
+  }
+}
+
+/** Whether `entry` holds both the graph and its data. */
+export function isCompleteEntry(entry: string): boolean {
+  return existsSync(path.join(entry, GRAPH_FILE)) && existsSync(path.join(entry, GRAPH_DATA_FILE));
+}
+
+/** A fresh folder for one save, unique to this thread and attempt, renamed into place once complete. */
 export function pendingGraphDir(entry: string): string {
-  const pending = `${entry}.${process.pid}.partial`;
-  rmSync(pending, { recursive: true, force: true });
+  const pending = `${entry}.${process.pid}-${threadId}-${randomUUID().slice(0, 8)}.partial`;
   mkdirSync(pending, { recursive: true });
   return pending;
 }
 
-/** Moves a completely written entry into place (a folder rename: readers never see half an entry). */
+/**
+ * Moves a completely written entry into place. Another thread or process may have saved the
+ * same entry meanwhile: a complete entry is never replaced (a reader may be opening it), and
+ * this save is dropped instead.
+ */
 export function commitGraph(pending: string, entry: string): void {
-  rmSync(entry, { recursive: true, force: true });
-  renameSync(pending, entry);
-}
-
-/** Removes an entry (or a pending one) that failed to build or save, so the next load makes it again. */
-export function discardGraph(entry: string): void {
-  rmSync(entry, { recursive: true, force: true });
-}
-
-/** Bytes of an entry on disk (graph and data); 0 when it is gone. */
-export function graphEntryBytes(entry: string): number {
-  let total = 0;
-  for (const name of [GRAPH_FILE, GRAPH_DATA_FILE]) {
-    const file = path.join(entry, name);
-    if (existsSync(file)) total += statSync(file).size;
+  if (isCompleteEntry(entry)) return discardGraph(pending);
+  rmSync(entry, { recursive: true, force: true }); // an incomplete leftover
+  try {
+    renameSync(pending, entry);
+  } catch (error) {
+    discardGraph(pending);
+    if (!isCompleteEntry(entry)) throw error;
   }
-  return total;
 }
-
-/** Free space a save leaves beside the entry, so a cache never fills the disk the history writes to. */
-export const CACHE_HEADROOM_BYTES = 1024 ** 3;
 
 /**
- * Why an entry for a model of `sourceBytes` should not be saved in `dir` now, or null when it fits.
- * The estimate is an upper bound: a float graph's entry holds its weights widened to fp32 (up to
- * 2×) and their pre-packed copy (2× again); a quantized one is about its own size (2× allowed).
+ * Removes an entry (or a pending one) that failed to build or save, so the next load makes it
+ * again. Never throws: a file the system will not let go (held open on Windows) is logged and
+ * left for the next sweep.
+ */
+export function discardGraph(entry: string): void {
+  try {
+    rmSync(entry, { recursive: true, force: true });
+  } catch (error) {
+    console.warn(`graph cache: could not remove ${entry}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Clears what no load will read: earlier versions' single-file `.ort` entries and `.partial`
+ * folders of saves that died. Best effort, at runtime start; returns what it removed.
+ */
+export function sweepGraphCache(dir: string, nowWallMs: number = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // no cache folder yet
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      const isStalePartial =
+        name.endsWith('.partial') && nowWallMs - statSync(file).mtimeMs > STALE_PARTIAL_MS;
+      if (!name.endsWith('.ort') && !isStalePartial) continue;
+      rmSync(file, { recursive: true, force: true });
+      removed.push(name);
+    } catch (error) {
+      console.warn(`graph cache: could not sweep ${file}: ${(error as Error).message}`);
+    }
+  }
+  return removed;
+}
+
+/**
+ * Why an entry of up to `entryBytes` should not be saved in `dir` now, or null when it fits with
+ * CACHE_HEADROOM_BYTES to spare.
  */
 export function cacheRoomProblem(
   dir: string,
-  sourceBytes: number,
-  canCachePrepacked: boolean,
+  entryBytes: number,
   freeBytesOf: (dir: string) => number = freeBytes,
 ): string | null {
-  const neededBytes = sourceBytes * (canCachePrepacked ? 4 : 2) + CACHE_HEADROOM_BYTES;
+  const neededBytes = entryBytes + CACHE_HEADROOM_BYTES;
   const availableBytes = freeBytesOf(dir);
   if (availableBytes >= neededBytes) return null;
-  const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-  return `needs up to ${gb(neededBytes)} free (the graph and its packed weights, plus ${gb(CACHE_HEADROOM_BYTES)} left over), ${gb(availableBytes)} free`;
+  const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  return `needs up to ${gib(neededBytes)} free (the entry, plus ${gib(CACHE_HEADROOM_BYTES)} left over), ${gib(availableBytes)} free`;
 }
 
 /** Bytes an unprivileged process may still write on the file system holding `dir`. */

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { getHostMemory } from '../host-memory';
 import { KvBatch } from './kv-batch';
 import {
   cacheRoomProblem,
@@ -8,7 +7,7 @@ import {
   discardGraph,
   GRAPH_DATA_FILE,
   GRAPH_FILE,
-  graphEntryBytes,
+  markUnusable,
   pendingGraphDir,
 } from './graph-cache';
 import type { CachedGraph } from './graph-cache';
@@ -59,39 +58,6 @@ function releaseAll(weights: HostWeights): void {
   for (const buffer of weights.buffers) buffer.release();
 }
 
-/**
- * Builds from the cached optimized graph when there is one; null when it fails (the entry is
- * removed and the caller loads from the model file). ORT reads the graph and maps its data
- * itself, so the load has no read step of its own: `readMs` is 0 and the build holds it.
- */
-async function fromCachedGraph(
-  job: LoadJob,
-  provider: ExecutionProvider,
-  cache: CachedGraph,
-): Promise<Built | null> {
-  const buildStartMs = performance.now();
-  try {
-    const runner = await ModelRunner.build(cache.file, specOf(job), {
-      numThreads: job.numThreads,
-      provider,
-      graphOptimizationLevel: CACHED_GRAPH_LEVEL,
-    });
-    const buildMs = performance.now() - buildStartMs;
-    const residency = getHostMemory().residency(path.join(cache.dir, GRAPH_DATA_FILE));
-    return {
-      runner,
-      weights: mappedGraphWeights(graphEntryBytes(cache.dir), residency?.residentPct ?? null),
-      graphCache: { status: 'hit', reason: null },
-      readMs: 0,
-      buildMs,
-    };
-  } catch (error) {
-    discardGraph(cache.dir);
-    console.warn(`optimized graph ${cache.dir} did not build and was removed: ${(error as Error).message}`);
-    return null;
-  }
-}
-
 /** Builds from the model's own file, asking ORT to save its optimized graph when a cache is set. */
 async function fromSource(
   job: LoadJob,
@@ -101,11 +67,8 @@ async function fromSource(
   const readStartMs = performance.now();
   const weights = await readWeights(job);
   const buildStartMs = performance.now();
-  const noRoom = cache
-    ? cacheRoomProblem(path.dirname(cache.dir), weights.info.hostBytes, job.canCachePrepacked)
-    : null;
-  const pending = cache && noRoom === null ? pendingGraphDir(cache.dir) : undefined;
-  const build = (saveTo?: string) =>
+  const save = cache ? prepareSave(job, cache) : { pending: null, problem: 'no graph cache folder' };
+  const build = (saveTo: string | null) =>
     ModelRunner.build(weights.weights, specOf(job), {
       numThreads: job.numThreads,
       provider,
@@ -114,49 +77,141 @@ async function fromSource(
         : {}),
     });
   let runner: ModelRunner;
-  let saveProblem: string | null = null;
+  let saveProblem = save.problem;
   try {
-    runner = await build(pending).catch(async (error: Error) => {
-      if (!pending) throw error;
-      // Saving can fail on its own (a graph over protobuf's 2 GiB, a full disk): build without it.
-      discardGraph(pending);
-      saveProblem = error.message;
-      return build();
+    runner = await build(save.pending).catch(async (error: Error) => {
+      if (!save.pending) throw error;
+      // Saving can fail on its own (a full disk, a graph ORT cannot serialize): build without it.
+      discardGraph(save.pending);
+      saveProblem = `not saved: ${error.message}`;
+      return build(null);
     });
   } catch (error) {
-    if (pending) discardGraph(pending);
+    if (save.pending) discardGraph(save.pending);
     releaseAll(weights);
     throw error;
   }
   const buildMs = performance.now() - buildStartMs;
-  let graphCache: GraphCacheOutcome = { status: 'off', reason: 'no graph cache folder' };
-  if (noRoom !== null) graphCache = { status: 'off', reason: `not saved: ${noRoom}` };
-  else if (saveProblem !== null) graphCache = { status: 'off', reason: `not saved: ${saveProblem}` };
-  else if (cache && pending) {
-    try {
-      commitGraph(pending, cache.dir);
-      graphCache = { status: 'saved', reason: null };
-    } catch (error) {
-      discardGraph(pending);
-      graphCache = { status: 'off', reason: `not saved: ${(error as Error).message}` };
-    }
-  }
+  const graphCache: GraphCacheOutcome =
+    saveProblem !== null || !save.pending || !cache
+      ? { status: 'off', reason: saveProblem }
+      : commitSave(save.pending, cache);
   return { runner, weights, graphCache, readMs: buildStartMs - readStartMs, buildMs };
 }
 
 /**
+ * A pending folder for the save, or why there is none: not enough free disk, or a cache folder
+ * that cannot be written. Never throws: the cache is an optimization, the load goes on without it.
+ */
+function prepareSave(job: LoadJob, cache: CachedGraph): { pending: string | null; problem: string | null } {
+  const parent = path.dirname(cache.dir);
+  try {
+    const noRoom = cacheRoomProblem(parent, job.graphCacheBytes);
+    if (noRoom !== null) return { pending: null, problem: `not saved: ${noRoom}` };
+    return { pending: pendingGraphDir(cache.dir), problem: null };
+  } catch (error) {
+    return { pending: null, problem: `not saved: cannot prepare ${parent}: ${(error as Error).message}` };
+  }
+}
+
+/** Moves a written save into place; the outcome the slot reports. */
+function commitSave(pending: string, cache: CachedGraph): GraphCacheOutcome {
+  try {
+    commitGraph(pending, cache.dir);
+    return { status: 'saved', reason: null };
+  } catch (error) {
+    discardGraph(pending);
+    return { status: 'off', reason: `not saved: ${(error as Error).message}` };
+  }
+}
+
+/** A built session after its warm-up forward. */
+interface Warmed extends Built {
+  warmupMs: number;
+}
+
+/** One warm-up forward; whether its logits look like a model's (finite, not all zero). */
+async function warmUp(job: LoadJob, built: Built): Promise<{ warmed: Warmed; isSound: boolean }> {
+  const startMs = performance.now();
+  const result = await built.runner.forward(KvBatch.empty(job.geometry, ['warmup']), BigInt64Array.of(0n), 1);
+  const logits = result.logits;
+  const isSound = logits.every(Number.isFinite) && logits.some((value) => value !== 0);
+  return { warmed: { ...built, warmupMs: performance.now() - startMs }, isSound };
+}
+
+/**
+ * Builds from the cached optimized graph and warms it up; null when the entry does not build
+ * (removed: the caller loads from the model file and saves it again) or computes garbage
+ * (removed and its key marked, so it is not saved again). ORT reads the graph and maps its data
+ * itself: no read step of ours (`readMs` 0), and no buffer of ours to hold.
+ */
+async function fromCachedGraph(
+  job: LoadJob,
+  provider: ExecutionProvider,
+  cache: CachedGraph,
+): Promise<Warmed | null> {
+  const buildStartMs = performance.now();
+  let runner: ModelRunner;
+  try {
+    runner = await ModelRunner.build(cache.file, specOf(job), {
+      numThreads: job.numThreads,
+      provider,
+      graphOptimizationLevel: CACHED_GRAPH_LEVEL,
+    });
+  } catch (error) {
+    discardGraph(cache.dir);
+    console.warn(`optimized graph ${cache.dir} did not build and was removed: ${(error as Error).message}`);
+    return null;
+  }
+  const built = {
+    runner,
+    weights: mappedGraphWeights(),
+    graphCache: { status: 'hit' as const, reason: null },
+    readMs: 0,
+    buildMs: performance.now() - buildStartMs,
+  };
+  const warm = await warmUp(job, built).catch((error: Error) => ({ problem: error.message }));
+  if ('isSound' in warm && warm.isSound) return warm.warmed;
+  await runner.release();
+  const why =
+    'problem' in warm
+      ? `its warm-up failed (${warm.problem})`
+      : 'its warm-up logits were all zero or not finite';
+  markUnusable(cache.dir, why);
+  console.warn(`optimized graph ${cache.dir} was removed and will not be saved again: ${why}`);
+  return null;
+}
+
+/** What a load reports when its key's saved graph computed garbage once. */
+const UNUSABLE_OUTCOME: GraphCacheOutcome = {
+  status: 'off',
+  reason:
+    'not saved: a saved graph of this model gave unusable logits here (see the log); delete its ".unusable" marker in the graph cache folder to try again',
+};
+
+/**
  * The worker's load: the session on the slot's provider (cpu if that one cannot start and the
- * slot allows it), built from the cached optimized graph when one exists for this model
- * revision, machine and provider, else from the model file (saving the optimized graph); then
- * one warm-up forward.
+ * slot allows it), built from the cached optimized graph when a usable one exists for this model
+ * revision, machine and provider, else from the model file (saving the optimized graph when it
+ * may); then one warm-up forward.
  */
 export async function loadSlot(job: LoadJob): Promise<LoadedSlot> {
-  const { value: built, outcome } = await withProvider(job.provider, async (provider) => {
-    const cache = job.graphCacheDir ? cachedGraphPath(job.graphCacheDir, job.modelRevision, provider) : null;
-    const cached = cache?.isPresent ? await fromCachedGraph(job, provider, cache) : null;
-    return cached ?? fromSource(job, provider, cache);
-  });
-  const warmupStartMs = performance.now();
-  await built.runner.forward(KvBatch.empty(job.geometry, ['warmup']), BigInt64Array.of(0n), 1);
-  return { ...built, provider: outcome, warmupMs: performance.now() - warmupStartMs };
+  const { value: warmed, outcome } = await withProvider(job.provider, (provider) => loadOn(job, provider));
+  return { ...warmed, provider: outcome };
+}
+
+async function loadOn(job: LoadJob, provider: ExecutionProvider): Promise<Warmed> {
+  const cacheOf = () =>
+    job.graphCacheDir
+      ? cachedGraphPath(job.graphCacheDir, job.modelRevision, provider, job.canCachePrepacked)
+      : null;
+  const cache = cacheOf();
+  if (cache?.isPresent && !cache.isUnusable) {
+    const cached = await fromCachedGraph(job, provider, cache);
+    if (cached) return cached;
+  }
+  // Read again: the cached graph may just have been marked unusable.
+  const isUnusable = cacheOf()?.isUnusable ?? false;
+  const { warmed } = await warmUp(job, await fromSource(job, provider, isUnusable ? null : cache));
+  return isUnusable ? { ...warmed, graphCache: UNUSABLE_OUTCOME } : warmed;
 }

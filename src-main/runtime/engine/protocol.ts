@@ -31,6 +31,8 @@ export interface LoadJob {
    * 1.30 reads MatMulNBits weights it saved pre-packed back wrong (all-zero logits, measured).
    */
   canCachePrepacked: boolean;
+  /** Upper bound of the cache entry's size (bytes), checked against free disk before saving. */
+  graphCacheBytes: number;
 }
 
 /** Whether a load built from a cached optimized graph (`hit`), saved one (`saved`), or neither. */

@@ -16,17 +16,16 @@ export interface HostWeights extends HeldWeights {
 
 /**
  * A session built from the optimized-graph cache holds no buffer of ours: ORT maps the entry's
- * data file and copies the pre-packed weights it uses into its own memory, which cannot be locked.
+ * data file (the pre-packed weights it uses are mapped too), so there is nothing to lock.
  */
-export function mappedGraphWeights(mappedBytes: number, residentPct: number | null): HeldWeights {
+export function mappedGraphWeights(): HeldWeights {
   return {
     info: {
-      hostBytes: mappedBytes,
+      hostBytes: 0,
       isPinned: false,
-      pinnedReason:
-        'mapped by ONNX Runtime from its optimized-graph cache (pre-packed weights in its own memory)',
+      pinnedReason: 'mapped by ONNX Runtime from its optimized-graph cache (no copy of ours to lock)',
       lockedBytes: 0,
-      residentPct,
+      residentPct: null,
     },
     buffers: [],
   };

@@ -3,6 +3,7 @@ import type { PageIdentity } from '../pages';
 import type { LoadJob, LoadedReply } from '../engine/protocol';
 import type { ProviderChoice } from '../engine/providers';
 import { kvGeometryOf } from '../engine/open-runner';
+import { graphCacheBytesOf } from './slot';
 import type { Slot } from './slot';
 
 /** The worker job that builds the slot's session (graph, threads, provider, graph cache). */
@@ -25,6 +26,7 @@ export function loadJobOf(
     provider,
     graphCacheDir,
     canCachePrepacked: !graph.hasQuantizedWeights,
+    graphCacheBytes: graphCacheBytesOf(slot.model, !graph.hasQuantizedWeights),
   };
 }
 

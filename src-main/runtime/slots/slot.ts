@@ -67,9 +67,21 @@ export interface Slot {
  * only what it uses): the estimate stays the model file's, an over-count for those loads.
  */
 export function footprintOf(model: CatalogueModel): number {
-  const { weightBytes, weightDtype, io } = model.graph;
-  const isWidened = weightDtype.startsWith('fp16') && io.logitsDtype === 'float32';
-  return 2 * (isWidened ? weightBytes * 2 : weightBytes);
+  return 2 * model.graph.weightBytes * widenFactorOf(model);
+}
+
+/**
+ * Upper bound of the model's optimized-graph cache entry (bytes): its weights at the session's
+ * width, twice when ORT's pre-packed copy is saved beside them.
+ */
+export function graphCacheBytesOf(model: CatalogueModel, hasPrepacked: boolean): number {
+  return model.graph.weightBytes * widenFactorOf(model) * (hasPrepacked ? 2 : 1);
+}
+
+/** 2 when the session widens fp16-stored weights to fp32 (cast folding), else 1. */
+function widenFactorOf(model: CatalogueModel): number {
+  const { weightDtype, io } = model.graph;
+  return weightDtype.startsWith('fp16') && io.logitsDtype === 'float32' ? 2 : 1;
 }
 
 /** A fresh slot for a model (status `empty`); a replaced slot passes on its revision count and keep-alive. */

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
-import { GRAPH_DATA_FILE, GRAPH_FILE } from '../../../src-main/runtime/engine/graph-cache';
+import * as ort from 'onnxruntime-node';
+import { GRAPH_DATA_FILE, GRAPH_FILE, graphCacheKey } from '../../../src-main/runtime/engine/graph-cache';
 import { chat, createTestRuntime, generate, TEST_MODEL_ID } from '../../support/runtime';
 
 describe('optimized graph cache', () => {
@@ -57,9 +58,9 @@ describe('optimized graph cache', () => {
       const first = await answerWith(mappedDir);
       const second = await answerWith(mappedDir);
       expect(first.host?.pinnedReason ?? '').not.toContain('optimized-graph cache');
-      expect(second.host).toMatchObject({ isPinned: false, lockedBytes: 0 });
+      expect(first.host?.hostBytes).toBeGreaterThan(0);
+      expect(second.host).toMatchObject({ hostBytes: 0, isPinned: false, lockedBytes: 0, residentPct: null });
       expect(second.host?.pinnedReason).toContain('optimized-graph cache');
-      expect(second.host?.hostBytes).toBeGreaterThan(0);
     } finally {
       rmSync(mappedDir, { recursive: true, force: true });
     }
@@ -80,6 +81,45 @@ describe('optimized graph cache', () => {
     }
   });
 
+  it('treats an entry missing its data file as absent and saves it again', async () => {
+    const halfDir = mkdtempSync(join(tmpdir(), 'ff-graph-half-'));
+    try {
+      const plain = await answerWith(halfDir);
+      const [entry] = readdirSync(halfDir);
+      rmSync(join(halfDir, entry!, GRAPH_DATA_FILE));
+      const again = await answerWith(halfDir);
+      expect(again.status).toBe('saved');
+      expect(again.tokenIds).toEqual(plain.tokenIds);
+    } finally {
+      rmSync(halfDir, { recursive: true, force: true });
+    }
+  });
+
+  it('drops a cached graph whose warm-up logits are all zero, marks it, and answers from the model file', async () => {
+    // ONNX Runtime 1.30 reads back MatMulNBits weights it saved pre-packed as zeros: write such
+    // an entry where the q4 variant's (saved without them) would be, as a broken cache would.
+    const badDir = mkdtempSync(join(tmpdir(), 'ff-graph-bad-'));
+    const q4 = `${TEST_MODEL_ID}:q4`;
+    try {
+      const plain = await answerWith(null, q4);
+      runtime = await createTestRuntime();
+      const entry = runtime.catalogue.entryOf(q4);
+      if (entry?.status !== 'ok') throw new Error(`no ${q4}`);
+      await runtime.close();
+      runtime = null;
+      const key = graphCacheKey(entry.model.revisions.modelRevision, 'cpu', false);
+      await savePrepacked(entry.model.graph.onnxPath, join(badDir, key));
+      const first = await answerWith(badDir, q4);
+      const second = await answerWith(badDir, q4);
+      expect([first.status, second.status]).toEqual(['off', 'off']);
+      expect(first.tokenIds).toEqual(plain.tokenIds);
+      expect(second.tokenIds).toEqual(plain.tokenIds);
+      expect(readdirSync(badDir)).toEqual([`${key}.unusable`]);
+    } finally {
+      rmSync(badDir, { recursive: true, force: true });
+    }
+  });
+
   it('removes a cached graph that does not build and loads from the model file instead', async () => {
     const corruptDir = mkdtempSync(join(tmpdir(), 'ff-graph-corrupt-'));
     try {
@@ -94,6 +134,25 @@ describe('optimized graph cache', () => {
     }
   });
 });
+
+/** Has ONNX Runtime save `onnxPath`'s optimized graph into `entry` with pre-packed weights. */
+async function savePrepacked(onnxPath: string, entry: string): Promise<void> {
+  mkdirSync(entry, { recursive: true });
+  const session = await ort.InferenceSession.create(onnxPath, {
+    graphOptimizationLevel: 'all',
+    optimizedModelFilePath: join(entry, GRAPH_FILE),
+    intraOpNumThreads: 1,
+    logSeverityLevel: 3,
+    extra: {
+      session: {
+        optimized_model_external_initializers_file_name: GRAPH_DATA_FILE,
+        optimized_model_external_initializers_min_size_in_bytes: '1024',
+        save_external_prepacked_constant_initializers: '1',
+      },
+    },
+  });
+  await session.release();
+}
 
 describe('execution providers', () => {
   let runtime: Runtime | null = null;

@@ -1,25 +1,101 @@
-import { describe, expect, it } from 'vitest';
-import { CACHE_HEADROOM_BYTES, cacheRoomProblem } from '../../../../src-main/runtime/engine/graph-cache';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  CACHE_HEADROOM_BYTES,
+  cacheRoomProblem,
+  commitGraph,
+  graphCacheKey,
+  GRAPH_DATA_FILE,
+  GRAPH_FILE,
+  isCompleteEntry,
+  pendingGraphDir,
+  STALE_PARTIAL_MS,
+  sweepGraphCache,
+} from '../../../../src-main/runtime/engine/graph-cache';
 
-const GB = 1024 ** 3;
+const GIB = 1024 ** 3;
 const freeOf = (bytes: number) => () => bytes;
 
+/** Writes an entry folder holding the graph and, unless told otherwise, its data. */
+function writeEntry(entry: string, content: string, hasData = true): void {
+  mkdirSync(entry, { recursive: true });
+  writeFileSync(join(entry, GRAPH_FILE), content);
+  if (hasData) writeFileSync(join(entry, GRAPH_DATA_FILE), content);
+}
+
+describe('graph cache entries', () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ff-graph-unit-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keys entries with and without pre-packed weights apart', () => {
+    expect(graphCacheKey('rev', 'cpu', true)).not.toBe(graphCacheKey('rev', 'cpu', false));
+  });
+
+  it('gives every save its own pending folder', () => {
+    const entry = join(dir, 'key');
+    expect(pendingGraphDir(entry)).not.toBe(pendingGraphDir(entry));
+  });
+
+  it('keeps a complete entry another save committed first and drops this save', () => {
+    const entry = join(dir, 'key');
+    writeEntry(entry, 'first');
+    const pending = pendingGraphDir(entry);
+    writeEntry(pending, 'second');
+    commitGraph(pending, entry);
+    expect(readFileSync(join(entry, GRAPH_FILE), 'utf8')).toBe('first');
+    expect(existsSync(pending)).toBe(false);
+  });
+
+  it('replaces an incomplete entry (a graph without its data) with the committed save', () => {
+    const entry = join(dir, 'key');
+    writeEntry(entry, 'leftover', false);
+    expect(isCompleteEntry(entry)).toBe(false);
+    const pending = pendingGraphDir(entry);
+    writeEntry(pending, 'new');
+    commitGraph(pending, entry);
+    expect(isCompleteEntry(entry)).toBe(true);
+    expect(readFileSync(join(entry, GRAPH_DATA_FILE), 'utf8')).toBe('new');
+  });
+
+  it('sweeps earlier versions’ .ort files and day-old pending folders, and keeps the rest', () => {
+    writeFileSync(join(dir, 'old-key.ort'), 'flatbuffer');
+    writeEntry(join(dir, 'live-key'), 'graph');
+    const fresh = pendingGraphDir(join(dir, 'live-key'));
+    const stale = pendingGraphDir(join(dir, 'dead-key'));
+    const longAgo = (Date.now() - STALE_PARTIAL_MS - 60_000) / 1000;
+    utimesSync(stale, longAgo, longAgo);
+    expect(sweepGraphCache(dir).sort()).toEqual(['old-key.ort', stale.split('/').pop()].sort());
+    expect(readdirSync(dir).sort()).toEqual(['live-key', fresh.split('/').pop()].sort());
+  });
+
+  it('sweeps nothing when there is no cache folder yet', () => {
+    expect(sweepGraphCache(join(dir, 'missing'))).toEqual([]);
+  });
+});
+
 describe('cacheRoomProblem', () => {
-  it('allows a float graph when four times its size plus the headroom is free', () => {
-    expect(cacheRoomProblem('/cache', 2 * GB, true, freeOf(8 * GB + CACHE_HEADROOM_BYTES))).toBeNull();
+  it('allows a save when the entry plus the headroom is free', () => {
+    expect(cacheRoomProblem('/cache', 8 * GIB, freeOf(8 * GIB + CACHE_HEADROOM_BYTES))).toBeNull();
   });
 
-  it('refuses a float graph short of room, saying what it needs and what is free', () => {
-    expect(cacheRoomProblem('/cache', 2 * GB, true, freeOf(6 * GB))).toBe(
-      'needs up to 9.0 GB free (the graph and its packed weights, plus 1.0 GB left over), 6.0 GB free',
+  it('refuses a save short of room, saying what it needs and what is free', () => {
+    expect(cacheRoomProblem('/cache', 8 * GIB, freeOf(6 * GIB))).toBe(
+      'needs up to 9.0 GiB free (the entry, plus 1.0 GiB left over), 6.0 GiB free',
     );
-    expect(
-      cacheRoomProblem('/cache', 2 * GB, true, freeOf(8 * GB + CACHE_HEADROOM_BYTES - 1)),
-    ).not.toBeNull();
-  });
-
-  it('asks only twice its size for a quantized graph, which is cached without packed weights', () => {
-    expect(cacheRoomProblem('/cache', 2 * GB, false, freeOf(4 * GB + CACHE_HEADROOM_BYTES))).toBeNull();
-    expect(cacheRoomProblem('/cache', 2 * GB, false, freeOf(4 * GB))).toMatch(/^needs up to 5\.0 GB free/);
+    expect(cacheRoomProblem('/cache', 8 * GIB, freeOf(8 * GIB + CACHE_HEADROOM_BYTES - 1))).not.toBeNull();
   });
 });
