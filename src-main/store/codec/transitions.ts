@@ -15,20 +15,20 @@ const STATE_CODES = Object.fromEntries(LIFE_STATES.map((state, code) => [state, 
   number
 >;
 
-/** Writes the transitions' triples into `target` from `offset` (TRANSITION_WIDTH values each). */
+/** Writes the transitions' triples into `target` from index `from` (TRANSITION_WIDTH values each). */
 export function writeTransitions(
   transitions: readonly Transition[],
   target: Float64Array,
-  offset: number,
+  from: number,
 ): void {
-  let at = offset;
+  let offset = from;
   for (const transition of transitions) {
     const code = STATE_CODES[transition.state];
     if (code === undefined) throw new Error(`a transition into unknown state "${transition.state}"`);
-    target[at] = code;
-    target[at + 1] = transition.at;
-    target[at + 2] = transition.endAt ?? NaN;
-    at += TRANSITION_WIDTH;
+    target[offset] = code;
+    target[offset + 1] = transition.at;
+    target[offset + 2] = transition.endAt ?? NaN;
+    offset += TRANSITION_WIDTH;
   }
 }
 
@@ -37,12 +37,13 @@ export function readTransitions(values: Float64Array): Transition[] {
   if (values.length % TRANSITION_WIDTH !== 0)
     throw new Error(`${values.length} stored transition values are not whole triples`);
   const out = new Array<Transition>(values.length / TRANSITION_WIDTH);
-  for (let i = 0, at = 0; at < values.length; i++, at += TRANSITION_WIDTH) {
-    const code = values[at]!;
+  for (let i = 0, offset = 0; offset < values.length; i++, offset += TRANSITION_WIDTH) {
+    const code = values[offset]!;
     const state = LIFE_STATES[code];
     if (state === undefined) throw new Error(`stored transition ${i} has state code ${code}`);
-    const endAt = values[at + 2]!;
-    out[i] = Number.isNaN(endAt) ? { state, at: values[at + 1]! } : { state, at: values[at + 1]!, endAt };
+    const at = values[offset + 1]!;
+    const endAt = values[offset + 2]!;
+    out[i] = Number.isNaN(endAt) ? { state, at } : { state, at, endAt };
   }
   return out;
 }

@@ -14,15 +14,15 @@ export function writeV5Database(path: string, timelines: readonly Timeline[]): v
     db.exec(migration);
   }
   db.pragma('user_version = 5');
-  const transitionsAt = REQUEST_COLUMNS.indexOf('transitions_f64');
-  const columns = REQUEST_COLUMNS.map((c, i) => (i === transitionsAt ? 'transitions_json' : c));
+  const transitionsIndex = REQUEST_COLUMNS.indexOf('transitions_f64');
+  const columns = REQUEST_COLUMNS.map((c, i) => (i === transitionsIndex ? 'transitions_json' : c));
   const insert = db.prepare(
     `INSERT INTO requests (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
   );
   db.transaction(() => {
     for (const t of timelines) {
       const params = toRequestParams(t);
-      params[transitionsAt] = JSON.stringify(t.transitions);
+      params[transitionsIndex] = JSON.stringify(t.transitions);
       insert.run(params);
     }
   })();
