@@ -14,8 +14,6 @@ export interface CreateStoreOptions extends SqliteStoreOptions {
   path: string | null;
   /** Prune by the retention policy at open and hourly (default true). */
   isPruning?: boolean;
-  /** Hears a prune that failed (default: stderr). */
-  log?: Log;
 }
 
 /**

@@ -1,9 +1,13 @@
 /**
  * Why the store cannot keep history: the file is not a sound SQLite database, the file or its
- * folder cannot be written, another process holds the write lock, or the file was written by a
- * newer app whose schema this one does not know.
+ * folder cannot be written, another process holds the write lock, the disk is full (while
+ * opening or upgrading it; once open, a full disk only degrades writing, see health.ts), or the
+ * file was written by a newer app whose schema this one does not know.
  */
-export type UnavailableReason = 'corrupt' | 'read-only' | 'busy' | 'newer-schema' | 'cannot-open';
+export type UnavailableReason = 'corrupt' | 'read-only' | 'busy' | 'full' | 'newer-schema' | 'cannot-open';
+
+/** The words for a full disk, shared by the reason history is off and the degraded status. */
+export const DISK_FULL = 'the disk holding the history database is full';
 
 /** The database cannot be used; the app keeps serving with persistence off and says why. */
 export class StoreUnavailable extends Error {
@@ -26,6 +30,8 @@ export function describeReason(reason: UnavailableReason): string {
       return 'the history database or its folder cannot be written';
     case 'busy':
       return 'another process is writing the history database';
+    case 'full':
+      return `${DISK_FULL}; free some space and restart the app`;
     case 'newer-schema':
       return 'the history database was written by a newer version of the app';
     case 'cannot-open':
@@ -41,6 +47,7 @@ const CORRUPT_CODES = new Set([
   'SQLITE_CORRUPT_INDEX',
 ]);
 const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+const FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC']);
 
 /** The `code` of a SQLite or Node error ('' when it has none). */
 function errorCode(error: unknown): string {
@@ -57,6 +64,7 @@ export function toUnavailable(error: unknown, path: string): StoreUnavailable {
     return new StoreUnavailable('read-only', path, detail);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
     return new StoreUnavailable('busy', path, detail);
+  if (FULL_CODES.has(code)) return new StoreUnavailable('full', path, detail);
   return new StoreUnavailable('cannot-open', path, detail);
 }
 

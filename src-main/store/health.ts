@@ -1,4 +1,5 @@
 import type { WriteProblem } from './errors';
+import { DISK_FULL } from './errors';
 
 /**
  * How history writing is going: `ok`, or degraded — `busy` (another process holds the write
@@ -49,5 +50,5 @@ function describeProblem(problem: 'busy' | 'full', error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
   return problem === 'busy'
     ? `another process holds the history database's write lock (${detail})`
-    : `the disk holding the history database is full (${detail})`;
+    : `${DISK_FULL} (${detail})`;
 }

@@ -11,6 +11,7 @@ export { pendingChats } from './pending-chats';
 export type { PendingChats } from './pending-chats';
 export type { UnavailableReason } from './errors';
 export { openDatabase, isIntact } from './open';
+export type { OpenOptions } from './open';
 export { SCHEMA_VERSION } from './migrations';
 export type { SlotEventRecord } from '../telemetry/residency';
 export type { TimelineFilter } from './queries/filter';

@@ -1,7 +1,10 @@
+import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
-import type { Transition } from '../telemetry/timeline';
-import { packTransitions } from './codec/transitions';
-import { StoreUnavailable } from './errors';
+import type { Log } from '../telemetry/log';
+import { reasonOf } from '../telemetry/log';
+import { StoreUnavailable, toUnavailable } from './errors';
+import { v6 } from './migration-v6';
 
 /**
  * Schema v1. Columns are snake_case with their unit (`queue_ms`, `at_wall_ms`); `*_at_ms` are
@@ -153,32 +156,21 @@ ALTER TABLE requests ADD COLUMN remote_json TEXT;
 UPDATE requests SET report_f64 = report_f64 || x'0000000000000000';
 `;
 
-/**
- * Schema v6: a request's transitions move from JSON text (`transitions_json`) to float64 triples
- * (`transitions_f64`: state index, at, endAt or NaN; codec/transitions.ts), which the writer
- * fills in a fraction of the time JSON.stringify took. Existing rows are converted from their
- * JSON here, with the codec's layout (a later change to that layout needs a migration of its
- * own, and this one must then keep writing the v6 layout). The old column is dropped rather than
- * left unused: it is NOT NULL without a default, so keeping it would make every insert bind a
- * placeholder, and a second copy of each row's transitions nobody reads would only mislead
- * whoever opens the file; dropping it rewrites the table once, here. The empty default exists
- * only because SQLite adds a NOT NULL column with one; the UPDATE fills every row before commit.
- */
-function v6(db: Database.Database): void {
-  db.function('first_frame_transitions_f64', { deterministic: true }, (json) =>
-    packTransitions(JSON.parse(json as string) as Transition[]),
-  );
-  db.exec(`
-ALTER TABLE requests ADD COLUMN transitions_f64 BLOB NOT NULL DEFAULT x'';
-UPDATE requests SET transitions_f64 = first_frame_transitions_f64(transitions_json);
-ALTER TABLE requests DROP COLUMN transitions_json;
-`);
+/** What a schema step written in code did, told once it has committed (see migrate). */
+export interface StepReport {
+  /** What it converted, for the upgrade's log line. */
+  summary: string;
+  /** What it could not carry over and what became of it; null when everything converted. */
+  problem: string | null;
 }
 
-/** One schema step: SQL to run, or a function for a step SQL cannot express alone. */
-export type Migration = string | ((db: Database.Database) => void);
+/**
+ * One schema step: SQL to run, or a function for a step SQL cannot express alone (in a file of
+ * its own, `migration-v<N>.ts`).
+ */
+export type Migration = string | ((db: Database.Database) => StepReport);
 
-/** Every migration in order; migration i takes `user_version` from i to i + 1. */
+/** Every migration in order; migration i takes `user_version` from i to i + 1 (v6: migration-v6.ts). */
 export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6];
 
 /** The schema version this build writes. */
@@ -187,8 +179,12 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /**
  * Brings the database up to SCHEMA_VERSION, one transaction per migration, recording progress
  * in `PRAGMA user_version`. A newer file is refused rather than written with an older schema.
+ * A step that fails is rolled back and named in the error; steps before it stay committed.
+ * After an upgrade the WAL is checkpointed and truncated (a large table rewrite leaves a WAL
+ * as big as the table otherwise, kept until close), and `log` hears how long the upgrade took,
+ * what it converted and any rows it could not carry over. A new file is created silently.
  */
-export function migrate(db: Database.Database, path: string): void {
+export function migrate(db: Database.Database, path: string, log: Log): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION)
     throw new StoreUnavailable(
@@ -196,12 +192,75 @@ export function migrate(db: Database.Database, path: string): void {
       path,
       `schema version ${version}, this app knows up to ${SCHEMA_VERSION}`,
     );
+  if (version === SCHEMA_VERSION) return;
+  const startedAt = performance.now();
+  const summaries: string[] = [];
   for (let v = version; v < SCHEMA_VERSION; v++) {
-    const migration = MIGRATIONS[v]!;
+    const report = runStep(db, path, v);
+    if (report?.problem) log.warn('store', `upgrading history to schema ${v + 1}: ${report.problem}`);
+    if (report) summaries.push(`schema ${v + 1}: ${report.summary}`);
+  }
+  const walBytes = walSize(path);
+  const checkpoint = checkpointWal(db);
+  const upgradeMs = Math.round(performance.now() - startedAt);
+  if (version === 0) {
+    if (checkpoint.problem) log.warn('store', checkpoint.problem);
+    return;
+  }
+  const wal = walBytes === null ? '' : `, WAL of ${(walBytes / 1e6).toFixed(1)} MB`;
+  log.warn(
+    'store',
+    `history upgraded from schema ${version} to ${SCHEMA_VERSION} in ${upgradeMs} ms` +
+      `${summaries.length > 0 ? ` (${summaries.join('; ')})` : ''}${wal} ` +
+      (checkpoint.problem ?? 'checkpointed and truncated'),
+  );
+}
+
+/** Runs migration `v` (user_version v → v + 1) in its own transaction. */
+function runStep(db: Database.Database, path: string, v: number): StepReport | null {
+  const migration = MIGRATIONS[v]!;
+  let report: StepReport | null = null;
+  try {
     db.transaction(() => {
       if (typeof migration === 'string') db.exec(migration);
-      else migration(db);
+      else report = migration(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
+  } catch (error) {
+    const cause = toUnavailable(error, path);
+    throw new StoreUnavailable(
+      cause.reason,
+      path,
+      v === 0
+        ? `creating its tables failed and was rolled back: ${cause.detail}`
+        : `upgrading it to schema ${v + 1} failed and was rolled back, so the file is unchanged ` +
+            `by that step (still schema ${v}): ${cause.detail}`,
+    );
+  }
+  return report;
+}
+
+/** Bytes in the file's WAL, or null when there is none (a database in memory). */
+function walSize(path: string): number | null {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return null; // no WAL file: nothing to report about it
+  }
+}
+
+/**
+ * Copies the WAL into the database and truncates it. A failure (a reader holding an old
+ * snapshot, no room to grow the file) leaves the upgrade committed in the WAL, where SQLite
+ * checkpoints it on later commits; it is reported, not thrown.
+ */
+function checkpointWal(db: Database.Database): { problem: string | null } {
+  try {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return {
+      problem: result?.busy ? 'not checkpointed: another connection is reading the history' : null,
+    };
+  } catch (error) {
+    return { problem: `not checkpointed (SQLite retries on later commits): ${reasonOf(error)}` };
   }
 }

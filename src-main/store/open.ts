@@ -1,18 +1,29 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Log } from '../telemetry/log';
+import { consoleLog } from '../telemetry/log';
 import { StoreUnavailable, toUnavailable } from './errors';
 import { STORE_LIMITS } from '../limits';
 import { migrate } from './migrations';
 
+/** How to open the history database. */
+export interface OpenOptions {
+  /** Path of a better-sqlite3 addon built for this process's ABI (Electron in development). */
+  nativeBinding?: string;
+  /** Hears what an upgrade of an older file did and what it could not carry over (default: stderr). */
+  log?: Log;
+}
+
 /**
  * Opens (creating if needed) the history database at `path`: WAL journal, foreign keys on,
  * `synchronous = NORMAL` (a committed transaction survives a process crash; the last few may
- * be lost on power loss), schema migrated, then a busy timeout of 0 for serving. Throws StoreUnavailable with a reason when the file
- * is corrupt, read-only, locked or newer; never returns a half-usable connection.
- * `nativeBinding` points better-sqlite3 at another build of its addon (Electron's ABI in development).
+ * be lost on power loss), schema migrated, then a busy timeout of 0 for serving. Throws
+ * StoreUnavailable with a reason when the file is corrupt, read-only, locked, newer, or the disk
+ * is too full to open or upgrade it; never returns a half-usable connection.
  */
-export function openDatabase(path: string, nativeBinding?: string): Database.Database {
+export function openDatabase(path: string, options: OpenOptions = {}): Database.Database {
+  const { nativeBinding, log = consoleLog } = options;
   let db: Database.Database | null = null;
   try {
     if (path !== ':memory:') assertWritable(path);
@@ -26,7 +37,7 @@ export function openDatabase(path: string, nativeBinding?: string): Database.Dat
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db, path);
+    migrate(db, path, log);
     // From here on the connection serves: it never waits on another process's lock (a wait
     // would stall the serving thread); busy writes are retried by their callers instead.
     db.pragma('busy_timeout = 0');

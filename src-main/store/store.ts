@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import type { Log } from '../telemetry/log';
 import type { Timeline } from '../telemetry/timeline';
 import { STORE_LIMITS } from '../limits';
 import type { StoreUnavailable } from './errors';
@@ -68,13 +69,15 @@ export interface SqliteStoreOptions {
   onUnavailable?: (error: StoreUnavailable) => void;
   /** Path of a better-sqlite3 addon built for this process's ABI (Electron in development). */
   nativeBinding?: string;
+  /** Hears what upgrading an older file did, and (createStore) prunes that failed; default stderr. */
+  log?: Log;
   /** Runs once on the opened connection (tests cap `max_page_count` to make the disk "full"). */
   onOpen?: (db: Database.Database) => void;
 }
 
 /** Opens the SQLite store at `path`; throws StoreUnavailable when it cannot (see createStore). */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  const db = openDatabase(path, options.nativeBinding);
+  const db = openDatabase(path, { nativeBinding: options.nativeBinding, log: options.log });
   options.onOpen?.(db);
   return new SqliteStore(db, path, options);
 }
