@@ -31,6 +31,27 @@ describe('optimized graph cache', () => {
     return { tokenIds: result.tokenIds, status, host };
   };
 
+  /** Runs `body` with a fresh cache folder, removed afterwards. */
+  const inFreshDir = async (body: (fresh: string) => Promise<void>) => {
+    const fresh = mkdtempSync(join(tmpdir(), 'ff-graph-'));
+    try {
+      await body(fresh);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  };
+
+  /** Saves an entry, damages it, answers again: the load must fall back, save anew and agree. */
+  const expectRecoveryFrom = (damage: (entry: string) => void) =>
+    inFreshDir(async (fresh) => {
+      const plain = await answerWith(fresh);
+      const [entry] = readdirSync(fresh);
+      damage(join(fresh, entry!));
+      const again = await answerWith(fresh);
+      expect(again.status).toBe('saved');
+      expect(again.tokenIds).toEqual(plain.tokenIds);
+    });
+
   it('saves the optimized graph on the first load and builds from it on the next, with the same greedy tokens', async () => {
     const plain = await answerWith(null);
     const first = await answerWith(dir);
@@ -52,55 +73,30 @@ describe('optimized graph cache', () => {
     expect(second.tokenIds).toEqual(plain.tokenIds);
   });
 
-  it('says a slot built from the cache holds no locked copy: ORT maps the cached data', async () => {
-    const mappedDir = mkdtempSync(join(tmpdir(), 'ff-graph-mapped-'));
-    try {
-      const first = await answerWith(mappedDir);
-      const second = await answerWith(mappedDir);
+  it('says a slot built from the cache holds no locked copy: ORT maps the cached data', () =>
+    inFreshDir(async (fresh) => {
+      const first = await answerWith(fresh);
+      const second = await answerWith(fresh);
       expect(first.host?.pinnedReason ?? '').not.toContain('optimized-graph cache');
       expect(first.host?.hostBytes).toBeGreaterThan(0);
       expect(second.host).toMatchObject({ hostBytes: 0, isPinned: false, lockedBytes: 0, residentPct: null });
       expect(second.host?.pinnedReason).toContain('optimized-graph cache');
-    } finally {
-      rmSync(mappedDir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('removes a cached graph whose data file was cut short and loads from the model file instead', async () => {
-    const cutDir = mkdtempSync(join(tmpdir(), 'ff-graph-cut-'));
-    try {
-      const plain = await answerWith(cutDir);
-      const [entry] = readdirSync(cutDir);
-      const data = join(cutDir, entry!, GRAPH_DATA_FILE);
+  it('removes a cached graph whose data file was cut short and loads from the model file instead', () =>
+    expectRecoveryFrom((entry) => {
+      const data = join(entry, GRAPH_DATA_FILE);
       truncateSync(data, Math.floor(statSync(data).size / 2));
-      const again = await answerWith(cutDir);
-      expect(again.status).toBe('saved');
-      expect(again.tokenIds).toEqual(plain.tokenIds);
-    } finally {
-      rmSync(cutDir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('treats an entry missing its data file as absent and saves it again', async () => {
-    const halfDir = mkdtempSync(join(tmpdir(), 'ff-graph-half-'));
-    try {
-      const plain = await answerWith(halfDir);
-      const [entry] = readdirSync(halfDir);
-      rmSync(join(halfDir, entry!, GRAPH_DATA_FILE));
-      const again = await answerWith(halfDir);
-      expect(again.status).toBe('saved');
-      expect(again.tokenIds).toEqual(plain.tokenIds);
-    } finally {
-      rmSync(halfDir, { recursive: true, force: true });
-    }
-  });
+  it('treats an entry missing its data file as absent and saves it again', () =>
+    expectRecoveryFrom((entry) => rmSync(join(entry, GRAPH_DATA_FILE))));
 
-  it('drops a cached graph whose warm-up logits are all zero, marks it, and answers from the model file', async () => {
+  it('drops a cached graph whose warm-up logits are all zero, marks it, and answers from the model file', () =>
     // ONNX Runtime 1.30 reads back MatMulNBits weights it saved pre-packed as zeros: write such
     // an entry where the q4 variant's (saved without them) would be, as a broken cache would.
-    const badDir = mkdtempSync(join(tmpdir(), 'ff-graph-bad-'));
-    const q4 = `${TEST_MODEL_ID}:q4`;
-    try {
+    inFreshDir(async (fresh) => {
+      const q4 = `${TEST_MODEL_ID}:q4`;
       const plain = await answerWith(null, q4);
       runtime = await createTestRuntime();
       const entry = runtime.catalogue.entryOf(q4);
@@ -108,31 +104,17 @@ describe('optimized graph cache', () => {
       await runtime.close();
       runtime = null;
       const key = graphCacheKey(entry.model.revisions.modelRevision, 'cpu', false);
-      await savePrepacked(entry.model.graph.onnxPath, join(badDir, key));
-      const first = await answerWith(badDir, q4);
-      const second = await answerWith(badDir, q4);
+      await savePrepacked(entry.model.graph.onnxPath, join(fresh, key));
+      const first = await answerWith(fresh, q4);
+      const second = await answerWith(fresh, q4);
       expect([first.status, second.status]).toEqual(['off', 'off']);
       expect(first.tokenIds).toEqual(plain.tokenIds);
       expect(second.tokenIds).toEqual(plain.tokenIds);
-      expect(readdirSync(badDir)).toEqual([`${key}.unusable`]);
-    } finally {
-      rmSync(badDir, { recursive: true, force: true });
-    }
-  });
+      expect(readdirSync(fresh)).toEqual([`${key}.unusable`]);
+    }));
 
-  it('removes a cached graph that does not build and loads from the model file instead', async () => {
-    const corruptDir = mkdtempSync(join(tmpdir(), 'ff-graph-corrupt-'));
-    try {
-      await answerWith(corruptDir);
-      const [entry] = readdirSync(corruptDir);
-      writeFileSync(join(corruptDir, entry!, GRAPH_FILE), 'not an onnx graph');
-      const again = await answerWith(corruptDir);
-      expect(again.status).toBe('saved');
-      expect(again.tokenIds).toHaveLength(16);
-    } finally {
-      rmSync(corruptDir, { recursive: true, force: true });
-    }
-  });
+  it('removes a cached graph that does not build and loads from the model file instead', () =>
+    expectRecoveryFrom((entry) => writeFileSync(join(entry, GRAPH_FILE), 'not an onnx graph')));
 });
 
 /** Has ONNX Runtime save `onnxPath`'s optimized graph into `entry` with pre-packed weights. */
