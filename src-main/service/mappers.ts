@@ -67,6 +67,10 @@ export function toSlotSnapshot(slot: Slot, clock: Clock): SlotSnapshot {
     requestedProvider: slot.provider?.requested ?? slot.requestedProvider,
     providerUnavailableReason: slot.provider?.unavailableReason ?? null,
     graphCache: slot.graphCache?.status ?? null,
+    graphCacheReason: slot.graphCache?.reason ?? null,
+    loadMs: slot.loadTimings
+      ? slot.loadTimings.readMs + slot.loadTimings.buildMs + slot.loadTimings.warmupMs
+      : null,
     hostBytes: slot.host?.hostBytes ?? 0,
     isPinned: slot.host?.isPinned ?? false,
     pinnedReason: slot.host?.pinnedReason ?? null,

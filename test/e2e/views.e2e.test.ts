@@ -65,7 +65,12 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
       .first()
       .waitFor();
     await app.page.getByRole('button', { name: 'Prefetch' }).first().click();
-    await app.page.locator('[data-testid="slot-card"][data-status="resident"]').waitFor();
+    const resident = app.page.locator('[data-testid="slot-card"][data-status="resident"]');
+    await resident.waitFor();
+    // The first load saved ONNX Runtime's optimized graph; this one built from it.
+    expect(await resident.getByTestId('slot-last-load').textContent()).toMatch(
+      /from the saved optimized graph$/,
+    );
     const causes: (string | null)[] = [];
     for (const band of await app.page.getByTestId('residency-band').all())
       causes.push(await band.getAttribute('data-cause'));

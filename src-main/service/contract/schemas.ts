@@ -99,6 +99,10 @@ export const SlotSnapshotSchema = z.object({
   providerUnavailableReason: z.string().nullable(),
   /** Whether the last load built from ONNX Runtime's cached optimized graph. */
   graphCache: z.enum(['hit', 'saved', 'off']).nullable(),
+  /** Why the last load's graph was not cached (`off`: no room, unusable, no folder …), or null. */
+  graphCacheReason: z.string().nullable(),
+  /** The last load's read + session build + warm-up, ms; null before the first load. */
+  loadMs: z.number().nullable(),
   hostBytes: z.number(),
   isPinned: z.boolean(),
   pinnedReason: z.string().nullable(),

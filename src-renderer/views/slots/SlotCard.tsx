@@ -1,6 +1,7 @@
 import type { SlotSnapshot } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { countdown, describeKeepAlive, KEEP_ALIVE_CHOICES } from './keep-alive';
+import { describeLastLoad } from './last-load';
 import { describePinning } from './pinning';
 import { Figures, formatBytes, formatClock, formatCount, useNow } from '../../components';
 import type { Figure } from '../../components';
@@ -27,6 +28,7 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
 
 function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
   const pinning = describePinning(s);
+  const lastLoad = describeLastLoad(s);
   return [
     {
       label: 'revisions',
@@ -45,6 +47,12 @@ function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
       ...(pinning.title ? { title: pinning.title } : {}),
     },
     { label: 'resident', value: s.residentPct === null ? '–' : `${s.residentPct.toFixed(0)}%` },
+    {
+      label: 'last load',
+      value: lastLoad.text,
+      ...(lastLoad.title ? { title: lastLoad.title } : {}),
+      testId: 'slot-last-load',
+    },
     {
       label: 'keep-alive',
       value: `${describeKeepAlive(s.keepAlive)} · ${countdown(s.expiresAtWallMs, nowMs)}`,
