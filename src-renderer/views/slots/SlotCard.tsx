@@ -43,7 +43,8 @@ function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
     },
     {
       label: 'host memory',
-      value: `${formatBytes(s.hostBytes)} · ${pinning.text}`,
+      // A slot built from the graph cache holds no buffer of ours: its line says so, without "0 B".
+      value: s.hostBytes > 0 ? `${formatBytes(s.hostBytes)} · ${pinning.text}` : pinning.text,
       ...(pinning.title ? { title: pinning.title } : {}),
     },
     { label: 'resident', value: s.residentPct === null ? '–' : `${s.residentPct.toFixed(0)}%` },

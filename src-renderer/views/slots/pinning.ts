@@ -20,5 +20,7 @@ export function describePinning(s: Pick<SlotSnapshot, 'isPinned' | 'lockedBytes'
   if (/not built/.test(reason))
     return { text: 'not locked in RAM: the native addon is not built', title: reason };
   if (/not requested/.test(reason)) return { text: 'not locked in RAM (locking is off)', title: reason };
+  if (/optimized-graph cache/.test(reason))
+    return { text: 'none of ours: ONNX Runtime maps its optimized-graph cache', title: reason };
   return { text: `not locked in RAM${reason ? `: ${reason}` : ''}`, title: reason || null };
 }

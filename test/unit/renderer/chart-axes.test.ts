@@ -34,4 +34,13 @@ describe('chart axes and labels people can read', () => {
     );
     expect(pinning.title).toMatch(/RLIMIT_MEMLOCK/);
   });
+
+  it('a slot built from the optimized-graph cache: no buffer of ours, ONNX Runtime maps the cache', () => {
+    const reason = 'mapped by ONNX Runtime from its optimized-graph cache (no copy of ours to lock)';
+    const pinning = describePinning({ isPinned: false, lockedBytes: 0, pinnedReason: reason });
+    expect(pinning).toEqual({
+      text: 'none of ours: ONNX Runtime maps its optimized-graph cache',
+      title: reason,
+    });
+  });
 });
