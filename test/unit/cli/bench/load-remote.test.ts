@@ -7,7 +7,7 @@ import { readTraceSidecar, SeedRecordSchema } from '../../../../src-main/telemet
 import { runCaptured } from '../../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../../support/runtime';
 import type { ScriptedServer } from '../../runtime/remote/scripted-server';
-import { sseEvents, startScripted, writeSlowly } from '../../runtime/remote/scripted-server';
+import { modelsScript, sseEvents, startScripted, writeSlowly } from '../../runtime/remote/scripted-server';
 
 const fixture = readFileSync(
   new URL('../../runtime/remote/fixtures/llama-cpp-stream.txt', import.meta.url),
@@ -49,15 +49,7 @@ function sidecarOf(traceFile: string) {
  */
 beforeAll(async () => {
   server = await startScripted({
-    '/v1/models': (_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          object: 'list',
-          data: [{ id: 'qwen2.5-0.5b', object: 'model', owned_by: 'llamacpp' }],
-        }),
-      );
-    },
+    '/v1/models': modelsScript(['qwen2.5-0.5b'], 'llamacpp'),
     '/v1/chat/completions': async (_req, res) => {
       const n = ++numChats;
       const events = sseEvents(fixture);
@@ -129,15 +121,7 @@ describe('the load lab against Ollama: chats through its native API, where it re
   let ollama: ScriptedServer;
   beforeAll(async () => {
     ollama = await startScripted({
-      '/v1/models': (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            object: 'list',
-            data: [{ id: 'llama3.2:latest', object: 'model', owned_by: 'library' }],
-          }),
-        );
-      },
+      '/v1/models': modelsScript(['llama3.2:latest'], 'library'),
       '/api/chat': async (_req, res) => {
         // Longer than the fixture's load + prompt evaluation (355 ms), as the real server takes.
         await new Promise((resolve) => setTimeout(resolve, 380));
@@ -191,10 +175,7 @@ describe('the load lab against vLLM: /metrics scraped before and after the phase
   let numScrapes = 0;
   beforeAll(async () => {
     vllm = await startScripted({
-      '/v1/models': (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [{ id: MODEL, object: 'model', owned_by: 'vllm' }] }));
-      },
+      '/v1/models': modelsScript([MODEL], 'vllm'),
       '/metrics': (_req, res) => {
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' });
         res.end(metricsFixture(++numScrapes === 1 ? 'vllm-metrics-before.txt' : 'vllm-metrics-after.txt'));

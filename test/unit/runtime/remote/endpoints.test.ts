@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EndpointInputSchema, normalizeBaseUrl } from '../../../../src-main/runtime/remote/endpoint-input';
 import { parseRemoteRef, RemoteEndpoints, remoteRef } from '../../../../src-main/runtime/remote/endpoints';
 import type { ScriptedServer } from './scripted-server';
-import { startScripted } from './scripted-server';
+import { modelsScript, startScripted } from './scripted-server';
 
 let server: ScriptedServer | null = null;
 afterEach(async () => {
@@ -13,12 +13,7 @@ afterEach(async () => {
   server = null;
 });
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'ff-endpoints-'));
-const modelsRoute = (ids: string[], ownedBy = 'vllm') => ({
-  '/v1/models': (_req: unknown, res: import('node:http').ServerResponse) => {
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, owned_by: ownedBy })) }));
-  },
-});
+const modelsRoute = (ids: string[], ownedBy = 'vllm') => ({ '/v1/models': modelsScript(ids, ownedBy) });
 
 describe('endpoint input', () => {
   it('normalizes a bare origin to its /v1 and drops trailing slashes', () => {

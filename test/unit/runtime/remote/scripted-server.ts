@@ -13,6 +13,16 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
+/** `/v1/models` as OpenAI-compatible servers document it: these model ids, owned by `ownedBy`. */
+export function modelsScript(ids: string[], ownedBy: string): Script {
+  return (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(
+      JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: ownedBy })) }),
+    );
+  };
+}
+
 /** Starts a scripted server on 127.0.0.1 (any free port). Unknown paths answer 404. */
 export async function startScripted(routes: Record<string, Script>): Promise<ScriptedServer> {
   const requests: ScriptedServer['requests'] = [];
