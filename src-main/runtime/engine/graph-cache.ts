@@ -44,7 +44,8 @@ export function graphCacheKey(
     provider,
   ].join('|');
   const machineHash = createHash('sha256').update(machine).digest('hex').slice(0, 16);
-  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp1' : 'np1'}`;
+  // Format 2: graphs saved since the runtime gives them a logits-to-keep input (keep-last-logits.ts).
+  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp2' : 'np2'}`;
 }
 
 /** One cache entry: a folder holding the graph and its data, present only once complete. */
@@ -133,9 +134,13 @@ export function discardGraph(entry: string): void {
   }
 }
 
+/** Entries (and their `.unusable` markers) of key formats no load reads any more. */
+const RETIRED_ENTRY = /-(pp1|np1)(\.unusable)?$/;
+
 /**
- * Clears what no load will read: earlier versions' single-file `.ort` entries and `.partial`
- * folders of saves that died. Best effort, at runtime start; returns what it removed.
+ * Clears what no load will read: earlier versions' single-file `.ort` entries and format-1
+ * folders, and `.partial` folders of saves that died. Best effort, at runtime start; returns
+ * what it removed.
  */
 export function sweepGraphCache(dir: string, nowWallMs: number = Date.now()): string[] {
   let names: string[];
@@ -150,7 +155,7 @@ export function sweepGraphCache(dir: string, nowWallMs: number = Date.now()): st
     try {
       const isStalePartial =
         name.endsWith('.partial') && nowWallMs - statSync(file).mtimeMs > STALE_PARTIAL_MS;
-      if (!name.endsWith('.ort') && !isStalePartial) continue;
+      if (!name.endsWith('.ort') && !RETIRED_ENTRY.test(name) && !isStalePartial) continue;
       rmSync(file, { recursive: true, force: true });
       removed.push(name);
     } catch (error) {

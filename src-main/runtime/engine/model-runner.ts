@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
-import type { DecoderIo } from '../model/decoder-io';
+import { KEEP_INPUT, keepLastLogits } from '../model';
+import type { DecoderIo, KeepLastLogits } from '../model';
 import { halfBitsToFloat32 } from './half';
 import type { KvArray, KvBatch, KvGeometry } from './kv-batch';
 import type { ExecutionProvider } from './providers';
@@ -82,21 +83,22 @@ export class ModelRunner {
       // Pool threads must not spin between runs: they would steal the core the main thread needs.
       extra: { session: { ...options.sessionConfig, intra_op: { allow_spinning: '0' } } },
     };
-    const created =
-      typeof source === 'string'
-        ? ort.InferenceSession.create(source, sessionOptions)
-        : ort.InferenceSession.create(source.bytes, { ...sessionOptions, externalData: source.externalData });
-    const session = await created.catch((error: Error) => {
+    const session = await createSession(source, spec, sessionOptions).catch((error: Error) => {
       throw new Error(
         `${spec.file}: ONNX Runtime cannot build a session from it${provider === 'cpu' ? '' : ` on ${provider}`} (${error.message})`,
       );
     });
-    const problem = graphProblem(session, spec);
+    // A graph given KEEP_INPUT here (or saved with it in the graph cache) is fed it from now on.
+    const hasAddedKeep = !spec.io.logitsToKeepInput && session.inputNames.includes(KEEP_INPUT);
+    const fedSpec: RunnerSpec = hasAddedKeep
+      ? { ...spec, io: { ...spec.io, logitsToKeepInput: KEEP_INPUT } }
+      : spec;
+    const problem = graphProblem(session, fedSpec);
     if (problem) {
       await session.release();
       throw new Error(problem);
     }
-    return new ModelRunner(session, spec);
+    return new ModelRunner(session, fedSpec);
   }
 
   /** Runs `numNew` tokens per row (row-major ids) on top of the batch's past. */
@@ -130,6 +132,32 @@ export class ModelRunner {
   async release(): Promise<void> {
     await this.session.release();
   }
+}
+
+/**
+ * A session from a cached graph's path, or from weight bytes: a graph without a logits-to-keep
+ * input gets one first (keep-last-logits.ts), and is built as it came if the rewrite cannot apply.
+ */
+async function createSession(
+  source: WeightBytes | string,
+  spec: RunnerSpec,
+  options: ort.InferenceSession.SessionOptions,
+): Promise<ort.InferenceSession> {
+  if (typeof source === 'string') return ort.InferenceSession.create(source, options);
+  const original = { ...options, externalData: source.externalData };
+  let rewritten: KeepLastLogits | null = null;
+  try {
+    rewritten = spec.io.logitsToKeepInput ? null : keepLastLogits(source.bytes);
+  } catch (error) {
+    console.warn(`${spec.file}: left without a logits-to-keep input: ${(error as Error).message}`);
+  }
+  if (!rewritten || !('bytes' in rewritten)) return ort.InferenceSession.create(source.bytes, original);
+  return ort.InferenceSession.create(rewritten.bytes, original).catch((error: Error) => {
+    console.warn(
+      `${spec.file}: its graph with a logits-to-keep input did not build, built as it came: ${error.message}`,
+    );
+    return ort.InferenceSession.create(source.bytes, original);
+  });
 }
 
 function feedsOf(

@@ -93,6 +93,17 @@ export class SlotExecutor {
     this.ahead.catch(() => undefined);
   }
 
+  /**
+   * After a reply that ran nothing ahead (the rows finished or wait for the scheduler): fills the
+   * announced pages once this reply is on its way, so the next request does not wait for them.
+   */
+  copyWhenIdle(): void {
+    if (this.ahead || this.pendingCopies.length === 0) return;
+    setImmediate(() => {
+      if (!this.ahead) this.copyPendingPages();
+    });
+  }
+
   /** Waits for a step run ahead, if any, and hands over its outcome. */
   async settle(): Promise<DecodeOutcome | null> {
     const ahead = this.ahead;

@@ -58,10 +58,14 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
   handle(envelope.body).then(
     (reply) => {
       parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
-      // The reply is on its way: run the next decode step while the main thread reads it. The
-      // page copies wait for the next job (SlotExecutor.step): done here they took the core the
-      // main thread needed to flush the token (measured in docs/benchmarks.md).
-      if (reply.type === 'stepped') executor?.runAhead();
+      // The reply is on its way: run the next decode step while the main thread reads it. Its page
+      // copies wait for the next job (SlotExecutor.step): done here they took the core the main
+      // thread needed to flush the token (measured in docs/benchmarks.md). With nothing to run
+      // ahead they are done now, off the next request's path.
+      if (reply.type === 'stepped') {
+        executor?.runAhead();
+        executor?.copyWhenIdle();
+      }
     },
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);

@@ -120,6 +120,24 @@ describe('model folders in the layouts people download', () => {
     }
   });
 
+  for (const layout of ['external-data', 'merged', 'fp16-past'] as const) {
+    it(`${layout}: a graph without logits-to-keep is given one at load: sampling computes one position, scoring all`, async () => {
+      const model = modelOf(runtime, layout);
+      expect(model.graph.io.logitsToKeepInput).toBeNull();
+      const runner = await openRunner(model, { numThreads: 1 });
+      try {
+        const ids = BigInt64Array.of(5n, 6n, 7n, 8n, 9n);
+        const batch = KvBatch.empty(runner.geometry, ['a']);
+        const last = await runner.forward(batch, ids, 5, 'last');
+        const all = await runner.forward(batch, ids, 5, 'all');
+        expect([last.numPositions, all.numPositions]).toEqual([1, 5]);
+        expect(lastLogits(last, 0)).toEqual(logitsAt(all, 0, 4));
+      } finally {
+        await runner.release();
+      }
+    });
+  }
+
   it('fp16-past: keeps K/V as fp16 end to end, in pages of half the bytes with a layout revision of their own', async () => {
     const fp16 = modelOf(runtime, 'fp16-past');
     const twin = modelOf(runtime, 'fp16-past-twin');

@@ -71,14 +71,18 @@ describe('graph cache entries', () => {
     expect(readFileSync(join(entry, GRAPH_DATA_FILE), 'utf8')).toBe('new');
   });
 
-  it('sweeps earlier versions’ .ort files and day-old pending folders, and keeps the rest', () => {
+  it('sweeps earlier versions’ .ort files, format-1 entries and day-old pending folders, and keeps the rest', () => {
     writeFileSync(join(dir, 'old-key.ort'), 'flatbuffer');
+    writeEntry(join(dir, 'rev-machine-pp1'), 'graph');
+    writeFileSync(join(dir, 'rev-machine-np1.unusable'), 'why');
     writeEntry(join(dir, 'live-key'), 'graph');
     const fresh = pendingGraphDir(join(dir, 'live-key'));
     const stale = pendingGraphDir(join(dir, 'dead-key'));
     const longAgo = (Date.now() - STALE_PARTIAL_MS - 60_000) / 1000;
     utimesSync(stale, longAgo, longAgo);
-    expect(sweepGraphCache(dir).sort()).toEqual(['old-key.ort', stale.split('/').pop()].sort());
+    expect(sweepGraphCache(dir).sort()).toEqual(
+      ['old-key.ort', 'rev-machine-np1.unusable', 'rev-machine-pp1', stale.split('/').pop()].sort(),
+    );
     expect(readdirSync(dir).sort()).toEqual(['live-key', fresh.split('/').pop()].sort());
   });
 

@@ -1,0 +1,123 @@
+/**
+ * The parts of an in-memory ONNX model a graph rewrite needs: the top-level graph's nodes (with
+ * their spans), initializer and input names, outputs, the default opset, and every tensor name a
+ * node reads (subgraph bodies included, since they may read outer tensors by name).
+ */
+import { WIRE } from './proto-reader';
+import { fieldsOf, textOf, varintOf } from './proto-bytes';
+import type { FieldSpan } from './proto-bytes';
+
+/** One top-level node: where it sits and what it reads and writes. */
+export interface NodeParts {
+  span: FieldSpan;
+  opType: string;
+  /** '' for the default domain (also written `ai.onnx`). */
+  domain: string;
+  inputs: string[];
+  outputs: string[];
+}
+
+/** One top-level graph output: where it sits, its name and element type (ONNX number). */
+export interface OutputParts {
+  span: FieldSpan;
+  name: string;
+  elemType: number;
+}
+
+/** What a rewrite reads from a model's bytes. */
+export interface ModelParts {
+  modelFields: FieldSpan[];
+  graphSpan: FieldSpan;
+  graphFields: FieldSpan[];
+  nodes: NodeParts[];
+  initializers: Set<string>;
+  inputs: Set<string>;
+  outputs: OutputParts[];
+  /** How many times each tensor is read by a node, at any depth. */
+  numReads: Map<string, number>;
+  /** The default domain's opset version, 0 when none is declared. */
+  defaultOpset: number;
+}
+
+const GRAPH = { node: 1, initializer: 5, input: 11, output: 12 } as const;
+const NODE = { input: 1, output: 2, opType: 4, attribute: 5, domain: 7 } as const;
+
+/** Reads the parts of `bytes` (a ModelProto); throws when it has no graph or a field is cut short. */
+export function modelPartsOf(bytes: Uint8Array): ModelParts {
+  const modelFields = fieldsOf(bytes);
+  const graphSpan = modelFields.find((f) => f.field === 7 && f.wireType === WIRE.bytes);
+  if (!graphSpan) throw new Error('the model has no graph');
+  const graphFields = fieldsOf(bytes, graphSpan.valueAt, graphSpan.endAt);
+  const parts: ModelParts = {
+    modelFields,
+    graphSpan,
+    graphFields,
+    nodes: [],
+    initializers: new Set(),
+    inputs: new Set(),
+    outputs: [],
+    numReads: new Map(),
+    defaultOpset: defaultOpsetOf(bytes, modelFields),
+  };
+  for (const span of graphFields) {
+    if (span.wireType !== WIRE.bytes) continue;
+    if (span.field === GRAPH.node) parts.nodes.push(nodeOf(bytes, span, parts.numReads));
+    else if (span.field === GRAPH.initializer) parts.initializers.add(nameOf(bytes, span, 8));
+    else if (span.field === GRAPH.input) parts.inputs.add(nameOf(bytes, span, 1));
+    else if (span.field === GRAPH.output)
+      parts.outputs.push({ span, name: nameOf(bytes, span, 1), elemType: elemTypeOf(bytes, span) });
+  }
+  return parts;
+}
+
+function defaultOpsetOf(bytes: Uint8Array, modelFields: FieldSpan[]): number {
+  for (const span of modelFields) {
+    if (span.field !== 8 || span.wireType !== WIRE.bytes) continue;
+    const fields = fieldsOf(bytes, span.valueAt, span.endAt);
+    const domain = fields.find((f) => f.field === 1);
+    const version = fields.find((f) => f.field === 2 && f.wireType === WIRE.varint);
+    const name = domain ? textOf(bytes, domain) : '';
+    if ((name === '' || name === 'ai.onnx') && version) return varintOf(bytes, version);
+  }
+  return 0;
+}
+
+function nodeOf(bytes: Uint8Array, span: FieldSpan, numReads: Map<string, number>): NodeParts {
+  const node: NodeParts = { span, opType: '', domain: '', inputs: [], outputs: [] };
+  for (const f of fieldsOf(bytes, span.valueAt, span.endAt)) {
+    if (f.wireType !== WIRE.bytes) continue;
+    if (f.field === NODE.input) node.inputs.push(textOf(bytes, f));
+    else if (f.field === NODE.output) node.outputs.push(textOf(bytes, f));
+    else if (f.field === NODE.opType) node.opType = textOf(bytes, f);
+    else if (f.field === NODE.domain) node.domain = textOf(bytes, f) === 'ai.onnx' ? '' : textOf(bytes, f);
+    else if (f.field === NODE.attribute) countSubgraphReads(bytes, f, numReads);
+  }
+  for (const name of node.inputs) if (name) numReads.set(name, (numReads.get(name) ?? 0) + 1);
+  return node;
+}
+
+/** Counts the tensors read inside an attribute's subgraphs (If/Loop/Scan bodies). */
+function countSubgraphReads(bytes: Uint8Array, attribute: FieldSpan, numReads: Map<string, number>): void {
+  for (const f of fieldsOf(bytes, attribute.valueAt, attribute.endAt)) {
+    if ((f.field !== 6 && f.field !== 11) || f.wireType !== WIRE.bytes) continue;
+    for (const g of fieldsOf(bytes, f.valueAt, f.endAt))
+      if (g.field === GRAPH.node && g.wireType === WIRE.bytes) nodeOf(bytes, g, numReads);
+  }
+}
+
+function nameOf(bytes: Uint8Array, span: FieldSpan, field: number): string {
+  const name = fieldsOf(bytes, span.valueAt, span.endAt).find((f) => f.field === field);
+  return name ? textOf(bytes, name) : '';
+}
+
+/** ValueInfoProto → type (2) → tensor_type (1) → elem_type (1); 0 when absent. */
+function elemTypeOf(bytes: Uint8Array, span: FieldSpan): number {
+  let fields = fieldsOf(bytes, span.valueAt, span.endAt);
+  for (const field of [2, 1]) {
+    const inner = fields.find((f) => f.field === field && f.wireType === WIRE.bytes);
+    if (!inner) return 0;
+    fields = fieldsOf(bytes, inner.valueAt, inner.endAt);
+  }
+  const elemType = fields.find((f) => f.field === 1 && f.wireType === WIRE.varint);
+  return elemType ? varintOf(bytes, elemType) : 0;
+}

@@ -1,0 +1,186 @@
+/**
+ * Gives a decoder graph without `num_logits_to_keep` that input (Hugging Face semantics: keep the
+ * last k positions' logits, 0 keeps all). Sampling needs one row; a graph that returns all of
+ * them makes each prefill compute and copy [rows, tokens, vocab] floats (16 MB for 128 tokens of
+ * a 32k vocabulary) that the slot worker then has to collect, on the first token's path.
+ */
+import { bytesField, concatBytes, fieldsOf, messageField, textField, varintField } from './proto-bytes';
+import type { FieldSpan } from './proto-bytes';
+import { modelPartsOf } from './graph-parts';
+import type { ModelParts, NodeParts } from './graph-parts';
+
+/** The input a rewritten graph takes: int64 scalar, how many last positions' logits to compute. */
+export const KEEP_INPUT = 'num_logits_to_keep' as const;
+/** Slice with its starts/ends/axes as inputs (opset 10) and int64 Greater (opset 9). */
+const MIN_OPSET = 11;
+const INT64 = 7;
+const PREFIX = 'first_frame_keep/';
+
+/**
+ * Where the slice went: before the language-model head (the head then runs on the kept rows
+ * only), or on the logits themselves (the head still runs on every row; only the copy out shrinks).
+ */
+export type KeepPlacement = 'before-head' | 'on-logits';
+
+/** A rewritten model, or why the graph was left as it is. */
+export type KeepLastLogits = { bytes: Uint8Array; placement: KeepPlacement } | { skipped: string };
+
+/** Ops between the head and `logits` that act on each position alone (a slice commutes with them). */
+const PER_POSITION_OPS = new Set(['Cast', 'Identity']);
+/** Ops through which a weight stays a constant. */
+const CONSTANT_OPS = new Set(['Constant', 'Transpose', 'Cast', 'Identity', 'DequantizeLinear', 'Reshape']);
+
+/** Rewrites `bytes` (a ModelProto) to take KEEP_INPUT; never changes what the kept rows compute. */
+export function keepLastLogits(bytes: Uint8Array): KeepLastLogits {
+  const parts = modelPartsOf(bytes);
+  if (parts.inputs.has(KEEP_INPUT) || parts.inputs.has('logits_to_keep'))
+    return { skipped: 'the graph already takes a logits-to-keep input' };
+  if (parts.defaultOpset < MIN_OPSET)
+    return { skipped: `opset ${parts.defaultOpset} is older than ${MIN_OPSET}` };
+  const logits = parts.outputs.find((o) => o.name === 'logits');
+  const producerOf = new Map(
+    parts.nodes.flatMap((node) => node.outputs.map((name) => [name, node] as const)),
+  );
+  const producer = producerOf.get('logits');
+  if (!logits || !producer) return { skipped: 'no top-level node writes "logits"' };
+  if ((parts.numReads.get('logits') ?? 0) > 0) return { skipped: 'a node reads "logits"' };
+  const head = headOf(parts, producerOf);
+  const edit: Edit = head
+    ? { node: head, slot: 'input', index: 0, sliced: head.inputs[0]!, placement: 'before-head' }
+    : {
+        node: producer,
+        slot: 'output',
+        index: producer.outputs.indexOf('logits'),
+        sliced: 'logits',
+        placement: 'on-logits',
+      };
+  return { bytes: rewrite(bytes, parts, edit, logits.span, logits.elemType), placement: edit.placement };
+}
+
+/**
+ * The head: a MatMul (or MatMulNBits) of hidden states by a constant weight whose result reaches
+ * `logits` through per-position ops read by nothing else. Its hidden-states input then has the
+ * logits' rank (3: rows, positions, hidden), so slicing axis 1 keeps positions.
+ */
+function headOf(parts: ModelParts, producerOf: Map<string, NodeParts>): NodeParts | null {
+  let node = producerOf.get('logits');
+  while (node && node.domain === '' && PER_POSITION_OPS.has(node.opType)) {
+    const input = node.inputs[0]!;
+    if (parts.numReads.get(input) !== 1 || parts.outputs.some((o) => o.name === input)) return null;
+    node = producerOf.get(input);
+  }
+  if (!node || !node.inputs[0] || !node.inputs[1]) return null;
+  const isMatMul =
+    (node.domain === '' && node.opType === 'MatMul') ||
+    (node.domain === 'com.microsoft' && node.opType === 'MatMulNBits');
+  return isMatMul && isConstant(node.inputs[1], parts, producerOf, 4) ? node : null;
+}
+
+function isConstant(
+  name: string,
+  parts: ModelParts,
+  producerOf: Map<string, NodeParts>,
+  depth: number,
+): boolean {
+  if (parts.initializers.has(name)) return true;
+  const node = producerOf.get(name);
+  if (!node || depth === 0 || node.domain !== '' || !CONSTANT_OPS.has(node.opType)) return false;
+  return node.inputs.every((input) => input === '' || isConstant(input, parts, producerOf, depth - 1));
+}
+
+/** Which tensor is sliced and which name of `node` now points at the slice. */
+interface Edit {
+  node: NodeParts;
+  slot: 'input' | 'output';
+  index: number;
+  /** The tensor whose positions are sliced. */
+  sliced: string;
+  placement: KeepPlacement;
+}
+
+function rewrite(
+  bytes: Uint8Array,
+  parts: ModelParts,
+  edit: Edit,
+  logitsSpan: FieldSpan,
+  elemType: number,
+): Uint8Array {
+  // Before the head: the head reads the slice. On the logits: the producer writes a new name and
+  // the slice writes `logits`.
+  const full = edit.slot === 'output' ? `${PREFIX}all_logits` : edit.sliced;
+  const kept = edit.slot === 'output' ? 'logits' : `${PREFIX}kept_hidden`;
+  const renamed = edit.slot === 'output' ? full : kept;
+  const graphPieces: Uint8Array[] = parts.graphFields.map((span) => {
+    if (span === edit.node.span) return renameInNode(bytes, span, edit, renamed);
+    if (span === logitsSpan) return logitsOutput(elemType);
+    return bytes.subarray(span.startAt, span.endAt);
+  });
+  graphPieces.push(...keepNodes(full, kept), ...keepInitializers(), keepInput());
+  const modelPieces = parts.modelFields.flatMap((span) =>
+    span === parts.graphSpan ? bytesField(7, graphPieces) : [bytes.subarray(span.startAt, span.endAt)],
+  );
+  return concatBytes(modelPieces);
+}
+
+/** The node with its `index`-th input (or output) renamed. */
+function renameInNode(bytes: Uint8Array, span: FieldSpan, edit: Edit, name: string): Uint8Array {
+  const field = edit.slot === 'input' ? 1 : 2;
+  let seen = 0;
+  const fields = fieldsOf(bytes, span.valueAt, span.endAt).map((f) => {
+    if (f.field !== field) return bytes.subarray(f.startAt, f.endAt);
+    return seen++ === edit.index ? textField(field, name) : bytes.subarray(f.startAt, f.endAt);
+  });
+  return messageField(1, fields);
+}
+
+/** start = k > 0 ? -k : 0; kept = full[:, start:, ...]. */
+function keepNodes(full: string, kept: string): Uint8Array[] {
+  const p = (name: string) => PREFIX + name;
+  return [
+    node('Greater', [KEEP_INPUT, p('zero')], p('is_limited')),
+    node('Neg', [KEEP_INPUT], p('negated')),
+    node('Where', [p('is_limited'), p('negated'), p('zero')], p('start')),
+    node('Reshape', [p('start'), p('one_dim')], p('starts')),
+    node('Slice', [full, p('starts'), p('ends'), p('axes')], kept),
+  ];
+}
+
+function node(opType: string, inputs: string[], output: string): Uint8Array {
+  return messageField(1, [
+    ...inputs.map((name) => textField(1, name)),
+    textField(2, output),
+    textField(3, `${PREFIX}${opType}`),
+    textField(4, opType),
+  ]);
+}
+
+function keepInitializers(): Uint8Array[] {
+  return [
+    int64Initializer('zero', [], [0n]),
+    int64Initializer('one_dim', [1], [1n]),
+    int64Initializer('ends', [1], [2n ** 63n - 1n]),
+    int64Initializer('axes', [1], [1n]),
+  ];
+}
+
+function int64Initializer(name: string, dims: number[], values: bigint[]): Uint8Array {
+  const raw = new Uint8Array(BigInt64Array.from(values).buffer);
+  return messageField(5, [
+    ...dims.map((dim) => varintField(1, dim)),
+    varintField(2, INT64),
+    textField(8, PREFIX + name),
+    concatBytes(bytesField(9, [raw])),
+  ]);
+}
+
+/** The new graph input: an int64 scalar. */
+function keepInput(): Uint8Array {
+  const tensorType = messageField(1, [varintField(1, INT64), messageField(2, [])]);
+  return messageField(11, [textField(1, KEEP_INPUT), messageField(2, [tensorType])]);
+}
+
+/** `logits` with its element type and no declared shape (its positions axis is now the kept count). */
+function logitsOutput(elemType: number): Uint8Array {
+  const tensorType = messageField(1, [varintField(1, elemType)]);
+  return messageField(12, [textField(1, 'logits'), messageField(2, [tensorType])]);
+}
