@@ -69,12 +69,13 @@ describe('RetainedPasts', () => {
   it('keeps a finished row’s completed pages and hands them on unchanged, or cut, to the next sequence', () => {
     const retained = new RetainedPasts();
     const row = rowWithTokens('a', 5);
-    retained.keep(row, 'a', 4);
+    const expected = KvBatch.prefix(row, 'a', 4).tensors.map((t) => [...t]);
+    retained.keep(KvBatch.prefix(row, 'a', 5), 'a', 4); // handed over: kept whole, cut when taken
     const exact = retained.take('a', 4, 'b')!;
     expect(exact.rows).toEqual([{ seqId: 'b', numTokens: 4, numPad: 0 }]);
-    expect(exact.tensors.map((t) => [...t])).toEqual(KvBatch.prefix(row, 'a', 4).tensors.map((t) => [...t]));
+    expect(exact.tensors.map((t) => [...t])).toEqual(expected);
     expect(retained.take('a', 4, 'c')).toBeNull(); // taken once
-    retained.keep(row, 'a', 4);
+    retained.keep(KvBatch.prefix(row, 'a', 5), 'a', 4);
     const cut = retained.take('a', 2, 'c')!;
     const pages = [0].map(() => {
       const page = new Float32Array(pageElements(GEOMETRY, 2));
@@ -83,6 +84,23 @@ describe('RetainedPasts', () => {
     });
     expect(cut.tensors.map((t) => [...t])).toEqual(
       KvBatch.fromPages(GEOMETRY, 'c', pages, 2).tensors.map((t) => [...t]),
+    );
+  });
+
+  it('keeps a sequence that was alone in its batch without copying it, and copies one out of a shared batch', () => {
+    const retained = new RetainedPasts();
+    const alone = rowWithTokens('a', 5);
+    retained.keep(alone, 'a', 4);
+    expect(retained.take('a', 4, 'b')!.tensors[0]!.buffer).toBe(alone.tensors[0]!.buffer);
+    const shared = KvBatch.gather(GEOMETRY, [
+      { batch: rowWithTokens('c', 4), seqId: 'c' },
+      { batch: rowWithTokens('d', 2), seqId: 'd' },
+    ]);
+    retained.keep(shared, 'd', 2);
+    const taken = retained.take('d', 2, 'e')!;
+    expect(taken.tensors[0]!.buffer).not.toBe(shared.tensors[0]!.buffer);
+    expect(taken.tensors.map((t) => [...t])).toEqual(
+      KvBatch.prefix(shared, 'd', 2).tensors.map((t) => [...t]),
     );
   });
 
