@@ -94,13 +94,16 @@ export class SlotExecutor {
   }
 
   /**
-   * After a reply that ran nothing ahead (the rows finished or wait for the scheduler): fills the
-   * announced pages once this reply is on its way, so the next request does not wait for them.
+   * After a reply that ran nothing ahead (the rows finished or wait for the scheduler): once this
+   * reply is on its way, fills the announced pages and cuts retained pasts to their pages, so the
+   * next request waits for neither.
    */
-  copyWhenIdle(): void {
-    if (this.ahead || this.pendingCopies.length === 0) return;
+  tidyWhenIdle(): void {
+    if (this.ahead) return;
     setImmediate(() => {
-      if (!this.ahead) this.copyPendingPages();
+      if (this.ahead) return;
+      this.copyPendingPages();
+      this.retained.trim();
     });
   }
 

@@ -61,10 +61,10 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
       // The reply is on its way: run the next decode step while the main thread reads it. Its page
       // copies wait for the next job (SlotExecutor.step): done here they took the core the main
       // thread needed to flush the token (measured in docs/benchmarks.md). With nothing to run
-      // ahead they are done now, off the next request's path.
+      // ahead they are done now, off the next request's path, and retained pasts are cut.
       if (reply.type === 'stepped') {
         executor?.runAhead();
-        executor?.copyWhenIdle();
+        executor?.tidyWhenIdle();
       }
     },
     (error: unknown) => {

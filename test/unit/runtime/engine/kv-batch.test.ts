@@ -104,6 +104,18 @@ describe('RetainedPasts', () => {
     );
   });
 
+  it('cuts a whole kept past to its retained tokens when trimmed, so the next turn takes it as it is', () => {
+    const retained = new RetainedPasts();
+    const row = rowWithTokens('a', 5);
+    const expected = KvBatch.prefix(row, 'a', 4).tensors.map((t) => [...t]);
+    retained.keep(row, 'a', 4);
+    retained.trim();
+    const taken = retained.take('a', 4, 'b')!;
+    expect(taken.numColumns).toBe(4);
+    expect(taken.tensors[0]!.buffer).toBe(row.tensors[0]!.buffer);
+    expect(taken.tensors.map((t) => [...t])).toEqual(expected);
+  });
+
   it('refuses a past shorter than the pages asked for and forgets the oldest beyond its capacity', () => {
     const retained = new RetainedPasts();
     retained.keep(rowWithTokens('a', 4), 'a', 2);

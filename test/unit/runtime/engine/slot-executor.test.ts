@@ -57,7 +57,7 @@ describe('SlotExecutor page copies', () => {
         kvView(GEOMETRY, pages[i]!.data.buffer, pages[i]!.data.byteOffset, pages[i]!.data.byteLength),
       );
     expect(view(0).every((v) => v === 0)).toBe(true); // announced empty: the token did not wait for the copy
-    executor.copyWhenIdle();
+    executor.tidyWhenIdle();
     await new Promise((resolve) => setImmediate(resolve));
     expect(view(0)).toEqual([7, 7, 8, 8, 107, 107, 108, 108]);
     expect(view(1)).toEqual([9, 9, 10, 10, 109, 109, 110, 110]);
