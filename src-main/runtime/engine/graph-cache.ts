@@ -14,6 +14,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import type { ExecutionProvider } from './providers';
+import { KEEP_LOGITS_FORM } from '../model';
 
 /** The graph's file inside a cache entry; its initializers are in GRAPH_DATA_FILE beside it. */
 export const GRAPH_FILE = 'graph.onnx';
@@ -44,8 +45,8 @@ export function graphCacheKey(
     provider,
   ].join('|');
   const machineHash = createHash('sha256').update(machine).digest('hex').slice(0, 16);
-  // Format 2: graphs saved since the runtime gives them a logits-to-keep input (keep-last-logits.ts).
-  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp2' : 'np2'}`;
+  // The graph's form: 1 before the runtime gave graphs a logits-to-keep input (keep-last-logits.ts).
+  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp' : 'np'}${KEEP_LOGITS_FORM}`;
 }
 
 /** One cache entry: a folder holding the graph and its data, present only once complete. */
@@ -134,8 +135,11 @@ export function discardGraph(entry: string): void {
   }
 }
 
-/** Entries (and their `.unusable` markers) of key formats no load reads any more. */
-const RETIRED_ENTRY = /-(pp1|np1)(\.unusable)?$/;
+/** Whether `name` is an entry (or its `.unusable` marker) of a graph form no load reads any more. */
+function isRetiredEntry(name: string): boolean {
+  const form = /-(?:pp|np)(\d+)(?:\.unusable)?$/.exec(name)?.[1];
+  return form !== undefined && Number(form) !== KEEP_LOGITS_FORM;
+}
 
 /**
  * Clears what no load will read: earlier versions' single-file `.ort` entries and format-1
@@ -155,7 +159,7 @@ export function sweepGraphCache(dir: string, nowWallMs: number = Date.now()): st
     try {
       const isStalePartial =
         name.endsWith('.partial') && nowWallMs - statSync(file).mtimeMs > STALE_PARTIAL_MS;
-      if (!name.endsWith('.ort') && !RETIRED_ENTRY.test(name) && !isStalePartial) continue;
+      if (!name.endsWith('.ort') && !isRetiredEntry(name) && !isStalePartial) continue;
       rmSync(file, { recursive: true, force: true });
       removed.push(name);
     } catch (error) {

@@ -52,6 +52,8 @@ export class SlotExecutor {
   /** Finished sequences' pasts, for their conversations' next turns. */
   readonly retained = new RetainedPasts();
   private pageSize = 0;
+  /** Step jobs begun, so an idle tidy queued before a job knows a job has begun since. */
+  private numSteps = 0;
 
   constructor(
     private readonly model: Forwarder,
@@ -60,6 +62,7 @@ export class SlotExecutor {
 
   /** Runs one step job and reports stamps, sampled tokens and completed pages. */
   async step(job: StepJob): Promise<SteppedReply> {
+    this.numSteps += 1;
     const ahead = await this.settle();
     const pickedUpAt = this.now();
     this.copyPendingPages();
@@ -94,16 +97,23 @@ export class SlotExecutor {
   }
 
   /**
-   * After a reply that ran nothing ahead (the rows finished or wait for the scheduler): once this
-   * reply is on its way, fills the announced pages and cuts retained pasts to their pages, so the
-   * next request waits for neither.
+   * After a decode or drop reply that ran nothing ahead (the rows finished or wait for the
+   * scheduler): once the reply is on its way, fills the announced pages and cuts retained pasts
+   * to their pages, so the next request waits for neither. Not after a first token (the main
+   * thread is flushing it) and not once a job has begun (it copied what it reads itself).
    */
-  tidyWhenIdle(): void {
-    if (this.ahead) return;
+  tidyWhenIdle(reply: SteppedReply): void {
+    if (this.ahead || reply.prefill) return;
+    const numSteps = this.numSteps;
     setImmediate(() => {
-      if (this.ahead) return;
-      this.copyPendingPages();
-      this.retained.trim();
+      if (this.ahead || this.numSteps !== numSteps) return;
+      try {
+        this.copyPendingPages();
+        this.retained.trim();
+      } catch (error) {
+        // The next job's own copy (SlotExecutor.step) reports a page that cannot be filled.
+        console.warn(`slot worker: idle page copy failed: ${(error as Error).message}`);
+      }
     });
   }
 

@@ -60,11 +60,11 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
       parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
       // The reply is on its way: run the next decode step while the main thread reads it. Its page
       // copies wait for the next job (SlotExecutor.step): done here they took the core the main
-      // thread needed to flush the token (measured in docs/benchmarks.md). With nothing to run
-      // ahead they are done now, off the next request's path, and retained pasts are cut.
+      // thread needed to flush the token (measured in docs/benchmarks.md). After the last step or
+      // a drop, with nothing to run ahead, they are done now, off the next request's path.
       if (reply.type === 'stepped') {
         executor?.runAhead();
-        executor?.tidyWhenIdle();
+        executor?.tidyWhenIdle(reply);
       }
     },
     (error: unknown) => {

@@ -14,5 +14,5 @@ export type { DecoderIo, FloatType } from './decoder-io';
 export type { ExternalDataFile, VariantGraph } from './inspect-variant';
 export { VARIANT_FILES, VARIANT_NAMES, modelRefOf, parseModelRef } from './variants';
 export type { VariantName } from './variants';
-export { KEEP_INPUT, keepLastLogits } from './onnx-graph/keep-last-logits';
+export { KEEP_INPUT, KEEP_LOGITS_FORM, keepLastLogits } from './onnx-graph/keep-last-logits';
 export type { KeepLastLogits, KeepPlacement } from './onnx-graph/keep-last-logits';

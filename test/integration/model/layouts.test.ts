@@ -121,7 +121,7 @@ describe('model folders in the layouts people download', () => {
   });
 
   for (const layout of ['external-data', 'merged', 'fp16-past'] as const) {
-    it(`${layout}: a graph without logits-to-keep is given one at load: sampling computes one position, scoring all`, async () => {
+    it(`${layout}: a graph without logits-to-keep is given one at load: it returns one position for sampling, all for scoring`, async () => {
       const model = modelOf(runtime, layout);
       expect(model.graph.io.logitsToKeepInput).toBeNull();
       const runner = await openRunner(model, { numThreads: 1 });

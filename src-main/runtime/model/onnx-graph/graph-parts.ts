@@ -17,11 +17,12 @@ export interface NodeParts {
   outputs: string[];
 }
 
-/** One top-level graph output: where it sits, its name and element type (ONNX number). */
+/** One top-level graph output: where it sits, its name, element type (ONNX number) and rank (null: no shape declared). */
 export interface OutputParts {
   span: FieldSpan;
   name: string;
   elemType: number;
+  rank: number | null;
 }
 
 /** What a rewrite reads from a model's bytes. */
@@ -65,7 +66,7 @@ export function modelPartsOf(bytes: Uint8Array): ModelParts {
     else if (span.field === GRAPH.initializer) parts.initializers.add(nameOf(bytes, span, 8));
     else if (span.field === GRAPH.input) parts.inputs.add(nameOf(bytes, span, 1));
     else if (span.field === GRAPH.output)
-      parts.outputs.push({ span, name: nameOf(bytes, span, 1), elemType: elemTypeOf(bytes, span) });
+      parts.outputs.push({ span, name: nameOf(bytes, span, 1), ...tensorTypeOf(bytes, span) });
   }
   return parts;
 }
@@ -110,14 +111,18 @@ function nameOf(bytes: Uint8Array, span: FieldSpan, field: number): string {
   return name ? textOf(bytes, name) : '';
 }
 
-/** ValueInfoProto → type (2) → tensor_type (1) → elem_type (1); 0 when absent. */
-function elemTypeOf(bytes: Uint8Array, span: FieldSpan): number {
+/** ValueInfoProto → type (2) → tensor_type (1) → elem_type (1) and shape (2) → dim (1) count. */
+function tensorTypeOf(bytes: Uint8Array, span: FieldSpan): { elemType: number; rank: number | null } {
   let fields = fieldsOf(bytes, span.valueAt, span.endAt);
   for (const field of [2, 1]) {
     const inner = fields.find((f) => f.field === field && f.wireType === WIRE.bytes);
-    if (!inner) return 0;
+    if (!inner) return { elemType: 0, rank: null };
     fields = fieldsOf(bytes, inner.valueAt, inner.endAt);
   }
   const elemType = fields.find((f) => f.field === 1 && f.wireType === WIRE.varint);
-  return elemType ? varintOf(bytes, elemType) : 0;
+  const shape = fields.find((f) => f.field === 2 && f.wireType === WIRE.bytes);
+  return {
+    elemType: elemType ? varintOf(bytes, elemType) : 0,
+    rank: shape ? fieldsOf(bytes, shape.valueAt, shape.endAt).filter((f) => f.field === 1).length : null,
+  };
 }

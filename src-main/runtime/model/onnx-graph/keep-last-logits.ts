@@ -11,6 +11,11 @@ import type { ModelParts, NodeParts } from './graph-parts';
 
 /** The input a rewritten graph takes: int64 scalar, how many last positions' logits to compute. */
 export const KEEP_INPUT = 'num_logits_to_keep' as const;
+/**
+ * The graph form this rewrite writes; part of the graph cache's key, so a changed rewrite never
+ * reads graphs an earlier one saved. Raise it with any change to what the rewrite emits.
+ */
+export const KEEP_LOGITS_FORM = 2;
 /** Slice with its starts/ends/axes as inputs (opset 10) and int64 Greater (opset 9). */
 const MIN_OPSET = 11;
 const INT64 = 7;
@@ -43,6 +48,8 @@ export function keepLastLogits(bytes: Uint8Array): KeepLastLogits {
   );
   const producer = producerOf.get('logits');
   if (!logits || !producer) return { skipped: 'no top-level node writes "logits"' };
+  // Axis 1 is positions only in [rows, positions, vocab]: any other declared form is left alone.
+  if (logits.rank !== 3) return { skipped: `"logits" is not declared as [rows, positions, vocab]` };
   if ((parts.numReads.get('logits') ?? 0) > 0) return { skipped: 'a node reads "logits"' };
   const head = headOf(parts, producerOf);
   const edit: Edit = head

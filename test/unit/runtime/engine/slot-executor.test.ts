@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KvBatch, kvView } from '../../../../src-main/runtime/engine/kv-batch';
 import type { KvGeometry } from '../../../../src-main/runtime/engine/kv-batch';
 import type { ForwardResult } from '../../../../src-main/runtime/engine/model-runner';
-import type { StepJob } from '../../../../src-main/runtime/engine/protocol';
+import type { CapturedPage, StepJob } from '../../../../src-main/runtime/engine/protocol';
 import { SlotExecutor } from '../../../../src-main/runtime/engine/slot-executor';
 import type { Forwarder } from '../../../../src-main/runtime/engine/slot-executor';
 
@@ -46,20 +46,32 @@ const firstChunk = (seqId: string, tokenIds: number[]): StepJob => ({
   drop: [],
 });
 
+const decodeStep: StepJob = {
+  type: 'step',
+  pageSize: PAGE_SIZE,
+  prefill: null,
+  decode: { rows: [{ seqId: 'a' }], mayContinue: false },
+  drop: [],
+};
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('SlotExecutor page copies', () => {
-  it('fills the pages a reply announced once the slot is idle, before any next job arrives', async () => {
+  it('leaves a first token’s pages for the next job, and fills a last step’s pages once the slot is idle', async () => {
     const executor = new SlotExecutor(forwarder, () => performance.now());
-    const reply = await executor.step(firstChunk('a', [7, 8, 9, 10]));
-    const pages = reply.prefill!.pages;
-    expect(pages.map((p) => p.pageIndex)).toEqual([0, 1]);
-    const view = (i: number) =>
-      Array.from(
-        kvView(GEOMETRY, pages[i]!.data.buffer, pages[i]!.data.byteOffset, pages[i]!.data.byteLength),
-      );
-    expect(view(0).every((v) => v === 0)).toBe(true); // announced empty: the token did not wait for the copy
-    executor.tidyWhenIdle();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(view(0)).toEqual([7, 7, 8, 8, 107, 107, 108, 108]);
-    expect(view(1)).toEqual([9, 9, 10, 10, 109, 109, 110, 110]);
+    const first = await executor.step(firstChunk('a', [7, 8, 9]));
+    const [page0] = first.prefill!.pages;
+    const view = (page: CapturedPage) =>
+      Array.from(kvView(GEOMETRY, page.data.buffer, page.data.byteOffset, page.data.byteLength));
+    executor.tidyWhenIdle(first);
+    await tick();
+    expect(view(page0!).every((v) => v === 0)).toBe(true); // the main thread is flushing the first token
+    const last = await executor.step(decodeStep);
+    expect(view(page0!)).toEqual([7, 7, 8, 8, 107, 107, 108, 108]); // filled as the next job began
+    const [page1] = last.decode!.pages;
+    expect(view(page1!).every((v) => v === 0)).toBe(true); // announced empty: the token did not wait
+    executor.tidyWhenIdle(last);
+    await tick();
+    expect(view(page1!)).toEqual([9, 9, 1, 1, 109, 109, 101, 101]); // the greedy token 1 after 9
   });
 });

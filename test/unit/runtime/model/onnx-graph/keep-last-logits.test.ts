@@ -79,6 +79,18 @@ describe('keepLastLogits (a logits-to-keep input for graphs without one)', () =>
     expect(keepLastLogits(toyModel('cast', 9))).toEqual({ skipped: 'opset 9 is older than 11' });
   });
 
+  it('leaves logits alone unless they are declared [rows, positions, vocab] (axis 1 would not be positions)', () => {
+    const g = new GraphBuilder();
+    g.addInput('hidden', 'float32', ['rows', HIDDEN]);
+    const weight = new Float32Array(HIDDEN * VOCAB).fill(0.5);
+    g.addInitializer('head.weight', 'float32', [HIDDEN, VOCAB], new Uint8Array(weight.buffer));
+    g.op('MatMul', ['hidden', 'head.weight'], {}, 'logits');
+    g.addOutput('logits', 'float32', ['rows', VOCAB]);
+    expect(keepLastLogits(g.encodeModel('flat', 17))).toEqual({
+      skipped: '"logits" is not declared as [rows, positions, vocab]',
+    });
+  });
+
   it('refuses bytes that are not a model instead of writing a broken one', () => {
     expect(() => keepLastLogits(Uint8Array.of(0x0a, 0x7f, 0x01))).toThrow(/runs past its message/);
   });
