@@ -30,6 +30,8 @@ export interface BodyNames {
   logitsToKeep: string | null;
   kvDtype: IoFloat;
   logitsDtype: IoFloat;
+  /** MatMul(hidden, Wᵀ) on [B, S, H] instead of Gemm on [B*S, H] (see GraphIo). */
+  isMatMulHead: boolean;
 }
 
 /** Adds the whole decoder computation to `builder`. */
@@ -173,6 +175,18 @@ function addLogits(
     const starts = builder.op('Unsqueeze', [start, builder.addInt64Constant('axis0', [0])]);
     const end = builder.addInt64Constant('end', [Number.MAX_SAFE_INTEGER]);
     kept = builder.op('Slice', [hidden, starts, end, builder.addInt64Constant('axes', [1])]);
+  }
+  if (names.isMatMulHead) {
+    const weightT = builder.op('Transpose', [lmHead], { perm: [1, 0] });
+    if (names.logitsDtype === 'float32') builder.op('MatMul', [kept, weightT], {}, names.logits);
+    else
+      builder.op(
+        'Cast',
+        [builder.op('MatMul', [kept, weightT])],
+        { to: ONNX_TYPE_CODE.float16 },
+        names.logits,
+      );
+    return;
   }
   const flat = builder.op('Reshape', [kept, builder.addInt64Constant('flat_shape', [-1, dims.hiddenSize])]);
   const flatLogits = builder.op('Gemm', [flat, lmHead], { transB: 1 });

@@ -53,6 +53,11 @@ export const LAYOUTS = {
     transformersOptions: { dtype: 'fp16' },
   },
   mha: { onnxFile: 'onnx/model.onnx', shape: { numKvHeads: 4 }, transformersOptions: { dtype: 'fp32' } },
+  'matmul-head': {
+    onnxFile: 'onnx/model.onnx',
+    io: { isMatMulHead: true },
+    transformersOptions: { dtype: 'fp32' },
+  },
 } satisfies Record<string, LayoutSpec>;
 
 /** A layout's name. */

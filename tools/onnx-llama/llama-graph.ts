@@ -39,6 +39,8 @@ export interface GraphIo {
   logitsDtype: IoFloat;
   /** A merged decoder: a bool `use_cache_branch` input picks the with-past or no-past branch of an If. */
   hasUseCacheBranch: boolean;
+  /** The LM head as Optimum exports it, MatMul(hidden, Wᵀ) on [B, S, H]; default Gemm on [B*S, H]. */
+  isMatMulHead: boolean;
 }
 
 /** The Hugging Face layout the tools wrote from the start. */
@@ -48,6 +50,7 @@ export const PLAIN_IO: GraphIo = {
   kvDtype: 'float32',
   logitsDtype: 'float32',
   hasUseCacheBranch: false,
+  isMatMulHead: false,
 };
 
 const present = (layer: number, kind: string) => `present.${layer}.${kind}`;
@@ -86,6 +89,7 @@ function bodyNames(io: GraphIo, prefix: string, pastOf: BodyNames['past']): Body
     logitsToKeep: io.logitsToKeepInput,
     kvDtype: io.kvDtype,
     logitsDtype: io.logitsDtype,
+    isMatMulHead: io.isMatMulHead,
   };
 }
 
