@@ -142,9 +142,9 @@ function isRetiredEntry(name: string): boolean {
 }
 
 /**
- * Clears what no load will read: earlier versions' single-file `.ort` entries and format-1
- * folders, and `.partial` folders of saves that died. Best effort, at runtime start; returns
- * what it removed.
+ * Clears what no load will read: earlier versions' single-file `.ort` entries, folders of another
+ * graph form (`isRetiredEntry`), and `.partial` folders of saves that died. Best effort, at
+ * runtime start; returns what it removed.
  */
 export function sweepGraphCache(dir: string, nowWallMs: number = Date.now()): string[] {
   let names: string[];
