@@ -156,7 +156,8 @@ function addLayer(
 }
 
 /**
- * logits = x·Wᵀ via Gemm(transB) on [B*S, H], so a tied embedding is stored and held once.
+ * logits = x·Wᵀ via Gemm(transB) on [B*S, H], so a tied embedding is stored and held once (or,
+ * with `isMatMulHead`, MatMul by the transposed weight on [B, S, H], as Optimum exports it).
  * With logits_to_keep = k > 0 only the last k positions are computed (HF: 0 keeps all).
  */
 function addLogits(
@@ -178,14 +179,7 @@ function addLogits(
   }
   if (names.isMatMulHead) {
     const weightT = builder.op('Transpose', [lmHead], { perm: [1, 0] });
-    if (names.logitsDtype === 'float32') builder.op('MatMul', [kept, weightT], {}, names.logits);
-    else
-      builder.op(
-        'Cast',
-        [builder.op('MatMul', [kept, weightT])],
-        { to: ONNX_TYPE_CODE.float16 },
-        names.logits,
-      );
+    writeLogits(builder, names, 'MatMul', [kept, weightT]);
     return;
   }
   const flat = builder.op('Reshape', [kept, builder.addInt64Constant('flat_shape', [-1, dims.hiddenSize])]);
@@ -193,10 +187,14 @@ function addLogits(
   const vocab = builder.addInt64Constant('vocab', [dims.vocabSize]);
   const leading = builder.op('Shape', [kept], { start: 0, end: 2 });
   const logitsShape = builder.op('Concat', [leading, vocab], { axis: 0 });
+  writeLogits(builder, names, 'Reshape', [flatLogits, logitsShape]);
+}
+
+/** The op that yields the logits: it writes `names.logits` itself at fp32, through a Cast at fp16. */
+function writeLogits(builder: GraphBuilder, names: BodyNames, opType: string, inputs: string[]): void {
   if (names.logitsDtype === 'float32') {
-    builder.op('Reshape', [flatLogits, logitsShape], {}, names.logits);
+    builder.op(opType, inputs, {}, names.logits);
     return;
   }
-  const logits = builder.op('Reshape', [flatLogits, logitsShape]);
-  builder.op('Cast', [logits], { to: ONNX_TYPE_CODE.float16 }, names.logits);
+  builder.op('Cast', [builder.op(opType, inputs)], { to: ONNX_TYPE_CODE.float16 }, names.logits);
 }
