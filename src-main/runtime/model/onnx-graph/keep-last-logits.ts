@@ -52,15 +52,7 @@ export function keepLastLogits(bytes: Uint8Array): KeepLastLogits {
   if (logits.rank !== 3) return { skipped: `"logits" is not declared as [rows, positions, vocab]` };
   if ((parts.numReads.get('logits') ?? 0) > 0) return { skipped: 'a node reads "logits"' };
   const head = headOf(parts, producerOf);
-  const edit: Edit = head
-    ? { node: head, slot: 'input', index: 0, sliced: head.inputs[0]!, placement: 'before-head' }
-    : {
-        node: producer,
-        slot: 'output',
-        index: producer.outputs.indexOf('logits'),
-        sliced: 'logits',
-        placement: 'on-logits',
-      };
+  const edit = head ? beforeHead(head) : onLogits(producer);
   return { bytes: rewrite(bytes, parts, edit, logits.span, logits.elemType), placement: edit.placement };
 }
 
@@ -95,14 +87,36 @@ function isConstant(
   return node.inputs.every((input) => input === '' || isConstant(input, parts, producerOf, depth - 1));
 }
 
-/** Which tensor is sliced and which name of `node` now points at the slice. */
+/**
+ * Where the slice goes: the slice reads `full` and writes `kept`, and one name of `node` changes
+ * to join it (its `index`-th input becomes `kept`, or its `index`-th output becomes `full`).
+ */
 interface Edit {
+  placement: KeepPlacement;
   node: NodeParts;
   slot: 'input' | 'output';
   index: number;
-  /** The tensor whose positions are sliced. */
-  sliced: string;
-  placement: KeepPlacement;
+  full: string;
+  kept: string;
+}
+
+/** The head reads the kept hidden states. */
+function beforeHead(head: NodeParts): Edit {
+  const kept = `${PREFIX}kept_hidden`;
+  return { placement: 'before-head', node: head, slot: 'input', index: 0, full: head.inputs[0]!, kept };
+}
+
+/** The producer writes all logits under a new name; the slice writes `logits`. */
+function onLogits(producer: NodeParts): Edit {
+  const index = producer.outputs.indexOf('logits');
+  return {
+    placement: 'on-logits',
+    node: producer,
+    slot: 'output',
+    index,
+    full: `${PREFIX}all_logits`,
+    kept: 'logits',
+  };
 }
 
 function rewrite(
@@ -112,26 +126,22 @@ function rewrite(
   logitsSpan: FieldSpan,
   elemType: number,
 ): Uint8Array {
-  // Before the head: the head reads the slice. On the logits: the producer writes a new name and
-  // the slice writes `logits`.
-  const full = edit.slot === 'output' ? `${PREFIX}all_logits` : edit.sliced;
-  const kept = edit.slot === 'output' ? 'logits' : `${PREFIX}kept_hidden`;
-  const renamed = edit.slot === 'output' ? full : kept;
   const graphPieces: Uint8Array[] = parts.graphFields.map((span) => {
-    if (span === edit.node.span) return renameInNode(bytes, span, edit, renamed);
+    if (span === edit.node.span) return renameInNode(bytes, span, edit);
     if (span === logitsSpan) return logitsOutput(elemType);
     return bytes.subarray(span.startAt, span.endAt);
   });
-  graphPieces.push(...keepNodes(full, kept), ...keepInitializers(), keepInput());
+  graphPieces.push(...keepNodes(edit.full, edit.kept), ...keepInitializers(), keepInput());
   const modelPieces = parts.modelFields.flatMap((span) =>
     span === parts.graphSpan ? bytesField(7, graphPieces) : [bytes.subarray(span.startAt, span.endAt)],
   );
   return concatBytes(modelPieces);
 }
 
-/** The node with its `index`-th input (or output) renamed. */
-function renameInNode(bytes: Uint8Array, span: FieldSpan, edit: Edit, name: string): Uint8Array {
+/** The edited node, its `index`-th input renamed to `kept` (or output to `full`). */
+function renameInNode(bytes: Uint8Array, span: FieldSpan, edit: Edit): Uint8Array {
   const field = edit.slot === 'input' ? 1 : 2;
+  const name = edit.slot === 'input' ? edit.kept : edit.full;
   let seen = 0;
   const fields = fieldsOf(bytes, span.valueAt, span.endAt).map((f) => {
     if (f.field !== field) return bytes.subarray(f.startAt, f.endAt);
