@@ -1,6 +1,7 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { KEEP_INPUT, keepLastLogits } from '../../../../../src-main/runtime/model';
+import type { KeepPlacement } from '../../../../../src-main/runtime/model';
 import { GraphBuilder } from '../../../../../tools/onnx-llama/graph-builder';
 
 const ROWS = 2;
@@ -43,37 +44,40 @@ function lastPositions(full: ort.Tensor, kept: number): number[] {
   ).flat();
 }
 
+/** `original` rewritten, checked to have its slice at `placement`. */
+function rewrittenAt(original: Uint8Array, placement: KeepPlacement): Uint8Array {
+  const rewritten = keepLastLogits(original);
+  expect('placement' in rewritten && rewritten.placement).toBe(placement);
+  if (!('bytes' in rewritten)) throw new Error('not rewritten');
+  return rewritten.bytes;
+}
+
 describe('keepLastLogits (a logits-to-keep input for graphs without one)', () => {
   it('slices the hidden states before a MatMul head: each row keeps its last k positions, 0 keeps all', async () => {
     const original = toyModel('cast');
-    const rewritten = keepLastLogits(original);
-    expect('placement' in rewritten && rewritten.placement).toBe('before-head');
-    if (!('bytes' in rewritten)) throw new Error('not rewritten');
+    const rewritten = rewrittenAt(original, 'before-head');
     const full = await logitsOf(original);
     for (const kept of [1, 3]) {
-      const last = await logitsOf(rewritten.bytes, BigInt(kept));
+      const last = await logitsOf(rewritten, BigInt(kept));
       expect(last.dims).toEqual([ROWS, kept, VOCAB]);
       expect(Array.from(last.data as Float32Array)).toEqual(lastPositions(full, kept));
     }
-    const all = await logitsOf(rewritten.bytes, 0n);
+    const all = await logitsOf(rewritten, 0n);
     expect(Array.from(all.data as Float32Array)).toEqual(Array.from(full.data as Float32Array));
   });
 
   it('slices the logits themselves when what follows the head is not known to act per position', async () => {
     const original = toyModel('tanh');
-    const rewritten = keepLastLogits(original);
-    expect('placement' in rewritten && rewritten.placement).toBe('on-logits');
-    if (!('bytes' in rewritten)) throw new Error('not rewritten');
+    const rewritten = rewrittenAt(original, 'on-logits');
     const full = await logitsOf(original);
-    const last = await logitsOf(rewritten.bytes, 1n);
+    const last = await logitsOf(rewritten, 1n);
     expect(last.dims).toEqual([ROWS, 1, VOCAB]);
     expect(Array.from(last.data as Float32Array)).toEqual(lastPositions(full, 1));
   });
 
   it('leaves a graph alone when it already has the input or its opset predates Slice with inputs', () => {
-    const rewritten = keepLastLogits(toyModel('cast'));
-    if (!('bytes' in rewritten)) throw new Error('not rewritten');
-    expect(keepLastLogits(rewritten.bytes)).toEqual({
+    const rewritten = rewrittenAt(toyModel('cast'), 'before-head');
+    expect(keepLastLogits(rewritten)).toEqual({
       skipped: 'the graph already takes a logits-to-keep input',
     });
     expect(keepLastLogits(toyModel('cast', 9))).toEqual({ skipped: 'opset 9 is older than 11' });
