@@ -12,6 +12,7 @@ import type {
   StepJob,
   SteppedReply,
 } from './protocol';
+import { PageBuffers } from './page-buffers';
 import { RetainedPasts } from './retained-pasts';
 import { SeqSampler } from './seq-sampler';
 import type { PageData } from '../pages/page-data';
@@ -51,6 +52,8 @@ export class SlotExecutor {
   private pendingCopies: Array<() => void> = [];
   /** Finished sequences' pasts, for their conversations' next turns. */
   readonly retained = new RetainedPasts();
+  /** Buffers for the pages steps complete, allocated ahead while idle. */
+  readonly pageBuffers = new PageBuffers();
   private pageSize = 0;
   /** Step jobs begun, so an idle tidy queued before a job knows a job has begun since. */
   private numSteps = 0;
@@ -98,9 +101,10 @@ export class SlotExecutor {
 
   /**
    * After a decode or drop reply that ran nothing ahead (the rows finished or wait for the
-   * scheduler): once the reply is on its way, fills the announced pages and cuts retained pasts
-   * to their pages, so the next request waits for neither. Not after a first token (the main
-   * thread is flushing it) and not once a job has begun (it copied what it reads itself).
+   * scheduler): once the reply is on its way, fills the announced pages, cuts retained pasts to
+   * their pages and allocates spare page buffers, so the next request waits for none of it. Not
+   * after a first token (the main thread is flushing it) and not once a job has begun (it copied
+   * what it reads itself).
    */
   tidyWhenIdle(reply: SteppedReply): void {
     if (this.ahead || reply.prefill) return;
@@ -110,6 +114,7 @@ export class SlotExecutor {
       try {
         this.copyPendingPages();
         this.retained.trim();
+        if (this.pageSize > 0) this.pageBuffers.refill(pageBytes(this.model.geometry, this.pageSize));
       } catch (error) {
         // The next job's own copy (SlotExecutor.step) reports a page that cannot be filled.
         console.warn(`slot worker: idle page copy failed: ${(error as Error).message}`);
@@ -225,13 +230,8 @@ export class SlotExecutor {
     const firstPage = state.nextCapturePage;
     const numPages = Math.floor(numTokens / pageSize) - firstPage;
     if (numPages <= 0) return [];
-    const byteLength = pageBytes(this.model.geometry, pageSize);
-    const buffer = new SharedArrayBuffer(numPages * byteLength);
-    const pages = Array.from({ length: numPages }, (_, i) => ({
-      seqId,
-      pageIndex: firstPage + i,
-      data: { buffer, byteOffset: i * byteLength, byteLength },
-    }));
+    const buffers = this.pageBuffers.take(numPages, pageBytes(this.model.geometry, pageSize));
+    const pages = buffers.map((data, i) => ({ seqId, pageIndex: firstPage + i, data }));
     for (const page of pages)
       this.pendingCopies.push(() =>
         batch.copyPage(seqId, page.pageIndex, pageSize, this.pageView(page.data)),

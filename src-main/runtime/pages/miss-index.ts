@@ -1,5 +1,5 @@
 import type { PageMiss } from '../../telemetry/timeline';
-import { CHAIN_ROOT, chainHash, pageKey } from './page-key';
+import { chainHash, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
 /** What the index keeps of a stored page. */
@@ -49,8 +49,17 @@ export class MissIndex {
     if (this.gone.size > MAX_GONE) this.gone.delete(this.gone.keys().next().value!);
   }
 
-  /** Why a lookup that found `numFound` of at most `maxPages` pages stopped there. */
-  explain(identity: PageIdentity, tokenIds: readonly number[], numFound: number, maxPages: number): PageMiss {
+  /**
+   * Why a lookup that found `numFound` of at most `maxPages` pages stopped there. `parentHash` is
+   * the last found page's chain hash (CHAIN_ROOT when none): the lookup computed it already.
+   */
+  explain(
+    identity: PageIdentity,
+    tokenIds: readonly number[],
+    numFound: number,
+    parentHash: string,
+    maxPages: number,
+  ): PageMiss {
     // Built in schema order (kind first), so an exported timeline reads back byte for byte.
     const miss = (kind: PageMiss['kind'], extra: Partial<PageMiss> = {}): PageMiss => ({
       kind,
@@ -62,7 +71,6 @@ export class MissIndex {
     });
     if (numFound >= maxPages) return miss('unaligned-tail');
     const slice = tokenIds.slice(numFound * this.pageSize, (numFound + 1) * this.pageSize);
-    const parentHash = numFound === 0 ? CHAIN_ROOT : this.hashAt(tokenIds, numFound - 1);
     const hash = chainHash(parentHash, slice);
     const others = [...(this.byChain.get(chainKey(numFound, hash)) ?? [])].filter(
       (p) => p.key !== pageKey(identity, numFound, hash),
@@ -76,13 +84,6 @@ export class MissIndex {
     if (!siblings || siblings.size === 0) return miss(numFound === 0 ? 'no-prefix' : 'beyond-cache');
     const offset = Math.min(...[...siblings].map((p) => firstDifference(p.tokenIds, slice)));
     return miss('diverged', { divergedAtToken: numFound * this.pageSize + offset });
-  }
-
-  private hashAt(tokenIds: readonly number[], pageIndex: number): string {
-    let hash = CHAIN_ROOT;
-    for (let p = 0; p <= pageIndex; p++)
-      hash = chainHash(hash, tokenIds.slice(p * this.pageSize, (p + 1) * this.pageSize));
-    return hash;
   }
 }
 

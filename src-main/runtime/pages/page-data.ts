@@ -1,7 +1,7 @@
 /**
- * Where a page's K/V floats live: a slice of shared memory. Pages completed in one step share
- * one buffer (allocating one slab is ~30× cheaper than one buffer per page); `byteLength` is
- * the page's own size, the unit of every budget.
+ * Where a page's K/V floats live: a slice of shared memory. The slot worker gives each page a
+ * buffer of its own, allocated ahead while idle (engine/page-buffers.ts), so a page's memory
+ * goes when the page does; `byteLength` is the page's own size, the unit of every budget.
  */
 export interface PageData {
   buffer: SharedArrayBuffer;

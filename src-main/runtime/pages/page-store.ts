@@ -90,14 +90,18 @@ export class PageStore {
     return found;
   }
 
-  /** Why a lookup that found `numFound` of at most `maxPages` pages found no more (the timeline says it in words). */
+  /**
+   * Why a lookup that found `found` (its leading pages, in order) of at most `maxPages` found no
+   * more (the timeline says it in words). Reuses the found pages' hashes instead of rehashing.
+   */
   explainMiss(
     identity: PageIdentity,
     tokenIds: readonly number[],
-    numFound: number,
+    found: readonly CachedPage[],
     maxPages: number,
   ): PageMiss {
-    return this.misses.explain(identity, tokenIds, numFound, maxPages);
+    const parentHash = found.at(-1)?.hash ?? CHAIN_ROOT;
+    return this.misses.explain(identity, tokenIds, found.length, parentHash, maxPages);
   }
 
   /** Records a lookup's outcome for the hit rate (tokens asked, tokens found). */

@@ -177,7 +177,7 @@ export class Scheduler {
     if (this.store) this.store.countLookup(seq.prefillIds.length, cached.length * this.budget.pageSize);
     seq.heldPages = [...cached];
     seq.numCachedTokens = cached.length * this.budget.pageSize;
-    seq.recorder.meta.diagnosis.pageMiss = this.explainMiss(seq, cached.length);
+    seq.recorder.meta.diagnosis.pageMiss = this.explainMiss(seq, cached);
     seq.numComputed = 0;
     seq.hasStartedPrefill = false;
     seq.status = 'prefilling';
@@ -192,7 +192,7 @@ export class Scheduler {
   }
 
   /** Why the lookup found no more pages than it did (recorded with the timeline). */
-  private explainMiss(seq: Sequence, numFound: number): PageMiss {
+  private explainMiss(seq: Sequence, found: readonly CachedPage[]): PageMiss {
     const identity = seq.slot.pageIdentity;
     if (!this.options.isPaging || !this.store || !identity)
       return {
@@ -204,7 +204,7 @@ export class Scheduler {
         changedRevisions: [],
       };
     const maxPages = Math.floor((seq.prefillIds.length - 1) / this.budget.pageSize);
-    return this.store.explainMiss(identity, seq.prefillIds, numFound, maxPages);
+    return this.store.explainMiss(identity, seq.prefillIds, found, maxPages);
   }
 
   /**

@@ -74,4 +74,17 @@ describe('SlotExecutor page copies', () => {
     await tick();
     expect(view(page1!)).toEqual([9, 9, 1, 1, 109, 109, 101, 101]); // the greedy token 1 after 9
   });
+
+  it('gives a first token’s pages the spare buffers it allocated while idle', async () => {
+    const executor = new SlotExecutor(forwarder, () => performance.now());
+    const first = await executor.step(firstChunk('a', [7, 8, 9, 10]));
+    executor.tidyWhenIdle(first);
+    const last = await executor.step({ ...decodeStep, drop: ['a'], decode: null });
+    executor.tidyWhenIdle(last);
+    await tick();
+    expect(executor.pageBuffers.spareBytes).toBe(2 * (2 * 2 * 2 * 4)); // two pages: 2 tokens × K,V × 2 floats × 4 bytes
+    const next = await executor.step(firstChunk('b', [1, 2, 3, 4, 5]));
+    expect(next.prefill!.pages).toHaveLength(2);
+    expect(executor.pageBuffers.spareBytes).toBe(0);
+  });
 });

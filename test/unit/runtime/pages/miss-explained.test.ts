@@ -7,7 +7,7 @@ import { IDENTITY, TOKENS, fill } from '../../../support/pages';
 function explain(store: PageStore, identity: PageIdentity, tokens: number[]) {
   const maxPages = Math.floor((tokens.length - 1) / 8);
   const found = store.lookup(identity, tokens, maxPages);
-  return store.explainMiss(identity, tokens, found.length, maxPages);
+  return store.explainMiss(identity, tokens, found, maxPages);
 }
 
 describe('why a page lookup found no more', () => {
