@@ -14,7 +14,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import type { ExecutionProvider } from './providers';
-import { KEEP_LOGITS_FORM } from '../model';
+import { GRAPH_REWRITE_FORM } from '../model';
 
 /** The graph's file inside a cache entry; its initializers are in GRAPH_DATA_FILE beside it. */
 export const GRAPH_FILE = 'graph.onnx';
@@ -45,8 +45,8 @@ export function graphCacheKey(
     provider,
   ].join('|');
   const machineHash = createHash('sha256').update(machine).digest('hex').slice(0, 16);
-  // The graph's form: 1 before the runtime gave graphs a logits-to-keep input (keep-last-logits.ts).
-  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp' : 'np'}${KEEP_LOGITS_FORM}`;
+  // The graph's form: which load-time rewrites it carries (rewrite-for-slot.ts).
+  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp' : 'np'}${GRAPH_REWRITE_FORM}`;
 }
 
 /** One cache entry: a folder holding the graph and its data, present only once complete. */
@@ -138,7 +138,7 @@ export function discardGraph(entry: string): void {
 /** Whether `name` is an entry (or its `.unusable` marker) of a graph form no load reads any more. */
 function isRetiredEntry(name: string): boolean {
   const form = /-(?:pp|np)(\d+)(?:\.unusable)?$/.exec(name)?.[1];
-  return form !== undefined && Number(form) !== KEEP_LOGITS_FORM;
+  return form !== undefined && Number(form) !== GRAPH_REWRITE_FORM;
 }
 
 /**

@@ -2,9 +2,11 @@ import type { FloatType } from '../model/decoder-io';
 
 /**
  * K/V of a batch of sequences as the ONNX graph takes it: per layer, one key and one value
- * array shaped [numRows, numKvHeads, numColumns, headDim], each row left-padded so every
- * row's newest token sits in the last column. Pure array code, no ONNX Runtime. fp16 K/V is
- * held as its 16-bit patterns (Uint16Array) end to end: it is only ever copied, never computed on.
+ * array shaped [numRows, numKvHeads, width, headDim]. Each row is left-padded so every row's
+ * newest token sits in column numColumns − 1; columns numColumns … width − 1 are spare room
+ * that later tokens are written into in place (masked off until then, always finite). Pure
+ * array code, no ONNX Runtime. fp16 K/V is held as its 16-bit patterns (Uint16Array) end to
+ * end: it is only ever copied, never computed on.
  */
 export interface KvGeometry {
   numLayers: number;
@@ -16,6 +18,24 @@ export interface KvGeometry {
 
 /** One K/V tensor's elements: float32 values or fp16 bit patterns. */
 export type KvArray = Float32Array | Uint16Array;
+
+/**
+ * What a forward gives back per layer (key, value, …): the whole `present` (past + new columns,
+ * shaped like the past plus numNew columns), or only the new tokens' columns ([rows, heads,
+ * numNew, head dim]) when the graph has delta outputs (present-deltas.ts).
+ */
+export interface ForwardKv {
+  form: 'present' | 'new';
+  tensors: KvArray[];
+}
+
+/** Spare columns a batch gets when new columns no longer fit: one relayout per this many tokens. */
+export const SPARE_COLUMNS = 64;
+
+/** How far a set of K/V tensors has been written: only the batch at that edge may append in place. */
+interface WrittenEdge {
+  numColumns: number;
+}
 
 const BYTES_PER_ELEMENT: Record<FloatType, number> = { float32: 4, float16: 2 };
 
@@ -77,6 +97,9 @@ export class KvBatch {
     readonly numColumns: number,
     /** Per layer: keys then values, index 2*layer (key) and 2*layer+1 (value). */
     readonly tensors: KvArray[],
+    /** Columns per row and head in `tensors` (≥ numColumns; the rest is spare room). */
+    readonly width: number = numColumns,
+    private readonly edge: WrittenEdge = { numColumns },
   ) {}
 
   /** A batch of `numRows` sequences with no past (a 0-length column dimension). */
@@ -98,21 +121,23 @@ export class KvBatch {
     pageSize: number,
   ): KvBatch {
     const numColumns = pages.length * pageSize;
+    // Room for the prompt's new tokens, so its prefill appends in place.
+    const width = numColumns + SPARE_COLUMNS;
     const { numKvHeads, headDim } = geometry;
     const tensors = Array.from({ length: geometry.numLayers * 2 }, () =>
-      uninitializedKvArray(geometry, numKvHeads * numColumns * headDim),
+      roomyKvArray(geometry, numKvHeads, numColumns, width),
     );
     const blockFloats = numKvHeads * pageSize * headDim;
     pages.forEach((page, pageIndex) => {
       for (let t = 0; t < tensors.length; t++) {
         for (let head = 0; head < numKvHeads; head++) {
           const from = t * blockFloats + head * pageSize * headDim;
-          const to = (head * numColumns + pageIndex * pageSize) * headDim;
+          const to = (head * width + pageIndex * pageSize) * headDim;
           setElements(tensors[t]!, page.subarray(from, from + pageSize * headDim), to);
         }
       }
     });
-    return new KvBatch(geometry, [{ seqId, numTokens: numColumns, numPad: 0 }], numColumns, tensors);
+    return new KvBatch(geometry, [{ seqId, numTokens: numColumns, numPad: 0 }], numColumns, tensors, width);
   }
 
   /** Builds a batch from rows of other batches, dropping extra padding (used when the batch changes). */
@@ -166,9 +191,9 @@ export class KvBatch {
   }
 
   /**
-   * This one-row, unpadded batch cut to its first `numColumns` tokens in its own memory, under
-   * `seqId`: each head's block moves down to its new stride (a memmove, no allocation, so no
-   * fresh pages to fault in). Consumes this batch: only its sole owner may call it.
+   * This one-row, unpadded batch cut to its first `numColumns` tokens, under `seqId`, where it
+   * lies: the columns after the cut become spare room (masked, finite, overwritten by later
+   * tokens), so nothing moves. Consumes this batch: only its sole owner may call it.
    */
   cutInPlace(numColumns: number, seqId: string): KvBatch {
     const row = this.rows[0];
@@ -176,23 +201,22 @@ export class KvBatch {
       throw new Error('only a one-row, unpadded batch can be cut in place');
     if (numColumns > row!.numTokens)
       throw new Error(`sequence ${row!.seqId} holds ${row!.numTokens} tokens, not ${numColumns}`);
-    const { numKvHeads, headDim } = this.geometry;
-    const tensors = this.tensors.map((tensor) => {
-      // Heads in order: each target block starts at or before its source, so nothing unread is overwritten.
-      for (let head = 1; head < numKvHeads; head++) {
-        const from = head * this.numColumns * headDim;
-        tensor.copyWithin(head * numColumns * headDim, from, from + numColumns * headDim);
-      }
-      return tensor.subarray(0, numKvHeads * numColumns * headDim);
-    });
-    return new KvBatch(this.geometry, [{ seqId, numTokens: numColumns, numPad: 0 }], numColumns, tensors);
+    const rows = [{ seqId, numTokens: numColumns, numPad: 0 }];
+    return new KvBatch(this.geometry, rows, numColumns, this.tensors, this.width, { numColumns });
   }
 
   /** This one-row, unpadded batch under another sequence's id (no copy). */
   renamed(seqId: string): KvBatch {
     if (this.rows.length !== 1 || this.rows[0]!.numPad !== 0)
       throw new Error('only a one-row, unpadded batch can be renamed');
-    return new KvBatch(this.geometry, [{ ...this.rows[0]!, seqId }], this.numColumns, this.tensors);
+    return new KvBatch(
+      this.geometry,
+      [{ ...this.rows[0]!, seqId }],
+      this.numColumns,
+      this.tensors,
+      this.width,
+      this.edge,
+    );
   }
 
   /** Row index of a sequence; throws when it is not in this batch. */
@@ -202,16 +226,19 @@ export class KvBatch {
     return index;
   }
 
-  /** Dims of each past tensor: [rows, kv heads, columns, head dim]. */
+  /** Dims of each past tensor: [rows, kv heads, width, head dim]. */
   get dims(): [number, number, number, number] {
-    return [this.rows.length, this.geometry.numKvHeads, this.numColumns, this.geometry.headDim];
+    return [this.rows.length, this.geometry.numKvHeads, this.width, this.geometry.headDim];
   }
 
-  /** attention_mask for a forward adding `numNew` tokens per row: 0 over padding, 1 elsewhere. */
+  /** attention_mask for a forward adding `numNew` tokens per row: 0 over padding and spare room, 1 elsewhere. */
   attentionMask(numNew: number): BigInt64Array {
-    const width = this.numColumns + numNew;
-    const mask = new BigInt64Array(this.rows.length * width).fill(1n);
-    this.rows.forEach((row, r) => mask.fill(0n, r * width, r * width + row.numPad));
+    const maskWidth = this.width + numNew;
+    const mask = new BigInt64Array(this.rows.length * maskWidth).fill(1n);
+    this.rows.forEach((row, r) => {
+      mask.fill(0n, r * maskWidth, r * maskWidth + row.numPad);
+      mask.fill(0n, r * maskWidth + this.numColumns, r * maskWidth + this.width);
+    });
     return mask;
   }
 
@@ -224,10 +251,48 @@ export class KvBatch {
     return positions;
   }
 
-  /** The batch after a forward: the graph's `present` tensors hold past + `numNew` columns. */
-  advanced(present: KvArray[], numNew: number): KvBatch {
+  /**
+   * The batch after a forward that added `numNew` columns per row. Given the whole `present`,
+   * that becomes the batch (the past had no spare room). Given only the new columns, they are
+   * written into the spare room in place when this batch is at the tensors' written edge (no
+   * other batch appended to them since) and they fit; otherwise everything moves to new tensors
+   * with SPARE_COLUMNS of room. Earlier batches on the same tensors stay valid for their columns.
+   */
+  advanced(kv: ForwardKv, numNew: number): KvBatch {
     const rows = this.rows.map((row) => ({ ...row, numTokens: row.numTokens + numNew }));
-    return new KvBatch(this.geometry, rows, this.numColumns + numNew, present);
+    const numColumns = this.numColumns + numNew;
+    if (kv.form === 'present') {
+      const tensors = this.width === this.numColumns ? kv.tensors : this.compacted(kv.tensors, numNew);
+      return new KvBatch(this.geometry, rows, numColumns, tensors);
+    }
+    // A past with no columns: the new ones are the whole K/V, taken as they came (no room yet;
+    // the first decode step makes it, off the first token's path).
+    if (this.width === 0) return new KvBatch(this.geometry, rows, numColumns, kv.tensors);
+    const isInPlace = this.edge.numColumns === this.numColumns && numColumns <= this.width;
+    const width = isInPlace ? this.width : numColumns + SPARE_COLUMNS;
+    const numBlocks = rows.length * this.geometry.numKvHeads;
+    const tensors = isInPlace
+      ? this.tensors
+      : this.tensors.map(() => roomyKvArray(this.geometry, numBlocks, numColumns, width));
+    const edge = isInPlace ? this.edge : { numColumns: 0 };
+    const { numKvHeads, headDim } = this.geometry;
+    for (let t = 0; t < tensors.length; t++) {
+      for (let block = 0; block < rows.length * numKvHeads; block++) {
+        if (!isInPlace)
+          setElements(
+            tensors[t]!,
+            this.tensors[t]!.subarray(
+              block * this.width * headDim,
+              (block * this.width + this.numColumns) * headDim,
+            ),
+            block * width * headDim,
+          );
+        const fresh = kv.tensors[t]!.subarray(block * numNew * headDim, (block + 1) * numNew * headDim);
+        setElements(tensors[t]!, fresh, (block * width + this.numColumns) * headDim);
+      }
+    }
+    edge.numColumns = numColumns;
+    return new KvBatch(this.geometry, rows, numColumns, tensors, width, edge);
   }
 
   /** Copies page `pageIndex` of a row out, in the page layout `fromPages` reads. */
@@ -250,10 +315,39 @@ export class KvBatch {
     }
   }
 
+  /** A whole present after a past with spare room, its room left out: [pads, tokens, new] per block. */
+  private compacted(present: KvArray[], numNew: number): KvArray[] {
+    const { numKvHeads, headDim } = this.geometry;
+    const presentWidth = this.width + numNew;
+    const width = this.numColumns + numNew;
+    return present.map((source) => {
+      const target = uninitializedKvArray(this.geometry, this.rows.length * numKvHeads * width * headDim);
+      for (let block = 0; block < this.rows.length * numKvHeads; block++) {
+        const from = block * presentWidth * headDim;
+        setElements(target, source.subarray(from, from + this.numColumns * headDim), block * width * headDim);
+        const fresh = source.subarray(from + this.width * headDim, from + presentWidth * headDim);
+        setElements(target, fresh, (block * width + this.numColumns) * headDim);
+      }
+      return target;
+    });
+  }
+
   private offsetOf(rowIndex: number, head: number, column: number): number {
     const { numKvHeads, headDim } = this.geometry;
-    return ((rowIndex * numKvHeads + head) * this.numColumns + column) * headDim;
+    return ((rowIndex * numKvHeads + head) * this.width + column) * headDim;
   }
+}
+
+/**
+ * Blocks of `width` columns whose first `numColumns` the caller overwrites; the rest (spare room,
+ * masked) is zeroed, since stale NaN bits under a masked column would still poison the softmax.
+ */
+function roomyKvArray(geometry: KvGeometry, numBlocks: number, numColumns: number, width: number): KvArray {
+  const { headDim } = geometry;
+  const array = uninitializedKvArray(geometry, numBlocks * width * headDim);
+  for (let block = 0; block < numBlocks; block++)
+    array.fill(0, (block * width + numColumns) * headDim, (block + 1) * width * headDim);
+  return array;
 }
 
 /** Copies K/V elements between arrays of one dtype (a mismatch is a bug: throws). */

@@ -1,20 +1,20 @@
 import * as ort from 'onnxruntime-node';
-import { KEEP_INPUT, keepLastLogits } from '../model';
-import type { DecoderIo, KeepLastLogits } from '../model';
+import { KEEP_INPUT, deltaNameOf, rewriteForSlot } from '../model';
+import type { DecoderIo, SlotRewrite } from '../model';
 import { halfBitsToFloat32 } from './half';
-import type { KvArray, KvBatch, KvGeometry } from './kv-batch';
+import type { ForwardKv, KvArray, KvBatch, KvGeometry } from './kv-batch';
 import type { ExecutionProvider } from './providers';
 
 /**
  * What one forward returns: logits [rows, numPositions, vocab] as float32 (numPositions is 1 when
- * only the last position was asked for and the graph could skip the rest) and the present K/V per
- * layer (key, value, …) in the graph's K/V dtype.
+ * only the last position was asked for and the graph could skip the rest) and the K/V per layer
+ * (key, value, …) in the graph's K/V dtype: only the new columns when the graph has delta outputs.
  */
 export interface ForwardResult {
   logits: Float32Array;
   vocabSize: number;
   numPositions: number;
-  present: KvArray[];
+  kv: ForwardKv;
 }
 
 /** Which positions' logits a forward needs: the last one (sampling) or all (scoring text). */
@@ -53,10 +53,24 @@ export interface RunnerSpec {
  * the runtime's own optimized-graph cache is built from a path (ORT maps its data file).
  */
 export class ModelRunner {
+  /** The K/V outputs fetched, per layer key then value: the delta outputs when the graph has them. */
+  private readonly kvOutputs: string[];
+  private readonly fetches: string[];
+  private readonly kvForm: ForwardKv['form'];
+
   private constructor(
     private readonly session: ort.InferenceSession,
     readonly spec: RunnerSpec,
-  ) {}
+  ) {
+    const presents = Array.from({ length: spec.geometry.numLayers }, (_, layer) => [
+      `present.${layer}.key`,
+      `present.${layer}.value`,
+    ]).flat();
+    const hasDeltas = presents.every((name) => session.outputNames.includes(deltaNameOf(name)));
+    this.kvForm = hasDeltas ? 'new' : 'present';
+    this.kvOutputs = hasDeltas ? presents.map(deltaNameOf) : presents;
+    this.fetches = ['logits', ...this.kvOutputs];
+  }
 
   /** The K/V geometry the runner's batches use. */
   get geometry(): KvGeometry {
@@ -108,14 +122,11 @@ export class ModelRunner {
     numNew: number,
     wanted: LogitsWanted = 'last',
   ): Promise<ForwardResult> {
-    const { io, geometry } = this.spec;
-    const outputs = await this.session.run(feedsOf(batch, inputIds, numNew, wanted, io));
+    const { io } = this.spec;
+    // Only what is read: onnxruntime-node copies every fetched output into a fresh buffer.
+    const outputs = await this.session.run(feedsOf(batch, inputIds, numNew, wanted, io), this.fetches);
     const logits = outputs['logits']!;
-    const present: KvArray[] = [];
-    for (let layer = 0; layer < geometry.numLayers; layer++) {
-      present.push(outputs[`present.${layer}.key`]!.data as KvArray);
-      present.push(outputs[`present.${layer}.value`]!.data as KvArray);
-    }
+    const tensors = this.kvOutputs.map((name) => outputs[name]!.data as KvArray);
     const data =
       io.logitsDtype === 'float16'
         ? halfBitsToFloat32(logits.data as Uint16Array)
@@ -124,7 +135,7 @@ export class ModelRunner {
       logits: data,
       vocabSize: logits.dims[logits.dims.length - 1]!,
       numPositions: logits.dims[1]!,
-      present,
+      kv: { form: this.kvForm, tensors },
     };
   }
 
@@ -135,8 +146,8 @@ export class ModelRunner {
 }
 
 /**
- * A session from a cached graph's path, or from weight bytes: a graph without a logits-to-keep
- * input gets one first (keep-last-logits.ts), and is built as it came if the rewrite cannot apply.
+ * A session from a cached graph's path, or from weight bytes: the graph gets the slot's rewrites
+ * first (rewrite-for-slot.ts), and is built as it came if they cannot apply or ORT refuses them.
  */
 async function createSession(
   source: WeightBytes | string,
@@ -145,17 +156,17 @@ async function createSession(
 ): Promise<ort.InferenceSession> {
   if (typeof source === 'string') return ort.InferenceSession.create(source, options);
   const original = { ...options, externalData: source.externalData };
-  let rewritten: KeepLastLogits | null = null;
+  let rewritten: SlotRewrite | null = null;
   try {
-    rewritten = spec.io.logitsToKeepInput ? null : keepLastLogits(source.bytes);
+    rewritten = rewriteForSlot(source.bytes, spec.io.logitsToKeepInput !== null);
   } catch (error) {
-    console.warn(`${spec.file}: left without a logits-to-keep input: ${(error as Error).message}`);
-  }
-  if (!rewritten || !('bytes' in rewritten)) return ort.InferenceSession.create(source.bytes, original);
-  return ort.InferenceSession.create(rewritten.bytes, original).catch((error: Error) => {
     console.warn(
-      `${spec.file}: its graph with a logits-to-keep input did not build, built as it came: ${error.message}`,
+      `${spec.file}: left as it came (its graph could not be read for rewriting): ${(error as Error).message}`,
     );
+  }
+  if (!rewritten?.bytes) return ort.InferenceSession.create(source.bytes, original);
+  return ort.InferenceSession.create(rewritten.bytes, original).catch((error: Error) => {
+    console.warn(`${spec.file}: its rewritten graph did not build, built as it came: ${error.message}`);
     return ort.InferenceSession.create(source.bytes, original);
   });
 }
@@ -170,10 +181,7 @@ function feedsOf(
   const numRows = batch.rows.length;
   const feeds: Record<string, ort.Tensor> = {
     input_ids: new ort.Tensor('int64', inputIds, [numRows, numNew]),
-    attention_mask: new ort.Tensor('int64', batch.attentionMask(numNew), [
-      numRows,
-      batch.numColumns + numNew,
-    ]),
+    attention_mask: new ort.Tensor('int64', batch.attentionMask(numNew), [numRows, batch.width + numNew]),
   };
   if (io.hasPositionIds)
     feeds['position_ids'] = new ort.Tensor('int64', batch.positionIds(numNew), [numRows, numNew]);
@@ -182,7 +190,7 @@ function feedsOf(
     feeds[io.logitsToKeepInput] = new ort.Tensor('int64', BigInt64Array.of(wanted === 'last' ? 1n : 0n), []);
   // A merged decoder takes its with-past branch only when there is a past.
   if (io.hasUseCacheBranch)
-    feeds['use_cache_branch'] = new ort.Tensor('bool', Uint8Array.of(batch.numColumns > 0 ? 1 : 0), [1]);
+    feeds['use_cache_branch'] = new ort.Tensor('bool', Uint8Array.of(batch.width > 0 ? 1 : 0), [1]);
   const kvType = batch.geometry.kvDtype;
   for (let layer = 0; layer < batch.geometry.numLayers; layer++) {
     feeds[`past_key_values.${layer}.key`] = new ort.Tensor(kvType, batch.tensors[2 * layer]!, batch.dims);

@@ -177,7 +177,7 @@ export class SlotExecutor {
     const numNew = work.tokenIds.length;
     const result = await this.model.forward(batch, BigInt64Array.from(work.tokenIds, BigInt), numNew);
     const logitsAt = this.now();
-    batch = batch.advanced(result.present, numNew);
+    batch = batch.advanced(result.kv, numNew);
     this.prefilling.set(work.seqId, batch);
     const pages = this.capture(batch, work.seqId, state, pageSize);
     const sampled = work.isLastChunk ? state.sampler.sample(lastLogits(result, 0)) : null;
@@ -192,7 +192,7 @@ export class SlotExecutor {
     const inputIds = BigInt64Array.from(rows, (seqId) => BigInt(this.pendingTokenOf(seqId)));
     const result = await this.model.forward(batch, inputIds, 1);
     const logitsAt = this.now();
-    this.decodeBatch = batch.advanced(result.present, 1);
+    this.decodeBatch = batch.advanced(result.kv, 1);
     const pages: CapturedPage[] = [];
     const sampled = rows.map((seqId, r) => {
       const state = this.stateOf(seqId);

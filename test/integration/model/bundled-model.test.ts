@@ -36,7 +36,7 @@ describe('the shipped model', () => {
         const produced: number[] = [];
         while (produced.length < tokens.length) {
           const result = await runner.forward(batch, BigInt64Array.from(input, BigInt), input.length);
-          batch = batch.advanced(result.present, input.length);
+          batch = batch.advanced(result.kv, input.length);
           const next = argmax(lastLogits(result, 0));
           produced.push(next);
           input = [next];

@@ -122,7 +122,7 @@ describe('model folders in the layouts people download', () => {
   });
 
   for (const layout of ['external-data', 'merged', 'fp16-past', 'matmul-head'] as const) {
-    it(`${layout}: a graph without logits-to-keep is given one at load: it returns one position for sampling, all for scoring`, async () => {
+    it(`${layout}: a graph without logits-to-keep is given one at load (and new-column K/V outputs): one position for sampling, all for scoring`, async () => {
       const model = modelOf(runtime, layout);
       expect(model.graph.io.logitsToKeepInput).toBeNull();
       const runner = await openRunner(model, { numThreads: 1 });
@@ -132,6 +132,9 @@ describe('model folders in the layouts people download', () => {
         const last = await runner.forward(batch, ids, 5, 'last');
         const all = await runner.forward(batch, ids, 5, 'all');
         expect([last.numPositions, all.numPositions]).toEqual([1, 5]);
+        // Given delta outputs too: only the five new columns come back, not the whole present.
+        expect(last.kv.form).toBe('new');
+        expect(last.kv.tensors[0]!.length).toBe(runner.geometry.numKvHeads * 5 * runner.geometry.headDim);
         // Before the head, one row goes through the MatMul instead of five: equal up to rounding.
         const diff = Math.max(...lastLogits(last, 0).map((v, i) => Math.abs(v - logitsAt(all, 0, 4)[i]!)));
         expect(diff).toBeLessThan(1e-4);

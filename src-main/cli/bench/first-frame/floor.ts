@@ -22,7 +22,7 @@ export class Floor {
   async pastOf(ids: readonly number[]): Promise<KvBatch> {
     const empty = KvBatch.empty(this.runner.geometry, ['floor']);
     const result = await this.runner.forward(empty, BigInt64Array.from(ids, BigInt), ids.length);
-    return empty.advanced(result.present, ids.length);
+    return empty.advanced(result.kv, ids.length);
   }
 
   /** ms of one forward over `ids` on top of `past` (or an empty past). */
@@ -37,7 +37,7 @@ export class Floor {
   async decodeStepsMs(promptIds: readonly number[], numSteps: number): Promise<number[]> {
     let batch = KvBatch.empty(this.runner.geometry, ['floor']);
     let result = await this.runner.forward(batch, BigInt64Array.from(promptIds, BigInt), promptIds.length);
-    batch = batch.advanced(result.present, promptIds.length);
+    batch = batch.advanced(result.kv, promptIds.length);
     let tokenId = argmax(result.logits.subarray(result.logits.length - result.vocabSize));
     const stepsMs: number[] = [];
     for (let step = 0; step < numSteps; step++) {
@@ -45,7 +45,7 @@ export class Floor {
       result = await this.runner.forward(batch, BigInt64Array.of(BigInt(tokenId)), 1);
       tokenId = argmax(result.logits);
       stepsMs.push(performance.now() - startMs);
-      batch = batch.advanced(result.present, 1);
+      batch = batch.advanced(result.kv, 1);
     }
     return stepsMs;
   }

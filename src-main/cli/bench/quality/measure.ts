@@ -34,7 +34,7 @@ export async function scoreText(runner: ModelRunner, texts: readonly ScoredText[
     for (let start = 0; start < ids.length - 1; start += SCORE_CHUNK) {
       const chunk = ids.slice(start, Math.min(ids.length - 1, start + SCORE_CHUNK));
       const result = await runner.forward(batch, BigInt64Array.from(chunk, BigInt), chunk.length, 'all');
-      batch = batch.advanced(result.present, chunk.length);
+      batch = batch.advanced(result.kv, chunk.length);
       for (let i = 0; i < chunk.length; i++) {
         const target = start + i + 1;
         if (target < text.prefix.length) continue;
@@ -73,7 +73,7 @@ export async function greedyContinuation(
 ): Promise<GreedyRun> {
   let batch = KvBatch.empty(runner.geometry, ['greedy']);
   let result = await runner.forward(batch, BigInt64Array.from(prompt, BigInt), prompt.length, 'last');
-  batch = batch.advanced(result.present, prompt.length);
+  batch = batch.advanced(result.kv, prompt.length);
   const run: GreedyRun = { tokens: [], stepMs: [] };
   for (;;) {
     const logits = lastLogits(result, 0);
@@ -83,7 +83,7 @@ export async function greedyContinuation(
     const startMs = performance.now();
     result = await runner.forward(batch, BigInt64Array.of(BigInt(token)), 1, 'last');
     run.stepMs.push(performance.now() - startMs);
-    batch = batch.advanced(result.present, 1);
+    batch = batch.advanced(result.kv, 1);
   }
 }
 

@@ -4,18 +4,14 @@
  * them makes each prefill compute and copy [rows, tokens, vocab] floats (16 MB for 128 tokens of
  * a 32k vocabulary) that the slot worker then has to collect, on the first token's path.
  */
-import { bytesField, concatBytes, fieldsOf, messageField, textField, varintField } from './proto-bytes';
+import { fieldsOf, messageField, textField } from './proto-bytes';
 import type { FieldSpan } from './proto-bytes';
 import { modelPartsOf } from './graph-parts';
+import { int64InitializerField, nodeField, valueInfoField, withGraph } from './graph-writes';
 import type { ModelParts, NodeParts } from './graph-parts';
 
 /** The input a rewritten graph takes: int64 scalar, how many last positions' logits to compute. */
 export const KEEP_INPUT = 'num_logits_to_keep' as const;
-/**
- * The graph form this rewrite writes; part of the graph cache's key, so a changed rewrite never
- * reads graphs an earlier one saved. Raise it with any change to what the rewrite emits.
- */
-export const KEEP_LOGITS_FORM = 2;
 /** Slice with its starts/ends/axes as inputs (opset 10) and int64 Greater (opset 9). */
 const MIN_OPSET = 11;
 const INT64 = 7;
@@ -131,11 +127,12 @@ function rewrite(
     if (span === logitsSpan) return logitsOutput(elemType);
     return bytes.subarray(span.startAt, span.endAt);
   });
-  graphPieces.push(...keepNodes(edit.full, edit.kept), ...keepInitializers(), keepInput());
-  const modelPieces = parts.modelFields.flatMap((span) =>
-    span === parts.graphSpan ? bytesField(7, graphPieces) : [bytes.subarray(span.startAt, span.endAt)],
+  graphPieces.push(
+    ...keepNodes(edit.full, edit.kept),
+    ...keepInitializers(),
+    valueInfoField(11, KEEP_INPUT, INT64, true),
   );
-  return concatBytes(modelPieces);
+  return withGraph(bytes, parts, graphPieces);
 }
 
 /** The edited node, its `index`-th input renamed to `kept` (or output to `full`). */
@@ -163,41 +160,19 @@ function keepNodes(full: string, kept: string): Uint8Array[] {
 }
 
 function node(opType: string, inputs: string[], output: string): Uint8Array {
-  return messageField(1, [
-    ...inputs.map((name) => textField(1, name)),
-    textField(2, output),
-    textField(3, `${PREFIX}${opType}`),
-    textField(4, opType),
-  ]);
+  return nodeField(`${PREFIX}${opType}`, opType, inputs, output);
 }
 
 function keepInitializers(): Uint8Array[] {
   return [
-    int64Initializer('zero', [], [0n]),
-    int64Initializer('one_dim', [1], [1n]),
-    int64Initializer('ends', [1], [2n ** 63n - 1n]),
-    int64Initializer('axes', [1], [1n]),
+    int64InitializerField(`${PREFIX}zero`, [], [0n]),
+    int64InitializerField(`${PREFIX}one_dim`, [1], [1n]),
+    int64InitializerField(`${PREFIX}ends`, [1], [2n ** 63n - 1n]),
+    int64InitializerField(`${PREFIX}axes`, [1], [1n]),
   ];
-}
-
-function int64Initializer(name: string, dims: number[], values: bigint[]): Uint8Array {
-  const raw = new Uint8Array(BigInt64Array.from(values).buffer);
-  return messageField(5, [
-    ...dims.map((dim) => varintField(1, dim)),
-    varintField(2, INT64),
-    textField(8, PREFIX + name),
-    concatBytes(bytesField(9, [raw])),
-  ]);
-}
-
-/** The new graph input: an int64 scalar. */
-function keepInput(): Uint8Array {
-  const tensorType = messageField(1, [varintField(1, INT64), messageField(2, [])]);
-  return messageField(11, [textField(1, KEEP_INPUT), messageField(2, [tensorType])]);
 }
 
 /** `logits` with its element type and no declared shape (its positions axis is now the kept count). */
 function logitsOutput(elemType: number): Uint8Array {
-  const tensorType = messageField(1, [varintField(1, elemType)]);
-  return messageField(12, [textField(1, 'logits'), messageField(2, [tensorType])]);
+  return valueInfoField(12, 'logits', elemType);
 }

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KEEP_LOGITS_FORM } from '../../../../src-main/runtime/model';
+import { GRAPH_REWRITE_FORM } from '../../../../src-main/runtime/model';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CACHE_HEADROOM_BYTES,
@@ -77,7 +77,7 @@ describe('graph cache entries', () => {
     writeEntry(join(dir, 'rev-machine-pp1'), 'graph');
     writeFileSync(join(dir, 'rev-machine-np1.unusable'), 'why');
     writeEntry(join(dir, 'live-key'), 'graph');
-    writeEntry(join(dir, `rev-machine-np${KEEP_LOGITS_FORM}`), 'graph');
+    writeEntry(join(dir, `rev-machine-np${GRAPH_REWRITE_FORM}`), 'graph');
     const fresh = pendingGraphDir(join(dir, 'live-key'));
     const stale = pendingGraphDir(join(dir, 'dead-key'));
     const longAgo = (Date.now() - STALE_PARTIAL_MS - 60_000) / 1000;
@@ -86,7 +86,7 @@ describe('graph cache entries', () => {
       ['old-key.ort', 'rev-machine-np1.unusable', 'rev-machine-pp1', stale.split('/').pop()].sort(),
     );
     expect(readdirSync(dir).sort()).toEqual(
-      ['live-key', `rev-machine-np${KEEP_LOGITS_FORM}`, fresh.split('/').pop()].sort(),
+      ['live-key', `rev-machine-np${GRAPH_REWRITE_FORM}`, fresh.split('/').pop()].sort(),
     );
   });
 

@@ -26,7 +26,12 @@ const forwarder: Forwarder = {
         );
       return values;
     });
-    return { logits: Float32Array.of(0, 1, 0), vocabSize: VOCAB, numPositions: 1, present };
+    return {
+      logits: Float32Array.of(0, 1, 0),
+      vocabSize: VOCAB,
+      numPositions: 1,
+      kv: { form: 'present', tensors: present },
+    };
   },
 };
 
