@@ -262,8 +262,10 @@ export class KvBatch {
     const rows = this.rows.map((row) => ({ ...row, numTokens: row.numTokens + numNew }));
     const numColumns = this.numColumns + numNew;
     if (kv.form === 'present') {
-      const tensors = this.width === this.numColumns ? kv.tensors : this.compacted(kv.tensors, numNew);
-      return new KvBatch(this.geometry, rows, numColumns, tensors);
+      // The graph wrote its new columns after `width`; only a past without room lines them up.
+      if (this.width !== this.numColumns)
+        throw new Error('a whole present cannot follow a past with spare room (use withoutRoom)');
+      return new KvBatch(this.geometry, rows, numColumns, kv.tensors);
     }
     // A past with no columns: the new ones are the whole K/V, taken as they came (no room yet;
     // the first decode step makes it, off the first token's path).
@@ -295,6 +297,29 @@ export class KvBatch {
     return new KvBatch(this.geometry, rows, numColumns, tensors, width, edge);
   }
 
+  /**
+   * This batch with no spare room (a copy when it has some): for graphs that return a whole
+   * `present`, whose new columns follow the past's last column wherever the real tokens end.
+   */
+  withoutRoom(): KvBatch {
+    if (this.width === this.numColumns) return this;
+    const { numKvHeads, headDim } = this.geometry;
+    const numBlocks = this.rows.length * numKvHeads;
+    const tensors = this.tensors.map((source) => {
+      const target = uninitializedKvArray(this.geometry, numBlocks * this.numColumns * headDim);
+      for (let block = 0; block < numBlocks; block++) {
+        const from = block * this.width * headDim;
+        setElements(
+          target,
+          source.subarray(from, from + this.numColumns * headDim),
+          block * this.numColumns * headDim,
+        );
+      }
+      return target;
+    });
+    return new KvBatch(this.geometry, this.rows, this.numColumns, tensors);
+  }
+
   /** Copies page `pageIndex` of a row out, in the page layout `fromPages` reads. */
   copyPage(seqId: string, pageIndex: number, pageSize: number, target: KvArray): void {
     const rowIndex = this.rowIndexOf(seqId);
@@ -313,23 +338,6 @@ export class KvBatch {
         );
       }
     }
-  }
-
-  /** A whole present after a past with spare room, its room left out: [pads, tokens, new] per block. */
-  private compacted(present: KvArray[], numNew: number): KvArray[] {
-    const { numKvHeads, headDim } = this.geometry;
-    const presentWidth = this.width + numNew;
-    const width = this.numColumns + numNew;
-    return present.map((source) => {
-      const target = uninitializedKvArray(this.geometry, this.rows.length * numKvHeads * width * headDim);
-      for (let block = 0; block < this.rows.length * numKvHeads; block++) {
-        const from = block * presentWidth * headDim;
-        setElements(target, source.subarray(from, from + this.numColumns * headDim), block * width * headDim);
-        const fresh = source.subarray(from + this.width * headDim, from + presentWidth * headDim);
-        setElements(target, fresh, (block * width + this.numColumns) * headDim);
-      }
-      return target;
-    });
   }
 
   private offsetOf(rowIndex: number, head: number, column: number): number {

@@ -56,7 +56,8 @@ export class ModelRunner {
   /** The K/V outputs fetched, per layer key then value: the delta outputs when the graph has them. */
   private readonly kvOutputs: string[];
   private readonly fetches: string[];
-  private readonly kvForm: ForwardKv['form'];
+  /** 'new' when the graph has delta outputs: forwards return only the new columns. */
+  readonly kvForm: ForwardKv['form'];
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -164,11 +165,16 @@ async function createSession(
       `${spec.file}: left as it came (its graph could not be read for rewriting): ${(error as Error).message}`,
     );
   }
-  if (!rewritten?.bytes) return ort.InferenceSession.create(source.bytes, original);
-  return ort.InferenceSession.create(rewritten.bytes, original).catch((error: Error) => {
-    console.warn(`${spec.file}: its rewritten graph did not build, built as it came: ${error.message}`);
-    return ort.InferenceSession.create(source.bytes, original);
-  });
+  // Each form ORT refuses falls back to the next: both rewrites, logits-to-keep alone, as it came.
+  for (const bytes of [rewritten?.bytes, rewritten?.keepOnlyBytes]) {
+    if (!bytes) continue;
+    try {
+      return await ort.InferenceSession.create(bytes, original);
+    } catch (error) {
+      console.warn(`${spec.file}: a rewritten form of its graph did not build: ${(error as Error).message}`);
+    }
+  }
+  return ort.InferenceSession.create(source.bytes, original);
 }
 
 function feedsOf(

@@ -1,5 +1,5 @@
 import { KvBatch, kvView, pageBytes } from './kv-batch';
-import type { KvGeometry } from './kv-batch';
+import type { ForwardKv, KvGeometry } from './kv-batch';
 import { lastLogits } from './model-runner';
 import type { ForwardResult, LogitsWanted } from './model-runner';
 import type {
@@ -20,6 +20,8 @@ import type { PageData } from '../pages/page-data';
 /** The one thing the executor needs from a model: a forward over a K/V batch. */
 export interface Forwarder {
   readonly geometry: KvGeometry;
+  /** 'new' when forwards return only the new columns (a past may then keep spare room). */
+  readonly kvForm: ForwardKv['form'];
   forward(
     batch: KvBatch,
     inputIds: BigInt64Array,
@@ -172,6 +174,8 @@ export class SlotExecutor {
         nextCapturePage: work.captureFromPage,
       });
     }
+    // A graph returning a whole present appends after the past's last column: no room allowed.
+    if (this.model.kvForm === 'present') batch = batch.withoutRoom();
     const state = this.stateOf(work.seqId);
     const contextReadyAt = this.now();
     const numNew = work.tokenIds.length;

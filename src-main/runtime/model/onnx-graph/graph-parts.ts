@@ -36,6 +36,8 @@ export interface ModelParts {
   outputs: OutputParts[];
   /** How many times each tensor is read by a node, at any depth. */
   numReads: Map<string, number>;
+  /** Every node's op type, at any depth (subgraph bodies included). */
+  opTypes: Set<string>;
   /** The default domain's opset version, 0 when none is declared. */
   defaultOpset: number;
 }
@@ -58,11 +60,12 @@ export function modelPartsOf(bytes: Uint8Array): ModelParts {
     inputs: new Set(),
     outputs: [],
     numReads: new Map(),
+    opTypes: new Set(),
     defaultOpset: defaultOpsetOf(bytes, modelFields),
   };
   for (const span of graphFields) {
     if (span.wireType !== WIRE.bytes) continue;
-    if (span.field === GRAPH.node) parts.nodes.push(nodeOf(bytes, span, parts.numReads));
+    if (span.field === GRAPH.node) parts.nodes.push(nodeOf(bytes, span, parts));
     else if (span.field === GRAPH.initializer) parts.initializers.add(nameOf(bytes, span, 8));
     else if (span.field === GRAPH.input) parts.inputs.add(nameOf(bytes, span, 1));
     else if (span.field === GRAPH.output)
@@ -83,7 +86,10 @@ function defaultOpsetOf(bytes: Uint8Array, modelFields: FieldSpan[]): number {
   return 0;
 }
 
-function nodeOf(bytes: Uint8Array, span: FieldSpan, numReads: Map<string, number>): NodeParts {
+/** Where nodeOf tallies what every node reads and is, at any depth. */
+type Tally = Pick<ModelParts, 'numReads' | 'opTypes'>;
+
+function nodeOf(bytes: Uint8Array, span: FieldSpan, tally: Tally): NodeParts {
   const node: NodeParts = { span, opType: '', domain: '', inputs: [], outputs: [] };
   for (const f of fieldsOf(bytes, span.valueAt, span.endAt)) {
     if (f.wireType !== WIRE.bytes) continue;
@@ -91,18 +97,19 @@ function nodeOf(bytes: Uint8Array, span: FieldSpan, numReads: Map<string, number
     else if (f.field === NODE.output) node.outputs.push(textOf(bytes, f));
     else if (f.field === NODE.opType) node.opType = textOf(bytes, f);
     else if (f.field === NODE.domain) node.domain = textOf(bytes, f) === 'ai.onnx' ? '' : textOf(bytes, f);
-    else if (f.field === NODE.attribute) countSubgraphReads(bytes, f, numReads);
+    else if (f.field === NODE.attribute) tallySubgraphs(bytes, f, tally);
   }
-  for (const name of node.inputs) if (name) numReads.set(name, (numReads.get(name) ?? 0) + 1);
+  for (const name of node.inputs) if (name) tally.numReads.set(name, (tally.numReads.get(name) ?? 0) + 1);
+  tally.opTypes.add(node.opType);
   return node;
 }
 
-/** Counts the tensors read inside an attribute's subgraphs (If/Loop/Scan bodies). */
-function countSubgraphReads(bytes: Uint8Array, attribute: FieldSpan, numReads: Map<string, number>): void {
+/** Tallies the nodes inside an attribute's subgraphs (If/Loop/Scan bodies). */
+function tallySubgraphs(bytes: Uint8Array, attribute: FieldSpan, tally: Tally): void {
   for (const f of fieldsOf(bytes, attribute.valueAt, attribute.endAt)) {
     if ((f.field !== 6 && f.field !== 11) || f.wireType !== WIRE.bytes) continue;
     for (const g of fieldsOf(bytes, f.valueAt, f.endAt))
-      if (g.field === GRAPH.node && g.wireType === WIRE.bytes) nodeOf(bytes, g, numReads);
+      if (g.field === GRAPH.node && g.wireType === WIRE.bytes) nodeOf(bytes, g, tally);
   }
 }
 

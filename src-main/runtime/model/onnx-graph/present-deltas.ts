@@ -28,6 +28,10 @@ export function addPresentDeltas(bytes: Uint8Array): PresentDeltas {
   if (!parts.inputs.has('input_ids')) return { skipped: 'the graph has no input "input_ids"' };
   const presents = parts.outputs.filter((o) => /^present\.\d+\.(key|value)$/.test(o.name));
   if (presents.length === 0) return { skipped: 'the graph has no present.N.key/value outputs' };
+  // GroupQueryAttention writes the new columns right after each row's real tokens (its
+  // seqlens_k), not at the end of `present`: a past with spare room would slice the wrong ones.
+  if (parts.opTypes.has('GroupQueryAttention'))
+    return { skipped: 'GroupQueryAttention places new K/V by sequence length, not at the end' };
   if (parts.outputs.some((o) => o.name.startsWith('present_new.')))
     return { skipped: 'the graph already has present_new outputs' };
   // A present that is also a graph input (passed through) or not 4-D is left to the full copy.

@@ -13,7 +13,10 @@ const VOCAB = 3;
 /** A forward that writes each new token's id into its K/V (so a copied page shows where it came from). */
 const forwarder: Forwarder = {
   geometry: GEOMETRY,
+  kvForm: 'present',
   async forward(batch: KvBatch, inputIds: BigInt64Array, numNew: number): Promise<ForwardResult> {
+    // A graph returning a whole present is never given a past with spare room.
+    if (batch.width !== batch.numColumns) throw new Error('past with spare room');
     const numTokens = batch.numColumns + numNew;
     const present = [0, 1].map((t) => {
       const values = new Float32Array(numTokens * GEOMETRY.headDim);
@@ -91,5 +94,19 @@ describe('SlotExecutor page copies', () => {
     const next = await executor.step(firstChunk('b', [1, 2, 3, 4, 5]));
     expect(next.prefill!.pages).toHaveLength(2);
     expect(executor.pageBuffers.spareBytes).toBe(0);
+  });
+
+  it('gives a graph that returns a whole present its cached past without spare room', async () => {
+    const executor = new SlotExecutor(forwarder, () => performance.now());
+    const first = await executor.step(firstChunk('a', [7, 8, 9]));
+    await executor.step({ ...decodeStep, decode: null, drop: ['a'] });
+    const page = first.prefill!.pages[0]!;
+    const job = firstChunk('b', [7, 8, 4]);
+    const hit = await executor.step({
+      ...job,
+      prefill: { ...job.prefill!, tokenIds: [4], cachedPages: [page.data], captureFromPage: 1 },
+    });
+    expect(hit.prefill!.pastSource).toBe('pages');
+    expect(hit.prefill!.sampled).not.toBeNull();
   });
 });

@@ -50,6 +50,17 @@ describe('addPresentDeltas (outputs holding only the new tokens’ K/V)', () => 
     expect(Object.keys(onlyDelta)).toEqual(['present_new.0.key']);
   });
 
+  it('leaves a GroupQueryAttention graph alone: it places new K/V after each row’s tokens, not at the end', () => {
+    const g = new GraphBuilder();
+    g.addInput('input_ids', 'int64', ['rows', 'new']);
+    g.addInput('past_key_values.0.key', 'float32', ['rows', 1, 'past', 2]);
+    g.op('GroupQueryAttention', ['past_key_values.0.key'], {}, 'present.0.key');
+    g.addOutput('present.0.key', 'float32', ['rows', 1, 'total', 2]);
+    expect(addPresentDeltas(g.encodeModel('gqa', 17))).toEqual({
+      skipped: 'GroupQueryAttention places new K/V by sequence length, not at the end',
+    });
+  });
+
   it('leaves a graph alone when it has them already, its opset predates Slice with inputs, or it has no present', () => {
     const rewritten = addPresentDeltas(toyDecoder());
     if (!('bytes' in rewritten)) throw new Error(rewritten.skipped);
