@@ -272,23 +272,11 @@ export class KvBatch {
     if (this.width === 0) return new KvBatch(this.geometry, rows, numColumns, kv.tensors);
     const isInPlace = this.edge.numColumns === this.numColumns && numColumns <= this.width;
     const width = isInPlace ? this.width : numColumns + SPARE_COLUMNS;
-    const numBlocks = rows.length * this.geometry.numKvHeads;
-    const tensors = isInPlace
-      ? this.tensors
-      : this.tensors.map(() => roomyKvArray(this.geometry, numBlocks, numColumns, width));
+    const tensors = isInPlace ? this.tensors : this.restrided(width);
     const edge = isInPlace ? this.edge : { numColumns: 0 };
     const { numKvHeads, headDim } = this.geometry;
     for (let t = 0; t < tensors.length; t++) {
       for (let block = 0; block < rows.length * numKvHeads; block++) {
-        if (!isInPlace)
-          setElements(
-            tensors[t]!,
-            this.tensors[t]!.subarray(
-              block * this.width * headDim,
-              (block * this.width + this.numColumns) * headDim,
-            ),
-            block * width * headDim,
-          );
         const fresh = kv.tensors[t]!.subarray(block * numNew * headDim, (block + 1) * numNew * headDim);
         setElements(tensors[t]!, fresh, (block * width + this.numColumns) * headDim);
       }
@@ -303,21 +291,21 @@ export class KvBatch {
    */
   withoutRoom(): KvBatch {
     if (this.width === this.numColumns) return this;
+    return new KvBatch(this.geometry, this.rows, this.numColumns, this.restrided(this.numColumns));
+  }
+
+  /** New tensors of `width` (≥ numColumns) columns per block: this batch's columns, the rest zeroed. */
+  private restrided(width: number): KvArray[] {
     const { numKvHeads, headDim } = this.geometry;
     const numBlocks = this.rows.length * numKvHeads;
-    const tensors = this.tensors.map((source) => {
-      const target = uninitializedKvArray(this.geometry, numBlocks * this.numColumns * headDim);
+    return this.tensors.map((source) => {
+      const target = roomyKvArray(this.geometry, numBlocks, this.numColumns, width);
       for (let block = 0; block < numBlocks; block++) {
         const from = block * this.width * headDim;
-        setElements(
-          target,
-          source.subarray(from, from + this.numColumns * headDim),
-          block * this.numColumns * headDim,
-        );
+        setElements(target, source.subarray(from, from + this.numColumns * headDim), block * width * headDim);
       }
       return target;
     });
-    return new KvBatch(this.geometry, this.rows, this.numColumns, tensors);
   }
 
   /** Copies page `pageIndex` of a row out, in the page layout `fromPages` reads. */
