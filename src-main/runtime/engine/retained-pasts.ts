@@ -16,7 +16,7 @@ export class RetainedPasts {
   /**
    * Keeps `seqId`'s first `numColumns` tokens from `batch` (nothing when there are none). The
    * caller hands `batch` over: a one-row, unpadded batch of `seqId` is kept as it is, its tail
-   * cut off when the slot is idle (`trim`) or a next turn takes it, so a drop copies nothing.
+   * cut off where it lies when a next turn takes it (no move), so a drop copies nothing.
    */
   keep(batch: KvBatch, seqId: string, numColumns: number): void {
     if (numColumns <= 0) return;
@@ -38,13 +38,6 @@ export class RetainedPasts {
     const { past } = held;
     // The cache owned the past alone: a longer one is cut where it lies.
     return past.numColumns === numColumns ? past.renamed(seqId) : past.cutInPlace(numColumns, seqId);
-  }
-
-  /** Cuts each held past to its retained tokens; run while the slot is idle, so a take copies nothing. */
-  trim(): void {
-    for (const [seqId, held] of this.pasts)
-      if (held.past.numColumns > held.numColumns)
-        this.pasts.set(seqId, { ...held, past: held.past.cutInPlace(held.numColumns, seqId) });
   }
 
   /** Number of pasts held (for tests). */

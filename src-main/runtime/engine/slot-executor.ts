@@ -103,8 +103,8 @@ export class SlotExecutor {
 
   /**
    * After a decode or drop reply that ran nothing ahead (the rows finished or wait for the
-   * scheduler): once the reply is on its way, fills the announced pages, cuts retained pasts to
-   * their pages and allocates spare page buffers, so the next request waits for none of it. Not
+   * scheduler): once the reply is on its way, fills the announced pages and allocates spare
+   * page buffers, so the next request waits for neither. Not
    * after a first token (the main thread is flushing it) and not once a job has begun (it copied
    * what it reads itself).
    */
@@ -115,7 +115,6 @@ export class SlotExecutor {
       if (this.ahead || this.numSteps !== numSteps) return;
       try {
         this.copyPendingPages();
-        this.retained.trim();
         if (this.pageSize > 0) this.pageBuffers.refill(pageBytes(this.model.geometry, this.pageSize));
       } catch (error) {
         // The next job's own copy (SlotExecutor.step) reports a page that cannot be filled.

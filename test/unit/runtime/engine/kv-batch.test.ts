@@ -114,12 +114,11 @@ describe('RetainedPasts', () => {
     expect(realColumns(taken)).toEqual(realColumns(KvBatch.prefix(shared, 'd', 2)));
   });
 
-  it('cuts a whole kept past to its retained tokens when trimmed, so the next turn takes it as it is', () => {
+  it('cuts a whole kept past to its retained tokens where it lies when the next turn takes it', () => {
     const retained = new RetainedPasts();
     const row = rowWithTokens('a', 5);
     const expected = realColumns(KvBatch.prefix(row, 'a', 4));
     retained.keep(row, 'a', 4);
-    retained.trim();
     const taken = retained.take('a', 4, 'b')!;
     expect(taken.numColumns).toBe(4);
     expect(taken.tensors[0]!.buffer).toBe(row.tensors[0]!.buffer);
