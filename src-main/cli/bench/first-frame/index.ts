@@ -12,10 +12,11 @@ import { BUNDLED_MODELS_DIR, modelRefFor } from '../../paths';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
 import type { CaseContext } from './cases';
 import { measurePrefetchArms } from '../prefetch';
-import { measureDecode } from './decode';
+import { measureDecode, median } from './decode';
 import { Floor } from './floor';
 import { printTable } from './table';
 import { caseJson, targetChecks } from './summary';
+import { measureThreadHops } from './thread-hops';
 
 /** `npm run bench -- first-frame …`: measures each case, prints the table and target checks; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -67,15 +68,16 @@ export async function run(argv: string[]): Promise<number> {
     onProgress: log,
   };
   try {
-    const cases = [
-      await coldSlotNoPage(ctx),
-      await residentSlotNoPage(ctx),
-      ...(await pageHitVersusOff(ctx)),
-    ];
+    const cold = await coldSlotNoPage(ctx);
+    const warm = await residentSlotNoPage(ctx);
+    const cases = [cold, warm, ...(await pageHitVersusOff(ctx))];
     const decode = await measureDecode(ctx, 64, 4);
     log('cold prefetch arms');
     const prefetch = await measurePrefetchArms(entry.model.graph.onnxPath, 5, true);
     const sampleMs = floor.sampleMs(entry.model.folder.shape.vocabSize);
+    log('bare thread hops');
+    const warmForwardMs = median(warm.runs.map((r) => r.timeline.parts.prefill));
+    const hops = await measureThreadHops(warmForwardMs, 15);
     const slot = paged.slots().find((s) => s.model.modelId === modelId)?.host;
     const report = {
       benchmark: 'first-frame-runtime-path',
@@ -114,6 +116,15 @@ export async function run(argv: string[]): Promise<number> {
         concurrent_sequences: decode.numConcurrent,
       },
       raw_sample_ms: sampleMs,
+      thread_hops: {
+        boundary:
+          'bare worker, 50 ms idle before each job: inbound = post → its handler runs; reply = the worker posts after spinning busy_ms → the main thread handler runs',
+        statistic: 'median',
+        inbound_ms: hops.inboundMs,
+        reply_ms: hops.replyMs,
+        busy_ms: hops.busyMs,
+        num_runs: hops.numRuns,
+      },
       prefetch: {
         boundary: prefetch.boundary,
         statistic: 'nearest-rank median and p95 of 5 interleaved cold reads per arm',
@@ -128,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
         })),
         ratios: prefetch.ratios,
       },
-      targets: targetChecks(cases, decode, sampleMs),
+      targets: targetChecks(cases, decode, sampleMs, hops),
     };
     if (values.json) console.log(JSON.stringify(report, null, 2));
     else printTable(report);
