@@ -117,12 +117,12 @@ export async function run(argv: string[]): Promise<number> {
       },
       raw_sample_ms: sampleMs,
       thread_hops: {
-        boundary:
-          'bare worker, 50 ms idle before each job: inbound = post → its handler runs; reply = the worker posts after spinning busy_ms → the main thread handler runs',
+        boundary: `bare worker, ${hops.idleMs} ms idle before each job: inbound = post → its handler runs; reply = the worker posts after spinning busy_ms → the main thread handler runs`,
         statistic: 'median',
         inbound_ms: hops.inboundMs,
         reply_ms: hops.replyMs,
         busy_ms: hops.busyMs,
+        idle_ms: hops.idleMs,
         num_runs: hops.numRuns,
       },
       prefetch: {

@@ -6,11 +6,15 @@
 import { Worker } from 'node:worker_threads';
 import { median } from './decode';
 
-/** Medians of the two hops, in ms; `busyMs` is how long the worker held its core before replying. */
+/**
+ * Medians of the two hops, in ms; `busyMs` is how long the worker held its core before replying,
+ * `idleMs` how long both threads slept before each job.
+ */
 export interface ThreadHops {
   inboundMs: number;
   replyMs: number;
   busyMs: number;
+  idleMs: number;
   numRuns: number;
 }
 
@@ -62,5 +66,5 @@ export async function measureThreadHops(busyMs: number, numRuns: number, idleMs 
   } finally {
     await worker.terminate();
   }
-  return { inboundMs: median(inbound), replyMs: median(reply), busyMs, numRuns };
+  return { inboundMs: median(inbound), replyMs: median(reply), busyMs, idleMs, numRuns };
 }
