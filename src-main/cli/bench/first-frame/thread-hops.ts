@@ -3,6 +3,7 @@
  * idle worker, and a reply posted back after the worker was busy as long as a forward. A slot's
  * forward runs off the main thread, so these are the floor under the warm-path overhead.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { median } from './decode';
 
@@ -30,7 +31,6 @@ parentPort.on('message', ({ busyMs }) => {
 });`;
 
 const wallAt = (): number => performance.timeOrigin + performance.now();
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One job and its reply; a worker error rejects instead of hanging the bench. */
 function roundTrip(worker: Worker, busyMs: number): Promise<{ receivedAt: number; repliedAt: number }> {
