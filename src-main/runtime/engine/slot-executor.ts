@@ -104,9 +104,8 @@ export class SlotExecutor {
   /**
    * After a decode or drop reply that ran nothing ahead (the rows finished or wait for the
    * scheduler): once the reply is on its way, fills the announced pages and allocates spare
-   * page buffers, so the next request waits for neither. Not
-   * after a first token (the main thread is flushing it) and not once a job has begun (it copied
-   * what it reads itself).
+   * page buffers, so the next request waits for neither. Not after a first token (the main
+   * thread is flushing it) and not once a job has begun (it copied what it reads itself).
    */
   tidyWhenIdle(reply: SteppedReply): void {
     if (this.ahead || reply.prefill) return;
