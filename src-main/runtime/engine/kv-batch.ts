@@ -1,4 +1,5 @@
-import type { FloatType } from '../model/decoder-io';
+import { BYTES_PER_ELEMENT } from '../model/kv-geometry';
+import type { KvGeometry } from '../model/kv-geometry';
 
 /**
  * K/V of a batch of sequences as the ONNX graph takes it: per layer, one key and one value
@@ -8,13 +9,6 @@ import type { FloatType } from '../model/decoder-io';
  * array code, no ONNX Runtime. fp16 K/V is held as its 16-bit patterns (Uint16Array) end to
  * end: it is only ever copied, never computed on.
  */
-export interface KvGeometry {
-  numLayers: number;
-  numKvHeads: number;
-  headDim: number;
-  /** The graph's past/present element type. */
-  kvDtype: FloatType;
-}
 
 /** One K/V tensor's elements: float32 values or fp16 bit patterns. */
 export type KvArray = Float32Array | Uint16Array;
@@ -37,8 +31,6 @@ interface WrittenEdge {
   numColumns: number;
 }
 
-const BYTES_PER_ELEMENT: Record<FloatType, number> = { float32: 4, float16: 2 };
-
 /** A zeroed K/V array of `length` elements in the geometry's dtype. */
 export function kvArray(geometry: KvGeometry, length: number): KvArray {
   return geometry.kvDtype === 'float16' ? new Uint16Array(length) : new Float32Array(length);
@@ -57,21 +49,11 @@ export function kvView(
     : new Float32Array(buffer, byteOffset, length);
 }
 
-/** Bytes in one context page: `pageElements` in the geometry's dtype (the unit of every K/V budget). */
-export function pageBytes(geometry: KvGeometry, pageSize: number): number {
-  return pageElements(geometry, pageSize) * BYTES_PER_ELEMENT[geometry.kvDtype];
-}
-
 /** One row of a batch: which sequence, how many real tokens, how many pad columns before them. */
 export interface KvRow {
   seqId: string;
   numTokens: number;
   numPad: number;
-}
-
-/** Elements in one context page: every layer's key and value for `pageSize` tokens. */
-export function pageElements(geometry: KvGeometry, pageSize: number): number {
-  return geometry.numLayers * 2 * geometry.numKvHeads * pageSize * geometry.headDim;
 }
 
 /**

@@ -2,7 +2,8 @@ import * as ort from 'onnxruntime-node';
 import { KEEP_INPUT, deltaNameOf, rewriteForSlot } from '../model';
 import type { DecoderIo, SlotRewrite } from '../model';
 import { halfBitsToFloat32 } from './half';
-import type { ForwardKv, KvArray, KvBatch, KvGeometry } from './kv-batch';
+import type { ForwardKv, KvArray, KvBatch } from './kv-batch';
+import type { KvGeometry } from '../model/kv-geometry';
 import type { ExecutionProvider } from './providers';
 
 /**

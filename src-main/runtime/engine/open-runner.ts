@@ -1,14 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { CatalogueModel } from '../model';
-import type { KvGeometry } from './kv-batch';
+import { kvGeometryOf } from '../model/kv-geometry';
 import { ModelRunner } from './model-runner';
 import type { RunnerOptions, RunnerSpec } from './model-runner';
-
-/** The K/V geometry of a model variant: the config's shape in the graph's K/V dtype. */
-export function kvGeometryOf(model: Pick<CatalogueModel, 'folder' | 'graph'>): KvGeometry {
-  const { numLayers, numKvHeads, headDim } = model.folder.shape;
-  return { numLayers, numKvHeads, headDim, kvDtype: model.graph.io.kvDtype };
-}
 
 /** How to feed a model variant's graph. */
 export function runnerSpecOf(model: Pick<CatalogueModel, 'folder' | 'graph'>): RunnerSpec {

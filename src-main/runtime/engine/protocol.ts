@@ -1,6 +1,6 @@
 import type { SamplerSpec } from '../sampling/sampler';
 import type { PageData } from '../pages/page-data';
-import type { KvGeometry } from './kv-batch';
+import type { KvGeometry } from '../model/kv-geometry';
 import type { DecoderIo } from '../model/decoder-io';
 import type { ProviderAvailability } from './provider-probe';
 import type { ProviderChoice, ProviderOutcome } from './providers';

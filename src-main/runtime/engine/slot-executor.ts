@@ -1,5 +1,7 @@
-import { KvBatch, kvView, pageBytes } from './kv-batch';
-import type { ForwardKv, KvGeometry } from './kv-batch';
+import { KvBatch, kvView } from './kv-batch';
+import type { ForwardKv } from './kv-batch';
+import { pageBytes } from '../model/kv-geometry';
+import type { KvGeometry } from '../model/kv-geometry';
 import { lastLogits } from './model-runner';
 import type { ForwardResult, LogitsWanted } from './model-runner';
 import type {

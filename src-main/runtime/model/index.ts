@@ -20,3 +20,5 @@ export type { PresentDeltas } from './onnx-graph/present-deltas';
 export { GRAPH_REWRITE_FORM, rewriteForSlot } from './onnx-graph/rewrite-for-slot';
 export type { SlotRewrite } from './onnx-graph/rewrite-for-slot';
 export type { KeepLastLogits, KeepPlacement } from './onnx-graph/keep-last-logits';
+export { BYTES_PER_ELEMENT, kvGeometryOf, pageBytes, pageElements } from './kv-geometry';
+export type { KvGeometry } from './kv-geometry';

@@ -1,6 +1,5 @@
-import { pageBytes } from '../engine/kv-batch';
+import { kvGeometryOf, pageBytes } from '../model/kv-geometry';
 import type { PageStore } from '../pages';
-import { kvGeometryOf } from '../engine/open-runner';
 import type { Sequence } from './sequence';
 
 /**

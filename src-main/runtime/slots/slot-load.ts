@@ -2,7 +2,7 @@ import { layoutRevisionOf } from '../model';
 import type { PageIdentity } from '../pages';
 import type { LoadJob, LoadedReply } from '../engine/protocol';
 import type { ProviderChoice } from '../engine/providers';
-import { kvGeometryOf } from '../engine/open-runner';
+import { kvGeometryOf } from '../model/kv-geometry';
 import { graphCacheBytesOf } from './slot';
 import type { Slot } from './slot';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../../../src-main/cli/bench/prefetch';
+import { run } from '../../../bench/prefetch';
 
 const dir = mkdtempSync(join(tmpdir(), 'ff-hm-bench-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

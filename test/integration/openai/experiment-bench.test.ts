@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src-main/cli/bench/experiment';
+import { run } from '../../../bench/experiment';
 import { createStore } from '../../../src-main/store';
 import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src-main/cli/bench/load';
+import { run } from '../../../bench/load';
 import { createStore } from '../../../src-main/store';
 import { buildReport } from '../../../src-main/telemetry/report';
 import { runCaptured } from '../../support/cli';

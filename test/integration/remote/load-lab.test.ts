@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src-main/cli/bench/load';
+import { run } from '../../../bench/load';
 import { firstDisorder } from '../../../src-main/runtime/remote';
 import { compareRuns } from '../../../src-main/service/compare/compare-runs';
 import { createStore } from '../../../src-main/store';

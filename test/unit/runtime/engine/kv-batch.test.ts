@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KvBatch, SPARE_COLUMNS, pageElements } from '../../../../src-main/runtime/engine/kv-batch';
+import { KvBatch, SPARE_COLUMNS } from '../../../../src-main/runtime/engine/kv-batch';
+import { pageElements } from '../../../../src-main/runtime/model/kv-geometry';
 import type { KvArray } from '../../../../src-main/runtime/engine/kv-batch';
 import { RetainedPasts } from '../../../../src-main/runtime/engine/retained-pasts';
 

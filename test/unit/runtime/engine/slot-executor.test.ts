@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KvBatch, kvView } from '../../../../src-main/runtime/engine/kv-batch';
-import type { KvGeometry } from '../../../../src-main/runtime/engine/kv-batch';
+import type { KvGeometry } from '../../../../src-main/runtime/model/kv-geometry';
 import type { ForwardResult } from '../../../../src-main/runtime/engine/model-runner';
 import type { CapturedPage, StepJob } from '../../../../src-main/runtime/engine/protocol';
 import { SlotExecutor } from '../../../../src-main/runtime/engine/slot-executor';

@@ -1,0 +1,153 @@
+/**
+ * `npm run bench -- first-frame [--model DIR] [--variant NAME] [--runs N] [--json]`: seed 000's first-frame
+ * benchmark through the real runtime, with the floor (bare session.run) measured in the same
+ * process. Boundary: server TTFT, arrival at the runtime → first chunk handed to the sink.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultRuntimeOptions, Runtime, slotThreadsOf } from '../../src-main/runtime';
+import { BUNDLED_MODELS_DIR, modelRefFor } from '../../src-main/cli/paths';
+import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
+import type { CaseContext } from './cases';
+import { measurePrefetchArms } from '../prefetch';
+import { measureDecode, median } from './decode';
+import { Floor } from './floor';
+import { printTable } from './table';
+import { caseJson, targetChecks } from './summary';
+import { measureThreadHops } from './thread-hops';
+
+/** `npm run bench -- first-frame …`: measures each case, prints the table and target checks; resolves with the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      model: { type: 'string' },
+      variant: { type: 'string' },
+      runs: { type: 'string', default: '10' },
+      json: { type: 'boolean', default: false },
+      threads: { type: 'string' },
+    },
+  });
+  const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const numThreads = Number(values.threads ?? slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' })));
+  // A fresh optimized-graph cache: the first cold load builds and saves it, the others build from it.
+  const graphCacheDir = mkdtempSync(path.join(os.tmpdir(), 'ff-bench-graphs-'));
+  const common = {
+    bundledModelsDir: path.dirname(modelDir),
+    graphCacheDir,
+    numThreads,
+    prefillChunkTokens: null,
+    kvBudgetBytes: 1024 * 1024 * 1024,
+  };
+  const paged = await Runtime.create({ ...common, isPaging: true });
+  const unpaged = await Runtime.create({ ...common, isPaging: false, maxSeats: 4 });
+  const entry = paged.catalogue.entryOf(modelRefFor(modelDir, values.variant)!);
+  if (entry?.status !== 'ok')
+    throw new Error(
+      entry?.status === 'broken'
+        ? entry.error
+        : `no model ${modelRefFor(modelDir, values.variant)} at ${modelDir}`,
+    );
+  const modelId = entry.modelId;
+  const floor = await Floor.open(entry.model, numThreads);
+  const log = (label: string) => values.json || process.stderr.write(`\r${label.padEnd(48)}`);
+  const ctx: CaseContext = {
+    paged,
+    unpaged,
+    floor,
+    folder: entry.model.folder,
+    onnxPath: entry.model.graph.onnxPath,
+    modelId,
+    numRuns: Number(values.runs),
+    promptTokens: 128,
+    cachedPrefixTokens: 1024,
+    newTokens: 20,
+    maxTokens: 16,
+    onProgress: log,
+  };
+  try {
+    const cold = await coldSlotNoPage(ctx);
+    const warm = await residentSlotNoPage(ctx);
+    const cases = [cold, warm, ...(await pageHitVersusOff(ctx))];
+    const decode = await measureDecode(ctx, 64, 4);
+    log('cold prefetch arms');
+    const prefetch = await measurePrefetchArms(entry.model.graph.onnxPath, 5, true);
+    const sampleMs = floor.sampleMs(entry.model.folder.shape.vocabSize);
+    log('bare thread hops');
+    const warmForwardMs = median(warm.runs.map((r) => r.timeline.parts.prefill));
+    const hops = await measureThreadHops(warmForwardMs, 15);
+    const slot = paged.slots().find((s) => s.model.modelId === modelId)?.host;
+    const report = {
+      benchmark: 'first-frame-runtime-path',
+      model: {
+        id: modelId,
+        path: modelDir,
+        params_bytes: entry.model.graph.weightBytes,
+        revision: entry.model.revisions.modelRevision.slice(0, 16),
+      },
+      workload: {
+        runs: ctx.numRuns,
+        prompt_tokens: ctx.promptTokens,
+        cached_prefix_tokens: ctx.cachedPrefixTokens,
+        new_tokens: ctx.newTokens,
+        max_tokens: ctx.maxTokens,
+        threads: numThreads,
+        sampling: 'greedy',
+      },
+      boundary:
+        'server TTFT: arrival at the runtime → first chunk handed to the sink; floor: bare session.run of the same uncached tokens on the bench thread',
+      statistic:
+        "phase_ms (seed 000's names: route, slot_activation, context_lookup, prefill, decode_first_token, first_chunk_flush, plus slot_load, queue, unattributed), parts_ms (the timeline's parts), first_chunk_ms, full_response_ms, floor_prefill_ms are means over runs (they decompose); medians beside them",
+      slot: {
+        pinned: slot?.isPinned ?? false,
+        pinned_reason: slot?.pinnedReason ?? null,
+        locked_bytes: slot?.lockedBytes ?? 0,
+        resident_pct: slot?.residentPct ?? null,
+      },
+      runs: cases.map(caseJson),
+      decode: {
+        steps: decode.numSteps,
+        engine_itl_median_ms: decode.engineItlMedianMs,
+        raw_step_median_ms: decode.rawStepMedianMs,
+        single_tokens_per_s: decode.singleTokensPerS,
+        concurrent_tokens_per_s: decode.concurrentTokensPerS,
+        concurrent_sequences: decode.numConcurrent,
+      },
+      raw_sample_ms: sampleMs,
+      thread_hops: {
+        boundary: `bare worker, ${hops.idleMs} ms idle before each job: inbound = post → its handler runs; reply = the worker posts after spinning busy_ms → the main thread handler runs`,
+        statistic: 'median',
+        inbound_ms: hops.inboundMs,
+        reply_ms: hops.replyMs,
+        busy_ms: hops.busyMs,
+        idle_ms: hops.idleMs,
+        num_runs: hops.numRuns,
+      },
+      prefetch: {
+        boundary: prefetch.boundary,
+        statistic: 'nearest-rank median and p95 of 5 interleaved cold reads per arm',
+        page_cache: prefetch.pageCache,
+        memlock: prefetch.memlock.note,
+        arms: prefetch.arms.map((a) => ({
+          arm: a.arm,
+          median_ms: a.total.medianMs,
+          p95_ms: a.total.p95Ms,
+          num_cold: a.numCold,
+          slot: a.slot,
+        })),
+        ratios: prefetch.ratios,
+      },
+      targets: targetChecks(cases, decode, sampleMs, hops),
+    };
+    if (values.json) console.log(JSON.stringify(report, null, 2));
+    else printTable(report);
+    return 0;
+  } finally {
+    await floor.close();
+    await paged.close();
+    await unpaged.close();
+    rmSync(graphCacheDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,178 @@
+import { TTFT_PARTS } from '../../src-main/telemetry/timeline';
+import type { CaseResult, CaseRun } from './cases';
+import type { DecodeResult } from './decode';
+import { median } from './decode';
+import type { ThreadHops } from './thread-hops';
+
+const mean = (values: readonly number[]): number =>
+  values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * One run's first token in seed 000's phase names, from independent stamps; they sum to its
+ * TTFT. `route` is the inbox plus routing, `slot_activation` our activation, and today's
+ * `emit` is split at the instant the first chunk reached the sink: `decode_first_token` runs
+ * from the first token's logits to there (sampling in the worker, the reply's thread hop,
+ * detokenizing), `first_chunk_flush` from there to the flush stamp. `slot_load`, `queue`
+ * (with requeue and lost prefill) and `unattributed` are ours: the seed's warm path has none.
+ */
+export function seedPhasesOf(run: CaseRun): Record<string, number> {
+  const t = run.timeline;
+  const p = t.parts;
+  const emitStartAt = t.transitions.findLast((x) => x.state === 'emit' && x.at <= (t.firstTokenAt ?? 0))?.at;
+  const firstTokenAt = t.firstTokenAt ?? Number.NaN;
+  const decodeFirstMs = emitStartAt === undefined ? Number.NaN : run.firstChunkHandedAt - emitStartAt;
+  return {
+    route: p.inbox + p.route,
+    slot_load: p.slotLoad,
+    queue: p.queue + p.requeue + p.lostPrefill,
+    slot_activation: p.activation,
+    context_lookup: p.contextLookup,
+    prefill: p.prefill,
+    decode_first_token: decodeFirstMs,
+    first_chunk_flush: firstTokenAt - run.firstChunkHandedAt,
+    unattributed: t.unattributedMs,
+  };
+}
+
+/**
+ * One case in seed 000's shape. `phase_ms` (seed 000's names), `parts_ms` (the timeline's own
+ * parts), `first_chunk_ms` and `full_response_ms` are means over the runs, because means
+ * decompose: either set of phases sums to `first_chunk_ms`.
+ */
+export function caseJson(result: CaseResult) {
+  const timelines = result.runs.map((r) => r.timeline);
+  const partsMs: Record<string, number> = {};
+  for (const part of TTFT_PARTS) partsMs[snake(part)] = mean(timelines.map((t) => t.parts[part]));
+  partsMs['unattributed'] = mean(timelines.map((t) => t.unattributedMs));
+  const seed = result.runs.map(seedPhasesOf);
+  const phaseMs = Object.fromEntries(
+    Object.keys(seed[0] ?? {}).map((k) => [k, mean(seed.map((s) => s[k]!))]),
+  );
+  const ttfts = timelines.map((t) => t.ttftMs ?? Number.NaN);
+  return {
+    case: result.name,
+    slot_hit: result.isSlotHit,
+    context_page_hit: result.isPageHit,
+    num_runs: result.runs.length,
+    prompt_tokens: mean(timelines.map((t) => t.numPromptTokens)),
+    cached_tokens: mean(timelines.map((t) => t.numCachedTokens)),
+    phase_ms: phaseMs,
+    parts_ms: partsMs,
+    first_chunk_ms: mean(ttfts),
+    full_response_ms: mean(timelines.map((t) => t.e2eMs)),
+    floor_prefill_ms: mean(result.runs.map((r) => r.floorPrefillMs)),
+    median_first_chunk_ms: median(ttfts),
+    median_floor_prefill_ms: median(result.runs.map((r) => r.floorPrefillMs)),
+    ...(result.runs[0]?.fileReadMs === undefined
+      ? {}
+      : {
+          median_slot_load_ms: median(timelines.map((t) => t.parts.slotLoad)),
+          median_file_read_ms: median(result.runs.map((r) => r.fileReadMs ?? Number.NaN)),
+          graph_cache: result.runs.map((r) => r.graphCache ?? 'off'),
+          spare_at_load: result.runs.map((r) => r.spareAtLoad ?? 'off'),
+          median_spare_start_ms: medianOrNull(result.runs.map((r) => r.spareStartMs ?? null)),
+        }),
+  };
+}
+
+/** The median of the values that were measured, or null when none was. */
+function medianOrNull(values: readonly (number | null)[]): number | null {
+  const measured = values.filter((v): v is number => v !== null);
+  return measured.length > 0 ? median(measured) : null;
+}
+
+/** A target with what was measured, so a reader sees both the number and the verdict. */
+export interface TargetCheck {
+  name: string;
+  measured: number;
+  target: string;
+  isMet: boolean;
+  how: string;
+}
+
+/**
+ * The issue's targets, computed from cases measured in this same run; `hops` (bare thread hops
+ * after a forward-long wait) is the floor under the warm-path overhead, printed beside it.
+ */
+export function targetChecks(
+  cases: CaseResult[],
+  decode: DecodeResult,
+  sampleMs: number,
+  hops: ThreadHops,
+): TargetCheck[] {
+  const byName = new Map(cases.map((c) => [c.name, c]));
+  const cold = byName.get('cold_slot_no_context_page')!;
+  const warm = byName.get('resident_slot_no_context_page')!;
+  const hit = byName.get('resident_slot_context_page_hit')!;
+  const off = byName.get('resident_slot_context_page_off')!;
+  // The request's own forward (its prefill part: contextReadyAt → logitsAt around session.run in
+  // the worker) is the raw prefill of exactly these tokens; a forward timed separately (the
+  // floor) varies by more than 1 ms between runs on a ~100M model, so it is reported beside.
+  const overheadMs = median(
+    warm.runs.map((r) => (r.timeline.ttftMs ?? 0) - r.timeline.parts.prefill - sampleMs),
+  );
+  const versusFloorMs = median(warm.runs.map((r) => (r.timeline.ttftMs ?? 0) - r.floorPrefillMs - sampleMs));
+  const hitRatio =
+    mean(hit.runs.map((r) => r.timeline.ttftMs ?? 0)) / mean(off.runs.map((r) => r.timeline.ttftMs ?? 0));
+  const itlRatio = decode.engineItlMedianMs / decode.rawStepMedianMs;
+  const hitFloorRatio =
+    median(hit.runs.map((r) => r.timeline.ttftMs ?? Number.NaN)) /
+    median(hit.runs.map((r) => r.floorPrefillMs));
+  const coldRuns = cold.runs.slice(1); // the first load builds and saves the optimized graph
+  const coldRatio =
+    median(coldRuns.map((r) => r.timeline.parts.slotLoad)) /
+    median(coldRuns.map((r) => r.fileReadMs ?? Number.NaN));
+  const spareStartMs = medianOrNull(cold.runs.map((r) => r.spareStartMs ?? null));
+  // With a ready spare the load skips the thread's start; a load that finds none (a request right
+  // at app start, or two loads back to back) pays it on top: printed so the boundary stays plain.
+  const spareNote =
+    spareStartMs === null
+      ? 'no spare slot worker'
+      : `spare worker at load: ${coldRuns.map((r) => r.spareAtLoad ?? 'off').join(', ')}; a load without a ready spare also pays its start, median ${spareStartMs.toFixed(0)} ms`;
+  const throughputRatio = decode.concurrentTokensPerS / decode.singleTokensPerS;
+  return [
+    {
+      name: 'warm_path_engine_overhead_ms',
+      measured: overheadMs,
+      target: '≤ 1 ms',
+      isMet: overheadMs <= 1,
+      how: `median over runs of (TTFT − the request's own session.run of its tokens − raw greedy sample); against a separately timed floor run: ${versusFloorMs.toFixed(2)} ms; of it, two bare thread hops on this machine (a job to an idle worker ${hops.inboundMs.toFixed(2)} ms, a reply after ${hops.busyMs.toFixed(0)} ms busy ${hops.replyMs.toFixed(2)} ms, medians of ${hops.numRuns})`,
+    },
+    {
+      name: 'page_hit_ttft_over_paging_off',
+      measured: hitRatio,
+      target: '≤ 0.15',
+      isMet: hitRatio <= 0.15,
+      how: `mean TTFT with ${mean(hit.runs.map((r) => r.timeline.numCachedTokens)).toFixed(0)} cached tokens ÷ mean TTFT of the same requests with paging off`,
+    },
+    {
+      name: 'page_hit_ttft_over_floor',
+      measured: hitFloorRatio,
+      target: '≤ 1.15',
+      isMet: hitFloorRatio <= 1.15,
+      how: `median TTFT with ${mean(hit.runs.map((r) => r.timeline.numCachedTokens)).toFixed(0)} cached tokens ÷ median bare session.run of the same new tokens over an already-assembled past`,
+    },
+    {
+      name: 'cold_slot_load_over_file_read',
+      measured: coldRatio,
+      target: '≤ 3.0',
+      isMet: coldRatio <= 3,
+      how: `median slotLoad of cold runs 2–${cold.runs.length} (graph cache: ${coldRuns.map((r) => r.graphCache ?? 'off').join(', ')}) ÷ median read of the model file from page cache right after each load; run 1 (${cold.runs[0]?.graphCache ?? 'off'}): ${cold.runs[0]?.timeline.parts.slotLoad.toFixed(0)} ms; ${spareNote}`,
+    },
+    {
+      name: 'decode_itl_over_raw_loop',
+      measured: itlRatio,
+      target: '≤ 1.10',
+      isMet: itlRatio <= 1.1,
+      how: `median inter-token gap at one sequence ÷ median raw decode step (${decode.numSteps} steps × 3)`,
+    },
+    {
+      name: 'throughput_concurrent_over_single',
+      measured: throughputRatio,
+      target: '≥ 2.0',
+      isMet: throughputRatio >= 2,
+      how: `output tokens/s with ${decode.numConcurrent} concurrent sequences ÷ one sequence, first arrival → last finish`,
+    },
+  ];
+}

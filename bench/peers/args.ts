@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultRuntimeOptions, slotThreadsOf } from '../../src-main/runtime';
+import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
+import type { Precision } from './variants';
+import { PRECISIONS } from './variants';
+import type { PeersWorkload } from './workload';
+
+/** The engines First Frame can be compared with. */
+export const PEER_ENGINES = ['llama.cpp', 'transformers.js'] as const;
+/** One peer engine's name as `--engines` takes it. */
+export type PeerEngineName = (typeof PEER_ENGINES)[number];
+
+const OPTIONS = {
+  model: { type: 'string' },
+  variant: { type: 'string' },
+  engines: { type: 'string', default: PEER_ENGINES.join(',') },
+  precisions: { type: 'string', default: Object.keys(PRECISIONS).join(',') },
+  json: { type: 'boolean', default: false },
+  runs: { type: 'string', default: '10' },
+  'prompt-tokens': { type: 'string', default: '128' },
+  'output-tokens': { type: 'string', default: '32' },
+  turns: { type: 'string', default: '8' },
+  'conversation-runs': { type: 'string', default: '3' },
+  'user-tokens': { type: 'string', default: '48' },
+  conversations: { type: 'string', default: '4' },
+  'concurrent-turns': { type: 'string', default: '4' },
+  threads: { type: 'string' },
+} as const;
+
+/** Splits a comma list and checks every item against `known`. */
+function listOption<T extends string>(name: string, text: string, known: readonly T[]): T[] {
+  const items = text.split(',').map((item) => item.trim());
+  const unknown = items.filter((item) => !known.includes(item as T));
+  if (unknown.length > 0 || items.length === 0)
+    throw new Error(`--${name} "${text}": choose from ${known.join(', ')}`);
+  return items as T[];
+}
+
+/** `npm run bench -- peers` options: the model folder, the engines, --json and the workload's sizes. */
+export function parsePeersArgs(argv: string[]): {
+  modelDir: string;
+  variant: string | null;
+  isJson: boolean;
+  engines: PeerEngineName[];
+  precisions: Precision[];
+  workload: PeersWorkload;
+} {
+  const { values: v } = parseArgs({ args: argv, options: OPTIONS });
+  const count = (name: keyof typeof OPTIONS, text: string | undefined): number => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} "${text}": an integer ≥ 1`);
+    return value;
+  };
+  return {
+    modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
+    variant: v.variant ?? null,
+    isJson: v.json,
+    engines: listOption('engines', v.engines, PEER_ENGINES),
+    precisions: listOption('precisions', v.precisions, Object.keys(PRECISIONS) as Precision[]),
+    workload: {
+      numRuns: count('runs', v.runs),
+      numPromptTokens: count('prompt-tokens', v['prompt-tokens']),
+      numOutputTokens: count('output-tokens', v['output-tokens']),
+      numTurns: count('turns', v.turns),
+      numConversationRuns: count('conversation-runs', v['conversation-runs']),
+      numUserTokens: count('user-tokens', v['user-tokens']),
+      numConversations: count('conversations', v.conversations),
+      numConcurrentTurns: count('concurrent-turns', v['concurrent-turns']),
+      // The runtime's own default (all cores but the main thread's), for all three engines alike.
+      numThreads: v.threads
+        ? count('threads', v.threads)
+        : slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' })),
+    },
+  };
+}

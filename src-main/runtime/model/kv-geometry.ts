@@ -1,0 +1,33 @@
+import type { CatalogueModel } from './catalogue';
+import type { FloatType } from './decoder-io';
+
+/**
+ * The shape of a model variant's K/V: what sizes context pages and the K/V budget, and how a
+ * worker lays out a batch. Device-free, so the scheduler can size pages without a runner.
+ */
+export interface KvGeometry {
+  numLayers: number;
+  numKvHeads: number;
+  headDim: number;
+  /** The graph's past/present element type. */
+  kvDtype: FloatType;
+}
+
+/** Bytes per K/V element of each past/present dtype. */
+export const BYTES_PER_ELEMENT: Record<FloatType, number> = { float32: 4, float16: 2 };
+
+/** The K/V geometry of a model variant: the config's shape in the graph's K/V dtype. */
+export function kvGeometryOf(model: Pick<CatalogueModel, 'folder' | 'graph'>): KvGeometry {
+  const { numLayers, numKvHeads, headDim } = model.folder.shape;
+  return { numLayers, numKvHeads, headDim, kvDtype: model.graph.io.kvDtype };
+}
+
+/** Bytes in one context page: `pageElements` in the geometry's dtype (the unit of every K/V budget). */
+export function pageBytes(geometry: KvGeometry, pageSize: number): number {
+  return pageElements(geometry, pageSize) * BYTES_PER_ELEMENT[geometry.kvDtype];
+}
+
+/** Elements in one context page: every layer's key and value for `pageSize` tokens. */
+export function pageElements(geometry: KvGeometry, pageSize: number): number {
+  return geometry.numLayers * 2 * geometry.numKvHeads * pageSize * geometry.headDim;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { seedPhasesOf } from '../../../bench/first-frame/summary';
+import { timeline } from '../telemetry/report/timeline-fixture';
+
+describe('first-frame bench: seed 000 phase names', () => {
+  it('splits emit where the first chunk reached the sink, and the seed phases sum to TTFT', () => {
+    const t = timeline({
+      arrivedAt: 1_000,
+      parts: { inbox: 1, route: 2, queue: 3, activation: 4, contextLookup: 5, prefill: 20, emit: 6 },
+    });
+    // emit runs 1,035 → 1,041; the sink got the first chunk at 1,039.5.
+    const phases = seedPhasesOf({ timeline: t, firstChunkHandedAt: 1_039.5, floorPrefillMs: 0 });
+    expect(phases).toEqual({
+      route: 3,
+      slot_load: 0,
+      queue: 3,
+      slot_activation: 4,
+      context_lookup: 5,
+      prefill: 20,
+      decode_first_token: 4.5,
+      first_chunk_flush: 1.5,
+      unattributed: 0,
+    });
+    const sum = Object.values(phases).reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(t.ttftMs!, 9);
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { llamaSectionJson, llamaTargets } from '../../../bench/peers/llama-report';
+import { peersTargets } from '../../../bench/peers/targets';
+
+describe('peers: targets from one run', () => {
+  const samples = (ttftMs: number[], itlMs: number[]) => ({ ttftMs, itlMs });
+  const turns = [1, 2].map((turn) => ({
+    turn,
+    numPromptTokens: 10 * turn,
+    numCachedTokens: 0,
+    oursTtftMs: 20,
+    peerTtftMs: 100,
+    floorFullPrefillMs: 90,
+  }));
+
+  it('compares medians: ours/floor TTFT and ITL, last-turn ours/peer TTFT, concurrent/sequential throughput', () => {
+    const targets = peersTargets({
+      single: { ours: samples([10, 11, 30], [5, 5, 6]), floor: samples([10, 10, 12], [5, 5, 5]), peer: null },
+      turns,
+      oursTokensPerS: 300,
+      peerTokensPerS: 100,
+    });
+    expect(targets.map((t) => [t.name, t.measured, t.isMet])).toEqual([
+      ['single_turn_ttft_ours_over_floor', 1.1, true],
+      ['single_turn_itl_ours_over_floor', 1, true],
+      ['turn_2_ttft_ours_over_peer', 0.2, true],
+      ['concurrent_throughput_ours_over_peer_sequential', 3, true],
+    ]);
+  });
+
+  it('says n/a rather than guessing when the peer could not run', () => {
+    const targets = peersTargets({
+      single: { ours: samples([10], [5]), floor: samples([5], [5]), peer: null },
+      turns: turns.map((t) => ({ ...t, peerTtftMs: null })),
+      oursTokensPerS: 300,
+      peerTokensPerS: null,
+    });
+    expect(targets[0]).toMatchObject({ measured: 2, isMet: false });
+    expect(targets.slice(2).map((t) => [t.measured, t.isMet])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+  });
+});
+
+describe('peers: llama.cpp targets from one run', () => {
+  const samples = (ttftMs: number[], itlMs: number[]) => ({ ttftMs, itlMs });
+  const pair = (precision: 'f16' | 'q8' | 'q4', oursItl: number, llamaItl: number) => ({
+    precision,
+    status: 'ok' as const,
+    ours: samples([60, 70, 80], [oursItl, oursItl, oursItl + 5]),
+    floor: samples([55], [oursItl]),
+    llama: samples([100, 100, 120], [llamaItl, llamaItl]),
+    greedyCheck: { numSame: 32, numCompared: 32, firstDifferentAt: null },
+    agreement: { numSame: 30, numCompared: 32 },
+    weightBytesPerToken: { ours: 400e6, llama: 200e6 },
+    ggufMadeMs: null,
+  });
+
+  it('names the issue’s four targets and divides First Frame’s medians by llama.cpp’s', () => {
+    const targets = llamaTargets({
+      engine: { version: 'test' },
+      bandwidth: null,
+      pairs: [
+        pair('f16', 30, 25),
+        pair('q8', 10, 20),
+        { precision: 'q4', status: 'skipped', reason: 'no file' },
+      ],
+    });
+    expect(targets.map((t) => [t.name, t.measured, t.isMet])).toEqual([
+      ['decode_itl_ours_over_llamacpp_q4', null, null],
+      ['decode_itl_ours_over_llamacpp_q8', 0.5, true],
+      ['decode_itl_ours_over_llamacpp_f16', 1.2, true],
+      ['prefill_ours_over_llamacpp_f16', 0.7, true],
+    ]);
+    expect(targets[0]!.how).toContain('not run: no file');
+  });
+
+  it('reports weight bytes per token ÷ ITL against the measured read bandwidth', () => {
+    const json = llamaSectionJson({
+      engine: { version: 'test' },
+      bandwidth: { bytesPerS: 20e9, boundary: 'test' },
+      pairs: [pair('f16', 20, 10)],
+    });
+    const roofline = (json.precisions[0] as { roofline: Record<string, { achieved_gb_per_s: number }> })
+      .roofline;
+    expect(roofline['First Frame']!.achieved_gb_per_s).toBeCloseTo(20);
+    expect(roofline['llama.cpp']!.achieved_gb_per_s).toBeCloseTo(20);
+  });
+});
