@@ -45,7 +45,7 @@ export class TextTokenizer {
     const config = files.tokenizerConfig;
     this.bosToken = tokenText(config['bos_token']);
     this.eosToken = tokenText(config['eos_token']);
-    this.vocabSize = Math.max(...this.tokenizer.get_vocab(true).values()) + 1;
+    this.vocabSize = largestId(this.tokenizer.get_vocab(true).values()) + 1;
     const source = files.chatTemplateFile ?? templateSource(config['chat_template']);
     this.template = source === null ? null : ChatTemplate.parse(source);
     this.segments = this.segmentCacheIfExact(files.tokenizerJson);
@@ -181,6 +181,16 @@ function templateSource(value: unknown): string | null {
     return typeof template === 'string' ? template : null;
   }
   return null;
+}
+
+/**
+ * The largest id, by a loop: spreading a 128k-entry vocabulary into Math.max's arguments
+ * overflows the stack (Llama 3, Qwen and Gemma vocabularies are 128k–256k tokens).
+ */
+function largestId(ids: Iterable<number>): number {
+  let largest = -1;
+  for (const id of ids) if (id > largest) largest = id;
+  return largest;
 }
 
 function tokenText(value: unknown): string | null {

@@ -106,4 +106,24 @@ describe('TextTokenizer', () => {
       canCutAtSpaces({ ...files.tokenizerJson, pre_tokenizer: { type: 'ByteLevel', use_regex: false } }),
     ).toBe(false);
   });
+
+  it('loads a 256k-token vocabulary (Gemma-sized) and counts it without overflowing the stack', () => {
+    const numTokens = 256_000;
+    const vocab: Record<string, number> = { '[UNK]': 0 };
+    for (let id = 1; id < numTokens; id += 1) vocab[`w${id}`] = id;
+    const big = new TextTokenizer({
+      tokenizerJson: {
+        version: '1.0',
+        added_tokens: [],
+        normalizer: null,
+        pre_tokenizer: { type: 'WhitespaceSplit' },
+        post_processor: null,
+        decoder: null,
+        model: { type: 'WordLevel', vocab, unk_token: '[UNK]' },
+      },
+      tokenizerConfig: {},
+    });
+    expect(big.vocabSize).toBe(numTokens);
+    expect(big.encode('w1 w255999 w128000')).toEqual([1, 255_999, 128_000]);
+  });
 });
