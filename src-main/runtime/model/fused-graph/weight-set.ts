@@ -1,0 +1,126 @@
+// The fused graph writer's input: a llama-family decoder's dimensions and weights, neutral to
+// where they came from (a safetensors file, a GGUF file, the initializers of a naive ONNX graph,
+// random numbers). Each weight is either float in the storage it came in or already block-
+// quantized in MatMulNBits' byte layout, so quantized sources never pass through float.
+
+/** How RoPE frequencies are rescaled; null (no scaling) is plain `1 / theta^(2i/D)`. */
+export type RopeScaling =
+  /** Hugging Face `rope_type: linear`: every inverse frequency divided by `factor`. */
+  | { type: 'linear'; factor: number }
+  /** Hugging Face `rope_type: llama3` (Llama 3.1+): long wavelengths slowed, short kept, smooth between. */
+  | {
+      type: 'llama3';
+      factor: number;
+      lowFreqFactor: number;
+      highFreqFactor: number;
+      originalContextLength: number;
+    }
+  /** Per-frequency divisors, `headDim / 2` of them (GGUF's `rope_freqs.weight`). */
+  | { type: 'frequency-factors'; factors: Float32Array };
+
+/** A llama-family decoder's dimensions (Hugging Face config.json's, named for code). */
+export interface DecoderDims {
+  numLayers: number;
+  hiddenSize: number;
+  numHeads: number;
+  numKvHeads: number;
+  /** Per-head width; numHeads × headDim need not equal hiddenSize. Even (RoPE rotates pairs). */
+  headDim: number;
+  intermediateSize: number;
+  vocabSize: number;
+  ropeTheta: number;
+  ropeScaling: RopeScaling | null;
+  rmsNormEps: number;
+  /** The LM head is the embedding (the weight set then has no `lmHead`). */
+  isTiedEmbedding: boolean;
+  /** Positions the model runs to: the length of the rotary cos/sin caches the graph holds. */
+  contextLength: number;
+}
+
+/**
+ * A float tensor as its source stores it, row-major: fp32 values, or 16-bit patterns of IEEE
+ * half (`float16`) or bfloat16. Vectors have shape [n]; matrices [rows, cols].
+ */
+export type FloatData =
+  | { dtype: 'float32'; data: Float32Array }
+  | { dtype: 'float16'; data: Uint16Array }
+  | { dtype: 'bfloat16'; data: Uint16Array };
+
+/**
+ * A float weight. A matrix is `out-in` ([out features, in features]: Hugging Face, PyTorch and
+ * GGUF order) or `in-out` ([in, out]: a naive ONNX graph's transposed MatMul initializer), so
+ * a loaded graph's weights feed in without a transpose. Vectors (norms) ignore `order`.
+ */
+export type FloatWeight = FloatData & {
+  kind: 'float';
+  shape: number[];
+  order: 'out-in' | 'in-out';
+};
+
+/**
+ * A weight already block-quantized in the layout of ONNX Runtime's `com.microsoft` MatMulNBits:
+ * numRows (N, out features; the vocabulary for an embedding) rows of numCols (K, in features)
+ * codes, cut along K into blocks of `blockSize`, the last block zero-padded.
+ * - `data`: uint8 [N, ceil(K / blockSize), blockSize × bits / 8]; codes are unsigned; at 4 bits
+ *   element 2i is the low nibble of byte i and element 2i+1 the high nibble.
+ * - `scales`: [N × numBlocks] float32, row-major (fp16 scales widen exactly).
+ * - `zeroPoints`: null means 2^(bits−1) (symmetric); else uint8 [N × ceil(numBlocks × bits / 8)],
+ *   packed like the codes (two 4-bit zero points a byte, low nibble first).
+ * Value = (code − zeroPoint) × scale. GGUF Q4_0 maps with zeroPoints null (its nibbles reordered:
+ * GGUF puts element j and j+16 in byte j); Q8_0 maps with code = q + 128 and zeroPoints null.
+ */
+export interface BlockWeight {
+  kind: 'blocks';
+  bits: 4 | 8;
+  blockSize: number;
+  numRows: number;
+  numCols: number;
+  data: Uint8Array;
+  scales: Float32Array;
+  zeroPoints: Uint8Array | null;
+}
+
+/** A projection or embedding matrix: float or block-quantized. */
+export type MatrixWeight = FloatWeight | BlockWeight;
+
+/**
+ * One decoder layer. Projections are in Hugging Face's sense (q: [numHeads × headDim, hidden],
+ * k/v: [numKvHeads × headDim, hidden], o: [hidden, numHeads × headDim], gate/up:
+ * [intermediate, hidden], down: [hidden, intermediate], as out × in). Q and K rows are in
+ * Hugging Face's rotate-half order: GGUF's llama Q/K rows (permuted for interleaved RoPE) must be
+ * permuted back, which moves whole rows, so quantized rows move as they are.
+ */
+export interface DecoderLayerWeights {
+  inputNorm: FloatWeight;
+  q: MatrixWeight;
+  k: MatrixWeight;
+  v: MatrixWeight;
+  o: MatrixWeight;
+  postAttentionNorm: FloatWeight;
+  gate: MatrixWeight;
+  up: MatrixWeight;
+  down: MatrixWeight;
+}
+
+/**
+ * Everything the fused graph writer needs. Combinations it accepts:
+ * - norms: float vectors of any float dtype (written as float32);
+ * - every matrix independently float (fp32/fp16/bf16, either order) or blocks (4 or 8 bits,
+ *   block size a power of two ≥ 16, with or without zero points);
+ * - q/k/v are packed into one MatMul(NBits) when all three are float, or all blocks with the same
+ *   bits, block size and zero-point presence; otherwise each runs on its own (3 nodes, not 1).
+ *   gate/up likewise;
+ * - embedding float (Gather) or blocks without zero points, K a multiple of the block size
+ *   (GatherBlockQuantized); a tied LM head reads the embedding's bytes (MatMulNBits or Gemm);
+ * - `lmHead` present exactly when `dims.isTiedEmbedding` is false.
+ * Activations and K/V are float32 (ONNX Runtime's CPU GroupQueryAttention computes in float32).
+ */
+export interface DecoderWeightSet {
+  dims: DecoderDims;
+  /** [vocab, hidden]. */
+  embedding: MatrixWeight;
+  layers: DecoderLayerWeights[];
+  finalNorm: FloatWeight;
+  /** [vocab, hidden]; null when tied. */
+  lmHead: MatrixWeight | null;
+}
