@@ -1,4 +1,5 @@
 import type { Random } from './rng';
+import { TopCandidates } from './top-candidates';
 
 /** How the next token is picked. `temperature` 0 is greedy; `topK` 0 means the whole vocabulary. */
 export interface SamplingParams {
@@ -25,60 +26,35 @@ export function argmax(logits: Float32Array): number {
   return best;
 }
 
-/** Picks a token id from last-position logits. Never returns a masked (−∞ or NaN) entry. */
+/**
+ * Picks a token id from last-position logits. Never returns a masked (−∞ or NaN) entry unless
+ * every entry is masked (then greedy's pick). Costs O(vocab): the top-k candidates are selected,
+ * not sorted, and taken in order only until the nucleus closes and the draw lands.
+ */
 export function sampleToken(logits: Float32Array, params: SamplingParams, random: Random): number {
   if (params.temperature <= 0) return argmax(logits);
-  const candidates = topCandidates(logits, params.topK > 0 ? params.topK : logits.length);
-  const probs = softmaxOver(logits, candidates, params.temperature);
-  const numKept = nucleusSize(probs, params.topP);
-  let mass = 0;
-  for (let i = 0; i < numKept; i++) mass += probs[i]!;
-  let pick = random() * mass;
-  for (let i = 0; i < numKept; i++) {
-    pick -= probs[i]!;
-    if (pick <= 0) return candidates[i]!;
-  }
-  return candidates[numKept - 1]!;
-}
-
-/** Indices of the `k` largest finite logits, largest first. */
-function topCandidates(logits: Float32Array, k: number): number[] {
-  if (k >= logits.length) {
-    const all = Array.from(logits.keys()).filter((i) => Number.isFinite(logits[i]!));
-    return all.sort((a, b) => logits[b]! - logits[a]! || a - b);
-  }
-  const top: number[] = [];
-  for (let i = 0; i < logits.length; i++) {
-    const value = logits[i]!;
-    if (!Number.isFinite(value)) continue;
-    if (top.length === k && value <= logits[top[k - 1]!]!) continue;
-    let at = top.length === k ? k - 1 : top.length;
-    while (at > 0 && logits[top[at - 1]!]! < value) at--;
-    top.splice(at, 0, i);
-    if (top.length > k) top.pop();
-  }
-  return top;
-}
-
-function softmaxOver(logits: Float32Array, candidates: readonly number[], temperature: number): Float64Array {
-  const probs = new Float64Array(candidates.length);
-  const maxLogit = logits[candidates[0]!]!;
+  const candidates = TopCandidates.of(logits, params.topK > 0 ? params.topK : logits.length);
+  if (candidates.numLeft === 0) return argmax(logits);
+  const maxLogit = logits[candidates.peek()]!;
+  const weightOf = (id: number) => Math.exp((logits[id]! - maxLogit) / params.temperature);
   let total = 0;
-  candidates.forEach((index, i) => {
-    probs[i] = Math.exp((logits[index]! - maxLogit) / temperature);
-    total += probs[i]!;
-  });
-  for (let i = 0; i < probs.length; i++) probs[i] = probs[i]! / total;
-  return probs;
-}
-
-/** How many leading (sorted) candidates reach cumulative probability `topP` (at least one). */
-function nucleusSize(sortedProbs: Float64Array, topP: number): number {
-  if (topP >= 1) return sortedProbs.length;
-  let mass = 0;
-  for (let i = 0; i < sortedProbs.length; i++) {
-    mass += sortedProbs[i]!;
-    if (mass >= topP) return i + 1;
+  for (const id of candidates.ids) total += weightOf(id);
+  const taken: number[] = [];
+  const probs: number[] = [];
+  const take = () => {
+    const id = candidates.take();
+    taken.push(id);
+    probs.push(weightOf(id) / total);
+    return probs[probs.length - 1]!;
+  };
+  const isWhole = params.topP >= 1;
+  let mass = isWhole ? 1 : 0;
+  while (!isWhole && candidates.numLeft > 0 && mass < params.topP) mass += take();
+  let pick = random() * mass;
+  for (let i = 0; i < taken.length || (isWhole && candidates.numLeft > 0); i++) {
+    if (i === taken.length) take();
+    pick -= probs[i]!;
+    if (pick <= 0) return taken[i]!;
   }
-  return sortedProbs.length;
+  return taken[taken.length - 1]!;
 }
