@@ -28,6 +28,21 @@ export const HTTP_LIMITS = {
   maxHeaderBytes: 16 * KIB,
 } as const;
 
+/**
+ * What a JSON text may cost to parse, counted before it is parsed (json-work.ts): how deep it
+ * nests and how many items (array elements, object members) it holds. Bytes alone do not bound
+ * the work: 50 MB nested 25M deep parsed for seconds and kept a GB.
+ */
+export const JSON_WORK_LIMITS = {
+  /**
+   * A model folder's JSON files (config, tokenizer): tokenizers nest under 10 deep, and the
+   * largest real ones (262k-token vocabularies with their merges) hold about 2 M items.
+   */
+  modelFile: { maxBytes: 64 * MIB, maxDepth: 64, maxItems: 8_000_000 },
+  /** An `/api/call/…` or `/v1/…` body: no request nests 10 deep or holds 100k items. */
+  requestBody: { maxDepth: 64, maxItems: 100_000 },
+} as const;
+
 /** The largest values the service contract accepts from a client (zod bounds derive from these). */
 export const INPUT_LIMITS = {
   /** One chat message (characters); longer ones are refused by the contract. */

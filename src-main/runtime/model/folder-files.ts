@@ -1,9 +1,11 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { JsonWorkMeter } from '../../json-work';
+import { JSON_WORK_LIMITS } from '../../limits';
 import { ModelFolderError } from './model-folder-error';
 
-/** Largest JSON file listing reads (a big tokenizer.json is ~20 MB). */
-const MAX_JSON_BYTES = 64 * 1024 * 1024;
+/** Bytes read at a time, each chunk measured before the next is read. */
+const CHUNK_BYTES = 1 << 20;
 
 /**
  * What a failed read means, said as what it is: only ENOENT is "missing"; a permission error,
@@ -64,29 +66,48 @@ export function readFolderJson(
 ): Record<string, unknown> | null {
   const real = resolveInside(folder, rel, isOptional);
   if (real === null) return null;
-  let text: string;
+  let bytes: Buffer;
   try {
-    const size = statSync(real).size;
-    if (size > MAX_JSON_BYTES)
-      throw new ModelFolderError(
-        folder,
-        rel,
-        `is ${mb(size)}, over the ${mb(MAX_JSON_BYTES)} limit for a JSON file`,
-      );
-    text = readFileSync(real, 'utf8');
+    bytes = readMeasured(real, (problem) => new ModelFolderError(folder, rel, problem));
   } catch (error) {
     if (error instanceof ModelFolderError) throw error;
     throw new ModelFolderError(folder, rel, describeReadError(error));
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new ModelFolderError(folder, rel, `malformed JSON${jsonPosition(error)}`);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new ModelFolderError(folder, rel, 'malformed JSON (not a JSON object)');
   return value as Record<string, unknown>;
+}
+
+/**
+ * Reads a JSON file chunk by chunk, measuring its work as it goes (JSON_WORK_LIMITS.modelFile):
+ * a file over a limit is refused after the first chunk that shows it, before it is parsed.
+ */
+function readMeasured(file: string, refuse: (problem: string) => Error): Buffer {
+  const { maxBytes } = JSON_WORK_LIMITS.modelFile;
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) throw refuse(`is ${mb(size)}, over the ${mb(maxBytes)} limit for a JSON file`);
+    const bytes = Buffer.allocUnsafe(size);
+    const meter = new JsonWorkMeter(JSON_WORK_LIMITS.modelFile);
+    let numRead = 0;
+    while (numRead < size) {
+      const numChunk = readSync(fd, bytes, numRead, Math.min(CHUNK_BYTES, size - numRead), numRead);
+      if (numChunk === 0) break;
+      const problem = meter.feed(bytes.subarray(numRead, numRead + numChunk));
+      if (problem) throw refuse(`${problem}; refused before parsing`);
+      numRead += numChunk;
+    }
+    return bytes.subarray(0, numRead);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads a small text file of the folder (e.g. chat_template.jinja), or null when absent. */

@@ -143,6 +143,23 @@ const CASES: Array<{ name: string; breakIt: (dir: string) => void; error: RegExp
     error: /^tokenizer_config\.json: chat template computed the integer 100000000, over the limit of 1000000/,
   },
   {
+    name: 'deep-tokenizer',
+    // Valid JSON, 4M levels deep: parsing it alone took seconds and kept hundreds of MB.
+    breakIt: (dir) =>
+      writeFileSync(
+        path.join(dir, 'tokenizer.json'),
+        `{"model": ${'['.repeat(4_000_000)}${']'.repeat(4_000_000)}}`,
+      ),
+    error: /^tokenizer\.json: nested deeper than 64 levels; refused before parsing /,
+  },
+  {
+    name: 'tokenizer-of-too-many-items',
+    breakIt: (dir) =>
+      writeFileSync(path.join(dir, 'tokenizer.json'), `{"model": [${'0,'.repeat(8_000_001)}0]}`),
+    error:
+      /^tokenizer\.json: holds more than 8,000,000 items \(array elements and object members\); refused before parsing /,
+  },
+  {
     name: 'no-model-file',
     breakIt: (dir) => {
       rmSync(path.join(dir, 'onnx'), { recursive: true });

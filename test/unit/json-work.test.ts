@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { JsonWorkMeter, jsonWorkProblem } from '../../src-main/json-work';
+
+const LIMITS = { maxDepth: 4, maxItems: 10 };
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+describe('JsonWorkMeter', () => {
+  it('passes a text within both limits', () => {
+    expect(jsonWorkProblem(bytes('{"a": [1, 2, {"b": [3]}], "c": "d"}'), LIMITS)).toBeNull();
+  });
+
+  it('refuses a text nested deeper than the limit, naming the limit', () => {
+    expect(jsonWorkProblem(bytes('[[[[[1]]]]]'), LIMITS)).toBe('nested deeper than 4 levels');
+    expect(jsonWorkProblem(bytes('[[[[1]]]]'), LIMITS)).toBeNull();
+  });
+
+  it('refuses a text with more items than the limit', () => {
+    expect(jsonWorkProblem(bytes(`[${Array(10).fill(0).join(',')}]`), LIMITS)).toBeNull();
+    expect(jsonWorkProblem(bytes(`[${Array(11).fill(0).join(',')}]`), LIMITS)).toMatch(
+      /^holds more than 10 items/,
+    );
+  });
+
+  it('counts nothing inside strings, escaped quotes included', () => {
+    expect(jsonWorkProblem(bytes('["[[[[[,,,,,,,,,,,,\\"[[[[[[["]'), LIMITS)).toBeNull();
+  });
+
+  it('carries its state across chunks, an escape cut at the boundary included', () => {
+    const meter = new JsonWorkMeter(LIMITS);
+    expect(meter.feed(bytes('["x\\'))).toBeNull();
+    expect(meter.feed(bytes('"[[[[[[" ,'))).toBeNull();
+    expect(meter.feed(bytes('[[[['))).toBe('nested deeper than 4 levels');
+  });
+
+  it('stops at the first chunk that passes the depth limit, whatever follows', () => {
+    const meter = new JsonWorkMeter({ maxDepth: 64, maxItems: 1_000 });
+    expect(meter.feed(bytes('['.repeat(65)))).toBe('nested deeper than 64 levels');
+  });
+});
