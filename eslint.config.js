@@ -62,6 +62,23 @@ export default tseslint.config(
       ...noElectron,
     },
   },
+  // What a command, the HTTP host or the store prints may hold anyone's text (a run name from
+  // an imported trace, a request's path): it goes through src-main/printable.ts, which escapes
+  // control characters, never straight to the console.
+  {
+    files: ['src-main/cli/**', 'bench/**', 'src-main/host/http/**', 'src-main/store/**'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[object.object.name='process'][object.property.name=/^std(out|err)$/][property.name='write']",
+          message: 'print through src-main/printable.ts',
+        },
+      ],
+    },
+  },
   {
     files: [
       'src-main/host/electron/**',

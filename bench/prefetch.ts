@@ -27,6 +27,7 @@ import {
   type MsSummary,
   type PrefetchSample,
 } from '../src-main/runtime/host-memory';
+import { print, printError } from '../src-main/printable';
 
 const DEFAULT_MODEL = 'resources/models/ff-austen-mini/onnx/model.onnx';
 const GENERATED_BYTES = 100 * 1024 * 1024;
@@ -176,23 +177,23 @@ async function runArms(
 
 function printText(result: ReturnType<typeof buildResult>): void {
   const mib = (result.file.numBytes / 1024 / 1024).toFixed(1);
-  console.log(
+  print(
     `prefetch: ${result.file.path} (${mib} MiB${result.file.isGenerated ? ', generated' : ''}), ${result.numReps} reps × 4 arms interleaved`,
   );
-  console.log(`host memory: ${result.capabilities.nativeReason}`);
-  console.log(`page cache: ${result.pageCache.note}`);
-  console.log(`memlock: ${result.memlock.note}`);
-  console.log('arm               median ms   p95 ms   lock ms  advise ms  read ms  cold  pinned');
+  print(`host memory: ${result.capabilities.nativeReason}`);
+  print(`page cache: ${result.pageCache.note}`);
+  print(`memlock: ${result.memlock.note}`);
+  print('arm               median ms   p95 ms   lock ms  advise ms  read ms  cold  pinned');
   for (const a of result.arms) {
     const cells = [a.total.medianMs, a.total.p95Ms, a.medianLockMs, a.medianAdviseMs, a.medianReadMs].map(
       (v) => v.toFixed(1).padStart(9),
     );
-    console.log(
+    print(
       `${a.arm.padEnd(16)} ${cells.join('')}  ${String(a.numCold).padStart(2)}/${a.total.numSamples}  ${a.slot.pinned ? 'yes' : 'no'} (${a.slot.pinned_reason})`,
     );
   }
   for (const [name, r] of Object.entries(result.ratios))
-    console.log(`ratio ${name.padEnd(22)} median ${r.median.toFixed(3)}  p95 ${r.p95.toFixed(3)}`);
+    print(`ratio ${name.padEnd(22)} median ${r.median.toFixed(3)}  p95 ${r.p95.toFixed(3)}`);
 }
 
 function buildResult(
@@ -243,7 +244,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   const numReps = Number(values.reps);
   if (!Number.isInteger(numReps) || numReps < 1) {
-    console.error('--reps must be a positive integer');
+    printError('--reps must be a positive integer');
     return 2;
   }
   const memory = loadHostMemory();
@@ -253,7 +254,7 @@ export async function run(argv: string[]): Promise<number> {
     const memlock = prepareMemlock(memory, file.numBytes, values['keep-memlock']);
     const samples = await runArms(memory, file.path, numReps, memlock.isLimitBypassed);
     const result = buildResult(memory, file, numReps, { pageCache, memlock, samples });
-    if (values.json) console.log(JSON.stringify(result, null, 2));
+    if (values.json) print(JSON.stringify(result, null, 2));
     else printText(result);
     return 0;
   } finally {

@@ -14,6 +14,7 @@ import type { ArmProgress, ArmResult, ExperimentIdentity } from './arm';
 import { armResultOf, runArmRound } from './arm';
 import { armRatios, tableLines } from './table';
 import { describeWorkload, sharedWorkload } from './workload';
+import { print, printError } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- experiment`. */
 export async function run(argv: string[]): Promise<number> {
@@ -21,7 +22,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     config = parseExperimentArgs(argv);
   } catch (error) {
-    console.error(`${(error as Error).message}\n${EXPERIMENT_USAGE}`);
+    printError(`${(error as Error).message}\n${EXPERIMENT_USAGE}`);
     return 2;
   }
   const folder = await loadModelFolder(config.modelDir);
@@ -34,9 +35,9 @@ export async function run(argv: string[]): Promise<number> {
       progress[i] = await runArmRound(config, shared, folder.tokenizer, identity, i, progress[i] ?? null);
   const arms: ArmResult[] = progress.map((p, i) => armResultOf(config, i, p!));
   const report = reportOf(config, identity, arms);
-  if (config.isJson) console.log(JSON.stringify(report, null, 2));
+  if (config.isJson) print(JSON.stringify(report, null, 2));
   else
-    console.log(
+    print(
       [
         `experiment ${identity.experimentId} — vary ${config.vary.name} over ${config.vary.arms.map((a) => a.value).join(', ')}`,
         `workload: ${JSON.stringify(identity.workload)}`,

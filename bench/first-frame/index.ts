@@ -17,6 +17,7 @@ import { Floor } from './floor';
 import { printTable } from './table';
 import { caseJson, targetChecks } from './summary';
 import { measureThreadHops } from './thread-hops';
+import { print, printStatus } from '../../src-main/printable';
 
 /** `npm run bench -- first-frame …`: measures each case, prints the table and target checks; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   const modelId = entry.modelId;
   const floor = await Floor.open(entry.model, numThreads);
-  const log = (label: string) => values.json || process.stderr.write(`\r${label.padEnd(48)}`);
+  const log = (label: string) => values.json || printStatus(label, 48);
   const ctx: CaseContext = {
     paged,
     unpaged,
@@ -141,7 +142,7 @@ export async function run(argv: string[]): Promise<number> {
       },
       targets: targetChecks(cases, decode, sampleMs, hops),
     };
-    if (values.json) console.log(JSON.stringify(report, null, 2));
+    if (values.json) print(JSON.stringify(report, null, 2));
     else printTable(report);
     return 0;
   } finally {

@@ -1,4 +1,5 @@
 import type { caseJson, TargetCheck } from './summary';
+import { print } from '../../src-main/printable';
 
 interface PrintableReport {
   model: { id: string };
@@ -16,7 +17,7 @@ const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(2)
 
 /** The human-readable form of the first-frame report. */
 export function printTable(report: PrintableReport): void {
-  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const out = (line = '') => print(line);
   out(`\nfirst-frame benchmark — model ${report.model.id}`);
   out(`workload: ${JSON.stringify(report.workload)}`);
   out(`boundary: ${report.boundary}`);

@@ -9,6 +9,7 @@ import { judgeClientTtft } from '../../src-main/telemetry/timeline';
 import type { SettingsPatch } from '../../src-main/runtime/settings';
 import type { ClientFigures, LoadHost } from './load-host';
 import { openModelRuntime } from './model-runtime';
+import { printError } from '../../src-main/printable';
 
 /** How the in-process host is built. */
 export interface InProcessOptions {
@@ -97,7 +98,7 @@ function runTimelines(store: Store) {
       const timeline = byRequest.get(requestId);
       if (!timeline) return;
       const verdict = judgeClientTtft(timeline.ttftMs, seen.clientTtftMs);
-      if (!verdict.isAccepted) return console.warn(`${requestId}: ${verdict.reason}`);
+      if (!verdict.isAccepted) return printError(`${requestId}: ${verdict.reason}`);
       const figures = {
         clientTtftMs: seen.clientTtftMs,
         clientE2eMs: seen.clientE2eMs,

@@ -22,6 +22,7 @@ import type { PhaseContext } from './phase';
 import { measurePhase, warmUp, workloadOf } from './phase';
 import { traceLine, writeSeedTrace } from './trace-out';
 import type { TraceOutNote } from './trace-out';
+import { print, printError } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- load`. */
 export async function run(argv: string[]): Promise<number> {
@@ -29,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     config = parseLoadArgs(argv);
   } catch (error) {
-    console.error(`${(error as Error).message}\n${LOAD_USAGE}`);
+    printError(`${(error as Error).message}\n${LOAD_USAGE}`);
     return 2;
   }
   const folder = loadModelFolder(config.modelDir);
@@ -38,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     host = await openHost(config);
   } catch (error) {
     // An unreachable endpoint, a wrong key, a model folder that will not load: one clear line.
-    console.error(`load lab: ${(error as Error).message}`);
+    printError(`load lab: ${(error as Error).message}`);
     return 1;
   }
   try {
@@ -103,7 +104,7 @@ function emitReport(
       config.csvPath,
       phases.map((p) => ({ label: p.report.label, records: p.records })),
     );
-  if (config.isJson) return console.log(JSON.stringify(report, null, 2));
+  if (config.isJson) return print(JSON.stringify(report, null, 2));
   printPhases(report.phases, [
     `load lab — model ${host.modelId} — ${report.target}`,
     `workload: ${JSON.stringify(report.workload)}`,

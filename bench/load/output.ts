@@ -9,6 +9,7 @@ import type { RequestRecord } from './driver';
 import type { PhaseExtras } from './load-host';
 import type { PhaseSummary, Percentiles } from './summary';
 import { clientItlsOf, clientTtftOf, percentiles, serverTtftOf, transportOf } from './summary';
+import { print } from '../../src-main/printable';
 
 /** One measured phase as reported: its label, rate, stored run and summary. */
 export interface PhaseReport {
@@ -41,7 +42,7 @@ const row = (name: string, p: Percentiles) =>
 
 /** The human-readable report of every phase. */
 export function printPhases(phases: readonly PhaseReport[], header: string[]): void {
-  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const out = (line = '') => print(line);
   for (const line of header) out(line);
   for (const phase of phases) {
     const s = phase.summary;

@@ -1,3 +1,5 @@
+import { printError, printStatus } from '../../src-main/printable';
+
 const WIDTH = 28;
 
 /**
@@ -19,14 +21,14 @@ export class ProgressBar {
     this.numDone++;
     const filled = Math.round((this.numDone / Math.max(1, this.numTotal)) * WIDTH);
     const line = `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${this.numDone}/${this.numTotal} ${this.label}  ${note}`;
-    if (this.isTty) return void process.stderr.write(`\r${line.padEnd(100)}`);
+    if (this.isTty) return void printStatus(line, 100);
     const tenth = Math.floor((this.numDone / Math.max(1, this.numTotal)) * 10);
-    if (tenth !== this.lastTenth) process.stderr.write(`${line}\n`);
+    if (tenth !== this.lastTenth) printStatus(line, 100);
     this.lastTenth = tenth;
   }
 
   /** Ends the bar's line. */
   done(): void {
-    if (this.isTty) process.stderr.write('\n');
+    if (this.isTty) printError('');
   }
 }

@@ -23,6 +23,7 @@ import { buildPeersReport, printPeers } from './report';
 import type { TransformersResults } from './report';
 import { measureReadBandwidth } from './roofline';
 import { singleTurnPrompts } from './workload';
+import { print, printStatus } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- peers`. */
 export async function run(argv: string[]): Promise<number> {
@@ -32,8 +33,7 @@ export async function run(argv: string[]): Promise<number> {
     { numThreads: workload.numThreads, maxSeats: Math.max(4, workload.numConversations) },
     variant,
   );
-  const onProgress = (label: string) =>
-    void process.stderr.write(process.stderr.isTTY ? `\r${label.padEnd(64)}` : `${label}\n`);
+  const onProgress = (label: string) => printStatus(label, 64);
   try {
     let llama: LlamaSection | null = null;
     if (engines.includes('llama.cpp')) {
@@ -67,7 +67,7 @@ export async function run(argv: string[]): Promise<number> {
       llama,
       transformers,
     });
-    if (isJson) console.log(JSON.stringify(report, null, 2));
+    if (isJson) print(JSON.stringify(report, null, 2));
     else printPeers(report);
     return 0;
   } finally {

@@ -8,6 +8,7 @@ import type { PeersTarget } from './targets';
 import { peersTargets, summaryOf } from './targets';
 import type { PeersWorkload } from './workload';
 import { describeWorkload } from './workload';
+import { print } from '../../src-main/printable';
 
 /** Where each engine's clock starts and stops. */
 export const PEERS_BOUNDARY = {
@@ -103,7 +104,7 @@ const pair = (p: Percentiles) => `${ms(p.p50)}${ms(p.p95)}`;
 
 /** The human-readable report. */
 export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
-  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const out = (line = '') => print(line);
   out(`\npeers — model ${report.model.id} (${(report.model.onnx_bytes / 1e6).toFixed(1)} MB)`);
   for (const key of ['workload', 'boundary', 'machine'] as const)
     out(`${key}: ${JSON.stringify(report[key])}`);

@@ -18,6 +18,7 @@ import type { HeldOutText } from './held-out';
 import { greedyContinuation, scoreText } from './measure';
 import { printQuality, qualityJson, referenceOf } from './report';
 import type { VariantQuality } from './report';
+import { print, printError } from '../../src-main/printable';
 
 const USAGE = `npm run bench -- quality [--model DIR] [--variants a,b] [--prompts 8] [--tokens 32] [--threads N]
   [--data-dir DIR | --no-store] [--json]`;
@@ -51,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   const numThreads = count('threads', values.threads);
   const text = readHeldOutText();
-  const log = (line: string) => values.json || process.stderr.write(`${line}\n`);
+  const log = (line: string) => values.json || printError(line);
   const measured: VariantQuality[] = [];
   for (const model of models) {
     log(`measuring ${model.modelId} (${model.graph.weightDtype}, ${model.graph.file})`);
@@ -60,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
   const report = qualityJson(modelDir, text, workload, numThreads, measured);
   if (!values['no-store'])
     storeQualityResults(path.resolve(values['data-dir'] ?? DEFAULT_DATA_DIR), toResults(report, measured));
-  if (values.json) console.log(JSON.stringify(report, null, 2));
+  if (values.json) print(JSON.stringify(report, null, 2));
   else printQuality(report);
   return 0;
 }
@@ -72,7 +73,7 @@ async function variantsOf(modelDir: string, wanted: string[] | null): Promise<Ca
   if (entries.length === 0) throw new Error(`no model folder at ${modelDir} (pass --model DIR)`);
   const picked = entries.filter((e) => !wanted || (e.variant !== null && wanted.includes(e.variant)));
   for (const entry of picked)
-    if (entry.status === 'broken') process.stderr.write(`skipping ${entry.modelId}: ${entry.error}\n`);
+    if (entry.status === 'broken') printError(`skipping ${entry.modelId}: ${entry.error}`);
   const models = picked.flatMap((e) => (e.status === 'ok' ? [e.model] : []));
   if (models.length === 0) throw new Error(`${modelDir}: no variant to measure`);
   const reference = referenceOf(models);

@@ -3,6 +3,7 @@ import type { CatalogueModel } from '../../src-main/runtime/model';
 import type { HeldOutText } from './held-out';
 import { agreementOf, meanTokensBeforeDivergence } from './measure';
 import type { GreedyRun, TextScore } from './measure';
+import { print } from '../../src-main/printable';
 
 /** What was measured for one variant. */
 export interface VariantQuality {
@@ -80,18 +81,18 @@ export function qualityJson(
 
 /** The report as a table. */
 export function printQuality(report: ReturnType<typeof qualityJson>): void {
-  console.log(
+  print(
     `quality — ${report.model.name}: ${report.text.documents} held-out documents (${report.text.bytes} bytes), ` +
       `${report.workload.prompts} greedy prompts × ${report.workload.tokens_per_prompt} tokens, reference ${report.reference.variant}`,
   );
-  console.log(
+  print(
     'variant     weights        MB   bits/byte   vs ref   agreement   same-run   top-1   decode ms/token',
   );
   for (const v of report.variants)
-    console.log(
+    print(
       `${v.variant.padEnd(10)}  ${v.weight_dtype.padEnd(10)} ${(v.weight_bytes / 1e6).toFixed(1).padStart(6)}   ` +
         `${v.bits_per_byte.toFixed(4).padStart(9)}  ${`${v.bits_per_byte_vs_reference_pct >= 0 ? '+' : ''}${v.bits_per_byte_vs_reference_pct.toFixed(2)}%`.padStart(7)}` +
         `   ${v.agreement.toFixed(3).padStart(9)}   ${v.tokens_before_divergence.toFixed(1).padStart(8)}   ${v.top1_agreement.toFixed(3)}   ${v.decode_ms_per_token?.toFixed(2) ?? '–'}`,
     );
-  console.log(report.statistic);
+  print(report.statistic);
 }

@@ -20,6 +20,7 @@ import { formatSoak } from './report';
 import type { SoakResult } from './report';
 import { startServer } from './server-process';
 import { Tally } from './tally';
+import { print } from '../../src-main/printable';
 
 /** Runs the soak; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -38,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-soak-'));
   try {
     const result = await soak(dataDir, minutes * 60_000, numClients);
-    console.log(values.json ? JSON.stringify(result, null, 2) : formatSoak(result).join('\n'));
+    print(values.json ? JSON.stringify(result, null, 2) : formatSoak(result).join('\n'));
     return result.isPassed ? 0 : 1;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { openSqliteStore } from '../../src-main/store';
 import { benchInsert } from './insert';
 import { benchReport, reportChild, runChild } from './report';
 import { round1, type BenchResult, WORKLOAD } from './result';
+import { print } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- store`. */
 export async function run(argv: string[]): Promise<number> {
@@ -44,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
     );
     const dbPath = join(dir, 'round-0.db');
     const results = [...insert, ...benchReport(dbPath, numRequests), benchCsv(dbPath, numRequests)];
-    print(results, values.json);
+    printResults(results, values.json);
     return results.every((r) => r.isMet !== false) ? 0 : 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -98,27 +99,27 @@ async function csvChild(dbPath: string): Promise<number> {
   samples.numRows = numRows;
   samples.fileMb = round1(statSync(outPath).size / 1_048_576);
   store.close();
-  console.log(JSON.stringify(samples));
+  print(JSON.stringify(samples));
   return 0;
 }
 
-function print(results: BenchResult[], isJson: boolean): void {
+function printResults(results: BenchResult[], isJson: boolean): void {
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     numCpus: cpus().length,
     loadAvg1m: round1(loadavg()[0]!),
   };
   if (isJson) {
-    console.log(JSON.stringify({ machine, results }, null, 2));
+    print(JSON.stringify({ machine, results }, null, 2));
     return;
   }
-  console.log(`machine: ${machine.cpu} × ${machine.numCpus}, load average ${machine.loadAvg1m}`);
+  print(`machine: ${machine.cpu} × ${machine.numCpus}, load average ${machine.loadAvg1m}`);
   for (const r of results) {
     const verdict = r.isMet === null ? '' : r.isMet ? 'MET' : 'MISSED';
-    console.log(
+    print(
       `\n${r.name}: ${r.value < 10 ? r.value.toFixed(3) : round1(r.value).toLocaleString('en')} ${r.unit} (target ${r.target}) ${verdict}`,
     );
-    console.log(`  workload:  ${r.workload}\n  boundary:  ${r.boundary}\n  statistic: ${r.statistic}`);
-    console.log(`  detail:    ${JSON.stringify(r.detail)}`);
+    print(`  workload:  ${r.workload}\n  boundary:  ${r.boundary}\n  statistic: ${r.statistic}`);
+    print(`  detail:    ${JSON.stringify(r.detail)}`);
   }
 }

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src-main/store';
 import { buildReportFromColumns } from '../../src-main/telemetry/report';
 import { median, round1, type BenchResult, WORKLOAD } from './result';
+import { print } from '../../src-main/printable';
 
 /** The floor of the report: the columns it reads, fetched row by row with nothing built from them. */
 const BARE_SCAN_SQL = 'SELECT report_f64, itl_gaps_f64, model_id FROM requests';
@@ -81,7 +82,7 @@ export function reportChild(dbPath: string, numRepeats: number): number {
   scanDb.close();
   store.close();
   const med = (values: number[]) => round1(median(values));
-  console.log(
+  print(
     JSON.stringify({
       numRepeats,
       medianMs: med(totals),

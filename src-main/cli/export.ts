@@ -19,6 +19,8 @@ import { EXPORT_USAGE, parseExportArgs, UsageError } from './export/args';
 import { formatRunList, listRuns, resolveRunId } from './export/list';
 import { withProgress } from './export/progress';
 import { DEFAULT_DATA_DIR } from './paths';
+import { print, printableTo, printError } from '../printable';
+import { reasonOf } from '../telemetry/log';
 
 async function main(argv: string[]): Promise<number> {
   let args: ExportArgs;
@@ -26,18 +28,18 @@ async function main(argv: string[]): Promise<number> {
     args = parseExportArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n${EXPORT_USAGE}`);
+    printError(`${error.message}\n${EXPORT_USAGE}`);
     return 2;
   }
   if (args.kind === 'help') {
-    console.log(EXPORT_USAGE);
+    print(EXPORT_USAGE);
     return 0;
   }
   const store = openHistory(args.dataDir ?? DEFAULT_DATA_DIR);
   try {
     if (args.kind === 'list') {
       const runs = listRuns(store);
-      console.log(args.isJson ? JSON.stringify(runs, null, 2) : formatRunList(runs).join('\n'));
+      print(args.isJson ? JSON.stringify(runs, null, 2) : formatRunList(runs).join('\n'));
       return 0;
     }
     const runId = args.runId === null ? null : resolveRunId(store, args.runId);
@@ -51,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     );
     const numRows = await writeTo(args.outPath, prepared);
     const what = runId === null ? 'the live window' : `run ${runId}`;
-    console.error(
+    printError(
       `exported ${numRows} request(s) from ${what} as ${args.format} to ${args.outPath ?? 'stdout'}`,
     );
     return 0;
@@ -73,19 +75,20 @@ function openHistory(dataDir: string): Store {
 /** Streams the export to the file (complete or not at all) or to stdout; resolves to the row count. */
 function writeTo(outPath: string | null, prepared: PreparedExport): Promise<number> {
   const source = withProgress(prepared.timelines(), prepared.numRows, (numDone, numTotal) =>
-    console.error(`exported ${numDone} of ${numTotal} requests (${Math.round((100 * numDone) / numTotal)}%)`),
+    printError(`exported ${numDone} of ${numTotal} requests (${Math.round((100 * numDone) / numTotal)}%)`),
   );
   const write = (out: Writable, isEndingOutput: boolean) =>
     writeExport(prepared.format, source, out, { isEndingOutput });
   if (outPath !== null) return saveFileAtomically(outPath, (out) => write(out, true));
-  return write(process.stdout, false);
+  // A terminal gets the export with control characters escaped; a pipe gets it byte for byte.
+  return write(process.stdout.isTTY ? printableTo(process.stdout) : process.stdout, false);
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
-    console.error(error instanceof Error ? error.message : String(error));
+    printError(reasonOf(error));
     process.exit(1);
   },
 );

@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import { collectGeneration, Runtime } from '../runtime';
 import type { CollectedGeneration } from '../runtime';
 import { BUNDLED_MODELS_DIR, modelRefFor } from './paths';
+import { print, printError, printPart } from '../printable';
+import { reasonOf } from '../telemetry/log';
 
 const USAGE =
   'usage: npm run generate -- "PROMPT" [--max-tokens N] [--chat] [--temperature T] [--seed S] [--model DIR] [--variant q4] [--json]';
@@ -28,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const prompt = positionals.join(' ');
   if (!prompt) {
-    console.error(USAGE);
+    printError(USAGE);
     return 2;
   }
   const modelDir = values.model ? path.resolve(values.model) : null;
@@ -50,9 +52,9 @@ async function main(argv: string[]): Promise<number> {
         temperature: values.temperature === undefined ? undefined : Number(values.temperature),
         seed: values.seed === undefined ? undefined : Number(values.seed),
       },
-      values.json ? undefined : (chunk) => process.stdout.write(chunk.text),
+      values.json ? undefined : (chunk) => printPart(chunk.text),
     );
-    if (values.json) console.log(JSON.stringify(summarize(prompt, result), null, 2));
+    if (values.json) print(JSON.stringify(summarize(prompt, result), null, 2));
     else printFooter(result);
     return result.errorMessage && result.timeline.finishReason !== 'length' ? 1 : 0;
   } finally {
@@ -84,9 +86,9 @@ function summarize(prompt: string, result: CollectedGeneration) {
 function printFooter(result: CollectedGeneration): void {
   const s = summarize('', result);
   const perToken = s.mean_per_token_ms === null ? 'n/a' : `${s.mean_per_token_ms.toFixed(2)} ms`;
-  process.stdout.write('\n');
-  if (result.errorMessage) console.error(`error: ${result.errorMessage}`);
-  console.error(
+  print();
+  if (result.errorMessage) printError(`error: ${result.errorMessage}`);
+  printError(
     `[${s.model}] ${s.prompt_tokens} prompt tokens, ${s.output_tokens} output tokens, finish ${s.finish_reason}; ` +
       `TTFT ${s.ttft_ms?.toFixed(1) ?? 'n/a'} ms (slot load ${s.slot_load_ms.toFixed(1)} ms, prefill ${s.prefill_ms.toFixed(1)} ms), ${perToken} per token`,
   );
@@ -95,7 +97,7 @@ function printFooter(result: CollectedGeneration): void {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    printError(reasonOf(error));
     process.exit(1);
   },
 );

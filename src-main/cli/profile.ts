@@ -20,6 +20,8 @@ import {
   TraceImportError,
 } from '../telemetry/trace';
 import { checkSidecar, sidecarLines } from './profile-sidecar';
+import { print, printError } from '../printable';
+import { reasonOf } from '../telemetry/log';
 
 /** Defaults: seed 002's 1 s first-token target and seed 003's 80 ms inter-token objective. */
 const DEFAULT_SLO = { ttftMs: 1_000, itlMs: 80 };
@@ -61,28 +63,28 @@ async function profileFile(
     imported = await importTraceFile(path, { skipBadLines });
   } catch (error) {
     if (error instanceof TraceFileTooLarge) {
-      console.error(`${path}: ${error.message}`);
+      printError(`${path}: ${error.message}`);
       return 1;
     }
     if (!(error instanceof TraceImportError)) throw error;
-    console.error(`${path}:${error.line}: ${error.reason}`);
-    console.error('rejected: fix the line, or pass --skip-bad-lines to skip and count bad lines');
+    printError(`${path}:${error.line}: ${error.reason}`);
+    printError('rejected: fix the line, or pass --skip-bad-lines to skip and count bad lines');
     return 1;
   }
-  for (const { line, reason } of imported.rejected) console.error(`${path}:${line}: skipped: ${reason}`);
+  for (const { line, reason } of imported.rejected) printError(`${path}:${line}: skipped: ${reason}`);
   const numUnlisted = imported.numRejected - imported.rejected.length;
-  if (numUnlisted > 0) console.error(`${path}: skipped ${numUnlisted} more bad line(s)`);
+  if (numUnlisted > 0) printError(`${path}: skipped ${numUnlisted} more bad line(s)`);
   if (imported.numLines === 0) {
-    console.error(`${path}: no records: the file is empty or holds only blank lines`);
+    printError(`${path}: no records: the file is empty or holds only blank lines`);
     return 1;
   }
   if (imported.numImported === 0) {
-    console.error(`${path}: every line was rejected; there is nothing to report`);
+    printError(`${path}: every line was rejected; there is nothing to report`);
     return 1;
   }
   const side = readTraceSidecar(path);
   if (side && 'problem' in side)
-    console.error(`sidecar not read (the trace is profiled without it): ${side.problem}`);
+    printError(`sidecar not read (the trace is profiled without it): ${side.problem}`);
   const sidecar = side && 'sidecar' in side ? side.sidecar : null;
   // Seed 003 records name no model; the sidecar does (the by-class cells then say which).
   if (sidecar) for (const t of imported.timelines) t.modelId ||= sidecar.model;
@@ -95,10 +97,10 @@ async function profileFile(
       skipped_lines: imported.rejected,
       ...(sidecar ? { sidecar, sidecar_client_ttft_check: check } : {}),
     };
-    console.log(JSON.stringify(toProfileJson(report, path, workload, extra), null, 2));
+    print(JSON.stringify(toProfileJson(report, path, workload, extra), null, 2));
   } else {
     const lines = formatReport(report, path, workload);
-    console.log([...lines, ...(sidecar && check ? sidecarLines(sidecar, check) : [])].join('\n'));
+    print([...lines, ...(sidecar && check ? sidecarLines(sidecar, check) : [])].join('\n'));
   }
   return 0;
 }
@@ -110,15 +112,15 @@ async function controls(options: ReportOptions, isJson: boolean): Promise<number
       passed: result.positive.isPassed,
       problem: result.positive.problem,
     });
-    console.log(JSON.stringify({ passed: result.isPassed, positive, negative: result.negative }, null, 2));
+    print(JSON.stringify({ passed: result.isPassed, positive, negative: result.negative }, null, 2));
   } else {
-    console.log(formatReport(result.positive.report, 'bursty positive control', 'replayed burst').join('\n'));
-    console.log(
+    print(formatReport(result.positive.report, 'bursty positive control', 'replayed burst').join('\n'));
+    print(
       result.positive.isPassed
         ? 'Positive control: passed'
         : `Positive control: FAILED (${result.positive.problem})`,
     );
-    console.log(
+    print(
       result.negative.isPassed
         ? `Negative control: rejected as expected: ${result.negative.reason}`
         : 'Negative control: FAILED (a record with prefill ending before it starts was accepted)',
@@ -130,7 +132,7 @@ async function controls(options: ReportOptions, isJson: boolean): Promise<number
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    printError(reasonOf(error));
     process.exit(2);
   },
 );

@@ -15,6 +15,8 @@ import {
 } from '../host/http';
 import { openAiRoutes } from '../host/openai';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from './paths';
+import { print, printError } from '../printable';
+import { reasonOf } from '../telemetry/log';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RENDERER_DIR = path.join(REPO_ROOT, 'out', 'renderer');
@@ -24,21 +26,20 @@ async function main(argv: string[]): Promise<number> {
   try {
     args = parseServeArgs(argv);
   } catch (error) {
-    console.error(`${(error as Error).message}\n${SERVE_USAGE}`);
+    printError(`${(error as Error).message}\n${SERVE_USAGE}`);
     return 2;
   }
   if (args.isHelp) {
-    console.log(SERVE_USAGE);
+    print(SERVE_USAGE);
     return 0;
   }
   const apiKey = process.env['FIRST_FRAME_API_KEY'] || null;
   const exposure = exposureProblem(args.host, apiKey !== null, args.isKeyWaived);
   if (exposure) {
-    console.error(exposure);
+    printError(exposure);
     return 2;
   }
-  if (await ensureRendererBuilt(RENDERER_DIR, REPO_ROOT))
-    console.log(`Built the renderer into ${RENDERER_DIR}`);
+  if (await ensureRendererBuilt(RENDERER_DIR, REPO_ROOT)) print(`Built the renderer into ${RENDERER_DIR}`);
   const core = await createCore({
     dataDir: args.dataDir ?? DEFAULT_DATA_DIR,
     bundledModelsDir: BUNDLED_MODELS_DIR,
@@ -66,24 +67,24 @@ async function main(argv: string[]): Promise<number> {
       );
     throw error;
   });
-  for (const line of core.describe()) console.log(line);
+  for (const line of core.describe()) print(line);
   if (host.isPublic && !apiKey)
-    console.warn(
+    printError(
       `WARNING: listening on ${host.host} with --no-key: anyone who can reach this machine can use the model and read your conversations.`,
     );
-  console.log(
+  print(
     apiKey
       ? `OpenAI-compatible API at ${host.url}v1; every route needs the key (Bearer, or any user name and the key as password in a browser)`
       : `OpenAI-compatible API at ${host.url}v1 (set FIRST_FRAME_API_KEY to require a key on every route)`,
   );
-  console.log(`First Frame is serving at ${host.url}  (Ctrl+C to stop)`);
+  print(`First Frame is serving at ${host.url}  (Ctrl+C to stop)`);
   // Load the default model now, like a server would, so the first message does not pay for it.
   core.prefetchDefault().then(
-    (modelId) => modelId && console.log(`model ${modelId} is resident`),
-    (error: Error) => console.error(`could not prefetch the default model: ${error.message}`),
+    (modelId) => modelId && print(`model ${modelId} is resident`),
+    (error: Error) => printError(`could not prefetch the default model: ${error.message}`),
   );
   await untilSignal();
-  console.log('Stopping: closing connections, cancelling requests, flushing the store…');
+  print('Stopping: closing connections, cancelling requests, flushing the store…');
   await host.close();
   await core.close();
   return 0;
@@ -99,7 +100,7 @@ function untilSignal(): Promise<void> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    printError(reasonOf(error));
     process.exit(1);
   },
 );

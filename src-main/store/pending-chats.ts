@@ -1,4 +1,5 @@
 import { STORE_LIMITS } from '../limits';
+import { printError } from '../printable';
 import { writeProblemOf } from './errors';
 import type { HistoryHealth } from './health';
 import { HealthTracker } from './health';
@@ -79,7 +80,7 @@ export function pendingChats(db: ChatQueries, flushTimer: FlushTimer = eventLoop
           return scheduleRetry(problem);
         }
         // The row cannot be written at all (its conversation was deleted meanwhile): say so.
-        console.error(`[history] a waiting chat write was dropped: ${(error as Error).message}`);
+        printError(`[history] a waiting chat write was dropped: ${(error as Error).message}`);
       }
       pending.shift();
     }

@@ -1,3 +1,4 @@
+import { printable } from '../../printable';
 import type { Store } from '../../store';
 
 /** Where a run's requests came from: served here, imported from a trace, both, or none yet. */
@@ -36,12 +37,13 @@ function sourceOf(numRequests: number, numImported: number): RunSource {
 /** The runs as an aligned table (local time), one header line first; a sentence when there are none. */
 export function formatRunList(runs: readonly RunListing[]): string[] {
   if (runs.length === 0) return ['no stored runs (run a benchmark or import a trace in the app first)'];
+  // Names (and ids) may come from an imported trace: one line each, control characters escaped.
   const rows = runs.map((r) => [
-    r.runId,
+    printable(r.runId, 'none'),
     localTime(r.startedWallMs),
     String(r.numRequests),
     r.source,
-    r.name,
+    printable(r.name, 'none'),
   ]);
   const header = ['run id', 'started', 'requests', 'source', 'name'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

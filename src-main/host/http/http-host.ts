@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HTTP_LIMITS } from '../../limits';
+import { printError } from '../../printable';
 import type { ServiceApi } from '../../service/contract';
 import type { Log } from '../../telemetry/log';
 import { createApiRoutes } from './api-routes';
@@ -125,7 +126,9 @@ async function handle(
     if (route) await route.handle(req, res, target.url);
     else sendText(res, 404, 'Not found');
   } catch (error) {
-    console.error(`[http] ${method} ${path} failed:`, error);
+    printError(
+      `[http] ${method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     if (!res.headersSent) sendText(res, 500, 'Internal error (see the host console)');
     else res.destroy();
   }

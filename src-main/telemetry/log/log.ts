@@ -1,3 +1,5 @@
+import { printable } from '../../printable';
+
 /** One problem told to a developer (the log file) and, when it matters to them, a user (status). */
 export interface LogEntry {
   /** Wall-clock epoch ms. */
@@ -17,7 +19,7 @@ export interface Log {
 
 /** A log that writes to stderr (CLIs, tests, and the fallback when the log file cannot be written). */
 export const consoleLog: Log = {
-  warn: (topic, message) => console.warn(`[${topic}] ${message}`),
+  warn: (topic, message) => console.warn(printable(`[${topic}] ${message}`)),
 };
 
 /** The message of anything thrown, for a log line. */

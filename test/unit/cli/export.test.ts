@@ -132,3 +132,37 @@ describe('npm run export: a history database', () => {
     expect(existsSync(outDir) ? readdirSync(outDir) : []).toEqual([]);
   });
 });
+
+describe('npm run export: names a trace brought in are printed, never obeyed', () => {
+  const dataDir = join(dir, 'hostile');
+  const HOSTILE = '\x1b]0;pwned\x07evil\x1b[2J\r\nnext\u202etxt.exe';
+  // Any control character a terminal acts on, newline and tab aside (what the escapes must remove).
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\u202e]/;
+  beforeAll(() => {
+    const store = openSqliteStore(join(dataDir, 'history.sqlite'));
+    store.runs.create({ name: HOSTILE, startedWallMs: Date.UTC(2025, 0, 2) });
+    store.close();
+  });
+
+  it('--list shows control characters in run names as escapes, on the run’s own line', () => {
+    const { code, stdout } = exportCli('--list', '--data-dir', dataDir);
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(CONTROL);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('\\x1b]0;pwned\\x07evil\\x1b[2J\\r\\nnext\\u202etxt.exe');
+    // JSON keeps the name exactly (JSON.stringify escapes it for the terminal already).
+    const json = JSON.parse(exportCli('--list', '--json', '--data-dir', dataDir).stdout) as {
+      name: string;
+    }[];
+    expect(json[0]!.name).toBe(HOSTILE);
+  });
+
+  it('an unknown --run echoes what was typed with its control characters escaped', () => {
+    const { code, stderr } = exportCli('--run', '\x1b]0;x\x07', '--format', 'csv', '--data-dir', dataDir);
+    expect(code).toBe(1);
+    expect(stderr).toContain('no stored run "\\x1b]0;x\\x07"');
+    expect(stderr).not.toMatch(CONTROL);
+  });
+});
