@@ -6,17 +6,22 @@ import type { ModelCatalogue } from './model';
 import { PageStore } from './pages';
 import type { PageIdentity } from './pages';
 import { EngineLoop } from './engine-loop';
-import { KvBudget, Scheduler } from './scheduler';
+import { Scheduler } from './scheduler';
 import { threadsOf } from './settings';
 import { SlotRegistry } from './slots';
 import type { TokenizerThread } from './tokenize';
 import type { RuntimeOptions } from './runtime-options';
 
-/** What a runtime rebuilds when a setting reaches the engine's structure: pages, budget, scheduler, loop. */
+/**
+ * What a runtime rebuilds when a setting reaches the engine's structure: pages, the scheduler
+ * (with its seats, page holds and K/V budget) and the loop. `dispose` retires all of them: the
+ * loop cancels what it still had, stops hearing slot events and stops its timers.
+ */
 export interface EngineParts {
   pages: PageStore | null;
-  budget: KvBudget;
+  scheduler: Scheduler;
   engine: EngineLoop;
+  dispose(): void;
 }
 
 /** Threads each slot's session gets on this machine (the setting, or all cores but one). */
@@ -62,8 +67,8 @@ export function buildRegistry(
 }
 
 /**
- * Pages, K/V budget, scheduler and engine loop over `registry`. The scheduler and the loop read
- * `options` itself (seats, prefill chunk, limits), so a setting changed in place reaches them
+ * Pages, scheduler and engine loop over `registry`. The scheduler and the loop read `options`
+ * itself (seats, K/V budget, prefill chunk, limits), so a setting changed in place reaches them
  * from their next step without a rebuild.
  */
 export function buildEngine(
@@ -73,8 +78,7 @@ export function buildEngine(
   tokenizer: TokenizerThread,
 ): EngineParts {
   const pages = options.isPaging ? new PageStore(options.pageSize) : null;
-  const budget = new KvBudget(options.kvBudgetBytes, pages, options.pageSize);
-  const scheduler = new Scheduler(options, budget, pages, registry);
+  const scheduler = new Scheduler(options, pages, options.pageSize, registry);
   const engine = new EngineLoop({
     clock: options.clock,
     catalogue,
@@ -85,7 +89,12 @@ export function buildEngine(
     limits: options,
     tokenizeLong: (model, text) => tokenizer.encode(model, text),
   });
-  return { pages, budget, engine };
+  const dispose = () => {
+    engine.dispose();
+    scheduler.dispose();
+    pages?.dispose();
+  };
+  return { pages, scheduler, engine, dispose };
 }
 
 /** Warms the tokenizer thread for a model as soon as its slot finishes loading. */

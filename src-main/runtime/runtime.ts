@@ -170,8 +170,13 @@ export class Runtime {
     if (model instanceof Error) throw model;
     this.options.modelProviders[model.modelId] = choice;
     const slot = this.registry.slotOf(model.modelId);
-    if (slot?.status === 'resident' && slot.numActiveSequences === 0)
+    if (slot?.status === 'resident')
       await this.registry.evict(slot, 'manual', `execution provider set to ${choice.provider}`);
+  }
+
+  /** Sequences seated on the slot now (the scheduler's seat ledger keeps the only count). */
+  numSeatedOn(slot: Slot): number {
+    return this.parts.scheduler.numSeatedOn(slot);
   }
 
   slotById(slotId: string): Slot {
@@ -218,8 +223,8 @@ export class Runtime {
         this.isReconfiguring = false;
       }
     }
+    // The scheduler and the loop read these settings live, from their next step on.
     Object.assign(this.options, after);
-    this.parts.budget.resize(after.kvBudgetBytes);
     this.parts.engine.poke();
     return { ...applied, evictedSlotIds: [], numDroppedPages: 0, applyMs: performance.now() - startedAt };
   }
@@ -240,6 +245,7 @@ export class Runtime {
     for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();
     await this.tokenizer.close();
+    this.parts.dispose();
   }
 
   /** Why the runtime is not idle (requests in flight, a slot loading), or null when it is. */
@@ -261,7 +267,7 @@ export class Runtime {
       pageSize: after.pageSize,
       numThreads: slotThreadsOf(this.options),
     });
-    this.parts.engine.retire();
+    this.parts.dispose();
     this.parts = buildEngine(this.options, this.catalogue, this.registry, this.tokenizer);
     this.forwardTimelines();
     return { evictedSlotIds, numDroppedPages };

@@ -47,8 +47,11 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
   };
 }
 
-/** A slot as its card shows it; monotonic instants become wall-clock times for the UI. */
-export function toSlotSnapshot(slot: Slot, clock: Clock): SlotSnapshot {
+/**
+ * A slot as its card shows it, with the sequences seated on it now (the scheduler's count);
+ * monotonic instants become wall-clock times for the UI.
+ */
+export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Clock): SlotSnapshot {
   const toWall = (at: number | null) => (at === null ? null : clock.wallNow() + (at - clock.now()));
   const identity = slot.pageIdentity;
   return {
@@ -79,7 +82,7 @@ export function toSlotSnapshot(slot: Slot, clock: Clock): SlotSnapshot {
     keepAlive: slot.keepAlive,
     expiresAtWallMs: toWall(slot.expiresAt),
     numHits: slot.numHits,
-    numActiveSequences: slot.numActiveSequences,
+    numActiveSequences,
     lastUsedWallMs: slot.lastUsedWallMs,
   };
 }

@@ -36,7 +36,7 @@ export function expectNothingHeld(runtime: Runtime): void {
   expect(runtime.load().numRunning).toBe(0);
   expect(runtime.load().numWaiting).toBe(0);
   expect(runtime.pageSummary().numHeldPages).toBe(0);
-  for (const slot of runtime.slots()) expect(slot.numActiveSequences).toBe(0);
+  for (const slot of runtime.slots()) expect(runtime.numSeatedOn(slot)).toBe(0);
 }
 
 /** A user turn as a chat prompt. */

@@ -1,5 +1,6 @@
 import type { ManualClock } from '../../src-main/telemetry/clock';
 import type {
+  CapturedPage,
   DecodeOutcome,
   LoadedReply,
   LoadJob,
@@ -27,10 +28,21 @@ export interface RunnerTimes {
 /** The token every sequence samples (never an end-of-turn token: lengths come from maxTokens). */
 export const SCRIPTED_TOKEN_ID = 42;
 
+/** Where a held step stops: copying pages before its chunk, inside the prefill forward, inside the decode forward. */
+export type StepPhase = 'copy' | 'prefill' | 'decode';
+
+/** How a scripted worker captures pages: tokens per page and bytes per page (the model's, for budget arithmetic). */
+export interface ScriptedPages {
+  pageSize: number;
+  pageBytes: number;
+}
+
 /**
  * A slot runner for unit tests of the scheduler and engine loop (the `createRunner` option):
  * no worker and no ONNX Runtime; each job moves a ManualClock by scripted amounts and answers
- * with stamps taken from it, so every timeline part has an exact expected value.
+ * with stamps taken from it, so every timeline part has an exact expected value. A test can
+ * hold a step at one phase (a long forward: nothing else wakes the loop meanwhile) and let it
+ * go, or make the worker die there (`die`), as a real one dies on an uncaught error.
  */
 export class ScriptedRunner implements SlotRunner {
   isBusy = false;
@@ -38,10 +50,20 @@ export class ScriptedRunner implements SlotRunner {
   isClosed = false;
   /** Set to make close() fail (a worker that will not shut down). */
   closeError: Error | null = null;
+  /** Pages completed so far per sequence (its K/V's tokens), for page capture. */
+  private readonly numKvTokens = new Map<string, number>();
+  private readonly nextCapture = new Map<string, number>();
+  private readonly exitListeners: ((reason: string) => void)[] = [];
+  private holdAt: { phase: StepPhase; when: (job: StepJob) => boolean } | null = null;
+  private held: { phase: StepPhase; resume: () => void; fail: (error: Error) => void } | null = null;
+  private heldWaiters: (() => void)[] = [];
+  private exitReason: string | null = null;
 
   constructor(
     private readonly clock: ManualClock,
     private readonly times: RunnerTimes,
+    /** How pages are captured when the main thread asks (null: never; the main thread never reads a page's bytes). */
+    private readonly pages: ScriptedPages | null = null,
   ) {}
 
   async load(_job: LoadJob): Promise<LoadedReply> {
@@ -66,17 +88,28 @@ export class ScriptedRunner implements SlotRunner {
   }
 
   async step(job: StepJob): Promise<SteppedReply> {
+    if (this.exitReason !== null) throw new Error('slot worker is closed');
     if (this.isBusy) throw new Error('scripted runner: one job at a time');
     this.isBusy = true;
     this.jobs.push(job);
-    await Promise.resolve();
-    const pickedUpAt = this.clock.now();
-    this.clock.advance(this.times.copyMs);
-    const prefill = job.prefill ? this.prefill(job.prefill, pickedUpAt) : null;
-    const decode = job.decode ? this.decode(job.decode.rows.map((r) => r.seqId)) : null;
-    this.clock.advance(this.times.replyMs);
-    this.isBusy = false;
-    return { type: 'stepped', prefill, decode };
+    try {
+      await Promise.resolve();
+      const pickedUpAt = this.clock.now();
+      for (const seqId of job.drop) this.forget(seqId);
+      await this.phase('copy', job);
+      this.clock.advance(this.times.copyMs);
+      const prefill = job.prefill ? await this.prefill(job, job.prefill, pickedUpAt) : null;
+      const decode = job.decode
+        ? await this.decode(
+            job,
+            job.decode.rows.map((r) => r.seqId),
+          )
+        : null;
+      this.clock.advance(this.times.replyMs);
+      return { type: 'stepped', prefill, decode };
+    } finally {
+      this.isBusy = false;
+    }
   }
 
   async close(): Promise<void> {
@@ -84,12 +117,66 @@ export class ScriptedRunner implements SlotRunner {
     if (this.closeError) throw this.closeError;
   }
 
-  private prefill(work: NonNullable<StepJob['prefill']>, pickedUpAt: number): PrefillOutcome {
+  onExit(listener: (reason: string) => void): void {
+    this.exitListeners.push(listener);
+  }
+
+  /** The next step that reaches `phase` (and whose job passes `when`) stops there until `resume()` or `die()`. */
+  holdNextStepAt(phase: StepPhase, when: (job: StepJob) => boolean = () => true): void {
+    this.holdAt = { phase, when };
+  }
+
+  /** Resolves once a step is held at its phase. */
+  whenHeld(): Promise<void> {
+    if (this.held) return Promise.resolve();
+    return new Promise((resolve) => this.heldWaiters.push(resolve));
+  }
+
+  /** Lets a held step go on. */
+  resume(): void {
+    const held = this.held;
+    this.held = null;
+    held?.resume();
+  }
+
+  /**
+   * The worker dies on its own, as RunnerClient reports it: the job in flight fails with the
+   * reason, then every exit listener hears it (once; never after close).
+   */
+  die(reason = 'the slot worker failed: scripted crash'): void {
+    if (this.exitReason !== null || this.isClosed) return;
+    this.exitReason = reason;
+    const held = this.held;
+    this.held = null;
+    held?.fail(new Error(reason));
+    for (const listener of this.exitListeners) listener(reason);
+  }
+
+  private async phase(phase: StepPhase, job: StepJob): Promise<void> {
+    if (this.holdAt?.phase !== phase || !this.holdAt.when(job)) return;
+    this.holdAt = null;
+    await new Promise<void>((resume, fail) => {
+      this.held = { phase, resume, fail };
+      for (const waiter of this.heldWaiters.splice(0)) waiter();
+    });
+  }
+
+  private async prefill(
+    job: StepJob,
+    work: NonNullable<StepJob['prefill']>,
+    pickedUpAt: number,
+  ): Promise<PrefillOutcome> {
     const startedAt = this.clock.now();
-    if (work.cachedPages !== null) this.clock.advance(this.times.lookupMs);
+    if (work.cachedPages !== null) {
+      this.clock.advance(this.times.lookupMs);
+      this.numKvTokens.set(work.seqId, work.cachedPages.length * (this.pages?.pageSize ?? 0));
+      if (work.captureFromPage !== null) this.nextCapture.set(work.seqId, work.captureFromPage);
+    }
     const contextReadyAt = this.clock.now();
+    await this.phase('prefill', job);
     this.clock.advance(this.times.prefillMs);
     const logitsAt = this.clock.now();
+    this.grow(work.seqId, work.tokenIds.length);
     const sampled = work.isLastChunk ? { tokenId: SCRIPTED_TOKEN_ID, rngState: 1 } : null;
     const pastSource = work.cachedPages === null ? null : work.cachedPages.length > 0 ? 'pages' : 'none';
     return {
@@ -100,19 +187,46 @@ export class ScriptedRunner implements SlotRunner {
       contextReadyAt,
       logitsAt,
       sampled,
-      pages: [],
+      pages: this.capture(work.seqId),
     };
   }
 
-  private decode(rows: string[]): DecodeOutcome {
+  private async decode(job: StepJob, rows: string[]): Promise<DecodeOutcome> {
     const startedAt = this.clock.now();
+    await this.phase('decode', job);
     this.clock.advance(this.times.decodeMs);
     const logitsAt = this.clock.now();
+    // A decode step computes the K/V of each row's previous token.
+    for (const seqId of rows) this.grow(seqId, 1);
     return {
       startedAt,
       logitsAt,
       rows: rows.map((seqId) => ({ seqId, tokenId: SCRIPTED_TOKEN_ID, rngState: 1 })),
-      pages: [],
+      pages: rows.flatMap((seqId) => this.capture(seqId)),
     };
+  }
+
+  private grow(seqId: string, numTokens: number): void {
+    this.numKvTokens.set(seqId, (this.numKvTokens.get(seqId) ?? 0) + numTokens);
+  }
+
+  /** Every page of the sequence's K/V completed since the last capture (empty buffers, as a real worker posts them). */
+  private capture(seqId: string): CapturedPage[] {
+    const from = this.nextCapture.get(seqId);
+    if (this.pages === null || from === undefined) return [];
+    const { pageSize, pageBytes } = this.pages;
+    const numFull = Math.floor((this.numKvTokens.get(seqId) ?? 0) / pageSize);
+    const pages: CapturedPage[] = [];
+    for (let pageIndex = from; pageIndex < numFull; pageIndex++) {
+      const data = { buffer: new SharedArrayBuffer(pageBytes), byteOffset: 0, byteLength: pageBytes };
+      pages.push({ seqId, pageIndex, data });
+    }
+    this.nextCapture.set(seqId, Math.max(from, numFull));
+    return pages;
+  }
+
+  private forget(seqId: string): void {
+    this.numKvTokens.delete(seqId);
+    this.nextCapture.delete(seqId);
   }
 }

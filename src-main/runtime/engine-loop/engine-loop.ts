@@ -1,6 +1,15 @@
 import type { FinishReason, Timeline } from '../../telemetry/timeline';
 import { RequestRejected } from '../scheduler';
-import type { GenerationOutcome, GenerationRequest, GenerationSink, Sequence } from '../scheduler';
+import type {
+  EndedInPlan,
+  GenerationOutcome,
+  GenerationRequest,
+  GenerationSink,
+  LeftSeat,
+  Sequence,
+} from '../scheduler';
+import type { SlotEvent } from '../slots';
+import { Deadlines } from './deadlines';
 import { DropQueue } from './drop-queue';
 import type { EngineDeps } from './engine-deps';
 import { RequestIntake, newInboxEntry } from './request-intake';
@@ -14,28 +23,30 @@ import { flushHeldText } from './token-output';
  * The engine loop (nano-vllm's LLMEngine.step, event-driven): requests land in an inbox
  * that is drained at the top of each iteration; each idle slot with work gets one step
  * (admissions, one prefill chunk, one batched decode) sent to its worker. Every stamp is
- * taken at a state transition, here or in the dispatcher.
+ * taken at a state transition, here or in the dispatcher. The scheduler owns every
+ * sequence's state; this loop carries out its plans and tells each sink how its request ended.
  */
 export class EngineLoop {
   private inbox: InboxEntry[] = [];
-  private readonly sequences = new Map<string, Sequence>();
   private readonly drops = new DropQueue();
   private readonly retained = new RetainedPastIndex();
   private readonly listeners = new Set<(timeline: Timeline) => void>();
   private readonly dispatcher: StepDispatcher;
   private readonly intake: RequestIntake;
   private readonly stepper: SlotStepper;
+  private readonly deadlines: Deadlines;
+  private readonly offSlotEvents: () => void;
   private isIterationQueued = false;
   private isAccepting = true;
+  private isDisposed = false;
 
   constructor(private readonly deps: EngineDeps) {
-    const isAlive = (seq: Sequence) => this.sequences.get(seq.seqId) === seq;
     const finish = (seq: Sequence, reason: FinishReason, message?: string | null) =>
       this.finishSequence(seq, reason, message ?? null);
     this.dispatcher = new StepDispatcher({
       ...deps,
-      isAlive,
       finish,
+      endedInPlan: (ended) => this.endedInPlan(ended),
       takeDrops: (slot) => this.drops.take(slot.slotId),
       dropLater: (slot, seqId) => {
         this.drops.add(slot.slotId, seqId);
@@ -46,7 +57,6 @@ export class EngineLoop {
     this.intake = new RequestIntake(deps, {
       reject: (entry, error) => this.reject(entry, error),
       deliver: (...args) => this.deliver(...args),
-      admit: (seq) => void this.sequences.set(seq.seqId, seq),
       kick: () => this.kick(),
     });
     this.stepper = new SlotStepper({
@@ -54,28 +64,13 @@ export class EngineLoop {
       registry: deps.registry,
       dispatcher: this.dispatcher,
       drops: this.drops,
-      isAlive,
       finish,
       iterate: () => this.iterate(),
     });
-    deps.registry.onEvent((event) => {
-      if (event.toStatus === 'failed' && (event.fromStatus === 'resident' || event.fromStatus === 'active'))
-        this.failSlot(event.slotId, event.reason ?? 'its worker stopped');
-    });
-  }
-
-  /** A slot's worker died: every sequence bound to it ends with an `error` finish and the reason. */
-  private failSlot(slotId: string, reason: string): void {
-    this.stepper.forget(slotId);
-    this.drops.take(slotId);
-    for (const seq of [...this.sequences.values()])
-      if (seq.slot.slotId === slotId)
-        this.finishSequence(
-          seq,
-          'error',
-          `the model's worker stopped (${reason}); the next request reloads it`,
-        );
-    this.kick();
+    this.deadlines = new Deadlines(deps.clock, (requestId) =>
+      this.end(requestId, 'deadline', 'the request passed its deadline'),
+    );
+    this.offSlotEvents = deps.registry.onEvent((event) => this.onSlotEvent(event));
   }
 
   /** Requests not yet running: in the inbox, waiting for a slot to load, or queued. */
@@ -110,25 +105,15 @@ export class EngineLoop {
           `the queue is full (${this.deps.limits.maxQueue} waiting); retry later`,
         ),
       );
+    const deadlineMs = request.deadlineMs ?? this.deps.limits.defaultDeadlineMs;
+    if (deadlineMs !== null) this.deadlines.arm(request.requestId, entry.recorder.arrivedAt + deadlineMs);
     this.inbox.push(entry);
     this.kick();
   }
 
   /** Cancels a request wherever it is; its compute stops within one step. Returns false if unknown. */
   cancel(requestId: string): boolean {
-    const queued =
-      this.inbox.find((e) => e.request.requestId === requestId) ?? this.intake.pending(requestId);
-    if (queued) {
-      this.inbox = this.inbox.filter((e) => e !== queued);
-      this.intake.forget(requestId);
-      this.deliver(queued, 'cancelled', '', null, null);
-      return true;
-    }
-    const seq = this.sequences.get(requestId);
-    if (!seq) return false;
-    this.finishSequence(seq, 'cancelled', null);
-    this.kick();
-    return true;
+    return this.end(requestId, 'cancelled', null);
   }
 
   /** Subscribes to every finished timeline; returns the unsubscribe function. */
@@ -141,17 +126,23 @@ export class EngineLoop {
   shutdown(): void {
     this.isAccepting = false;
     for (const entry of [...this.inbox, ...this.intake.entries()]) this.cancel(entry.request.requestId);
-    for (const seq of [...this.sequences.values()])
+    for (const seq of this.deps.scheduler.liveSequences())
       this.finishSequence(seq, 'cancelled', 'the runtime shut down');
   }
 
   /**
-   * Retires a loop that a rebuilt one replaces: stops accepting and forgets pending K/V drops
-   * (the caller has already closed the workers that held that K/V).
+   * Retires the loop for good (a rebuilt one replaces it, or the runtime closed): everything in
+   * flight is cancelled, then it stops hearing slot events, its timers stop, pending K/V drops
+   * are forgotten (their workers are closed) and its listeners are let go. A retired loop hears
+   * nothing and does nothing.
    */
-  retire(): void {
+  dispose(): void {
     this.shutdown();
+    this.isDisposed = true;
+    this.offSlotEvents();
+    this.deadlines.dispose();
     this.drops.clear();
+    this.listeners.clear();
   }
 
   /** Runs an iteration soon: a setting changed (more seats, a bigger budget) and waiting work may fit. */
@@ -164,9 +155,28 @@ export class EngineLoop {
     return this.stepper.isStepping;
   }
 
+  /** A slot whose worker died fails every sequence bound to it; any other slot event is not the loop's. */
+  private onSlotEvent(event: SlotEvent): void {
+    if (event.toStatus === 'failed' && (event.fromStatus === 'resident' || event.fromStatus === 'active'))
+      this.failSlot(event.slotId, event.reason ?? 'its worker stopped');
+  }
+
+  /**
+   * A slot's worker died: the scheduler finishes every sequence bound to it, each once, and each
+   * sink hears an `error` finish with the reason. Their K/V and retained pasts died with the worker.
+   */
+  private failSlot(slotId: string, reason: string): void {
+    this.stepper.forget(slotId);
+    this.drops.take(slotId);
+    this.retained.forget(slotId);
+    const message = `the model's worker stopped (${reason}); the next request reloads it`;
+    for (const seq of this.deps.scheduler.failSlot(slotId)) this.tell(seq, 'error', message, 'internal');
+    this.kick();
+  }
+
   private isKnown(requestId: string): boolean {
     return (
-      this.sequences.has(requestId) ||
+      this.deps.scheduler.sequence(requestId) !== undefined ||
       this.intake.has(requestId) ||
       this.inbox.some((e) => e.request.requestId === requestId)
     );
@@ -178,7 +188,7 @@ export class EngineLoop {
    * for whatever the main thread is already doing.
    */
   private kick(): void {
-    if (this.isIterationQueued) return;
+    if (this.isIterationQueued || this.isDisposed) return;
     this.isIterationQueued = true;
     queueMicrotask(() => {
       this.isIterationQueued = false;
@@ -187,24 +197,17 @@ export class EngineLoop {
   }
 
   private iterate(): void {
+    if (this.isDisposed) return;
     const entries = this.inbox;
     this.inbox = [];
     for (const entry of entries) this.intake.route(entry);
-    this.expireDeadlines();
     for (const slot of this.deps.registry.list()) this.stepper.step(slot);
     this.reportQueuePositions();
   }
 
-  private expireDeadlines(): void {
-    const now = this.deps.clock.now();
-    for (const seq of [...this.sequences.values()])
-      if (seq.deadlineAt !== null && now >= seq.deadlineAt)
-        this.finishSequence(seq, 'deadline', 'the request passed its deadline');
-  }
-
   /** Tells each waiting request its place in the queue when it changes (not on every step). */
   private reportQueuePositions(): void {
-    for (const seq of this.sequences.values()) {
+    for (const seq of this.deps.scheduler.liveSequences()) {
       if (seq.status !== 'waiting') continue;
       const position = this.deps.scheduler.positionOf(seq);
       if (position === seq.lastQueuePosition) continue;
@@ -213,21 +216,62 @@ export class EngineLoop {
     }
   }
 
+  /** Ends a request wherever it is (inbox, on its way, a live sequence); false when unknown. */
+  private end(requestId: string, reason: 'cancelled' | 'deadline', message: string | null): boolean {
+    const queued =
+      this.inbox.find((e) => e.request.requestId === requestId) ?? this.intake.pending(requestId);
+    if (queued) {
+      this.inbox = this.inbox.filter((e) => e !== queued);
+      this.intake.forget(requestId);
+      this.deliver(queued, reason, '', message, null);
+      return true;
+    }
+    const seq = this.deps.scheduler.sequence(requestId);
+    if (!seq) return false;
+    this.finishSequence(seq, reason, message);
+    this.kick();
+    return true;
+  }
+
+  /** Ends a live sequence through the scheduler; a sequence already finished is left alone. */
   private finishSequence(seq: Sequence, reason: FinishReason, errorMessage: string | null): void {
-    if (this.sequences.get(seq.seqId) !== seq) return;
-    this.sequences.delete(seq.seqId);
-    const hasKvInWorker = seq.isSeated && seq.hasStartedPrefill;
-    // Before its pages are released: the worker keeps this past for the conversation's next turn.
-    if (hasKvInWorker) this.retained.note(seq);
-    this.deps.scheduler.remove(seq);
-    // A slot without a runner (its worker died) has no K/V left to free.
-    if (hasKvInWorker && seq.slot.runner) {
+    const left = this.deps.scheduler.finish(seq);
+    if (left) this.leaveWorker(seq, left, reason, errorMessage, reason === 'error' ? 'internal' : null);
+  }
+
+  /** A sequence the scheduler ended while planning (it can never fit, or cannot grow even alone). */
+  private endedInPlan({ seq, reason, message, ...left }: EndedInPlan): void {
+    this.leaveWorker(seq, left, reason, message, reason === 'rejected' ? 'invalid_input' : null);
+  }
+
+  /**
+   * After a finish: the worker keeps the sequence's past for the conversation's next turn and
+   * forgets the rest of its K/V with a later job (a slot without a runner has none left).
+   */
+  private leaveWorker(
+    seq: Sequence,
+    left: LeftSeat,
+    reason: FinishReason,
+    errorMessage: string | null,
+    errorCode: GenerationOutcome['errorCode'],
+  ): void {
+    if (left.hasKvInWorker && seq.slot.runner) {
+      this.retained.note(seq.slot, seq.seqId, left.pageHashes);
       this.drops.add(seq.slot.slotId, seq.seqId);
       this.kick();
     }
-    seq.status = 'finished';
+    this.tell(seq, reason, errorMessage, errorCode);
+  }
+
+  /** Flushes a finished sequence's held-back text and delivers its outcome. */
+  private tell(
+    seq: Sequence,
+    reason: FinishReason,
+    errorMessage: string | null,
+    errorCode: GenerationOutcome['errorCode'],
+  ): void {
     flushHeldText(seq);
-    this.deliver(seq, reason, seq.text, errorMessage, reason === 'error' ? 'internal' : null);
+    this.deliver(seq, reason, seq.text, errorMessage, errorCode);
   }
 
   private reject(entry: InboxEntry, error: RequestRejected): void {
@@ -242,6 +286,7 @@ export class EngineLoop {
     errorMessage: string | null,
     errorCode: GenerationOutcome['errorCode'],
   ): void {
+    this.deadlines.disarm(entry.request.requestId);
     const timeline = entry.recorder.finish(reason, this.deps.clock.now(), errorMessage);
     entry.sink.onDone({ requestId: entry.request.requestId, text, timeline, errorMessage, errorCode });
     for (const listener of this.listeners) listener(timeline);

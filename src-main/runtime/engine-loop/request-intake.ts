@@ -39,8 +39,6 @@ export interface IntakeHost {
     errorMessage: string | null,
     errorCode: GenerationOutcome['errorCode'],
   ): void;
-  /** The request became a live sequence (before the scheduler hears of it). */
-  admit(seq: Sequence): void;
   kick(): void;
 }
 
@@ -109,6 +107,9 @@ export class RequestIntake {
   private place(entry: InboxEntry, routed: RoutedRequest): void {
     const { clock, registry } = this.deps;
     try {
+      // A prompt whose K/V is larger than the whole budget would wait forever: refused before any load.
+      const neverFits = this.deps.scheduler.neverFits(routed.model, routed.promptIds.length);
+      if (neverFits) return this.host.reject(entry, new RequestRejected('invalid_input', neverFits));
       const current = registry.currentSlotFor(routed.model);
       const isWarm = current?.status === 'resident' || current?.status === 'active';
       // Read before ensureResident: starting the load is itself a slot event.
@@ -135,7 +136,7 @@ export class RequestIntake {
   }
 
   private enqueue(entry: InboxEntry, slot: Slot, routed: RoutedRequest, isWarm: boolean): void {
-    const { clock, limits, scheduler } = this.deps;
+    const { clock, scheduler } = this.deps;
     if (!isWarm) {
       if (!this.loading.delete(entry.request.requestId)) return; // cancelled while the slot loaded
       entry.recorder.leave('slotLoad', clock.now());
@@ -143,7 +144,6 @@ export class RequestIntake {
     entry.recorder.meta.slotId = slot.slotId;
     if (isWarm) this.deps.registry.countHit(slot);
     entry.recorder.enter('queue', clock.now());
-    const deadlineMs = entry.request.deadlineMs ?? limits.defaultDeadlineMs;
     const seq = new Sequence(
       entry.request,
       entry.sink,
@@ -152,9 +152,7 @@ export class RequestIntake {
       routed.promptIds,
       { ...routed.sampling, vocabLimit: routed.model.folder.tokenizer.vocabSize, rngState: routed.seed },
       routed.maxTokens,
-      deadlineMs === null ? null : entry.recorder.arrivedAt + deadlineMs,
     );
-    this.host.admit(seq);
     scheduler.enqueue(seq);
     const blockers = blockersOf(scheduler.runningOn(slot), scheduler.waitingAhead(seq));
     entry.recorder.meta.diagnosis.queuedBehind = blockers.list;

@@ -1,5 +1,6 @@
 import { MAX_RETAINED_PASTS } from '../engine/protocol';
-import type { Sequence } from '../scheduler';
+import type { CachedPage } from '../pages';
+import type { Slot } from '../slots';
 
 /**
  * Main-thread side of the workers' retained pasts: which finished sequences' pasts each slot's
@@ -10,22 +11,22 @@ import type { Sequence } from '../scheduler';
 export class RetainedPastIndex {
   private readonly bySlot = new Map<string, Array<{ seqId: string; pageHashes: string[] }>>();
 
-  /** Notes a sequence leaving its slot with its K/V (the worker retains up to its pages). */
-  note(seq: Sequence): void {
-    if (seq.heldPages.length === 0) return;
-    const list = this.bySlot.get(seq.slot.slotId) ?? [];
-    list.push({ seqId: seq.seqId, pageHashes: seq.heldPages.map((page) => page.hash) });
+  /** Notes a sequence leaving its slot with its K/V (the worker retains up to these pages). */
+  note(slot: Slot, seqId: string, pageHashes: string[]): void {
+    if (pageHashes.length === 0) return;
+    const list = this.bySlot.get(slot.slotId) ?? [];
+    list.push({ seqId, pageHashes });
     while (list.length > MAX_RETAINED_PASTS) list.shift();
-    this.bySlot.set(seq.slot.slotId, list);
+    this.bySlot.set(slot.slotId, list);
   }
 
   /**
-   * The most recently retained past that starts with exactly `seq`'s held pages (the worker
-   * can cut a longer one), taken out of the index; null when none matches.
+   * The most recently retained past on `slot` that starts with exactly the pages `held` (the
+   * worker can cut a longer one), taken out of the index; null when none matches.
    */
-  take(seq: Sequence): string | null {
-    const list = this.bySlot.get(seq.slot.slotId) ?? [];
-    const hashes = seq.heldPages.map((page) => page.hash);
+  take(slot: Slot, held: readonly CachedPage[]): string | null {
+    const list = this.bySlot.get(slot.slotId) ?? [];
+    const hashes = held.map((page) => page.hash);
     if (hashes.length === 0) return null;
     const index = list.findLastIndex(
       (entry) =>
@@ -33,5 +34,10 @@ export class RetainedPastIndex {
     );
     if (index < 0) return null;
     return list.splice(index, 1)[0]!.seqId;
+  }
+
+  /** The slot's worker is gone, and every past it held with it. */
+  forget(slotId: string): void {
+    this.bySlot.delete(slotId);
   }
 }

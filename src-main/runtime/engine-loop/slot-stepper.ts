@@ -11,7 +11,6 @@ export interface StepperHost {
   registry: SlotRegistry;
   dispatcher: StepDispatcher;
   drops: DropQueue;
-  isAlive(seq: Sequence): boolean;
   finish(seq: Sequence, reason: FinishReason, errorMessage: string | null): void;
   /** Runs a whole loop iteration (inbox, deadlines, every slot). */
   iterate(): void;
@@ -85,6 +84,6 @@ export class SlotStepper {
   private failPlan(plan: StepPlan, error: Error): void {
     const seqs = [...(plan.prefill ? [plan.prefill.seq] : []), ...plan.decodeRows];
     for (const seq of seqs)
-      if (this.host.isAlive(seq)) this.host.finish(seq, 'error', `step failed: ${error.message}`);
+      if (this.host.scheduler.isLive(seq)) this.host.finish(seq, 'error', `step failed: ${error.message}`);
   }
 }

@@ -1,20 +1,21 @@
 import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline';
 import type { CapturedPage, PrefillOutcome, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
-import { CHAIN_ROOT } from '../pages';
 import type { PageStore } from '../pages';
 import type { Slot } from '../slots';
-import type { Sequence, StepPlan } from '../scheduler';
+import type { EndedInPlan, Scheduler, Sequence, StepPlan } from '../scheduler';
 import type { RetainedPastIndex } from './retained-pasts';
 import { emitToken } from './token-output';
 
 /** What the dispatcher needs from the engine loop. */
 export interface DispatchHost {
   clock: Clock;
+  scheduler: Scheduler;
   store: PageStore | null;
   pageSize: number;
-  isAlive(seq: Sequence): boolean;
   finish(seq: Sequence, reason: FinishReason, errorMessage?: string | null): void;
+  /** Tells the sink of a sequence the scheduler ended while planning. */
+  endedInPlan(ended: EndedInPlan): void;
   takeDrops(slot: Slot): string[];
   /** Frees a sequence's K/V in another slot's worker with that slot's next job. */
   dropLater(slot: Slot, seqId: string): void;
@@ -23,8 +24,8 @@ export interface DispatchHost {
 
 /**
  * Turns a slot's step plan into a worker job, stamping the timeline transitions that happen
- * on the main thread (activation, context lookup, preemption), and applies the reply: worker
- * stamps, completed pages and sampled tokens.
+ * on the main thread (activation, context lookup, preemption), and reports the reply to the
+ * scheduler: worker stamps, computed tokens, completed pages and sampled tokens.
  */
 export class StepDispatcher {
   /** First prefill chunks whose past the worker took from a retained one. */
@@ -44,8 +45,7 @@ export class StepDispatcher {
       // Another (idle) slot's victim: its worker forgets the K/V in that slot's next job.
       if (seq.slot !== slot) this.host.dropLater(seq.slot, seq.seqId);
     }
-    for (const seq of plan.outOfMemory)
-      this.host.finish(seq, 'length', 'the K/V budget cannot hold this sequence');
+    for (const ended of plan.ended) this.host.endedInPlan(ended);
     const ownVictims = plan.preempted.filter((seq) => seq.slot === slot).map((seq) => seq.seqId);
     const drops = [...this.host.takeDrops(slot), ...ownVictims];
     const prefill = plan.prefill ? this.prefillWork(plan.prefill) : null;
@@ -66,23 +66,23 @@ export class StepDispatcher {
 
   /** Applies a worker's reply to the sequences that are still alive. */
   applyReply(plan: StepPlan, reply: SteppedReply): void {
+    const { scheduler } = this.host;
     const outcome = reply.prefill;
-    const seq = plan.prefill?.seq;
+    const chunk = plan.prefill;
     if (outcome?.pastSource === 'retained') this.numRetainedPastHits += 1;
-    if (outcome && seq && this.host.isAlive(seq)) {
-      if (plan.prefill!.isFirstChunk) this.stampFirstChunk(seq, outcome);
-      seq.numComputed =
-        (plan.prefill!.isFirstChunk ? seq.numCachedTokens : seq.numComputed) + plan.prefill!.tokenIds.length;
+    if (outcome && chunk && scheduler.isLive(chunk.seq)) {
+      const { seq } = chunk;
+      if (chunk.isFirstChunk) this.stampFirstChunk(seq, outcome);
+      scheduler.prefilled(chunk, outcome.sampled !== null);
       if (outcome.sampled) {
         seq.recorder.enter(seq.recorder.hasFirstToken ? 'decode' : 'emit', outcome.logitsAt);
-        seq.status = 'decoding';
         this.emit(seq, outcome.sampled, outcome.pages);
-      } else this.insertPages(seq, outcome.pages);
+      } else scheduler.addCompletedPages(seq, outcome.pages);
     }
     for (const row of reply.decode?.rows ?? []) {
       const rowSeq = plan.decodeRows.find((s) => s.seqId === row.seqId);
-      if (!rowSeq || !this.host.isAlive(rowSeq)) continue;
-      rowSeq.numComputed += 1;
+      if (!rowSeq || !scheduler.isLive(rowSeq)) continue;
+      scheduler.decoded(rowSeq);
       this.emit(
         rowSeq,
         row,
@@ -104,16 +104,16 @@ export class StepDispatcher {
 
   private prefillWork(plan: NonNullable<StepPlan['prefill']>): StepJob['prefill'] {
     const { seq } = plan;
-    if (plan.isFirstChunk) seq.hasStartedPrefill = true;
+    const held = this.host.scheduler.heldPagesOf(seq);
     const isCapturing = this.host.store !== null && seq.slot.pageIdentity !== null;
     return {
       seqId: seq.seqId,
       tokenIds: plan.tokenIds,
-      cachedPages: plan.isFirstChunk ? seq.heldPages.map((page) => page.data) : null,
+      cachedPages: plan.isFirstChunk ? held.map((page) => page.data) : null,
       isLastChunk: plan.isLastChunk,
-      captureFromPage: isCapturing ? seq.heldPages.length : null,
+      captureFromPage: isCapturing ? held.length : null,
       sampler: plan.isFirstChunk ? { ...seq.sampler } : null,
-      retainedFrom: plan.isFirstChunk ? this.host.retained.take(seq) : null,
+      retainedFrom: plan.isFirstChunk ? this.host.retained.take(seq.slot, held) : null,
     };
   }
 
@@ -124,22 +124,7 @@ export class StepDispatcher {
    */
   private emit(seq: Sequence, sampled: SampledToken, pages: readonly CapturedPage[]): void {
     const reason = emitToken(seq, sampled, this.host.clock);
-    this.insertPages(seq, pages);
+    this.host.scheduler.addCompletedPages(seq, pages);
     if (reason) this.host.finish(seq, reason);
-  }
-
-  /** Stores pages the worker completed, in order, held by the sequence that wrote them. */
-  private insertPages(seq: Sequence, pages: readonly CapturedPage[]): void {
-    const { store, pageSize } = this.host;
-    const identity = seq.slot.pageIdentity;
-    if (!store || !identity || pages.length === 0) return;
-    const allIds = seq.allIds;
-    for (const captured of [...pages].sort((a, b) => a.pageIndex - b.pageIndex)) {
-      if (captured.pageIndex !== seq.heldPages.length) continue;
-      const tokenIds = allIds.slice(captured.pageIndex * pageSize, (captured.pageIndex + 1) * pageSize);
-      if (tokenIds.length !== pageSize) continue;
-      const parent = seq.heldPages[captured.pageIndex - 1]?.hash ?? CHAIN_ROOT;
-      seq.heldPages.push(store.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.data));
-    }
   }
 }

@@ -30,7 +30,10 @@ export interface PageCounters {
 
 /**
  * Context pages keyed by identity + position + chain hash, least recently used first. A hit
- * needs the key *and* the stored token ids to match: a hash alone never counts.
+ * needs the key *and* the stored token ids to match: a hash alone never counts. The store
+ * keeps the pages and counts each one's holders (a held page is never evicted); which sequence
+ * holds which page is the scheduler's page ledger's, the only caller of `hold`, `insertHeld`
+ * and `release`.
  */
 export class PageStore {
   private readonly pages = new Map<string, CachedPage>();
@@ -187,6 +190,11 @@ export class PageStore {
         numDropped += 1;
       }
     return numDropped;
+  }
+
+  /** Forgets every page (the engine using this store is retired; no sequence holds any). */
+  dispose(): void {
+    for (const page of [...this.pages.values()]) this.remove(page, false);
   }
 
   private touch(page: CachedPage): void {

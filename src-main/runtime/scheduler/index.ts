@@ -1,7 +1,8 @@
 export { Scheduler } from './scheduler';
-export type { PrefillPlan, SchedulerOptions, StepPlan } from './scheduler';
-export { KvBudget } from './kv-budget';
-export { Sequence } from './sequence';
+export type { EndedInPlan, LeftSeat, PrefillPlan, SchedulerOptions, StepPlan } from './scheduler';
+export type { CompletedPage } from './page-ledger';
+export type { SeatHolder } from './seat-ledger';
+export { SEQUENCE_TRANSITIONS, Sequence } from './sequence';
 export type { SequenceStatus } from './sequence';
 export { RequestRejected, asRejected, describeRoute, routeRequest } from './route';
 export type { RequestLimits, RoutedRequest, TokenizeLong } from './route';

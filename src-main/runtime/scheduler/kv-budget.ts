@@ -1,44 +1,60 @@
+import type { CatalogueModel } from '../model';
 import { kvGeometryOf, pageBytes } from '../model/kv-geometry';
 import type { PageStore } from '../pages';
+import { mb } from '../slots';
+import type { PageLedger } from './page-ledger';
 import type { Sequence } from './sequence';
 
 /**
  * The K/V byte budget, counted in pages like vLLM's block pool: every cached page once (held
  * or not), plus each running sequence's pages not yet in the cache. Unheld cached pages are
  * evictable, so the free space can be made larger by evicting them, least recently used first.
+ * The capacity is read live from the settings, so a change applies from the next step.
  */
 export class KvBudget {
   constructor(
-    private capacity: number,
+    private readonly settings: { readonly kvBudgetBytes: number },
     private readonly store: PageStore | null,
+    private readonly ledger: PageLedger,
     readonly pageSize: number,
   ) {}
 
   /** The budget in bytes. */
   get capacityBytes(): number {
-    return this.capacity;
+    return this.settings.kvBudgetBytes;
   }
 
-  /** A new budget from the next step on; a smaller one is met by evicting pages, then preempting. */
-  resize(bytes: number): void {
-    this.capacity = bytes;
+  /** Bytes of one page of this model's K/V. */
+  pageBytesOf(model: CatalogueModel): number {
+    return pageBytes(kvGeometryOf(model), this.pageSize);
   }
 
-  /** Bytes of one page of this sequence's model. */
-  pageBytesOf(seq: Sequence): number {
-    return pageBytes(kvGeometryOf(seq.slot.model), this.pageSize);
+  /** Pages a prompt of `numPromptTokens` needs to be admitted: its K/V plus the first token's. */
+  pagesToAdmit(numPromptTokens: number): number {
+    return Math.ceil((numPromptTokens + 1) / this.pageSize);
+  }
+
+  /**
+   * Why a prompt of this many tokens can never be admitted on this model, even with nothing
+   * else running and every unheld page evicted (its K/V is larger than the whole budget), or
+   * null when it can be once the budget is free.
+   */
+  neverFits(model: CatalogueModel, numPromptTokens: number): string | null {
+    const neededBytes = this.pagesToAdmit(numPromptTokens) * this.pageBytesOf(model);
+    if (neededBytes <= this.capacityBytes) return null;
+    return `the prompt's K/V (${numPromptTokens.toLocaleString('en-US')} tokens: ${mb(neededBytes)}) is larger than the whole K/V budget (${mb(this.capacityBytes)}); raise the K/V budget or shorten the prompt`;
   }
 
   /** Pages a sequence needs for `numTokens` tokens of K/V beyond the pages it already holds. */
   privatePagesOf(seq: Sequence, numTokens: number): number {
-    return Math.max(0, Math.ceil(numTokens / this.pageSize) - seq.heldPages.length);
+    return Math.max(0, Math.ceil(numTokens / this.pageSize) - this.ledger.heldBy(seq).length);
   }
 
   /** Bytes in use if every running sequence grows to its size after the next step. */
   usedBytes(running: readonly Sequence[]): number {
     let bytes = this.store?.bytes ?? 0;
     for (const seq of running)
-      bytes += this.privatePagesOf(seq, seq.numTokensAfterStep) * this.pageBytesOf(seq);
+      bytes += this.privatePagesOf(seq, seq.numTokensAfterStep) * this.pageBytesOf(seq.slot.model);
     return bytes;
   }
 

@@ -5,30 +5,49 @@
  * never leaves the slot except as context pages whose key includes the slot's model,
  * tokenizer, layout and slot revisions. So a step job only ever touches its own slot.
  *
- * This file is device-free: it decides who gets a seat, which prompt chunk runs next and who
- * is preempted when the K/V budget runs out. The engine loop carries the decisions out.
+ * This file is device-free and owns every piece of sequence state (nano-vllm's split): which
+ * sequences are alive, their status (every change through SEQUENCE_TRANSITIONS), their seats
+ * (SeatLedger), their held pages (PageLedger) and the K/V budget. It decides who gets a seat,
+ * which prompt chunk runs next and who is preempted when the budget runs out; the engine loop
+ * carries the decisions out and reports each step's outcome back here.
  */
-import type { PageMiss } from '../../telemetry/timeline';
+import type { CatalogueModel } from '../model';
 import type { CachedPage, PageStore } from '../pages';
 import type { Slot } from '../slots';
-import type { KvBudget } from './kv-budget';
+import { KvBudget } from './kv-budget';
+import { PageLedger } from './page-ledger';
+import type { CompletedPage } from './page-ledger';
+import { explainMiss, lookupPrefix } from './prefix-lookup';
 import { SeatLedger } from './seat-ledger';
 import type { SeatHolder } from './seat-ledger';
+import { moveSequence } from './sequence';
 import type { Sequence } from './sequence';
+import { nextChunk, nextToPrefill } from './prefill-order';
+import type { PrefillPlan } from './prefill-order';
 
-/** Scheduler limits: seats per slot (the SeatLedger holds them) and the prefill chunk (null = whole prompt in one pass). */
+export type { PrefillPlan } from './prefill-order';
+
+/** Scheduler settings, read live: seats per slot, the prefill chunk (null = whole prompt), the K/V budget. */
 export interface SchedulerOptions {
-  maxSeats: number;
-  prefillChunkTokens: number | null;
-  isPaging: boolean;
+  readonly maxSeats: number;
+  readonly prefillChunkTokens: number | null;
+  readonly isPaging: boolean;
+  readonly kvBudgetBytes: number;
 }
 
-/** One prefill chunk to run: `tokenIds` start at prefill index `fromIndex`. */
-export interface PrefillPlan {
+/** What a sequence left behind when it finished: K/V in its worker, and the pages it held then. */
+export interface LeftSeat {
+  /** It had started prefilling in its slot's worker, which still holds its K/V. */
+  hasKvInWorker: boolean;
+  /** Hashes of the pages it held, page i at index i. */
+  pageHashes: string[];
+}
+
+/** A sequence the scheduler ended while planning a step, and why (the engine tells its sink). */
+export interface EndedInPlan extends LeftSeat {
   seq: Sequence;
-  tokenIds: number[];
-  isFirstChunk: boolean;
-  isLastChunk: boolean;
+  reason: 'length' | 'rejected';
+  message: string;
 }
 
 /** What one step of a slot will do. */
@@ -38,34 +57,63 @@ export interface StepPlan {
   decodeRows: Sequence[];
   /** Sequences sent back to the queue to free K/V (RUNNING → WAITING), of this slot or of idle others. */
   preempted: Sequence[];
-  /** A sequence that cannot grow even alone: the engine finishes it with `length`. */
-  outOfMemory: Sequence[];
+  /** Sequences finished while planning: one that cannot grow even alone, a head that can never fit. */
+  ended: EndedInPlan[];
 }
 
 /**
- * The per-slot decisions (see the file's comment): queues of waiting sequences, seats granted
- * through the SeatLedger, and each step's plan (admissions, one prefill chunk, decode rows, preemptions).
+ * The per-slot decisions (see the file's comment): the live sequences, queues of waiting ones,
+ * seats, held pages, and each step's plan (admissions, one prefill chunk, decode rows, preemptions).
  */
 export class Scheduler {
+  /** Every live sequence (waiting or seated), by request id. */
+  private readonly live = new Map<string, Sequence>();
   private readonly waiting = new Map<string, Sequence[]>();
   /** The running sequences: those holding a seat. */
   private readonly seats: SeatLedger;
+  private readonly pages: PageLedger;
+  readonly budget: KvBudget;
   /** Victims chosen while their slot's step was running: they leave at that slot's next plan. */
   private readonly wantedVictims = new Set<Sequence>();
   private admissionCounter = 0;
 
   constructor(
     private readonly options: SchedulerOptions,
-    private readonly budget: KvBudget,
     private readonly store: PageStore | null,
+    readonly pageSize: number,
     holder: SeatHolder,
   ) {
-    this.seats = new SeatLedger(options.maxSeats, holder);
+    this.seats = new SeatLedger(options, holder);
+    this.pages = new PageLedger(store, pageSize);
+    this.budget = new KvBudget(options, store, this.pages, pageSize);
   }
 
-  /** Queues a routed sequence at the back of its slot's queue. */
+  /** Why a prompt this long can never run on this model under the K/V budget, or null when it can. */
+  neverFits(model: CatalogueModel, numPromptTokens: number): string | null {
+    return this.budget.neverFits(model, numPromptTokens);
+  }
+
+  /** Takes in a routed sequence: alive from now on, at the back of its slot's queue. */
   enqueue(seq: Sequence): void {
+    if (this.live.has(seq.seqId)) throw new Error(`sequence ${seq.seqId} is already alive`);
+    if (seq.status !== 'waiting') throw new Error(`sequence ${seq.seqId} is ${seq.status}, not new`);
+    this.live.set(seq.seqId, seq);
     listOf(this.waiting, seq.slot.slotId).push(seq);
+  }
+
+  /** The live sequence of a request, or undefined (never submitted, or finished). */
+  sequence(requestId: string): Sequence | undefined {
+    return this.live.get(requestId);
+  }
+
+  /** True until the sequence finishes. */
+  isLive(seq: Sequence): boolean {
+    return this.live.get(seq.seqId) === seq;
+  }
+
+  /** Every live sequence, in the order they came in. */
+  liveSequences(): Sequence[] {
+    return [...this.live.values()];
   }
 
   /** Waiting sequences across all slots (for the queue limit). */
@@ -78,6 +126,11 @@ export class Scheduler {
   /** Running (seated) sequences across all slots. */
   get numRunning(): number {
     return this.seats.numSeated;
+  }
+
+  /** Sequences seated on the slot now (the slot view's count; the registry keeps none). */
+  numSeatedOn(slot: Slot): number {
+    return this.seats.seatedOn(slot).length;
   }
 
   /** The sequences ahead of `seq` in its slot's queue, next first. */
@@ -97,18 +150,41 @@ export class Scheduler {
     return this.seats.seatedOn(slot);
   }
 
+  /** True while the slot has sequences seated or queued. */
   hasWork(slot: Slot): boolean {
     return this.runningOn(slot).length > 0 || (this.waiting.get(slot.slotId)?.length ?? 0) > 0;
   }
 
-  /** Takes a sequence out of the scheduler (finished, cancelled, failed): its seat and pages go back. */
-  remove(seq: Sequence, why: 'finished' | 'preempted' = 'finished'): void {
-    this.wantedVictims.delete(seq);
-    const queue = this.waiting.get(seq.slot.slotId);
-    const index = queue?.indexOf(seq) ?? -1;
-    if (queue && index >= 0) queue.splice(index, 1);
-    this.seats.release(seq, why);
-    this.releasePages(seq);
+  /** The pages `seq` holds, page i at index i. */
+  heldPagesOf(seq: Sequence): readonly CachedPage[] {
+    return this.pages.heldBy(seq);
+  }
+
+  /**
+   * Ends a live sequence (finished, cancelled, past its deadline, failed): its seat and pages
+   * go back and it moves to `finished`, once. Returns what it left behind, or null when it was
+   * not alive (already finished: nothing happens).
+   */
+  finish(seq: Sequence): LeftSeat | null {
+    if (!this.isLive(seq)) return null;
+    const left = {
+      hasKvInWorker: seq.isSeated && seq.hasStartedPrefill,
+      pageHashes: this.pages.heldBy(seq).map((page) => page.hash),
+    };
+    this.live.delete(seq.seqId);
+    this.leave(seq, 'finished');
+    moveSequence(seq, 'finished');
+    return left;
+  }
+
+  /**
+   * A slot's worker died: every live sequence bound to it finishes here, once; the caller tells
+   * each its cause. Their K/V died with the worker (nothing left in it).
+   */
+  failSlot(slotId: string): Sequence[] {
+    const bound = this.liveSequences().filter((seq) => seq.slot.slotId === slotId);
+    for (const seq of bound) this.finish(seq);
+    return bound;
   }
 
   /**
@@ -117,15 +193,41 @@ export class Scheduler {
    * preempted to make room (a sequence inside a running step cannot leave it).
    */
   planStep(slot: Slot, isIdle: (other: Slot) => boolean = () => false): StepPlan {
-    const plan: StepPlan = { admitted: [], prefill: null, decodeRows: [], preempted: [], outOfMemory: [] };
+    const plan: StepPlan = { admitted: [], prefill: null, decodeRows: [], preempted: [], ended: [] };
     this.leaveAsAsked(slot, plan);
     this.admit(slot, plan);
     const canGrow = this.fitDecodeGrowth(slot, plan, isIdle);
-    const running = this.runningOn(slot);
-    const prefilling = this.nextToPrefill(running);
-    if (prefilling) plan.prefill = this.nextChunk(prefilling);
-    plan.decodeRows = canGrow ? running.filter((seq) => seq.status === 'decoding') : [];
+    const prefilling = nextToPrefill(this.runningOn(slot));
+    if (prefilling) {
+      plan.prefill = nextChunk(prefilling, this.options.prefillChunkTokens);
+      prefilling.hasStartedPrefill = true;
+    }
+    plan.decodeRows = canGrow ? this.runningOn(slot).filter((seq) => seq.status === 'decoding') : [];
     return plan;
+  }
+
+  /** A prefill chunk ran: its tokens are computed, and a last chunk's token starts decoding. */
+  prefilled(chunk: PrefillPlan, hasSampled: boolean): void {
+    const { seq } = chunk;
+    if (!this.isLive(seq)) return;
+    seq.numComputed = (chunk.isFirstChunk ? seq.numCachedTokens : seq.numComputed) + chunk.tokenIds.length;
+    if (hasSampled) moveSequence(seq, 'decoding');
+  }
+
+  /** A decode step ran for `seq`: one more token's K/V is computed. */
+  decoded(seq: Sequence): void {
+    if (this.isLive(seq)) seq.numComputed += 1;
+  }
+
+  /** Stores the pages a step of `seq` completed, held by it (the page ledger is their only writer). */
+  addCompletedPages(seq: Sequence, pages: readonly CompletedPage[]): void {
+    if (this.isLive(seq)) this.pages.addCompleted(seq, pages);
+  }
+
+  /** Drops every sequence, seat and hold (the engine that used this scheduler is retired). */
+  dispose(): void {
+    for (const seq of this.liveSequences()) this.finish(seq);
+    this.wantedVictims.clear();
   }
 
   /** Sequences another slot chose as victims while this slot's step was running leave now. */
@@ -140,71 +242,53 @@ export class Scheduler {
   }
 
   /**
-   * The prompt with the fewest tokens left to prefill goes next (admission order breaks ties):
-   * a short prompt seated behind a long one gets its first token after one chunk, not after
-   * the long prompt's whole prefill; prompts of equal length keep first-come order.
+   * Seats the slot's queue in order while seats and K/V budget allow. A head that can never
+   * fit (the budget shrank, or a preempted sequence grew past it) ends at once instead of
+   * blocking the queue; one that fits only once others leave waits for exactly that.
    */
-  private nextToPrefill(running: readonly Sequence[]): Sequence | null {
-    let next: Sequence | null = null;
-    for (const seq of running) {
-      if (seq.status !== 'prefilling') continue;
-      const isBefore =
-        !next ||
-        numLeftToPrefill(seq) < numLeftToPrefill(next) ||
-        (numLeftToPrefill(seq) === numLeftToPrefill(next) && seq.admittedOrder < next.admittedOrder);
-      if (isBefore) next = seq;
-    }
-    return next;
-  }
-
   private admit(slot: Slot, plan: StepPlan): void {
     const queue = this.waiting.get(slot.slotId) ?? [];
     while (queue.length > 0 && this.seats.hasFreeSeat(slot)) {
       const seq = queue[0]!;
-      const cached = this.lookup(seq);
-      const numPages = Math.ceil((seq.prefillIds.length + 1) / this.budget.pageSize) - cached.length;
-      if (!this.budget.makeRoom(this.allRunning(), numPages * this.budget.pageBytesOf(seq))) break;
+      const never = this.budget.neverFits(seq.slot.model, seq.prefillIds.length);
+      if (never) {
+        const reason = seq.outputIds.length > 0 ? 'length' : 'rejected';
+        plan.ended.push({ seq, reason, message: never, ...this.finish(seq)! });
+        continue;
+      }
+      if (!this.seat(seq)) break;
       queue.shift();
-      this.seat(seq, cached);
       plan.admitted.push(seq);
     }
   }
 
-  /** Gives a sequence its seat: holds its cached pages and resets its prefill progress. */
-  private seat(seq: Sequence, cached: CachedPage[]): void {
+  /**
+   * Gives `seq` a seat if its K/V fits: its cached prefix is held first (so making room never
+   * evicts the pages it is about to read), and given back when the rest does not fit.
+   */
+  private seat(seq: Sequence): boolean {
+    const cached = lookupPrefix(seq, this.store, this.options.isPaging, this.pageSize);
+    this.pages.holdPrefix(seq, cached);
+    const numPages = this.budget.pagesToAdmit(seq.prefillIds.length) - cached.length;
+    if (!this.budget.makeRoom(this.allRunning(), numPages * this.budget.pageBytesOf(seq.slot.model))) {
+      this.pages.releaseAll(seq);
+      return false;
+    }
     this.seats.grant(seq);
-    for (const page of cached) this.store!.hold(page);
-    if (this.store) this.store.countLookup(seq.prefillIds.length, cached.length * this.budget.pageSize);
-    seq.heldPages = [...cached];
-    seq.numCachedTokens = cached.length * this.budget.pageSize;
-    seq.recorder.meta.diagnosis.pageMiss = this.explainMiss(seq, cached);
+    this.store?.countLookup(seq.prefillIds.length, cached.length * this.pageSize);
+    seq.numCachedTokens = cached.length * this.pageSize;
+    seq.recorder.meta.diagnosis.pageMiss = explainMiss(
+      seq,
+      cached,
+      this.store,
+      this.options.isPaging,
+      this.pageSize,
+    );
     seq.numComputed = 0;
     seq.hasStartedPrefill = false;
-    seq.status = 'prefilling';
+    moveSequence(seq, 'prefilling');
     seq.admittedOrder = ++this.admissionCounter;
-  }
-
-  /** Longest cached prefix, always leaving at least one token to prefill (it makes the logits). */
-  private lookup(seq: Sequence): CachedPage[] {
-    if (!this.options.isPaging || !this.store || !seq.slot.pageIdentity) return [];
-    const maxPages = Math.floor((seq.prefillIds.length - 1) / this.budget.pageSize);
-    return this.store.lookup(seq.slot.pageIdentity, seq.prefillIds, maxPages);
-  }
-
-  /** Why the lookup found no more pages than it did (recorded with the timeline). */
-  private explainMiss(seq: Sequence, found: readonly CachedPage[]): PageMiss {
-    const identity = seq.slot.pageIdentity;
-    if (!this.options.isPaging || !this.store || !identity)
-      return {
-        kind: 'paging-off',
-        numCachedTokens: 0,
-        numPromptTokens: seq.prefillIds.length,
-        pageSize: this.budget.pageSize,
-        divergedAtToken: null,
-        changedRevisions: [],
-      };
-    const maxPages = Math.floor((seq.prefillIds.length - 1) / this.budget.pageSize);
-    return this.store.explainMiss(identity, seq.prefillIds, found, maxPages);
+    return true;
   }
 
   /**
@@ -212,7 +296,7 @@ export class Scheduler {
    * is the newest admitted sequence of any slot. One inside another slot's running step cannot
    * leave it: it is marked to leave when that step returns, and this slot does not decode
    * meanwhile (false). A sequence alone in the whole budget that still cannot grow is finished
-   * (`outOfMemory`).
+   * (`length`).
    */
   private fitDecodeGrowth(slot: Slot, plan: StepPlan, isIdle: (other: Slot) => boolean): boolean {
     while (!this.budget.makeRoom(this.allRunning(), 0)) {
@@ -224,8 +308,8 @@ export class Scheduler {
         return false;
       }
       if (this.allRunning().length === 1) {
-        plan.outOfMemory.push(victim);
-        this.remove(victim);
+        const message = 'the K/V budget cannot hold this sequence';
+        plan.ended.push({ seq: victim, reason: 'length', message, ...this.finish(victim)! });
         return true;
       }
       this.preempt(victim);
@@ -236,32 +320,22 @@ export class Scheduler {
 
   /** RUNNING → WAITING at the front of the queue; its work is recomputed on re-admission. */
   private preempt(seq: Sequence): void {
-    this.remove(seq, 'preempted');
-    seq.status = 'waiting';
+    this.leave(seq, 'preempted');
+    moveSequence(seq, 'waiting');
     seq.lastQueuePosition = null;
     seq.prefillIds = seq.allIds;
     seq.numComputed = 0;
     listOf(this.waiting, seq.slot.slotId).unshift(seq);
   }
 
-  private nextChunk(seq: Sequence): PrefillPlan {
-    const fromIndex = prefillFrom(seq);
-    const remaining = seq.prefillIds.length - fromIndex;
-    const size =
-      this.options.prefillChunkTokens === null
-        ? remaining
-        : Math.min(remaining, this.options.prefillChunkTokens);
-    return {
-      seq,
-      tokenIds: seq.prefillIds.slice(fromIndex, fromIndex + size),
-      isFirstChunk: !seq.hasStartedPrefill,
-      isLastChunk: fromIndex + size === seq.prefillIds.length,
-    };
-  }
-
-  private releasePages(seq: Sequence): void {
-    for (const page of seq.heldPages) this.store?.release(page);
-    seq.heldPages = [];
+  /** Out of its queue and its seat, its pages released (finished or preempted). */
+  private leave(seq: Sequence, why: 'finished' | 'preempted'): void {
+    this.wantedVictims.delete(seq);
+    const queue = this.waiting.get(seq.slot.slotId);
+    const index = queue?.indexOf(seq) ?? -1;
+    if (queue && index >= 0) queue.splice(index, 1);
+    this.seats.release(seq, why);
+    this.pages.releaseAll(seq);
   }
 
   private allRunning(): Sequence[] {
@@ -273,14 +347,4 @@ function listOf(map: Map<string, Sequence[]>, key: string): Sequence[] {
   let list = map.get(key);
   if (!list) map.set(key, (list = []));
   return list;
-}
-
-/** Where the sequence's next prefill chunk starts: after its cached pages, or where it left off. */
-function prefillFrom(seq: Sequence): number {
-  return seq.hasStartedPrefill ? seq.numComputed : seq.numCachedTokens;
-}
-
-/** Prompt tokens the sequence still has to prefill. */
-function numLeftToPrefill(seq: Sequence): number {
-  return seq.prefillIds.length - prefillFrom(seq);
 }

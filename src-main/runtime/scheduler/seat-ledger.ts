@@ -1,10 +1,14 @@
 import type { KeepAlive, Slot } from '../slots';
 import type { Sequence } from './sequence';
 
-/** What the ledger tells the slot registry: a slot with a seated sequence is active, never evicted. */
+/**
+ * What the ledger tells the slot registry: a slot with a seated sequence is active, never
+ * evicted; the last one leaving makes it idle. The registry keeps no count of its own.
+ */
 export interface SeatHolder {
   acquire(slot: Slot): void;
-  release(slot: Slot, keepAlive?: KeepAlive | null): void;
+  /** A seat was given back; `numLeft` sequences still sit on the slot. */
+  release(slot: Slot, numLeft: number, keepAlive: KeepAlive | null): void;
 }
 
 /** Why a seat is given back: a finish applies the request's keep-alive, a preemption does not. */
@@ -12,14 +16,15 @@ export type SeatRelease = 'finished' | 'preempted';
 
 /**
  * Sequence seats, the rows of a slot's decode batch, with one owner (like nano-vllm's block
- * manager for blocks): granting, counting and releasing all happen here, and only here does
- * the slot registry hear about them, so a slot's count of active sequences is this ledger's.
+ * manager for blocks): granting, counting and releasing all happen here, and every count of
+ * a slot's seated sequences (the slot view's, the registry's idea of "in use") is read from here.
+ * `maxSeats` is read live from the settings, so a change applies from the next admission.
  */
 export class SeatLedger {
   private readonly seated = new Map<string, Sequence[]>();
 
   constructor(
-    readonly maxSeats: number,
+    private readonly settings: { readonly maxSeats: number },
     private readonly holder: SeatHolder,
   ) {}
 
@@ -42,7 +47,7 @@ export class SeatLedger {
 
   /** True when the slot has a seat free. */
   hasFreeSeat(slot: Slot): boolean {
-    return this.seatedOn(slot).length < this.maxSeats;
+    return this.seatedOn(slot).length < this.settings.maxSeats;
   }
 
   /** True while `seq` holds a seat. */
@@ -58,7 +63,6 @@ export class SeatLedger {
     if (!list) this.seated.set(seq.slot.slotId, (list = []));
     list.push(seq);
     this.holder.acquire(seq.slot);
-    this.assertCounted(seq.slot);
   }
 
   /** Takes `seq`'s seat back if it holds one; returns whether it did. */
@@ -67,17 +71,9 @@ export class SeatLedger {
     const index = list?.indexOf(seq) ?? -1;
     if (!list || index < 0) return false;
     list.splice(index, 1);
-    this.holder.release(seq.slot, why === 'finished' ? (seq.request.keepAlive ?? null) : null);
-    this.assertCounted(seq.slot);
+    if (list.length === 0) this.seated.delete(seq.slot.slotId);
+    const keepAlive = why === 'finished' ? (seq.request.keepAlive ?? null) : null;
+    this.holder.release(seq.slot, list.length, keepAlive);
     return true;
-  }
-
-  /** The registry's count of a slot's active sequences is this ledger's, always. */
-  private assertCounted(slot: Slot): void {
-    const numSeated = this.seatedOn(slot).length;
-    if (slot.numActiveSequences !== numSeated)
-      throw new Error(
-        `${slot.slotId}: ${numSeated} seats granted but the slot counts ${slot.numActiveSequences}`,
-      );
   }
 }

@@ -1,5 +1,4 @@
 import type { TimelineRecorder } from '../../telemetry/timeline';
-import type { CachedPage } from '../pages';
 import type { SamplerSpec } from '../sampling/sampler';
 import { IncrementalDetokenizer, StopMatcher } from '../sampling';
 import type { Slot } from '../slots';
@@ -9,18 +8,40 @@ import type { GenerationRequest, GenerationSink } from './request';
 export type SequenceStatus = 'waiting' | 'prefilling' | 'decoding' | 'finished';
 
 /**
- * One request inside the engine (nano-vllm's Sequence): its tokens, its place in the
- * scheduler, the pages it holds and its timeline recorder. Owned by the engine loop.
+ * Every status change a sequence may make; anything else is a bug and throws. Only the
+ * scheduler moves a sequence (`moveSequence`, not exported from the room).
+ */
+export const SEQUENCE_TRANSITIONS: Readonly<Record<SequenceStatus, readonly SequenceStatus[]>> = {
+  // Seated; or ended while queued (cancelled, deadline, its slot failed, refused).
+  waiting: ['prefilling', 'finished'],
+  // Its last chunk sampled the first token; preempted (recomputed later); or ended.
+  prefilling: ['decoding', 'waiting', 'finished'],
+  decoding: ['waiting', 'finished'],
+  // A life ends once.
+  finished: [],
+};
+
+const STATUS = Symbol('status');
+
+/** Moves `seq` along a SEQUENCE_TRANSITIONS edge; throws on any other change. */
+export function moveSequence(seq: Sequence, to: SequenceStatus): void {
+  if (!SEQUENCE_TRANSITIONS[seq.status].includes(to))
+    throw new Error(`sequence ${seq.seqId}: ${seq.status} → ${to} is not a sequence transition`);
+  seq[STATUS] = to;
+}
+
+/**
+ * One request inside the engine (nano-vllm's Sequence): its tokens, its progress and its
+ * timeline recorder. Its status, seat and held pages belong to the scheduler, which alone
+ * changes them; everyone else reads.
  */
 export class Sequence {
-  status: SequenceStatus = 'waiting';
+  [STATUS]: SequenceStatus = 'waiting';
   readonly outputIds: number[] = [];
   /** Tokens whose K/V exist in the slot's executor. */
   numComputed = 0;
   /** Tokens covered by cached pages at the latest admission. */
   numCachedTokens = 0;
-  /** Pages this sequence holds, page i at index i (cached at admission, then its own as they complete). */
-  heldPages: CachedPage[] = [];
   /** Tokens the current admission must prefill: prompt, plus output after a preemption. */
   prefillIds: number[];
   /** The queue position last told to the sink, so it hears only changes. */
@@ -42,11 +63,15 @@ export class Sequence {
     /** Sampling settings and the RNG state after the last token (the worker samples; this follows it). */
     readonly sampler: SamplerSpec,
     readonly maxTokens: number,
-    readonly deadlineAt: number | null,
   ) {
     this.prefillIds = promptIds;
     this.detokenizer = new IncrementalDetokenizer(slot.model.folder.tokenizer);
     this.stopMatcher = new StopMatcher(request.stop ?? []);
+  }
+
+  /** Where the sequence is (SEQUENCE_TRANSITIONS); changed only by the scheduler. */
+  get status(): SequenceStatus {
+    return this[STATUS];
   }
 
   get seqId(): string {

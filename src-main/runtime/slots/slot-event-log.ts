@@ -1,4 +1,6 @@
 import type { Clock } from '../../telemetry/clock';
+import { reasonOf } from '../../telemetry/log';
+import type { Log } from '../../telemetry/log';
 import type { Slot } from './slot';
 import { canTransition } from './slot-types';
 import type { SlotCause, SlotEvent, SlotStatus } from './slot-types';
@@ -15,7 +17,10 @@ export class SlotEventLog {
   private readonly events: SlotEvent[] = [];
   private readonly listeners = new Set<(event: SlotEvent) => void>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: Log,
+  ) {}
 
   /** Slot events, oldest first, optionally from a monotonic instant on. */
   history(sinceAt = -Infinity): SlotEvent[] {
@@ -47,6 +52,16 @@ export class SlotEventLog {
     };
     this.events.push(event);
     if (this.events.length > MAX_EVENTS) this.events.shift();
-    for (const listener of this.listeners) listener(event);
+    // Every listener hears every event: one that throws is logged, never allowed to keep the
+    // event from the rest (the store and the pushed event stream come after the engine).
+    for (const listener of this.listeners)
+      try {
+        listener(event);
+      } catch (error) {
+        this.log.warn(
+          'slots',
+          `a listener of ${slot.slotId}'s ${from} → ${to} event threw: ${reasonOf(error)}`,
+        );
+      }
   }
 }

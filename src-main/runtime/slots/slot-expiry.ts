@@ -13,10 +13,10 @@ export class SlotExpiry {
     private readonly expire: (slot: Slot, reason: string) => void,
   ) {}
 
-  /** (Re)starts the slot's countdown from its keep-alive; none unless resident and idle. */
+  /** (Re)starts the slot's countdown from its keep-alive; none unless resident (idle: no seat taken). */
   schedule(slot: Slot): void {
     this.clear(slot);
-    if (slot.status !== 'resident' || slot.numActiveSequences > 0) return;
+    if (slot.status !== 'resident') return;
     const delayMs =
       slot.keepAlive.kind === 'ms' ? slot.keepAlive.ms : slot.keepAlive.kind === 'forever' ? null : 0;
     if (delayMs === null) return;
@@ -38,7 +38,7 @@ export class SlotExpiry {
   private arm(slot: Slot, delayMs: number, reason: string): void {
     const timer = setTimeout(() => {
       this.timers.delete(slot.slotId);
-      if (slot.status !== 'resident' || slot.numActiveSequences > 0) return;
+      if (slot.status !== 'resident') return;
       if (slot.runner?.isBusy) return this.arm(slot, 5, reason);
       this.expire(slot, reason);
     }, delayMs);

@@ -11,8 +11,10 @@ import type { KeepAlive, SlotCause, SlotEvent, SlotStatus } from './slot-types';
 
 /**
  * Owns every model slot and its state machine (`empty → prefetching → resident ⇄ active →
- * evicting → empty`, plus `failed`). Every transition is an event with a cause. A slot with
- * active sequences or a step in flight is never evicted.
+ * evicting → empty`, plus `failed`). Every transition is an event with a cause. A slot is
+ * `active` exactly while the scheduler's seat ledger has a sequence seated on it (the ledger
+ * says when, and keeps the only count); an active slot or one with a step in flight is never
+ * evicted.
  */
 export class SlotRegistry {
   private readonly slots = new Map<string, Slot>();
@@ -25,7 +27,7 @@ export class SlotRegistry {
   private readonly expiry: SlotExpiry;
 
   constructor(private readonly options: SlotRegistryOptions) {
-    this.eventLog = new SlotEventLog(options.clock);
+    this.eventLog = new SlotEventLog(options.clock, options.log);
     this.expiry = new SlotExpiry(options.clock, (slot, reason) => this.expire(slot, reason));
     options.spare?.refill();
   }
@@ -84,20 +86,21 @@ export class SlotRegistry {
     slot.numHits += 1;
   }
 
-  /** A sequence starts running on the slot (resident → active on the first); the SeatLedger calls this. */
+  /** A sequence took a seat on the slot (resident → active on the first); the SeatLedger calls this. */
   acquire(slot: Slot): void {
     this.expiry.clear(slot);
-    slot.numActiveSequences += 1;
     slot.lastUsedAt = this.options.clock.now();
     slot.lastUsedWallMs = this.options.clock.wallNow();
     if (slot.status === 'resident') this.transition(slot, 'active', 'request');
   }
 
-  /** A sequence left the slot (the SeatLedger calls this); the last one makes it idle and starts its keep-alive. */
-  release(slot: Slot, keepAlive: KeepAlive | null = null): void {
-    slot.numActiveSequences = Math.max(0, slot.numActiveSequences - 1);
+  /**
+   * A sequence left its seat, `numLeft` still sit there (the SeatLedger calls this); the last
+   * one leaving makes the slot idle and starts its keep-alive. A failed slot stays failed.
+   */
+  release(slot: Slot, numLeft: number, keepAlive: KeepAlive | null): void {
     if (keepAlive) slot.keepAlive = keepAlive;
-    if (slot.numActiveSequences > 0 || slot.status !== 'active') return;
+    if (numLeft > 0 || slot.status !== 'active') return;
     this.transition(slot, 'resident', 'request');
     if (!slot.isRetiring) this.expiry.schedule(slot);
   }
@@ -108,15 +111,13 @@ export class SlotRegistry {
     if (slot.status === 'resident') this.expiry.schedule(slot);
   }
 
-  /** Unloads an idle slot; refuses (throws) while sequences run on it. */
+  /** Unloads an idle slot; refuses (throws) while sequences run on it (it is `active` then). */
   async evict(slot: Slot, cause: SlotCause, reason: string | null = null): Promise<void> {
     if (slot.status === 'failed') return this.transition(slot, 'empty', cause, reason);
     if (slot.status !== 'resident')
       throw new Error(`slot ${slot.slotId} is ${slot.status}; only an idle resident slot can be evicted`);
-    if (slot.numActiveSequences > 0) throw new Error(`slot ${slot.slotId} is in use`);
     await waitUntilIdle(slot);
-    if (slot.status !== 'resident' || slot.numActiveSequences > 0)
-      throw new Error(`slot ${slot.slotId} is in use`);
+    if (slot.status !== 'resident') throw new Error(`slot ${slot.slotId} is in use`);
     this.expiry.clear(slot);
     this.transition(slot, 'evicting', cause, reason);
     const runner = slot.runner;
@@ -212,9 +213,10 @@ export class SlotRegistry {
   }
 
   /**
-   * The slot's worker died on its own: the slot is `failed` with the reason (cause `error`),
-   * its runner and context pages are gone, and the next request reloads it. The engine hears
-   * the event and finishes the slot's sequences with an `error` finish.
+   * The slot's worker died on its own: only the slot changes here. It is `failed` with the
+   * reason (cause `error`) and its runner is gone; the engine hears the event and hands the
+   * slot's sequences to the scheduler, which finishes each (releasing seats and pages). Then
+   * the session's pages, which no later session can hit, are dropped; the next request reloads.
    */
   private failDead(slot: Slot, runner: SlotRunner, reason: string): void {
     if (slot.runner !== runner || (slot.status !== 'resident' && slot.status !== 'active')) return;
@@ -223,10 +225,9 @@ export class SlotRegistry {
     slot.runner = null;
     slot.pageIdentity = null;
     slot.host = null;
-    slot.numActiveSequences = 0;
-    if (identity) this.options.dropPages(identity);
     slot.failureReason = reason;
     this.transition(slot, 'failed', 'error', reason);
+    if (identity) this.options.dropPages(identity);
   }
 
   /** Evicts idle slots, least recently used first, until the new slot fits the budget. */
@@ -236,7 +237,7 @@ export class SlotRegistry {
         .filter((s) => s !== slot && s.runner)
         .reduce((sum, s) => sum + s.footprintBytes, 0);
     const idle = this.list()
-      .filter((s) => s !== slot && s.status === 'resident' && s.numActiveSequences === 0)
+      .filter((s) => s !== slot && s.status === 'resident')
       .sort((a, b) => (a.lastUsedAt ?? 0) - (b.lastUsedAt ?? 0));
     while (usedBytes() + slot.footprintBytes > this.options.budgetBytes && idle.length > 0)
       await this.evict(idle.shift()!, 'budget', `making room for ${slot.model.modelId}`);

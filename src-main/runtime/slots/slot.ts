@@ -48,7 +48,6 @@ export interface Slot {
   /** Monotonic ms when an idle slot will be unloaded, or null. */
   expiresAt: number | null;
   numHits: number;
-  numActiveSequences: number;
   lastUsedAt: number | null;
   lastUsedWallMs: number | null;
   loadTimings: { readMs: number; buildMs: number; warmupMs: number } | null;
@@ -107,7 +106,6 @@ export function newSlot(
     keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,
     expiresAt: null,
     numHits: 0,
-    numActiveSequences: 0,
     lastUsedAt: null,
     lastUsedWallMs: null,
     loadTimings: null,

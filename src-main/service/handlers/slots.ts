@@ -1,5 +1,6 @@
 import { ServiceFailure } from '../contract';
 import type { PageStats } from '../contract';
+import type { Slot } from '../../runtime';
 import type { CoreDeps } from '../core-deps';
 import { toModelEntry, toPageStats, toSlotEventPayload, toSlotSnapshot } from '../mappers';
 import type { Handlers } from '../service';
@@ -28,6 +29,7 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       throw new ServiceFailure('not_found', (error as Error).message);
     }
   };
+  const snapshot = (slot: Slot) => toSlotSnapshot(slot, runtime.numSeatedOn(slot), clock);
   return {
     'models.list': async () => (await runtime.refreshModels()).map(toModelEntry),
     'models.quality': () => {
@@ -35,7 +37,7 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       if (results instanceof Error) throw new ServiceFailure('unavailable', results.message);
       return results;
     },
-    'slots.list': () => runtime.slots().map((slot) => toSlotSnapshot(slot, clock)),
+    'slots.list': () => runtime.slots().map((slot) => snapshot(slot)),
     'slots.events': ({ sinceWallMs, limit }) => {
       const events = runtime
         .slotEvents()
@@ -46,7 +48,7 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       if (runtime.catalogue.resolve(modelId) instanceof Error)
         throw new ServiceFailure('not_found', `unknown or broken model "${modelId}"`);
       try {
-        return toSlotSnapshot(await runtime.prefetch(modelId), clock);
+        return snapshot(await runtime.prefetch(modelId));
       } catch (error) {
         throw new ServiceFailure('unavailable', (error as Error).message);
       }
@@ -58,10 +60,9 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       } catch (error) {
         throw new ServiceFailure('unavailable', (error as Error).message);
       }
-      return toSlotSnapshot(slot, clock);
+      return snapshot(slot);
     },
-    'slots.keep': ({ slotId, keepAlive }) =>
-      toSlotSnapshot(runtime.keep(slotOrFail(slotId).slotId, keepAlive), clock),
+    'slots.keep': ({ slotId, keepAlive }) => snapshot(runtime.keep(slotOrFail(slotId).slotId, keepAlive)),
     'pages.stats': () => toPageStats(runtime.pageSummary(), conversationCoverage(deps)),
     'engine.stats': () => ({ atWallMs: clock.wallNow(), ...runtime.load() }),
   };

@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectGeneration, Runtime } from '../../../../src-main/runtime';
-import type { GenerationRequest, RuntimeOptions } from '../../../../src-main/runtime';
-import { ManualClock } from '../../../../src-main/telemetry/clock';
+import { collectGeneration } from '../../../../src-main/runtime';
+import type { Runtime, RuntimeOptions } from '../../../../src-main/runtime';
 import { checkTimeline } from '../../../../src-main/telemetry/timeline';
-import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
-import { ScriptedRunner } from '../../../support/scripted-runner';
-import type { RunnerTimes } from '../../../support/scripted-runner';
+import { BUNDLED_MODEL_ID } from '../../../support/models';
+import { SCRIPTED_TIMES as TIMES, scriptedRequest as request } from '../../../support/scripted-runtime';
+import * as scripted from '../../../support/scripted-runtime';
 
 // The scheduler and engine loop with a scripted runner on a hand-moved clock: no worker, no
 // ONNX Runtime, so every part of every timeline has one exact expected value.
-
-const TIMES: RunnerTimes = { loadMs: 100, copyMs: 0.5, lookupMs: 3, prefillMs: 20, replyMs: 1, decodeMs: 5 };
 
 let runtime: Runtime | null = null;
 afterEach(async () => {
@@ -19,30 +16,10 @@ afterEach(async () => {
 });
 
 async function scriptedRuntime(overrides: Partial<RuntimeOptions> = {}) {
-  const clock = new ManualClock();
-  const runners: ScriptedRunner[] = [];
-  runtime = await Runtime.create({
-    bundledModelsDir: BUNDLED_MODELS_DIR,
-    clock,
-    createRunner: () => {
-      const runner = new ScriptedRunner(clock, TIMES);
-      runners.push(runner);
-      return runner;
-    },
-    ...overrides,
-  });
-  return { runtime, clock, runners };
+  const built = await scripted.scriptedRuntime(overrides);
+  runtime = built.runtime;
+  return built;
 }
-
-let counter = 0;
-const request = (overrides: Partial<GenerationRequest> = {}): GenerationRequest => ({
-  requestId: `scripted-${++counter}`,
-  modelId: BUNDLED_MODEL_ID,
-  prompt: { kind: 'text', text: 'It is a truth universally acknowledged' },
-  temperature: 0,
-  maxTokens: 3,
-  ...overrides,
-});
 
 describe('timeline parts of a scripted request', () => {
   it('on a cold slot: the load is slotLoad, the worker stamps split lookup, prefill and emit exactly', async () => {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { SEQUENCE_TRANSITIONS } from '../../../../src-main/runtime/scheduler';
+import type { SequenceStatus } from '../../../../src-main/runtime/scheduler';
+import { moveSequence, Sequence } from '../../../../src-main/runtime/scheduler/sequence';
+
+const STATUSES = Object.keys(SEQUENCE_TRANSITIONS) as SequenceStatus[];
+
+/** A new sequence (only its status is exercised: its slot and recorder are bare). */
+function newSequence(requestId: string): Sequence {
+  return new Sequence(
+    { requestId, prompt: { kind: 'text', text: 'x' } },
+    { onChunk: () => undefined, onDone: () => undefined },
+    {} as never,
+    { model: { folder: { tokenizer: {} } } } as never,
+    [1],
+    { temperature: 0, topK: 0, topP: 1, vocabLimit: 2, rngState: 0 },
+    1,
+  );
+}
+
+/** Moves a new sequence to `status` along legal edges. */
+function walkTo(seq: Sequence, status: SequenceStatus): void {
+  const path: Record<SequenceStatus, SequenceStatus[]> = {
+    waiting: [],
+    prefilling: ['prefilling'],
+    decoding: ['prefilling', 'decoding'],
+    finished: ['finished'],
+  };
+  for (const step of path[status]) moveSequence(seq, step);
+}
+
+describe('SEQUENCE_TRANSITIONS', () => {
+  it('is exactly this table (a life ends once; a preempted sequence waits again)', () => {
+    expect(SEQUENCE_TRANSITIONS).toEqual({
+      waiting: ['prefilling', 'finished'],
+      prefilling: ['decoding', 'waiting', 'finished'],
+      decoding: ['waiting', 'finished'],
+      finished: [],
+    });
+  });
+
+  it('checks every change: each listed edge moves, every other one throws and leaves the status as it was', () => {
+    for (const from of STATUSES)
+      for (const to of STATUSES) {
+        const seq = newSequence(`${from}-${to}`);
+        walkTo(seq, from);
+        if (SEQUENCE_TRANSITIONS[from].includes(to)) {
+          moveSequence(seq, to);
+          expect(seq.status).toBe(to);
+        } else {
+          expect(() => moveSequence(seq, to)).toThrow(
+            `sequence ${from}-${to}: ${from} → ${to} is not a sequence transition`,
+          );
+          expect(seq.status).toBe(from);
+        }
+      }
+  });
+});
