@@ -4,6 +4,7 @@
  * runtime settings flags override the ones the Settings panel kept.
  */
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../service/create-core';
 import {
@@ -14,6 +15,7 @@ import {
   startHttpHost,
 } from '../host/http';
 import { openAiRoutes } from '../host/openai';
+import { guardProcess } from '../host/process-guard';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from './paths';
 import { print, printError } from '../printable';
 import { reasonOf } from '../telemetry/log';
@@ -83,17 +85,33 @@ async function main(argv: string[]): Promise<number> {
     (modelId) => modelId && print(`model ${modelId} is resident`),
     (error: Error) => printError(`could not prefetch the default model: ${error.message}`),
   );
-  await untilSignal();
+  let stopOnError: () => void = () => undefined;
+  const failed = new Promise<'error'>((resolve) => (stopOnError = () => resolve('error')));
+  guardProcess({
+    log: core.log,
+    logPath: core.log.path,
+    tell: (message) => printError(message),
+    stop: () => stopOnError(),
+  });
+  const why = await Promise.race([untilSignal(), failed]);
   print('Stopping: closing connections, cancelling requests, flushing the store…');
-  await host.close();
-  await core.close();
-  return 0;
+  const closed = (async () => {
+    await host.close();
+    await core.close();
+  })();
+  // After an uncaught error the state is suspect: closing gets a bound, then the process exits anyway.
+  if (why === 'error') await Promise.race([closed, setTimeout(FATAL_CLOSE_MS, undefined, { ref: false })]);
+  else await closed;
+  return why === 'error' ? 1 : 0;
 }
 
-function untilSignal(): Promise<void> {
+/** Longest an ordered stop after an uncaught error may take before the process exits anyway (ms). */
+const FATAL_CLOSE_MS = 10_000;
+
+function untilSignal(): Promise<'signal'> {
   return new Promise((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    process.once('SIGINT', () => resolve('signal'));
+    process.once('SIGTERM', () => resolve('signal'));
   });
 }
 

@@ -54,7 +54,7 @@ export interface Core {
   openExport(request: ExportRequest): PreparedExport;
   /** Imports a trace streamed in chunks, off the serving thread (the upload route; `traces.import` takes text). */
   importTrace(upload: TraceUpload): Promise<TraceImportResult>;
-  /** Problems no caller could hand back (`<dataDir>/logs/first-frame.log`); hosts log theirs here too. */
-  log: Log;
+  /** Problems no caller could hand back (`<dataDir>/logs/first-frame.log`, its `path`); hosts log theirs here too. */
+  log: Log & { readonly path: string };
   close(): Promise<void>;
 }

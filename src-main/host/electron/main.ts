@@ -20,6 +20,7 @@ import { claimSingleInstance, installQuitGate } from './lifecycle';
 import { buildMenuTemplate } from './menu';
 import { chooseRendererSource, type RendererSource } from './renderer-source';
 import { mainWindowOptions } from './window-options';
+import { guardProcess } from '../process-guard';
 
 // Electron main process entry: wiring only. The rules live in pure modules beside this one;
 // the core (runtime, store, service) comes from createCore and knows nothing of Electron.
@@ -149,6 +150,16 @@ function onReady(context: HostContext): void {
   });
   core.then((built) => {
     built.describe().forEach(log);
+    guardProcess({
+      log: built.log,
+      logPath: built.log.path,
+      tell: (message) => {
+        log(message);
+        dialog.showErrorBox('First Frame stopped', message);
+      },
+      // Through the quit gate: the core closes in order (history flushed) before the process exits.
+      stop: () => app.quit(),
+    });
     built
       .prefetchDefault()
       .catch((error: Error) => log(`could not prefetch the default model: ${error.message}`));
