@@ -1,7 +1,8 @@
 // `npm run peers:install [-- --gpu]`: installs llama.cpp's Node binding (node-llama-cpp, pinned)
 // with only this platform's prebuilt CPU binary into .cache/peers, outside the project's
-// dependencies, so `npm ci` stays lean. `--gpu` adds the CUDA build (Linux/Windows x64).
-// The peers benchmark loads it from there; nothing else in the project does.
+// dependencies, so `npm ci` stays lean. `--gpu` adds the CUDA build (Linux/Windows x64). koffi (an
+// FFI with prebuilt binaries in its package) lets the GGUF oracles call llama.cpp's quantizer.
+// The peers benchmark and the llama.cpp oracle tests load them from there; the app never does.
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 /** Newer releases' lock files may not install offline-mirrored registries; pin exactly. */
 const VERSION = '3.21.1';
+/** koffi: calls llama_model_quantize and ggml's block (de)quantizers in node-llama-cpp's libraries. */
+const KOFFI_VERSION = '3.3.4';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PEERS_DIR = join(ROOT, '.cache', 'peers');
 
@@ -37,7 +40,11 @@ function gpuPackage(platform, arch) {
 
 function main(argv) {
   const isGpu = argv.includes('--gpu');
-  const packages = [`node-llama-cpp@${VERSION}`, binaryPackage(process.platform, process.arch)];
+  const packages = [
+    `node-llama-cpp@${VERSION}`,
+    binaryPackage(process.platform, process.arch),
+    `koffi@${KOFFI_VERSION}`,
+  ];
   if (isGpu) packages.push(gpuPackage(process.platform, process.arch));
   mkdirSync(PEERS_DIR, { recursive: true });
   writeFileSync(
