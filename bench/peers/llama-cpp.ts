@@ -26,6 +26,7 @@ interface LlamaContext {
 }
 interface LlamaModel {
   tokenizer: unknown;
+  tokenize(text: string, specialTokens?: boolean): number[];
   createContext(options: { contextSize: number; threads: number; batchSize: number }): Promise<LlamaContext>;
   dispose(): Promise<void>;
 }
@@ -65,6 +66,8 @@ export interface LlamaCppModel {
   prefill(ids: readonly number[], isLimited: boolean): Promise<{ ms: number; nextId: number }>;
   /** Feeds one id after the current state; returns its greedy successor and the time taken. */
   step(id: number, isLimited: boolean): Promise<{ ms: number; nextId: number }>;
+  /** llama.cpp's token ids for `text`, special-token text recognised, no BOS added. */
+  tokenize(text: string): number[];
   close(): Promise<void>;
 }
 
@@ -143,6 +146,7 @@ async function openModel(
       return timed(ids.map((id, i) => (i === ids.length - 1 ? greedy(id, isLimited) : id)));
     },
     step: (id, isLimited) => timed([greedy(id, isLimited)]),
+    tokenize: (text) => [...model.tokenize(text, true)],
     close: async () => {
       await context.dispose();
       await model.dispose();

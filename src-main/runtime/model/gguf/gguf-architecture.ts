@@ -1,0 +1,175 @@
+// A GGUF's architecture and dimensions (the `{arch}.*` metadata llama.cpp reads), checked
+// against its tensor directory. Llama-family architectures whose graph the fused writer builds
+// are accepted; every other one is named in the refusal.
+
+import type { GgufMetaValue } from './gguf-header';
+import type { GgufSetTensor } from './gguf-files';
+
+/** A llama-family decoder's dimensions, as the fused graph writer takes them. */
+export interface GgufDims {
+  numLayers: number;
+  hiddenSize: number;
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+  intermediateSize: number;
+  vocabSize: number;
+  ropeTheta: number;
+  /** Linear RoPE scaling factor, or GGUF's per-frequency factors (rope_freqs.weight), or none. */
+  ropeScaling: { type: 'linear'; factor: number } | { type: 'frequency-factors' } | null;
+  rmsNormEps: number;
+  isTiedEmbedding: boolean;
+  contextLength: number;
+}
+
+/** Architectures First Frame converts, and whether llama.cpp stored their Q/K rows permuted for its rope. */
+export const GGUF_ARCHITECTURES: Record<string, { isRopePermuted: boolean; note: string | null }> = {
+  llama: { isRopePermuted: true, note: null },
+  mistral: { isRopePermuted: true, note: null },
+  qwen2: {
+    isRopePermuted: false,
+    note: 'its q/k/v projection biases are not written by the fused graph writer yet',
+  },
+  qwen3: {
+    isRopePermuted: false,
+    note: 'its per-head q/k norms are not written by the fused graph writer yet',
+  },
+};
+
+/** A GGUF that is not a model First Frame can convert, with the reason. */
+export class GgufModelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GgufModelError';
+  }
+}
+
+const TENSORS_PER_LAYER = [
+  'attn_norm',
+  'attn_q',
+  'attn_k',
+  'attn_v',
+  'attn_output',
+  'ffn_norm',
+  'ffn_gate',
+  'ffn_up',
+  'ffn_down',
+];
+
+/** The architecture named by general.architecture, accepted or refused with the reason. */
+export function architectureOf(meta: ReadonlyMap<string, GgufMetaValue>): string {
+  const arch = meta.get('general.architecture');
+  if (typeof arch !== 'string') throw new GgufModelError('has no general.architecture');
+  const known = GGUF_ARCHITECTURES[arch];
+  if (!known)
+    throw new GgufModelError(
+      `architecture ${arch} is not supported (First Frame converts ${Object.keys(GGUF_ARCHITECTURES)
+        .filter((a) => !GGUF_ARCHITECTURES[a]!.note)
+        .join(', ')})`,
+    );
+  if (known.note) throw new GgufModelError(`architecture ${arch} is not supported yet: ${known.note}`);
+  return arch;
+}
+
+/** The decoder's dimensions from `{arch}.*` metadata, checked against the tensors. Throws GgufModelError. */
+export function dimsOf(
+  arch: string,
+  meta: ReadonlyMap<string, GgufMetaValue>,
+  tensors: ReadonlyMap<string, GgufSetTensor>,
+): GgufDims {
+  const int = (key: string, fallback?: number): number => {
+    const value = meta.get(`${arch}.${key}`) ?? fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+      throw new GgufModelError(
+        `${arch}.${key} is ${value === undefined ? 'missing' : `not a positive integer (${String(value)})`}`,
+      );
+    return value;
+  };
+  const float = (key: string, fallback: number): number => {
+    const value = meta.get(`${arch}.${key}`) ?? fallback;
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new GgufModelError(`${arch}.${key} is not a number`);
+    return value;
+  };
+  const hiddenSize = int('embedding_length');
+  const numHeads = int('attention.head_count');
+  const embedding = tensors.get('token_embd.weight');
+  if (!embedding) throw new GgufModelError('has no token_embd.weight tensor');
+  const headDim = int('attention.key_length', hiddenSize / numHeads);
+  if (int('attention.value_length', headDim) !== headDim)
+    throw new GgufModelError(
+      `${arch}.attention.value_length differs from key_length; not a llama-family attention`,
+    );
+  if (int('rope.dimension_count', headDim) !== headDim)
+    throw new GgufModelError(
+      `${arch}.rope.dimension_count is not the head size (partial rotary is not supported)`,
+    );
+  const dims: GgufDims = {
+    numLayers: int('block_count'),
+    hiddenSize,
+    numHeads,
+    numKvHeads: int('attention.head_count_kv', numHeads),
+    headDim,
+    intermediateSize: int('feed_forward_length'),
+    vocabSize: int('vocab_size', embedding.dims[1]),
+    ropeTheta: float('rope.freq_base', 10000),
+    ropeScaling: ropeScalingOf(arch, meta, tensors),
+    rmsNormEps: float('attention.layer_norm_rms_epsilon', 1e-5),
+    isTiedEmbedding: !tensors.has('output.weight'),
+    contextLength: int('context_length'),
+  };
+  if (numHeads % dims.numKvHeads !== 0)
+    throw new GgufModelError(
+      `${arch}.attention.head_count_kv (${dims.numKvHeads}) does not divide head_count (${numHeads})`,
+    );
+  checkTensors(dims, tensors);
+  return dims;
+}
+
+function ropeScalingOf(
+  arch: string,
+  meta: ReadonlyMap<string, GgufMetaValue>,
+  tensors: ReadonlyMap<string, GgufSetTensor>,
+): GgufDims['ropeScaling'] {
+  if (tensors.has('rope_freqs.weight')) return { type: 'frequency-factors' };
+  const type = meta.get(`${arch}.rope.scaling.type`);
+  if (type === undefined || type === 'none') return null;
+  const factor = meta.get(`${arch}.rope.scaling.factor`);
+  if (type === 'linear' && typeof factor === 'number' && factor > 0) return { type: 'linear', factor };
+  throw new GgufModelError(
+    `${arch}.rope.scaling.type ${String(type)} is not supported (linear and llama3 frequency factors are)`,
+  );
+}
+
+/** Every tensor the decoder reads is present with the shape the dimensions imply. */
+function checkTensors(dims: GgufDims, tensors: ReadonlyMap<string, GgufSetTensor>): void {
+  const expect = (name: string, shape: number[]) => {
+    const tensor = tensors.get(name);
+    if (!tensor) throw new GgufModelError(`has no ${name} tensor`);
+    if (tensor.dims.join('x') !== shape.join('x'))
+      throw new GgufModelError(
+        `tensor ${name} is ${tensor.dims.join('×')}; the metadata implies ${shape.join('×')}`,
+      );
+  };
+  const { hiddenSize: h, numHeads, numKvHeads, headDim, intermediateSize: ffn, vocabSize } = dims;
+  expect('token_embd.weight', [h, vocabSize]);
+  for (let layer = 0; layer < dims.numLayers; layer++) {
+    const shapes: Record<string, number[]> = {
+      attn_norm: [h],
+      attn_q: [h, numHeads * headDim],
+      attn_k: [h, numKvHeads * headDim],
+      attn_v: [h, numKvHeads * headDim],
+      attn_output: [numHeads * headDim, h],
+      ffn_norm: [h],
+      ffn_gate: [h, ffn],
+      ffn_up: [h, ffn],
+      ffn_down: [ffn, h],
+    };
+    for (const part of TENSORS_PER_LAYER) expect(`blk.${layer}.${part}.weight`, shapes[part]!);
+  }
+  expect('output_norm.weight', [h]);
+  if (!dims.isTiedEmbedding) expect('output.weight', [h, vocabSize]);
+}
+
+/** The tensor names a layer reads (ggml names, without the `blk.N.` prefix and `.weight`). */
+export const LAYER_TENSORS: readonly string[] = TENSORS_PER_LAYER;

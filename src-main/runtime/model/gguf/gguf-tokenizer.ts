@@ -1,0 +1,245 @@
+// The tokenizer a GGUF carries in its metadata (tokenizer.ggml.*), rebuilt as the tokenizer.json
+// First Frame's tokenizer loads, so that text becomes the ids llama.cpp makes of it:
+// - `gpt2`: byte-level BPE with the file's merges, split first by the regexes llama.cpp uses for
+//   the pre-tokenizer `tokenizer.ggml.pre` names (llama-vocab.cpp's, in its adapted spelling);
+// - `llama`: SentencePiece BPE, its merges derived from the token scores (the pair whose merged
+//   token scores highest merges first, as llama.cpp's SPM tokenizer does), byte fallback, "▁" for
+//   spaces and a leading one unless `add_space_prefix` is false.
+// Control tokens (type 3) become special added tokens, user-defined ones (type 4) plain added tokens.
+
+import type { TokenizerFiles } from '../tokenizer';
+import type { GgufMetaValue } from './gguf-header';
+
+/** A tokenizer the metadata does not describe in a way First Frame can rebuild, with the reason. */
+export class GgufTokenizerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GgufTokenizerError';
+  }
+}
+
+const GPT2 = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)";
+const LLAMA3 =
+  "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+const QWEN2 =
+  "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+const QWEN35 =
+  "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?[\\p{L}\\p{M}]+|\\p{N}| ?[^\\s\\p{L}\\p{M}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+const DEFAULT = ['[\\p{P}\\$\\+<=>\\^~\\|]+', GPT2, '\\p{N}+', '[0-9][0-9][0-9]'];
+
+/** Pre-tokenizer names (tokenizer.ggml.pre) → the regexes llama.cpp splits with, in order. */
+const PRE_REGEXES: Record<string, string[]> = {
+  default: DEFAULT,
+  llama3: [LLAMA3],
+  'llama-v3': [LLAMA3],
+  'llama-bpe': [LLAMA3],
+  falcon3: [LLAMA3],
+  pixtral: [LLAMA3],
+  dbrx: [LLAMA3],
+  'smaug-bpe': [LLAMA3],
+  'chatglm-bpe': [LLAMA3],
+  glm4: [LLAMA3],
+  qwen2: [QWEN2],
+  'deepseek-r1-qwen': [QWEN2],
+  stablelm2: [QWEN2],
+  qwen35: [QWEN35],
+  'gpt-2': [GPT2],
+  'phi-2': [GPT2],
+  olmo: [GPT2],
+  mpt: [GPT2],
+  'roberta-bpe': [GPT2],
+  starcoder: ['\\p{N}', GPT2],
+  refact: ['\\p{N}', GPT2],
+  'command-r': ['\\p{N}', GPT2],
+  smollm: ['\\p{N}', GPT2],
+  exaone: ['\\p{N}', GPT2],
+};
+
+/** llama.cpp token types (LLAMA_TOKEN_TYPE_*). */
+const CONTROL = 3;
+const USER_DEFINED = 4;
+
+interface Vocabulary {
+  tokens: string[];
+  types: number[];
+}
+
+/** Tokenizer files (tokenizer.json and tokenizer_config.json as objects) from GGUF metadata. */
+export function tokenizerFilesOfGguf(meta: ReadonlyMap<string, GgufMetaValue>): TokenizerFiles {
+  const model = meta.get('tokenizer.ggml.model');
+  const tokens = meta.get('tokenizer.ggml.tokens');
+  if (!Array.isArray(tokens) || tokens.length === 0 || typeof tokens[0] !== 'string')
+    throw new GgufTokenizerError('has no tokenizer (tokenizer.ggml.tokens is missing)');
+  const rawTypes = meta.get('tokenizer.ggml.token_type');
+  const vocab: Vocabulary = {
+    tokens: tokens as string[],
+    types: Array.isArray(rawTypes) ? (rawTypes as number[]) : tokens.map(() => 1),
+  };
+  let tokenizerJson: Record<string, unknown>;
+  if (model === 'gpt2') tokenizerJson = gpt2Tokenizer(meta, vocab);
+  else if (model === 'llama') tokenizerJson = sentencePieceTokenizer(meta, vocab);
+  else
+    throw new GgufTokenizerError(
+      `has a tokenizer of kind "${String(model)}" (tokenizer.ggml.model); First Frame rebuilds gpt2 (BPE) and llama (SentencePiece) tokenizers`,
+    );
+  return { tokenizerJson, tokenizerConfig: tokenizerConfigOf(meta, vocab) };
+}
+
+function addedTokens(vocab: Vocabulary, isSentencePiece: boolean): Array<Record<string, unknown>> {
+  const added: Array<Record<string, unknown>> = [];
+  vocab.types.forEach((type, id) => {
+    if (type !== CONTROL && type !== USER_DEFINED) return;
+    added.push({
+      id,
+      content: vocab.tokens[id],
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: isSentencePiece && type === USER_DEFINED,
+      special: type === CONTROL,
+    });
+  });
+  return added;
+}
+
+function gpt2Tokenizer(meta: ReadonlyMap<string, GgufMetaValue>, vocab: Vocabulary): Record<string, unknown> {
+  const pre = meta.get('tokenizer.ggml.pre') ?? 'default';
+  const regexes = PRE_REGEXES[String(pre)];
+  if (!regexes)
+    throw new GgufTokenizerError(
+      `names the pre-tokenizer "${String(pre)}" (tokenizer.ggml.pre), which First Frame does not know`,
+    );
+  const merges = meta.get('tokenizer.ggml.merges');
+  if (!Array.isArray(merges))
+    throw new GgufTokenizerError('is a gpt2 tokenizer without tokenizer.ggml.merges');
+  const ids: Record<string, number> = {};
+  vocab.tokens.forEach((token, id) => {
+    if (!(token in ids)) ids[token] = id;
+  });
+  return {
+    version: '1.0',
+    added_tokens: addedTokens(vocab, false),
+    normalizer: null,
+    pre_tokenizer: {
+      type: 'Sequence',
+      pretokenizers: [
+        ...regexes.map((regex) => ({
+          type: 'Split',
+          pattern: { Regex: regex },
+          behavior: 'Isolated',
+          invert: false,
+        })),
+        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
+      ],
+    },
+    post_processor: null,
+    decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      ignore_merges: false,
+      vocab: ids,
+      merges: merges as string[],
+    },
+  };
+}
+
+function sentencePieceTokenizer(
+  meta: ReadonlyMap<string, GgufMetaValue>,
+  vocab: Vocabulary,
+): Record<string, unknown> {
+  const scores = meta.get('tokenizer.ggml.scores');
+  if (!Array.isArray(scores) || scores.length !== vocab.tokens.length)
+    throw new GgufTokenizerError(
+      'is a SentencePiece tokenizer without one score per token (tokenizer.ggml.scores)',
+    );
+  const ids: Record<string, number> = {};
+  vocab.tokens.forEach((token, id) => {
+    if (!(token in ids)) ids[token] = id;
+  });
+  const unkId = meta.get('tokenizer.ggml.unknown_token_id');
+  const addSpacePrefix = meta.get('tokenizer.ggml.add_space_prefix') !== false;
+  return {
+    version: '1.0',
+    added_tokens: addedTokens(vocab, true),
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [
+        ...(addSpacePrefix ? [{ type: 'Prepend', prepend: '▁' }] : []),
+        { type: 'Replace', pattern: { String: ' ' }, content: '▁' },
+      ],
+    },
+    pre_tokenizer: null,
+    post_processor: null,
+    decoder: {
+      type: 'Sequence',
+      decoders: [
+        { type: 'Replace', pattern: { String: '▁' }, content: ' ' },
+        { type: 'ByteFallback' },
+        { type: 'Fuse' },
+        ...(addSpacePrefix ? [{ type: 'Strip', content: ' ', start: 1, stop: 0 }] : []),
+      ],
+    },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: typeof unkId === 'number' ? (vocab.tokens[unkId] ?? null) : null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: true,
+      byte_fallback: true,
+      ignore_merges: false,
+      vocab: ids,
+      merges: mergesFromScores(vocab.tokens, scores as number[], ids),
+    },
+  };
+}
+
+/**
+ * SentencePiece merges from token scores: every split of a token into two tokens is a merge,
+ * ranked by the merged token's score (highest first), so BPE merges what SPM would.
+ */
+function mergesFromScores(tokens: string[], scores: number[], ids: Record<string, number>): string[][] {
+  const merges: Array<{ left: string; right: string; score: number; id: number }> = [];
+  tokens.forEach((token, id) => {
+    const chars = [...token];
+    for (let cut = 1; cut < chars.length; cut++) {
+      const left = chars.slice(0, cut).join('');
+      const right = chars.slice(cut).join('');
+      if (left in ids && right in ids) merges.push({ left, right, score: scores[id]!, id });
+    }
+  });
+  merges.sort((a, b) => b.score - a.score || a.id - b.id);
+  return merges.map((m) => [m.left, m.right]);
+}
+
+/** tokenizer_config.json's fields First Frame reads: bos/eos text and the chat template. */
+function tokenizerConfigOf(
+  meta: ReadonlyMap<string, GgufMetaValue>,
+  vocab: Vocabulary,
+): Record<string, unknown> {
+  const tokenOf = (key: string) => {
+    const id = meta.get(`tokenizer.ggml.${key}`);
+    return typeof id === 'number' ? (vocab.tokens[id] ?? null) : null;
+  };
+  const template = meta.get('tokenizer.chat_template');
+  return {
+    bos_token: tokenOf('bos_token_id'),
+    eos_token: tokenOf('eos_token_id'),
+    add_bos_token: meta.get('tokenizer.ggml.add_bos_token') === true,
+    ...(typeof template === 'string' ? { chat_template: template } : {}),
+  };
+}
+
+/** Ids that end a turn: eos, end-of-turn (eot) and end-of-message (eom) when the file names them. */
+export function eosIdsOfGguf(meta: ReadonlyMap<string, GgufMetaValue>): number[] {
+  const ids = ['eos_token_id', 'eot_token_id', 'eom_token_id']
+    .map((key) => meta.get(`tokenizer.ggml.${key}`))
+    .filter((id): id is number => typeof id === 'number' && Number.isInteger(id) && id >= 0);
+  return [...new Set(ids)];
+}
