@@ -30,6 +30,8 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
       weightBytes: null,
       weightDtype: null,
       kvDtype: null,
+      format: null,
+      defaultSampling: null,
       error: entry.error,
     };
   const { folder, revisions, graph } = entry.model;
@@ -43,6 +45,8 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
     weightBytes: graph.weightBytes,
     weightDtype: graph.weightDtype,
     kvDtype: graph.io.kvDtype,
+    format: folder.format,
+    defaultSampling: folder.defaultSampling,
     error: null,
   };
 }

@@ -1,6 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { folderFingerprint } from './fingerprint';
+import { ggufModelName, isLaterShard } from './gguf/gguf-files';
+import { ggufListingProblem } from './gguf/gguf-listing';
 import type { VariantGraph } from './inspect-variant';
 import { loadModelFolder } from './load-folder';
 import type { ModelFolder } from './load-folder';
@@ -69,11 +71,14 @@ export class ModelCatalogue {
       [this.userDir, false],
     ] as const) {
       if (!dir) continue;
-      for (const folderName of await modelDirsIn(dir)) {
-        const name = !isBundled && names.has(folderName) ? `user/${folderName}` : folderName;
+      for (const source of await modelSourcesIn(dir)) {
+        const name = !isBundled && names.has(source.name) ? `user/${source.name}` : source.name;
         names.add(name);
-        for (const entry of await this.scan(name, path.join(dir, folderName), isBundled))
-          next.set(entry.modelId, entry);
+        const found =
+          source.kind === 'gguf'
+            ? [ggufFileEntry(name, source.path, isBundled)]
+            : await this.scan(name, source.path, isBundled);
+        for (const entry of found) next.set(entry.modelId, entry);
       }
     }
     this.entries = next;
@@ -161,12 +166,29 @@ export class ModelCatalogue {
   }
 }
 
-async function modelDirsIn(dir: string): Promise<string[]> {
+/** A model in a models directory: a folder, or a GGUF file (a split set by its first shard). */
+interface ModelSource {
+  name: string;
+  path: string;
+  kind: 'folder' | 'gguf';
+}
+
+async function modelSourcesIn(dir: string): Promise<ModelSource[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const dirs: string[] = [];
+  const sources: ModelSource[] = [];
   for (const name of names.sort()) {
-    const info = await stat(path.join(dir, name)).catch(() => null);
-    if (info?.isDirectory() && !name.startsWith('.')) dirs.push(name);
+    if (name.startsWith('.')) continue;
+    const full = path.join(dir, name);
+    const info = await stat(full).catch(() => null);
+    if (info?.isDirectory()) sources.push({ name, path: full, kind: 'folder' });
+    else if (info?.isFile() && name.toLowerCase().endsWith('.gguf') && !isLaterShard(name))
+      sources.push({ name: ggufModelName(name), path: full, kind: 'gguf' });
   }
-  return dirs;
+  return sources;
+}
+
+/** A GGUF file in the models directory, listed with what it is and why it cannot load yet. */
+function ggufFileEntry(name: string, file: string, isBundled: boolean): CatalogueEntry {
+  const base = { modelId: name, name, variant: null, isDefaultVariant: true, path: file, isBundled };
+  return { ...base, status: 'broken', error: `${path.basename(file)}: ${ggufListingProblem(file)}` };
 }

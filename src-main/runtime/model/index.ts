@@ -6,6 +6,8 @@ export type { CatalogueEntry, CatalogueModel } from './catalogue';
 export { RevisionCache, layoutRevisionOf, sha256 } from './revisions';
 export type { ContentRevisions } from './revisions';
 export { encodesInline, TextTokenizer } from './tokenizer';
+export { readTokenizerFiles, TOKENIZER_FILES } from './tokenizer-files';
+export type { DefaultSampling } from './genai/genai-config';
 export type { ChatTurn } from './tokenizer';
 export { CONFIG_FAMILIES, shapeOf } from './config';
 export type { ModelConfig, ModelShape } from './config';

@@ -2,12 +2,21 @@ import path from 'node:path';
 import { ConfigFieldError, eosIdsOf, shapeOf } from './config';
 import type { ModelConfig, ModelShape } from './config';
 import { TemplateError } from './chat-template';
-import { readFolderJson, readFolderText, resolveInside } from './folder-files';
+import { readFolderJson, resolveInside } from './folder-files';
+import {
+  GenaiConfigSchema,
+  genaiSamplingOf,
+  genaiShapeOf,
+  unsupportedGenaiReason,
+} from './genai/genai-config';
+import type { DefaultSampling, GenaiConfig } from './genai/genai-config';
+import { readTokenizerFiles, TOKENIZER_FILES } from './tokenizer-files';
+import { unknownFormatReason } from './folder-format';
 import { inspectVariant } from './inspect-variant';
 import type { VariantGraph } from './inspect-variant';
 import { ModelFolderError } from './model-folder-error';
 import { TextTokenizer } from './tokenizer';
-import { defaultVariantOf, findVariantFiles, VARIANT_FILES } from './variants';
+import { defaultVariantOf, findVariantFiles, GENAI_VARIANT, VARIANT_FILES } from './variants';
 import type { VariantFile, VariantName } from './variants';
 
 /** The non-ONNX files of a Hugging Face model folder, relative to the folder. */
@@ -17,6 +26,7 @@ export const MODEL_FILES = {
   tokenizer: 'tokenizer.json',
   tokenizerConfig: 'tokenizer_config.json',
   chatTemplate: 'chat_template.jinja',
+  genaiConfig: 'genai_config.json',
 } as const;
 
 /** One variant file of a folder: its checked graph, or the problem that keeps it from loading. */
@@ -27,6 +37,8 @@ export type FolderVariant =
 /** A model folder whose config, tokenizer and chat template check out, with each variant file checked. */
 export interface ModelFolder {
   folder: string;
+  /** What the folder is: a Hugging Face ONNX folder, or an onnxruntime-genai one (genai_config.json). */
+  format: 'hf-onnx' | 'genai';
   config: ModelConfig;
   shape: ModelShape;
   tokenizer: TextTokenizer;
@@ -37,6 +49,8 @@ export interface ModelFolder {
   variants: FolderVariant[];
   /** The variant a bare `name` reference means (transformers.js_config.dtype, else the first present). */
   defaultVariant: VariantName;
+  /** The model's own default sampling (genai_config.json `search`), or null. */
+  defaultSampling: DefaultSampling | null;
 }
 
 /**
@@ -46,24 +60,23 @@ export interface ModelFolder {
  */
 export function loadModelFolder(folder: string): ModelFolder {
   const abs = path.resolve(folder);
+  const genai = readFolderJson(abs, MODEL_FILES.genaiConfig, true);
+  if (genai) return loadGenaiFolder(abs, genai);
+  if (resolveInside(abs, MODEL_FILES.config, true) === null) {
+    const reason = unknownFormatReason(abs);
+    if (reason) throw new ModelFolderError(abs, reason.file, reason.problem);
+  }
   const config = readFolderJson(abs, MODEL_FILES.config)! as ModelConfig;
   const shape = parseShape(abs, config);
   const generationConfig = readFolderJson(abs, MODEL_FILES.generationConfig, true) ?? {};
   const tokenizer = buildTokenizer(abs);
-  const endOfTurn = tokenizer.eosToken ? tokenizer.idOf(tokenizer.eosToken) : undefined;
-  const eosIds = eosIdsOf(config, generationConfig);
-  if (endOfTurn !== undefined && !eosIds.includes(endOfTurn)) eosIds.push(endOfTurn);
-  if (eosIds.length === 0)
-    throw new ModelFolderError(
-      abs,
-      MODEL_FILES.config,
-      'eos_token_id is missing (here, in generation_config.json and as the tokenizer’s eos_token)',
-    );
+  const eosIds = endIdsOf(abs, tokenizer, eosIdsOf(config, generationConfig));
   const { files, unrun } = findVariantFiles(abs);
   if (files.length === 0) throw new ModelFolderError(abs, 'onnx/', noModelFile(unrun));
   const variants = files.map((found) => inspect(abs, found, shape, tokenizer.vocabSize));
   return {
     folder: abs,
+    format: 'hf-onnx',
     config,
     shape,
     tokenizer,
@@ -74,7 +87,60 @@ export function loadModelFolder(folder: string): ModelFolder {
       config,
       files.map((f) => f.variant),
     )!,
+    defaultSampling: null,
   };
+}
+
+/**
+ * An onnxruntime-genai folder: genai_config.json gives the decoder's file and geometry (config.json
+ * is read when present, for the family's fields), its one decoder is the `genai` variant.
+ */
+function loadGenaiFolder(abs: string, raw: Record<string, unknown>): ModelFolder {
+  const parsed = GenaiConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ModelFolderError(
+      abs,
+      MODEL_FILES.genaiConfig,
+      `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+  }
+  const genai: GenaiConfig = parsed.data;
+  const unsupported = unsupportedGenaiReason(genai);
+  if (unsupported) throw new ModelFolderError(abs, MODEL_FILES.genaiConfig, unsupported);
+  const config = (readFolderJson(abs, MODEL_FILES.config, true) ?? {
+    model_type: genai.model.type,
+  }) as ModelConfig;
+  const shape = genaiShapeOf(genai);
+  const generationConfig = readFolderJson(abs, MODEL_FILES.generationConfig, true) ?? {};
+  const tokenizer = buildTokenizer(abs);
+  const eosIds = endIdsOf(abs, tokenizer, eosIdsOf(genai.model, generationConfig));
+  const found = { variant: GENAI_VARIANT, file: genai.model.decoder.filename ?? 'model.onnx' } as const;
+  return {
+    folder: abs,
+    format: 'genai',
+    config,
+    shape,
+    tokenizer,
+    eosIds,
+    generationConfig,
+    variants: [inspect(abs, found, shape, tokenizer.vocabSize)],
+    defaultVariant: GENAI_VARIANT,
+    defaultSampling: genaiSamplingOf(genai),
+  };
+}
+
+/** End-of-turn ids: the given ones plus the tokenizer's eos token; at least one, or the folder is refused. */
+function endIdsOf(folder: string, tokenizer: TextTokenizer, eosIds: number[]): number[] {
+  const endOfTurn = tokenizer.eosToken ? tokenizer.idOf(tokenizer.eosToken) : undefined;
+  if (endOfTurn !== undefined && !eosIds.includes(endOfTurn)) eosIds.push(endOfTurn);
+  if (eosIds.length === 0)
+    throw new ModelFolderError(
+      folder,
+      MODEL_FILES.config,
+      'eos_token_id is missing (here, in generation_config.json and as the tokenizer’s eos_token)',
+    );
+  return eosIds;
 }
 
 function inspect(
@@ -108,14 +174,11 @@ function parseShape(folder: string, config: ModelConfig): ModelShape {
 }
 
 function buildTokenizer(folder: string): TextTokenizer {
-  const json = readFolderJson(folder, MODEL_FILES.tokenizer)!;
-  const tokenizerConfig = readFolderJson(folder, MODEL_FILES.tokenizerConfig, true) ?? {};
-  const chatTemplateFile = readFolderText(folder, MODEL_FILES.chatTemplate, 1 << 20);
-  if (typeof json['model'] !== 'object')
-    throw new ModelFolderError(folder, MODEL_FILES.tokenizer, 'has no "model" section');
+  const files = readTokenizerFiles(folder);
+  const chatTemplateFile = files.chatTemplateFile ?? null;
   let tokenizer: TextTokenizer;
   try {
-    tokenizer = new TextTokenizer({ tokenizerJson: json, tokenizerConfig, chatTemplateFile });
+    tokenizer = new TextTokenizer(files);
   } catch (error) {
     if (error instanceof TemplateError)
       throw new ModelFolderError(folder, templateFile(chatTemplateFile), `chat template ${error.message}`);
@@ -143,7 +206,7 @@ function templateFile(chatTemplateFile: string | null): string {
 
 /** Real paths of the folder's tokenizer files that exist (their content is the tokenizer revision). */
 export function tokenizerFilesOf(folder: string): string[] {
-  return [MODEL_FILES.tokenizer, MODEL_FILES.tokenizerConfig, MODEL_FILES.chatTemplate]
+  return Object.values(TOKENIZER_FILES)
     .map((file) => resolveInside(folder, file, true))
     .filter((file): file is string => file !== null);
 }

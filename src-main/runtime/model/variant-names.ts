@@ -18,11 +18,17 @@ export const VARIANT_FILES = [
   ['merged', 'decoder_model_merged.onnx'],
 ] as const;
 
+/** The variant of an onnxruntime-genai folder: its one decoder, whatever genai_config.json names it. */
+export const GENAI_VARIANT = 'genai';
+
 /** A variant name: what follows the colon in a `name:variant` model reference. */
-export type VariantName = (typeof VARIANT_FILES)[number][0];
+export type VariantName = (typeof VARIANT_FILES)[number][0] | typeof GENAI_VARIANT;
 
 /** Every variant name, in default-preference order. */
-export const VARIANT_NAMES: readonly VariantName[] = VARIANT_FILES.map(([variant]) => variant);
+export const VARIANT_NAMES: readonly VariantName[] = [
+  ...VARIANT_FILES.map(([variant]) => variant),
+  GENAI_VARIANT,
+];
 
 /** Splits a model reference into folder name and variant: `name` or `name:variant` (a known variant only). */
 export function parseModelRef(ref: string): { name: string; variant: VariantName | null } {

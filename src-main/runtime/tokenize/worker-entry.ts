@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { MODEL_FILES, TextTokenizer } from '../model';
+import { readTokenizerFiles, TextTokenizer } from '../model';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 // The tokenizer thread: long prompts are encoded here, so the serving thread never spends
@@ -23,18 +21,9 @@ async function tokenizerOf(job: EncodeJob): Promise<TextTokenizer> {
   return tokenizer;
 }
 
+/** The folder's tokenizer, read exactly as listing reads it (tokenizer-files.ts), so the ids agree. */
 async function loadTokenizer(folder: string): Promise<TextTokenizer> {
-  const readJson = async (file: string, isOptional: boolean) => {
-    const text = await readFile(path.join(folder, file), 'utf8').catch((error: unknown) => {
-      if (isOptional) return '{}';
-      throw error;
-    });
-    return JSON.parse(text) as Record<string, unknown>;
-  };
-  return new TextTokenizer({
-    tokenizerJson: await readJson(MODEL_FILES.tokenizer, false),
-    tokenizerConfig: await readJson(MODEL_FILES.tokenizerConfig, true),
-  });
+  return new TextTokenizer(readTokenizerFiles(folder));
 }
 
 port.on('message', (job: EncodeJob) => {

@@ -46,6 +46,16 @@ export { KeepAliveSchema, SLOT_CAUSES, SLOT_STATUSES } from '../../telemetry/res
 export { SAMPLING_LIMITS } from '../../runtime/sampling/limits';
 export type { KeepAlive, SlotCause, SlotStatus } from '../../telemetry/residency/schema';
 
+/** A model's own default sampling and where it comes from (`genai_config.json search`). */
+export const DefaultSamplingSchema = z.object({
+  source: z.string(),
+  doSample: z.boolean().nullable(),
+  temperature: z.number().nullable(),
+  topK: z.number().int().nullable(),
+  topP: z.number().nullable(),
+  repetitionPenalty: z.number().nullable(),
+});
+
 /** A variant name (the file it comes from: `model_q4.onnx` → `q4`, …). */
 export const VariantSchema = z.enum(VARIANT_NAMES as [string, ...string[]]);
 
@@ -73,6 +83,10 @@ export const ModelEntrySchema = z.object({
   weightDtype: z.string().nullable(),
   /** The graph's past K/V element type (`float32` or `float16`). */
   kvDtype: z.string().nullable(),
+  /** What the folder is: Hugging Face ONNX, onnxruntime-genai (genai_config.json); null when broken. */
+  format: z.enum(['hf-onnx', 'genai']).nullable(),
+  /** The model's own default sampling (genai_config.json `search`), shown as such in Settings; null if none. */
+  defaultSampling: DefaultSamplingSchema.nullable(),
   error: z.string().nullable(),
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
