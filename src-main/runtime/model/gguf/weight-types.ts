@@ -1,29 +1,16 @@
-// What a GGUF tensor becomes for the fused graph writer: the writer's neutral weight types
-// (model/fused-graph/weight-set.ts, issue 26), restated here until that module is on main.
+// What a GGUF tensor becomes for the fused graph writer: the writer's own weight types
+// (model/fused-graph/weight-set.ts), so a converted GGUF feeds writeFusedDecoder as it is.
 
-/** A float tensor as stored: fp32 values, or IEEE half / bfloat16 bit patterns. Row-major [out, in]. */
-export type GgufFloatWeight =
-  | { kind: 'float'; dtype: 'float32'; data: Float32Array; shape: number[]; order: 'out-in' }
-  | { kind: 'float'; dtype: 'float16' | 'bfloat16'; data: Uint16Array; shape: number[]; order: 'out-in' };
+import type { BlockWeight, FloatWeight, MatrixWeight } from '../fused-graph';
 
-/**
- * Block-quantized in MatMulNBits' layout: `numRows` (N) rows of `numCols` (K) unsigned codes in
- * blocks of `blockSize`; value = (code − zeroPoint) × scale. `zeroPoints` null means 2^(bits−1);
- * else packed like the codes (8 bits: one byte per block).
- */
-export interface GgufBlockWeight {
-  kind: 'blocks';
-  bits: 4 | 8;
-  blockSize: number;
-  numRows: number;
-  numCols: number;
-  data: Uint8Array;
-  scales: Float32Array;
-  zeroPoints: Uint8Array | null;
-}
+/** A float tensor as stored (fp32, or half / bfloat16 bits), row-major [out, in]. */
+export type GgufFloatWeight = FloatWeight;
+
+/** Block-quantized in MatMulNBits' layout (see BlockWeight). */
+export type GgufBlockWeight = BlockWeight;
 
 /** One matrix as the writer takes it. */
-export type GgufMatrixWeight = GgufFloatWeight | GgufBlockWeight;
+export type GgufMatrixWeight = MatrixWeight;
 
 /**
  * How faithfully a mapping keeps the file's values (said on the slot card): `exact`; `offset-rounded`
