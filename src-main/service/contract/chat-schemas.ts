@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INPUT_LIMITS } from '../../limits';
 import { FINISH_REASONS, TimelineSchema } from '../../telemetry/timeline/schema';
 import { ChatMessageSchema, SamplingSchema } from './schemas';
+import { wellFormedText } from './text';
 
 const idSchema = z.string().min(1).max(200);
 
@@ -13,7 +14,7 @@ export const CONTEXT_OVERFLOWS = ['drop-oldest', 'refuse'] as const;
  * model), sampling (absent fields: the runtime's defaults) and the context overflow policy.
  */
 export const ConversationSettingsSchema = z.object({
-  systemPrompt: z.string().max(INPUT_LIMITS.maxSystemPromptChars),
+  systemPrompt: wellFormedText().max(INPUT_LIMITS.maxSystemPromptChars),
   modelId: idSchema.nullable(),
   sampling: SamplingSchema,
   contextOverflow: z.enum(CONTEXT_OVERFLOWS),
@@ -22,7 +23,7 @@ export type ConversationSettings = z.infer<typeof ConversationSettingsSchema>;
 
 /** A named set of sampling settings. */
 export const SamplingPresetSchema = z.object({
-  name: z.string().trim().min(1).max(60),
+  name: wellFormedText(z.string().trim()).min(1).max(60),
   sampling: SamplingSchema,
   isBuiltIn: z.boolean(),
 });
@@ -136,7 +137,7 @@ export const ExportedMessageSchema = z.object({
   messageId: idSchema,
   parentId: idSchema.nullable(),
   role: ChatMessageSchema.shape.role,
-  content: z.string().max(INPUT_LIMITS.maxMessageChars),
+  content: wellFormedText().max(INPUT_LIMITS.maxMessageChars),
   createdWallMs: z.number(),
   requestId: z.string().max(200).nullable(),
   finishReason: z.enum(FINISH_REASONS).nullable(),
@@ -148,7 +149,7 @@ export const ExportedMessageSchema = z.object({
 export const ConversationExportSchema = z.object({
   format: z.literal(CONVERSATION_EXPORT_FORMAT),
   exportedWallMs: z.number(),
-  title: z.string().max(200),
+  title: wellFormedText().max(200),
   createdWallMs: z.number(),
   settings: ConversationSettingsSchema,
   leafMessageId: idSchema.nullable(),

@@ -9,3 +9,4 @@ export * from './quality-schemas';
 export type * from './window-api';
 export * from './settings-schemas';
 export * from './endpoint-schemas';
+export { wellFormedText } from './text';

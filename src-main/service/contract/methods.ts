@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wellFormedText } from './text';
 import { INPUT_LIMITS } from '../../limits';
 import { EXPORT_FORMATS } from '../../telemetry/trace/export-formats';
 import {
@@ -112,11 +113,14 @@ export const METHODS = {
   'chat.listConversations': def(empty, z.array(ConversationSummarySchema)),
   'chat.getConversation': def(z.object({ conversationId: idSchema }), ConversationViewSchema),
   'chat.createConversation': def(
-    z.object({ title: z.string().max(200).optional(), settings: ConversationSettingsSchema.optional() }),
+    z.object({
+      title: wellFormedText().max(200).optional(),
+      settings: ConversationSettingsSchema.optional(),
+    }),
     ConversationSummarySchema,
   ),
   'chat.renameConversation': def(
-    z.object({ conversationId: idSchema, title: z.string().trim().min(1).max(200) }),
+    z.object({ conversationId: idSchema, title: wellFormedText(z.string().trim()).min(1).max(200) }),
     ConversationSummarySchema,
   ),
   'chat.deleteConversation': def(
@@ -125,7 +129,7 @@ export const METHODS = {
   ),
   'chat.search': def(
     z.object({
-      query: z.string().trim().min(1).max(200),
+      query: wellFormedText(z.string().trim()).min(1).max(200),
       limit: z.number().int().min(1).max(500).optional(),
     }),
     z.array(z.object({ conversation: ConversationSummarySchema, snippet: z.string().nullable() })),
@@ -143,7 +147,7 @@ export const METHODS = {
   'chat.forecast': def(
     z.object({
       conversationId: idSchema.nullable(),
-      content: z.string().max(INPUT_LIMITS.maxMessageChars),
+      content: wellFormedText().max(INPUT_LIMITS.maxMessageChars),
       /** Settings of a chat not created yet (ignored when conversationId is set). */
       settings: ConversationSettingsSchema.optional(),
     }),
@@ -152,7 +156,7 @@ export const METHODS = {
   'chat.send': def(
     z.object({
       conversationId: idSchema,
-      content: z.string().min(1).max(INPUT_LIMITS.maxMessageChars),
+      content: wellFormedText().min(1).max(INPUT_LIMITS.maxMessageChars),
       modelId: idSchema.optional(),
       sampling: SamplingSchema.optional(),
       /** Cut the answer this many ms after it arrives (finish reason `deadline`); default: the setting. */
@@ -162,7 +166,11 @@ export const METHODS = {
   ),
   'chat.regenerate': def(z.object({ conversationId: idSchema, messageId: idSchema }), TurnStartedSchema),
   'chat.edit': def(
-    z.object({ conversationId: idSchema, messageId: idSchema, content: z.string().min(1).max(200_000) }),
+    z.object({
+      conversationId: idSchema,
+      messageId: idSchema,
+      content: wellFormedText().min(1).max(INPUT_LIMITS.maxMessageChars),
+    }),
     TurnStartedSchema,
   ),
   'chat.selectVersion': def(
@@ -213,7 +221,7 @@ export const METHODS = {
   ),
   'traces.import': def(
     z.object({
-      fileName: z.string().max(INPUT_LIMITS.maxFileNameChars),
+      fileName: wellFormedText().max(INPUT_LIMITS.maxFileNameChars),
       text: z.string().max(INPUT_LIMITS.maxTraceTextChars),
       skipBadLines: z.boolean(),
     }),

@@ -5,6 +5,7 @@ import { KeepAliveSchema, SLOT_STATUSES, SlotEventRecordSchema } from '../../tel
 import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 import { ERROR_CODES } from './result';
+import { wellFormedText } from './text';
 
 /**
  * Sampling settings a caller may set; everything optional, validated before it reaches the
@@ -38,7 +39,7 @@ export type Problem = z.infer<typeof ProblemSchema>;
 /** One chat message as the chat template sees it. */
 export const ChatMessageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant']),
-  content: z.string().max(INPUT_LIMITS.maxMessageChars),
+  content: wellFormedText().max(INPUT_LIMITS.maxMessageChars),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling';
 import { MAX_DEADLINE_MS } from '../../runtime/settings';
+import { wellFormedText } from '../contract/text';
 
 /**
  * Request bodies of the OpenAI-compatible routes, as zod schemas. Unknown fields are dropped
@@ -20,14 +21,14 @@ export const FirstFrameExtensionSchema = z.object({
   deadline_ms: z.number().int().min(1).max(MAX_DEADLINE_MS).nullish(),
 });
 
-const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() });
+const TextPartSchema = z.object({ type: z.literal('text'), text: wellFormedText() });
 
 /** A chat message: string content or an array of text parts (other part types are refused). */
 export const ChatMessageSchema = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant'], {
     error: 'role must be system, developer, user or assistant (tool messages are not supported)',
   }),
-  content: z.union([z.string(), z.array(TextPartSchema), z.null()], {
+  content: z.union([wellFormedText(), z.array(TextPartSchema), z.null()], {
     error:
       'content must be a string or an array of {"type": "text", "text": …} parts (only text is supported)',
   }),
@@ -92,7 +93,7 @@ export type ChatCompletionBody = z.infer<typeof ChatCompletionBodySchema>;
 /** `POST /v1/completions` body: one string prompt (or an array holding exactly one). */
 export const CompletionBodySchema = z.object({
   ...commonFields,
-  prompt: z.union([z.string(), z.array(z.string()).length(1)], {
+  prompt: z.union([wellFormedText(), z.array(wellFormedText()).length(1)], {
     error: 'prompt must be a string (token arrays and batches of prompts are not supported)',
   }),
   echo: z.literal(false, { error: unsupported('echo', 'false') }).nullish(),

@@ -145,6 +145,27 @@ describe('the OpenAI-compatible API, driven by the official openai client', () =
     await expect(unknown).rejects.toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
   });
 
+  it('refuses a lone surrogate in a message or prompt with 400 naming the field and position', async () => {
+    const numTimelines = api.timelines.length;
+    const chat = api.client.chat.completions.create({
+      model: TEST_MODEL_ID,
+      messages: [{ role: 'user', content: 'x\ud800y' }],
+    });
+    await expect(chat).rejects.toMatchObject({
+      status: 400,
+      param: 'messages[0].content',
+      message: expect.stringContaining('broken character at position 2 (a lone UTF-16 surrogate, \\ud800)'),
+    });
+    const parts = api.client.chat.completions.create({
+      model: TEST_MODEL_ID,
+      messages: [{ role: 'user', content: [{ type: 'text', text: '\udfff' }] }],
+    });
+    await expect(parts).rejects.toMatchObject({ status: 400, param: 'messages[0].content[0].text' });
+    const text = api.client.completions.create({ model: TEST_MODEL_ID, prompt: 'a\udc00' });
+    await expect(text).rejects.toMatchObject({ status: 400, param: 'prompt' });
+    expect(api.timelines).toHaveLength(numTimelines);
+  });
+
   it('refuses a wrong or missing key with 401', async () => {
     const wrong = new OpenAI({ baseURL: api.server.baseUrl, apiKey: 'sk-wrong', maxRetries: 0 });
     await expect(wrong.models.list()).rejects.toBeInstanceOf(AuthenticationError);

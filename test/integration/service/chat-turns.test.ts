@@ -71,6 +71,31 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
     expect((await call('chat.getConversation', { conversationId })).messages).toHaveLength(4);
   });
 
+  it('refuses text with a lone surrogate with its position, stores nothing, and keeps a complete pair exactly', async () => {
+    const conversationId = await newChat(quick);
+    const lone = 'x\ud800y';
+    const sends = [
+      core.service.call('chat.send', { conversationId, content: lone }),
+      core.service.call('chat.forecast', { conversationId, content: lone }),
+      core.service.call('chat.renameConversation', { conversationId, title: lone }),
+      core.service.call('chat.updateSettings', {
+        conversationId,
+        settings: { ...quick, systemPrompt: lone },
+      }),
+    ];
+    for (const refused of await Promise.all(sends)) {
+      expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      if (!refused.ok)
+        expect(refused.error.message).toMatch(
+          /has a broken character at position 2 \(a lone UTF-16 surrogate, \\ud800\); only well-formed Unicode text is accepted/,
+        );
+    }
+    expect((await call('chat.getConversation', { conversationId })).messages).toHaveLength(0);
+    await turn('chat.send', { conversationId, content: 'x\ud83c\udf89y' });
+    const [question] = (await call('chat.getConversation', { conversationId })).messages;
+    expect(question!.content).toBe('x🎉y');
+  });
+
   it('drops the oldest turns when a turn would not fit, and says how many', async () => {
     const conversationId = await newChat(quick);
     const long = SENTENCE.repeat(25);
@@ -222,6 +247,10 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
       ['not json', /is not JSON/],
       ['{"format":"something-else"}', /not a First Frame conversation export/],
       [json.text.replace(/"parentId": null/, '"parentId": "nowhere"'), /does not come before it/],
+      [
+        json.text.replace(/"content": "/, '"content": "\\ud800'),
+        /messages\.0\.content: has a broken character at position 1 \(a lone UTF-16 surrogate/,
+      ],
     ] as const) {
       const result = await core.service.call('chat.import', { fileName: 'bad.json', text });
       expect(result.ok).toBe(false);
