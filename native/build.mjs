@@ -1,62 +1,71 @@
 #!/usr/bin/env node
-// Builds the host-memory addon (native/) with node-gyp. Run by the root `install` script,
-// so it must never fail the install: on any failure it explains what happened and exits 0,
-// and the app uses the pure-TypeScript fallback (src-main/runtime/host-memory/fallback.ts).
-// `node native/build.mjs --strict` exits non-zero on failure (for CI that wants the addon).
-import { spawnSync } from 'node:child_process';
+// @ts-check
+// Builds the host-memory addon (native/) with node-gyp. The install step (tools/install.mjs)
+// calls it leniently: a failure prints the compiler's whole output and why, and the app uses
+// the pure-TypeScript fallback (src-main/runtime/host-memory/fallback.ts); the install goes on.
+// `node native/build.mjs --strict` (npm run build:native, CI) exits 1 on failure instead.
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findNodeGyp, nodeHeadersArgs } from '../tools/setup/node-gyp.mjs';
+import { PREFIX, failureBlock, formatSeconds, runQuietStep } from '../tools/setup/quiet-step.mjs';
 
-const nativeDir = dirname(fileURLToPath(import.meta.url));
-const isStrict = process.argv.includes('--strict');
+const NATIVE_DIR = dirname(fileURLToPath(import.meta.url));
+const REPO_DIR = join(NATIVE_DIR, '..');
+const FALLBACK = 'the app runs on the pure-TypeScript fallback (no locked buffers, no residency)';
 
-/** node-gyp: npm's own copy (npm sets npm_config_node_gyp for lifecycle scripts), else PATH. */
-function findNodeGyp() {
-  const candidates = [
-    process.env.npm_config_node_gyp,
-    join(
-      dirname(process.execPath),
-      '..',
-      'lib',
-      'node_modules',
-      'npm',
-      'node_modules',
-      'node-gyp',
-      'bin',
-      'node-gyp.js',
-    ),
-    join(nativeDir, '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-  ];
-  for (const candidate of candidates) {
-    if (candidate && existsSync(candidate)) return { command: process.execPath, args: [candidate] };
+/**
+ * Why the addon is not even attempted here, or null when it should be built.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {NodeJS.Platform} platform
+ * @param {boolean} hasNodeAddonApi
+ */
+export function reasonToSkipAddon(env, platform, hasNodeAddonApi) {
+  if (env.FF_SKIP_NATIVE === '1') return 'FF_SKIP_NATIVE=1';
+  if (platform === 'win32') return 'the addon is POSIX-only (mlock/mincore/posix_fadvise)';
+  if (!hasNodeAddonApi) return 'node-addon-api is not installed';
+  return null;
+}
+
+/**
+ * Builds the addon with its output kept back unless it fails. Resolves to whether it was built.
+ * @param {{ print?: (line: string) => void }} [options]
+ */
+export async function buildHostMemoryAddon({ print = (line) => console.log(line) } = {}) {
+  const skip = reasonToSkipAddon(
+    process.env,
+    process.platform,
+    existsSync(join(REPO_DIR, 'node_modules', 'node-addon-api')),
+  );
+  if (skip !== null) {
+    print(`${PREFIX} host-memory addon: not built (${skip}); ${FALLBACK}.`);
+    return false;
   }
-  return { command: 'node-gyp', args: [] };
+  const nodeGyp = findNodeGyp(process.env, REPO_DIR);
+  if (nodeGyp === null) {
+    print(`${PREFIX} host-memory addon: not built (node-gyp not found; it ships with npm); ${FALLBACK}.`);
+    return false;
+  }
+  const args = [nodeGyp, 'rebuild', '--jobs', 'max', ...nodeHeadersArgs(process.env)];
+  const result = await runQuietStep({
+    command: process.execPath,
+    args,
+    cwd: NATIVE_DIR,
+    announce: `${PREFIX} compiling the host-memory addon (C++), about half a minute…`,
+    activity: 'compiling the host-memory addon',
+    print,
+  });
+  if (result.isOk) {
+    print(`${PREFIX} host-memory addon: compiled (${formatSeconds(result.elapsedMs)})`);
+    return true;
+  }
+  print(failureBlock(`node ${args.join(' ')}`, result));
+  print(`${PREFIX} host-memory addon: not built (its output is above); ${FALLBACK}.`);
+  return false;
 }
 
-/** Offline machines: point node-gyp at the headers that ship with this Node, if present. */
-function nodedirArgs() {
-  if (process.env.npm_config_nodedir) return [];
-  const prefix = resolve(dirname(process.execPath), '..');
-  return existsSync(join(prefix, 'include', 'node', 'common.gypi')) ? [`--nodedir=${prefix}`] : [];
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const isStrict = process.argv.includes('--strict');
+  const isBuilt = await buildHostMemoryAddon();
+  process.exitCode = isBuilt || !isStrict ? 0 : 1;
 }
-
-function giveUp(reason) {
-  console.warn(`[native] host-memory addon not built: ${reason}`);
-  console.warn('[native] the app runs on the pure-TypeScript fallback (no locked buffers, no residency).');
-  process.exit(isStrict ? 1 : 0);
-}
-
-if (process.env.FF_SKIP_NATIVE === '1') giveUp('FF_SKIP_NATIVE=1');
-if (process.platform === 'win32') giveUp('the addon is POSIX-only (mlock/mincore/posix_fadvise)');
-if (!existsSync(join(nativeDir, '..', 'node_modules', 'node-addon-api')))
-  giveUp('node-addon-api is not installed');
-
-const gyp = findNodeGyp();
-const args = [...gyp.args, 'rebuild', '--jobs', 'max', '--loglevel', 'warn', ...nodedirArgs()];
-console.log('[native] building the host-memory addon (C++; this takes a minute or two on 2 cores)…');
-console.log(`[native] ${[gyp.command, ...args].join(' ')}`);
-const result = spawnSync(gyp.command, args, { cwd: nativeDir, stdio: 'inherit', env: process.env });
-if (result.error) giveUp(`could not run node-gyp (${result.error.message})`);
-if (result.status !== 0) giveUp(`node-gyp exited with ${result.status ?? result.signal}`);
-console.log('[native] built native/build/Release/ff_host_memory.node');

@@ -1,49 +1,33 @@
+// @ts-check
 /**
- * `npm start`: the desktop app where it can run, the headless host where it cannot.
- * Electron needs its binary (skipped by offline installs) and a display; without either, this
- * builds the renderer and serves it from the headless host instead, saying why in one line.
- * Arguments after `--` go to the headless host (`npm start -- --port 0`).
+ * `npm start`: the desktop window wherever it can be had, the browser otherwise. Downloads what
+ * the window needs the first time (Electron's binary, SQLite for Electron), then opens it; when
+ * that cannot be done (no display, offline, AppArmor) it says why and what fixes it in one line
+ * and serves the same app to the browser. The decisions are tools/setup/start-decision.mjs.
+ * `npm start -- --browser` serves the browser on purpose; other arguments after `--` go to the
+ * headless host (`npm start -- --port 0`) or to Electron.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fetchElectronBinary, readElectronPackage } from './setup/electron-binary.mjs';
+import { packageBin } from './setup/package-bin.mjs';
+import { PREFIX } from './setup/quiet-step.mjs';
+import { browserLine, decideStart } from './setup/start-decision.mjs';
+import { gatherStartFacts } from './setup/start-facts.mjs';
+import { fetchElectronSqlite } from './setup/sqlite-builds.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(import.meta.url);
 
-/** The Electron binary's path, or null with the reason it cannot be used. */
-function findElectron() {
-  try {
-    const binary = require('electron');
-    return existsSync(binary)
-      ? { binary }
-      : { reason: `the Electron binary is not installed (${binary} is missing)` };
-  } catch {
-    return { reason: 'the Electron binary is not installed (its download was skipped or failed)' };
-  }
-}
-
-/** Why no window can open here, or null when a display is available. */
-function missingDisplay() {
-  if (process.platform !== 'linux') return null;
-  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return null;
-  return 'there is no display ($DISPLAY and $WAYLAND_DISPLAY are unset)';
-}
-
-/** The JS entry of a dev dependency's command, run with this Node. */
-function binOf(pkg, name) {
-  const manifest = require(`${pkg}/package.json`);
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[name];
-  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), bin);
-}
-
-/** Runs a command with inherited stdio; resolves with its exit code. */
+/**
+ * Runs a command with inherited stdio; resolves with its exit code.
+ * @param {string} command
+ * @param {string[]} args
+ * @returns {Promise<number>}
+ */
 function run(command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
-    const forward = (signal) => child.kill(signal);
+    const forward = (/** @type {NodeJS.Signals} */ signal) => child.kill(signal);
     process.on('SIGINT', forward).on('SIGTERM', forward);
     child.on('exit', (code, signal) => {
       process.off('SIGINT', forward).off('SIGTERM', forward);
@@ -52,19 +36,39 @@ function run(command, args) {
   });
 }
 
+/**
+ * Asks decideStart until it answers window or browser, making the downloads it asks for.
+ * @param {boolean} isBrowserRequested
+ */
+async function decide(isBrowserRequested) {
+  const options = { repoDir: ROOT, env: process.env, isBrowserRequested, canDownload: true };
+  let facts = gatherStartFacts(options);
+  for (;;) {
+    const decision = decideStart(facts);
+    if (decision.kind === 'fetch-electron') {
+      const electronFetch = await fetchElectronBinary({ repoDir: ROOT, version: facts.electron.version });
+      facts = gatherStartFacts({ ...options, electronFetch });
+    } else if (decision.kind === 'fetch-sqlite') {
+      const { version, abi } = readElectronPackage(ROOT);
+      const sqliteFetch = await fetchElectronSqlite({ repoDir: ROOT, electronVersion: version, abi: abi ?? 0 });
+      facts = gatherStartFacts({ ...options, electronFetch: facts.electron.fetch, sqliteFetch });
+    } else {
+      return { decision, binaryPath: facts.electron.binaryPath };
+    }
+  }
+}
+
 async function main() {
-  const electron = findElectron();
-  const why = electron.reason ?? missingDisplay();
-  if (why) console.log(`Starting the headless host for your browser instead of the desktop window: ${why}.`);
-  const build = await run(process.execPath, [
-    binOf('electron-vite', 'electron-vite'),
-    'build',
-    '--logLevel',
-    'warn',
-  ]);
+  const args = process.argv.slice(2);
+  const isBrowserRequested = args.includes('--browser');
+  const forwarded = args.filter((arg) => arg !== '--browser');
+  const { decision, binaryPath } = await decide(isBrowserRequested);
+  if (decision.kind === 'browser') console.log(browserLine(decision));
+  else decision.notes.forEach((note) => console.log(`${PREFIX} ${note}`));
+  const build = await run(process.execPath, [packageBin(ROOT, 'electron-vite', 'electron-vite'), 'build', '--logLevel', 'warn']);
   if (build !== 0) return build;
-  if (!why) return run(electron.binary, ['.', ...process.argv.slice(2)]);
-  return run(process.execPath, [binOf('tsx', 'tsx'), 'src-main/cli/serve.ts', ...process.argv.slice(2)]);
+  if (decision.kind === 'window' && binaryPath) return run(binaryPath, ['.', ...forwarded]);
+  return run(process.execPath, [packageBin(ROOT, 'tsx', 'tsx'), 'src-main/cli/serve.ts', ...forwarded]);
 }
 
 main().then((code) => process.exit(code));

@@ -15,6 +15,10 @@ export interface AppPathInputs {
   appPath: string;
   /** The folder of the running main bundle (out/main). */
   mainBundleDir: string;
+  /** process.versions.electron, process.platform, process.arch: which SQLite build to load. */
+  electronVersion: string;
+  platform: string;
+  arch: string;
 }
 
 /** Every path the host hands to the core, the window or the menu. */
@@ -29,6 +33,12 @@ export interface AppPaths {
   rendererDir: string;
   /** The CommonJS preload bundle (out/preload/index.cjs). */
   preloadPath: string;
+  /**
+   * better-sqlite3 built for this Electron, loaded through its `nativeBinding` option (the copy
+   * in node_modules is Node's): `<resources>/electron-native` packaged, the repository's
+   * `.cache/electron-native/…` in development (tools/setup/sqlite-builds.mjs writes both).
+   */
+  sqliteBindingPath: string;
 }
 
 /** Resolves every host path from Electron's facts. */
@@ -41,13 +51,16 @@ export function resolveAppPaths(inputs: AppPathInputs): AppPaths {
       : join(inputs.appPath, 'resources', 'models'),
     rendererDir: join(inputs.mainBundleDir, '..', 'renderer'),
     preloadPath: join(inputs.mainBundleDir, '..', 'preload', 'index.cjs'),
+    sqliteBindingPath: inputs.isPackaged
+      ? join(inputs.resourcesPath, 'electron-native', 'better_sqlite3.node')
+      : electronSqliteBindingPath(inputs.appPath, inputs.electronVersion, inputs.platform, inputs.arch),
   };
 }
 
 /**
- * Where tools/rebuild-native.mjs puts better-sqlite3 built for one Electron version, beside
- * (not over) the Node build in node_modules, so tests and the headless host keep working.
- * Only development runs use it; a packaged app carries its own rebuilt copy.
+ * Where tools/setup/sqlite-builds.mjs puts better-sqlite3 built for one Electron version in a
+ * checkout, beside (not over) the Node build in node_modules, so tests and the headless host
+ * keep working. A packaged app carries the same file in its resources.
  */
 export function electronSqliteBindingPath(
   repoDir: string,

@@ -8,7 +8,7 @@ import type { Core } from '../../service/core-options';
 import { createCore } from '../../service/create-core';
 import { createApiToggle, type ApiEnableRequest } from './api-toggle';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
-import { electronSqliteBindingPath, resolveAppPaths, type AppPaths } from './app-paths';
+import { resolveAppPaths, type AppPaths } from './app-paths';
 import { buildContentSecurityPolicy } from './csp';
 import { deferService } from './deferred-service';
 import { createExternalLinkOpener } from './external-links';
@@ -69,25 +69,19 @@ function openMainWindow({ paths, source, service }: HostContext): void {
 }
 
 /**
- * Development only: node_modules' better-sqlite3 is built for Node, so history needs the
- * Electron build from tools/rebuild-native.mjs. Says which case this run is in. (A packaged
- * app carries its own Electron build.)
+ * The Electron build of better-sqlite3 (node_modules holds Node's, which Electron cannot load),
+ * or undefined with a log line saying history will be off and what builds it.
  */
-function checkDevSqliteBinding(): string | undefined {
-  if (app.isPackaged) return undefined;
-  const binding = electronSqliteBindingPath(
-    app.getAppPath(),
-    process.versions.electron,
-    process.platform,
-    process.arch,
-  );
-  const isBuilt = existsSync(binding);
+function findSqliteBinding(paths: AppPaths): string | undefined {
+  if (existsSync(paths.sqliteBindingPath)) {
+    log(`SQLite for Electron: ${paths.sqliteBindingPath}`);
+    return paths.sqliteBindingPath;
+  }
   log(
-    isBuilt
-      ? `Electron build of better-sqlite3 found: ${binding}`
-      : 'no Electron build of better-sqlite3 (run `npm run rebuild:electron`): history may be off this run',
+    `no SQLite build for Electron at ${paths.sqliteBindingPath}: history is off this run` +
+      (app.isPackaged ? ' (the package is incomplete)' : '; `npm run electron:fetch` builds it'),
   );
-  return isBuilt ? binding : undefined;
+  return undefined;
 }
 
 /** A native question the page cannot answer for itself: the two answers, Cancel by default. */
@@ -174,9 +168,12 @@ function start(): void {
     resourcesPath: process.resourcesPath,
     appPath: app.getAppPath(),
     mainBundleDir: MAIN_BUNDLE_DIR,
+    electronVersion: process.versions.electron,
+    platform: process.platform,
+    arch: process.arch,
   });
   const source = chooseRendererSource(app.isPackaged, process.env.ELECTRON_RENDERER_URL);
-  const sqliteNativeBinding = checkDevSqliteBinding();
+  const sqliteNativeBinding = findSqliteBinding(paths);
   const openLink = createExternalLinkOpener({
     confirm: confirmLink,
     open: (url) => shell.openExternal(url),

@@ -4,8 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { electronSqliteBindingPath, resolveAppPaths } from '../../../../src-main/host/electron/app-paths';
 import { buildMenuTemplate } from '../../../../src-main/host/electron/menu';
 import { mainWindowOptions } from '../../../../src-main/host/electron/window-options';
-// @ts-expect-error -- a plain .mjs tool without type declarations
-import { electronNativeDir } from '../../../../tools/rebuild-native.mjs';
+import { electronSqliteDir } from '../../../../tools/setup/sqlite-builds.mjs';
 
 describe('mainWindowOptions', () => {
   it('isolates and sandboxes the renderer, with no Node and web security on', () => {
@@ -66,6 +65,9 @@ describe('resolveAppPaths', () => {
     resourcesPath: '/opt/ff/resources',
     appPath: '/repo',
     mainBundleDir: '/repo/out/main',
+    electronVersion: '40.9.3',
+    platform: 'linux',
+    arch: 'x64',
   };
 
   it('keeps data and user models in userData; bundled models from the repo in development', () => {
@@ -83,10 +85,17 @@ describe('resolveAppPaths', () => {
     );
   });
 
-  it('looks for the Electron sqlite build where tools/rebuild-native.mjs writes it', () => {
-    const dir = electronNativeDir('/repo', '40.9.3', 'linux', 'x64') as string;
-    expect(electronSqliteBindingPath('/repo', '40.9.3', 'linux', 'x64')).toBe(
+  it('loads SQLite for Electron from where tools/setup/sqlite-builds.mjs writes it in a checkout', () => {
+    const dir = electronSqliteDir('/repo', '40.9.3', 'linux', 'x64');
+    expect(electronSqliteBindingPath('/repo', '40.9.3', 'linux', 'x64')).toBe(join(dir, 'better_sqlite3.node'));
+    expect(resolveAppPaths({ ...base, isPackaged: false }).sqliteBindingPath).toBe(
       join(dir, 'better_sqlite3.node'),
     );
+  });
+
+  it('loads SQLite for Electron from the resources folder when packaged, and keeps data in userData', () => {
+    const paths = resolveAppPaths({ ...base, isPackaged: true });
+    expect(paths.sqliteBindingPath).toBe(join('/opt/ff/resources', 'electron-native', 'better_sqlite3.node'));
+    expect(paths.dataDir).toBe(base.userDataDir);
   });
 });
