@@ -16,7 +16,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import config from '../electron-builder.js';
-import { buildStandInLayout, checkUnpackedPackage, layoutSummary, unpackedResourcesDir } from './setup/dist-layout.mjs';
+import {
+  buildStandInLayout,
+  checkUnpackedPackage,
+  layoutSummary,
+  unpackedResourcesDir,
+} from './setup/dist-layout.mjs';
 import { fetchElectronBinary, readElectronPackage } from './setup/electron-binary.mjs';
 import { packageBin } from './setup/package-bin.mjs';
 import { PREFIX } from './setup/quiet-step.mjs';
@@ -51,17 +56,28 @@ async function gatherNetworkParts() {
   /** @type {string[]} */
   const missing = [];
   let electron = readElectronPackage(REPO_DIR);
-  const sqliteFile = join(electronSqliteDir(REPO_DIR, electron.version, process.platform, process.arch), 'better_sqlite3.node');
+  const sqliteFile = join(
+    electronSqliteDir(REPO_DIR, electron.version, process.platform, process.arch),
+    'better_sqlite3.node',
+  );
   if (existsSync(sqliteFile)) say(`3/5 SQLite for Electron ${electron.version}: ${sqliteFile}`);
   else {
     say(`3/5 SQLite for Electron ${electron.version}: building it…`);
-    const outcome = await fetchElectronSqlite({ repoDir: REPO_DIR, electronVersion: electron.version, abi: electron.abi ?? 0 });
+    const outcome = await fetchElectronSqlite({
+      repoDir: REPO_DIR,
+      electronVersion: electron.version,
+      abi: electron.abi ?? 0,
+    });
     if (outcome.kind === 'ok') say(`3/5 SQLite for Electron: ${outcome.detail}`);
     else missing.push(`no SQLite build for Electron (${outcome.detail})`);
   }
   if (electron.binaryPath) say(`4/5 Electron ${electron.version}: ${electron.binaryPath}`);
   else {
-    const outcome = await fetchElectronBinary({ repoDir: REPO_DIR, version: electron.version, announceAfterMs: 0 });
+    const outcome = await fetchElectronBinary({
+      repoDir: REPO_DIR,
+      version: electron.version,
+      announceAfterMs: 0,
+    });
     electron = readElectronPackage(REPO_DIR);
     if (outcome.kind === 'ok') say(`4/5 Electron ${electron.version}: ${outcome.detail}`);
     else missing.push(`no Electron ${electron.version} binary to package (${outcome.detail})`);
@@ -83,7 +99,14 @@ function reportLayout(resourcesDir) {
 async function main() {
   const args = process.argv.slice(2);
   say('1/5 building the bundles (electron-vite)…');
-  if ((await runNode([packageBin(REPO_DIR, 'electron-vite', 'electron-vite'), 'build', '--logLevel', 'warn'])) !== 0)
+  if (
+    (await runNode([
+      packageBin(REPO_DIR, 'electron-vite', 'electron-vite'),
+      'build',
+      '--logLevel',
+      'warn',
+    ])) !== 0
+  )
     return 1;
   try {
     await validateConfig();
@@ -107,8 +130,11 @@ async function main() {
   }
   const builderArgs = ['--publish', 'never', `-c.electronDist=${electron.distDir}`, ...args];
   say(`5/5 electron-builder ${builderArgs.join(' ')}`);
-  if ((await runNode([packageBin(REPO_DIR, 'electron-builder', 'electron-builder'), ...builderArgs])) !== 0) return 1;
-  const resourcesDir = unpackedResourcesDir(join(REPO_DIR, 'release', String(require('../package.json').version)));
+  if ((await runNode([packageBin(REPO_DIR, 'electron-builder', 'electron-builder'), ...builderArgs])) !== 0)
+    return 1;
+  const resourcesDir = unpackedResourcesDir(
+    join(REPO_DIR, 'release', String(require('../package.json').version)),
+  );
   if (resourcesDir === null || !existsSync(resourcesDir)) return 0;
   return reportLayout(resourcesDir).length === 0 ? 0 : 1;
 }

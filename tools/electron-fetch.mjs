@@ -19,7 +19,11 @@ async function main() {
   const before = readElectronPackage(REPO_DIR);
   if (!before.isPackageInstalled) return fail('the electron package is not installed: run `npm ci` first.');
   if (before.binaryPath === null) {
-    const outcome = await fetchElectronBinary({ repoDir: REPO_DIR, version: before.version, announceAfterMs: 0 });
+    const outcome = await fetchElectronBinary({
+      repoDir: REPO_DIR,
+      version: before.version,
+      announceAfterMs: 0,
+    });
     if (outcome.kind !== 'ok')
       return fail(`Electron ${before.version} could not be downloaded: ${outcome.detail}.`);
     console.log(`${PREFIX} Electron ${before.version}: ${outcome.detail}`);
@@ -28,7 +32,8 @@ async function main() {
   if (abi === null) return fail('node_modules/electron/abi_version is missing: reinstall with `npm ci`.');
   console.log(`${PREFIX} getting SQLite for Electron ${version} (ABI ${abi})…`);
   const sqlite = await fetchElectronSqlite({ repoDir: REPO_DIR, electronVersion: version, abi });
-  if (sqlite.kind !== 'ok') return fail(`SQLite for Electron ${version} could not be built: ${sqlite.detail}.`);
+  if (sqlite.kind !== 'ok')
+    return fail(`SQLite for Electron ${version} could not be built: ${sqlite.detail}.`);
   const dir = electronSqliteDir(REPO_DIR, version, process.platform, process.arch);
   console.log(`${PREFIX} SQLite for Electron ${version}: ${sqlite.detail}, in ${dir}`);
   console.log(`${PREFIX} ready: \`npm start\` opens the desktop window.`);

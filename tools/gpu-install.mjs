@@ -14,7 +14,9 @@ const ORT_DIR = join(REPO_DIR, 'node_modules', 'onnxruntime-node');
 async function main() {
   // onnxruntime-node 1.30's install-metadata.js lists GPU files for linux/x64 only.
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    console.log(`${PREFIX} onnxruntime-node has no GPU files to download for ${process.platform}-${process.arch}.`);
+    console.log(
+      `${PREFIX} onnxruntime-node has no GPU files to download for ${process.platform}-${process.arch}.`,
+    );
     return 0;
   }
   const args = [join(ORT_DIR, 'script', 'install.js')];
@@ -28,7 +30,9 @@ async function main() {
     print: (line) => console.log(line),
   });
   if (result.isOk) {
-    console.log(`${PREFIX} CUDA providers installed (${formatSeconds(result.elapsedMs)}); pick provider "cuda" in Settings.`);
+    console.log(
+      `${PREFIX} CUDA providers installed (${formatSeconds(result.elapsedMs)}); pick provider "cuda" in Settings.`,
+    );
     return 0;
   }
   const why = classifyFetchFailure(result.output, result.isTimedOut);

@@ -14,7 +14,15 @@ import { PREFIX } from './setup/quiet-step.mjs';
 import { ensureNodeSqlite } from './setup/sqlite-builds.mjs';
 
 const REPO_DIR = fileURLToPath(new URL('..', import.meta.url));
-const ORT_BIN = join(REPO_DIR, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', process.platform, process.arch);
+const ORT_BIN = join(
+  REPO_DIR,
+  'node_modules',
+  'onnxruntime-node',
+  'bin',
+  'napi-v6',
+  process.platform,
+  process.arch,
+);
 
 await ensureNodeSqlite({ repoDir: REPO_DIR });
 await buildHostMemoryAddon();

@@ -81,7 +81,9 @@ function main(args) {
   results.forEach((result) => console.log(`  ${result.line}`));
   const numToRebuild = results.filter((result) => !result.isOk).length;
   if (numToRebuild > 0)
-    console.log(`${numToRebuild} file(s) need an Electron build: npm run electron:fetch (it builds better-sqlite3 for Electron beside the Node build)`);
+    console.log(
+      `${numToRebuild} file(s) need an Electron build: npm run electron:fetch (it builds better-sqlite3 for Electron beside the Node build)`,
+    );
   return numToRebuild > 0 ? 1 : 0;
 }
 

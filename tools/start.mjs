@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { fetchElectronBinary, readElectronPackage } from './setup/electron-binary.mjs';
 import { packageBin } from './setup/package-bin.mjs';
 import { PREFIX } from './setup/quiet-step.mjs';
-import { browserLine, decideStart } from './setup/start-decision.mjs';
+import { browserLine, settleStart } from './setup/start-decision.mjs';
 import { gatherStartFacts } from './setup/start-facts.mjs';
 import { fetchElectronSqlite } from './setup/sqlite-builds.mjs';
 
@@ -37,35 +37,35 @@ function run(command, args) {
 }
 
 /**
- * Asks decideStart until it answers window or browser, making the downloads it asks for.
+ * The window or the browser, after the downloads the decision asks for.
  * @param {boolean} isBrowserRequested
  */
-async function decide(isBrowserRequested) {
+function decide(isBrowserRequested) {
   const options = { repoDir: ROOT, env: process.env, isBrowserRequested, canDownload: true };
-  let facts = gatherStartFacts(options);
-  for (;;) {
-    const decision = decideStart(facts);
-    if (decision.kind === 'fetch-electron') {
-      const electronFetch = await fetchElectronBinary({ repoDir: ROOT, version: facts.electron.version });
-      facts = gatherStartFacts({ ...options, electronFetch });
-    } else if (decision.kind === 'fetch-sqlite') {
+  return settleStart({
+    gather: (outcomes) => gatherStartFacts({ ...options, ...outcomes }),
+    fetchElectron: () => fetchElectronBinary({ repoDir: ROOT, version: readElectronPackage(ROOT).version }),
+    fetchSqlite: () => {
       const { version, abi } = readElectronPackage(ROOT);
-      const sqliteFetch = await fetchElectronSqlite({ repoDir: ROOT, electronVersion: version, abi: abi ?? 0 });
-      facts = gatherStartFacts({ ...options, electronFetch: facts.electron.fetch, sqliteFetch });
-    } else {
-      return { decision, binaryPath: facts.electron.binaryPath };
-    }
-  }
+      return fetchElectronSqlite({ repoDir: ROOT, electronVersion: version, abi: abi ?? 0 });
+    },
+  });
 }
 
 async function main() {
   const args = process.argv.slice(2);
   const isBrowserRequested = args.includes('--browser');
   const forwarded = args.filter((arg) => arg !== '--browser');
-  const { decision, binaryPath } = await decide(isBrowserRequested);
+  const { decision, facts } = await decide(isBrowserRequested);
+  const binaryPath = facts.electron.binaryPath;
   if (decision.kind === 'browser') console.log(browserLine(decision));
   else decision.notes.forEach((note) => console.log(`${PREFIX} ${note}`));
-  const build = await run(process.execPath, [packageBin(ROOT, 'electron-vite', 'electron-vite'), 'build', '--logLevel', 'warn']);
+  const build = await run(process.execPath, [
+    packageBin(ROOT, 'electron-vite', 'electron-vite'),
+    'build',
+    '--logLevel',
+    'warn',
+  ]);
   if (build !== 0) return build;
   if (decision.kind === 'window' && binaryPath) return run(binaryPath, ['.', ...forwarded]);
   return run(process.execPath, [packageBin(ROOT, 'tsx', 'tsx'), 'src-main/cli/serve.ts', ...forwarded]);

@@ -44,9 +44,12 @@ export function checkUnpackedPackage(repoDir, resourcesDir) {
   const require = createRequire(join(repoDir, 'package.json'));
   /** @type {{ listPackage(path: string, options: object): string[] }} */
   const asar = require('@electron/asar');
-  const asarFiles = asar
-    .listPackage(join(resourcesDir, 'app.asar'), { isPack: false })
-    .map((path) => path.replace(/^[\\/]/, '').split('\\').join('/'));
+  const asarFiles = asar.listPackage(join(resourcesDir, 'app.asar'), { isPack: false }).map((path) =>
+    path
+      .replace(/^[\\/]/, '')
+      .split('\\')
+      .join('/'),
+  );
   const layout = {
     asarFiles,
     unpackedFiles: listFiles(join(resourcesDir, 'app.asar.unpacked')),
@@ -72,9 +75,13 @@ export async function buildStandInLayout(repoDir, config) {
   const standIn = join(outDir, 'stand-in-electron');
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(standIn, { recursive: true });
-  writeFileSync(join(standIn, 'electron'), '#!/bin/sh\necho "stand-in for the Electron binary (layout check only)"\n', {
-    mode: 0o755,
-  });
+  writeFileSync(
+    join(standIn, 'electron'),
+    '#!/bin/sh\necho "stand-in for the Electron binary (layout check only)"\n',
+    {
+      mode: 0o755,
+    },
+  );
   await builder.build({
     projectDir: repoDir,
     targets: builder.Platform.LINUX.createTarget('dir', builder.Arch.x64),

@@ -33,7 +33,13 @@ export function readElectronPackage(repoDir) {
   const pathFile = join(packageDir, 'path.txt');
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
   const binary = relative ? join(distDir, relative) : null;
-  return { isPackageInstalled: true, version, abi, distDir, binaryPath: binary && existsSync(binary) ? binary : null };
+  return {
+    isPackageInstalled: true,
+    version,
+    abi,
+    distDir,
+    binaryPath: binary && existsSync(binary) ? binary : null,
+  };
 }
 
 /**

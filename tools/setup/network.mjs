@@ -13,7 +13,8 @@
 // node-gyp words it without the code ("related to network connectivity").
 const OFFLINE =
   /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ECONNRESET|ETIMEDOUT)\b|related to network connectivity/;
-const HOST_OF_ERROR = /(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\s+([\w.-]+\.[a-z]{2,})/i;
+const HOST_OF_ERROR =
+  /(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\s+([\w.-]+\.[a-z]{2,})/i;
 const HOST_OF_REQUEST = /\bGET https?:\/\/([\w.-]+)/g;
 const NOT_FOUND = /\b(404|Not Found)\b/;
 

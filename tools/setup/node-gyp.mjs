@@ -13,7 +13,10 @@ import { dirname, join, resolve } from 'node:path';
  * @param {string} repoDir
  */
 export function findNodeGyp(env, repoDir) {
-  const npmCopy = join(dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js');
+  const npmCopy = join(
+    dirname(process.execPath),
+    '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
+  );
   const found = [env.npm_config_node_gyp, npmCopy].find((path) => path && existsSync(path));
   if (found) return found;
   try {

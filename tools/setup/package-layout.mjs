@@ -92,9 +92,11 @@ export function layoutProblems(layout) {
   const problems = [];
   for (const entry of layout.bundleEntries) if (!asar.has(entry)) problems.push(`app.asar lacks ${entry}`);
   for (const file of layout.packageFiles)
-    if (!asar.has(file)) problems.push(`app.asar lacks the dependency ${file.replace(/\/package\.json$/, '')}`);
+    if (!asar.has(file))
+      problems.push(`app.asar lacks the dependency ${file.replace(/\/package\.json$/, '')}`);
   for (const file of layout.nativeFiles)
-    if (!unpacked.has(file)) problems.push(`${file} is not unpacked beside app.asar (native code cannot load from it)`);
+    if (!unpacked.has(file))
+      problems.push(`${file} is not unpacked beside app.asar (native code cannot load from it)`);
   for (const file of RESOURCE_FILES) if (!resources.has(file)) problems.push(`resources/${file} is missing`);
   for (const file of FORBIDDEN_IN_ASAR)
     if (asar.has(file) || unpacked.has(file)) problems.push(`${file} (Node's build) is packed`);

@@ -111,7 +111,7 @@ async function prebuiltOrCompile(repoDir, dir, target, print) {
     args,
     cwd: dir,
     env: target.env,
-    announce: `${PREFIX} compiling ${target.label} (no prebuilt binary: ${download.detail}), about a minute…`,
+    announce: `${PREFIX} compiling ${target.label} (no prebuilt binary: ${download.detail}), a minute or two…`,
     activity: `compiling ${target.label}`,
     print,
   });
@@ -129,7 +129,7 @@ export async function ensureNodeSqlite({ repoDir, print = (line) => console.log(
   const abi = Number(process.versions.modules);
   const state = sqliteBuildState(nodeSqliteBinary(repoDir), abi);
   if (state === 'ready') {
-    print(`${PREFIX} SQLite for Node: ready (built by better-sqlite3's own install script)`);
+    print(`${PREFIX} SQLite for Node: already built for this Node (ABI ${abi})`);
     return true;
   }
   const target = {

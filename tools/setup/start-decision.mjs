@@ -73,19 +73,36 @@ function missingBinary(facts) {
   const { version, fetch, isDownloadSkipped } = facts.electron;
   const remedy = `${FETCH_COMMAND} downloads it (about 110 MB)`;
   if (isDownloadSkipped)
-    return { kind: 'browser', reason: `ELECTRON_SKIP_BINARY_DOWNLOAD is set, so Electron ${version} is not downloaded`, remedy };
-  if (!facts.canDownload) return { kind: 'browser', reason: `Electron ${version}'s binary is not installed`, remedy };
+    return {
+      kind: 'browser',
+      reason: `ELECTRON_SKIP_BINARY_DOWNLOAD is set, so Electron ${version} is not downloaded`,
+      remedy,
+    };
+  if (!facts.canDownload)
+    return { kind: 'browser', reason: `Electron ${version}'s binary is not installed`, remedy };
   if (fetch === null) return null;
   const later = `${FETCH_COMMAND} gets it once you are online (or set ELECTRON_MIRROR)`;
   switch (fetch.kind) {
     case 'ok':
-      return { kind: 'browser', reason: `Electron ${version} downloaded but its binary is missing`, remedy: `${FETCH_COMMAND} shows the installer's output` };
+      return {
+        kind: 'browser',
+        reason: `Electron ${version} downloaded but its binary is missing`,
+        remedy: `${FETCH_COMMAND} shows the installer's output`,
+      };
     case 'offline':
-      return { kind: 'browser', reason: `Electron ${version} could not be downloaded (${fetch.detail})`, remedy: later };
+      return {
+        kind: 'browser',
+        reason: `Electron ${version} could not be downloaded (${fetch.detail})`,
+        remedy: later,
+      };
     case 'timeout':
       return { kind: 'browser', reason: `Electron ${version}'s download timed out`, remedy: later };
     default:
-      return { kind: 'browser', reason: `Electron ${version} could not be downloaded: ${fetch.detail}`, remedy: `${FETCH_COMMAND} shows the installer's output` };
+      return {
+        kind: 'browser',
+        reason: `Electron ${version} could not be downloaded: ${fetch.detail}`,
+        remedy: `${FETCH_COMMAND} shows the installer's output`,
+      };
   }
 }
 
@@ -123,4 +140,31 @@ function historyOffNote(fetch) {
 export function browserLine(decision) {
   const remedy = decision.remedy ? ` To get the window: ${decision.remedy}.` : '';
   return `Opening in your browser instead of the desktop window: ${decision.reason}.${remedy}`;
+}
+
+/**
+ * @typedef {object} StartEffects
+ * @property {(outcomes: { electronFetch: FetchOutcome | null, sqliteFetch: FetchOutcome | null }) => StartFacts} gather
+ *   the facts as they are now, with this run's download outcomes recorded
+ * @property {() => Promise<FetchOutcome>} fetchElectron
+ * @property {() => Promise<FetchOutcome>} fetchSqlite
+ */
+
+/**
+ * Asks decideStart until it answers window or browser, making the downloads it asks for. Each
+ * download runs at most once a run (its outcome is recorded before the next question), so this
+ * ends after at most three questions.
+ * @param {StartEffects} effects
+ * @returns {Promise<{ decision: Extract<StartDecision, { kind: 'window' | 'browser' }>, facts: StartFacts }>}
+ */
+export async function settleStart(effects) {
+  /** @type {{ electronFetch: FetchOutcome | null, sqliteFetch: FetchOutcome | null }} */
+  const outcomes = { electronFetch: null, sqliteFetch: null };
+  for (;;) {
+    const facts = effects.gather(outcomes);
+    const decision = decideStart(facts);
+    if (decision.kind === 'fetch-electron') outcomes.electronFetch = await effects.fetchElectron();
+    else if (decision.kind === 'fetch-sqlite') outcomes.sqliteFetch = await effects.fetchSqlite();
+    else return { decision, facts };
+  }
 }

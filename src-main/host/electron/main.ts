@@ -154,9 +154,10 @@ function onReady(context: HostContext): void {
       // Through the quit gate: the core closes in order (history flushed) before the process exits.
       stop: () => app.quit(),
     });
-    built
-      .prefetchDefault()
-      .catch((error: Error) => log(`could not prefetch the default model: ${error.message}`));
+    built.prefetchDefault().then(
+      (modelId) => modelId && log(`model ${modelId} is resident`),
+      (error: Error) => log(`could not prefetch the default model: ${error.message}`),
+    );
   }, reportCoreFailure);
 }
 
@@ -224,6 +225,9 @@ function start(): void {
   void app.whenReady().then(() => onReady({ paths, source, hardening, core, service }));
 }
 
+// A separate data folder for one run (the Electron tests, a second profile); before the
+// single-instance lock, which is held per data folder.
+if (process.env.FIRST_FRAME_DATA_DIR) app.setPath('userData', process.env.FIRST_FRAME_DATA_DIR);
 registerAppScheme(protocol);
 app.enableSandbox();
 if (claimSingleInstance(app, focusMainWindow)) start();

@@ -1,47 +1,98 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error -- plain ESM config file without type declarations
-import config from '../../../electron-builder.js';
-// @ts-expect-error -- a plain .mjs tool without type declarations
+import config, { ELECTRON_SQLITE_FROM } from '../../../electron-builder.js';
+import viteConfig from '../../../electron.vite.config';
+import { resolveAppPaths } from '../../../src-main/host/electron/app-paths';
 import { classifyNativeModule, findNativeFiles, loadsInAbi } from '../../../tools/native-abi.mjs';
-// @ts-expect-error -- a plain .mjs tool without type declarations
-import { buildEnv, parseArgs } from '../../../tools/rebuild-native.mjs';
+import { electronBuildEnv } from '../../../tools/setup/node-gyp.mjs';
+import { electronSqliteDir } from '../../../tools/setup/sqlite-builds.mjs';
 
 const REPO_DIR = fileURLToPath(new URL('../../..', import.meta.url));
+const require = createRequire(import.meta.url);
 
-interface BuilderConfig {
-  files: string[];
-  asar: boolean;
-  asarUnpack: string[];
-  extraResources: { from: string; to: string }[];
-  electronFuses: Record<string, boolean>;
-  linux: { target: string[] };
-  mac: { target: string[] };
-  win: { target: string[] };
+/** electron-builder's own check, the call it makes before every build (its JSON schema). */
+async function validate(configuration: object): Promise<void> {
+  const { validateConfiguration } = require('app-builder-lib/out/util/config/config');
+  const { DebugLogger } = require('builder-util');
+  await validateConfiguration(configuration, new DebugLogger(false));
 }
-const builder = config as BuilderConfig;
+
+/** A PNG's width and height from its IHDR chunk. */
+function pngSize(path: string): [number, number] {
+  const bytes = readFileSync(path);
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+}
 
 describe('electron-builder config', () => {
+  it("matches electron-builder's own schema, which rejects a wrong value", async () => {
+    await expect(validate(config)).resolves.toBeUndefined();
+    await expect(
+      validate({ ...config, electronFuses: { ...config.electronFuses, runAsNode: 'no' } }),
+    ).rejects.toThrow(/electronFuses.runAsNode should be a boolean/);
+  });
+
   it('targets AppImage and deb on Linux, and macOS and Windows installers', () => {
-    expect(builder.linux.target).toEqual(['AppImage', 'deb']);
-    expect(builder.mac.target.length).toBeGreaterThan(0);
-    expect(builder.win.target).toContain('nsis');
+    expect(config.linux?.target).toEqual(['AppImage', 'deb']);
+    expect(config.mac?.target).toEqual(['dmg', 'zip']);
+    expect(config.win?.target).toEqual(['nsis']);
   });
 
-  it('packs the three bundles and the addon; bundled models go to resources/models', () => {
-    expect(builder.files).toContain('out/**');
-    expect(builder.files).toContain('native/build/Release/ff_host_memory.node');
-    expect(builder.extraResources).toContainEqual(
-      expect.objectContaining({ from: 'resources/models', to: 'models' }),
+  it('flips the fuses: no run-as-node, cookies encrypted, asar integrity checked, app only from the asar', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+    expect(config.asar).toBe(true);
+  });
+
+  it('never rebuilds node_modules, and ships SQLite for Electron where the packaged main loads it', () => {
+    expect(config.npmRebuild).toBe(false);
+    expect(config.files).toContain('!node_modules/better-sqlite3/{deps,src,build}/**');
+    const sqlite = (config.extraResources as { from: string; to: string; filter: string[] }[]).find(
+      (resource) => resource.from === ELECTRON_SQLITE_FROM,
     );
-    expect(existsSync(join(REPO_DIR, 'resources', 'models'))).toBe(true);
+    expect(sqlite).toEqual({
+      from: ELECTRON_SQLITE_FROM,
+      to: 'electron-native',
+      filter: ['better_sqlite3.node'],
+    });
+    // electron-builder expands ${platform} and ${arch}; the tool writes the same folder.
+    const version = JSON.parse(
+      readFileSync(join(REPO_DIR, 'node_modules/electron/package.json'), 'utf8'),
+    ).version;
+    const expanded = ELECTRON_SQLITE_FROM.replace('${platform}', 'linux').replace('${arch}', 'x64');
+    expect(join(REPO_DIR, expanded)).toBe(electronSqliteDir(REPO_DIR, version, 'linux', 'x64'));
+    const packaged = resolveAppPaths({
+      userDataDir: '/u',
+      isPackaged: true,
+      resourcesPath: '/opt/ff/resources',
+      appPath: '/opt/ff/resources/app.asar',
+      mainBundleDir: '/opt/ff/resources/app.asar/out/main',
+      electronVersion: version,
+      platform: 'linux',
+      arch: 'x64',
+    });
+    expect(packaged.sqliteBindingPath).toBe(join('/opt/ff/resources', sqlite!.to, 'better_sqlite3.node'));
   });
 
-  it('keeps native code outside the asar, where it can be loaded', () => {
-    expect(builder.asar).toBe(true);
-    expect(builder.asarUnpack).toEqual(
+  it('packs the bundles, the addon and the models; native code stays outside the asar', () => {
+    expect(config.files).toEqual(
+      expect.arrayContaining(['out/**', 'native/build/Release/ff_host_memory.node']),
+    );
+    expect(config.extraResources).toContainEqual({
+      from: 'resources/models',
+      to: 'models',
+      filter: ['**/*'],
+    });
+    expect(config.asarUnpack).toEqual(
       expect.arrayContaining([
         '**/*.node',
         'node_modules/onnxruntime-node/bin/**',
@@ -50,16 +101,43 @@ describe('electron-builder config', () => {
     );
   });
 
-  it('flips the hardening fuses', () => {
-    expect(builder.electronFuses).toMatchObject({
-      runAsNode: false,
-      enableNodeOptionsEnvironmentVariable: false,
-      enableNodeCliInspectArguments: false,
-      onlyLoadAppFromAsar: true,
-      grantFileProtocolExtraPrivileges: false,
-    });
+  it('has an icon: a Linux set named by size, and a 1024 px PNG for macOS and Windows', () => {
+    const dir = join(REPO_DIR, config.linux!.icon as string);
+    const sizes = readdirSync(dir).filter((name) => /^\d+x\d+\.png$/.test(name));
+    expect(sizes).toEqual(expect.arrayContaining(['16x16.png', '256x256.png', '512x512.png']));
+    for (const name of sizes) {
+      const side = Number(name.split('x')[0]);
+      expect(pngSize(join(dir, name))).toEqual([side, side]);
+    }
+    expect(pngSize(join(REPO_DIR, config.mac!.icon as string))).toEqual([1024, 1024]);
+    expect(config.win!.icon).toBe(config.mac!.icon);
+  });
+
+  it('builds every worker the runtime spawns as an entry beside the main bundle (found there inside app.asar)', () => {
+    const input = (viteConfig as { main: { build: { rollupOptions: { input: Record<string, string> } } } })
+      .main.build.rollupOptions.input;
+    const sources = findSources(join(REPO_DIR, 'src-main')).map((file) => readFileSync(file, 'utf8'));
+    const spawned = new Set<string>();
+    for (const text of sources) {
+      for (const match of text.matchAll(/spawnWorker\('([\w-]+)'/g)) spawned.add(match[1]!);
+      for (const match of text.matchAll(/new URL\('\.\/([\w-]+-worker)\.js', import\.meta\.url\)/g))
+        spawned.add(match[1]!);
+    }
+    expect([...spawned].sort()).toEqual(['engine-worker', 'tokenizer-worker', 'trace-import-worker']);
+    for (const name of spawned) expect(Object.keys(input)).toContain(name);
+    expect(Object.keys(input)).toContain('index');
+    expect(existsSync(join(REPO_DIR, 'resources', 'models'))).toBe(true);
   });
 });
+
+/** Every .ts file under `dir`. */
+function findSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return findSources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
 
 describe('native modules under Electron', () => {
   const latin1 = (text: string) => Buffer.from(text, 'latin1');
@@ -100,22 +178,13 @@ describe('native modules under Electron', () => {
     expect(sqlite).toEqual([{ kind: 'abi', abi: Number(process.versions.modules), usesV8: true }]);
   });
 
-  it("drops npm's nodedir from the rebuild's environment (it would build for Node's ABI)", () => {
-    const env = buildEnv({
+  it("drops npm's nodedir and target from an Electron build's environment (they would build for Node's ABI)", () => {
+    const env = electronBuildEnv({
       PATH: '/bin',
       npm_config_nodedir: '/usr',
       NPM_CONFIG_TARGET: '20.0.0',
       npm_config_cache: '/c',
     });
     expect(env).toEqual({ PATH: '/bin', npm_config_cache: '/c' });
-  });
-
-  it('parses the rebuild options and refuses unknown ones', () => {
-    expect(parseArgs(['--in-place', '--electron', '40.9.3', '--arch', 'arm64'])).toMatchObject({
-      isInPlace: true,
-      electronVersion: '40.9.3',
-      arch: 'arm64',
-    });
-    expect(() => parseArgs(['--force'])).toThrow(/unknown option/);
   });
 });

@@ -87,7 +87,9 @@ describe('resolveAppPaths', () => {
 
   it('loads SQLite for Electron from where tools/setup/sqlite-builds.mjs writes it in a checkout', () => {
     const dir = electronSqliteDir('/repo', '40.9.3', 'linux', 'x64');
-    expect(electronSqliteBindingPath('/repo', '40.9.3', 'linux', 'x64')).toBe(join(dir, 'better_sqlite3.node'));
+    expect(electronSqliteBindingPath('/repo', '40.9.3', 'linux', 'x64')).toBe(
+      join(dir, 'better_sqlite3.node'),
+    );
     expect(resolveAppPaths({ ...base, isPackaged: false }).sqliteBindingPath).toBe(
       join(dir, 'better_sqlite3.node'),
     );
