@@ -91,7 +91,9 @@ async function prebuiltOrCompile(repoDir, dir, target, print) {
   if (prebuild) {
     const fetched = await runQuietStep({
       command: process.execPath,
-      args: [prebuild, ...target.prebuildArgs],
+      // --verbose: npm passes its loglevel to scripts, and at `error` prebuild-install fails
+      // silently; its reason (offline, no such prebuilt) is read from this output.
+      args: [prebuild, '--verbose', ...target.prebuildArgs],
       cwd: dir,
       env: target.env,
       announce: `${PREFIX} downloading a prebuilt ${target.label}…`,
