@@ -67,6 +67,7 @@ async function gatherNetworkParts() {
       repoDir: REPO_DIR,
       electronVersion: electron.version,
       abi: electron.abi ?? 0,
+      isFailureShown: true,
     });
     if (outcome.kind === 'ok') say(`3/5 SQLite for Electron: ${outcome.detail}`);
     else missing.push(`no SQLite build for Electron (${outcome.detail})`);
@@ -77,6 +78,7 @@ async function gatherNetworkParts() {
       repoDir: REPO_DIR,
       version: electron.version,
       announceAfterMs: 0,
+      isFailureShown: true,
     });
     electron = readElectronPackage(REPO_DIR);
     if (outcome.kind === 'ok') say(`4/5 Electron ${electron.version}: ${outcome.detail}`);

@@ -23,6 +23,7 @@ async function main() {
       repoDir: REPO_DIR,
       version: before.version,
       announceAfterMs: 0,
+      isFailureShown: true,
     });
     if (outcome.kind !== 'ok')
       return fail(`Electron ${before.version} could not be downloaded: ${outcome.detail}.`);
@@ -31,7 +32,12 @@ async function main() {
   const { version, abi } = readElectronPackage(REPO_DIR);
   if (abi === null) return fail('node_modules/electron/abi_version is missing: reinstall with `npm ci`.');
   console.log(`${PREFIX} getting SQLite for Electron ${version} (ABI ${abi})…`);
-  const sqlite = await fetchElectronSqlite({ repoDir: REPO_DIR, electronVersion: version, abi });
+  const sqlite = await fetchElectronSqlite({
+    repoDir: REPO_DIR,
+    electronVersion: version,
+    abi,
+    isFailureShown: true,
+  });
   if (sqlite.kind !== 'ok')
     return fail(`SQLite for Electron ${version} could not be built: ${sqlite.detail}.`);
   const dir = electronSqliteDir(REPO_DIR, version, process.platform, process.arch);

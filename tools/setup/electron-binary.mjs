@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyFetchFailure } from './network.mjs';
-import { PREFIX, runQuietStep } from './quiet-step.mjs';
+import { PREFIX, failureBlock, runQuietStep } from './quiet-step.mjs';
 
 /**
  * @typedef {object} ElectronPackage
@@ -62,12 +62,15 @@ export function electronInstallerEnv(env) {
 /**
  * Runs Electron's own installer (node_modules/electron/install.js). Prints a progress line only
  * once the download has taken a few seconds (offline it fails at once and the caller's one line
- * says so), then a heartbeat. Never throws.
- * @param {{ repoDir: string, version: string, timeoutMs?: number, announceAfterMs?: number, print?: (line: string) => void }} options
+ * says so), then a heartbeat. `isFailureShown` prints the installer's whole output when it fails
+ * for another reason than the network (`npm run electron:fetch`). Never throws.
+ * @param {{ repoDir: string, version: string, timeoutMs?: number, announceAfterMs?: number,
+ *   isFailureShown?: boolean, print?: (line: string) => void }} options
  * @returns {Promise<import('./network.mjs').FetchOutcome>}
  */
 export async function fetchElectronBinary(options) {
-  const { repoDir, version, timeoutMs = 10 * 60_000, announceAfterMs = 3_000, print } = options;
+  const { repoDir, version, timeoutMs = 10 * 60_000, announceAfterMs = 3_000 } = options;
+  const { isFailureShown = false, print = (/** @type {string} */ line) => console.log(line) } = options;
   const packageDir = join(repoDir, 'node_modules', 'electron');
   const result = await runQuietStep({
     command: process.execPath,
@@ -79,10 +82,13 @@ export async function fetchElectronBinary(options) {
     activity: `downloading Electron ${version}`,
     heartbeatMs: 10_000,
     timeoutMs,
-    ...(print ? { print } : {}),
+    print,
   });
   if (result.isOk && readElectronPackage(repoDir).binaryPath !== null)
     return { kind: 'ok', detail: `downloaded in ${Math.round(result.elapsedMs / 1000)} s` };
   if (result.isOk) return { kind: 'failed', detail: 'the installer finished but left no binary' };
-  return classifyFetchFailure(result.output, result.isTimedOut);
+  const outcome = classifyFetchFailure(result.output, result.isTimedOut);
+  if (isFailureShown && outcome.kind !== 'offline')
+    print(failureBlock(`node ${join(packageDir, 'install.js')}`, result));
+  return outcome;
 }

@@ -158,6 +158,8 @@ export async function ensureNodeSqlite({ repoDir, print = (line) => console.log(
  * @property {string} electronVersion
  * @property {number} abi            Electron's module ABI (node_modules/electron/abi_version)
  * @property {string} [arch]
+ * @property {boolean} [isFailureShown] print the compiler's whole output when the compile fails
+ *   for another reason than the network (electron:fetch, dist); `npm start` keeps it back
  * @property {(line: string) => void} [print]
  */
 
@@ -185,7 +187,12 @@ export async function fetchElectronSqlite(options) {
   };
   try {
     const result = await prebuiltOrCompile(repoDir, staging, target, print);
-    if (result.how === 'none') return electronFailure(result);
+    if (result.how === 'none') {
+      const failure = electronFailure(result);
+      if (options.isFailureShown && failure.kind !== 'offline' && result.compile)
+        print(failureBlock(result.commandLine, result.compile));
+      return failure;
+    }
     const built = join(staging, BINARY);
     const state = sqliteBuildState(built, abi);
     if (state !== 'ready') return { kind: 'failed', detail: `the build is not for Electron's ABI ${abi}` };
