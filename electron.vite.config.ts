@@ -18,6 +18,12 @@ function devCspPlugin(): Plugin {
   };
 }
 
+/**
+ * Rolldown warns when plugins take a large share of a build's time: on a busy machine that is
+ * every `npm start`, and nothing the user can act on.
+ */
+const CHECKS = { bundlerTimings: false };
+
 // Three bundles from the design card's custom roots. Only the `electron` package's version is
 // read, so this builds with no Electron binary on the machine. The main bundle also carries
 // the worker threads (`engine-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, found next to it at run
@@ -28,6 +34,7 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
+        checks: CHECKS,
         input: {
           index: resolve('src-main/host/electron/main.ts'),
           'engine-worker': resolve('src-main/runtime/engine/worker-entry.ts'),
@@ -42,6 +49,7 @@ export default defineConfig({
       outDir: 'out/preload',
       externalizeDeps: false,
       rollupOptions: {
+        checks: CHECKS,
         input: { index: resolve('src-preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
@@ -56,7 +64,7 @@ export default defineConfig({
       minify: true,
       // recharts alone is ~500 kB; the bundle is served from this machine, not a network.
       chunkSizeWarningLimit: 2048,
-      rollupOptions: { input: { index: resolve('src-renderer/index.html') } },
+      rollupOptions: { checks: CHECKS, input: { index: resolve('src-renderer/index.html') } },
     },
   },
 });
