@@ -141,4 +141,5 @@ async function main() {
   return reportLayout(resourcesDir).length === 0 ? 0 : 1;
 }
 
-process.exitCode = await main();
+// process.exit, not exitCode: electron-builder's exit hooks end the process with status 0.
+process.exit(await main());

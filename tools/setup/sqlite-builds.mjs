@@ -181,7 +181,13 @@ export async function fetchElectronSqlite(options) {
   const target = {
     label: `SQLite for Electron ${electronVersion}`,
     prebuildArgs: runtime,
-    gypArgs: [`--target=${electronVersion}`, `--arch=${arch}`, `--dist-url=${ELECTRON_HEADERS_URL}`],
+    // --loglevel=http: the headers' URL is printed, so an offline failure can name the host.
+    gypArgs: [
+      `--target=${electronVersion}`,
+      `--arch=${arch}`,
+      `--dist-url=${ELECTRON_HEADERS_URL}`,
+      '--loglevel=http',
+    ],
     env: electronBuildEnv(process.env),
     prebuildTimeoutMs: 60_000,
   };
