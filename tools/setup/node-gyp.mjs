@@ -42,13 +42,15 @@ export function nodeHeadersArgs(env) {
 /**
  * The environment for a build against Electron's headers: npm's `nodedir`, `target`, `runtime`,
  * `disturl` and `arch` (a user's ~/.npmrc may set nodedir, which npm passes to every script)
- * would make node-gyp build for Node instead, a silent wrong-ABI build, so they are removed.
+ * would make node-gyp build for Node instead, a silent wrong-ABI build, so they are removed;
+ * so is npm's `loglevel`, which node-gyp prefers to its own --loglevel flag.
  * @param {NodeJS.ProcessEnv} env
  */
 export function electronBuildEnv(env) {
   /** @type {NodeJS.ProcessEnv} */
   const cleaned = { ...env };
   for (const key of Object.keys(cleaned))
-    if (/^npm_config_(nodedir|target|runtime|disturl|dist_url|arch)$/i.test(key)) delete cleaned[key];
+    if (/^npm_config_(nodedir|target|runtime|disturl|dist_url|arch|loglevel)$/i.test(key))
+      delete cleaned[key];
   return cleaned;
 }

@@ -183,6 +183,7 @@ describe('native modules under Electron', () => {
       PATH: '/bin',
       npm_config_nodedir: '/usr',
       NPM_CONFIG_TARGET: '20.0.0',
+      npm_config_loglevel: 'error',
       npm_config_cache: '/c',
     });
     expect(env).toEqual({ PATH: '/bin', npm_config_cache: '/c' });
