@@ -30,7 +30,15 @@ describe.skipIf(reason !== null)(
 
     beforeAll(async () => {
       await build({ root: REPO_DIR, logLevel: 'warn' });
-      ({ layout, problems } = checkUnpackedPackage(REPO_DIR, await buildStandInLayout(REPO_DIR, config)));
+      // electron-builder hard-links files instead of copying them when VITEST is set (its own
+      // tests' mode); its concurrent linker then fails with EEXIST on the models folder here.
+      const vitest = process.env.VITEST;
+      delete process.env.VITEST;
+      try {
+        ({ layout, problems } = checkUnpackedPackage(REPO_DIR, await buildStandInLayout(REPO_DIR, config)));
+      } finally {
+        process.env.VITEST = vitest;
+      }
     }, 240_000);
 
     it('has the ESM main entry, every worker entry, the preload and the page inside app.asar', () => {
