@@ -63,10 +63,40 @@ function describe(file, electronAbi) {
     return { line: `${relative(REPO_DIR, file)}: not a Node addon (ignored)`, isOk: true };
   const what = c.kind === 'abi' ? `ABI ${c.abi}` : c.kind;
   const inNode = loadsInAbi(c, Number(process.versions.modules)) ? 'yes' : 'no';
-  const inElectron = electronAbi === null ? '?' : loadsInAbi(c, electronAbi) ? 'yes' : 'REBUILD';
+  // Electron never loads node_modules' better-sqlite3: it has its own build (see below).
+  const isNodeOnly = relative(REPO_DIR, file).startsWith(join('node_modules', 'better-sqlite3'));
+  const inElectron = isNodeOnly
+    ? 'uses its own build'
+    : electronAbi === null
+      ? '?'
+      : loadsInAbi(c, electronAbi)
+        ? 'yes'
+        : 'REBUILD';
   return {
     line: `${relative(REPO_DIR, file)}: ${what}${c.usesV8 ? ' (uses V8 C++ API)' : ''}; Node ${inNode}; Electron ${inElectron}`,
     isOk: inElectron !== 'REBUILD',
+  };
+}
+
+/** The line for better-sqlite3's Electron build (its own folder), and whether it is usable. */
+function describeElectronSqlite(electronAbi) {
+  const manifest = join(REPO_DIR, 'node_modules', 'electron', 'package.json');
+  if (electronAbi === null || !existsSync(manifest)) return null;
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const file = join(
+    REPO_DIR,
+    '.cache',
+    'electron-native',
+    `electron-${version}-${process.platform}-${process.arch}`,
+    'better_sqlite3.node',
+  );
+  if (!existsSync(file))
+    return { line: `${relative(REPO_DIR, file)}: missing (npm run electron:fetch builds it)`, isOk: false };
+  const c = classifyNativeModule(readFileSync(file));
+  const isOk = loadsInAbi(c, electronAbi);
+  return {
+    line: `${relative(REPO_DIR, file)}: ABI ${c.abi ?? '?'}; Electron ${isOk ? 'yes' : 'REBUILD'}`,
+    isOk,
   };
 }
 
@@ -78,12 +108,12 @@ function main(args) {
     `Node ABI ${process.versions.modules}; Electron ABI ${electronAbi ?? 'unknown (electron not installed)'}`,
   );
   const results = files.map((file) => describe(file, electronAbi));
+  const electronSqlite = args.length > 0 ? null : describeElectronSqlite(electronAbi);
+  if (electronSqlite) results.push(electronSqlite);
   results.forEach((result) => console.log(`  ${result.line}`));
   const numToRebuild = results.filter((result) => !result.isOk).length;
   if (numToRebuild > 0)
-    console.log(
-      `${numToRebuild} file(s) need an Electron build: npm run electron:fetch (it builds better-sqlite3 for Electron beside the Node build)`,
-    );
+    console.log(`${numToRebuild} file(s) missing or not built for Electron: npm run electron:fetch`);
   return numToRebuild > 0 ? 1 : 0;
 }
 
