@@ -65,6 +65,12 @@ export const EVENT_STREAM_LIMITS = {
   keepAliveMs: 15_000,
   /** A client this far behind is cut off (it reconnects) rather than buffered without end. */
   maxBufferedEvents: 50_000,
+  /**
+   * Bytes written to a client that its socket has not taken yet (beyond what the kernel buffers):
+   * past this it is not reading, and it is cut off, so 50 clients that never read hold 50 MiB at
+   * most instead of growing without end. A browser that reads never comes near it.
+   */
+  maxUnsentBytes: 1 * MIB,
 } as const;
 
 /**

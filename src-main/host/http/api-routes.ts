@@ -28,7 +28,7 @@ export interface ApiRouteOptions {
   openExport?: ExportOpener;
   /** Serves the streamed `POST /api/traces/import` upload; absent: only the `traces.import` call. */
   importTrace?: TraceImporter;
-  /** Hears a download that had to be cut off midway (default: stderr). */
+  /** Hears a download or an event stream that had to be cut off midway (default: stderr). */
   log?: Log;
 }
 
@@ -56,6 +56,7 @@ export function createApiRoutes(options: ApiRouteOptions): RouteModule {
           res,
           options.service,
           options.events ?? DEFAULT_EVENT_STREAM_OPTIONS,
+          options.log,
         );
         closers.add(close);
         res.once('close', () => closers.delete(close));
