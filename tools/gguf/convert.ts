@@ -2,11 +2,10 @@
 
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { checkWeightsMatchConfig, validateLlamaConfig } from '../onnx-llama';
+import { checkWeightsMatchConfig, readOnnxLlamaWeights, validateLlamaConfig } from '../onnx-llama';
 import { writeGguf } from './gguf-file';
 import { llamaMetadata, tokenizerMetadata, type HfTokenizerJson, type SpecialIds } from './llama-metadata';
 import { llamaTensors, type GgufWeightType } from './llama-tensors';
-import { readOnnxLlamaWeights } from './onnx-weights';
 
 /** What a conversion wrote and how long its phases took (ms). */
 export interface GgufConversion {
@@ -58,7 +57,7 @@ export function convertFolderToGguf(spec: {
     readFileSync(join(spec.modelDir, 'tokenizer.json'), 'utf8'),
   ) as HfTokenizerJson;
   let startMs = performance.now();
-  const weights = readOnnxLlamaWeights(spec.onnxPath ?? join(spec.modelDir, 'onnx', 'model.onnx'));
+  const weights = readOnnxLlamaWeights(spec.onnxPath ?? join(spec.modelDir, 'onnx', 'model.onnx'), config);
   checkWeightsMatchConfig(config, weights);
   const readWeights = performance.now() - startMs;
   startMs = performance.now();

@@ -10,4 +10,3 @@ export { llamaMetadata, tokenizerMetadata } from './llama-metadata';
 export { llamaTensors, permuteForRope } from './llama-tensors';
 export type { GgufWeightType } from './llama-tensors';
 export { BLOCK_SIZE, encodeTensor, typeBytes } from './quantize';
-export { readOnnxLlamaWeights } from './onnx-weights';

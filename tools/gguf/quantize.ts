@@ -2,7 +2,7 @@
 // (quantize_row_q8_0_ref, quantize_row_q4_0_ref): blocks of 32 consecutive values of a row,
 // each with an fp16 scale. f16 is plain IEEE half; f32 the values as they are.
 
-import { float32BitsToHalfBits, float32ToHalfInto } from '../onnx-llama/float16';
+import { float32BitsToHalfBits, float32ToHalfInto } from '../../src-main/runtime/model/float16';
 import type { GgmlTypeName } from './gguf-file';
 
 /** Values per quantization block (QK8_0 = QK4_0 = 32). */

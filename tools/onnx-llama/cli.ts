@@ -5,19 +5,28 @@
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LlamaShape } from './config';
-import { convertSafetensors, RANDOM_PRESETS, writeRandomModel, type ModelJobResult } from './model-jobs';
+import {
+  convertSafetensors,
+  DEFAULT_GRAPH_FORM,
+  RANDOM_PRESETS,
+  writeRandomModel,
+  type GraphForm,
+  type ModelJobResult,
+} from './model-jobs';
 import type { WeightDtype } from './weight-initializers';
 import { QUANTIZE_DEFAULTS, quantizeModelFolder, type QuantizeResult } from './quantize/quantize-model';
-import type { QuantScheme } from './quantize/block-quantize';
+import type { QuantScheme } from '../../src-main/runtime/model/fused-graph';
 import { LAYOUTS, writeLayoutModel, type LayoutName } from './layouts';
 
 const USAGE = `usage:
-  cli.ts from-safetensors --weights F --config C [--out DIR] [--dtype float16|float32] [--tokenizer-from DIR]
-  cli.ts random --preset 100m|tiny [--seed S] [--dtype ...] [--out DIR] [--tokenizer-from DIR]
+  cli.ts from-safetensors --weights F --config C [--out DIR] [--dtype float16|float32] [--tokenizer-from DIR] [--form fused|naive]
+  cli.ts random --preset 100m|tiny [--seed S] [--dtype ...] [--out DIR] [--tokenizer-from DIR] [--form ...]
   cli.ts random --layers N --hidden H --heads NH --kv-heads NKV --intermediate I --vocab V --max-positions P [...]
-  cli.ts layout --layout NAME [--out DIR] [--seed S] [--twin] [--tokenizer-from DIR]   (NAME: ${Object.keys(LAYOUTS).join(', ')})
-  cli.ts quantize --model DIR --bits 4|8 [--block-size 32] [--accuracy-level 4] [--scheme symmetric|asymmetric] [--keep-embeddings]
-Default --out: .cache/models/<name>; default --dtype: float16 for random, float32 for from-safetensors.`;
+  cli.ts layout --layout NAME [--out DIR] [--seed S] [--twin] [--tokenizer-from DIR] [--form ...]   (NAME: ${Object.keys(LAYOUTS).join(', ')})
+  cli.ts quantize --model DIR --bits 4|8 [--block-size 32] [--accuracy-level 4] [--scheme symmetric|asymmetric] [--keep-embeddings] [--form ...]
+Default --out: .cache/models/<name>; default --dtype: float16 for random, float32 for from-safetensors;
+default --form: ${DEFAULT_GRAPH_FORM} (fused: GroupQueryAttention and packed projections; naive: the
+transformers.js-compatible graph; layout's --form fused writes the layout's weights as a fused onnx/model.onnx).`;
 
 const OPTIONS = {
   weights: { type: 'string' },
@@ -42,6 +51,7 @@ const OPTIONS = {
   'keep-embeddings': { type: 'boolean' },
   layout: { type: 'string' },
   twin: { type: 'boolean' },
+  form: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -63,6 +73,12 @@ function dtypeOption(values: Values, fallback: WeightDtype): WeightDtype {
   const dtype = values.dtype ?? fallback;
   if (dtype !== 'float16' && dtype !== 'float32') fail(`--dtype must be float16 or float32, got ${dtype}`);
   return dtype;
+}
+
+function formOption(values: Values): GraphForm {
+  const form = values.form ?? DEFAULT_GRAPH_FORM;
+  if (form !== 'fused' && form !== 'naive') fail(`--form must be fused or naive, got ${form}`);
+  return form;
 }
 
 function randomShape(values: Values): { name: string; shape: LlamaShape } {
@@ -127,6 +143,7 @@ function quantize(values: Values): void {
       accuracyLevel,
       scheme,
       isQuantizingEmbeddings: !values['keep-embeddings'],
+      form: formOption(values),
     }),
   );
 }
@@ -146,6 +163,7 @@ function main(argv: string[]): void {
         configPath: values.config,
         outDir,
         weightDtype,
+        form: formOption(values),
         tokenizerFrom,
       }),
     );
@@ -154,7 +172,9 @@ function main(argv: string[]): void {
     const weightDtype = dtypeOption(values, 'float16');
     const seed = values.seed === undefined ? 1 : intOption(values, 'seed');
     const outDir = values.out ?? join('.cache', 'models', `${name}-${weightDtype}-s${seed}`);
-    printResult(writeRandomModel({ shape, seed, outDir, weightDtype, tokenizerFrom }));
+    printResult(
+      writeRandomModel({ shape, seed, outDir, weightDtype, form: formOption(values), tokenizerFrom }),
+    );
   } else if (command === 'quantize') {
     quantize(values);
   } else if (command === 'layout') {
@@ -162,8 +182,11 @@ function main(argv: string[]): void {
     if (!(layout in LAYOUTS)) fail(`--layout must be one of ${Object.keys(LAYOUTS).join(', ')}`);
     const seed = values.seed === undefined ? 1 : intOption(values, 'seed');
     const outDir = values.out ?? join('.cache', 'models', `layout-${layout}${values.twin ? '-twin' : ''}`);
-    const files = writeLayoutModel({ layout, outDir, seed, tokenizerFrom, isTwin: values.twin });
-    console.log(`wrote ${outDir} (${layout}${values.twin ? ', plain twin' : ''})`);
+    const form = values.form === undefined ? 'naive' : formOption(values);
+    const files = writeLayoutModel({ layout, outDir, seed, tokenizerFrom, isTwin: values.twin, form });
+    console.log(
+      `wrote ${outDir} (${layout}${values.twin ? ', plain twin' : ''}${form === 'fused' ? ', fused' : ''})`,
+    );
     for (const file of files)
       console.log(`  ${file.path.padEnd(34)} ${(file.numBytes / 1e6).toFixed(2).padStart(8)} MB`);
   } else {

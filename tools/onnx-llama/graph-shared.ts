@@ -3,9 +3,10 @@
 // attention_mask, position_ids and the past length. Plus RMSNorm and RoPE
 // application, used by every layer.
 
-import type { GraphBuilder } from './graph-builder';
-import { ONNX_TYPE_CODE } from './graph-builder';
+import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
+import { ONNX_TYPE_CODE } from '../../src-main/runtime/model/fused-graph';
 import type { LlamaDims } from './config';
+import { ropeInverseFrequencies } from '../../src-main/runtime/model/fused-graph';
 
 /** Added to masked scores: finite (no NaN for fully masked rows) yet exp() underflows to 0. */
 export const MASK_NEGATIVE = -3.4028234663852886e38 / 2;
@@ -20,16 +21,6 @@ export interface SharedValues {
   /** float32 [B, 1, 1, S, D] cos / sign-folded sin for queries ([B, NKV, G, S, D]). */
   cosForQueries: string;
   signedSinForQueries: string;
-}
-
-/** HF inverse frequencies 1/theta^(2i/D), i < D/2, rounded to float32 like torch's float32 arange path. */
-export function ropeInverseFrequencies(headDim: number, ropeTheta: number): Float32Array {
-  const inverse = new Float32Array(headDim / 2);
-  for (let i = 0; i < headDim / 2; i++) {
-    const exponent = Math.fround(Math.fround(2 * i) / headDim);
-    inverse[i] = Math.fround(1 / Math.fround(ropeTheta ** exponent));
-  }
-  return inverse;
 }
 
 /**

@@ -4,7 +4,8 @@ export { LlamaConfigError, TINY_SHAPE, llamaDims, makeLlamaConfig, validateLlama
 export type { LlamaConfig, LlamaDims, LlamaShape } from './config';
 export { buildLlamaOnnx, LLAMA_OPSET } from './llama-graph';
 export type { BuildLlamaOptions } from './llama-graph';
-export { MASK_NEGATIVE, ropeInverseFrequencies } from './graph-shared';
+export { MASK_NEGATIVE } from './graph-shared';
+export { ropeInverseFrequencies } from '../../src-main/runtime/model/fused-graph';
 export { randomLlamaWeights } from './random-weights';
 export type { RandomWeightsOptions } from './random-weights';
 export { encodeSafetensors, parseSafetensors, readSafetensors, writeSafetensors } from './safetensors';
@@ -16,5 +17,7 @@ export { checkWeightsMatchConfig, countParameters, expectedWeightShapes, withHfP
 export type { LlamaWeights, NamedTensor } from './weights';
 export { writeModelFolder } from './write-model-folder';
 export type { ModelFolderSpec, WrittenFile } from './write-model-folder';
-export { convertSafetensors, RANDOM_PRESETS, writeRandomModel } from './model-jobs';
-export type { ModelJobResult } from './model-jobs';
+export { buildGraph, convertSafetensors, RANDOM_PRESETS, writeRandomModel } from './model-jobs';
+export type { GraphForm, ModelJobResult } from './model-jobs';
+export { llamaWeightsOfModel, readOnnxLlamaWeights } from './read-weights';
+export { decoderDimsOf, hfWeightsOf, weightSetOf } from './weight-set';

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { TINY_SHAPE, makeLlamaConfig, type LlamaShape } from './config';
 import { buildLlamaOnnx, type GraphIo } from './llama-graph';
+import { buildGraph, type GraphForm } from './model-jobs';
 import { randomLlamaWeights } from './random-weights';
 import { writeModelFolder, type WrittenFile } from './write-model-folder';
 import type { WriteOptions } from './onnx-file';
@@ -74,16 +75,22 @@ export function writeLayoutModel(spec: {
   tokenizerFrom?: string;
   /** Write the layout's plain twin instead: its shape and weights, the plain file and graph. */
   isTwin?: boolean;
+  /** `fused`: the layout's shape and weights as a fused onnx/model.onnx (its I/O has no layouts). */
+  form?: GraphForm;
 }): WrittenFile[] {
   const layout: LayoutSpec = LAYOUTS[spec.layout];
-  const written: LayoutSpec = spec.isTwin ? { ...LAYOUTS.plain, shape: layout.shape } : layout;
+  const isPlain = spec.isTwin || spec.form === 'fused';
+  const written: LayoutSpec = isPlain ? { ...LAYOUTS.plain, shape: layout.shape } : layout;
   // Every layout is the tiny shape, a layout's own shape fields on top (mha: 4 K/V heads).
   const config = makeLlamaConfig({ ...TINY_SHAPE, ...layout.shape });
   const weights = randomLlamaWeights(config, { seed: spec.seed, std: 0.3 });
   return writeModelFolder({
     outDir: spec.outDir,
     config,
-    onnxBytes: buildLlamaOnnx(config, weights, { weightDtype: 'float32', io: written.io }),
+    onnxBytes:
+      spec.form === 'fused'
+        ? buildGraph(config, weights, 'fused', 'float32')
+        : buildLlamaOnnx(config, weights, { weightDtype: 'float32', io: written.io }),
     weightDtype: 'float32',
     tokenizerFrom: spec.tokenizerFrom,
     onnxFile: written.onnxFile,

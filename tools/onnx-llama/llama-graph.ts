@@ -4,7 +4,7 @@
 
 import { llamaDims, validateLlamaConfig, type LlamaConfig, type LlamaDims } from './config';
 import { addDecoderBody, type BodyNames, type IoFloat } from './decoder-body';
-import { GraphBuilder } from './graph-builder';
+import { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
 import { addLlamaWeights, type WeightDtype, type WeightValues } from './weight-initializers';
 import { checkWeightsMatchConfig, type LlamaWeights } from './weights';
 
@@ -157,5 +157,5 @@ export function buildLlamaOnnx(
   const weightValues = addLlamaWeights(builder, validConfig, weights, weightDtype);
   if (io.hasUseCacheBranch) addMergedBranches(builder, dims, weightValues, io);
   else addDecoderBody(builder, dims, weightValues, bodyNames(io, '', past));
-  return builder.encodeModel('llama', LLAMA_OPSET);
+  return builder.encodeModel('llama', LLAMA_OPSET, 'first-frame onnx-llama');
 }

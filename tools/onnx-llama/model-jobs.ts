@@ -10,12 +10,37 @@ import {
   type LlamaConfig,
   type LlamaShape,
 } from './config';
+import { writeFusedDecoder } from '../../src-main/runtime/model/fused-graph';
 import { buildLlamaOnnx } from './llama-graph';
 import { randomLlamaWeights } from './random-weights';
 import { readSafetensors } from './safetensors';
 import type { WeightDtype } from './weight-initializers';
 import { countParameters, withHfPrefixes, type LlamaWeights } from './weights';
+import { weightSetOf } from './weight-set';
 import { writeModelFolder, type WrittenFile } from './write-model-folder';
+
+/**
+ * The graph a job writes: `fused` (GroupQueryAttention, packed projections: what First Frame
+ * runs fastest) or `naive` (the transformers.js-compatible layout, the tests' oracle).
+ */
+export type GraphForm = 'fused' | 'naive';
+
+/** The form `random`, `from-safetensors` and `quantize` write unless told. */
+export const DEFAULT_GRAPH_FORM: GraphForm = 'naive';
+
+/** The graph of a config and its HF weights in `form`, matrices stored as `weightDtype`. */
+export function buildGraph(
+  config: LlamaConfig,
+  weights: LlamaWeights,
+  form: GraphForm,
+  weightDtype: WeightDtype,
+): Uint8Array {
+  if (form === 'naive') return buildLlamaOnnx(config, weights, { weightDtype });
+  return writeFusedDecoder(weightSetOf(config, weights), {
+    floatStorage: weightDtype,
+    producer: 'first-frame onnx-llama (fused)',
+  });
+}
 
 /** Result of a job: files written, parameters, and per-phase durations in ms. */
 export interface ModelJobResult {
@@ -52,11 +77,11 @@ function timed<T>(timingsMs: Record<string, number>, phase: string, work: () => 
 function buildAndWrite(
   config: LlamaConfig,
   weights: LlamaWeights,
-  spec: { outDir: string; weightDtype: WeightDtype; tokenizerFrom?: string },
+  spec: { outDir: string; weightDtype: WeightDtype; form: GraphForm; tokenizerFrom?: string },
   timingsMs: Record<string, number>,
 ): ModelJobResult {
   const onnxBytes = timed(timingsMs, 'buildOnnx', () =>
-    buildLlamaOnnx(config, weights, { weightDtype: spec.weightDtype }),
+    buildGraph(config, weights, spec.form, spec.weightDtype),
   );
   const files = timed(timingsMs, 'writeFiles', () => writeModelFolder({ ...spec, config, onnxBytes }));
   return { outDir: spec.outDir, files, numParameters: countParameters(config), config, timingsMs };
@@ -68,6 +93,7 @@ export function convertSafetensors(spec: {
   configPath: string;
   outDir: string;
   weightDtype: WeightDtype;
+  form: GraphForm;
   tokenizerFrom?: string;
 }): ModelJobResult {
   const timingsMs: Record<string, number> = {};
@@ -84,6 +110,7 @@ export function writeRandomModel(spec: {
   seed: number;
   outDir: string;
   weightDtype: WeightDtype;
+  form: GraphForm;
   tokenizerFrom?: string;
 }): ModelJobResult {
   const timingsMs: Record<string, number> = {};

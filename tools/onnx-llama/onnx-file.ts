@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
-import { halfArrayToFloat32 } from './float16';
+import { halfArrayToFloat32 } from '../../src-main/runtime/model/float16';
 
 const { onnx } = onnxProto;
 

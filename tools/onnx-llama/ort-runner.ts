@@ -58,12 +58,31 @@ function int64Tensor(rows: number[][]): ort.Tensor {
   return new ort.Tensor('int64', BigInt64Array.from(rows.flat().map((v) => BigInt(v))), [rows.length, width]);
 }
 
-/** Runs one forward pass. */
+/**
+ * A fused graph's own inputs for the same step: per row its mask's ones minus one (`seqlens_k`;
+ * rows start-aligned, so a row's tokens are its first mask columns), the mask's width, and every
+ * position's logits (positions come from the lengths inside GroupQueryAttention).
+ */
+function fusedFeeds(inputs: StepInputs): Record<string, ort.Tensor> {
+  const seqlens = inputs.attentionMask.map((row) => row.reduce((a, b) => a + b, 0) - 1);
+  return {
+    seqlens_k: new ort.Tensor('int32', Int32Array.from(seqlens), [seqlens.length]),
+    total_sequence_length: new ort.Tensor('int32', Int32Array.of(inputs.attentionMask[0]!.length), []),
+    num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(0n), []),
+  };
+}
+
+/** Runs one forward pass (of a naive graph, or of a fused one: see fusedFeeds). */
 export async function runStep(session: ort.InferenceSession, inputs: StepInputs): Promise<StepOutputs> {
+  const isFused = session.inputNames.includes('seqlens_k');
   const feeds: Record<string, ort.Tensor> = {
     input_ids: int64Tensor(inputs.inputIds),
-    attention_mask: int64Tensor(inputs.attentionMask),
-    position_ids: int64Tensor(inputs.positionIds),
+    ...(isFused
+      ? fusedFeeds(inputs)
+      : {
+          attention_mask: int64Tensor(inputs.attentionMask),
+          position_ids: int64Tensor(inputs.positionIds),
+        }),
     ...inputs.past,
   };
   const outputs = await session.run(feeds);

@@ -3,7 +3,11 @@
 // Every tensor is returned as float32 (F32, F16, BF16 and F64 are read).
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { bfloat16ArrayToFloat32, float32ToHalfInto, halfArrayToFloat32 } from './float16';
+import {
+  bfloat16ArrayToFloat32,
+  float32ToHalfInto,
+  halfArrayToFloat32,
+} from '../../src-main/runtime/model/float16';
 import type { NamedTensor } from './weights';
 
 /** Storage dtypes this module reads; it writes F32, F16 and BF16. */

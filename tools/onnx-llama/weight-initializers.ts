@@ -3,9 +3,9 @@
 // the chosen dtype (fp16 ones get one Cast to float32 each, folded by ORT at
 // session creation); norm vectors always stay float32.
 
-import { float32ToHalfInto } from './float16';
-import type { GraphBuilder } from './graph-builder';
-import { ONNX_TYPE_CODE } from './graph-builder';
+import { float32ToHalfInto } from '../../src-main/runtime/model/float16';
+import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
+import { ONNX_TYPE_CODE, transposeInto } from '../../src-main/runtime/model/fused-graph';
 import { llamaDims, type LlamaConfig } from './config';
 import type { LlamaWeights, NamedTensor } from './weights';
 
@@ -31,27 +31,6 @@ export interface WeightValues {
   lmHead: string;
   finalNorm: string;
   layers: LayerWeightValues[];
-}
-
-const TILE = 32;
-
-/** Blocked transpose of a row-major [numRows, numCols] matrix into `target` ([numCols, numRows]). */
-export function transposeInto<T extends Uint16Array | Uint32Array>(
-  source: T,
-  target: T,
-  numRows: number,
-  numCols: number,
-): void {
-  for (let rowStart = 0; rowStart < numRows; rowStart += TILE) {
-    const rowEnd = Math.min(rowStart + TILE, numRows);
-    for (let colStart = 0; colStart < numCols; colStart += TILE) {
-      const colEnd = Math.min(colStart + TILE, numCols);
-      for (let row = rowStart; row < rowEnd; row++) {
-        for (let col = colStart; col < colEnd; col++)
-          target[col * numRows + row] = source[row * numCols + col]!;
-      }
-    }
-  }
 }
 
 /** Encodes a matrix's raw bytes in `dtype`, optionally transposed; no per-element JS objects. */

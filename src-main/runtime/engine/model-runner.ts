@@ -1,7 +1,7 @@
 import * as ort from 'onnxruntime-node';
 import { KEEP_INPUT, deltaNameOf, rewriteForSlot } from '../model';
 import type { DecoderIo, SlotRewrite } from '../model';
-import { halfBitsToFloat32 } from './half';
+import { halfArrayToFloat32 } from '../model/float16';
 import type { ForwardKv, KvArray, KvBatch } from './kv-batch';
 import type { KvGeometry } from '../model/kv-geometry';
 import type { ExecutionProvider } from './providers';
@@ -131,7 +131,7 @@ export class ModelRunner {
     const tensors = this.kvOutputs.map((name) => outputs[name]!.data as KvArray);
     const data =
       io.logitsDtype === 'float16'
-        ? halfBitsToFloat32(logits.data as Uint16Array)
+        ? halfArrayToFloat32(logits.data as Uint16Array)
         : (logits.data as Float32Array);
     return {
       logits: data,

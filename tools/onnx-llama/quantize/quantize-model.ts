@@ -3,11 +3,19 @@
 // `model_q8.onnx`, transformers.js's names), with external data when the
 // source had it. Deterministic: the same source and options give the same bytes.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import onnxProto from 'onnx-proto';
+import type { onnx as Onnx } from 'onnx-proto';
+import { quantizeWeightSet, writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
+import { validateLlamaConfig } from '../config';
+import type { GraphForm } from '../model-jobs';
 import { readOnnxModel, writeOnnxModel } from '../onnx-file';
-import type { QuantBits, QuantScheme } from './block-quantize';
-import { checkBlockSize } from './block-quantize';
+import { isFusedModel, readFusedWeightSet } from '../read-fused';
+import { llamaWeightsOfModel } from '../read-weights';
+import { decoderDimsOf, weightSetOf } from '../weight-set';
+import type { QuantBits, QuantScheme } from '../../../src-main/runtime/model/fused-graph';
+import { checkBlockSize } from '../../../src-main/runtime/model/fused-graph';
 import { quantizeGraph } from './rewrite-graph';
 import type { RewriteReport } from './rewrite-graph';
 
@@ -24,6 +32,7 @@ export const QUANTIZE_DEFAULTS = {
   accuracyLevel: 4,
   scheme: 'symmetric',
   isQuantizingEmbeddings: true,
+  form: 'naive',
 } as const satisfies Partial<QuantizeSpec>;
 
 /** What `quantize` needs. */
@@ -34,6 +43,8 @@ export interface QuantizeSpec {
   accuracyLevel: number;
   scheme: QuantScheme;
   isQuantizingEmbeddings: boolean;
+  /** The written graph's form; a fused source can only be written fused. */
+  form: GraphForm;
 }
 
 /** What `quantize` wrote. */
@@ -43,6 +54,41 @@ export interface QuantizeResult {
   sourceBytes: number;
   report: RewriteReport;
   timingsMs: Record<string, number>;
+}
+
+/** The naive rewrite: every float MatMul/Gemm/Gather weight of the graph in place. */
+function quantizeNaive(
+  model: Onnx.ModelProto,
+  spec: QuantizeSpec,
+  sourceRel: string,
+  producer: string,
+): { quantized: Onnx.ModelProto; report: RewriteReport } {
+  if (isFusedModel(model))
+    throw new Error(`${sourceRel} is a fused graph: it quantizes to the fused form only (--form fused)`);
+  const report = quantizeGraph(model, spec);
+  if (report.numMatMuls === 0)
+    throw new Error(`${sourceRel}: no MatMul or Gemm with a float weight to quantize`);
+  model.producerName = producer;
+  return { quantized: model, report };
+}
+
+/** The fused form of the source's weights (naive or fused), every matrix block-quantized. */
+function quantizeFused(
+  model: Onnx.ModelProto,
+  spec: QuantizeSpec,
+  producer: string,
+): { quantized: Onnx.ModelProto; report: RewriteReport } {
+  const config = validateLlamaConfig(JSON.parse(readFileSync(join(spec.modelDir, 'config.json'), 'utf8')));
+  const source = isFusedModel(model)
+    ? readFusedWeightSet(model, decoderDimsOf(config))
+    : weightSetOf(config, llamaWeightsOfModel(model, config));
+  const { set, keptFloat } = quantizeWeightSet(source, spec);
+  const bytes = writeFusedDecoder(set, { accuracyLevel: spec.accuracyLevel as 0 | 1 | 2 | 3 | 4, producer });
+  const quantized = onnxProto.onnx.ModelProto.decode(bytes);
+  const numMatMuls = quantized.graph!.node!.filter((n) => n.opType === 'MatMulNBits').length;
+  const numGathers = quantized.graph!.node!.filter((n) => n.opType === 'GatherBlockQuantized').length;
+  const skipped = keptFloat.map(({ weight, reason }) => ({ node: weight, reason }));
+  return { quantized, report: { numMatMuls, numGathers, skipped } };
 }
 
 /** Quantizes `<dir>/onnx/model.onnx` (or `<dir>/model.onnx`) into `model_q<bits>.onnx` beside it. */
@@ -62,14 +108,15 @@ export function quantizeModelFolder(spec: QuantizeSpec): QuantizeResult {
   const hadExternalData = externalFiles.length > 0;
   timingsMs['read'] = performance.now() - startMs;
   startMs = performance.now();
-  const report = quantizeGraph(model, spec);
-  if (report.numMatMuls === 0)
-    throw new Error(`${sourceRel}: no MatMul or Gemm with a float weight to quantize`);
-  model.producerName = `first-frame onnx-llama quantize (${spec.bits}-bit ${spec.scheme}, block ${spec.blockSize})`;
+  const producer = `first-frame onnx-llama quantize (${spec.bits}-bit ${spec.scheme}, block ${spec.blockSize})`;
+  const { quantized, report } =
+    spec.form === 'fused'
+      ? quantizeFused(model, spec, producer)
+      : quantizeNaive(model, spec, sourceRel, producer);
   timingsMs['quantize'] = performance.now() - startMs;
   startMs = performance.now();
   const target = join(dirname(source), `model_q${spec.bits}.onnx`);
-  const written = writeOnnxModel(target, model, hadExternalData ? { externalMinBytes: 1024 } : {});
+  const written = writeOnnxModel(target, quantized, hadExternalData ? { externalMinBytes: 1024 } : {});
   timingsMs['write'] = performance.now() - startMs;
   return {
     source: sourceRel,

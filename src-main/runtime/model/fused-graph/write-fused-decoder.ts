@@ -1,4 +1,11 @@
-import { checkWeightSet } from './check-weight-set';
+import { checkWeightSet, WeightSetError } from './check-weight-set';
+import { addEmbedding, addLmHead } from './embedding-head';
+import { addFusedLayer, addNorm, pastName, presentName } from './fused-layer';
+import type { LayerInputs, Stream } from './fused-layer';
+import { GraphBuilder } from './graph-builder';
+import { bytesOfBits } from './float-matrix';
+import { rotaryCaches } from './rope';
+import { addFloatVector } from './vectors';
 import type { DecoderWeightSet } from './weight-set';
 
 /** Choices the weight set does not make. */
@@ -7,21 +14,112 @@ export interface FusedGraphOptions {
   accuracyLevel?: 0 | 1 | 2 | 3 | 4;
   /**
    * How float matrices are stored in the file: `float16` (one Cast each, folded by ONNX Runtime at
-   * session creation), `float32`, or `as-given` (bf16 becomes float32). Default `as-given`.
+   * session creation), `float32`, or `as-given` (fp16 stays fp16; bf16 becomes float32). Default `as-given`.
    */
   floatStorage?: 'float32' | 'float16' | 'as-given';
+  /** The ModelProto's producer_name. */
+  producer?: string;
+}
+
+/**
+ * The fused form's inputs besides input_ids and the past: per row, its past plus new tokens
+ * minus one (`seqlens_k`, int32 [batch]), and the longest row's past plus new tokens
+ * (`total_sequence_length`, int32 scalar), GroupQueryAttention's own inputs, fed directly (no
+ * mask subgraph); `num_logits_to_keep` (int64 scalar, 0 = every position) keeps the last rows.
+ */
+export const FUSED_INPUTS = {
+  seqlensK: 'seqlens_k',
+  totalSequenceLength: 'total_sequence_length',
+  logitsToKeep: 'num_logits_to_keep',
+} as const;
+
+/** Default-domain opset the fused graph imports (com.microsoft 1 beside it). */
+export const FUSED_OPSET = 17;
+
+const PROTOBUF_LIMIT_BYTES = 2 ** 31 - 1;
+const BATCH = 'batch_size';
+const SEQUENCE = 'sequence_length';
+
+function declareIo(builder: GraphBuilder, set: DecoderWeightSet): void {
+  const { dims } = set;
+  builder.addInput('input_ids', 'int64', [BATCH, SEQUENCE]);
+  builder.addInput(FUSED_INPUTS.seqlensK, 'int32', [BATCH]);
+  builder.addInput(FUSED_INPUTS.totalSequenceLength, 'int32', []);
+  builder.addInput(FUSED_INPUTS.logitsToKeep, 'int64', []);
+  builder.addOutput('logits', 'float32', [BATCH, 'kept_length', dims.vocabSize]);
+  const kv = (length: string) => [BATCH, dims.numKvHeads, length, dims.headDim];
+  for (let layer = 0; layer < dims.numLayers; layer++) {
+    for (const kind of ['key', 'value'] as const) {
+      builder.addInput(pastName(layer, kind), 'float32', kv('past_sequence_length'));
+      builder.addOutput(presentName(layer, kind), 'float32', kv('present_sequence_length'));
+    }
+  }
+}
+
+function addLayerInputs(builder: GraphBuilder, set: DecoderWeightSet): LayerInputs {
+  builder.scope = '/model/rotary';
+  const { cos, sin } = rotaryCaches(set.dims);
+  const cacheDims = [set.dims.contextLength, set.dims.headDim / 2];
+  return {
+    seqlensK: FUSED_INPUTS.seqlensK,
+    totalSequenceLength: FUSED_INPUTS.totalSequenceLength,
+    cosCache: builder.addInitializer('cos_cache', 'float32', cacheDims, bytesOfBits(cos)),
+    sinCache: builder.addInitializer('sin_cache', 'float32', cacheDims, bytesOfBits(sin)),
+  };
+}
+
+/** The last `num_logits_to_keep` positions (HF: 0 keeps all, since a Slice from −0 starts at 0). */
+function keptPositions(builder: GraphBuilder, hidden: string): string {
+  builder.scope = '/model/keep';
+  const starts = builder.op('Unsqueeze', [
+    builder.op('Neg', [FUSED_INPUTS.logitsToKeep]),
+    builder.addInt64Constant('axis0', [0]),
+  ]);
+  const ends = builder.addInt64Constant('ends', [Number.MAX_SAFE_INTEGER]);
+  return builder.op('Slice', [hidden, starts, ends, builder.addInt64Constant('axes', [1])]);
+}
+
+function checkSize(set: DecoderWeightSet): void {
+  let numBytes = 0;
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) numBytes += value.byteLength;
+    else if (value && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  visit([set.embedding, set.layers, set.lmHead]);
+  if (numBytes > PROTOBUF_LIMIT_BYTES)
+    throw new WeightSetError(
+      '(all)',
+      `${numBytes} bytes of weights exceed protobuf's 2 GiB (external data is not written)`,
+    );
 }
 
 /**
  * Writes the fused decoder graph (ONNX model bytes, device-free) for a weight set: per layer one
- * SkipSimplifiedLayerNormalization, one packed QKV MatMul(NBits), one GroupQueryAttention with
- * RoPE inside and past/present sharing one buffer, the output projection, one packed gate/up
- * projection with SiLU·mul, the down projection. Its inputs and outputs are onnxruntime-genai's:
- * input_ids, attention_mask, past_key_values.N.key|value → logits, present.N.key|value.
- * Throws WeightSetError (check-weight-set.ts) for a set outside the accepted combinations.
+ * SkipSimplifiedLayerNormalization before attention and one before the MLP, one packed QKV
+ * MatMul(NBits), one GroupQueryAttention with RoPE inside (present may share the past's buffer),
+ * the output projection, one packed gate/up projection, Split, QuickGelu(alpha 1) = SiLU, Mul,
+ * the down projection. Inputs: input_ids, FUSED_INPUTS, past_key_values.N.key|value [batch, kv
+ * heads, past, head dim] (rows start-aligned: a row's tokens at columns 0…); outputs: logits,
+ * present.N.key|value. Throws WeightSetError (check-weight-set.ts) for a set it does not take.
  */
 export function writeFusedDecoder(set: DecoderWeightSet, options: FusedGraphOptions = {}): Uint8Array {
   checkWeightSet(set);
-  void options;
-  throw new Error('writeFusedDecoder: the graph body lands in the next stage of issue 26');
+  checkSize(set);
+  const projection = {
+    accuracyLevel: options.accuracyLevel ?? 4,
+    floatStorage: options.floatStorage ?? 'as-given',
+  };
+  const builder = new GraphBuilder();
+  declareIo(builder, set);
+  const shared = addLayerInputs(builder, set);
+  const embedding = addEmbedding(builder, set, projection);
+  let stream: Stream = { pending: null, residual: embedding.hidden };
+  set.layers.forEach((weights, layer) => {
+    stream = addFusedLayer(builder, layer, stream, weights, set.dims, shared, projection);
+  });
+  builder.scope = '/model/norm';
+  const finalNorm = addFloatVector(builder, 'model.norm.weight', set.finalNorm);
+  const { normed } = addNorm(builder, stream, finalNorm, set.dims.rmsNormEps);
+  addLmHead(builder, set, embedding, keptPositions(builder, normed), projection);
+  return builder.encodeModel('fused-decoder', FUSED_OPSET, options.producer ?? 'first-frame fused-graph');
 }

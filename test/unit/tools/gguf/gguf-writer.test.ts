@@ -8,7 +8,7 @@ import {
   llamaTensors,
   permuteForRope,
 } from '../../../../tools/gguf/index';
-import { halfBitsToFloat } from '../../../../tools/onnx-llama/float16';
+import { halfBitsToFloat } from '../../../../src-main/runtime/model/float16';
 import { writeRandomModel } from '../../../../tools/onnx-llama/index';
 import { seededUniform } from '../../../../tools/onnx-llama/random-weights';
 import { tinyConfig, tinyWeights, TINY_SHAPE } from '../onnx-llama/tiny-model';
@@ -77,6 +77,7 @@ describe('GGUF writer', () => {
       seed: 5,
       outDir: modelDir,
       weightDtype: 'float16',
+      form: 'fused',
       tokenizerFrom: BUNDLED,
     });
     const outPath = join(scratch, 'tiny-f16.gguf');

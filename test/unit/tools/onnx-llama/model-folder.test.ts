@@ -43,6 +43,7 @@ describe('model folder', () => {
       seed: 5,
       outDir,
       weightDtype: 'float16',
+      form: 'naive',
       tokenizerFrom: tokenizerDir,
     });
     expect(result.files.map((f) => f.path)).toEqual([
@@ -79,6 +80,7 @@ describe('model folder', () => {
         seed: 1,
         outDir: join(scratchDir, 'small'),
         weightDtype: 'float32',
+        form: 'naive',
         tokenizerFrom: tokenizerDir,
       }),
     ).toThrow(/257 ids, more than config.vocab_size 200/);
@@ -96,6 +98,7 @@ describe('model folder', () => {
       configPath: join(scratchDir, 'config.json'),
       outDir,
       weightDtype: 'float32',
+      form: 'naive',
     });
     expect(result.numParameters).toBe([...weights.values()].reduce((sum, t) => sum + t.data.length, 0));
     const converted = await ort.InferenceSession.create(readFileSync(join(outDir, 'onnx', 'model.onnx')));

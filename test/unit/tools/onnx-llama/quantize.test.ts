@@ -5,9 +5,9 @@ import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildLlamaOnnx, writeModelFolder } from '../../../../tools/onnx-llama/index';
-import { float32ToHalfInto, halfArrayToFloat32 } from '../../../../tools/onnx-llama/float16';
+import { float32ToHalfInto, halfArrayToFloat32 } from '../../../../src-main/runtime/model/float16';
 import { emptyPast, kvLayoutOf, runStep } from '../../../../tools/onnx-llama/ort-runner';
-import { blockDequantize, blockQuantize } from '../../../../tools/onnx-llama/quantize/block-quantize';
+import { blockDequantize, blockQuantize } from '../../../../src-main/runtime/model/fused-graph';
 import { quantizeModelFolder } from '../../../../tools/onnx-llama/quantize/quantize-model';
 import type { LlamaWeights } from '../../../../tools/onnx-llama/weights';
 import { maxAbsDiff, samplePrompt, tinyConfig, tinyWeights } from './tiny-model';
@@ -108,6 +108,7 @@ describe('quantize command', () => {
         accuracyLevel: 1, // fp32 activations: the comparison below is then exact up to rounding
         scheme: 'symmetric',
         isQuantizingEmbeddings: true,
+        form: 'naive',
       });
       expect(result.files.map((f) => f.path)).toEqual([join('onnx', `model_q${bits}.onnx`)]);
       expect(result.report).toMatchObject({ numMatMuls: 2 * 7 + 1, numGathers: 1 });
@@ -134,6 +135,7 @@ describe('quantize command', () => {
       accuracyLevel: 1,
       scheme: 'symmetric',
       isQuantizingEmbeddings: true,
+      form: 'naive',
     });
     expect(readFileSync(join(outDir, 'onnx', 'model_q4.onnx')).equals(first)).toBe(true);
   });
@@ -147,6 +149,7 @@ describe('quantize command', () => {
         accuracyLevel: 4,
         scheme: 'symmetric',
         isQuantizingEmbeddings: true,
+        form: 'naive',
       }),
     ).toThrow(/onnx\/model\.onnx or model\.onnx/);
   });

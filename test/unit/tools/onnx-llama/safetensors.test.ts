@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { float32BitsToHalfBits, halfBitsToFloat } from '../../../../tools/onnx-llama/float16';
+import { float32BitsToHalfBits, halfBitsToFloat } from '../../../../src-main/runtime/model/float16';
 import {
   encodeSafetensors,
   parseSafetensors,

@@ -2,7 +2,7 @@ import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { KEEP_INPUT, keepLastLogits } from '../../../../../src-main/runtime/model';
 import type { KeepPlacement } from '../../../../../src-main/runtime/model';
-import { GraphBuilder } from '../../../../../tools/onnx-llama/graph-builder';
+import { GraphBuilder } from '../../../../../src-main/runtime/model/fused-graph';
 
 const ROWS = 2;
 const POSITIONS = 5;

@@ -1,7 +1,7 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { addPresentDeltas } from '../../../../../src-main/runtime/model';
-import { GraphBuilder } from '../../../../../tools/onnx-llama/graph-builder';
+import { GraphBuilder } from '../../../../../src-main/runtime/model/fused-graph';
 
 const ROWS = 2;
 const PAST = 3;

@@ -1,6 +1,6 @@
 // A small ONNX graph builder over onnx-proto: nodes with generated unique
-// output names, initializers from raw little-endian bytes (no per-element JS
-// arrays), typed inputs/outputs with symbolic dims, and model encoding.
+// output names (default domain or com.microsoft), initializers from raw little-endian bytes (no
+// per-element JS arrays), typed inputs/outputs with symbolic dims, and model encoding.
 
 import { endianness } from 'node:os';
 import onnxProto from 'onnx-proto';
@@ -9,21 +9,43 @@ import type { onnx as Onnx } from 'onnx-proto';
 const { onnx } = onnxProto;
 
 /** Element types this builder writes (ONNX TensorProto.DataType names, lower-case). */
-export type ElementType = 'float32' | 'float16' | 'int64' | 'bool';
+export type ElementType = 'float32' | 'float16' | 'bfloat16' | 'int64' | 'int32' | 'uint8' | 'bool';
 
 /** A dimension: a fixed size or a symbolic name (dim_param). */
 export type Dim = number | string;
 
-/** Node attributes: a number is an INT, a number[] an INTS, `{ graph }` a GRAPH (an If branch). */
-export type Attributes = Record<string, number | number[] | { graph: Onnx.IGraphProto }>;
+/**
+ * Node attributes: a number is an INT, a number[] an INTS, `{ float }` a FLOAT, `{ graph }` a GRAPH
+ * (an If branch).
+ */
+export type Attributes = Record<string, number | number[] | { float: number } | { graph: Onnx.IGraphProto }>;
 
 /** ONNX TensorProto.DataType codes for ElementType (Cast's `to` takes these). */
-export const ONNX_TYPE_CODE: Record<ElementType, number> = { float32: 1, int64: 7, bool: 9, float16: 10 };
+export const ONNX_TYPE_CODE: Record<ElementType, number> = {
+  float32: 1,
+  uint8: 2,
+  int32: 6,
+  int64: 7,
+  bool: 9,
+  float16: 10,
+  bfloat16: 16,
+};
 
-const BYTES_PER_ELEMENT: Record<ElementType, number> = { float32: 4, int64: 8, bool: 1, float16: 2 };
+const BYTES_PER_ELEMENT: Record<ElementType, number> = {
+  float32: 4,
+  uint8: 1,
+  int32: 4,
+  int64: 8,
+  bool: 1,
+  float16: 2,
+  bfloat16: 2,
+};
+
+/** ONNX Runtime's contrib operators' domain (MatMulNBits, GroupQueryAttention, …). */
+export const MS_DOMAIN = 'com.microsoft';
 
 if (endianness() !== 'LE')
-  throw new Error('onnx-llama writes raw_data from typed arrays and needs a little-endian host');
+  throw new Error('the graph builder writes raw_data from typed arrays and needs a little-endian host');
 
 function valueInfo(name: string, type: ElementType, dims: Dim[]): Onnx.IValueInfoProto {
   const dim = dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d }));
@@ -31,8 +53,9 @@ function valueInfo(name: string, type: ElementType, dims: Dim[]): Onnx.IValueInf
 }
 
 function attribute(name: string, value: Attributes[string]): Onnx.IAttributeProto {
-  const { INT, INTS, GRAPH } = onnx.AttributeProto.AttributeType;
-  if (typeof value === 'object' && !Array.isArray(value)) return { name, type: GRAPH, g: value.graph };
+  const { INT, INTS, FLOAT, GRAPH } = onnx.AttributeProto.AttributeType;
+  if (typeof value === 'object' && 'float' in value) return { name, type: FLOAT, f: value.float };
+  if (typeof value === 'object' && 'graph' in value) return { name, type: GRAPH, g: value.graph };
   return Array.isArray(value) ? { name, type: INTS, ints: value } : { name, type: INT, i: value };
 }
 
@@ -44,6 +67,7 @@ export class GraphBuilder {
   private readonly outputs: Onnx.IValueInfoProto[] = [];
   private readonly usedNames = new Set<string>();
   private numGenerated = 0;
+  private usesMsDomain = false;
   /** Prefix for generated value names, e.g. `/layers.3/attn` (readability only). */
   scope = '';
 
@@ -108,25 +132,36 @@ export class GraphBuilder {
     return this.addInitializer(this.generatedName(nameHint), 'int64', dims, new Uint8Array(data.buffer));
   }
 
-  /** Adds a node; returns its output names (generated unless `outputNames` are given). */
+  /**
+   * Adds a node; returns its output names (generated unless `outputNames` are given; an empty
+   * name leaves that optional output off). `domain` is '' or MS_DOMAIN.
+   */
   addNode(
     opType: string,
     inputs: string[],
     attributes: Attributes = {},
     numOutputs = 1,
     outputNames?: string[],
+    domain = '',
   ): string[] {
     const names = outputNames ?? Array.from({ length: numOutputs }, () => this.generatedName(opType));
-    const outputs = names.map((n) => this.claim(n));
+    const outputs = names.map((n) => (n === '' ? n : this.claim(n)));
     const attribute_ = Object.entries(attributes).map(([key, value]) => attribute(key, value));
+    if (domain === MS_DOMAIN) this.usesMsDomain = true;
     this.nodes.push({
       opType,
+      ...(domain ? { domain } : {}),
       input: inputs,
       output: outputs,
       name: `${outputs[0]}_node`,
       attribute: attribute_,
     });
     return outputs;
+  }
+
+  /** Adds a single-output com.microsoft node and returns its output name. */
+  msOp(opType: string, inputs: string[], attributes: Attributes = {}, outputName?: string): string {
+    return this.addNode(opType, inputs, attributes, 1, outputName ? [outputName] : undefined, MS_DOMAIN)[0]!;
   }
 
   /** Adds a single-output node and returns its output name (`outputName` to fix it). */
@@ -146,13 +181,16 @@ export class GraphBuilder {
   }
 
   /** Encodes the graph as a ModelProto (IR 8, default-domain opset `opsetVersion`). */
-  encodeModel(graphName: string, opsetVersion: number, producerName = 'first-frame onnx-llama'): Uint8Array {
+  encodeModel(graphName: string, opsetVersion: number, producerName = 'first-frame'): Uint8Array {
     const graph = this.toGraph(graphName);
     const model: Onnx.IModelProto = {
       irVersion: 8,
       producerName,
       producerVersion: '1',
-      opsetImport: [{ domain: '', version: opsetVersion }],
+      opsetImport: [
+        { domain: '', version: opsetVersion },
+        ...(this.usesMsDomain ? [{ domain: MS_DOMAIN, version: 1 }] : []),
+      ],
       graph,
     };
     return onnx.ModelProto.encode(model).finish();
