@@ -47,7 +47,7 @@ export class JsonWorkMeter {
       else if (byte === COMMA) numItems++;
       else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
         numItems++;
-        if (++depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
+        if (++depth > maxDepth) return `is nested deeper than ${maxDepth} levels`;
       } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth--;
     }
     this.depth = depth;

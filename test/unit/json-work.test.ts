@@ -10,7 +10,7 @@ describe('JsonWorkMeter', () => {
   });
 
   it('refuses a text nested deeper than the limit, naming the limit', () => {
-    expect(jsonWorkProblem(bytes('[[[[[1]]]]]'), LIMITS)).toBe('nested deeper than 4 levels');
+    expect(jsonWorkProblem(bytes('[[[[[1]]]]]'), LIMITS)).toBe('is nested deeper than 4 levels');
     expect(jsonWorkProblem(bytes('[[[[1]]]]'), LIMITS)).toBeNull();
   });
 
@@ -29,11 +29,11 @@ describe('JsonWorkMeter', () => {
     const meter = new JsonWorkMeter(LIMITS);
     expect(meter.feed(bytes('["x\\'))).toBeNull();
     expect(meter.feed(bytes('"[[[[[[" ,'))).toBeNull();
-    expect(meter.feed(bytes('[[[['))).toBe('nested deeper than 4 levels');
+    expect(meter.feed(bytes('[[[['))).toBe('is nested deeper than 4 levels');
   });
 
   it('stops at the first chunk that passes the depth limit, whatever follows', () => {
     const meter = new JsonWorkMeter({ maxDepth: 64, maxItems: 1_000 });
-    expect(meter.feed(bytes('['.repeat(65)))).toBe('nested deeper than 64 levels');
+    expect(meter.feed(bytes('['.repeat(65)))).toBe('is nested deeper than 64 levels');
   });
 });

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { jsonWorkProblem } from '../../json-work';
+import { JSON_WORK_LIMITS } from '../../limits';
 
 /** The body was larger than the route accepts. */
 export class BodyTooLarge extends Error {
@@ -13,10 +15,14 @@ export class BodyTooLarge extends Error {
  * the limit fails before a byte is read. On refusal the stream is paused, not destroyed, so
  * the caller can still answer 413 (with `Connection: close`) on the same socket.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return (await readBodyBytes(req, maxBytes)).toString('utf8');
+}
+
+function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > maxBytes) return Promise.reject(new BodyTooLarge(maxBytes));
-  return new Promise((resolve, reject) => {
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let numBytes = 0;
     const onData = (chunk: Buffer) => {
@@ -27,33 +33,43 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
       reject(new BodyTooLarge(maxBytes));
     };
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', reject);
   });
 }
 
-/** A JSON body read under a byte limit, or why it was refused (each route answers in its own format). */
+/**
+ * A JSON body read under a byte limit, or why it was refused (each route answers in its own
+ * format): `too-complex` is a body whose parse would cost too much (JSON_WORK_LIMITS.requestBody),
+ * refused before parsing with the reason.
+ */
 export type JsonBody =
   | { kind: 'json'; value: unknown }
   | { kind: 'too-large'; maxBytes: number }
+  | { kind: 'too-complex'; problem: string }
   | { kind: 'not-json'; message: string };
 
 /**
- * Reads and parses a JSON body under `maxBytes`; an empty body reads as `emptyValue` when one
- * is given (otherwise it is not JSON). Errors other than the size limit (a broken socket) throw.
+ * Reads and parses a JSON body under `maxBytes`, measuring its depth and items first (a 1 MiB
+ * body nested 500k deep parsed for ~0.5 s on the serving thread); an empty body reads as
+ * `emptyValue` when one is given (otherwise it is not JSON). Errors other than the size limit
+ * (a broken socket) throw.
  */
 export async function readJson(
   req: IncomingMessage,
   maxBytes: number,
   emptyValue?: unknown,
 ): Promise<JsonBody> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readBody(req, maxBytes);
+    bytes = await readBodyBytes(req, maxBytes);
   } catch (error) {
     if (error instanceof BodyTooLarge) return { kind: 'too-large', maxBytes };
     throw error;
   }
+  const problem = jsonWorkProblem(bytes, JSON_WORK_LIMITS.requestBody);
+  if (problem !== null) return { kind: 'too-complex', problem };
+  const text = bytes.toString('utf8');
   if (emptyValue !== undefined && text.trim() === '') return { kind: 'json', value: emptyValue };
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown };

@@ -174,6 +174,9 @@ async function readRequestJson(
   if (body.kind === 'too-large') {
     res.setHeader('Connection', 'close');
     sendFailure(res, ctx.openai.failure(413, `The request body is larger than ${body.maxBytes} bytes.`));
+  } else if (body.kind === 'too-complex') {
+    const message = `The request body ${body.problem}; it was refused before parsing.`;
+    sendFailure(res, ctx.openai.failure(400, message, undefined, 'invalid_json'));
   } else {
     const message = `We could not parse the JSON body of your request: ${body.message}`;
     sendFailure(res, ctx.openai.failure(400, message, undefined, 'invalid_json'));

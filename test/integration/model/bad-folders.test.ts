@@ -150,7 +150,7 @@ const CASES: Array<{ name: string; breakIt: (dir: string) => void; error: RegExp
         path.join(dir, 'tokenizer.json'),
         `{"model": ${'['.repeat(4_000_000)}${']'.repeat(4_000_000)}}`,
       ),
-    error: /^tokenizer\.json: nested deeper than 64 levels; refused before parsing /,
+    error: /^tokenizer\.json: is nested deeper than 64 levels; refused before parsing /,
   },
   {
     name: 'tokenizer-of-too-many-items',

@@ -64,3 +64,57 @@ describe('the host answers hostile request lines with 400 and keeps serving', ()
     expect((await rawRequest(host.port, '/')).status).toBe(200);
   });
 });
+
+describe('bodies whose parse would be the attack are refused before parsing', () => {
+  let host: HttpHost;
+  let dir: string;
+  const service = new ServiceDouble();
+  const deep = `{"messages": ${'['.repeat(500_000)}${']'.repeat(500_000)}}`;
+  const post = (path: string, body: string) =>
+    rawRequest(host.port, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'ff-heavy-'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    host = await startHttpHost({
+      service,
+      rendererDir: dir,
+      port: 0,
+      routes: [openAiRoutes({ openai: createOpenAiService(fakeRuntime()) })],
+    });
+  });
+  afterAll(async () => {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a 500k-deep /api/call body: 400 naming the depth limit, and the service never sees it', async () => {
+    const answer = await post('/api/call/chat.send', deep);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: 'the body is nested deeper than 64 levels; it was refused before parsing',
+      },
+    });
+    expect(service.calls).toEqual([]);
+  });
+
+  it('a 500k-deep /v1 body: 400 invalid_json naming the depth limit', async () => {
+    const answer = await post('/v1/chat/completions', deep);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toMatchObject({
+      error: {
+        message: 'The request body is nested deeper than 64 levels; it was refused before parsing.',
+        code: 'invalid_json',
+      },
+    });
+  });
+
+  it('a body of 100k+ items: 400 naming the item limit', async () => {
+    const answer = await post('/api/call/chat.send', `[${'0,'.repeat(100_000)}0]`);
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('the body holds more than 100,000 items');
+  });
+});
