@@ -98,8 +98,9 @@ interface CharContext {
 
 /**
  * Turns with more characters than the prompt limit could ever hold as tokens (no token stands
- * for more than PROMPT_LIMITS.maxCharsPerToken characters) are never tokenized: a newest turn
- * that long is refused at once, and older turns that cannot fit are dropped (or, with
+ * for more than PROMPT_LIMITS.maxCharsPerToken characters), or more turns than it has tokens
+ * (a chat template gives every turn one at least), are never rendered or tokenized: a newest
+ * turn that long is refused at once, and older turns that cannot fit are dropped (or, with
  * `refuse`, the conversation is refused) before the tokenizer sees them. Token counts in such
  * refusals are lower bounds. Null when everything is within the bound.
  */
@@ -112,14 +113,16 @@ async function fitByCharacters(
 ): Promise<ChatFit | null> {
   const { system, rest, minimal, promptLimit, fit } = context;
   const maxChars = maxPromptChars(promptLimit);
-  const atLeast = (list: readonly ChatTurn[]) => Math.ceil(charsOf(list) / PROMPT_LIMITS.maxCharsPerToken);
+  const atLeast = (list: readonly ChatTurn[]) =>
+    Math.max(list.length, Math.ceil(charsOf(list) / PROMPT_LIMITS.maxCharsPerToken));
+  const cannotFit = (list: readonly ChatTurn[]) => charsOf(list) > maxChars || list.length > promptLimit;
   if (charsOf(minimal) > maxChars)
     return refuse(
       fit(0, [], atLeast(minimal)),
       'message-too-long',
       tooLong(atLeast(minimal), promptLimit, true),
     );
-  if (charsOf(turns) <= maxChars) return null;
+  if (!cannotFit(turns)) return null;
   if (overflow === 'refuse')
     return refuse(
       fit(0, [], atLeast(minimal)),
@@ -128,7 +131,7 @@ async function fitByCharacters(
     );
   let start = rest.length - 1;
   for (let i = rest.length - 2; i >= 1; i--) {
-    if (charsOf([...system, ...rest.slice(i)]) > maxChars) break;
+    if (cannotFit([...system, ...rest.slice(i)])) break;
     if (rest[i]!.role === 'user') start = i;
   }
   const kept = await fitChat(encode, [...system, ...rest.slice(start)], limits, overflow);

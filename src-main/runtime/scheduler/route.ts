@@ -119,6 +119,14 @@ function promptText(request: GenerationRequest, model: CatalogueModel, limits: R
   if (isEmpty) throw new RequestRejected('invalid_input', 'prompt is empty');
   if (numChars > maxChars) throw tooManyChars('prompt', numChars, maxChars, limits);
   if (prompt.kind === 'text') return prompt.text;
+  // Rendering costs per message (~10 µs each on this thread): a chat with more messages than
+  // tokens can fit is refused before the template runs (a template gives each one a token at least).
+  const maxMessages = Math.min(limits.maxPromptTokens, model.folder.shape.maxPositions);
+  if (prompt.messages.length > maxMessages)
+    throw new RequestRejected(
+      'invalid_input',
+      `the chat has ${prompt.messages.length.toLocaleString('en-US')} messages; at most ${maxMessages.toLocaleString('en-US')} can fit in ${maxMessages} tokens (each message takes at least one), so it was refused without rendering`,
+    );
   const text = renderChat(model, prompt.messages);
   if (text.length > maxChars) throw tooManyChars("the chat template's output", text.length, maxChars, limits);
   return text;

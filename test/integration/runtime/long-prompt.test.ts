@@ -95,6 +95,24 @@ describe('long prompts', () => {
     expectNothingHeld(runtime);
   });
 
+  it('refuses a chat of more messages than the token limit can hold without rendering it', async () => {
+    // 30,000 one-character messages: well inside the character bound, ~0.3 s of template work.
+    const messages = Array.from({ length: 30_000 }, () => ({ role: 'user' as const, content: 'x' }));
+    const render = vi.spyOn(model.folder.tokenizer, 'renderChat');
+    try {
+      const result = await generate(runtime, { prompt: { kind: 'chat', messages } });
+      expect(render).not.toHaveBeenCalled();
+      expect(result.errorCode).toBe('invalid_input');
+      const limit = Math.min(2_000, model.folder.shape.maxPositions);
+      expect(result.errorMessage).toBe(
+        `the chat has 30,000 messages; at most ${limit.toLocaleString('en-US')} can fit in ${limit} tokens (each message takes at least one), so it was refused without rendering`,
+      );
+    } finally {
+      render.mockRestore();
+    }
+    expectNothingHeld(runtime);
+  });
+
   it('names the token limit when a long prompt within the character bound has too many tokens', async () => {
     const result = await generate(runtime, { prompt: { kind: 'text', text: textOf(20_000) } });
     expect(result.errorMessage).toMatch(/^prompt is \d+ tokens; the limit is 2000$/);

@@ -102,6 +102,20 @@ describe('fitting a chat bounds the tokenizer by characters first', () => {
     expect(fit.messages.map((m) => m.content.length)).toEqual([30, 30, 9]);
   });
 
+  it('drops older turns beyond the count the prompt limit can hold before the tokenizer sees them', async () => {
+    const seenCounts: number[] = [];
+    const counted = (turns: readonly ChatTurn[]) => {
+      seenCounts.push(turns.length);
+      return encode(turns);
+    };
+    // 1,000 one-character turns: 2 tokens each here, but no template gives a turn fewer than one.
+    const turns = Array.from({ length: 1_000 }, (_, i) => turn(i % 2 === 0 ? 'user' : 'assistant', 1));
+    const fit = await fitChat(counted, [...turns, turn('user', 1)], limits, 'drop-oldest');
+    expect(Math.max(...seenCounts)).toBeLessThanOrEqual(99);
+    expect(fit.refusal).toBeNull();
+    expect(fit.promptIds.length).toBeLessThanOrEqual(80);
+  });
+
   it('refuses, with `refuse`, a conversation longer than any token count could hold, unread', async () => {
     const { seen, counted } = counting();
     const fit = await fitChat(
