@@ -47,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
     bundledModelsDir: BUNDLED_MODELS_DIR,
     host: 'headless',
     runtime: args.settings,
+    discoverModels: args.discoverModels ?? undefined,
   });
   const host = await startHttpHost({
     service: core.service,

@@ -11,6 +11,8 @@ export { collectGeneration } from './collect';
 export type { CollectedGeneration } from './collect';
 export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './model';
 export { loadModelFolder, ModelFolderError, TemplateError } from './model';
+export { defaultDiscoveryEnvironment, isDiscoveredSource, MODEL_SOURCE_LABELS } from './model';
+export type { DiscoveryEnvironment, ModelSource, PlaceState } from './model';
 export type { KeepAlive, Slot, SlotEvent, SlotStatus, SlotCause } from './slots';
 export { DEFAULT_KEEP_ALIVE } from './slots';
 export type { ChatPlan, ChatPlanInput, ContextOverflow } from './forecast';

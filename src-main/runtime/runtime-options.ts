@@ -7,6 +7,8 @@ import { DEFAULT_SETTINGS } from './settings';
 import type { RuntimeSettings } from './settings';
 import type { ProviderChoice } from './engine/providers';
 import type { SlotRunner } from './slots';
+import { defaultDiscoveryEnvironment } from './model/discovery';
+import type { CatalogueDiscovery } from './model/catalogue';
 
 /** How this process hosts the runtime: folders, budgets and test seams no user setting covers. */
 export interface ProcessOptions {
@@ -15,6 +17,11 @@ export interface ProcessOptions {
   /** Where content hashes are remembered across restarts (null: rehash every start). */
   revisionCacheFile: string | null;
   isPaging: boolean;
+  /**
+   * Whether the catalogue also lists the models of Ollama, LM Studio and the Hugging Face cache
+   * (read in place; off by default), and the home and environment it looks from.
+   */
+  discovery: CatalogueDiscovery;
   /** Resident slot budget (host copies + sessions), bytes. */
   slotBudgetBytes: number;
   /** Per-slot provider by model id (`name:variant`, or a bare name for all its variants). */
@@ -46,6 +53,7 @@ export function defaultRuntimeOptions(
   return {
     userModelsDir: null,
     revisionCacheFile: null,
+    discovery: { isEnabled: false, environment: defaultDiscoveryEnvironment() },
     isPaging: true,
     slotBudgetBytes: Math.floor(os.totalmem() / 2),
     modelProviders: {},

@@ -2,7 +2,7 @@ import type { Timeline } from '../telemetry/timeline';
 import { planChat, PrefillRate } from './forecast';
 import type { ChatPlan, ChatPlanInput } from './forecast';
 import { ModelCatalogue, RevisionCache } from './model';
-import type { CatalogueEntry } from './model';
+import type { CatalogueEntry, PlaceState } from './model';
 import type { PageStore } from './pages';
 import { RunnerClient } from './engine/runner-client';
 import type { ProviderAvailability } from './engine/provider-probe';
@@ -54,6 +54,7 @@ export class Runtime {
       options.bundledModelsDir,
       options.userModelsDir,
       new RevisionCache(options.revisionCacheFile),
+      options.discovery,
     );
     await catalogue.refresh();
     let runtime: Runtime | null = null;
@@ -83,6 +84,20 @@ export class Runtime {
   /** Rescans the model folders (a user dropped a new one in). */
   refreshModels(): Promise<CatalogueEntry[]> {
     return this.catalogue.refresh();
+  }
+
+  /**
+   * Turns discovery of other programs' models (Ollama, LM Studio, Hugging Face cache) on or off
+   * and rescans; read-only either way.
+   */
+  async setDiscovery(isEnabled: boolean): Promise<CatalogueEntry[]> {
+    this.options.discovery.isEnabled = isEnabled;
+    return this.catalogue.refresh();
+  }
+
+  /** The places discovery reads and what each held at the last scan (`off` while discovery is off). */
+  discoveryPlaces(): PlaceState[] {
+    return this.catalogue.places();
   }
 
   /** The model requests get when they name none: the setting, else the first bundled model. */

@@ -1,3 +1,4 @@
+import type { DiscoveryEnvironment } from '../runtime';
 import type { SqliteStoreOptions } from '../store';
 import type { ExportFormat } from '../telemetry/trace/export-formats';
 import type { ApiStatus, ServiceApi, TraceImportResult } from './contract';
@@ -19,6 +20,13 @@ export interface CoreOptions {
   /** Folder holding the bundled model folders (resources/models). */
   bundledModelsDir: string;
   host: 'electron' | 'headless';
+  /**
+   * List the models of Ollama, LM Studio and the Hugging Face cache (read in place), over the
+   * choice kept from the Settings panel (`--discover-models`); absent: as kept (off by default).
+   */
+  discoverModels?: boolean;
+  /** Where discovery looks from (home folder, variables); absent: this process's. Tests give a fake home. */
+  discoveryEnvironment?: DiscoveryEnvironment;
   /** Runtime overrides for tests and benchmarks (page size, seats, budgets…). */
   runtime?: Record<string, unknown>;
   /** A better-sqlite3 addon built for this process's ABI (Electron in development), if not the default. */

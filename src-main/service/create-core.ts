@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
-import { Runtime, SettingsRefused } from '../runtime';
+import { defaultDiscoveryEnvironment, Runtime, SettingsRefused } from '../runtime';
 import { RemoteEndpoints, RemoteEngine } from '../runtime/remote';
 import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
@@ -25,6 +25,7 @@ import { exportHandlers, exportSources } from './handlers/exports';
 import { runHandlers } from './handlers/runs';
 import { settingsHandlers, storedSettings } from './handlers/settings';
 import { slotHandlers } from './handlers/slots';
+import { discoveryHandlers, keptDiscovery } from './handlers/discovery';
 import { appStatus, telemetryHandlers } from './handlers/telemetry';
 import { toSlotEventPayload } from './mappers';
 import { createOpenAiService } from './openai';
@@ -77,6 +78,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const service = createService(
     {
       ...slotHandlers(deps),
+      ...discoveryHandlers(deps),
       ...endpointHandlers(deps),
       ...telemetryHandlers(deps),
       ...chatHandlers(deps),
@@ -128,6 +130,10 @@ async function createRuntime(
     userModelsDir: path.join(options.dataDir, 'models'),
     revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
     graphCacheDir: path.join(options.dataDir, 'ort-graphs'),
+    discovery: {
+      isEnabled: options.discoverModels ?? keptDiscovery(store),
+      environment: options.discoveryEnvironment ?? defaultDiscoveryEnvironment(),
+    },
   };
   const overrides = (options.runtime ?? {}) as Partial<RuntimeOptions>;
   const kept = storedSettings(store);

@@ -1,23 +1,30 @@
 import type { Clock } from '../telemetry/clock';
 import type { CatalogueEntry, Slot, SlotEvent } from '../runtime';
+import { isDiscoveredSource, MODEL_SOURCE_LABELS } from '../runtime';
+import type { ModelSource } from '../runtime';
 import type { PageSummary } from '../runtime';
 import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract';
 
-/** "name · variant" (a whole broken folder shows its name alone). */
-export function displayNameOf(name: string, variant: string | null): string {
-  return variant ? `${name} · ${variant}` : name;
+/**
+ * "name · variant" (a whole broken folder shows its name alone); a model another program keeps
+ * ends with that program's name: "llama3.2:3b · Ollama".
+ */
+export function displayNameOf(name: string, variant: string | null, source: ModelSource): string {
+  const parts = [name, variant, isDiscoveredSource(source) ? MODEL_SOURCE_LABELS[source] : null];
+  return parts.filter((p) => p !== null).join(' · ');
 }
 
 /** A catalogue entry as the model picker shows it. */
 export function toModelEntry(entry: CatalogueEntry): ModelEntry {
   const base = {
     modelId: entry.modelId,
-    displayName: displayNameOf(entry.name, entry.variant),
+    displayName: displayNameOf(entry.name, entry.variant, entry.source),
     name: entry.name,
     variant: entry.variant,
     isDefaultVariant: entry.isDefaultVariant,
     path: entry.path,
     isBundled: entry.isBundled,
+    source: entry.source,
   };
   if (entry.status === 'broken')
     return {
@@ -31,7 +38,7 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
       weightDtype: null,
       kvDtype: null,
       format: null,
-      defaultSampling: null,
+      defaultSampling: entry.facts?.defaultSampling ?? null,
       error: entry.error,
     };
   const { folder, revisions, graph } = entry.model;
@@ -46,7 +53,7 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
     weightDtype: graph.weightDtype,
     kvDtype: graph.io.kvDtype,
     format: folder.format,
-    defaultSampling: folder.defaultSampling,
+    defaultSampling: folder.defaultSampling ?? entry.facts?.defaultSampling ?? null,
     error: null,
   };
 }
@@ -61,7 +68,7 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
   return {
     slotId: slot.slotId,
     modelId: slot.model.modelId,
-    displayName: displayNameOf(slot.model.name, slot.model.variant),
+    displayName: displayNameOf(slot.model.name, slot.model.variant, slot.model.source),
     variant: slot.model.variant,
     status: slot.status,
     failureReason: slot.failureReason,
@@ -88,6 +95,7 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
     numHits: slot.numHits,
     numActiveSequences,
     lastUsedWallMs: slot.lastUsedWallMs,
+    conversion: slot.conversion,
   };
 }
 

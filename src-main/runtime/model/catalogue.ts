@@ -1,11 +1,15 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { modelsIn, uniqueNameOf } from './catalogue-sources';
+import { discoverModels, placesWhenOff } from './discovery';
+import type { DiscoveryEnvironment, FoundModel, PlaceState, SourceFacts } from './discovery';
 import { folderFingerprint } from './fingerprint';
-import { ggufModelName, isLaterShard } from './gguf/gguf-files';
+import { shardPathsOf } from './gguf/gguf-files';
 import { ggufListingProblem } from './gguf/gguf-listing';
 import type { VariantGraph } from './inspect-variant';
 import { loadModelFolder } from './load-folder';
 import type { ModelFolder } from './load-folder';
+import type { ModelSource } from './model-sources';
 import { RevisionCache } from './revisions';
 import type { ContentRevisions } from './revisions';
 import { modelRefOf, parseModelRef } from './variants';
@@ -22,6 +26,10 @@ export interface CatalogueModel {
   variant: VariantName;
   isDefaultVariant: boolean;
   isBundled: boolean;
+  /** Where it was found (bundled, the models folder, or a store discovery read). */
+  source: ModelSource;
+  /** What that store says about it (Ollama's parameters, template, system prompt), or null. */
+  facts: SourceFacts | null;
   folder: ModelFolder;
   graph: VariantGraph;
   revisions: ContentRevisions;
@@ -36,50 +44,56 @@ interface EntryBase {
   isDefaultVariant: boolean;
   path: string;
   isBundled: boolean;
+  source: ModelSource;
+  facts: SourceFacts | null;
 }
 
 /** What the catalogue knows about one variant (or a whole broken folder): loaded, or why not. */
 export type CatalogueEntry =
   (EntryBase & { status: 'ok'; model: CatalogueModel }) | (EntryBase & { status: 'broken'; error: string });
 
-interface FolderScan {
+/** Whether discovery reads the usual places (off until the user turns it on), and from where. */
+export interface CatalogueDiscovery {
+  isEnabled: boolean;
+  environment: DiscoveryEnvironment;
+}
+
+interface Scan {
   fingerprint: string;
   entries: CatalogueEntry[];
 }
 
 /**
- * Model folders from the bundled directory and the user's models directory, one entry per
- * variant. Folder names are model names; a user folder with a bundled folder's name is listed
- * as `user/<name>`. A folder whose files have not changed (names, sizes, mtimes) is not re-read.
+ * Model folders and GGUF files from the bundled directory, the user's models directory and,
+ * when discovery is on, the stores of Ollama, LM Studio and the Hugging Face cache (read in
+ * place), one entry per variant. A folder or file that has not changed is not re-read.
  */
 export class ModelCatalogue {
   private entries = new Map<string, CatalogueEntry>();
-  private readonly scans = new Map<string, FolderScan>();
+  private readonly scans = new Map<string, Scan>();
+  private lastPlaces: PlaceState[] | null = null;
 
   constructor(
     private readonly bundledDir: string,
     private readonly userDir: string | null,
     private readonly revisions: RevisionCache,
+    /** Mutable: the runtime turns discovery on and off; the next refresh reads accordingly. */
+    readonly discovery: CatalogueDiscovery | null = null,
   ) {}
 
-  /** Rescans both directories; unchanged folders keep their entries, unchanged files their hashes. */
+  /** Rescans every source; unchanged folders keep their entries, unchanged files their hashes. */
   async refresh(): Promise<CatalogueEntry[]> {
+    const found = [
+      ...(await modelsIn(this.bundledDir, 'bundled')),
+      ...(this.userDir ? await modelsIn(this.userDir, 'models-folder') : []),
+      ...(await this.discovered()),
+    ];
     const next = new Map<string, CatalogueEntry>();
     const names = new Set<string>();
-    for (const [dir, isBundled] of [
-      [this.bundledDir, true],
-      [this.userDir, false],
-    ] as const) {
-      if (!dir) continue;
-      for (const source of await modelSourcesIn(dir)) {
-        const name = !isBundled && names.has(source.name) ? `user/${source.name}` : source.name;
-        names.add(name);
-        const found =
-          source.kind === 'gguf'
-            ? [ggufFileEntry(name, source.path, isBundled)]
-            : await this.scan(name, source.path, isBundled);
-        for (const entry of found) next.set(entry.modelId, entry);
-      }
+    for (const model of found) {
+      const name = uniqueNameOf(model, names);
+      names.add(name);
+      for (const entry of await this.scan({ ...model, name })) next.set(entry.modelId, entry);
     }
     this.entries = next;
     for (const key of this.scans.keys())
@@ -90,6 +104,14 @@ export class ModelCatalogue {
   /** Every entry: bundled folders first, each folder's variants in default-preference order. */
   list(): CatalogueEntry[] {
     return [...this.entries.values()];
+  }
+
+  /** The places discovery reads and what each held at the last refresh (all `off` while it is off). */
+  places(): PlaceState[] {
+    if (!this.discovery) return [];
+    return this.discovery.isEnabled && this.lastPlaces
+      ? this.lastPlaces
+      : placesWhenOff(this.discovery.environment);
   }
 
   /** A loadable variant by reference (`name` or `name:variant`), or an Error saying why not. */
@@ -110,14 +132,21 @@ export class ModelCatalogue {
     return entry.status === 'ok' ? entry.model : new Error(entry.error);
   }
 
-  /** The entry a reference names: exact id, or a bare name's default variant (or its folder error). */
+  /**
+   * The entry a reference names: an exact id, a name's default variant (names may hold a colon:
+   * `llama3.2:3b`), or `name:variant`.
+   */
   entryOf(ref: string): CatalogueEntry | undefined {
     const exact = this.entries.get(ref);
     if (exact) return exact;
+    const defaultOf = (name: string) => {
+      const ofName = this.list().filter((e) => e.name === name);
+      return ofName.find((e) => e.isDefaultVariant) ?? ofName.find((e) => e.variant === null);
+    };
+    const byName = defaultOf(ref);
+    if (byName) return byName;
     const { name, variant } = parseModelRef(ref);
-    if (variant !== null) return undefined;
-    const ofName = this.list().filter((e) => e.name === name);
-    return ofName.find((e) => e.isDefaultVariant) ?? ofName.find((e) => e.variant === null);
+    return variant === null ? undefined : this.entries.get(modelRefOf(name, variant));
   }
 
   /** The default variant of the first bundled model that loads: requests that name no model get it. */
@@ -127,68 +156,85 @@ export class ModelCatalogue {
     return (pick(ok.filter((e) => e.isBundled)) ?? pick(ok))?.modelId ?? null;
   }
 
-  private async scan(name: string, dir: string, isBundled: boolean): Promise<CatalogueEntry[]> {
-    const fingerprint = await folderFingerprint(dir);
-    const previous = this.scans.get(dir);
-    if (previous && previous.fingerprint === fingerprint && previous.entries[0]?.name === name)
+  /** What discovery finds now (nothing while it is off); the places' states are kept for `places()`. */
+  private async discovered(): Promise<FoundModel[]> {
+    if (!this.discovery?.isEnabled) return [];
+    const { models, places } = await discoverModels(this.discovery.environment);
+    this.lastPlaces = places;
+    return models;
+  }
+
+  /** A model's entries, reused while its fingerprint (folder files, or the GGUF's size and mtime) holds. */
+  private async scan(found: FoundModel): Promise<CatalogueEntry[]> {
+    const fingerprint =
+      found.kind === 'folder' ? await folderFingerprint(found.path) : await ggufFingerprint(found.path);
+    const key = found.path;
+    const previous = this.scans.get(key);
+    const reusable = previous?.entries[0];
+    if (
+      previous?.fingerprint === fingerprint &&
+      reusable?.name === found.name &&
+      reusable.source === found.source
+    )
       return previous.entries;
-    const entries = await this.inspect(name, dir, isBundled);
-    this.scans.set(dir, { fingerprint, entries });
+    const entries = found.kind === 'folder' ? await this.inspect(found) : [ggufEntry(found)];
+    this.scans.set(key, { fingerprint, entries });
     return entries;
   }
 
-  private async inspect(name: string, dir: string, isBundled: boolean): Promise<CatalogueEntry[]> {
+  private async inspect(found: FoundModel): Promise<CatalogueEntry[]> {
+    const base = baseOf(found);
     let folder: ModelFolder;
     try {
-      folder = loadModelFolder(dir);
+      folder = loadModelFolder(found.path);
     } catch (error) {
-      const base = { modelId: name, name, variant: null, isDefaultVariant: true, path: dir, isBundled };
       return [{ ...base, status: 'broken', error: (error as Error).message }];
     }
     const entries: CatalogueEntry[] = [];
     for (const variant of folder.variants) {
-      const base = {
-        modelId: modelRefOf(name, variant.found.variant),
-        name,
+      const at = {
+        ...base,
+        modelId: modelRefOf(found.name, variant.found.variant),
         variant: variant.found.variant,
         isDefaultVariant: variant.found.variant === folder.defaultVariant,
-        path: dir,
-        isBundled,
       };
       if (variant.status === 'broken') {
-        entries.push({ ...base, status: 'broken', error: variant.error });
+        entries.push({ ...at, status: 'broken', error: variant.error });
         continue;
       }
       const revisions = await this.revisions.revisionsOf(folder.folder, variant.graph);
-      entries.push({ ...base, status: 'ok', model: { ...base, folder, graph: variant.graph, revisions } });
+      entries.push({ ...at, status: 'ok', model: { ...at, folder, graph: variant.graph, revisions } });
     }
     return entries;
   }
 }
 
-/** A model in a models directory: a folder, or a GGUF file (a split set by its first shard). */
-interface ModelSource {
-  name: string;
-  path: string;
-  kind: 'folder' | 'gguf';
+/** An entry's fields before its folder is read: a whole-model entry under the bare name. */
+function baseOf(found: FoundModel): EntryBase {
+  return {
+    modelId: found.name,
+    name: found.name,
+    variant: null,
+    isDefaultVariant: true,
+    path: found.path,
+    isBundled: found.source === 'bundled',
+    source: found.source,
+    facts: found.facts,
+  };
 }
 
-async function modelSourcesIn(dir: string): Promise<ModelSource[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const sources: ModelSource[] = [];
-  for (const name of names.sort()) {
-    if (name.startsWith('.')) continue;
-    const full = path.join(dir, name);
-    const info = await stat(full).catch(() => null);
-    if (info?.isDirectory()) sources.push({ name, path: full, kind: 'folder' });
-    else if (info?.isFile() && name.toLowerCase().endsWith('.gguf') && !isLaterShard(name))
-      sources.push({ name: ggufModelName(name), path: full, kind: 'gguf' });
+/** A GGUF model, listed with what it is and why it cannot load yet (or its store's problem). */
+function ggufEntry(found: FoundModel): CatalogueEntry {
+  const problem = found.problem ?? ggufListingProblem(found.path);
+  return { ...baseOf(found), status: 'broken', error: `${found.label}: ${problem}` };
+}
+
+/** Size and mtime of each file of a GGUF set (or why not): its headers are read again only when they change. */
+async function ggufFingerprint(file: string): Promise<string> {
+  const parts: string[] = [];
+  for (const shard of shardPathsOf(file)) {
+    const info = await stat(shard).catch((error: NodeJS.ErrnoException) => error.code ?? 'error');
+    parts.push(typeof info === 'string' ? `${path.basename(shard)}:${info}` : `${info.size}:${info.mtimeMs}`);
   }
-  return sources;
-}
-
-/** A GGUF file in the models directory, listed with what it is and why it cannot load yet. */
-function ggufFileEntry(name: string, file: string, isBundled: boolean): CatalogueEntry {
-  const base = { modelId: name, name, variant: null, isDefaultVariant: true, path: file, isBundled };
-  return { ...base, status: 'broken', error: `${path.basename(file)}: ${ggufListingProblem(file)}` };
+  return parts.join('\n');
 }

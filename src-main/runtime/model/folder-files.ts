@@ -33,11 +33,12 @@ export function describeReadError(error: unknown): string {
 
 /**
  * The real path of `rel` inside `folder`, refusing one that leads outside the folder (a symlink
- * or `..`): a model folder may only use its own files, and nothing outside is read or echoed.
+ * or `..`): a model folder may only use its own files, and nothing outside is read or echoed
+ * (a Hugging Face cache snapshot's own files are its repository's blobs: see linkRootOf).
  * Throws ModelFolderError naming the file; `null` when it is missing and `isOptional`.
  */
 export function resolveInside(folder: string, rel: string, isOptional = false): string | null {
-  const root = realpathSync(folder);
+  const root = linkRootOf(folder);
   const lexical = path.resolve(folder, rel);
   if (!isWithin(path.resolve(folder), lexical))
     throw new ModelFolderError(folder, rel, 'points outside the model folder; refused');
@@ -56,6 +57,18 @@ export function resolveInside(folder: string, rel: string, isOptional = false): 
       'is a link that leads outside the model folder; refused, not read',
     );
   return real;
+}
+
+/**
+ * The real folder a model folder's links may lead into: the folder itself, or for a Hugging
+ * Face cache snapshot (`models--org--name/snapshots/<commit>/…`, whose files are links into the
+ * repository's `blobs/`) the repository's cache folder.
+ */
+export function linkRootOf(folder: string): string {
+  const parts = path.resolve(folder).split(path.sep);
+  const at = parts.lastIndexOf('snapshots');
+  const isSnapshot = at >= 1 && at + 1 < parts.length && parts[at - 1]!.startsWith('models--');
+  return realpathSync(isSnapshot ? parts.slice(0, at).join(path.sep) : folder);
 }
 
 /** Reads a JSON object file of the folder; errors name the file and never quote its content. */

@@ -21,6 +21,14 @@ export interface SlotRunner {
   onExit?(listener: (reason: string) => void): void;
 }
 
+/** How far a load's conversion has come: bytes of the source file done, of its total. */
+export interface SlotConversion {
+  bytesDone: number;
+  bytesTotal: number;
+  /** Wall-clock epoch ms when the conversion began. */
+  startedAtWallMs: number;
+}
+
 /**
  * Prepared state for one model: its runner (worker + session), how its weights sit in host
  * memory, and its keep-alive. Mutated only by the SlotRegistry (through its helpers in slots/);
@@ -51,6 +59,8 @@ export interface Slot {
   lastUsedAt: number | null;
   lastUsedWallMs: number | null;
   loadTimings: { readMs: number; buildMs: number; warmupMs: number } | null;
+  /** The conversion its load is doing now (a GGUF file into the graph cache), or null. */
+  conversion: SlotConversion | null;
   /**
    * A newer revision of the model has its own slot: this one takes no new requests, finishes
    * (drains) the sequences already bound to it, then closes its runner.
@@ -109,6 +119,7 @@ export function newSlot(
     lastUsedAt: null,
     lastUsedWallMs: null,
     loadTimings: null,
+    conversion: null,
     isRetiring: false,
   };
 }

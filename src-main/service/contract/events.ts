@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppStatusSchema } from './methods';
 import { EngineStatsSchema, ProblemSchema, SlotEventSchema, TimelineSchema } from './schemas';
+import { ConversionProgressSchema } from './model-schemas';
 
 /**
  * Everything the core pushes to clients, by name. Transports batch and throttle these
@@ -20,6 +21,12 @@ export const EVENTS = {
   /** Any finished timeline (chat, API, bench): the dashboard's feed. */
   'timeline.finished': z.object({ timeline: TimelineSchema }),
   'slot.event': SlotEventSchema,
+  /** A slot's conversion moved on (a GGUF file into the graph cache): bytes done of the total. */
+  'slot.conversion': z.object({
+    slotId: z.string(),
+    modelId: z.string(),
+    progress: ConversionProgressSchema,
+  }),
   /** The core logged a problem a user should see (it is in `<dataDir>/logs/first-frame.log` too). */
   'app.problem': ProblemSchema,
   'engine.stats': EngineStatsSchema,

@@ -10,3 +10,4 @@ export type * from './window-api';
 export * from './settings-schemas';
 export * from './endpoint-schemas';
 export { wellFormedText } from './text';
+export * from './model-schemas';

@@ -16,6 +16,7 @@ import {
 } from './schemas';
 import { ReportSchema, RunComparisonSchema, RunSummarySchema, SloSchema } from './report-schemas';
 import { QualityResultSchema } from './quality-schemas';
+import { DiscoveryStateSchema } from './model-schemas';
 import { AddEndpointSchema, EndpointSnapshotSchema } from './endpoint-schemas';
 import {
   ChatDefaultsSchema,
@@ -93,6 +94,10 @@ const def = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => (
 export const METHODS = {
   'app.status': def(empty, AppStatusSchema),
   'models.list': def(empty, z.array(ModelEntrySchema)),
+  /** Whether models of Ollama, LM Studio and the Hugging Face cache are listed, and what each place held. */
+  'models.discovery': def(empty, DiscoveryStateSchema),
+  /** Turns that listing on or off (kept across restarts), rescans, and answers the new state. */
+  'models.setDiscovery': def(z.object({ isEnabled: z.boolean() }), DiscoveryStateSchema),
   /** Measured quality of model variants (stored by `npm run bench -- quality`), newest per revision. */
   'models.quality': def(empty, z.array(QualityResultSchema)),
   'slots.list': def(empty, z.array(SlotSnapshotSchema)),

@@ -4,6 +4,8 @@ import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling/
 import { KeepAliveSchema, SLOT_STATUSES, SlotEventRecordSchema } from '../../telemetry/residency/schema';
 import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
+import { MODEL_SOURCES } from '../../runtime/model/model-sources';
+import { ConversionProgressSchema } from './model-schemas';
 import { ERROR_CODES } from './result';
 import { wellFormedText } from './text';
 
@@ -74,6 +76,11 @@ export const ModelEntrySchema = z.object({
   isDefaultVariant: z.boolean(),
   path: z.string(),
   isBundled: z.boolean(),
+  /**
+   * Where it was found: bundled, the models folder, or (discovery on) Ollama, LM Studio, the
+   * Hugging Face cache; `displayName` then ends with the store (`llama3.2:3b · Ollama`).
+   */
+  source: z.enum(MODEL_SOURCES),
   modelRevision: z.string().nullable(),
   tokenizerRevision: z.string().nullable(),
   layoutRevision: z.string().nullable(),
@@ -86,7 +93,7 @@ export const ModelEntrySchema = z.object({
   kvDtype: z.string().nullable(),
   /** What the folder is: Hugging Face ONNX, onnxruntime-genai (genai_config.json); null when broken. */
   format: z.enum(['hf-onnx', 'genai']).nullable(),
-  /** The model's own default sampling (genai_config.json `search`), shown as such in Settings; null if none. */
+  /** The model's own default sampling (genai_config.json `search`, Ollama's parameters), shown as such in Settings; null if none. */
   defaultSampling: DefaultSamplingSchema.nullable(),
   error: z.string().nullable(),
 });
@@ -129,6 +136,8 @@ export const SlotSnapshotSchema = z.object({
   numHits: z.number().int(),
   numActiveSequences: z.number().int(),
   lastUsedWallMs: z.number().nullable(),
+  /** The conversion this load is doing (a GGUF file into the graph cache), or null. */
+  conversion: ConversionProgressSchema.nullable(),
 });
 export type SlotSnapshot = z.infer<typeof SlotSnapshotSchema>;
 

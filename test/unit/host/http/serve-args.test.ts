@@ -44,4 +44,13 @@ describe('serve arguments', () => {
     expect(() => parseServeArgs(['--prot', '1'])).toThrow(/unknown option/);
     expect(() => parseServeArgs(['--host'])).toThrow(/needs a value/);
   });
+
+  it('reads --discover-models on|off, leaves it to the kept choice when absent, and refuses other words', () => {
+    expect(parseServeArgs([]).discoverModels).toBeNull();
+    expect(parseServeArgs(['--discover-models', 'on']).discoverModels).toBe(true);
+    expect(parseServeArgs(['--discover-models=off']).discoverModels).toBe(false);
+    expect(() => parseServeArgs(['--discover-models', 'yes'])).toThrow(
+      /--discover-models takes on or off, got "yes"/,
+    );
+  });
 });

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { MODEL_SOURCE_LABELS } from '../../runtime';
+import type { Runtime } from '../../runtime';
+import type { Store } from '../../store';
+import type { DiscoveryState } from '../contract';
+import type { CoreDeps } from '../core-deps';
+import type { Handlers } from '../service';
+
+type DiscoveryHandlers = Pick<Handlers, 'models.discovery' | 'models.setDiscovery'>;
+
+/** The preference key the discovery choice is kept under. */
+const PREFERENCE_KEY = 'modelDiscovery';
+const KeptSchema = z.object({ isEnabled: z.boolean() });
+
+/** Discovery of other programs' models: its state, and turning it on or off (kept across restarts). */
+export function discoveryHandlers(deps: CoreDeps): DiscoveryHandlers {
+  const { runtime, store } = deps;
+  return {
+    'models.discovery': () => discoveryState(runtime, store),
+    'models.setDiscovery': async ({ isEnabled }) => {
+      await runtime.setDiscovery(isEnabled);
+      store.preferences.write(PREFERENCE_KEY, { isEnabled });
+      return discoveryState(runtime, store);
+    },
+  };
+}
+
+/** Whether the kept choice turns discovery on (false when never chosen or unreadable). */
+export function keptDiscovery(store: Store): boolean {
+  const parsed = KeptSchema.safeParse(store.preferences.read(PREFERENCE_KEY));
+  return parsed.success && parsed.data.isEnabled;
+}
+
+function discoveryState(runtime: Runtime, store: Store): DiscoveryState {
+  return {
+    isEnabled: runtime.options.discovery.isEnabled,
+    isPersistent: store.isPersistent,
+    places: runtime
+      .discoveryPlaces()
+      .map((place) => ({ ...place, label: MODEL_SOURCE_LABELS[place.source] })),
+  };
+}
