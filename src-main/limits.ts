@@ -101,6 +101,14 @@ export const TRACE_LIMITS = {
   batchSize: 500,
   /** The import worker's heap (MB): a file that still outgrows it fails that import, not the app. */
   workerHeapMb: 3_072,
+  /**
+   * Bytes of trace files imported at once, across every import of the app (a worker holds about
+   * ten times its file while it parses): one largest file, or several smaller ones side by side.
+   * Four 127 MB uploads at once peaked at 5 GB of RSS without it.
+   */
+  maxBytesInFlight: 128 * MIB,
+  /** Imports that may wait for room; one more is refused at once (HTTP 429) before it is read. */
+  maxImportsWaiting: 4,
   /** Characters per message when a trace already in memory is handed to the import worker. */
   sliceChars: 1_048_576,
 } as const;

@@ -5,6 +5,7 @@ import type { RemoteEngine } from '../runtime/remote';
 import type { ChatQueries, Store } from '../store';
 import type { SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
+import type { ImportBudget } from './import-budget';
 import type { ProblemLog } from './problem-log';
 
 /** What every handler group works with; built once by createCore. */
@@ -27,4 +28,6 @@ export interface CoreDeps {
   version: string;
   /** The host's save dialog, or null where the host has none (headless: downloads instead). */
   pickSavePath: SavePathPicker | null;
+  /** The one budget every trace import runs under. */
+  imports: ImportBudget;
 }

@@ -2,6 +2,7 @@ import type { DiscoveryEnvironment } from '../runtime';
 import type { SqliteStoreOptions } from '../store';
 import type { ExportFormat } from '../telemetry/trace/export-formats';
 import type { ApiStatus, ServiceApi, TraceImportResult } from './contract';
+import type { ImportBudget, ImportBudgetLimits } from './import-budget';
 import type { TraceUpload } from './trace-import';
 import type { Log } from '../telemetry/log';
 import type { OpenAiService } from './openai';
@@ -37,6 +38,8 @@ export interface CoreOptions {
   apiServer?: (openai: OpenAiService) => ApiServerControl;
   /** The host's save dialog for `runs.saveExport`; absent: that method answers `unavailable`. */
   pickSavePath?: SavePathPicker;
+  /** The trace import budget (tests make it small); absent: TRACE_LIMITS'. */
+  importBudget?: ImportBudgetLimits;
 }
 
 /** What the host does to switch the `/v1` API on and off (the desktop app's settings toggle). */
@@ -62,6 +65,8 @@ export interface Core {
   openExport(request: ExportRequest): PreparedExport;
   /** Imports a trace streamed in chunks, off the serving thread (the upload route; `traces.import` takes text). */
   importTrace(upload: TraceUpload): Promise<TraceImportResult>;
+  /** The budget every trace import runs under (its `stats`: imports running and waiting). */
+  imports: ImportBudget;
   /** Problems no caller could hand back (`<dataDir>/logs/first-frame.log`, its `path`); hosts log theirs here too. */
   log: Log & { readonly path: string };
   close(): Promise<void>;

@@ -31,6 +31,7 @@ import { toSlotEventPayload } from './mappers';
 import { createOpenAiService } from './openai';
 import { prepareExport } from './run-export';
 import { createService } from './service';
+import { ImportBudget } from './import-budget';
 import { importTrace } from './trace-import';
 
 const STATS_EVERY_MS = 250;
@@ -69,6 +70,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     host: options.host,
     version: packageVersion(),
     pickSavePath: options.pickSavePath ?? null,
+    imports: new ImportBudget(options.importBudget),
   };
   const unsubscribe = wire(deps);
   // Status from each endpoint's /v1/models at start (never throws: a failure is the endpoint's last error).
@@ -101,7 +103,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return modelId;
     },
     openExport: (request) => prepareExport(exportSources(deps), request),
-    importTrace: (upload) => importTrace(store, upload),
+    importTrace: (upload) => importTrace(store, deps.imports, upload),
+    imports: deps.imports,
     log,
     close: async () => {
       unsubscribe();

@@ -3,6 +3,7 @@ import type { HistoryWriter, Store } from '../store';
 import type { Timeline } from '../telemetry/timeline';
 import { TraceImportJob } from '../telemetry/trace';
 import type { TraceImportResult } from './contract';
+import type { ImportBudget } from './import-budget';
 
 /** A trace to import: its name, its text in chunks of any size, and the bad-line policy. */
 export interface TraceUpload {
@@ -10,16 +11,27 @@ export interface TraceUpload {
   chunks: Iterable<string> | AsyncIterable<string>;
   /** Import the good lines of a file with bad ones (otherwise nothing is imported). */
   skipBadLines: boolean;
+  /** The file's size when known (an upload's Content-Length), counted against the import budget. */
+  numBytes?: number | null;
 }
 
 /**
- * Imports a trace without blocking the serving thread: the text streams into a worker that
- * parses and checks every line and builds the report; only when the file is acceptable is a
- * run created and are the timelines handed to the history writer, one batch per turn, waiting
- * whenever the writer's queue is near full. Imported means queued for storage: the writer
- * retries while the database is busy and never drops an acknowledged timeline.
+ * Imports a trace without blocking the serving thread, under the core's one import budget (it
+ * waits for room, or is refused with `queue_full` before a byte is read): the text streams into
+ * a worker that parses and checks every line and builds the report; only when the file is
+ * acceptable is a run created and are the timelines handed to the history writer, one batch per
+ * turn, waiting whenever the writer's queue is near full. Imported means queued for storage: the
+ * writer retries while the database is busy and never drops an acknowledged timeline.
  */
-export async function importTrace(store: Store, upload: TraceUpload): Promise<TraceImportResult> {
+export function importTrace(
+  store: Store,
+  budget: ImportBudget,
+  upload: TraceUpload,
+): Promise<TraceImportResult> {
+  return budget.run(upload.numBytes ?? null, () => importNow(store, upload));
+}
+
+async function importNow(store: Store, upload: TraceUpload): Promise<TraceImportResult> {
   const job = new TraceImportJob();
   try {
     for await (const chunk of upload.chunks) job.write(chunk);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INPUT_LIMITS, TRACE_LIMITS } from '../../limits';
+import { ServiceFailure } from '../../service/contract';
 import type { TraceImportResult } from '../../service/contract';
 import { failure, sendResult } from './respond';
 
@@ -8,12 +9,15 @@ export type TraceImporter = (upload: {
   fileName: string;
   chunks: AsyncIterable<string>;
   skipBadLines: boolean;
+  /** The declared Content-Length (null: chunked), counted against the import budget. */
+  numBytes: number | null;
 }) => Promise<TraceImportResult>;
 
 /**
  * Serves `POST /api/traces/import?fileName=…&skipBadLines=true|false` with the JSONL file as
  * the raw body (`curl --data-binary @trace.jsonl`): streamed into the import worker as it
- * arrives, refused with 413 past TRACE_LIMITS.maxFileBytes. Answers the same Result as the
+ * arrives, refused with 413 past TRACE_LIMITS.maxFileBytes, and with 429 before a byte is read
+ * when the import budget has no room and too many imports wait. Answers the same Result as the
  * `traces.import` call.
  */
 export async function serveTraceUpload(
@@ -33,10 +37,16 @@ export async function serveTraceUpload(
   const skipBadLines = url.searchParams.get('skipBadLines') === 'true';
   const tooLarge = { isHit: false };
   try {
-    const value = await importTrace({ fileName, chunks: bodyChunks(req, tooLarge), skipBadLines });
+    const numBytes = Number.isFinite(declared) ? declared : null;
+    const value = await importTrace({ fileName, chunks: bodyChunks(req, tooLarge), skipBadLines, numBytes });
     sendResult(res, { ok: true, value });
   } catch (error) {
     if (tooLarge.isHit) return refuseTooLarge(res);
+    if (error instanceof ServiceFailure) {
+      // Refused before its body was read: the connection cannot carry another request.
+      res.setHeader('Connection', 'close');
+      return sendResult(res, failure(error.code, error.message));
+    }
     sendResult(res, failure('invalid_input', error instanceof Error ? error.message : String(error)));
   }
 }

@@ -27,6 +27,6 @@ export function runHandlers(deps: CoreDeps): RunHandlers {
       };
     },
     'traces.import': ({ fileName, text, skipBadLines }) =>
-      importTrace(store, { fileName, chunks: [text], skipBadLines }),
+      importTrace(store, deps.imports, { fileName, chunks: [text], skipBadLines, numBytes: text.length }),
   };
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -129,5 +130,83 @@ describe('a 50 MB trace import through the streamed upload route', () => {
     const response = await rawExchange(host.port, head);
     expect(statusOfRaw(response)).toBe(413);
     expect(response).toMatch(/a trace upload is at most 134,217,728 bytes/);
+  });
+});
+
+describe('trace imports share one budget', () => {
+  let dataDir: string;
+  let rendererDir: string;
+  let core: Core;
+  let host: HttpHost;
+  const { text, numLines } = traceOf(1);
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-import-budget-'));
+    rendererDir = mkdtempSync(path.join(os.tmpdir(), 'ff-import-budget-page-'));
+    writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>t</title>');
+    // Room for one of these files at a time, and none may wait.
+    core = await createCore({
+      dataDir,
+      bundledModelsDir: TEST_MODELS_DIR,
+      host: 'headless',
+      importBudget: { maxBytesInFlight: text.length, maxWaiting: 0 },
+    });
+    host = await startHttpHost({
+      service: core.service,
+      importTrace: (upload) => core.importTrace(upload),
+      rendererDir,
+      port: 0,
+    });
+  });
+  afterAll(async () => {
+    await host.close();
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(rendererDir, { recursive: true, force: true });
+  });
+
+  const upload = (name: string) =>
+    fetch(`${host.url}api/traces/import?fileName=${name}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-ndjson' },
+      body: text,
+    });
+
+  it('refuses an import while another holds the budget (429, the reason, nothing stored), then takes the next', async () => {
+    // The first upload sends half its body and holds it: its import runs (and holds the budget).
+    const socket = connect(host.port, '127.0.0.1');
+    const answered = new Promise<string>((resolve) => {
+      let reply = '';
+      socket.on('data', (chunk: Buffer) => (reply += chunk.toString('utf8')));
+      socket.on('end', () => resolve(reply));
+    });
+    const body = Buffer.from(text, 'utf8');
+    socket.write(
+      `POST /api/traces/import?fileName=held.jsonl HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n` +
+        `Content-Type: application/x-ndjson\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    socket.write(body.subarray(0, body.length >> 1));
+    await vi.waitFor(() => expect(core.imports.stats.numRunning).toBe(1));
+    const refused = await upload('refused.jsonl');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({
+      ok: false,
+      error: {
+        code: 'queue_full',
+        message: expect.stringMatching(/^1 trace imports are running or waiting/),
+      },
+    });
+    const call = await core.service.call('traces.import', {
+      fileName: 'call.jsonl',
+      text,
+      skipBadLines: false,
+    });
+    expect(call).toMatchObject({ ok: false, error: { code: 'queue_full' } });
+    socket.write(body.subarray(body.length >> 1));
+    expect(await answered).toMatch(new RegExp(`^HTTP/1.1 200[^]*"numImported":${numLines}`));
+    expect(core.imports.stats).toEqual({ numRunning: 0, numWaiting: 0, numBytesRunning: 0 });
+    const next = await upload('next.jsonl');
+    expect(await next.json()).toMatchObject({ ok: true, value: { numImported: numLines } });
+    const runs = await core.service.call('runs.list', {});
+    expect(runs.ok && runs.value.map((r) => r.name).sort()).toEqual(['trace held.jsonl', 'trace next.jsonl']);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src-main/telemetry/clock';
 import type { CoreDeps } from '../../../src-main/service/core-deps';
 import { exportHandlers } from '../../../src-main/service/handlers/exports';
+import { ImportBudget } from '../../../src-main/service/import-budget';
 import { runHandlers } from '../../../src-main/service/handlers/runs';
 import { prepareExport } from '../../../src-main/service/run-export';
 import type { ExportSources } from '../../../src-main/service/run-export';
@@ -47,7 +48,7 @@ describe('exports of stored runs', () => {
     const jsonl = await exportText(store, 'jsonl', runId);
     expect(jsonl.trimEnd().split('\n')).toHaveLength(original.length);
 
-    const deps = { store } as CoreDeps;
+    const deps = { store, imports: new ImportBudget() } as CoreDeps;
     const imported = await runHandlers(deps)['traces.import']({
       fileName: 'every-finish.jsonl',
       text: jsonl,
