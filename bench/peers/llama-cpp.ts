@@ -66,6 +66,11 @@ export interface LlamaCppModel {
   prefill(ids: readonly number[], isLimited: boolean): Promise<{ ms: number; nextId: number }>;
   /** Feeds one id after the current state; returns its greedy successor and the time taken. */
   step(id: number, isLimited: boolean): Promise<{ ms: number; nextId: number }>;
+  /**
+   * Teacher-forced greedy ids: clears the sequence, evaluates `ids` as one batch and returns, for
+   * every position, the greedy next id after the prefix ending there (the oracle of agreement).
+   */
+  teacherForced(ids: readonly number[]): Promise<number[]>;
   /** llama.cpp's token ids for `text`, special-token text recognised, no BOS added. */
   tokenize(text: string): number[];
   close(): Promise<void>;
@@ -146,6 +151,15 @@ async function openModel(
       return timed(ids.map((id, i) => (i === ids.length - 1 ? greedy(id, isLimited) : id)));
     },
     step: (id, isLimited) => timed([greedy(id, isLimited)]),
+    teacherForced: async (ids) => {
+      await sequence.clearHistory();
+      const outputs = await sequence.controlledEvaluate(ids.map((id) => greedy(id, false)));
+      return outputs.map((output, i) => {
+        const next = output?.next?.token;
+        if (typeof next !== 'number') throw new Error(`llama.cpp returned no next token at position ${i}`);
+        return next;
+      });
+    },
     tokenize: (text) => [...model.tokenize(text, true)],
     close: async () => {
       await context.dispose();

@@ -1,0 +1,115 @@
+import path from 'node:path';
+import type * as ort from 'onnxruntime-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLlamaCpp } from '../../../bench/peers/llama-cpp';
+import type { LlamaCppEngine, LlamaCppModel } from '../../../bench/peers/llama-cpp';
+import type { LlamaFtypeName } from '../../../bench/peers/llama-ffi';
+import { loadModelFolder } from '../../../src-main/runtime/model';
+import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
+import type { DecoderWeightSet } from '../../../src-main/runtime/model/fused-graph';
+import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
+import { ggufWeightSet } from '../../../src-main/runtime/model/gguf/gguf-weight-set';
+import { hfWeightsOf, readOnnxLlamaWeights } from '../../../tools/onnx-llama';
+import type { LlamaConfig } from '../../../tools/onnx-llama';
+import { readFileSync } from 'node:fs';
+import { AUSTEN_TEXT } from '../../support/austen-text';
+import { agreement, fusedGreedy, fusedTeacherForced, openFused } from '../../support/fused-oracle';
+import { bundledGguf } from '../../support/gguf-fixtures';
+import { peersSkipReason } from '../../support/llama-peers';
+import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
+
+const BUNDLED = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
+/** Teacher-forced agreement each file type must reach with llama.cpp on the same file. */
+const TARGETS: Array<[LlamaFtypeName, number]> = [
+  ['f16', 0.99],
+  ['q8_0', 0.99],
+  ['q4_0', 0.99],
+  ['q4_k_m', 0.97],
+  ['q5_k_m', 0.97],
+  ['q6_k', 0.97],
+];
+
+describe('a GGUF file converted to the fused graph', () => {
+  const ids = loadModelFolder(BUNDLED).tokenizer.encode(AUSTEN_TEXT);
+
+  it('reads the f16 file’s weights back exactly as the bundled model holds them (Q/K rows unpermuted)', () => {
+    const config = JSON.parse(readFileSync(path.join(BUNDLED, 'config.json'), 'utf8')) as LlamaConfig;
+    const original = readOnnxLlamaWeights(path.join(BUNDLED, 'onnx', 'model.onnx'), config);
+    const converted = hfWeightsOf(ggufWeightSet(inspectGguf(bundledGguf('f16'))));
+    expect([...converted.keys()].sort()).toEqual([...original.keys()].sort());
+    for (const [name, tensor] of original) {
+      expect(converted.get(name)!.shape, name).toEqual(tensor.shape);
+      expect(
+        Buffer.from(converted.get(name)!.data.buffer).equals(Buffer.from(tensor.data.buffer)),
+        name,
+      ).toBe(true);
+    }
+  });
+
+  it('reports bytes done after each tensor, ending at the total', () => {
+    const seen: number[] = [];
+    let total = 0;
+    ggufWeightSet(inspectGguf(bundledGguf('f16')), (done, all) => {
+      seen.push(done);
+      total = all;
+    });
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen.every((done, i) => i === 0 || done > seen[i - 1]!)).toBe(true);
+    expect(seen.at(-1)).toBe(total);
+  });
+
+  describe.skipIf(peersSkipReason !== null)('agrees with llama.cpp on the same file', () => {
+    let engine: LlamaCppEngine;
+    beforeAll(async () => {
+      const loaded = await loadLlamaCpp();
+      if ('error' in loaded) throw new Error(loaded.error);
+      engine = loaded;
+    }, 120_000);
+    afterAll(() => engine?.close());
+
+    async function both(
+      type: LlamaFtypeName,
+    ): Promise<{ set: DecoderWeightSet; ours: ort.InferenceSession; theirs: LlamaCppModel }> {
+      const file = bundledGguf(type);
+      const set = ggufWeightSet(inspectGguf(file));
+      const ours = await openFused(writeFusedDecoder(set));
+      const theirs = await engine.open(file, 1, 2048, {
+        numUsable: set.dims.vocabSize,
+        numLogits: set.dims.vocabSize,
+      });
+      return { set, ours, theirs };
+    }
+
+    it.each(TARGETS)(
+      '%s: teacher-forced greedy ids agree on ≥ %f of positions',
+      async (type, target) => {
+        const { set, ours, theirs } = await both(type);
+        try {
+          const mine = await fusedTeacherForced(ours, set.dims, ids);
+          const reference = await theirs.teacherForced(ids);
+          const share = agreement(mine, reference);
+          console.log(`${type}: teacher-forced agreement ${share.toFixed(4)} over ${ids.length} positions`);
+          expect(share).toBeGreaterThanOrEqual(target);
+        } finally {
+          await ours.release();
+          await theirs.close();
+        }
+      },
+      120_000,
+    );
+
+    it('f16: free-running greedy ids equal llama.cpp’s', async () => {
+      const { set, ours, theirs } = await both('f16');
+      try {
+        const prompt = ids.slice(0, 48);
+        const mine = await fusedGreedy(ours, set.dims, prompt, 32);
+        const reference = [(await theirs.prefill(prompt, false)).nextId];
+        while (reference.length < 32) reference.push((await theirs.step(reference.at(-1)!, false)).nextId);
+        expect(mine).toEqual(reference);
+      } finally {
+        await ours.release();
+        await theirs.close();
+      }
+    }, 120_000);
+  });
+});
