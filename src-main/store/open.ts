@@ -87,6 +87,26 @@ function probeWritable(db: Database.Database): void {
   }
 }
 
+/**
+ * What `PRAGMA quick_check` finds in an opened database (its first three problems, or the error
+ * it stopped on), or null when it reports `ok`. Run once at start: damage in the middle of the
+ * file passes the open (only the schema is read) and would otherwise show up as failed reads
+ * and prunes later, with history still called `on`.
+ */
+export function damageOf(db: Database.Database): string | null {
+  try {
+    const rows = db.pragma('quick_check(3)') as { quick_check: string }[];
+    if (rows.length === 1 && rows[0]!.quick_check === 'ok') return null;
+    return rows
+      .flatMap((row) => row.quick_check.split('\n'))
+      .filter((line) => !line.startsWith('***'))
+      .slice(0, 3)
+      .join('; ');
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** `PRAGMA integrity_check` result: true when the database reports `ok`. */
 export function isIntact(db: Database.Database): boolean {
   const rows = db.pragma('integrity_check') as { integrity_check: string }[];

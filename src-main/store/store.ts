@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Log } from '../telemetry/log';
+import { consoleLog } from '../telemetry/log';
 import type { Timeline } from '../telemetry/timeline';
 import { STORE_LIMITS } from '../limits';
 import type { StoreUnavailable } from './errors';
 import { isRetryableWriteError, toUnavailable } from './errors';
 import type { HistoryHealth } from './health';
-import { worseHealth } from './health';
+import { damagedHealth, worseHealth } from './health';
 import { pendingChats } from './pending-chats';
-import { openDatabase } from './open';
+import { damageOf, openDatabase } from './open';
 import type { ChatQueries } from './queries/chats';
 import { chatQueries } from './queries/chats';
 import type { PreferenceQueries } from './queries/preferences';
@@ -79,7 +80,10 @@ export interface SqliteStoreOptions {
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = openDatabase(path, { nativeBinding: options.nativeBinding, log: options.log });
   options.onOpen?.(db);
-  return new SqliteStore(db, path, options);
+  const damage = path === ':memory:' ? null : damageOf(db);
+  if (damage !== null)
+    (options.log ?? consoleLog).warn('store', `the history database failed quick_check at start: ${damage}`);
+  return new SqliteStore(db, path, options, damage === null ? { state: 'ok' } : damagedHealth(path, damage));
 }
 
 class SqliteStore implements Store {
@@ -96,6 +100,8 @@ class SqliteStore implements Store {
     private readonly db: Database.Database,
     path: string,
     options: SqliteStoreOptions,
+    /** What the check at start found: `ok`, or `damaged` with the way out. */
+    fileHealth: HistoryHealth,
   ) {
     this.timelines = timelineQueries(db);
     this.slotEvents = slotEventQueries(db);
@@ -112,7 +118,7 @@ class SqliteStore implements Store {
     this.runs = retriedRuns(runQueries(db), batched);
     const chats = pendingChats(chatQueries(db, this.timelines));
     this.chats = chats;
-    this.healthOf = () => worseHealth(batched.health, chats.health);
+    this.healthOf = () => worseHealth(fileHealth, worseHealth(batched.health, chats.health));
     this.writer = {
       enqueue: (t) => batched.enqueue(t),
       enqueueSlotEvent: (e) => batched.enqueueSlotEvent(e),

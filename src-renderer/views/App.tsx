@@ -33,12 +33,20 @@ export function App() {
           History is not being kept: {status.persistenceReason ?? 'storage unavailable'}
         </div>
       )}
-      {status && status.isPersistent && status.historyState !== 'on' && (
+      {status && status.isPersistent && status.historyState === 'damaged' && (
         <div className="banner" role="status" data-testid="history-degraded">
-          History is {status.historyState === 'full' ? 'waiting for disk space' : 'waiting for the database'}:
-          the chat goes on and nothing is lost ({status.persistenceReason}).
+          The history database is damaged: the chat goes on, but read what to do ({status.persistenceReason}).
         </div>
       )}
+      {status &&
+        status.isPersistent &&
+        (status.historyState === 'busy' || status.historyState === 'full') && (
+          <div className="banner" role="status" data-testid="history-degraded">
+            History is{' '}
+            {status.historyState === 'full' ? 'waiting for disk space' : 'waiting for the database'}: the chat
+            goes on and nothing is lost ({status.persistenceReason}).
+          </div>
+        )}
       <main className={`view view-${view}`}>
         <View />
       </main>

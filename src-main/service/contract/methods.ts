@@ -42,7 +42,7 @@ const empty = z.object({}).strict();
 export const AppStatusSchema = z.object({
   version: z.string(),
   isPersistent: z.boolean(),
-  historyState: z.enum(['on', 'busy', 'full', 'off']),
+  historyState: z.enum(['on', 'busy', 'full', 'damaged', 'off']),
   persistenceReason: z.string().nullable(),
   dataDir: z.string(),
   defaultModelId: z.string().nullable(),
