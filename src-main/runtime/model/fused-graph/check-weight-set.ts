@@ -1,4 +1,11 @@
-import type { BlockWeight, DecoderDims, DecoderWeightSet, FloatWeight, MatrixWeight } from './weight-set';
+import type {
+  BlockWeight,
+  DecoderDims,
+  DecoderLayerWeights,
+  DecoderWeightSet,
+  FloatWeight,
+  MatrixWeight,
+} from './weight-set';
 
 /** A weight set the fused writer cannot take; `weight` names the weight or dimension at fault. */
 export class WeightSetError extends Error {
@@ -22,7 +29,8 @@ const DIM_FIELDS = [
   'contextLength',
 ] as const;
 
-function checkDims(dims: DecoderDims): void {
+/** Checks the dims alone (positive sizes, heads that divide, RoPE scaling that fits the head). */
+export function checkDims(dims: DecoderDims): void {
   for (const field of DIM_FIELDS) {
     const value = dims[field];
     if (!Number.isInteger(value) || value <= 0)
@@ -83,26 +91,48 @@ function checkMatrix(name: string, weight: MatrixWeight, numRows: number, numCol
   else checkBlocks(name, weight, numRows, numCols);
 }
 
-function checkEmbedding(set: DecoderWeightSet): void {
-  const { vocabSize, hiddenSize, isTiedEmbedding } = set.dims;
-  checkMatrix('embedding', set.embedding, vocabSize, hiddenSize);
-  if (set.embedding.kind === 'blocks') {
-    if (set.embedding.zeroPoints)
-      throw new WeightSetError(
-        'embedding',
-        'block-quantized with zero points is not written (symmetric only)',
-      );
-    if (hiddenSize % set.embedding.blockSize !== 0)
-      throw new WeightSetError(
-        'embedding',
-        `hidden size ${hiddenSize} is not a multiple of its block size ${set.embedding.blockSize}`,
-      );
-  }
-  if (isTiedEmbedding && set.lmHead)
+/** Checks the embedding against the dims (GatherBlockQuantized takes symmetric blocks that tile the hidden size). */
+export function checkEmbedding(dims: DecoderDims, embedding: MatrixWeight): void {
+  const { vocabSize, hiddenSize } = dims;
+  checkMatrix('embedding', embedding, vocabSize, hiddenSize);
+  if (embedding.kind !== 'blocks') return;
+  if (embedding.zeroPoints)
+    throw new WeightSetError('embedding', 'block-quantized with zero points is not written (symmetric only)');
+  if (hiddenSize % embedding.blockSize !== 0)
+    throw new WeightSetError(
+      'embedding',
+      `hidden size ${hiddenSize} is not a multiple of its block size ${embedding.blockSize}`,
+    );
+}
+
+/** Checks the LM head: present exactly when the embedding is not tied, [vocab, hidden]. */
+export function checkHead(dims: DecoderDims, lmHead: MatrixWeight | null): void {
+  if (dims.isTiedEmbedding && lmHead)
     throw new WeightSetError('lmHead', 'is given but dims.isTiedEmbedding says the embedding is the head');
-  if (!isTiedEmbedding && !set.lmHead)
+  if (!dims.isTiedEmbedding && !lmHead)
     throw new WeightSetError('lmHead', 'is missing and dims.isTiedEmbedding is false');
-  if (set.lmHead) checkMatrix('lmHead', set.lmHead, vocabSize, hiddenSize);
+  if (lmHead) checkMatrix('lmHead', lmHead, dims.vocabSize, dims.hiddenSize);
+}
+
+/** Checks one layer's weights against the dims; errors name `layers.<index>.<part>`. */
+export function checkLayer(dims: DecoderDims, index: number, layer: DecoderLayerWeights): void {
+  const at = (part: string) => `layers.${index}.${part}`;
+  const qWidth = dims.numHeads * dims.headDim;
+  const kvWidth = dims.numKvHeads * dims.headDim;
+  checkFloat(at('inputNorm'), layer.inputNorm, [dims.hiddenSize]);
+  checkFloat(at('postAttentionNorm'), layer.postAttentionNorm, [dims.hiddenSize]);
+  checkMatrix(at('q'), layer.q, qWidth, dims.hiddenSize);
+  checkMatrix(at('k'), layer.k, kvWidth, dims.hiddenSize);
+  checkMatrix(at('v'), layer.v, kvWidth, dims.hiddenSize);
+  checkMatrix(at('o'), layer.o, dims.hiddenSize, qWidth);
+  checkMatrix(at('gate'), layer.gate, dims.intermediateSize, dims.hiddenSize);
+  checkMatrix(at('up'), layer.up, dims.intermediateSize, dims.hiddenSize);
+  checkMatrix(at('down'), layer.down, dims.hiddenSize, dims.intermediateSize);
+}
+
+/** Checks the final norm: a float vector of the hidden size. */
+export function checkFinalNorm(dims: DecoderDims, finalNorm: FloatWeight): void {
+  checkFloat('finalNorm', finalNorm, [dims.hiddenSize]);
 }
 
 /**
@@ -117,20 +147,8 @@ export function checkWeightSet(set: DecoderWeightSet): void {
       'layers',
       `holds ${set.layers.length} layers; dims.numLayers is ${dims.numLayers}`,
     );
-  checkEmbedding(set);
-  const qWidth = dims.numHeads * dims.headDim;
-  const kvWidth = dims.numKvHeads * dims.headDim;
-  set.layers.forEach((layer, i) => {
-    const at = (part: string) => `layers.${i}.${part}`;
-    checkFloat(at('inputNorm'), layer.inputNorm, [dims.hiddenSize]);
-    checkFloat(at('postAttentionNorm'), layer.postAttentionNorm, [dims.hiddenSize]);
-    checkMatrix(at('q'), layer.q, qWidth, dims.hiddenSize);
-    checkMatrix(at('k'), layer.k, kvWidth, dims.hiddenSize);
-    checkMatrix(at('v'), layer.v, kvWidth, dims.hiddenSize);
-    checkMatrix(at('o'), layer.o, dims.hiddenSize, qWidth);
-    checkMatrix(at('gate'), layer.gate, dims.intermediateSize, dims.hiddenSize);
-    checkMatrix(at('up'), layer.up, dims.intermediateSize, dims.hiddenSize);
-    checkMatrix(at('down'), layer.down, dims.hiddenSize, dims.intermediateSize);
-  });
-  checkFloat('finalNorm', set.finalNorm, [dims.hiddenSize]);
+  checkEmbedding(dims, set.embedding);
+  checkHead(dims, set.lmHead);
+  set.layers.forEach((layer, i) => checkLayer(dims, i, layer));
+  checkFinalNorm(dims, set.finalNorm);
 }

@@ -2,7 +2,7 @@ import type { GraphBuilder } from './graph-builder';
 import { bytesOfBits, outInBits } from './float-matrix';
 import { addFloatMatrix, addMatMulNBits, addProjection, floatStorageOf } from './projections';
 import type { ProjectionOptions } from './projections';
-import type { BlockWeight, DecoderWeightSet, FloatWeight } from './weight-set';
+import type { BlockWeight, FloatWeight, MatrixWeight } from './weight-set';
 
 const EMBED = 'model.embed_tokens.weight';
 
@@ -58,10 +58,12 @@ function addBlockEmbedding(
     block_size: blockSize,
     bits,
   });
+  // The head needs the layout only: the bytes are the initializers above (a streamed write drops them).
+  const layout = { bits, blockSize, numRows, numCols };
   const tiedHead = (input: string, outputName: string) => {
     const blobShape = builder.addInt64Constant('blob_shape', [numRows, numBlocks, (blockSize * bits) / 8]);
     const blobs = builder.op('Reshape', [data, blobShape]);
-    return addMatMulNBits(builder, input, [blobs, scales], weight, options, outputName);
+    return addMatMulNBits(builder, input, [blobs, scales], layout, options, outputName);
   };
   return { hidden, tiedHead };
 }
@@ -69,24 +71,24 @@ function addBlockEmbedding(
 /** Adds the token embedding of `input_ids`. */
 export function addEmbedding(
   builder: GraphBuilder,
-  set: DecoderWeightSet,
+  embedding: MatrixWeight,
   options: ProjectionOptions,
 ): Embedding {
   builder.scope = '/model/embed_tokens';
-  return set.embedding.kind === 'float'
-    ? addFloatEmbedding(builder, set.embedding, options)
-    : addBlockEmbedding(builder, set.embedding, options);
+  return embedding.kind === 'float'
+    ? addFloatEmbedding(builder, embedding, options)
+    : addBlockEmbedding(builder, embedding, options);
 }
 
 /** The LM head writing `logits`: the untied weight's projection, or the embedding read back (tied). */
 export function addLmHead(
   builder: GraphBuilder,
-  set: DecoderWeightSet,
+  lmHead: MatrixWeight | null,
   embedding: Embedding,
   input: string,
   options: ProjectionOptions,
 ): void {
   builder.scope = '/lm_head';
-  if (set.lmHead) addProjection(builder, input, 'lm_head', set.lmHead, options, 'logits');
+  if (lmHead) addProjection(builder, input, 'lm_head', lmHead, options, 'logits');
   else embedding.tiedHead(input, 'logits');
 }

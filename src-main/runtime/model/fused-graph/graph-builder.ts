@@ -41,6 +41,19 @@ const BYTES_PER_ELEMENT: Record<ElementType, number> = {
   bfloat16: 2,
 };
 
+/**
+ * Where initializers' bytes go when a graph is written with external data: a file beside the
+ * graph, named `location` in each initializer (external-data.ts writes one).
+ */
+export interface ExternalDataSink {
+  location: string;
+  /** Writes the bytes and returns their offset in the data file. */
+  write(bytes: Uint8Array): number;
+}
+
+/** Initializers smaller than this stay inside the graph even when it has external data (constants, small norms). */
+export const MIN_EXTERNAL_BYTES = 1024;
+
 /** ONNX Runtime's contrib operators' domain (MatMulNBits, GroupQueryAttention, …). */
 export const MS_DOMAIN = 'com.microsoft';
 
@@ -71,8 +84,15 @@ export class GraphBuilder {
   /** Prefix for generated value names, e.g. `/layers.3/attn` (readability only). */
   scope = '';
 
-  /** `namePrefix` keeps the generated names of sibling subgraphs (If branches) apart. */
-  constructor(private readonly namePrefix = '') {}
+  /**
+   * `namePrefix` keeps the generated names of sibling subgraphs (If branches) apart; with
+   * `external`, each initializer of MIN_EXTERNAL_BYTES or more is written there at once and the
+   * graph keeps only where it lies, so the graph never holds the weights.
+   */
+  constructor(
+    private readonly namePrefix = '',
+    private readonly external: ExternalDataSink | null = null,
+  ) {}
 
   private claim(name: string): string {
     if (this.usedNames.has(name)) throw new Error(`GraphBuilder: value name ${name} used twice`);
@@ -102,12 +122,17 @@ export class GraphBuilder {
     if (rawBytes.byteLength !== expectedBytes) {
       throw new Error(`initializer ${name}: ${rawBytes.byteLength} bytes for [${dims}] ${type}`);
     }
-    this.initializers.push({
-      name: this.claim(name),
-      dataType: ONNX_TYPE_CODE[type],
-      dims,
-      rawData: rawBytes,
-    });
+    const tensor: Onnx.ITensorProto = { name: this.claim(name), dataType: ONNX_TYPE_CODE[type], dims };
+    if (this.external && rawBytes.byteLength >= MIN_EXTERNAL_BYTES) {
+      const offset = this.external.write(rawBytes);
+      tensor.dataLocation = onnx.TensorProto.DataLocation.EXTERNAL;
+      tensor.externalData = [
+        { key: 'location', value: this.external.location },
+        { key: 'offset', value: String(offset) },
+        { key: 'length', value: String(rawBytes.byteLength) },
+      ];
+    } else tensor.rawData = rawBytes;
+    this.initializers.push(tensor);
     return name;
   }
 

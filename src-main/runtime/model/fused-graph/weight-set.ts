@@ -124,3 +124,28 @@ export interface DecoderWeightSet {
   /** [vocab, hidden]; null when tied. */
   lmHead: MatrixWeight | null;
 }
+
+/**
+ * A weight set handed over one part at a time (the streamed writer takes each when it reaches it
+ * and lets it go): a converter reading a large file need never hold more than one layer. Each
+ * method is called once, in the order embedding, layer 0 … numLayers − 1, finalNorm, lmHead.
+ */
+export interface StreamedWeightSet {
+  dims: DecoderDims;
+  embedding(): MatrixWeight;
+  layer(index: number): DecoderLayerWeights;
+  finalNorm(): FloatWeight;
+  /** null when the embedding is tied. */
+  lmHead(): MatrixWeight | null;
+}
+
+/** A weight set already in memory, handed over as a stream. */
+export function streamOf(set: DecoderWeightSet): StreamedWeightSet {
+  return {
+    dims: set.dims,
+    embedding: () => set.embedding,
+    layer: (index) => set.layers[index]!,
+    finalNorm: () => set.finalNorm,
+    lmHead: () => set.lmHead,
+  };
+}

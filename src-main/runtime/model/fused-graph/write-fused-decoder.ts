@@ -1,4 +1,15 @@
-import { checkWeightSet, WeightSetError } from './check-weight-set';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  checkDims,
+  checkEmbedding,
+  checkFinalNorm,
+  checkHead,
+  checkLayer,
+  checkWeightSet,
+  WeightSetError,
+} from './check-weight-set';
+import { ExternalDataFile } from './external-data';
 import { addEmbedding, addLmHead } from './embedding-head';
 import { addFusedLayer, addNorm, pastName, presentName } from './fused-layer';
 import type { LayerInputs, Stream } from './fused-layer';
@@ -6,7 +17,9 @@ import { GraphBuilder } from './graph-builder';
 import { bytesOfBits } from './float-matrix';
 import { rotaryCaches } from './rope';
 import { addFloatVector } from './vectors';
-import type { DecoderWeightSet } from './weight-set';
+import { streamOf } from './weight-set';
+import type { DecoderDims, DecoderWeightSet, StreamedWeightSet } from './weight-set';
+import type { ProjectionOptions } from './projections';
 
 /** Choices the weight set does not make. */
 export interface FusedGraphOptions {
@@ -40,8 +53,7 @@ const PROTOBUF_LIMIT_BYTES = 2 ** 31 - 1;
 const BATCH = 'batch_size';
 const SEQUENCE = 'sequence_length';
 
-function declareIo(builder: GraphBuilder, set: DecoderWeightSet): void {
-  const { dims } = set;
+function declareIo(builder: GraphBuilder, dims: DecoderDims): void {
   builder.addInput('input_ids', 'int64', [BATCH, SEQUENCE]);
   builder.addInput(FUSED_INPUTS.seqlensK, 'int32', [BATCH]);
   builder.addInput(FUSED_INPUTS.totalSequenceLength, 'int32', []);
@@ -56,10 +68,10 @@ function declareIo(builder: GraphBuilder, set: DecoderWeightSet): void {
   }
 }
 
-function addLayerInputs(builder: GraphBuilder, set: DecoderWeightSet): LayerInputs {
+function addLayerInputs(builder: GraphBuilder, dims: DecoderDims): LayerInputs {
   builder.scope = '/model/rotary';
-  const { cos, sin } = rotaryCaches(set.dims);
-  const cacheDims = [set.dims.contextLength, set.dims.headDim / 2];
+  const { cos, sin } = rotaryCaches(dims);
+  const cacheDims = [dims.contextLength, dims.headDim / 2];
   return {
     seqlensK: FUSED_INPUTS.seqlensK,
     totalSequenceLength: FUSED_INPUTS.totalSequenceLength,
@@ -93,6 +105,43 @@ function checkSize(set: DecoderWeightSet): void {
     );
 }
 
+/** The writer's choices with their defaults applied. */
+function projectionOf(options: FusedGraphOptions): ProjectionOptions {
+  return { accuracyLevel: options.accuracyLevel ?? 4, floatStorage: options.floatStorage ?? 'as-given' };
+}
+
+/**
+ * Adds the whole decoder to `builder`, taking each weight from `source` when it is reached (the
+ * embedding, each layer in order, the final norm, the head), checked as it arrives when `isChecking`.
+ */
+function addDecoder(
+  builder: GraphBuilder,
+  source: StreamedWeightSet,
+  projection: ProjectionOptions,
+  isChecking: boolean,
+): void {
+  const { dims } = source;
+  declareIo(builder, dims);
+  const shared = addLayerInputs(builder, dims);
+  const embeddingWeight = source.embedding();
+  if (isChecking) checkEmbedding(dims, embeddingWeight);
+  const embedding = addEmbedding(builder, embeddingWeight, projection);
+  let stream: Stream = { pending: null, residual: embedding.hidden };
+  for (let layer = 0; layer < dims.numLayers; layer++) {
+    const weights = source.layer(layer);
+    if (isChecking) checkLayer(dims, layer, weights);
+    stream = addFusedLayer(builder, layer, stream, weights, dims, shared, projection);
+  }
+  builder.scope = '/model/norm';
+  const finalNormWeight = source.finalNorm();
+  if (isChecking) checkFinalNorm(dims, finalNormWeight);
+  const finalNorm = addFloatVector(builder, 'model.norm.weight', finalNormWeight);
+  const { normed } = addNorm(builder, stream, finalNorm, dims.rmsNormEps);
+  const lmHead = source.lmHead();
+  if (isChecking) checkHead(dims, lmHead);
+  addLmHead(builder, lmHead, embedding, keptPositions(builder, normed), projection);
+}
+
 /**
  * Writes the fused decoder graph (ONNX model bytes, device-free) for a weight set: per layer one
  * SkipSimplifiedLayerNormalization before attention and one before the MLP, one packed QKV
@@ -105,21 +154,44 @@ function checkSize(set: DecoderWeightSet): void {
 export function writeFusedDecoder(set: DecoderWeightSet, options: FusedGraphOptions = {}): Uint8Array {
   checkWeightSet(set);
   checkSize(set);
-  const projection = {
-    accuracyLevel: options.accuracyLevel ?? 4,
-    floatStorage: options.floatStorage ?? 'as-given',
-  };
   const builder = new GraphBuilder();
-  declareIo(builder, set);
-  const shared = addLayerInputs(builder, set);
-  const embedding = addEmbedding(builder, set, projection);
-  let stream: Stream = { pending: null, residual: embedding.hidden };
-  set.layers.forEach((weights, layer) => {
-    stream = addFusedLayer(builder, layer, stream, weights, set.dims, shared, projection);
-  });
-  builder.scope = '/model/norm';
-  const finalNorm = addFloatVector(builder, 'model.norm.weight', set.finalNorm);
-  const { normed } = addNorm(builder, stream, finalNorm, set.dims.rmsNormEps);
-  addLmHead(builder, set, embedding, keptPositions(builder, normed), projection);
+  addDecoder(builder, streamOf(set), projectionOf(options), false);
   return builder.encodeModel('fused-decoder', FUSED_OPSET, options.producer ?? 'first-frame fused-graph');
+}
+
+/** Where writeFusedDecoderFiles puts the graph and its weights (the data file beside the graph). */
+export interface FusedGraphFiles {
+  onnxPath: string;
+  dataPath: string;
+}
+
+/**
+ * The same graph as writeFusedDecoder, written as `files.onnxPath` with every weight of 1 KiB or
+ * more in `files.dataPath` beside it, each written as soon as its node is added: weights are
+ * taken from `source` one layer at a time and never gathered, so a model of any size (past
+ * protobuf's 2 GiB) is written holding about one layer. Throws WeightSetError as a weight arrives
+ * that the writer does not take (the files are then incomplete: the caller removes them).
+ */
+export function writeFusedDecoderFiles(
+  source: StreamedWeightSet,
+  files: FusedGraphFiles,
+  options: FusedGraphOptions = {},
+): { onnxBytes: number; dataBytes: number } {
+  checkDims(source.dims);
+  if (path.dirname(path.resolve(files.dataPath)) !== path.dirname(path.resolve(files.onnxPath)))
+    throw new Error('the external data file must lie beside the graph');
+  const data = new ExternalDataFile(files.dataPath);
+  try {
+    const builder = new GraphBuilder('', data);
+    addDecoder(builder, source, projectionOf(options), true);
+    const bytes = builder.encodeModel(
+      'fused-decoder',
+      FUSED_OPSET,
+      options.producer ?? 'first-frame fused-graph',
+    );
+    writeFileSync(files.onnxPath, bytes);
+    return { onnxBytes: bytes.byteLength, dataBytes: data.size };
+  } finally {
+    data.close();
+  }
 }
