@@ -14,8 +14,12 @@ export interface DecodeResult {
   numConcurrent: number;
 }
 
-/** Median by the nearest-rank rule (NaN for no values). */
+/**
+ * The nearest-rank median; NaN when there is no value, or when any value is NaN (a run that
+ * measured nothing, such as one with no first token): a target computed from it then fails.
+ */
 export function median(values: readonly number[]): number {
+  if (values.some(Number.isNaN)) return Number.NaN;
   return nearestRankOf(values, 0.5) ?? Number.NaN;
 }
 

@@ -6,6 +6,8 @@ import type { ThreadHops } from './thread-hops';
 
 const mean = (values: readonly number[]): number =>
   values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+/** A run's TTFT; NaN when it never produced a token, so every ratio and target it enters fails. */
+const ttftOf = (run: CaseRun): number => run.timeline.ttftMs ?? Number.NaN;
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
@@ -19,8 +21,8 @@ const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLo
 export function seedPhasesOf(run: CaseRun): Record<string, number> {
   const t = run.timeline;
   const p = t.parts;
-  const emitStartAt = t.transitions.findLast((x) => x.state === 'emit' && x.at <= (t.firstTokenAt ?? 0))?.at;
   const firstTokenAt = t.firstTokenAt ?? Number.NaN;
+  const emitStartAt = t.transitions.findLast((x) => x.state === 'emit' && x.at <= firstTokenAt)?.at;
   const decodeFirstMs = emitStartAt === undefined ? Number.NaN : run.firstChunkHandedAt - emitStartAt;
   return {
     route: p.inbox + p.route,
@@ -109,16 +111,11 @@ export function targetChecks(
   // The request's own forward (its prefill part: contextReadyAt → logitsAt around session.run in
   // the worker) is the raw prefill of exactly these tokens; a forward timed separately (the
   // floor) varies by more than 1 ms between runs on a ~100M model, so it is reported beside.
-  const overheadMs = median(
-    warm.runs.map((r) => (r.timeline.ttftMs ?? 0) - r.timeline.parts.prefill - sampleMs),
-  );
-  const versusFloorMs = median(warm.runs.map((r) => (r.timeline.ttftMs ?? 0) - r.floorPrefillMs - sampleMs));
-  const hitRatio =
-    mean(hit.runs.map((r) => r.timeline.ttftMs ?? 0)) / mean(off.runs.map((r) => r.timeline.ttftMs ?? 0));
+  const overheadMs = median(warm.runs.map((r) => ttftOf(r) - r.timeline.parts.prefill - sampleMs));
+  const versusFloorMs = median(warm.runs.map((r) => ttftOf(r) - r.floorPrefillMs - sampleMs));
+  const hitRatio = mean(hit.runs.map(ttftOf)) / mean(off.runs.map(ttftOf));
   const itlRatio = decode.engineItlMedianMs / decode.rawStepMedianMs;
-  const hitFloorRatio =
-    median(hit.runs.map((r) => r.timeline.ttftMs ?? Number.NaN)) /
-    median(hit.runs.map((r) => r.floorPrefillMs));
+  const hitFloorRatio = median(hit.runs.map(ttftOf)) / median(hit.runs.map((r) => r.floorPrefillMs));
   const coldRuns = cold.runs.slice(1); // the first load builds and saves the optimized graph
   const coldRatio =
     median(coldRuns.map((r) => r.timeline.parts.slotLoad)) /

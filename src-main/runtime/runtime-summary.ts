@@ -1,3 +1,4 @@
+import { isBusySlotStatus } from '../telemetry/residency';
 import type { PageCounters } from './pages';
 import type { SlotRegistry } from './slots';
 import type { EngineParts } from './runtime-parts';
@@ -57,7 +58,7 @@ export function busyReasonOf(parts: EngineParts, registry: SlotRegistry): string
   const numBusy = engine.numRunning + engine.numWaiting;
   if (numBusy > 0) return `${numBusy} request(s) are running or waiting; retry when they finish`;
   if (engine.isStepping) return 'a step is still running; retry in a moment';
-  const loading = registry.list().filter((s) => s.status === 'prefetching' || s.status === 'active');
-  if (loading.length > 0) return `slot ${loading[0]!.slotId} is ${loading[0]!.status}`;
+  const busy = registry.list().find((s) => isBusySlotStatus(s.status));
+  if (busy) return `slot ${busy.slotId} is ${busy.status}`;
   return null;
 }

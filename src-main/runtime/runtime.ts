@@ -130,6 +130,11 @@ export class Runtime {
     );
   }
 
+  /** True while a request with this id is anywhere between submit and its finish. */
+  isInFlight(requestId: string): boolean {
+    return this.parts.engine.isKnown(requestId);
+  }
+
   /** Cancels a request; false when it is unknown or already finished. */
   cancel(requestId: string): boolean {
     return this.parts.engine.cancel(requestId);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { collectGeneration, parseSettingValue, SETTINGS } from '../runtime';
 import type { Runtime, SettingKey, SettingsPatch } from '../runtime';
+import { reasonOf } from '../telemetry/log';
 import { prng } from '../telemetry/synthetic/workload';
 import type { CoreDeps } from './core-deps';
 
@@ -75,10 +76,26 @@ export async function runExperiment(
       runIds.push(run.runId);
     }
   } finally {
-    await untilIdle(runtime).catch(() => undefined);
-    await runtime.reconfigure(original);
+    await restoreSettings(deps, original);
   }
   return runIds;
+}
+
+/**
+ * Puts back the settings the user had once the last arm's requests are done. If the runtime
+ * stays busy or refuses them, the experiment's own outcome still stands (its error is the one
+ * its caller hears) and the log says which settings are left in place and why.
+ */
+async function restoreSettings(deps: CoreDeps, original: SettingsPatch): Promise<void> {
+  try {
+    await untilIdle(deps.runtime);
+    await deps.runtime.reconfigure(original);
+  } catch (error) {
+    deps.log.warn(
+      'bench',
+      `the experiment could not put your settings back (${reasonOf(error)}); the last arm's are still in use: set them again in Settings`,
+    );
+  }
 }
 
 /** Arrival offsets (ms) every arm replays: seeded Poisson gaps, or none for bursts. */

@@ -17,8 +17,6 @@ export interface CoreDeps {
   /** Chat history: the store's, or an in-memory one while persistence is off. */
   chats: ChatQueries;
   window: TimelineWindow;
-  /** Client TTFTs reported before their request finished (request id → ms), applied at finish. */
-  pendingClientTtfts: Map<string, { clientTtftMs: number; clientE2eMs: number | null }>;
   hub: EventHub;
   /** Problems no caller can hand back: the log file, and `app.problem` for the clients. */
   log: ProblemLog;

@@ -8,7 +8,6 @@ import type { RuntimeOptions } from '../runtime';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report';
 import type { Timeline } from '../telemetry/timeline';
-import { judgeClientTtft } from '../telemetry/timeline';
 import { createStore } from '../store';
 import type { Store } from '../store';
 import { startBench } from './bench-runner';
@@ -62,7 +61,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     store,
     chats: store.isPersistent ? store.chats : memoryChats(),
     window: new TimelineWindow(),
-    pendingClientTtfts: new Map(),
     hub,
     log,
     clock: systemClock,
@@ -159,13 +157,6 @@ function wire(deps: CoreDeps): () => void {
   const flag = timelineFlagger(deps.log);
   const onTimeline = (timeline: Timeline) => {
     flag(timeline);
-    const client = deps.pendingClientTtfts.get(timeline.requestId);
-    deps.pendingClientTtfts.delete(timeline.requestId);
-    // A remote request's client is this process (its HTTP client): its own stamps stand.
-    const verdict =
-      client === undefined || timeline.remote ? null : judgeClientTtft(timeline.ttftMs, client.clientTtftMs);
-    if (verdict?.isAccepted) Object.assign(timeline, client);
-    else if (verdict) deps.log.warn('timeline', `${timeline.requestId}: ${verdict.reason}`);
     deps.window.push(timeline);
     deps.store.writer.enqueue(timeline);
     deps.hub.emit('timeline.finished', { timeline });

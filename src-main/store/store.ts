@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { consoleLog } from '../telemetry/log';
 import type { Log } from '../telemetry/log';
 import { consoleLog } from '../telemetry/log';
 import type { Timeline } from '../telemetry/timeline';
@@ -106,7 +107,7 @@ class SqliteStore implements Store {
     this.timelines = timelineQueries(db);
     this.slotEvents = slotEventQueries(db);
     this.retention = retentionControl(db);
-    this.preferences = preferenceQueries(db);
+    this.preferences = preferenceQueries(db, options.log ?? consoleLog);
     const batched = new BatchedWriter(sqliteSink(db), {
       ...options.writer,
       onFatal: (error) => {
@@ -116,7 +117,7 @@ class SqliteStore implements Store {
       },
     });
     this.runs = retriedRuns(runQueries(db), batched);
-    const chats = pendingChats(chatQueries(db, this.timelines));
+    const chats = pendingChats(chatQueries(db, this.timelines, options.log ?? consoleLog));
     this.chats = chats;
     this.healthOf = () => worseHealth(fileHealth, worseHealth(batched.health, chats.health));
     this.writer = {

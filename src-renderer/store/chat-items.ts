@@ -20,9 +20,11 @@ export interface UserItem extends Versions {
 export type AnswerStatus = 'sending' | 'waiting' | 'streaming' | 'done' | 'failed';
 
 /**
- * One answer: its text so far and, once finished, its timeline. `sentAt` and `firstChunkAt`
- * are the renderer's own clock (performance.now()); their difference is the client TTFT.
- * `forecast` is what the composer predicted when it was sent (shown beside the measured TTFT).
+ * One answer: its text so far and, once finished, its timeline. `sentAt`, `firstChunkAt` and
+ * `doneAt` are the renderer's own clock (performance.now()); first chunk − send is the client
+ * TTFT, done − send the client E2E. `forecast` is what the composer predicted when it was sent
+ * (shown beside the measured TTFT). A new answer's `requestId` is chosen here and sent with the
+ * turn, so its events match it from the first one.
  */
 export interface AnswerItem extends Versions {
   kind: 'assistant';
@@ -39,6 +41,8 @@ export interface AnswerItem extends Versions {
   numDroppedMessages: number;
   sentAt: number | null;
   firstChunkAt: number | null;
+  /** When `request.done` arrived (the stream's end as this client saw it). */
+  doneAt: number | null;
   clientTtftMs: number | null;
   isStopRequested: boolean;
   error: string | null;
@@ -59,7 +63,7 @@ export function newAnswer(sentAt: number, versions?: Versions): AnswerItem {
     kind: 'assistant',
     key: newKey('a'),
     messageId: null,
-    requestId: null,
+    requestId: crypto.randomUUID(),
     text: '',
     status: 'sending',
     queuePosition: null,
@@ -69,6 +73,7 @@ export function newAnswer(sentAt: number, versions?: Versions): AnswerItem {
     numDroppedMessages: 0,
     sentAt,
     firstChunkAt: null,
+    doneAt: null,
     clientTtftMs: null,
     isStopRequested: false,
     error: null,

@@ -3,9 +3,7 @@ import type { Result, TurnStarted } from '../../src-main/service/contract';
 import type { Bridge } from '../bridge';
 import type { AnswerItem, ChatItem, UserItem } from './chat-items';
 import { namedVersion, newAnswer, newQuestion, updateAnswer, withNewVersion } from './chat-items';
-import { applyRequestEvent } from './chat-events';
 import type { ChatState } from './chat-store';
-import type { EarlyEvents } from './early-events';
 
 /** The answer still in progress in the open conversation, if any. */
 export function activeAnswer(state: Pick<ChatState, 'items'>): AnswerItem | null {
@@ -21,7 +19,6 @@ export function activeAnswer(state: Pick<ChatState, 'items'>): AnswerItem | null
 export interface TurnDeps {
   store: StoreApi<ChatState>;
   bridge: Bridge;
-  early: EarlyEvents;
 }
 
 /**
@@ -41,7 +38,7 @@ export async function sendMessage(deps: TurnDeps, content: string): Promise<void
   const answer = newAnswer(performance.now());
   const before = store.getState().items;
   const isOk = await startTurn(deps, [...before, question, answer], question, answer, () =>
-    bridge.call('chat.send', { conversationId, content: text }),
+    bridge.call('chat.send', { conversationId, content: text, requestId: answer.requestId! }),
   );
   if (!isOk) store.setState({ items: before, draft: content });
 }
@@ -64,7 +61,7 @@ export async function regenerateAnswer(deps: TurnDeps, answerKey: string): Promi
   if (!messageId) return;
   const answer = newAnswer(performance.now(), withNewVersion(old));
   const isOk = await startTurn(deps, [...items.slice(0, at), answer], null, answer, () =>
-    bridge.call('chat.regenerate', { conversationId, messageId }),
+    bridge.call('chat.regenerate', { conversationId, messageId, requestId: answer.requestId! }),
   );
   if (!isOk) store.setState({ items });
 }
@@ -88,15 +85,16 @@ export async function editQuestion(deps: TurnDeps, questionKey: string, content:
   const question = newQuestion(text, withNewVersion(old));
   const answer = newAnswer(performance.now());
   const isOk = await startTurn(deps, [...items.slice(0, at), question, answer], question, answer, () =>
-    bridge.call('chat.edit', { conversationId, messageId, content: text }),
+    bridge.call('chat.edit', { conversationId, messageId, content: text, requestId: answer.requestId! }),
   );
   if (!isOk) store.setState({ items });
   return isOk;
 }
 
 /**
- * Shows `next`, calls the service, then names the rows by the reply and adopts any events that
- * beat it. A Stop pressed before the reply cancels as soon as it lands. False when refused.
+ * Shows `next`, calls the service, then names the rows by the reply. The answer carries the
+ * request id it sent, so events that beat the reply were already applied to it. A Stop pressed
+ * before the service took the turn cancels as soon as the reply lands. False when refused.
  */
 async function startTurn(
   deps: TurnDeps,
@@ -105,16 +103,14 @@ async function startTurn(
   answer: AnswerItem,
   call: () => Promise<Result<TurnStarted>>,
 ): Promise<boolean> {
-  const { store, early } = deps;
-  early.begin();
+  const { store } = deps;
   store.setState({ items: next, error: null, sendError: null });
   const result = await call();
-  const held = early.end(result.ok ? result.value.requestId : null);
   if (!result.ok) {
     store.setState({ sendError: result.error.message });
     return false;
   }
-  const { requestId, userMessageId, forecast } = result.value;
+  const { userMessageId, forecast } = result.value;
   let items = store
     .getState()
     .items.map((item) =>
@@ -127,13 +123,11 @@ async function startTurn(
     (a) => a.key === answer.key,
     (a) => ({
       ...a,
-      requestId,
       forecast,
       numDroppedMessages: forecast.numDroppedMessages,
       status: a.status === 'sending' ? 'waiting' : a.status,
     }),
   );
-  for (const { event, receivedAt } of held) items = applyRequestEvent(items, event, receivedAt);
   store.setState({ items });
   const after = store.getState().items.find((i) => i.key === answer.key);
   if (after?.kind === 'assistant' && after.isStopRequested && after.status !== 'done')
@@ -152,7 +146,9 @@ export async function stopAnswer(store: StoreApi<ChatState>, bridge: Bridge): Pr
       (a) => ({ ...a, isStopRequested: true }),
     ),
   }));
-  if (answer.requestId === null) return;
+  // Until the service has taken the turn (its reply, or the request's first event) there is
+  // nothing to cancel: the reply cancels it then.
+  if (answer.requestId === null || answer.status === 'sending') return;
   const result = await bridge.call('chat.cancel', { requestId: answer.requestId });
   if (!result.ok) store.setState({ error: `Stop failed: ${result.error.message}` });
 }

@@ -8,8 +8,7 @@ import type {
   SendForecast,
 } from '../../src-main/service/contract';
 import type { Bridge } from '../bridge';
-import type { ChatItem } from './chat-items';
-import { EarlyEvents } from './early-events';
+import type { AnswerItem, ChatItem } from './chat-items';
 import { applyRequestEvent, isRequestEvent } from './chat-events';
 import { editQuestion, regenerateAnswer, sendMessage, stopAnswer } from './chat-send';
 import type { ConversationActions } from './chat-conversations';
@@ -64,10 +63,10 @@ export type ClientTtftSink = (requestId: string, clientTtftMs: number, clientE2e
 
 /** The chat store, talking to the service through `bridge`. */
 export function createChatStore(bridge: Bridge, onClientTtft: ClientTtftSink): StoreApi<ChatState> {
-  const early = new EarlyEvents();
+  const reported = new Set<string>();
   return createStore<ChatState>()((set, get, store) => {
     const settings = settingsActions(store, bridge);
-    const turns = () => ({ store, bridge, early });
+    const turns = () => ({ store, bridge });
     return {
       conversations: [],
       conversationId: null,
@@ -100,15 +99,12 @@ export function createChatStore(bridge: Bridge, onClientTtft: ClientTtftSink): S
       stop: () => stopAnswer(store, bridge),
       onEvents(events, receivedAt) {
         let items = get().items;
-        for (const event of events) {
-          if (!isRequestEvent(event)) continue;
-          const next = applyRequestEvent(items, event, receivedAt);
-          if (next === items) early.hold(event, receivedAt);
-          else if (event.name === 'request.done')
-            reportClientTtft(next, event.payload.requestId, onClientTtft);
-          items = next;
+        for (const event of events)
+          if (isRequestEvent(event)) items = applyRequestEvent(items, event, receivedAt);
+        if (items !== get().items) {
+          set({ items });
+          for (const item of items) if (item.kind === 'assistant') reportOnce(item, reported, onClientTtft);
         }
-        if (items !== get().items) set({ items });
         if (events.some((e) => e.name === 'request.done')) {
           void get().loadConversations();
           settings.refreshForecast();
@@ -118,9 +114,15 @@ export function createChatStore(bridge: Bridge, onClientTtft: ClientTtftSink): S
   });
 }
 
-function reportClientTtft(items: ChatItem[], requestId: string, sink: ClientTtftSink): void {
-  const answer = items.find((item) => item.kind === 'assistant' && item.requestId === requestId);
-  if (answer?.kind === 'assistant' && answer.clientTtftMs !== null && answer.sentAt !== null) {
-    sink(requestId, answer.clientTtftMs, answer.timeline?.clientE2eMs ?? null);
-  }
+/**
+ * Reports an answer's client figures once, when it is done and its timeline has come (the
+ * service can only take them into a finished timeline). Answers loaded from history were not
+ * sent by this client: they have no `sentAt` and report nothing.
+ */
+function reportOnce(answer: AnswerItem, reported: Set<string>, sink: ClientTtftSink): void {
+  const { requestId, timeline } = answer;
+  if (answer.status !== 'done' || timeline === null || requestId === null || reported.has(requestId)) return;
+  if (answer.sentAt === null || answer.firstChunkAt === null) return;
+  reported.add(requestId);
+  sink(requestId, timeline.clientTtftMs!, timeline.clientE2eMs);
 }

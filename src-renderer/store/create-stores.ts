@@ -42,12 +42,14 @@ export function createStores(bridge: Bridge): Stores {
   const slots = createSlotsStore(bridge);
   const bench = createBenchStore(bridge);
   const unsubscribe = bridge.subscribe((events, receivedAt) => {
+    // The window takes a batch's timelines first: an answer finished in it reports its client
+    // figures next, into its timeline there.
+    const timelines = events.flatMap((e) => (e.name === 'timeline.finished' ? [e.payload.timeline] : []));
+    if (timelines.length > 0) live.getState().addTimelines(timelines);
     chat.getState().onEvents(events, receivedAt);
     ui.getState().onEvents(events);
     slots.getState().onEvents(events);
     bench.getState().onEvents(events);
-    const timelines = events.flatMap((e) => (e.name === 'timeline.finished' ? [e.payload.timeline] : []));
-    if (timelines.length > 0) live.getState().addTimelines(timelines);
     const load = events.flatMap((e) => (e.name === 'engine.stats' ? [e.payload] : []));
     if (load.length > 0) live.getState().addLoad(load);
     const status = events.findLast((e) => e.name === 'app.status');

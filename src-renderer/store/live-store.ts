@@ -4,7 +4,7 @@ import type { EngineStats, Slo } from '../../src-main/service/contract';
 import { buildReportFromColumns } from '../../src-main/telemetry/report';
 import type { Boundary, LatencyReport } from '../../src-main/telemetry/report';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
-import { EarlyClientTtfts, onWallClock } from './live-timelines';
+import { onWallClock } from './live-timelines';
 import { createThrottle } from './throttle';
 import { WindowColumns } from './window-columns';
 
@@ -46,7 +46,6 @@ export interface LiveState {
  */
 export function createLiveStore(): StoreApi<LiveState> {
   const columns = new WindowColumns(LIVE_LIMITS.numTimelines);
-  const early = new EarlyClientTtfts();
   const store = createStore<LiveState>()((set, get) => {
     const update = (patch: Partial<LiveState>) => {
       set(patch);
@@ -59,7 +58,7 @@ export function createLiveStore(): StoreApi<LiveState> {
       boundary: 'auto',
       view: viewOf(columns, [], [], DEFAULT_SLO, 'auto'),
       addTimelines(ts) {
-        const added = ts.map((t) => early.attach(onWallClock(t)));
+        const added = ts.map(onWallClock);
         columns.append(added);
         update({ timelines: [...get().timelines, ...added].slice(-LIVE_LIMITS.numTimelines) });
       },
@@ -72,7 +71,8 @@ export function createLiveStore(): StoreApi<LiveState> {
       setClientTtft(requestId, clientTtftMs, clientE2eMs = null) {
         const timelines = get().timelines;
         const at = timelines.findLastIndex((t) => t.requestId === requestId);
-        if (at < 0) return early.remember(requestId, clientTtftMs, clientE2eMs);
+        // The chat reports an answer's figures only once its timeline came, which the window took first.
+        if (at < 0) return;
         const next = timelines.slice();
         next[at] = { ...timelines[at]!, clientTtftMs, clientE2eMs };
         columns.setRow(at, next[at]);

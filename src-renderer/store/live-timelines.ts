@@ -17,25 +17,3 @@ export function onWallClock(t: Timeline): Timeline {
     transitions: t.transitions.map((s) => ({ state: s.state, at: s.at + shiftMs })),
   };
 }
-
-/**
- * Client TTFTs known before their timeline reached the window (`request.done` and
- * `timeline.finished` travel separately): held, bounded, until the timeline comes.
- */
-export class EarlyClientTtfts {
-  private readonly byRequest = new Map<string, { clientTtftMs: number; clientE2eMs: number | null }>();
-
-  /** Holds a client TTFT (and E2E) for a timeline not seen yet. */
-  remember(requestId: string, clientTtftMs: number, clientE2eMs: number | null = null): void {
-    if (this.byRequest.size >= 1000) this.byRequest.clear();
-    this.byRequest.set(requestId, { clientTtftMs, clientE2eMs });
-  }
-
-  /** The timeline with its held client figures, if they were waiting for it. */
-  attach(t: Timeline): Timeline {
-    const client = this.byRequest.get(t.requestId);
-    if (client === undefined) return t;
-    this.byRequest.delete(t.requestId);
-    return { ...t, ...client };
-  }
-}

@@ -1,4 +1,5 @@
 import type { Core, PushedEvent } from '../../src-main/service';
+import type { Timeline } from '../../src-main/telemetry/timeline';
 
 /** One chat turn: how long `chat.send` took to answer, and the turn's pushed events until done. */
 export interface TurnResult {
@@ -34,6 +35,20 @@ export async function sendTurn(core: Core, conversationId: string, content: stri
   await done;
   off();
   const turnMs = performance.now() - startAt;
-  const own = events.filter((e) => 'requestId' in e.payload && e.payload.requestId === requestId);
+  const own = events.filter(
+    (e) =>
+      ('requestId' in e.payload && e.payload.requestId === requestId) ||
+      (e.name === 'timeline.finished' && e.payload.timeline.requestId === requestId),
+  );
   return { requestId, sendMs, turnMs, events: own };
+}
+
+/** The timeline of `requestId` as pushed in `timeline.finished` (once per request); throws when it was not. */
+export function finishedTimelineOf(events: readonly PushedEvent[], requestId: string): Timeline {
+  const found = events.filter(
+    (e): e is Extract<PushedEvent, { name: 'timeline.finished' }> =>
+      e.name === 'timeline.finished' && e.payload.timeline.requestId === requestId,
+  );
+  if (found.length !== 1) throw new Error(`${found.length} timeline.finished events for ${requestId}`);
+  return found[0]!.payload.timeline;
 }

@@ -174,7 +174,8 @@ export class EngineLoop {
     this.kick();
   }
 
-  private isKnown(requestId: string): boolean {
+  /** True while the request is in the inbox, on its way to a slot, or a live sequence. */
+  isKnown(requestId: string): boolean {
     return (
       this.deps.scheduler.sequence(requestId) !== undefined ||
       this.intake.has(requestId) ||

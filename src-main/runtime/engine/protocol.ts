@@ -2,6 +2,7 @@ import type { SamplerSpec } from '../sampling/sampler';
 import type { PageData } from '../pages/page-data';
 import type { KvGeometry } from '../model/kv-geometry';
 import type { DecoderIo } from '../model/decoder-io';
+import type { GraphCacheStatus } from './graph-cache-status';
 import type { ProviderAvailability } from './provider-probe';
 import type { ProviderChoice, ProviderOutcome } from './providers';
 
@@ -37,7 +38,7 @@ export interface LoadJob {
 
 /** Whether a load built from a cached optimized graph (`hit`), saved one (`saved`), or neither. */
 export interface GraphCacheOutcome {
-  status: 'hit' | 'saved' | 'off';
+  status: GraphCacheStatus;
   reason: string | null;
 }
 

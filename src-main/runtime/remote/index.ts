@@ -16,5 +16,5 @@ export { probeModels } from './probe';
 export type { ProbeResult } from './probe';
 export { scrapeMetrics, vllmPhasesBetween, metricsUrlOf } from './vllm-metrics';
 export type { RunServerPhases, ServerPhaseDelta } from './vllm-metrics';
-export { placedSeedRecord, collapsedPhases, firstDisorder, SEED_SERVER_PHASES } from './seed-trace';
-export type { PhaseParts, PlacedRecord, SeedServerPhase } from './seed-trace';
+export { placedSeedRecord, collapsedPhases, firstDisorder } from './seed-trace';
+export type { PhaseParts, PlacedRecord } from './seed-trace';

@@ -40,6 +40,11 @@ export class RemoteEngine {
     void this.run(request, sink);
   }
 
+  /** True while a request with this id is streaming. */
+  isInFlight(requestId: string): boolean {
+    return this.running.has(requestId);
+  }
+
   /** Cancels a running remote request; false when it is unknown or finished. */
   cancel(requestId: string): boolean {
     const controller = this.running.get(requestId);

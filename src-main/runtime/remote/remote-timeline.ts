@@ -1,7 +1,7 @@
 import type { FinishReason, LifeState, RemoteFacts, Timeline, Transition } from '../../telemetry/timeline';
 import {
   canonicalTimeline,
-  checkTimeline,
+  checkRecorded,
   deriveInterTokenGaps,
   LIFE_STATES,
   TTFT_PARTS,
@@ -42,7 +42,8 @@ export function serverSpanOf(report: ServerReport): number {
  * the first content received, the finish the stream's end, all on this process's clock. The
  * parts are the durations the server reported; the rest of the client TTFT is unattributed.
  * When the server's span cannot be placed inside the client's (it says it took longer than the
- * client waited) its parts are left out and the reason kept. Checked like every timeline.
+ * client waited) its parts are left out and the reason kept. Checked like every recorded
+ * timeline: the server's parts adding up to more than the client waited fails (unattributed < 0).
  */
 export function remoteTimeline(
   meta: RemoteRequestMeta,
@@ -58,7 +59,7 @@ export function remoteTimeline(
   const attributedMs = TTFT_PARTS.reduce((sum, p) => sum + parts[p], 0);
   const numPromptTokens = report.numPromptTokens ?? 0;
   const finishReason = finishReasonOf(seen);
-  return checkTimeline(
+  return checkRecorded(
     canonicalTimeline({
       requestId: meta.requestId,
       source: 'runtime',

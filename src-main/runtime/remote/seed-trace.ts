@@ -1,11 +1,8 @@
+import { SEED_SERVER_PHASES } from '../../telemetry/report';
+import type { SeedServerPhase } from '../../telemetry/report';
 import type { Timeline, TtftPart } from '../../telemetry/timeline';
 import type { SeedRecord } from '../../telemetry/trace';
 import { SeedRecordSchema, SEED_STAMPS } from '../../telemetry/trace';
-
-/** Seed 003's server phases that have stamps of their own in a record, in order. */
-export const SEED_SERVER_PHASES = ['gateway', 'queue', 'prefill', 'first_decode'] as const;
-/** See SEED_SERVER_PHASES. */
-export type SeedServerPhase = (typeof SEED_SERVER_PHASES)[number];
 
 /** Our parts inside each of seed 003's server phases (the report's grouping). */
 export type PhaseParts = Readonly<Record<SeedServerPhase, readonly TtftPart[]>>;

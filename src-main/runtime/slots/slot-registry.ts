@@ -1,4 +1,5 @@
 import { reasonOf } from '../../telemetry/log';
+import { isBusySlotStatus } from '../../telemetry/residency';
 import type { CatalogueModel } from '../model';
 import type { SpareState } from '../engine/spare-worker';
 import { mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
@@ -276,7 +277,7 @@ export class SlotRegistry {
   /** Every slot change goes through the event log; the spare worker waits while any slot is busy. */
   private transition(slot: Slot, to: SlotStatus, cause: SlotCause, reason: string | null = null): void {
     this.eventLog.transition(slot, to, cause, reason);
-    const isQuiet = this.list().every((s) => !['prefetching', 'active', 'evicting'].includes(s.status));
+    const isQuiet = this.list().every((s) => !isBusySlotStatus(s.status));
     if (isQuiet) this.options.spare?.refillWhenQuiet();
     else this.options.spare?.holdOff();
   }

@@ -96,13 +96,27 @@ export interface TurnJob {
   leafAtStart: string | null;
   /** Cut the answer this many ms after arrival (finish reason `deadline`); default: the setting. */
   deadlineMs?: number;
+  /** The request's id (see turnRequestId). */
+  requestId: string;
+}
+
+/**
+ * The id of a turn's request: the client's (so it can match the request's events before the
+ * method's reply), refused when a request with it is still in flight; else a new one. Called
+ * before the turn stores anything.
+ */
+export function turnRequestId(deps: CoreDeps, requested: string | undefined): string {
+  if (requested === undefined) return randomUUID();
+  if (deps.runtime.isInFlight(requested) || deps.remote.isInFlight(requested))
+    throw new ServiceFailure('invalid_input', `request id ${requested} is already in use`);
+  return requested;
 }
 
 /** Submits the turn to the runtime; chunks and the outcome go out as pushed events. */
 export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
   const { hub } = deps;
   const engine = RemoteEngine.isRemote(job.plan.modelId) ? deps.remote : deps.runtime;
-  const requestId = randomUUID();
+  const { requestId } = job;
   const forecast = forecastOf(job.plan);
   const request: GenerationRequest = {
     requestId,
@@ -125,10 +139,11 @@ export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
         text: chunk.text,
         numTokens: chunk.numTokens ?? chunk.tokenIds.length,
       }),
+    // The timeline itself goes out once, in timeline.finished (every finished request's feed).
     onDone: (outcome) =>
       hub.emit('request.done', {
         requestId,
-        timeline: outcome.timeline,
+        finishReason: outcome.timeline.finishReason,
         messageId: storeAnswer(deps, job, outcome, meta),
       }),
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppStatusSchema } from './methods';
+import { FINISH_REASONS } from '../../telemetry/timeline/schema';
 import { EngineStatsSchema, ProblemSchema, SlotEventSchema, TimelineSchema } from './schemas';
 import { ConversionProgressSchema } from './model-schemas';
 
@@ -12,13 +13,16 @@ export const EVENTS = {
   'request.queued': z.object({ requestId: z.string(), position: z.number().int().min(0) }),
   /** Text produced since the previous chunk of this request. */
   'request.chunk': z.object({ requestId: z.string(), text: z.string(), numTokens: z.number().int().min(0) }),
-  /** The request finished; its timeline is complete and checked. */
+  /**
+   * A chat request finished: how, and the stored answer's id (null when nothing was stored).
+   * Its timeline is pushed once, in `timeline.finished`, right after.
+   */
   'request.done': z.object({
     requestId: z.string(),
-    timeline: TimelineSchema,
+    finishReason: z.enum(FINISH_REASONS),
     messageId: z.string().nullable(),
   }),
-  /** Any finished timeline (chat, API, bench): the dashboard's feed. */
+  /** Any finished timeline (chat, API, bench), complete and checked: the dashboard's and the chat's feed. */
   'timeline.finished': z.object({ timeline: TimelineSchema }),
   'slot.event': SlotEventSchema,
   /** A slot's conversion moved on (a GGUF file into the graph cache): bytes done of the total. */

@@ -32,6 +32,12 @@ import { MAX_DEADLINE_MS, SETTING_KEYS, SettingsPatchSchema } from '../../runtim
 import type { SettingKey } from '../../runtime/settings';
 
 const idSchema = z.string().min(1).max(200);
+/**
+ * The id a turn's request will carry, chosen by the client (a UUID) so that it can match the
+ * request's events from the first one: over SSE they may arrive before the method's reply.
+ * Absent: the service chooses. One already in flight is refused before anything is stored.
+ */
+const turnRequestIdSchema = z.uuid().optional();
 const empty = z.object({}).strict();
 
 /**
@@ -166,15 +172,20 @@ export const METHODS = {
       sampling: SamplingSchema.optional(),
       /** Cut the answer this many ms after it arrives (finish reason `deadline`); default: the setting. */
       deadlineMs: z.number().int().min(1).max(MAX_DEADLINE_MS).optional(),
+      requestId: turnRequestIdSchema,
     }),
     TurnStartedSchema,
   ),
-  'chat.regenerate': def(z.object({ conversationId: idSchema, messageId: idSchema }), TurnStartedSchema),
+  'chat.regenerate': def(
+    z.object({ conversationId: idSchema, messageId: idSchema, requestId: turnRequestIdSchema }),
+    TurnStartedSchema,
+  ),
   'chat.edit': def(
     z.object({
       conversationId: idSchema,
       messageId: idSchema,
       content: wellFormedText().min(1).max(INPUT_LIMITS.maxMessageChars),
+      requestId: turnRequestIdSchema,
     }),
     TurnStartedSchema,
   ),

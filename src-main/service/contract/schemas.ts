@@ -6,6 +6,7 @@ import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 import { MODEL_SOURCES } from '../../runtime/model/model-sources';
 import { ConversionProgressSchema } from './model-schemas';
+import { GRAPH_CACHE_STATUSES } from '../../runtime/engine/graph-cache-status';
 import { ERROR_CODES } from './result';
 import { wellFormedText } from './text';
 
@@ -120,7 +121,7 @@ export const SlotSnapshotSchema = z.object({
   /** Why the requested provider is not the one in use (e.g. "webgpu: no adapter"), or null. */
   providerUnavailableReason: z.string().nullable(),
   /** Whether the last load built from ONNX Runtime's cached optimized graph. */
-  graphCache: z.enum(['hit', 'saved', 'off']).nullable(),
+  graphCache: z.enum(GRAPH_CACHE_STATUSES).nullable(),
   /** Why the last load's graph was not cached (`off`: no room, unusable, no folder …), or null. */
   graphCacheReason: z.string().nullable(),
   /** The last load's read + session build + warm-up, ms; null before the first load. */

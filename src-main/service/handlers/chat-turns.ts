@@ -15,6 +15,7 @@ import {
   refuseIfTooLong,
   runTurn,
   titleOf,
+  turnRequestId,
   turnsOf,
 } from '../chat/turns';
 
@@ -65,7 +66,7 @@ interface Opened {
 async function regenerate(
   deps: CoreDeps,
   open: (conversationId: string) => Opened,
-  { conversationId, messageId }: MethodInput<'chat.regenerate'>,
+  { conversationId, messageId, requestId }: MethodInput<'chat.regenerate'>,
 ) {
   const { conversation, settings } = open(conversationId);
   const all = deps.chats.messages(conversationId);
@@ -85,6 +86,7 @@ async function regenerate(
     plan,
     how: { settings },
     leafAtStart,
+    requestId: turnRequestId(deps, requestId),
   });
 }
 
@@ -92,7 +94,7 @@ async function regenerate(
 async function edit(
   deps: CoreDeps,
   open: (conversationId: string) => Opened,
-  { conversationId, messageId, content }: MethodInput<'chat.edit'>,
+  { conversationId, messageId, content, requestId }: MethodInput<'chat.edit'>,
 ) {
   const { chats } = deps;
   const { conversation, settings } = open(conversationId);
@@ -103,6 +105,7 @@ async function edit(
   const plan = await planTurn(deps, turnsOf(settings, pathTo(all, original.parentId), content), { settings });
   refuseIfTooLong(plan);
   open(conversationId); // still there after planning
+  const id = turnRequestId(deps, requestId);
   const question = chats.addMessage({ conversationId, parentId: original.parentId, role: 'user', content });
   chats.setLeaf(conversationId, question.messageId);
   return runTurn(deps, {
@@ -111,6 +114,7 @@ async function edit(
     plan,
     how: { settings },
     leafAtStart: question.messageId,
+    requestId: id,
   });
 }
 
@@ -148,6 +152,7 @@ function startTurn(
   input: MethodInput<'chat.send'>,
 ) {
   const { chats } = deps;
+  const requestId = turnRequestId(deps, input.requestId);
   const question = chats.addMessage({
     conversationId: conversation.conversationId,
     parentId: conversation.leafMessageId,
@@ -163,6 +168,7 @@ function startTurn(
     plan,
     how,
     leafAtStart: question.messageId,
+    requestId,
     ...(input.deadlineMs === undefined ? {} : { deadlineMs: input.deadlineMs }),
   });
 }

@@ -13,14 +13,16 @@ type TelemetryHandlers = Pick<
 export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
   return {
     'timelines.recent': ({ limit }) => deps.window.toArray().slice(-limit),
+    // The one place a client's figures enter a timeline. A client reports once it has the
+    // request's timeline (pushed in timeline.finished after the window holds it).
     'timelines.reportClientTtft': ({ requestId, clientTtftMs, clientE2eMs }) => {
       const figures = { clientTtftMs, clientE2eMs: clientE2eMs ?? null };
       const timeline = deps.window.toArray().findLast((t) => t.requestId === requestId);
-      if (!timeline) {
-        if (deps.pendingClientTtfts.size >= 1000) deps.pendingClientTtfts.clear();
-        deps.pendingClientTtfts.set(requestId, figures);
-        return { isRecorded: true };
-      }
+      if (!timeline)
+        return {
+          isRecorded: false,
+          reason: `no finished request ${requestId} in the live window: report after its timeline.finished`,
+        };
       // A remote request's client is this process (its HTTP client): its own stamps stand.
       if (timeline.remote)
         return {

@@ -6,7 +6,8 @@ import { LIFE_STATES } from '../../telemetry/timeline';
  * `endAt` or NaN when absent (a transition's `endAt` is never NaN: the schema takes only
  * numbers). Formatting ~25 doubles as JSON text was the largest part of encoding a row; the
  * triples are copies, and every value reads back bit for bit. The index makes LIFE_STATES'
- * order part of the stored format: a state may be appended, never moved.
+ * order part of the stored format: a state may be appended, never moved (the codes are pinned
+ * literally in test/unit/store/codec/stored-codes.test.ts).
  */
 export const TRANSITION_WIDTH = 3;
 

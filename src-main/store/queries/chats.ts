@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Log } from '../../telemetry/log';
 import type { FinishReason } from '../../telemetry/timeline';
 import type { TimelineQueries } from './timelines';
 import type {
@@ -47,11 +48,12 @@ interface MessageRow {
   meta_json: string;
 }
 
-/** ChatQueries over an open history database. */
-export function chatQueries(db: Database.Database, timelines: TimelineQueries): ChatQueries {
-  const conversations = conversationQueries(db);
-  const messages = messageQueries(db, timelines);
-  const settings = settingQueries(db);
+/** ChatQueries over an open history database; `log` hears of stored JSON that no longer parses. */
+export function chatQueries(db: Database.Database, timelines: TimelineQueries, log: Log): ChatQueries {
+  const readJson = jsonReader(log);
+  const conversations = conversationQueries(db, readJson);
+  const messages = messageQueries(db, timelines, readJson);
+  const settings = settingQueries(db, readJson);
   const importAll = db.transaction((conversation: NewConversation, list: readonly NewMessage[]) => {
     const { leafMessageId, ...rest } = conversation;
     const record = conversations.createConversation(rest);
@@ -79,7 +81,7 @@ type ConversationPart = Pick<
   | 'search'
 >;
 
-function conversationQueries(db: Database.Database): ConversationPart {
+function conversationQueries(db: Database.Database, readJson: ReadJson): ConversationPart {
   const insert = db.prepare(
     'INSERT INTO conversations (id, title, created_at_wall_ms, updated_at_wall_ms, settings_json) VALUES (?, ?, ?, ?, ?)',
   );
@@ -111,10 +113,10 @@ function conversationQueries(db: Database.Database): ConversationPart {
       );
       return record;
     },
-    listConversations: () => (list.all() as ConversationRow[]).map(toConversation),
+    listConversations: () => (list.all() as ConversationRow[]).map((row) => toConversation(row, readJson)),
     getConversation: (id) => {
       const row = get.get(id) as ConversationRow | undefined;
-      return row ? toConversation(row) : null;
+      return row ? toConversation(row, readJson) : null;
     },
     renameConversation: (id, title) => rename.run(title, id).changes > 0,
     setSettings: (id, settings) => setSettings.run(JSON.stringify(settings), id).changes > 0,
@@ -125,7 +127,10 @@ function conversationQueries(db: Database.Database): ConversationPart {
       return (search.all({ pattern, limit }) as ConversationRow[]).map((row) => {
         const isTitleHit = row.title.toLowerCase().includes(query.toLowerCase());
         const match = isTitleHit ? undefined : (firstMatch.get(row.id, pattern) as { content: string });
-        return { conversation: toConversation(row), snippet: match ? snippetOf(match.content, query) : null };
+        return {
+          conversation: toConversation(row, readJson),
+          snippet: match ? snippetOf(match.content, query) : null,
+        };
       });
     },
   };
@@ -134,6 +139,7 @@ function conversationQueries(db: Database.Database): ConversationPart {
 function messageQueries(
   db: Database.Database,
   timelines: TimelineQueries,
+  readJson: ReadJson,
 ): Pick<ChatQueries, 'addMessage' | 'messages'> {
   const insert = db.prepare(
     `INSERT INTO messages (id, conversation_id, parent_id, role, content, request_id, finish_reason, meta_json, created_at_wall_ms)
@@ -177,14 +183,17 @@ function messageQueries(
         createdWallMs: r.created_at_wall_ms,
         requestId: r.request_id,
         finishReason: r.finish_reason,
-        meta: parseJson(r.meta_json),
+        meta: readJson(r.meta_json, `message ${r.id}'s meta`),
         timeline: r.request_id ? (linked.get(r.request_id) ?? null) : null,
       }));
     },
   };
 }
 
-function settingQueries(db: Database.Database): Pick<ChatQueries, 'getSetting' | 'putSetting'> {
+function settingQueries(
+  db: Database.Database,
+  readJson: ReadJson,
+): Pick<ChatQueries, 'getSetting' | 'putSetting'> {
   const get = db.prepare('SELECT value_json FROM settings WHERE key = ?');
   const put = db.prepare(
     'INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json',
@@ -192,22 +201,35 @@ function settingQueries(db: Database.Database): Pick<ChatQueries, 'getSetting' |
   return {
     getSetting: (key) => {
       const row = get.get(key) as { value_json: string } | undefined;
-      return row ? parseJson(row.value_json) : null;
+      return row ? readJson(row.value_json, `setting ${key}`) : null;
     },
     putSetting: (key, value) => void put.run(key, JSON.stringify(value)),
   };
 }
 
-/** Stored JSON, or {} when a hand-edited row no longer parses (the service then uses defaults). */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return {};
-  }
+/** Reads a stored JSON column; `what` names the row for the log. */
+type ReadJson = (text: string, what: string) => unknown;
+
+/**
+ * Stored JSON, or {} when a row no longer parses (edited by hand, damaged): the reader's
+ * defaults then apply, and the log says which row and why, so the loss is never silent. The
+ * row itself is kept as it is until the next save overwrites it.
+ */
+function jsonReader(log: Log): ReadJson {
+  return (text, what) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      log.warn(
+        'store',
+        `${what} is not JSON (${(error as Error).message}); its defaults apply until it is saved again`,
+      );
+      return {};
+    }
+  };
 }
 
-function toConversation(row: ConversationRow): ConversationRecord {
+function toConversation(row: ConversationRow, readJson: ReadJson): ConversationRecord {
   return {
     conversationId: row.id,
     title: row.title,
@@ -215,6 +237,6 @@ function toConversation(row: ConversationRow): ConversationRecord {
     updatedWallMs: row.updated_at_wall_ms,
     numMessages: row.num_messages,
     leafMessageId: row.leaf_message_id,
-    settings: parseJson(row.settings_json),
+    settings: readJson(row.settings_json, `conversation ${row.id}'s settings`),
   };
 }

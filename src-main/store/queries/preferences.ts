@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Log } from '../../telemetry/log';
 
 /**
  * Named JSON values in the `settings` table (the app's runtime settings, the retention policy).
@@ -10,8 +11,8 @@ export interface PreferenceQueries {
   write(key: string, value: unknown): void;
 }
 
-/** PreferenceQueries over an open history database. */
-export function preferenceQueries(db: Database.Database): PreferenceQueries {
+/** PreferenceQueries over an open history database; `log` hears of a value that no longer parses. */
+export function preferenceQueries(db: Database.Database, log: Log): PreferenceQueries {
   const read = db.prepare('SELECT value_json FROM settings WHERE key = ?');
   const write = db.prepare(
     'INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json',
@@ -22,8 +23,13 @@ export function preferenceQueries(db: Database.Database): PreferenceQueries {
       if (!row) return null;
       try {
         return JSON.parse(row.value_json) as unknown;
-      } catch {
-        // A hand-edited or truncated value reads as never written; the owner falls back to defaults.
+      } catch (error) {
+        // A hand-edited or truncated value reads as never written (the owner falls back to
+        // defaults); the log says so, since the user's choice is being ignored.
+        log.warn(
+          'store',
+          `setting ${key} is not JSON (${(error as Error).message}); its defaults apply until it is saved again`,
+        );
         return null;
       }
     },

@@ -32,12 +32,13 @@ export { toProfileJson } from './profile-json';
 export {
   BOUNDARY_KINDS,
   SEED_PHASES,
+  SEED_SERVER_PHASES,
   SEED_TTFT_PHASES,
   NESTED_PARTS,
   SEED_REMEDIES,
   PERCENTILE_METHOD,
 } from './seed-phases';
-export type { Boundary, SeedPhase } from './seed-phases';
+export type { Boundary, SeedPhase, SeedServerPhase } from './seed-phases';
 export type { BoundaryPhases, SeedDominant } from './boundary-phases';
 export { BROKEN_RULE, isCompletedCode } from './client-boundary';
 export type { ClientBoundary, BrokenMeasurements } from './client-boundary';

@@ -9,6 +9,17 @@ import { z } from 'zod';
 export const SLOT_STATUSES = ['empty', 'prefetching', 'resident', 'active', 'evicting', 'failed'] as const;
 export type SlotStatus = (typeof SLOT_STATUSES)[number];
 
+/**
+ * Statuses of a slot whose worker is at work (loading, running sequences, unloading): while
+ * any slot is in one, the engine is not idle, and a spare worker does not start.
+ */
+export const BUSY_SLOT_STATUSES = ['prefetching', 'active', 'evicting'] as const satisfies readonly SlotStatus[];
+
+/** True when a slot in `status` is at work (BUSY_SLOT_STATUSES). */
+export function isBusySlotStatus(status: SlotStatus): boolean {
+  return (BUSY_SLOT_STATUSES as readonly SlotStatus[]).includes(status);
+}
+
 /** Why a slot changed status. */
 export const SLOT_CAUSES = ['request', 'prefetch', 'ttl', 'budget', 'manual', 'error'] as const;
 export type SlotCause = (typeof SLOT_CAUSES)[number];

@@ -16,19 +16,39 @@ export class TimelineBroken extends Error {
 }
 
 /**
- * Asserts a timeline's invariants and throws `TimelineBroken` on the first violation: stamps
- * ordered (a state's own end after its start and before the next state's start), parts ≥ 0,
- * parts never more than TTFT (unattributed ≥ 0, which fails when independently stamped parts
- * overlap), parts + unattributed = TTFT, counts consistent. Returns the timeline for chaining.
+ * Asserts a timeline record's invariants and throws `TimelineBroken` on the first violation:
+ * everything `checkRecorded` checks, plus that its stored totals agree with its stamps (e2e =
+ * finish − arrival, TTFT = first token − arrival) and that parts + unattributed = TTFT. For a
+ * timeline read from outside (an imported trace, a stored row), where every field was written
+ * independently; a timeline derived in this process is built from its stamps, so those
+ * equalities hold by construction and only `checkRecorded` can fail for it. Returns the timeline.
  */
 export function checkTimeline(t: Timeline): Timeline {
-  const fail = (reason: string): never => {
-    throw new TimelineBroken(t.requestId, reason);
-  };
+  const fail = failerOf(t);
+  checkRecorded(t);
+  checkTotals(t, fail);
+  return t;
+}
+
+/**
+ * What can go wrong in a timeline derived here from its stamps: stamps out of order (a state's
+ * own end before its start or after the next state's start, stamps from a worker's clock), a
+ * negative part (parts are never clamped, so this fires), parts adding up to more than TTFT
+ * (unattributed < 0: independently stamped parts overlap), inconsistent counts. Returns the
+ * timeline for chaining.
+ */
+export function checkRecorded(t: Timeline): Timeline {
+  const fail = failerOf(t);
   checkStamps(t, fail);
   checkParts(t, fail);
   checkCounts(t, fail);
   return t;
+}
+
+function failerOf(t: Timeline): (reason: string) => never {
+  return (reason) => {
+    throw new TimelineBroken(t.requestId, reason);
+  };
 }
 
 function checkStamps(t: Timeline, fail: (reason: string) => never): void {
@@ -40,23 +60,28 @@ function checkStamps(t: Timeline, fail: (reason: string) => never): void {
     previousAt = endAt ?? at;
   }
   if (previousAt > t.finishedAt) fail('a state was entered after the finish');
-  if (Math.abs(t.e2eMs - (t.finishedAt - t.arrivedAt)) > PART_TOLERANCE_MS)
-    fail('e2e is not finish − arrival');
-  if (t.firstTokenAt !== null) {
-    if (t.firstTokenAt < t.arrivedAt || t.firstTokenAt > t.finishedAt) fail('first token outside the life');
-    if (t.ttftMs === null || Math.abs(t.ttftMs - (t.firstTokenAt - t.arrivedAt)) > PART_TOLERANCE_MS)
-      fail('ttft is not first token − arrival');
-  } else if (t.ttftMs !== null) fail('ttft without a first token');
+  if (t.firstTokenAt !== null && (t.firstTokenAt < t.arrivedAt || t.firstTokenAt > t.finishedAt))
+    fail('first token outside the life');
 }
 
 function checkParts(t: Timeline, fail: (reason: string) => never): void {
-  let sumMs = 0;
   for (const part of TTFT_PARTS) {
     const ms = t.parts[part];
     if (!Number.isFinite(ms) || ms < -PART_TOLERANCE_MS) fail(`part ${part} is ${ms} ms`);
-    sumMs += ms;
   }
-  if (t.unattributedMs < -PART_TOLERANCE_MS) fail(`unattributed is ${t.unattributedMs} ms`);
+  if (!Number.isFinite(t.unattributedMs) || t.unattributedMs < -PART_TOLERANCE_MS)
+    fail(`unattributed is ${t.unattributedMs} ms: the parts overlap`);
+}
+
+/** A record's stored totals against its own stamps and parts (independent fields there). */
+function checkTotals(t: Timeline, fail: (reason: string) => never): void {
+  if (Math.abs(t.e2eMs - (t.finishedAt - t.arrivedAt)) > PART_TOLERANCE_MS)
+    fail('e2e is not finish − arrival');
+  if (t.firstTokenAt !== null) {
+    if (t.ttftMs === null || Math.abs(t.ttftMs - (t.firstTokenAt - t.arrivedAt)) > PART_TOLERANCE_MS)
+      fail('ttft is not first token − arrival');
+  } else if (t.ttftMs !== null) fail('ttft without a first token');
+  const sumMs = TTFT_PARTS.reduce((sum, part) => sum + t.parts[part], 0);
   const wholeMs = t.ttftMs ?? t.e2eMs;
   const toleranceMs = PART_TOLERANCE_MS * (TTFT_PARTS.length + 1);
   if (Math.abs(sumMs + t.unattributedMs - wholeMs) > toleranceMs)

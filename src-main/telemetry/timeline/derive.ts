@@ -1,5 +1,5 @@
 import type { LifeState, PartsMs, Transition, TtftPart } from './schema';
-import { zeroParts } from './schema';
+import { ATTEMPT_STATES, zeroParts } from './schema';
 
 /**
  * The one place where intervals are derived from recorded transitions (vLLM v1 style:
@@ -36,7 +36,6 @@ const DIRECT_PART: Partial<Record<LifeState, TtftPart>> = {
   queue: 'queue',
   requeue: 'requeue',
 };
-const ATTEMPT_STATES: ReadonlySet<LifeState> = new Set(['activation', 'contextLookup', 'prefill', 'emit']);
 
 /**
  * Derives the TTFT parts from a life's transitions. Intervals after `firstTokenAt` belong to
@@ -56,13 +55,14 @@ export function deriveParts(
     if (current.at >= lifeEndAt) break;
     const nextAt = i + 1 < transitions.length ? transitions[i + 1]!.at : finishedAt;
     const endAt = Math.min(current.endAt ?? nextAt, lifeEndAt);
-    const durationMs = Math.max(0, endAt - Math.max(current.at, arrivedAt));
+    // Never clamped: stamps out of order make a negative part, which checkRecorded refuses.
+    const durationMs = endAt - Math.max(current.at, arrivedAt);
     if (current.state === 'requeue') attempt = moveAttemptToLost(parts, attempt);
     const direct = DIRECT_PART[current.state];
     if (direct) parts[direct] += durationMs;
-    else if (ATTEMPT_STATES.has(current.state)) attempt[current.state as TtftPart] += durationMs;
+    else if (isAttemptState(current.state)) attempt[current.state] += durationMs;
   }
-  for (const state of ATTEMPT_STATES) parts[state as TtftPart] += attempt[state as TtftPart];
+  for (const state of ATTEMPT_STATES) parts[state] += attempt[state];
   const totalMs = lifeEndAt - arrivedAt;
   const attributedMs = Object.values(parts).reduce((sum, ms) => sum + ms, 0);
   return {
@@ -74,8 +74,12 @@ export function deriveParts(
 
 /** An attempt that ended in preemption before the first token: all its work was lost. */
 function moveAttemptToLost(parts: PartsMs, attempt: PartsMs): PartsMs {
-  for (const state of ATTEMPT_STATES) parts.lostPrefill += attempt[state as TtftPart];
+  for (const state of ATTEMPT_STATES) parts.lostPrefill += attempt[state];
   return zeroParts();
+}
+
+function isAttemptState(state: LifeState): state is (typeof ATTEMPT_STATES)[number] {
+  return (ATTEMPT_STATES as readonly LifeState[]).includes(state);
 }
 
 /** Gaps between consecutive token flushes (ms); the first gap follows the first token. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SLOT_CAUSES } from '../residency/schema';
 
 /**
  * Why the context pages did not cover more of the prompt, as found at the lookup itself:
@@ -39,12 +40,12 @@ export const PageMissSchema = z.object({
 export type PageMiss = z.infer<typeof PageMissSchema>;
 
 /**
- * Why the request found its model slot cold: never loaded since start (`first-load`), or
- * unloaded earlier by its keep-alive (`ttl`), to make room for another model (`budget`), by the
- * user (`manual`), or after failing (`error`). `unloadedAtWallMs` says when.
+ * Why the request found its model slot cold: never loaded since start (`first-load`), or the
+ * cause of the slot event that unloaded it (SLOT_CAUSES: its keep-alive `ttl`, making room for
+ * another model `budget`, the user `manual`, a failure `error`, …). `unloadedAtWallMs` says when.
  */
 export const SlotLoadCauseSchema = z.object({
-  kind: z.enum(['first-load', 'ttl', 'budget', 'manual', 'error', 'prefetch', 'request']),
+  kind: z.enum(['first-load', ...SLOT_CAUSES]),
   reason: z.string().nullable(),
   unloadedAtWallMs: z.number().nullable(),
   /** The keep-alive the slot had when it was unloaded by it (ms), else null. */

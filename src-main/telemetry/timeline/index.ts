@@ -5,6 +5,7 @@ export { CLIENT_CLOCK_TOLERANCE_MS, judgeClientTtft } from './client-ttft';
 export type { ClientTtftVerdict } from './client-ttft';
 export type { DerivedParts } from './derive';
 export {
+  checkRecorded,
   checkTimeline,
   TimelineBroken,
   PART_TOLERANCE_MS,

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import { canonicalTimeline } from './canonical';
-import { checkTimeline, TimelineBroken } from './check';
+import { checkRecorded, TimelineBroken } from './check';
 import { deriveInterTokenGaps, deriveParts } from './derive';
 import type { Diagnosis } from './diagnosis';
 import { emptyDiagnosis } from './diagnosis';
@@ -119,7 +119,7 @@ export class TimelineRecorder {
     if (at < this.lastAt) throw new TimelineBroken(this.meta.requestId, 'finished before its last state');
     const derived = deriveParts(this.arrivedAt, this.transitions, this.firstTokenAt, at);
     const { isColdSlot, ...meta } = this.meta;
-    this.finished = checkTimeline(
+    this.finished = checkRecorded(
       canonicalTimeline({
         ...meta,
         source: 'runtime',

@@ -31,6 +31,17 @@ export const LIFE_STATES = [
 export type LifeState = (typeof LIFE_STATES)[number];
 
 /**
+ * The states of one admission's attempt at a first token, each its own TTFT part: a
+ * preemption before the first token throws the attempt's time into `lostPrefill`.
+ */
+export const ATTEMPT_STATES = [
+  'activation',
+  'contextLookup',
+  'prefill',
+  'emit',
+] as const satisfies readonly (LifeState & TtftPart)[];
+
+/**
  * One recorded transition: the request entered `state` at monotonic instant `at` (ms). `endAt`
  * is the state's own end, stamped by whoever finished its work, independently of the next
  * state's start; the time between the two is unattributed. Absent: the state lasted until the

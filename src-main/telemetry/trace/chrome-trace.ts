@@ -1,5 +1,7 @@
 import type { Writable } from 'node:stream';
-import type { Timeline } from '../timeline/schema';
+import { transportMs } from '../timeline/derive';
+import { ATTEMPT_STATES } from '../timeline/schema';
+import type { LifeState, Timeline } from '../timeline/schema';
 import type { StreamOutOptions, TimelineSource } from './stream-out';
 import { mapTimelines, streamOut } from './stream-out';
 
@@ -18,7 +20,6 @@ export interface TraceEvent {
 /** The server's process (its monotonic clock) and the clients' (their own clocks). */
 const SERVER_PID = 1;
 const CLIENT_PID = 2;
-const ATTEMPT_STATES = new Set(['activation', 'contextLookup', 'prefill', 'emit']);
 /** Trace timestamps are µs; our instants are ms. */
 const US_PER_MS = 1000;
 
@@ -70,7 +71,7 @@ export function requestEvents(t: Timeline, tid: number): TraceEvent[] {
   const lastRequeue = lastRequeueBeforeFirstToken(t);
   t.transitions.forEach(({ state, at }, i) => {
     const endAt = t.transitions[i + 1]?.at ?? t.finishedAt;
-    const isLost = i < lastRequeue && ATTEMPT_STATES.has(state);
+    const isLost = i < lastRequeue && (ATTEMPT_STATES as readonly LifeState[]).includes(state);
     const cat = isLost ? 'lostPrefill' : state === 'decode' ? 'decode' : 'ttft';
     events.push(span(SERVER_PID, isLost ? `${state} (lost)` : state, cat, at, endAt, tid));
   });
@@ -85,14 +86,13 @@ export function requestEvents(t: Timeline, tid: number): TraceEvent[] {
  */
 export function clientEvents(t: Timeline, tid: number): TraceEvent[] {
   if (t.clientTtftMs === null) return [];
-  const transportMs = t.ttftMs === null ? null : t.clientTtftMs - t.ttftMs;
   return [
     ...threadEvents(CLIENT_PID, tid, `${t.requestId} (client)`),
     span(CLIENT_PID, 'client TTFT', 'client', t.arrivedAt, t.arrivedAt + t.clientTtftMs, tid, {
       requestId: t.requestId,
       clientTtftMs: t.clientTtftMs,
       serverTtftMs: t.ttftMs,
-      transportMs,
+      transportMs: transportMs(t.clientTtftMs, t.ttftMs),
       alignment:
         'drawn from the server arrival stamp: the client clock is separate, only its duration is measured',
     }),

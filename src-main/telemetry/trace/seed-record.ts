@@ -6,19 +6,24 @@ import { TimelineRecorder } from '../timeline/recorder';
 import type { Timeline } from '../timeline/schema';
 
 /**
- * Seed 003's trace record: one request's stamps on one aligned clock (ms). The stamps must be
- * in this order; each gap becomes one of our parts (see docs/telemetry.md, "Importing").
+ * Seed 003's trace record: one request's stamps on one aligned clock (ms), in the order they
+ * must come, each with the side that takes it; each gap becomes one of our parts (see
+ * docs/telemetry.md, "Importing").
  */
-export const SEED_STAMPS = [
-  'client_send_ms',
-  'gateway_arrival_ms',
-  'queue_enter_ms',
-  'prefill_start_ms',
-  'prefill_end_ms',
-  'first_token_server_ms',
-  'first_token_client_ms',
-  'last_token_client_ms',
-] as const;
+const STAMP_SIDES = {
+  client_send_ms: 'client',
+  gateway_arrival_ms: 'server',
+  queue_enter_ms: 'server',
+  prefill_start_ms: 'server',
+  prefill_end_ms: 'server',
+  first_token_server_ms: 'server',
+  first_token_client_ms: 'client',
+  last_token_client_ms: 'client',
+} as const;
+/** One of seed 003's stamps. */
+export type SeedStamp = keyof typeof STAMP_SIDES;
+/** Seed 003's stamps in the order they must come. */
+export const SEED_STAMPS = Object.keys(STAMP_SIDES) as SeedStamp[];
 
 /** A positive whole token count no larger than `max` (limits.ts: wide enough for any engine's traces). */
 const tokenCount = (max: number) =>
@@ -37,10 +42,7 @@ export const SeedRecordSchema = z.object({
     .max(TRACE_LIMITS.maxIdChars, `must be at most ${TRACE_LIMITS.maxIdChars} characters`),
   prompt_tokens: tokenCount(TRACE_LIMITS.maxPromptTokens),
   output_tokens: tokenCount(TRACE_LIMITS.maxOutputTokens),
-  ...(Object.fromEntries(SEED_STAMPS.map((s) => [s, stamp])) as Record<
-    (typeof SEED_STAMPS)[number],
-    typeof stamp
-  >),
+  ...(Object.fromEntries(SEED_STAMPS.map((s) => [s, stamp])) as Record<SeedStamp, typeof stamp>),
 });
 export type SeedRecord = z.infer<typeof SeedRecordSchema>;
 
@@ -48,15 +50,9 @@ export type SeedRecord = z.infer<typeof SeedRecordSchema>;
 export const SEED_FIELDS = Object.keys(SeedRecordSchema.shape);
 
 /** The stamps the server takes, in the order they must come (one clock: a disorder is impossible). */
-const SERVER_STAMPS = [
-  'gateway_arrival_ms',
-  'queue_enter_ms',
-  'prefill_start_ms',
-  'prefill_end_ms',
-  'first_token_server_ms',
-] as const;
+const SERVER_STAMPS = SEED_STAMPS.filter((s) => STAMP_SIDES[s] === 'server');
 /** The stamps the client takes, in order (its own clock). */
-const CLIENT_STAMPS = ['client_send_ms', 'first_token_client_ms', 'last_token_client_ms'] as const;
+const CLIENT_STAMPS = SEED_STAMPS.filter((s) => STAMP_SIDES[s] === 'client');
 
 /**
  * The first out-of-order pair of stamps taken on one side (server or client), or a span longer
@@ -65,7 +61,7 @@ const CLIENT_STAMPS = ['client_send_ms', 'first_token_client_ms', 'last_token_cl
  * server's) is not rejected here: the report counts it as a broken measurement.
  */
 export function seedOrderProblem(record: SeedRecord): string | null {
-  for (const stamps of [SERVER_STAMPS, CLIENT_STAMPS] as const)
+  for (const stamps of [SERVER_STAMPS, CLIENT_STAMPS])
     for (let i = 1; i < stamps.length; i++) {
       const before = stamps[i - 1]!;
       const after = stamps[i]!;

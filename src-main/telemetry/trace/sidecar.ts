@@ -64,21 +64,29 @@ export function sidecarPathOf(tracePath: string): string {
 
 /**
  * The sidecar beside `tracePath`: null when there is none, or the reason it cannot be read
- * (too large, not JSON, not this format) — the trace itself is still profiled.
+ * (unreadable, too large, not JSON, not this format) — the trace itself is still profiled.
  */
 export function readTraceSidecar(tracePath: string): { sidecar: TraceSidecar } | { problem: string } | null {
   const file = sidecarPathOf(tracePath);
   let size: number;
   try {
     size = statSync(file).size;
-  } catch {
-    return null;
+  } catch (error) {
+    // Only a missing file means "no sidecar"; one that cannot be read (permissions, …) says so.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { problem: `${file}: cannot be read (${(error as Error).message})` };
   }
   if (size > MAX_SIDECAR_BYTES)
     return { problem: `${file}: ${size} bytes, at most ${MAX_SIDECAR_BYTES} are read` };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { problem: `${file}: cannot be read (${(error as Error).message})` };
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     return { problem: `${file}: not JSON (${(error as Error).message})` };
   }

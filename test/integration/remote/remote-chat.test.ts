@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core, MethodInput, MethodName, MethodOutput, PushedEvent } from '../../../src-main/service';
+import { finishedTimelineOf } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
 import { TEST_MODEL_ID } from '../../support/runtime';
 import type { ApiFixture } from '../openai/api-server';
@@ -37,7 +38,8 @@ describe('chatting with a remote engine through the app (a second First Frame ho
     const chunks = events.filter(
       (e) => e.name === 'request.chunk' && e.payload.requestId === started.requestId,
     );
-    return { started, done: done as Extract<PushedEvent, { name: 'request.done' }>, chunks };
+    const timeline = finishedTimelineOf(events, started.requestId);
+    return { started, done: done as Extract<PushedEvent, { name: 'request.done' }>, chunks, timeline };
   };
 
   beforeAll(async () => {
@@ -84,7 +86,7 @@ describe('chatting with a remote engine through the app (a second First Frame ho
       content: 'Good morning!',
     });
     expect(forecast.remote).toBeNull(); // the conversation's model is still the local default
-    const { started, done, chunks } = await send({
+    const { started, done, timeline, chunks } = await send({
       conversationId,
       content: 'Good morning!',
       modelId,
@@ -92,7 +94,7 @@ describe('chatting with a remote engine through the app (a second First Frame ho
     });
     expect(started.forecast.remote?.note).toMatch(/the server tokenizes/);
     expect(chunks.length).toBeGreaterThan(0);
-    const t = done.payload.timeline;
+    const t = timeline;
     expect(t.modelId).toBe(modelId);
     expect(t.remote).toMatchObject({ endpointName: 'Second host', reportSource: 'first-frame-timings' });
     expect(t.numOutputTokens).toBe(5);
@@ -109,13 +111,13 @@ describe('chatting with a remote engine through the app (a second First Frame ho
   it('an unknown remote model fails that answer with the server’s 404; a local chat still works', async () => {
     const { conversationId } = await call('chat.createConversation', {});
     const failed = await send({ conversationId, content: 'Hi', modelId: '@second-host/no-such-model' });
-    expect(failed.done.payload.timeline.finishReason).toBe('error');
-    expect(failed.done.payload.timeline.errorMessage).toMatch(/HTTP 404/);
+    expect(failed.timeline.finishReason).toBe('error');
+    expect(failed.timeline.errorMessage).toMatch(/HTTP 404/);
     const [endpoint] = await call('endpoints.list', {});
     expect(endpoint!.lastError).toMatch(/HTTP 404/);
     const local = await send({ conversationId, content: 'Hi', sampling: { temperature: 0, maxTokens: 3 } });
-    expect(local.done.payload.timeline.finishReason).toBe('length');
-    expect(local.done.payload.timeline.remote).toBeNull();
+    expect(local.timeline.finishReason).toBe('length');
+    expect(local.timeline.remote).toBeNull();
   });
 
   it('a chat to an endpoint that does not exist is refused before anything is stored', async () => {

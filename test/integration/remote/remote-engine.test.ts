@@ -59,8 +59,8 @@ describe('a second First Frame host as the remote engine (real HTTP, real stream
     const serverTimeline = await second.host.timelineOf(facts.serverRequestId!);
     expect(facts.serverTtftMs).toBeCloseTo(serverTimeline.ttftMs!, 2);
     for (const part of TTFT_PARTS) expect(t.parts[part]).toBeCloseTo(serverTimeline.parts[part], 2);
-    // Client TTFT covers the server's TTFT; what the server did not explain stays unattributed.
-    expect(t.clientTtftMs).toBe(t.ttftMs);
+    // The client's TTFT (this process's stamps) covers the server's own (the server's stamps);
+    // what the server did not explain stays unattributed.
     expect(t.ttftMs!).toBeGreaterThanOrEqual(facts.serverTtftMs!);
     expect(t.unattributedMs).toBeGreaterThanOrEqual(0);
     expect(t.numOutputTokens).toBe(6);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core, MethodInput, MethodName, MethodOutput, PushedEvent } from '../../../src-main/service';
+import { finishedTimelineOf } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
 
 const SENTENCE =
@@ -35,7 +36,9 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
     if (early) resolveDone(early);
     const event = await done;
     off();
-    return { started, done: event as Extract<PushedEvent, { name: 'request.done' }> };
+    // The timeline follows its request.done in the same push (the remote engine's precedes it).
+    const timeline = finishedTimelineOf(seen, requestId);
+    return { started, done: event as Extract<PushedEvent, { name: 'request.done' }>, timeline };
   };
   const newChat = async (settings?: MethodInput<'chat.createConversation'>['settings']) =>
     (await call('chat.createConversation', settings ? { settings } : {})).conversationId;
@@ -66,8 +69,8 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
     expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     if (!refused.ok) expect(refused.error.message).toMatch(/^This message is [\d,]+ tokens/);
     expect((await call('chat.getConversation', { conversationId })).messages).toHaveLength(2);
-    const { done } = await turn('chat.send', { conversationId, content: 'Shall we walk?' });
-    expect(done.payload.timeline.finishReason).toBe('length');
+    const { done, timeline } = await turn('chat.send', { conversationId, content: 'Shall we walk?' });
+    expect([done.payload.finishReason, timeline.finishReason]).toEqual(['length', 'length']);
     expect((await call('chat.getConversation', { conversationId })).messages).toHaveLength(4);
   });
 
@@ -127,10 +130,7 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
     expect(view.messages.map((m) => [m.role, m.content.slice(0, 15)])).toEqual([
       ['user', 'Who is Mr Darcy'],
       ['user', 'And Mr Bingley?'],
-      [
-        'assistant',
-        second.done.payload.timeline.requestId === second.started.requestId ? expect.any(String) : '',
-      ],
+      ['assistant', second.timeline.requestId === second.started.requestId ? expect.any(String) : ''],
     ]);
     expect(view.messages[1]!.parentId).toBe(first.started.userMessageId);
     expect(view.messages[1]!.messageId).toBe(second.started.userMessageId);

@@ -2,35 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core, PushedEvent } from '../../../src-main/service';
+import type { Core } from '../../../src-main/service';
+import { finishedTimelineOf, sendTurn as sendAndWait } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
 import { TEST_MODEL_ID } from '../../support/runtime';
-
-/** Sends a chat turn and collects its pushed events until `request.done`. */
-async function sendAndWait(core: Core, conversationId: string, content: string) {
-  const events: PushedEvent[] = [];
-  let resolveDone: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (resolveDone = resolve));
-  let requestId = '';
-  const off = core.service.subscribe((event) => {
-    events.push(event);
-    if (event.name === 'request.done' && event.payload.requestId === requestId) resolveDone();
-  });
-  const sent = await core.service.call('chat.send', {
-    conversationId,
-    content,
-    sampling: { temperature: 0, maxTokens: 8 },
-  });
-  if (!sent.ok) throw new Error(sent.error.message);
-  requestId = sent.value.requestId;
-  if (events.some((e) => e.name === 'request.done' && e.payload.requestId === requestId)) resolveDone();
-  await done;
-  off();
-  return {
-    requestId,
-    events: events.filter((e) => 'requestId' in e.payload && e.payload.requestId === requestId),
-  };
-}
 
 describe('the core behind every transport', () => {
   let dataDir: string;
@@ -51,9 +26,11 @@ describe('the core behind every transport', () => {
     const { requestId, events } = await sendAndWait(core, conversationId, 'Good morning!');
     expect(events.filter((e) => e.name === 'request.chunk').length).toBeGreaterThan(0);
     const done = events.find((e) => e.name === 'request.done');
-    expect(done?.payload).toMatchObject({
-      requestId,
-      timeline: { finishReason: 'length', numOutputTokens: 8 },
+    expect(done?.payload).toMatchObject({ requestId, finishReason: 'length' });
+    // The timeline is pushed once, beside request.done.
+    expect(finishedTimelineOf(events, requestId)).toMatchObject({
+      finishReason: 'length',
+      numOutputTokens: 8,
     });
     const conversation = await core.service.call('chat.getConversation', { conversationId });
     if (!conversation.ok) throw new Error(conversation.error.message);
@@ -66,8 +43,7 @@ describe('the core behind every transport', () => {
     const created = await core.service.call('chat.createConversation', {});
     if (!created.ok) throw new Error(created.error.message);
     const { requestId, events } = await sendAndWait(core, created.value.conversationId, 'Hello there');
-    const done = events.find((e) => e.name === 'request.done');
-    const serverTtftMs = done?.name === 'request.done' ? done.payload.timeline.ttftMs! : NaN;
+    const serverTtftMs = finishedTimelineOf(events, requestId).ttftMs!;
     const tooFast = await core.service.call('timelines.reportClientTtft', {
       requestId,
       clientTtftMs: serverTtftMs / 2,
@@ -170,10 +146,11 @@ describe('persistence off', () => {
       expect(core.describe().at(-1)).toMatch(/^history: OFF/);
       const created = await core.service.call('chat.createConversation', { title: 'in memory' });
       if (!created.ok) throw new Error(created.error.message);
-      const { events } = await sendAndWait(core, created.value.conversationId, 'Hello?');
+      const { events, requestId } = await sendAndWait(core, created.value.conversationId, 'Hello?');
       expect(events.find((e) => e.name === 'request.done')?.payload).toMatchObject({
-        timeline: { finishReason: 'length' },
+        finishReason: 'length',
       });
+      expect(finishedTimelineOf(events, requestId).finishReason).toBe('length');
       const conversation = await core.service.call('chat.getConversation', {
         conversationId: created.value.conversationId,
       });

