@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { sweepGraphCache } from './engine/graph-cache';
+import { sweepGraphCache } from './engine/graph-cache-sweep';
 import { RunnerClient } from './engine/runner-client';
 import { SpareWorker } from './engine/spare-worker';
 import type { ModelCatalogue } from './model';
@@ -39,7 +39,7 @@ export function buildRegistry(
   dropPages: (identity: PageIdentity) => void,
 ): SlotRegistry {
   if (options.graphCacheDir) {
-    const removed = sweepGraphCache(options.graphCacheDir);
+    const removed = sweepGraphCache(options.graphCacheDir, options.log);
     if (removed.length > 0)
       options.log.warn('graph-cache', `removed ${removed.length} stale entries: ${removed.join(', ')}`);
   }

@@ -1,14 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statfsSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -22,8 +13,6 @@ export const GRAPH_FILE = 'graph.onnx';
 export const GRAPH_DATA_FILE = 'graph.onnx.data';
 /** Free space a save leaves beside the entry, so a cache never fills the disk the history writes to. */
 export const CACHE_HEADROOM_BYTES = 1024 ** 3;
-/** A `.partial` folder this old belongs to a save that died (a killed process): swept. */
-export const STALE_PARTIAL_MS = 24 * 3600 * 1000;
 
 /**
  * ONNX Runtime's optimized graph of one model revision, saved once and built from afterwards:
@@ -133,40 +122,6 @@ export function discardGraph(entry: string): void {
   } catch (error) {
     console.warn(`graph cache: could not remove ${entry}: ${(error as Error).message}`);
   }
-}
-
-/** Whether `name` is an entry (or its `.unusable` marker) of a graph form no load reads any more. */
-function isRetiredEntry(name: string): boolean {
-  const form = /-(?:pp|np)(\d+)(?:\.unusable)?$/.exec(name)?.[1];
-  return form !== undefined && Number(form) !== GRAPH_REWRITE_FORM;
-}
-
-/**
- * Clears what no load will read: earlier versions' single-file `.ort` entries, folders of another
- * graph form (`isRetiredEntry`), and `.partial` folders of saves that died. Best effort, at
- * runtime start; returns what it removed.
- */
-export function sweepGraphCache(dir: string, nowWallMs: number = Date.now()): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return []; // no cache folder yet
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    const file = path.join(dir, name);
-    try {
-      const isStalePartial =
-        name.endsWith('.partial') && nowWallMs - statSync(file).mtimeMs > STALE_PARTIAL_MS;
-      if (!name.endsWith('.ort') && !isRetiredEntry(name) && !isStalePartial) continue;
-      rmSync(file, { recursive: true, force: true });
-      removed.push(name);
-    } catch (error) {
-      console.warn(`graph cache: could not sweep ${file}: ${(error as Error).message}`);
-    }
-  }
-  return removed;
 }
 
 /**

@@ -27,7 +27,12 @@ export type SeedPhase = (typeof SEED_PHASES)[number];
  * The phases between the server's arrival stamp and its first token, each with stamps of its
  * own in a seed record (the ones NESTED_PARTS fills with our parts), in order.
  */
-export const SEED_SERVER_PHASES = ['gateway', 'queue', 'prefill', 'first_decode'] as const satisfies readonly SeedPhase[];
+export const SEED_SERVER_PHASES = [
+  'gateway',
+  'queue',
+  'prefill',
+  'first_decode',
+] as const satisfies readonly SeedPhase[];
 /** See SEED_SERVER_PHASES. */
 export type SeedServerPhase = (typeof SEED_SERVER_PHASES)[number];
 /** The phases before the first token (the dominant TTFT phase is chosen among these). */

@@ -13,7 +13,11 @@ export type SlotStatus = (typeof SLOT_STATUSES)[number];
  * Statuses of a slot whose worker is at work (loading, running sequences, unloading): while
  * any slot is in one, the engine is not idle, and a spare worker does not start.
  */
-export const BUSY_SLOT_STATUSES = ['prefetching', 'active', 'evicting'] as const satisfies readonly SlotStatus[];
+export const BUSY_SLOT_STATUSES = [
+  'prefetching',
+  'active',
+  'evicting',
+] as const satisfies readonly SlotStatus[];
 
 /** True when a slot in `status` is at work (BUSY_SLOT_STATUSES). */
 export function isBusySlotStatus(status: SlotStatus): boolean {

@@ -21,9 +21,9 @@ import {
   GRAPH_FILE,
   isCompleteEntry,
   pendingGraphDir,
-  STALE_PARTIAL_MS,
-  sweepGraphCache,
 } from '../../../../src-main/runtime/engine/graph-cache';
+import { STALE_PARTIAL_MS, sweepGraphCache } from '../../../../src-main/runtime/engine/graph-cache-sweep';
+import { consoleLog } from '../../../../src-main/telemetry/log';
 
 const GIB = 1024 ** 3;
 const freeOf = (bytes: number) => () => bytes;
@@ -82,7 +82,7 @@ describe('graph cache entries', () => {
     const stale = pendingGraphDir(join(dir, 'dead-key'));
     const longAgo = (Date.now() - STALE_PARTIAL_MS - 60_000) / 1000;
     utimesSync(stale, longAgo, longAgo);
-    expect(sweepGraphCache(dir).sort()).toEqual(
+    expect(sweepGraphCache(dir, consoleLog).sort()).toEqual(
       ['old-key.ort', 'rev-machine-np1.unusable', 'rev-machine-pp1', stale.split('/').pop()].sort(),
     );
     expect(readdirSync(dir).sort()).toEqual(
@@ -91,7 +91,7 @@ describe('graph cache entries', () => {
   });
 
   it('sweeps nothing when there is no cache folder yet', () => {
-    expect(sweepGraphCache(join(dir, 'missing'))).toEqual([]);
+    expect(sweepGraphCache(join(dir, 'missing'), consoleLog)).toEqual([]);
   });
 });
 
