@@ -37,8 +37,11 @@ export type FolderVariant =
 /** A model folder whose config, tokenizer and chat template check out, with each variant file checked. */
 export interface ModelFolder {
   folder: string;
-  /** What the folder is: a Hugging Face ONNX folder, or an onnxruntime-genai one (genai_config.json). */
-  format: 'hf-onnx' | 'genai';
+  /**
+   * What the folder is: a Hugging Face ONNX folder, an onnxruntime-genai one (genai_config.json),
+   * or a GGUF file (its tokenizer and shape from the file's metadata, its graph converted from it).
+   */
+  format: 'hf-onnx' | 'genai' | 'gguf';
   config: ModelConfig;
   shape: ModelShape;
   tokenizer: TextTokenizer;

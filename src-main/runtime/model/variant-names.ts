@@ -21,13 +21,17 @@ export const VARIANT_FILES = [
 /** The variant of an onnxruntime-genai folder: its one decoder, whatever genai_config.json names it. */
 export const GENAI_VARIANT = 'genai';
 
+/** The variant of a GGUF model: its one decoder, converted from the file. */
+export const GGUF_VARIANT = 'gguf';
+
 /** A variant name: what follows the colon in a `name:variant` model reference. */
-export type VariantName = (typeof VARIANT_FILES)[number][0] | typeof GENAI_VARIANT;
+export type VariantName = (typeof VARIANT_FILES)[number][0] | typeof GENAI_VARIANT | typeof GGUF_VARIANT;
 
 /** Every variant name, in default-preference order. */
 export const VARIANT_NAMES: readonly VariantName[] = [
   ...VARIANT_FILES.map(([variant]) => variant),
   GENAI_VARIANT,
+  GGUF_VARIANT,
 ];
 
 /** Splits a model reference into folder name and variant: `name` or `name:variant` (a known variant only). */

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { VARIANT_FILES, VARIANT_NAMES } from './variant-names';
 import type { VariantName } from './variant-names';
 
-export { GENAI_VARIANT, VARIANT_FILES, VARIANT_NAMES, modelRefOf, parseModelRef } from './variant-names';
+export {
+  GENAI_VARIANT,
+  GGUF_VARIANT,
+  VARIANT_FILES,
+  VARIANT_NAMES,
+  modelRefOf,
+  parseModelRef,
+} from './variant-names';
 export type { VariantName } from './variant-names';
 
 /** Folders searched for ONNX files, relative to the model folder: transformers.js's `onnx/` first, then the root (Optimum). */

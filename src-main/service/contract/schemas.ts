@@ -92,8 +92,8 @@ export const ModelEntrySchema = z.object({
   weightDtype: z.string().nullable(),
   /** The graph's past K/V element type (`float32` or `float16`). */
   kvDtype: z.string().nullable(),
-  /** What the folder is: Hugging Face ONNX, onnxruntime-genai (genai_config.json); null when broken. */
-  format: z.enum(['hf-onnx', 'genai']).nullable(),
+  /** What it is: a Hugging Face ONNX folder, an onnxruntime-genai folder (genai_config.json), a GGUF file; null when broken. */
+  format: z.enum(['hf-onnx', 'genai', 'gguf']).nullable(),
   /** The model's own default sampling (genai_config.json `search`, Ollama's parameters), shown as such in Settings; null if none. */
   defaultSampling: DefaultSamplingSchema.nullable(),
   error: z.string().nullable(),

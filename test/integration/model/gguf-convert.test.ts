@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLlamaCpp } from '../../../bench/peers/llama-cpp';
 import type { LlamaCppEngine, LlamaCppModel } from '../../../bench/peers/llama-cpp';
@@ -11,7 +10,23 @@ import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
 import { ggufWeightSet } from '../../../src-main/runtime/model/gguf/gguf-weight-set';
 import { hfWeightsOf, readOnnxLlamaWeights } from '../../../tools/onnx-llama';
 import type { LlamaConfig } from '../../../tools/onnx-llama';
-import { readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as ort from 'onnxruntime-node';
+import {
+  convertedDirOf,
+  convertGguf,
+  CONVERTED_FILES,
+  isConverted,
+} from '../../../src-main/runtime/model/gguf/gguf-convert';
 import { AUSTEN_TEXT } from '../../support/austen-text';
 import { agreement, fusedGreedy, fusedTeacherForced, openFused } from '../../support/fused-oracle';
 import { bundledGguf } from '../../support/gguf-fixtures';
@@ -56,6 +71,59 @@ describe('a GGUF file converted to the fused graph', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((done, i) => i === 0 || done > seen[i - 1]!)).toBe(true);
     expect(seen.at(-1)).toBe(total);
+  });
+
+  describe('into a model folder, once', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ff-gguf-convert-'));
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+    it('writes config, tokenizer and the graph with its data beside it, renamed into place whole; the GGUF untouched', async () => {
+      const file = bundledGguf('q4_k_m');
+      const before = { ...statSync(file) };
+      const model = inspectGguf(file);
+      const dir = convertedDirOf(root, model.set.identity);
+      const progress: number[] = [];
+      const record = convertGguf(file, dir, (done) => progress.push(done));
+      expect(isConverted(dir)).toBe(true);
+      expect(readdirSync(root)).toEqual([path.basename(dir)]);
+      expect(readdirSync(dir).sort()).toEqual([
+        'config.json',
+        'conversion.json',
+        'generation_config.json',
+        'onnx',
+        'tokenizer.json',
+        'tokenizer_config.json',
+      ]);
+      expect(record).toMatchObject({
+        fileType: 'q4_k_m',
+        identity: model.set.identity,
+        ggufBytes: before.size,
+      });
+      expect(progress.at(-1)).toBe([...model.set.tensors.values()].reduce((sum, t) => sum + t.numBytes, 0));
+      const after = statSync(file);
+      expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+      const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      expect(config).toMatchObject({ num_hidden_layers: 6, head_dim: 32, tie_word_embeddings: true });
+      const fromFiles = await ort.InferenceSession.create(path.join(dir, CONVERTED_FILES.graph));
+      const inMemory = await openFused(writeFusedDecoder(ggufWeightSet(model)));
+      const dims = ggufWeightSet(model).dims;
+      expect(await fusedTeacherForced(fromFiles, dims, ids.slice(0, 64))).toEqual(
+        await fusedTeacherForced(inMemory, dims, ids.slice(0, 64)),
+      );
+      await Promise.all([fromFiles.release(), inMemory.release()]);
+    });
+
+    it('leaves nothing behind when the file turns out truncated', () => {
+      const cut = path.join(root, 'cut.gguf');
+      copyFileSync(bundledGguf('f16'), cut);
+      truncateSync(cut, statSync(cut).size - 4096);
+      const dir = path.join(root, 'cut-converted');
+      expect(() => convertGguf(cut, dir)).toThrow(/truncated|ends/);
+      expect(readdirSync(root).filter((n) => n.startsWith('cut-converted'))).toEqual([]);
+    });
   });
 
   describe.skipIf(peersSkipReason !== null)('agrees with llama.cpp on the same file', () => {

@@ -3,6 +3,7 @@ import { MS_DOMAIN } from './graph-builder';
 import { addPackedProjection, addProjection, canPack } from './projections';
 import type { ProjectionOptions } from './projections';
 import { addFloatVector } from './vectors';
+import { pastName, presentName } from './fused-io';
 import type { DecoderDims, DecoderLayerWeights } from './weight-set';
 
 /** Graph values every layer reads: the per-row lengths and the rotary caches. */
@@ -19,10 +20,6 @@ export interface Stream {
   pending: string | null;
   residual: string;
 }
-
-/** The graph's K/V names of a layer (Hugging Face's). */
-export const pastName = (layer: number, kind: 'key' | 'value') => `past_key_values.${layer}.${kind}`;
-export const presentName = (layer: number, kind: 'key' | 'value') => `present.${layer}.${kind}`;
 
 /**
  * RMSNorm of `pending + residual` (SkipSimplifiedLayerNormalization, which also yields the sum:

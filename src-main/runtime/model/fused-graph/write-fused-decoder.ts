@@ -11,7 +11,8 @@ import {
 } from './check-weight-set';
 import { ExternalDataFile } from './external-data';
 import { addEmbedding, addLmHead } from './embedding-head';
-import { addFusedLayer, addNorm, pastName, presentName } from './fused-layer';
+import { addFusedLayer, addNorm } from './fused-layer';
+import { FUSED_INPUTS, fusedIoOf } from './fused-io';
 import type { LayerInputs, Stream } from './fused-layer';
 import { GraphBuilder } from './graph-builder';
 import { bytesOfBits } from './float-matrix';
@@ -34,38 +35,16 @@ export interface FusedGraphOptions {
   producer?: string;
 }
 
-/**
- * The fused form's inputs besides input_ids and the past: per row, its past plus new tokens
- * minus one (`seqlens_k`, int32 [batch]), and the longest row's past plus new tokens
- * (`total_sequence_length`, int32 scalar), GroupQueryAttention's own inputs, fed directly (no
- * mask subgraph); `num_logits_to_keep` (int64 scalar, 0 = every position) keeps the last rows.
- */
-export const FUSED_INPUTS = {
-  seqlensK: 'seqlens_k',
-  totalSequenceLength: 'total_sequence_length',
-  logitsToKeep: 'num_logits_to_keep',
-} as const;
+export { FUSED_INPUTS } from './fused-io';
 
 /** Default-domain opset the fused graph imports (com.microsoft 1 beside it). */
 export const FUSED_OPSET = 17;
 
 const PROTOBUF_LIMIT_BYTES = 2 ** 31 - 1;
-const BATCH = 'batch_size';
-const SEQUENCE = 'sequence_length';
-
 function declareIo(builder: GraphBuilder, dims: DecoderDims): void {
-  builder.addInput('input_ids', 'int64', [BATCH, SEQUENCE]);
-  builder.addInput(FUSED_INPUTS.seqlensK, 'int32', [BATCH]);
-  builder.addInput(FUSED_INPUTS.totalSequenceLength, 'int32', []);
-  builder.addInput(FUSED_INPUTS.logitsToKeep, 'int64', []);
-  builder.addOutput('logits', 'float32', [BATCH, 'kept_length', dims.vocabSize]);
-  const kv = (length: string) => [BATCH, dims.numKvHeads, length, dims.headDim];
-  for (let layer = 0; layer < dims.numLayers; layer++) {
-    for (const kind of ['key', 'value'] as const) {
-      builder.addInput(pastName(layer, kind), 'float32', kv('past_sequence_length'));
-      builder.addOutput(presentName(layer, kind), 'float32', kv('present_sequence_length'));
-    }
-  }
+  const { inputs, outputs } = fusedIoOf(dims);
+  for (const input of inputs) builder.addInput(input.name, input.type, input.dims);
+  for (const output of outputs) builder.addOutput(output.name, output.type, output.dims);
 }
 
 function addLayerInputs(builder: GraphBuilder, dims: DecoderDims): LayerInputs {

@@ -6,14 +6,14 @@
 import { blockQuantize } from '../fused-graph';
 import type {
   DecoderDims,
-  DecoderLayerWeights,
   DecoderWeightSet,
   FloatWeight,
   MatrixWeight,
   RopeScaling,
+  StreamedWeightSet,
 } from '../fused-graph';
 import { dequantize } from './ggml-dequantize';
-import { GgufModelError } from './gguf-architecture';
+import { GgufModelError, LAYER_TENSORS } from './gguf-architecture';
 import type { GgufSetTensor } from './gguf-files';
 import type { GgufModel } from './gguf-model';
 import { GgufTensorReader } from './gguf-tensor-reader';
@@ -26,15 +26,34 @@ const EMBEDDING_BLOCK = 32;
 /** Told after each tensor: bytes of the GGUF read and converted so far, of the tensors' total. */
 export type ConversionProgress = (bytesDone: number, bytesTotal: number) => void;
 
+/** The tensors the decoder reads (the embedding first, then layer by layer, the final norm, the head). */
+function tensorNamesOf(model: GgufModel): string[] {
+  const perLayer = (i: number) => LAYER_TENSORS.map((part) => `blk.${i}.${part}.weight`);
+  return [
+    ...(model.dims.ropeScaling?.type === 'frequency-factors' ? ['rope_freqs.weight'] : []),
+    'token_embd.weight',
+    ...Array.from({ length: model.dims.numLayers }, (_, i) => perLayer(i)).flat(),
+    'output_norm.weight',
+    ...(model.dims.isTiedEmbedding ? [] : ['output.weight']),
+  ];
+}
+
 /**
- * Reads every tensor the decoder uses and returns the writer's weight set. Throws GgufModelError
- * naming a tensor that is missing or of a type with no mapping; never writes the file.
+ * The GGUF's weights as the streamed writer takes them: each part read from the file when asked
+ * for, so a conversion holds about one layer. Throws GgufModelError naming a tensor that is
+ * missing or of a type with no mapping; never writes the file. `close()` releases the shards.
  */
-export function ggufWeightSet(model: GgufModel, onProgress: ConversionProgress = () => {}): DecoderWeightSet {
+export function ggufWeightSource(
+  model: GgufModel,
+  onProgress: ConversionProgress = () => {},
+): StreamedWeightSet & { close(): void } {
   const reader = new GgufTensorReader();
-  const bytesTotal = [...model.set.tensors.values()].reduce((sum, t) => sum + t.numBytes, 0);
+  const bytesTotal = tensorNamesOf(model).reduce(
+    (sum, name) => sum + (model.set.tensors.get(name)?.numBytes ?? 0),
+    0,
+  );
   let bytesDone = 0;
-  const read = (name: string): { tensor: GgufSetTensor; bytes: Uint8Array } => {
+  const read = (name: string): TensorRead => {
     const tensor = model.set.tensors.get(name);
     if (!tensor) throw new GgufModelError(`has no ${name} tensor`);
     const bytes = reader.read(tensor);
@@ -42,17 +61,17 @@ export function ggufWeightSet(model: GgufModel, onProgress: ConversionProgress =
     onProgress(bytesDone, bytesTotal);
     return { tensor, bytes };
   };
-  try {
-    const dims = decoderDimsOf(model, read);
-    const matrix = (name: string) => matrixOf(read(name));
-    const vector = (name: string) => vectorOf(read(name));
-    const ropeRows = (weight: MatrixWeight, numHeads: number) =>
-      model.isRopePermuted ? unpermuteRows(weight, numHeads, dims.headDim) : weight;
-    const embedding = embeddingOf(read('token_embd.weight'), dims.hiddenSize);
-    const layers: DecoderLayerWeights[] = [];
-    for (let i = 0; i < dims.numLayers; i++) {
+  const dims = decoderDimsOf(model, read);
+  const matrix = (name: string) => matrixOf(read(name));
+  const vector = (name: string) => vectorOf(read(name));
+  const ropeRows = (weight: MatrixWeight, numHeads: number) =>
+    model.isRopePermuted ? unpermuteRows(weight, numHeads, dims.headDim) : weight;
+  return {
+    dims,
+    embedding: () => embeddingOf(read('token_embd.weight'), dims.hiddenSize),
+    layer: (i) => {
       const at = (part: string) => `blk.${i}.${part}.weight`;
-      layers.push({
+      return {
         inputNorm: vector(at('attn_norm')),
         q: ropeRows(matrix(at('attn_q')), dims.numHeads),
         k: ropeRows(matrix(at('attn_k')), dims.numKvHeads),
@@ -62,21 +81,33 @@ export function ggufWeightSet(model: GgufModel, onProgress: ConversionProgress =
         gate: matrix(at('ffn_gate')),
         up: matrix(at('ffn_up')),
         down: matrix(at('ffn_down')),
-      });
-    }
-    const finalNorm = vector('output_norm.weight');
-    const lmHead = dims.isTiedEmbedding ? null : matrix('output.weight');
-    return { dims, embedding, layers, finalNorm, lmHead };
+      };
+    },
+    finalNorm: () => vector('output_norm.weight'),
+    lmHead: () => (dims.isTiedEmbedding ? null : matrix('output.weight')),
+    close: () => reader.close(),
+  };
+}
+
+/** Every weight read into memory at once (tests, small models): ggufWeightSource gathered. */
+export function ggufWeightSet(model: GgufModel, onProgress: ConversionProgress = () => {}): DecoderWeightSet {
+  const source = ggufWeightSource(model, onProgress);
+  try {
+    const embedding = source.embedding();
+    const layers = Array.from({ length: source.dims.numLayers }, (_, i) => source.layer(i));
+    return { dims: source.dims, embedding, layers, finalNorm: source.finalNorm(), lmHead: source.lmHead() };
   } finally {
-    reader.close();
+    source.close();
   }
 }
 
+interface TensorRead {
+  tensor: GgufSetTensor;
+  bytes: Uint8Array;
+}
+
 /** The writer's dims from the GGUF's, reading `rope_freqs.weight` when the file scales RoPE by it. */
-function decoderDimsOf(
-  model: GgufModel,
-  read: (name: string) => { tensor: GgufSetTensor; bytes: Uint8Array },
-): DecoderDims {
+function decoderDimsOf(model: GgufModel, read: (name: string) => TensorRead): DecoderDims {
   const { ropeScaling, ...rest } = model.dims;
   let scaling: RopeScaling | null = null;
   if (ropeScaling?.type === 'linear') scaling = ropeScaling;
@@ -88,7 +119,7 @@ function decoderDimsOf(
 }
 
 /** A [rows, cols] matrix (ggml dims [cols, rows]): float as stored, or MatMulNBits blocks. */
-function matrixOf({ tensor, bytes }: { tensor: GgufSetTensor; bytes: Uint8Array }): MatrixWeight {
+function matrixOf({ tensor, bytes }: TensorRead): MatrixWeight {
   const [numCols, numRows] = tensor.dims as [number, number];
   const float = floatDataOf(tensor, bytes);
   if (float) return { ...float, kind: 'float', shape: [numRows, numCols], order: 'out-in' } as FloatWeight;
@@ -105,7 +136,7 @@ function matrixOf({ tensor, bytes }: { tensor: GgufSetTensor; bytes: Uint8Array 
  * blocks that do not tile the hidden size) re-quantized to symmetric 8-bit blocks, which the
  * writer's GatherBlockQuantized takes.
  */
-function embeddingOf(read: { tensor: GgufSetTensor; bytes: Uint8Array }, hiddenSize: number): MatrixWeight {
+function embeddingOf(read: TensorRead, hiddenSize: number): MatrixWeight {
   const weight = matrixOf(read);
   if (weight.kind === 'float' || (!weight.zeroPoints && hiddenSize % weight.blockSize === 0)) return weight;
   const { tensor, bytes } = read;
@@ -122,14 +153,14 @@ function embeddingOf(read: { tensor: GgufSetTensor; bytes: Uint8Array }, hiddenS
 }
 
 /** A norm vector, kept in its float type. */
-function vectorOf({ tensor, bytes }: { tensor: GgufSetTensor; bytes: Uint8Array }): FloatWeight {
+function vectorOf({ tensor, bytes }: TensorRead): FloatWeight {
   const float = floatDataOf(tensor, bytes);
   if (!float)
     throw new GgufModelError(`tensor ${tensor.name} is ${tensor.type.name}; a float vector is expected`);
   return { ...float, kind: 'float', shape: [tensor.dims[0]!], order: 'out-in' } as FloatWeight;
 }
 
-function floatsOf(read: { tensor: GgufSetTensor; bytes: Uint8Array }): Float32Array {
+function floatsOf(read: TensorRead): Float32Array {
   if (read.tensor.type.name !== 'F32')
     throw new GgufModelError(`tensor ${read.tensor.name} is ${read.tensor.type.name}; F32 is expected`);
   return new Float32Array(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength / 4);

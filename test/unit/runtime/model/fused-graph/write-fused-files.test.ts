@@ -6,6 +6,8 @@ import onnxProto from 'onnx-proto';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   EXTERNAL_DATA_ALIGNMENT,
+  FUSED_OPS,
+  fusedIoOf,
   quantizeWeightSet,
   streamOf,
   WeightSetError,
@@ -80,5 +82,19 @@ describe('the fused writer with external data, weights streamed', () => {
     const files = { onnxPath: path.join(scratch, 'bad.onnx'), dataPath: path.join(scratch, 'bad.onnx.data') };
     expect(() => writeFusedDecoderFiles(streamOf(broken), files)).toThrow(WeightSetError);
     expect(() => writeFusedDecoderFiles(streamOf(broken), files)).toThrow(/^layers\.1\.v: is \d+ × \d+/);
+  });
+});
+
+describe('the fused graph’s declared signature', () => {
+  it('is what the writer writes: the same inputs and outputs, and no operator outside FUSED_OPS', () => {
+    for (const set of [weightSetOf(config, tinyWeights(config)), q4()]) {
+      const graph = onnxProto.onnx.ModelProto.decode(writeFusedDecoder(set)).graph!;
+      const declared = fusedIoOf(set.dims);
+      const names = (list: Array<{ name?: string | null }>) => list.map((t) => t.name);
+      expect(names(graph.input!)).toEqual(names(declared.inputs));
+      expect(names(graph.output!)).toEqual(names(declared.outputs));
+      const ops = new Set(graph.node!.map((n) => `${n.domain ?? ''}:${n.opType}`));
+      expect([...ops].filter((op) => !(FUSED_OPS as readonly string[]).includes(op))).toEqual([]);
+    }
   });
 });

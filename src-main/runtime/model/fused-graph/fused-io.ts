@@ -1,0 +1,77 @@
+// The fused decoder graph's inputs, outputs and operators, declared once: the writer declares
+// exactly these, and a reader can know what a graph will look like before it is written (a GGUF
+// listed before its conversion).
+
+import type { Dim, ElementType } from './graph-builder';
+import type { DecoderDims } from './weight-set';
+
+/**
+ * The fused form's inputs besides input_ids and the past: per row, its past plus new tokens
+ * minus one (`seqlens_k`, int32 [batch]), and the longest row's past plus new tokens
+ * (`total_sequence_length`, int32 scalar), GroupQueryAttention's own inputs, fed directly (no
+ * mask subgraph); `num_logits_to_keep` (int64 scalar, 0 = every position) keeps the last rows.
+ */
+export const FUSED_INPUTS = {
+  seqlensK: 'seqlens_k',
+  totalSequenceLength: 'total_sequence_length',
+  logitsToKeep: 'num_logits_to_keep',
+} as const;
+
+/** One graph input or output: name, element type, dims (symbolic where they vary). */
+export interface FusedIoTensor {
+  name: string;
+  type: ElementType;
+  dims: Dim[];
+}
+
+/**
+ * Every operator the fused writer may emit (`domain:opType`, '' for ONNX's own), whichever of
+ * them a given weight set needs (float or block projections, fp16 casts, a tied head).
+ */
+export const FUSED_OPS = [
+  'com.microsoft:GroupQueryAttention',
+  'com.microsoft:SkipSimplifiedLayerNormalization',
+  ':SimplifiedLayerNormalization',
+  'com.microsoft:MatMulNBits',
+  'com.microsoft:GatherBlockQuantized',
+  'com.microsoft:QuickGelu',
+  ':MatMul',
+  ':Gather',
+  ':Split',
+  ':Mul',
+  ':Cast',
+  ':Transpose',
+  ':Reshape',
+  ':Slice',
+  ':Neg',
+  ':Unsqueeze',
+] as const;
+
+const BATCH = 'batch_size';
+
+/** The K/V names of a layer (Hugging Face's). */
+export const pastName = (layer: number, kind: 'key' | 'value') => `past_key_values.${layer}.${kind}`;
+export const presentName = (layer: number, kind: 'key' | 'value') => `present.${layer}.${kind}`;
+
+/** The graph's inputs and outputs for these dims, in the order the writer declares them. */
+export function fusedIoOf(dims: Pick<DecoderDims, 'numLayers' | 'numKvHeads' | 'headDim' | 'vocabSize'>): {
+  inputs: FusedIoTensor[];
+  outputs: FusedIoTensor[];
+} {
+  const inputs: FusedIoTensor[] = [
+    { name: 'input_ids', type: 'int64', dims: [BATCH, 'sequence_length'] },
+    { name: FUSED_INPUTS.seqlensK, type: 'int32', dims: [BATCH] },
+    { name: FUSED_INPUTS.totalSequenceLength, type: 'int32', dims: [] },
+    { name: FUSED_INPUTS.logitsToKeep, type: 'int64', dims: [] },
+  ];
+  const outputs: FusedIoTensor[] = [
+    { name: 'logits', type: 'float32', dims: [BATCH, 'kept_length', dims.vocabSize] },
+  ];
+  const kv = (length: string) => [BATCH, dims.numKvHeads, length, dims.headDim];
+  for (let layer = 0; layer < dims.numLayers; layer++)
+    for (const kind of ['key', 'value'] as const) {
+      inputs.push({ name: pastName(layer, kind), type: 'float32', dims: kv('past_sequence_length') });
+      outputs.push({ name: presentName(layer, kind), type: 'float32', dims: kv('present_sequence_length') });
+    }
+  return { inputs, outputs };
+}
