@@ -11,6 +11,7 @@ import type {
   NewMessage,
 } from './queries/chats';
 import { conversationRecord, messageRecord } from './queries/chats';
+import type { SpilledChatWrite } from './spill';
 import type { FlushTimer } from './writer/flush-timer';
 import { eventLoopFlushTimer } from './writer/flush-timer';
 
@@ -30,6 +31,8 @@ export interface PendingChats extends ChatQueries {
   readonly numPending: number;
   /** Tries the waiting writes now (shutdown: after the connection was allowed to wait). */
   flush(): void;
+  /** Hands over the writes still waiting, in order, in a form a spill file holds (shutdown). */
+  takePending(): SpilledChatWrite[];
 }
 
 /**
@@ -189,7 +192,32 @@ export function pendingChats(db: ChatQueries, flushTimer: FlushTimer = eventLoop
       retry = null;
       replay();
     },
+    takePending: () => {
+      retry?.cancel();
+      retry = null;
+      return pending.splice(0).map(spilledOf);
+    },
   };
+}
+
+function spilledOf(item: PendingWrite): SpilledChatWrite {
+  if (item.kind === 'conversation') return { kind: 'conversation', input: item.input };
+  if (item.kind === 'message') return { kind: 'message', input: item.input };
+  return { kind: 'chatUpdate', conversationId: item.conversationId, patch: item.patch };
+}
+
+/** Applies chat writes a spill kept (store/spill.ts), in order. */
+export function applySpilledChats(db: ChatQueries, writes: readonly SpilledChatWrite[]): void {
+  for (const write of writes) {
+    if (write.kind === 'conversation') db.createConversation(write.input);
+    else if (write.kind === 'message') db.addMessage(write.input);
+    else {
+      const { conversationId, patch } = write;
+      if (patch.title !== undefined) db.renameConversation(conversationId, patch.title);
+      if (patch.leafMessageId !== undefined) db.setLeaf(conversationId, patch.leafMessageId);
+      if (patch.settings !== undefined) db.setSettings(conversationId, patch.settings);
+    }
+  }
 }
 
 function apply(db: ChatQueries, item: PendingWrite): void {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { consoleLog } from '../telemetry/log';
 import type { Log } from '../telemetry/log';
 import type { Timeline } from '../telemetry/timeline';
 import { STORE_LIMITS } from '../limits';
@@ -8,7 +7,10 @@ import type { StoreUnavailable } from './errors';
 import { isRetryableWriteError, toUnavailable } from './errors';
 import type { HistoryHealth } from './health';
 import { damagedHealth, worseHealth } from './health';
-import { pendingChats } from './pending-chats';
+import { applySpilledChats, pendingChats } from './pending-chats';
+import { printError } from '../printable';
+import type { SpillContent } from './spill';
+import { replaySpills, spillSize, writeSpill } from './spill';
 import { damageOf, openDatabase } from './open';
 import type { ChatQueries } from './queries/chats';
 import { chatQueries } from './queries/chats';
@@ -80,10 +82,51 @@ export interface SqliteStoreOptions {
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = openDatabase(path, { nativeBinding: options.nativeBinding, log: options.log });
   options.onOpen?.(db);
+  const log = options.log ?? consoleLog;
   const damage = path === ':memory:' ? null : damageOf(db);
-  if (damage !== null)
-    (options.log ?? consoleLog).warn('store', `the history database failed quick_check at start: ${damage}`);
+  if (damage !== null) log.warn('store', `the history database failed quick_check at start: ${damage}`);
+  if (path !== ':memory:') storeSpills(db, path, log);
   return new SqliteStore(db, path, options, damage === null ? { state: 'ok' } : damagedHealth(path, damage));
+}
+
+/** Stores what earlier shutdowns kept in spill files (store/spill.ts), and says so. */
+function storeSpills(db: Database.Database, path: string, log: Log): void {
+  const sink = sqliteSink(db);
+  const chats = chatQueries(db, timelineQueries(db), log);
+  const { numStored, problems } = replaySpills(db, path, (content) => {
+    sink.writeBatch(content.batch);
+    applySpilledChats(chats, content.chats);
+  });
+  if (numStored > 0)
+    log.warn('store', `history: stored ${numStored} item(s) the disk refused at the last shutdown`);
+  for (const problem of problems)
+    log.warn(
+      'store',
+      `history: a spill of an earlier shutdown is not stored yet (${problem}); tried again at the next start`,
+    );
+}
+
+/**
+ * Keeps what the disk refused at shutdown in a spill file (stored at the next start) and says
+ * what it kept and where, or that it could not; `isTelling` prints it too (a log file may be on
+ * the full disk).
+ */
+function keepAtShutdown(path: string, content: SpillContent, log: Log, isTelling: boolean): void {
+  const numItems = spillSize(content);
+  if (numItems === 0) return;
+  const { timelines, runs, slotEvents, clientTtfts } = content.batch;
+  const what =
+    `${timelines.length} timeline(s), ${content.chats.length} chat write(s)` +
+    (runs.length + slotEvents.length + clientTtfts.length > 0
+      ? `, ${runs.length + slotEvents.length + clientTtfts.length} other`
+      : '');
+  const kept = writeSpill(path, content);
+  const message =
+    'path' in kept
+      ? `history: the disk refused ${numItems} item(s) at shutdown (${what}); kept in ${kept.path}; they are stored at the next start`
+      : `history: the disk refused ${numItems} item(s) at shutdown (${what}) and they could not be kept (${kept.error}): they are lost`;
+  log.warn('store', message);
+  if (isTelling) printError(message);
 }
 
 class SqliteStore implements Store {
@@ -132,8 +175,9 @@ class SqliteStore implements Store {
       // Shutdown may wait on another process's lock a little; serving never does.
       db.pragma(`busy_timeout = ${STORE_LIMITS.closeBusyTimeoutMs}`);
       chats.flush();
-      batched.close();
+      const left: SpillContent = { batch: batched.close(), chats: chats.takePending() };
       db.close();
+      keepAtShutdown(path, left, options.log ?? consoleLog, options.log !== undefined);
     };
   }
 

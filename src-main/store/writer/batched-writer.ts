@@ -109,14 +109,23 @@ export class BatchedWriter {
     while (!this.isStopped && this.numPending > 0) if (!this.writeNext()) return;
   }
 
-  /** Flushes and stops the timers; what the disk still refuses is counted as dropped; later items too. */
-  close(): void {
+  /**
+   * Flushes and stops the timers; returns what the disk still refused, in write order, for the
+   * caller to keep (store/spill.ts). Items enqueued later are counted as dropped.
+   */
+  close(): WriteBatch {
     this.flush();
     this.timer?.cancel();
     this.retry?.cancel();
     this.timer = this.retry = null;
-    this.counts.numDropped += this.clearAll();
     this.isStopped = true;
+    const { runs, timelines, slotEvents, clientTtfts } = this;
+    return {
+      runs: runs.take(runs.size),
+      timelines: timelines.take(timelines.size),
+      slotEvents: slotEvents.take(slotEvents.size),
+      clientTtfts: clientTtfts.take(clientTtfts.size),
+    };
   }
 
   private get numPending(): number {
