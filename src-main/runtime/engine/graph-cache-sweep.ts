@@ -3,6 +3,7 @@ import path from 'node:path';
 import { reasonOf } from '../../telemetry/log';
 import type { Log } from '../../telemetry/log';
 import { GRAPH_REWRITE_FORM } from '../model';
+import { FUSE_AT_LOAD_FORM } from '../model/fuse-at-load/form';
 
 /**
  * The graph cache's sweep, which runs on the main thread at runtime start: kept apart from
@@ -13,8 +14,14 @@ import { GRAPH_REWRITE_FORM } from '../model';
 /** A `.partial` folder this old belongs to a save that died (a killed process): swept. */
 export const STALE_PARTIAL_MS = 24 * 3600 * 1000;
 
-/** Whether `name` is an entry (or its `.unusable` marker) of a graph form no load reads any more. */
+/**
+ * Whether `name` is an entry (or its `.unusable` marker) of a graph form no load reads any more:
+ * an optimized graph of another rewrite form, or a fused graph (`-fusedN`, engine/fusion-cache.ts)
+ * of another fusion form.
+ */
 function isRetiredEntry(name: string): boolean {
+  const fusedForm = /-fused(\d+)$/.exec(name)?.[1];
+  if (fusedForm !== undefined) return Number(fusedForm) !== FUSE_AT_LOAD_FORM;
   const form = /-(?:pp|np)(\d+)(?:\.unusable)?$/.exec(name)?.[1];
   return form !== undefined && Number(form) !== GRAPH_REWRITE_FORM;
 }

@@ -26,6 +26,12 @@ export function graphCacheKey(
   provider: ExecutionProvider,
   hasPrepacked: boolean,
 ): string {
+  // The graph's form: which load-time rewrites it carries (rewrite-for-slot.ts).
+  return `${modelRevision.slice(0, 32)}-${machineHashOf(provider)}-${hasPrepacked ? 'pp' : 'np'}${GRAPH_REWRITE_FORM}`;
+}
+
+/** This machine as a cache key sees it: ONNX Runtime's version, platform, CPU and the provider, hashed. */
+export function machineHashOf(provider: ExecutionProvider): string {
   const machine = [
     ort.env.versions.common,
     process.platform,
@@ -33,9 +39,7 @@ export function graphCacheKey(
     os.cpus()[0]?.model ?? 'unknown cpu',
     provider,
   ].join('|');
-  const machineHash = createHash('sha256').update(machine).digest('hex').slice(0, 16);
-  // The graph's form: which load-time rewrites it carries (rewrite-for-slot.ts).
-  return `${modelRevision.slice(0, 32)}-${machineHash}-${hasPrepacked ? 'pp' : 'np'}${GRAPH_REWRITE_FORM}`;
+  return createHash('sha256').update(machine).digest('hex').slice(0, 16);
 }
 
 /** One cache entry: a folder holding the graph and its data, present only once complete. */
@@ -97,17 +101,21 @@ export function pendingGraphDir(entry: string): string {
 
 /**
  * Moves a completely written entry into place. Another thread or process may have saved the
- * same entry meanwhile: a complete entry is never replaced (a reader may be opening it), and
- * this save is dropped instead.
+ * same entry meanwhile: a complete entry (by `isComplete`) is never replaced (a reader may be
+ * opening it), and this save is dropped instead.
  */
-export function commitGraph(pending: string, entry: string): void {
-  if (isCompleteEntry(entry)) return discardGraph(pending);
+export function commitGraph(
+  pending: string,
+  entry: string,
+  isComplete: (entry: string) => boolean = isCompleteEntry,
+): void {
+  if (isComplete(entry)) return discardGraph(pending);
   rmSync(entry, { recursive: true, force: true }); // an incomplete leftover
   try {
     renameSync(pending, entry);
   } catch (error) {
     discardGraph(pending);
-    if (!isCompleteEntry(entry)) throw error;
+    if (!isComplete(entry)) throw error;
   }
 }
 

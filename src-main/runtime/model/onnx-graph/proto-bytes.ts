@@ -66,6 +66,41 @@ export function varintOf(bytes: Uint8Array, span: FieldSpan): number {
   return readVarint(bytes, span.valueAt).value;
 }
 
+/** A varint read as two's complement int64 (an axis of -1 is ten bytes), exact below 2^53. */
+function readSignedVarint(bytes: Uint8Array, at: number): { value: number; next: number } {
+  let value = 0n;
+  for (let i = at, shift = 0n; i < bytes.length && i < at + 10; i++, shift += 7n) {
+    value |= BigInt(bytes[i]! & 0x7f) << shift;
+    if ((bytes[i]! & 0x80) === 0) return { value: Number(BigInt.asIntN(64, value)), next: i + 1 };
+  }
+  throw new Error(`bad varint at byte ${at}`);
+}
+
+/** A signed (int64) varint field's value. */
+export function signedVarintOf(bytes: Uint8Array, span: FieldSpan): number {
+  return readSignedVarint(bytes, span.valueAt).value;
+}
+
+/** A repeated int64 field's values: one value (unpacked) or the packed run this span holds. */
+export function signedVarintsOf(bytes: Uint8Array, span: FieldSpan): number[] {
+  if (span.wireType === WIRE.varint) return [signedVarintOf(bytes, span)];
+  const values: number[] = [];
+  for (let at = span.valueAt; at < span.endAt;) {
+    const read = readSignedVarint(bytes, at);
+    values.push(read.value);
+    at = read.next;
+  }
+  return values;
+}
+
+/** A repeated float field's values: one value (unpacked fixed32) or the packed run this span holds. */
+export function floatsOf(bytes: Uint8Array, span: FieldSpan): number[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values: number[] = [];
+  for (let at = span.valueAt; at + 4 <= span.endAt; at += 4) values.push(view.getFloat32(at, true));
+  return values;
+}
+
 function varintBytes(value: number): number[] {
   const out: number[] = [];
   let rest = value;

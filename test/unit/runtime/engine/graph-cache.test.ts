@@ -11,6 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GRAPH_REWRITE_FORM } from '../../../../src-main/runtime/model';
+import { FUSE_AT_LOAD_FORM } from '../../../../src-main/runtime/model/fuse-at-load';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CACHE_HEADROOM_BYTES,
@@ -88,6 +89,13 @@ describe('graph cache entries', () => {
     expect(readdirSync(dir).sort()).toEqual(
       ['live-key', `rev-machine-np${GRAPH_REWRITE_FORM}`, fresh.split('/').pop()].sort(),
     );
+  });
+
+  it('sweeps fused graphs of another fusion form and keeps the current form', () => {
+    writeEntry(join(dir, `rev-machine-fused${FUSE_AT_LOAD_FORM + 1}`), 'graph');
+    writeEntry(join(dir, `rev-machine-fused${FUSE_AT_LOAD_FORM}`), 'graph');
+    expect(sweepGraphCache(dir, consoleLog)).toEqual([`rev-machine-fused${FUSE_AT_LOAD_FORM + 1}`]);
+    expect(readdirSync(dir)).toEqual([`rev-machine-fused${FUSE_AT_LOAD_FORM}`]);
   });
 
   it('sweeps nothing when there is no cache folder yet', () => {
