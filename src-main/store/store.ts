@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Log } from '../telemetry/log';
+import { consoleLog } from '../telemetry/log';
 import type { Timeline } from '../telemetry/timeline';
 import { STORE_LIMITS } from '../limits';
 import type { StoreUnavailable } from './errors';
