@@ -10,7 +10,7 @@ export type { GenerationRequest, GenerationSink, GenerationChunk, GenerationOutc
 export { collectGeneration } from './collect';
 export type { CollectedGeneration } from './collect';
 export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './model';
-export { loadModelFolder, ModelFolderError, TemplateError } from './model';
+export { LOADABLE_FORMATS, loadModelFolder, ModelFolderError, TemplateError } from './model';
 export { defaultDiscoveryEnvironment, isDiscoveredSource, MODEL_SOURCE_LABELS } from './model';
 export type { DiscoveryEnvironment, ModelSource, PlaceState } from './model';
 export type { KeepAlive, Slot, SlotEvent, SlotStatus, SlotCause } from './slots';

@@ -4,6 +4,7 @@ import type { Runtime, SettingKey, SettingsPatch } from '../runtime';
 import { reasonOf } from '../telemetry/log';
 import { prng } from '../telemetry/synthetic/workload';
 import type { CoreDeps } from './core-deps';
+import { runName } from './run-name';
 
 /** What the Bench view asks to vary, and the workload every arm replays. */
 export interface ExperimentSpec {
@@ -63,7 +64,11 @@ export async function runExperiment(
       if (!modelId) throw new Error('no model to run the experiment on');
       await ask(runtime, null, modelId, 'Good morning.');
       const run = deps.store.runs.create({
-        name: `experiment ${SETTINGS[spec.setting].flag.slice(2)}=${value}`,
+        name: runName(
+          `Experiment: ${SETTINGS[spec.setting].label.toLowerCase()} ${value}`,
+          modelId,
+          deps.clock.wallNow(),
+        ),
         config: {
           settings: runtime.settings,
           workload,

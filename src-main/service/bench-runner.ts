@@ -5,6 +5,7 @@ import type { MethodInput } from './contract';
 import { ServiceFailure } from './contract';
 import { armPatches, runExperiment } from './bench-experiment';
 import type { ExperimentSpec } from './bench-experiment';
+import { runName } from './run-name';
 
 const PROMPTS = [
   'Tell me about the ball at Netherfield.',
@@ -21,7 +22,11 @@ export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): {
   const benchId = randomUUID();
   if (input.kind === 'experiment') return startExperiment(deps, benchId, input);
   const run = deps.store.runs.create({
-    name: `${input.kind} ${new Date(deps.clock.wallNow()).toLocaleString('en-GB')}`,
+    name: runName(
+      input.kind === 'first-frame' ? 'First-frame benchmark' : 'Load test',
+      deps.runtime.defaultModelId(),
+      deps.clock.wallNow(),
+    ),
     config: {
       workload: { ...input },
       settings: deps.runtime.settings,

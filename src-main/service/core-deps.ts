@@ -3,7 +3,7 @@ import type { TimelineWindow } from '../telemetry/report';
 import type { Runtime } from '../runtime';
 import type { RemoteEngine } from '../runtime/remote';
 import type { ChatQueries, Store } from '../store';
-import type { SavePathPicker } from './core-options';
+import type { FolderOpener, SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
 import type { ImportBudget } from './import-budget';
 import type { ProblemLog } from './problem-log';
@@ -28,4 +28,6 @@ export interface CoreDeps {
   pickSavePath: SavePathPicker | null;
   /** The one budget every trace import runs under. */
   imports: ImportBudget;
+  /** The host's folder opener, or null where the host has none (headless: the path is copied instead). */
+  openFolder: FolderOpener | null;
 }

@@ -14,6 +14,9 @@ import type { ExportRequest, PreparedExport } from './run-export';
  */
 export type SavePathPicker = (fileName: string, format: ExportFormat) => Promise<string | null>;
 
+/** Opens a folder in the system's file manager; resolves to null, or to why it could not. */
+export type FolderOpener = (dir: string) => Promise<string | null>;
+
 /** What a host tells the core: where data lives, where the bundled models are, who hosts it. */
 export interface CoreOptions {
   /** Folder for the database, the user models folder and caches (created if missing). */
@@ -40,6 +43,8 @@ export interface CoreOptions {
   pickSavePath?: SavePathPicker;
   /** The trace import budget (tests make it small); absent: TRACE_LIMITS'. */
   importBudget?: ImportBudgetLimits;
+  /** The host's way to show a folder (the desktop shell); absent: `app.openModelsFolder` answers `unavailable`. */
+  openFolder?: FolderOpener;
 }
 
 /** What the host does to switch the `/v1` API on and off (the desktop app's settings toggle). */

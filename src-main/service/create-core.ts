@@ -18,6 +18,7 @@ import type { CoreDeps } from './core-deps';
 import { openProblemLog } from './problem-log';
 import { timelineFlagger } from './timeline-flags';
 import { EventHub } from './event-hub';
+import { appHandlers } from './handlers/app';
 import { chatHandlers } from './handlers/chat';
 import { endpointHandlers } from './handlers/endpoints';
 import { exportHandlers, exportSources } from './handlers/exports';
@@ -32,6 +33,7 @@ import { prepareExport } from './run-export';
 import { createService } from './service';
 import { ImportBudget } from './import-budget';
 import { importTrace } from './trace-import';
+import { reloadWindow } from './window-reload';
 
 const STATS_EVERY_MS = 250;
 
@@ -69,7 +71,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     version: packageVersion(),
     pickSavePath: options.pickSavePath ?? null,
     imports: new ImportBudget(options.importBudget),
+    openFolder: options.openFolder ?? null,
   };
+  // After a restart the Dashboard shows the window it showed before, read back from the history.
+  reloadWindow(store, deps.window);
   const unsubscribe = wire(deps);
   // Status from each endpoint's /v1/models at start (never throws: a failure is the endpoint's last error).
   void deps.remote.endpoints.checkAll();
@@ -77,6 +82,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const api = options.apiServer?.(openai) ?? fixedApiServer(options.host);
   const service = createService(
     {
+      ...appHandlers(deps),
       ...slotHandlers(deps),
       ...discoveryHandlers(deps),
       ...endpointHandlers(deps),

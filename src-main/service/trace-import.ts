@@ -4,6 +4,8 @@ import type { Timeline } from '../telemetry/timeline';
 import { TraceImportJob } from '../telemetry/trace';
 import type { TraceImportResult } from './contract';
 import type { ImportBudget } from './import-budget';
+import { IMPORT_WORKLOAD_PREFIX } from './window-reload';
+import { runName } from './run-name';
 
 /** A trace to import: its name, its text in chunks of any size, and the bad-line policy. */
 export interface TraceUpload {
@@ -41,8 +43,8 @@ async function importNow(store: Store, upload: TraceUpload): Promise<TraceImport
     if (isRefused || summary.numImported === 0)
       return { ...counts, numImported: 0, report: null, runId: null };
     const run = store.runs.create({
-      name: `trace ${upload.fileName}`,
-      config: { workload: `trace import: ${upload.fileName}` },
+      name: runName(`Imported ${upload.fileName}`, null, Date.now()),
+      config: { workload: `${IMPORT_WORKLOAD_PREFIX}${upload.fileName}` },
     });
     const numImported = await job.commit(run.runId, (timelines) => enqueueWithRoom(store.writer, timelines));
     return { ...summary, numImported, runId: store.isPersistent ? run.runId : null };

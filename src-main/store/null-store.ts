@@ -18,6 +18,7 @@ const nullRuns: RunQueries = {
   }),
   list: () => [],
   get: () => null,
+  rename: () => false,
   remove: () => false,
   metrics: () => null,
 };

@@ -1,5 +1,6 @@
 import { useSlice, VIEWS } from '../store';
 import type { ViewName } from '../store';
+import { ViewModeSwitch } from './ViewModeSwitch';
 
 const LABELS: Record<ViewName, string> = {
   chat: 'Chat',
@@ -30,6 +31,8 @@ export function Nav() {
           {LABELS[name]}
         </button>
       ))}
+      <span className="nav-spacer" />
+      <ViewModeSwitch />
     </nav>
   );
 }

@@ -15,3 +15,5 @@ export { Markdown } from './markdown/Markdown';
 export { saveTextFile } from './save-file';
 export { Term, TERMS } from './Term';
 export type { TermName } from './Term';
+export { SimpleTtftBar } from './SimpleTtftBar';
+export { ViewModeSwitch } from './ViewModeSwitch';

@@ -2,3 +2,5 @@ export { PHASES, PART_COLORS, PART_EXPLANATIONS, PART_LABELS } from './part-colo
 export type { TtftPhase } from './part-colors';
 export { phasesOf, slicesOf } from './phase-values';
 export type { PhaseSlice } from './phase-values';
+export { SIMPLE_GROUPS, groupSlicesOf } from './simple-groups';
+export type { GroupSlice, SimpleGroup } from './simple-groups';

@@ -5,6 +5,7 @@ import { createBenchStore } from './bench-store';
 import type { ChatState } from './chat-store';
 import { createChatStore } from './chat-store';
 import { activeAnswer } from './chat-send';
+import { loadPreferences } from './preferences';
 import type { LiveState } from './live-store';
 import { createLiveStore, LIVE_LIMITS } from './live-store';
 import type { SlotsState } from './slots-store';
@@ -90,6 +91,7 @@ export async function loadInitialState(stores: Stores): Promise<void> {
     stores.slots.getState().refresh(),
     stores.chat.getState().loadConversations(),
     stores.chat.getState().loadDefaults(),
+    loadPreferences(stores),
   ]);
   if (status.ok) stores.ui.getState().setStatus(status.value);
   if (recent.ok) stores.live.getState().replaceTimelines(recent.value);

@@ -18,3 +18,4 @@ export { createUiStore, VIEWS } from './ui-store';
 export type { AppStatus, UiState, ViewName } from './ui-store';
 export { createThrottle } from './throttle';
 export type { Throttle } from './throttle';
+export { changePreferences } from './preferences';

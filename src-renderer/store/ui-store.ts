@@ -1,7 +1,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { z } from 'zod';
-import type { AppStatusSchema, Problem, PushedEvent } from '../../src-main/service/contract';
+import { DEFAULT_UI_PREFERENCES } from '../../src-main/service/contract/ui-schemas';
+import type { AppStatusSchema, Problem, PushedEvent, UiPreferences } from '../../src-main/service/contract';
 import type { ConnectionState } from '../bridge';
 
 /** The views of the app, one per nav button. */
@@ -23,6 +24,11 @@ export interface UiState {
   connection: ConnectionState;
   /** Runs the Runs view should open compared (an experiment's arms), or empty. */
   runsToCompare: string[];
+  /** Simple or Expert, and the theme (kept by the service for this profile). */
+  preferences: UiPreferences;
+  /** Whether the "Add a model" panel is open over the current view. */
+  isAddModelOpen: boolean;
+  setAddModelOpen(isOpen: boolean): void;
   setView(view: ViewName): void;
   setStatus(status: AppStatus): void;
   onEvents(events: readonly PushedEvent[]): void;
@@ -38,6 +44,9 @@ export function createUiStore(): StoreApi<UiState> {
     problems: [],
     connection: 'connecting',
     runsToCompare: [],
+    preferences: DEFAULT_UI_PREFERENCES,
+    isAddModelOpen: false,
+    setAddModelOpen: (isAddModelOpen) => set({ isAddModelOpen }),
     setView: (view) => set({ view }),
     setStatus: (status) => set({ status, problems: status.recentProblems.slice(-MAX_PROBLEMS_SHOWN) }),
     onEvents(events) {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useSlice } from '../store';
 import type { ViewName } from '../store';
 import { BenchView } from './bench';
@@ -23,6 +24,12 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
 export function App() {
   const view = useSlice('ui', (s) => s.view);
   const status = useSlice('ui', (s) => s.status);
+  const theme = useSlice('ui', (s) => s.preferences.theme);
+  useEffect(() => {
+    // `system` leaves the colour scheme to the media query; light and dark pin it.
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
   const View = VIEW_COMPONENTS[view];
   return (
     <div className="app">

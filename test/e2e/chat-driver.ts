@@ -130,3 +130,12 @@ export async function stopMidAnswer(
   }
   return null;
 }
+
+/** Switches Simple/Expert with the nav's switch and waits until the page reports the mode. */
+export async function setViewMode(page: Page, mode: 'simple' | 'expert'): Promise<void> {
+  await page
+    .getByTestId('view-mode')
+    .getByRole('button', { name: mode === 'simple' ? 'Simple' : 'Expert' })
+    .click();
+  await page.locator(`[data-testid="view-mode"][data-mode="${mode}"]`).waitFor();
+}

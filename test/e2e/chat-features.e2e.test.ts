@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSettings, sendMessage, setSampling, waitForDone } from './chat-driver';
+import { openSettings, sendMessage, setSampling, waitForDone, setViewMode } from './chat-driver';
 import type { E2eApp } from './harness';
 import { startE2eApp } from './harness';
 
@@ -23,6 +23,7 @@ describe('the chat people switch to: settings, forecast, versions, branches, mar
   let app: E2eApp;
   beforeAll(async () => {
     app = await startE2eApp();
+    await setViewMode(app.page, 'expert');
     await app.page
       .context()
       .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.host.url });
@@ -33,7 +34,9 @@ describe('the chat people switch to: settings, forecast, versions, branches, mar
 
   it('keeps a system prompt and sampling per conversation, showing the values actually used', async () => {
     const panel = await openSettings(app.page);
-    expect(await panel.getByTestId('effective-sampling').textContent()).toMatch(/temperature 0 · top-k 40/);
+    expect(await panel.getByTestId('effective-sampling').textContent()).toMatch(
+      /temperature 0.7 · top-k 40 · top-p 0.95/,
+    );
     await app.page.getByTestId('system-prompt').fill('You are Mr Bennet: dry and brief.');
     await setSampling(app.page, { temperature: 0, maxTokens: 12 });
     expect(await panel.getByTestId('effective-sampling').textContent()).toMatch(/max tokens 12/);

@@ -8,6 +8,7 @@ import {
   stopMidAnswer,
   streamedLengths,
   waitForDone,
+  setViewMode,
 } from './chat-driver';
 import type { E2eApp } from './harness';
 import { startE2eApp } from './harness';
@@ -21,6 +22,7 @@ describe('chat in a real browser on the bundled model', () => {
   let app: E2eApp;
   beforeAll(async () => {
     app = await startE2eApp();
+    await setViewMode(app.page, 'expert');
     await setSampling(app.page, { temperature: 0.8, seed: 7, maxTokens: 160 });
   });
   afterAll(async () => {

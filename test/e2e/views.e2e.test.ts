@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { figuresOf } from '../support/compare';
-import { sendMessage, setSampling, waitForDone } from './chat-driver';
+import { sendMessage, setSampling, waitForDone, setViewMode } from './chat-driver';
 import type { E2eApp } from './harness';
 import { startE2eApp } from './harness';
 
@@ -18,6 +18,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
   const requestIds: string[] = [];
   beforeAll(async () => {
     app = await startE2eApp();
+    await setViewMode(app.page, 'expert');
     await setSampling(app.page, { temperature: 0.8, seed: 3, maxTokens: 12 });
     for (const question of QUESTIONS)
       requestIds.push(await waitForDone(await sendMessage(app.page, question)));

@@ -192,6 +192,10 @@ function start(): void {
     host: 'electron',
     sqliteNativeBinding,
     apiServer: (openai) => createApiToggle(openai, log, confirmApiEnable),
+    openFolder: async (dir) => {
+      mkdirSync(dir, { recursive: true });
+      return (await shell.openPath(dir)) || null;
+    },
     pickSavePath: createSavePathPicker({
       showSaveDialog: (options) =>
         mainWindow && !mainWindow.isDestroyed()

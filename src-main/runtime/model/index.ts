@@ -28,3 +28,4 @@ export type { SlotRewrite } from './onnx-graph/rewrite-for-slot';
 export type { KeepLastLogits, KeepPlacement } from './onnx-graph/keep-last-logits';
 export { BYTES_PER_ELEMENT, kvGeometryOf, pageBytes, pageElements } from './kv-geometry';
 export type { KvGeometry } from './kv-geometry';
+export { LOADABLE_FORMATS } from './formats';

@@ -13,6 +13,13 @@ export const FACTORY_SETTINGS: ConversationSettings = {
   contextOverflow: 'drop-oldest',
 };
 
+/**
+ * What a chat samples with where its settings leave a field empty: a little randomness, so
+ * Regenerate draws a different answer (each request without a seed gets a random one). The
+ * runtime's own defaults (greedy) still serve `/v1` and the benches, which set their own.
+ */
+export const CHAT_SAMPLING_DEFAULTS = { temperature: 0.7, topP: 0.95 } as const;
+
 /** Presets every install has; user presets are added beside them. */
 export const BUILT_IN_PRESETS: readonly SamplingPreset[] = [
   { name: 'Deterministic', sampling: { temperature: 0 }, isBuiltIn: true },
@@ -39,9 +46,18 @@ export function defaultSettings(chats: ChatQueries): ConversationSettings {
 export function chatDefaults(chats: ChatQueries, runtime: Runtime): ChatDefaults {
   return {
     settings: defaultSettings(chats),
-    effective: { ...DEFAULT_SAMPLING, maxTokens: runtime.options.defaultMaxTokens },
+    effective: {
+      ...DEFAULT_SAMPLING,
+      ...CHAT_SAMPLING_DEFAULTS,
+      maxTokens: runtime.options.defaultMaxTokens,
+    },
     presets: [...BUILT_IN_PRESETS, ...userPresets(chats)],
   };
+}
+
+/** A turn's sampling: the chat defaults under the conversation's (or this send's) own fields. */
+export function chatSampling(sampling: Sampling): Sampling {
+  return { ...CHAT_SAMPLING_DEFAULTS, ...sampling };
 }
 
 /** Saves the defaults new chats start with. */

@@ -8,6 +8,7 @@ import { ServiceFailure } from '../contract';
 import type { ConversationSettings, MessageMeta, Sampling, SendForecast, TurnStarted } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import { remotePlan } from './remote-plan';
+import { chatSampling } from './settings';
 import { pathTo } from './tree';
 
 /** A conversation's title until its first message names it. */
@@ -123,7 +124,7 @@ export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
     modelId: job.plan.modelId,
     prompt: { kind: 'chat', messages: job.plan.messages },
     conversationId: job.conversation.conversationId,
-    ...(job.how.sampling ?? job.how.settings.sampling),
+    ...chatSampling(job.how.sampling ?? job.how.settings.sampling),
     ...(job.deadlineMs === undefined ? {} : { deadlineMs: job.deadlineMs }),
   };
   const meta: MessageMeta = {

@@ -11,3 +11,4 @@ export * from './settings-schemas';
 export * from './endpoint-schemas';
 export { wellFormedText } from './text';
 export * from './model-schemas';
+export * from './ui-schemas';

@@ -28,6 +28,7 @@ import {
   TurnStartedSchema,
 } from './chat-schemas';
 import { AppliedSettingsSchema, SettingsStateSchema } from './settings-schemas';
+import { UiPreferencesSchema } from './ui-schemas';
 import { MAX_DEADLINE_MS, SETTING_KEYS, SettingsPatchSchema } from '../../runtime/settings';
 import type { SettingKey } from '../../runtime/settings';
 
@@ -51,6 +52,10 @@ export const AppStatusSchema = z.object({
   historyState: z.enum(['on', 'busy', 'full', 'damaged', 'off']),
   persistenceReason: z.string().nullable(),
   dataDir: z.string(),
+  /** The folder the user drops model folders into (absolute path). */
+  modelsDir: z.string(),
+  /** The model formats this build loads, in words ("Hugging Face ONNX folder: …"). */
+  modelFormats: z.array(z.object({ name: z.string(), detail: z.string() })),
   defaultModelId: z.string().nullable(),
   executionProvider: z.string(),
   host: z.enum(['electron', 'headless']),
@@ -99,6 +104,10 @@ const def = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => (
  */
 export const METHODS = {
   'app.status': def(empty, AppStatusSchema),
+  /** Opens the models folder in the system's file manager (desktop); `unavailable` where the host cannot. */
+  'app.openModelsFolder': def(empty, z.object({ path: z.string() })),
+  'ui.preferences': def(empty, UiPreferencesSchema),
+  'ui.setPreferences': def(UiPreferencesSchema.partial(), UiPreferencesSchema),
   'models.list': def(empty, z.array(ModelEntrySchema)),
   /** Whether models of Ollama, LM Studio and the Hugging Face cache are listed, and what each place held. */
   'models.discovery': def(empty, DiscoveryStateSchema),
@@ -218,6 +227,15 @@ export const METHODS = {
   ),
   'report.live': def(z.object({ slo: SloSchema.optional() }), ReportSchema),
   'runs.list': def(empty, z.array(RunSummarySchema)),
+  'runs.rename': def(
+    z.object({ runId: idSchema, name: z.string().trim().min(1).max(200) }),
+    RunSummarySchema,
+  ),
+  /** Deletes a stored run and its requests from the history (the rows are removed from SQLite). */
+  'runs.delete': def(
+    z.object({ runId: idSchema }),
+    z.object({ isDeleted: z.boolean(), numRequests: z.number().int() }),
+  ),
   'runs.compare': def(
     z.object({ runIds: z.array(idSchema).min(2).max(8), slo: SloSchema }),
     RunComparisonSchema,

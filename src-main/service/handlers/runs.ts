@@ -1,11 +1,15 @@
 import { toCsvString } from '../../telemetry/trace';
+import { ServiceFailure } from '../contract';
 import { compareRuns } from '../compare/compare-runs';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 import { importTrace } from '../trace-import';
 import { readQualityResults } from '../quality-file';
 
-type RunHandlers = Pick<Handlers, 'runs.list' | 'runs.compare' | 'runs.exportCsv' | 'traces.import'>;
+type RunHandlers = Pick<
+  Handlers,
+  'runs.list' | 'runs.rename' | 'runs.delete' | 'runs.compare' | 'runs.exportCsv' | 'traces.import'
+>;
 
 /** Stored runs, their side-by-side comparison, CSV export and trace import. */
 export function runHandlers(deps: CoreDeps): RunHandlers {
@@ -13,6 +17,19 @@ export function runHandlers(deps: CoreDeps): RunHandlers {
   return {
     'runs.list': () =>
       store.runs.list().map((run) => ({ ...run, config: run.config as Record<string, unknown> })),
+    'runs.rename': ({ runId, name }) => {
+      if (!store.runs.rename(runId, name)) throw new ServiceFailure('not_found', `no stored run ${runId}`);
+      const run = store.runs.get(runId)!;
+      return { ...run, config: run.config as Record<string, unknown> };
+    },
+    'runs.delete': ({ runId }) => {
+      const run = store.runs.get(runId);
+      if (!run) throw new ServiceFailure('not_found', `no stored run ${runId}`);
+      // Its queued timelines land first, so the cascade removes every one of its rows.
+      store.writer.flush();
+      const numRequests = store.runs.get(runId)?.numRequests ?? run.numRequests;
+      return { isDeleted: store.runs.remove(runId), numRequests };
+    },
     'runs.compare': ({ runIds, slo }) => {
       const quality = readQualityResults(deps.dataDir);
       return compareRuns(store, runIds, slo, quality instanceof Error ? [] : quality);

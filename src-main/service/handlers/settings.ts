@@ -37,6 +37,7 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
       };
     },
     'settings.apply': async ({ patch }) => {
+      if (patch.defaultModel) refuseUnknownModel(runtime, patch.defaultModel);
       try {
         const applied = await runtime.reconfigure(patch);
         if (applied.changed.length > 0) saveSettings(store, applied.settings);
@@ -48,6 +49,20 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
       }
     },
   };
+}
+
+/**
+ * A default model must be one that loads here (`name` or `name:variant`): a name that matches
+ * nothing would be reported applied while every chat ignored it.
+ */
+function refuseUnknownModel(runtime: CoreDeps['runtime'], ref: string): void {
+  const usable = runtime.models().filter((m) => m.status === 'ok');
+  if (usable.some((m) => m.modelId === ref || m.name === ref)) return;
+  const known = usable.map((m) => m.modelId).join(', ');
+  throw new ServiceFailure(
+    'invalid_input',
+    `No model "${ref}" is installed here${known ? `; the models that load are ${known}` : ''}.`,
+  );
 }
 
 /** Keeps the settings that differ from the defaults, so later default changes still reach the user. */

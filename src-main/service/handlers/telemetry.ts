@@ -3,6 +3,8 @@ import type { MethodOutput } from '../contract';
 import { judgeClientTtft } from '../../telemetry/timeline';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
+import { LOADABLE_FORMATS } from '../../runtime';
+import { modelsDirOf } from './app';
 
 type TelemetryHandlers = Pick<
   Handlers,
@@ -58,6 +60,8 @@ export function appStatus(deps: CoreDeps): MethodOutput<'app.status'> {
     historyState: !store.isPersistent ? 'off' : health.state === 'ok' ? 'on' : health.state,
     persistenceReason: store.unavailable?.message ?? describeHealth(health),
     dataDir: deps.dataDir,
+    modelsDir: modelsDirOf(deps),
+    modelFormats: [...LOADABLE_FORMATS],
     defaultModelId: deps.runtime.defaultModelId(),
     executionProvider: deps.runtime.options.executionProvider,
     host: deps.host,

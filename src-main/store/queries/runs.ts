@@ -84,6 +84,8 @@ export interface RunQueries {
   create(input: { name: string; config?: RunConfig; runId?: string; startedWallMs?: number }): RunRecord;
   list(): RunRecord[];
   get(runId: string): RunRecord | null;
+  /** Gives the run a new name; false when there is no such run. */
+  rename(runId: string, name: string): boolean;
   /** Deletes the run and, by cascade, its timelines. */
   remove(runId: string): boolean;
   metrics(runId: string, slo: Slo, edgesMs?: readonly number[]): RunMetrics | null;
@@ -108,6 +110,7 @@ export function runQueries(db: Database.Database): RunQueries {
   const list = db.prepare(`${SELECT_RUNS} ORDER BY r.started_at_wall_ms DESC, r.rowid DESC`);
   const get = db.prepare(`${SELECT_RUNS} WHERE r.id = ?`);
   const remove = db.prepare('DELETE FROM runs WHERE id = ?');
+  const rename = db.prepare('UPDATE runs SET name = ? WHERE id = ?');
   const queries: RunQueries = {
     create: ({ name, config = {}, runId = randomUUID(), startedWallMs = Date.now() }) => {
       const parsed = RunConfigSchema.parse(config);
@@ -119,6 +122,7 @@ export function runQueries(db: Database.Database): RunQueries {
       const row = get.get(runId) as RunRow | undefined;
       return row ? toRunRecord(row) : null;
     },
+    rename: (runId, name) => rename.run(name, runId).changes > 0,
     remove: (runId) => remove.run(runId).changes > 0,
     metrics: (runId, slo, edgesMs = DEFAULT_TTFT_EDGES_MS) => {
       const run = queries.get(runId);

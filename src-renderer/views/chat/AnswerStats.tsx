@@ -5,7 +5,10 @@ import { answerFigures } from './answer-figures';
 import { RateAndFinishSpans, WindowTtftSpans } from './FigureSpans';
 import { RemoteAnswerStats } from './RemoteAnswerStats';
 import { whySlow } from './why-slow';
-import { Term, TtftBar, formatMs } from '../../components';
+import { SimpleTtftBar, Term, TtftBar, formatMs } from '../../components';
+import { useSlice } from '../../store';
+import { plainSentence } from './plain-sentence';
+import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
 
 /**
  * What sits under every finished answer: its TTFT bar, server vs client TTFT and the transport
@@ -18,8 +21,10 @@ export function AnswerStats(props: {
   forecast: SendForecast | null;
 }) {
   const t = props.timeline;
+  const mode = useSlice('ui', (s) => s.preferences.viewMode);
   if (t.remote) return <RemoteAnswerStats timeline={t} clientTtftMs={props.clientTtftMs} />;
   const f = answerFigures(t, props.clientTtftMs);
+  if (mode === 'simple') return <SimpleAnswerStats timeline={t} />;
   return (
     <div className="answer-stats">
       {t.ttftMs !== null && <TtftBar values={phasesOf(t)} />}
@@ -42,6 +47,29 @@ export function AnswerStats(props: {
         <RateAndFinishSpans timeline={t} figures={f} />
       </div>
       <WhySlow timeline={t} />
+      {t.errorMessage && <p className="notice error wrap">{t.errorMessage}</p>}
+    </div>
+  );
+}
+
+/** Simple view: the bar in four plain groups, one sentence, and how the answer ended. */
+function SimpleAnswerStats(props: { timeline: Timeline }) {
+  const t = props.timeline;
+  const sentence = plainSentence(t);
+  return (
+    <div className="answer-stats">
+      {t.ttftMs !== null && <SimpleTtftBar values={phasesOf(t)} />}
+      <p className="plain-sentence">
+        {sentence && <span data-testid="plain-sentence">{sentence} </span>}
+        <span
+          className={`finish finish-${t.finishReason}`}
+          data-testid="finish-reason"
+          data-value={t.finishReason}
+          title={FINISH_EXPLANATIONS[t.finishReason]}
+        >
+          {FINISH_LABELS[t.finishReason]}
+        </span>
+      </p>
       {t.errorMessage && <p className="notice error wrap">{t.errorMessage}</p>}
     </div>
   );

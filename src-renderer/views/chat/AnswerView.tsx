@@ -1,13 +1,17 @@
 import type { AnswerItem } from '../../store';
 import { useSlice } from '../../store';
 import { CopyButton, Markdown } from '../../components';
+import { AnswerModel } from './AnswerModel';
 import { AnswerStats } from './AnswerStats';
+import { regenerateNote } from './regenerate-note';
 import { VersionSwitcher } from './VersionSwitcher';
 
 /** One answer: dropped-context marker, streamed text, its waiting state, then stats and actions. */
 export function AnswerView(props: { answer: AnswerItem; isBusy: boolean }) {
   const a = props.answer;
   const regenerate = useSlice('chat', (s) => s.regenerate);
+  const sampling = useSlice('chat', (s) => s.settings.sampling);
+  const effective = useSlice('chat', (s) => s.defaults?.effective);
   const isFinished = a.status === 'done' || a.status === 'failed';
   const finishReason = a.finishReason ?? a.timeline?.finishReason ?? (a.status === 'failed' ? 'error' : null);
   return (
@@ -22,6 +26,7 @@ export function AnswerView(props: { answer: AnswerItem; isBusy: boolean }) {
         data-version={a.version}
         data-num-versions={a.versionIds.length}
       >
+        <AnswerModel modelId={a.timeline?.modelId ?? a.forecast?.modelId ?? null} timeline={a.timeline} />
         <div className="message-text">
           {a.text ? (
             <Markdown text={a.text} isStreaming={!isFinished} />
@@ -43,6 +48,7 @@ export function AnswerView(props: { answer: AnswerItem; isBusy: boolean }) {
               className="quiet small"
               data-testid="message-regenerate"
               disabled={props.isBusy}
+              title={regenerateNote(sampling, effective)}
               onClick={() => void regenerate(a.key)}
             >
               Regenerate

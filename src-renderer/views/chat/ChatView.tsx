@@ -6,6 +6,7 @@ import { ConversationSettings } from './ConversationSettings';
 import { MessageList } from './MessageList';
 import { ModelPicker } from './ModelPicker';
 import { Notice, PartLegend } from '../../components';
+import { AddModelPanel } from '../models';
 
 /**
  * Chat: conversations, the open one's messages with a TTFT bar per answer, the composer, and
@@ -17,6 +18,10 @@ export function ChatView() {
   const notice = useSlice('chat', (s) => s.notice);
   const isSettingsOpen = useSlice('chat', (s) => s.isSettingsOpen);
   const setSettingsOpen = useSlice('chat', (s) => s.setSettingsOpen);
+  const isAddModelOpen = useSlice('ui', (s) => s.isAddModelOpen);
+  const setAddModelOpen = useSlice('ui', (s) => s.setAddModelOpen);
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
+  const hasAnswers = useSlice('chat', (s) => s.items.some((item) => item.kind === 'assistant'));
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Escape') void stop();
@@ -39,8 +44,17 @@ export function ChatView() {
           >
             Settings
           </button>
-          <PartLegend isCompact />
+          <button
+            type="button"
+            data-testid="open-add-model"
+            aria-expanded={isAddModelOpen}
+            onClick={() => setAddModelOpen(!isAddModelOpen)}
+          >
+            Add a model
+          </button>
+          {isExpert && hasAnswers && <PartLegend isCompact />}
         </div>
+        {isAddModelOpen && <AddModelPanel onClose={() => setAddModelOpen(false)} />}
         {error && <Notice tone="error">{error}</Notice>}
         {notice && <Notice>{notice}</Notice>}
         <MessageList />

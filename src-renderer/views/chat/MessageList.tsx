@@ -2,11 +2,13 @@ import { useEffect, useRef } from 'react';
 import { activeAnswer, useSlice } from '../../store';
 import { AnswerView } from './AnswerView';
 import { UserMessage } from './UserMessage';
+import { FirstRunCard } from '../models';
 
 /** The open conversation's messages, kept scrolled to the newest while it grows. */
 export function MessageList() {
   const items = useSlice('chat', (s) => s.items);
   const isBusy = useSlice('chat', (s) => activeAnswer(s) !== null);
+  const hasOwnModel = useSlice('slots', (s) => s.models.some((m) => !m.isBundled && m.error === null));
   const bottom = useRef<HTMLDivElement>(null);
   const last = items.at(-1);
   const lastLength = last?.kind === 'assistant' ? last.text.length + (last.timeline ? 1 : 0) : 0;
@@ -16,7 +18,13 @@ export function MessageList() {
   }, [items.length, lastLength]);
   if (items.length === 0) {
     return (
-      <div className="messages empty">Ask something. Every answer shows where its first-token time went.</div>
+      <div className="messages empty">
+        {hasOwnModel ? (
+          'Ask something. Every answer shows where the wait before its first word went.'
+        ) : (
+          <FirstRunCard />
+        )}
+      </div>
     );
   }
   return (

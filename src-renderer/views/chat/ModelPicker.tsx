@@ -23,8 +23,12 @@ export function ModelPicker() {
   const statusOf = (id: string) => slots.find((slot) => slot.modelId === id)?.status ?? 'empty';
   const usable = models.filter((m) => m.error === null);
   const fallback = usable.find((m) => m.isBundled && m.isDefaultVariant) ?? usable[0];
+  // The bundled model is a tiny demo: the picker says so, so nobody mistakes it for a real assistant.
   const label = (m: (typeof models)[number]) =>
-    m.weightDtype ? `${m.displayName} (${m.weightDtype})` : m.displayName;
+    `${m.displayName} (${[m.isBundled ? 'demo' : null, m.weightDtype].filter(Boolean).join(', ')})`.replace(
+      ' ()',
+      '',
+    );
   return (
     <>
       <label className="model-picker">

@@ -2,6 +2,7 @@ import { SAMPLING_LIMITS } from '../../../src-main/service/contract';
 import type { EffectiveSampling, Sampling } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { NumberField } from '../../components';
+import { regenerateNote } from './regenerate-note';
 
 type NumericKey = keyof Omit<Sampling, 'stop' | 'ignoreEos'>;
 
@@ -92,6 +93,9 @@ export function SamplingFields() {
       <p className="muted small-text" data-testid="effective-sampling">
         Sent with: {sentWith}
         {sampling.ignoreEos ? ' · ignoring end of turn' : ''}
+      </p>
+      <p className="muted small-text" data-testid="regenerate-note">
+        {regenerateNote(sampling, effective)}
       </p>
     </fieldset>
   );

@@ -137,6 +137,22 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
     expect(view.messages[0]!.versionIds).toHaveLength(1);
   });
 
+  it('a chat that sets no sampling samples at temperature 0.7 / top-p 0.95, so Regenerate draws a different answer', async () => {
+    const conversationId = await newChat({ ...quick, sampling: { maxTokens: 24, ignoreEos: true } });
+    expect((await call('chat.defaults', {})).effective).toMatchObject({ temperature: 0.7, topP: 0.95 });
+    const { done: first } = await turn('chat.send', { conversationId, content: 'Who is Mr Darcy?' });
+    const texts = new Set<string>();
+    for (let i = 0; i < 3; i++)
+      await turn('chat.regenerate', { conversationId, messageId: first.payload.messageId! });
+    const view = await call('chat.getConversation', { conversationId });
+    for (const messageId of view.messages.at(-1)!.versionIds) {
+      const version = await call('chat.selectVersion', { conversationId, messageId });
+      texts.add(version.messages.at(-1)!.content);
+    }
+    // Greedy decoding would give one text four times; 24 sampled tokens repeat with negligible odds.
+    expect(texts.size).toBeGreaterThan(1);
+  });
+
   it('regenerating the last answer makes version 2 of 2; both versions stay browsable', async () => {
     const conversationId = await newChat({
       ...quick,

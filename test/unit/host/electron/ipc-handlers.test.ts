@@ -17,6 +17,8 @@ const STATUS = {
   historyState: 'on',
   persistenceReason: null,
   dataDir: '/data',
+  modelsDir: '/data/models',
+  modelFormats: [{ name: 'Hugging Face ONNX folder', detail: 'onnx/model.onnx' }],
   defaultModelId: null,
   executionProvider: 'cpu',
   host: 'electron' as const,

@@ -8,6 +8,8 @@ export const STATUS_ANSWER = {
   historyState: 'on',
   persistenceReason: null,
   dataDir: '/tmp/data',
+  modelsDir: '/tmp/data/models',
+  modelFormats: [{ name: 'Hugging Face ONNX folder', detail: 'onnx/model.onnx' }],
   defaultModelId: 'm',
   executionProvider: 'cpu',
   host: 'headless',

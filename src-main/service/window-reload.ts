@@ -1,0 +1,25 @@
+import type { Store } from '../store';
+import type { TimelineWindow } from '../telemetry/report';
+
+/** The workload text an imported trace's run is filed under (see trace-import.ts). */
+export const IMPORT_WORKLOAD_PREFIX = 'trace import: ';
+
+/**
+ * Fills an empty live window with the newest stored timelines this app served (chat, API and
+ * benches; imported traces stay in their runs), so the Dashboard after a restart shows the
+ * recent window it showed before. Returns how many it reloaded.
+ */
+export function reloadWindow(store: Store, window: TimelineWindow): number {
+  if (!store.isPersistent || window.size > 0) return 0;
+  const imported = new Set(
+    store.runs
+      .list()
+      .filter((run) => String(run.config.workload ?? '').startsWith(IMPORT_WORKLOAD_PREFIX))
+      .map((run) => run.runId),
+  );
+  const served = store.timelines
+    .recent(window.capacity)
+    .filter((t) => t.source === 'runtime' && !(t.runId && imported.has(t.runId)));
+  for (const timeline of served) window.push(timeline);
+  return served.length;
+}

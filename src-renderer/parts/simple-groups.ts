@@ -1,0 +1,75 @@
+import { PART_LABELS } from './part-colors';
+import type { TtftPhase } from './part-colors';
+import { formatMs } from '../components/format';
+
+/** A group of the Simple view's bar: several timeline parts under one plain name. */
+export interface SimpleGroup {
+  key: 'waiting' | 'loading' | 'reading' | 'first-token';
+  label: string;
+  color: string;
+  explanation: string;
+  phases: readonly TtftPhase[];
+}
+
+/**
+ * The Simple view's four groups, covering every part exactly once (so the groups sum to the
+ * same TTFT as the parts). Time no stamp explains is counted under "waiting" and named in its
+ * hover; Expert shows it on its own.
+ */
+export const SIMPLE_GROUPS: readonly SimpleGroup[] = [
+  {
+    key: 'waiting',
+    label: 'waiting',
+    color: '#e67e22',
+    explanation: 'Waiting for its turn: requests ahead of it, or the engine finishing what it was doing.',
+    phases: ['inbox', 'queue', 'requeue', 'activation', 'unattributed'],
+  },
+  {
+    key: 'loading',
+    label: 'loading the model',
+    color: '#e74c3c',
+    explanation: 'Loading the model into memory (nothing when it was already loaded).',
+    phases: ['slotLoad'],
+  },
+  {
+    key: 'reading',
+    label: 'reading your prompt',
+    color: '#2e86de',
+    explanation:
+      'Reading the conversation: preparing it and running the model over the words it had not seen before.',
+    phases: ['route', 'contextLookup', 'prefill', 'lostPrefill'],
+  },
+  {
+    key: 'first-token',
+    label: 'first word',
+    color: '#00bcd4',
+    explanation: 'Picking the first word and sending it to the window.',
+    phases: ['emit'],
+  },
+];
+
+/** One drawn group: its ms, its share of the whole, and the parts inside it (for the hover). */
+export interface GroupSlice {
+  group: SimpleGroup;
+  ms: number;
+  share: number;
+  detail: string;
+}
+
+/** The non-zero groups of a TTFT with their shares; widths add to 100%, like the parts bar. */
+export function groupSlicesOf(values: Partial<Record<TtftPhase, number | null>>): GroupSlice[] {
+  const sums = SIMPLE_GROUPS.map((group) =>
+    group.phases.reduce((sum, phase) => sum + Math.max(0, values[phase] ?? 0), 0),
+  );
+  const totalMs = sums.reduce((a, b) => a + b, 0);
+  if (totalMs <= 0) return [];
+  return SIMPLE_GROUPS.flatMap((group, i) => {
+    const ms = sums[i]!;
+    if (ms <= 0) return [];
+    const detail = group.phases
+      .filter((phase) => (values[phase] ?? 0) > 0)
+      .map((phase) => `${PART_LABELS[phase]} ${formatMs(values[phase] ?? 0)}`)
+      .join(', ');
+    return [{ group, ms, share: ms / totalMs, detail }];
+  });
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { CopyButton, Panel } from '../../components';
+import { useSlice, useStores } from '../../store';
+import { DiscoveredModels } from './DiscoveredModels';
+
+/**
+ * "Add a model": where the models folder is (open it on the desktop, copy its path in a
+ * browser), what loads from it, the models already found on this machine, and a rescan.
+ */
+export function AddModelPanel(props: { onClose?: () => void }) {
+  const status = useSlice('ui', (s) => s.status);
+  const models = useSlice('slots', (s) => s.models);
+  const refresh = useSlice('slots', (s) => s.refresh);
+  const userModels = models.filter((m) => !m.isBundled);
+  const close = props.onClose && (
+    <button type="button" className="icon" aria-label="Close Add a model" onClick={props.onClose}>
+      ×
+    </button>
+  );
+  return (
+    <Panel title="Add a model" className="wide add-model" testId="add-model" actions={close}>
+      <p>Put a model&apos;s folder, as you downloaded it, into this folder:</p>
+      <div className="folder-line">
+        <code data-testid="models-folder-path">{status?.modelsDir ?? '…'}</code>
+        {status && <FolderAction host={status.host} path={status.modelsDir} />}
+        <button type="button" data-testid="models-rescan" onClick={() => void refresh()}>
+          Look again
+        </button>
+      </div>
+      <h3>What loads</h3>
+      <ul className="formats">
+        {(status?.modelFormats ?? []).map((f) => (
+          <li key={f.name}>
+            <b>{f.name}</b>: {f.detail}
+          </li>
+        ))}
+      </ul>
+      <h3>In the models folder</h3>
+      {userModels.length === 0 ? (
+        <p className="muted" data-testid="user-models-empty">
+          Nothing yet. After copying a folder in, press Look again; it then shows up here and in the
+          chat&apos;s model picker.
+        </p>
+      ) : (
+        <ul className="user-models" data-testid="user-models">
+          {userModels.map((m) => (
+            <li key={m.modelId} className={m.error ? 'broken' : undefined}>
+              {m.displayName}
+              {m.error ? <span className="notice error"> cannot load: {m.error}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <DiscoveredModels />
+    </Panel>
+  );
+}
+
+/** Open the folder (the desktop app can), or copy its path (a browser cannot open folders). */
+function FolderAction(props: { host: 'electron' | 'headless'; path: string }) {
+  const { bridge } = useStores();
+  const [problem, setProblem] = useState<string | null>(null);
+  if (props.host === 'headless')
+    return <CopyButton label="Copy path" testId="models-folder-copy" text={() => props.path} />;
+  const open = async () => {
+    const result = await bridge.call('app.openModelsFolder', {});
+    setProblem(result.ok ? null : result.error.message);
+  };
+  return (
+    <>
+      <button type="button" data-testid="models-folder-open" onClick={() => void open()}>
+        Open folder
+      </button>
+      {problem && <span className="notice error">{problem}</span>}
+    </>
+  );
+}

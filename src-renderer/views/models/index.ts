@@ -1,0 +1,2 @@
+export { AddModelPanel } from './AddModelPanel';
+export { FirstRunCard } from './FirstRunCard';
