@@ -34,6 +34,7 @@ import { createService } from './service';
 import { ImportBudget } from './import-budget';
 import { importTrace } from './trace-import';
 import { reloadWindow } from './window-reload';
+import { watchEndpoints } from './endpoint-watch';
 
 const STATS_EVERY_MS = 250;
 
@@ -76,8 +77,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // After a restart the Dashboard shows the window it showed before, read back from the history.
   reloadWindow(store, deps.window);
   const unsubscribe = wire(deps);
-  // Status from each endpoint's /v1/models at start (never throws: a failure is the endpoint's last error).
-  void deps.remote.endpoints.checkAll();
+  // Each endpoint's /v1/models at start and periodically; clients hear what each check found.
+  const stopWatching = watchEndpoints(deps);
   const openai = createOpenAiService(deps);
   const api = options.apiServer?.(openai) ?? fixedApiServer(options.host);
   const service = createService(
@@ -112,6 +113,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log,
     close: async () => {
       unsubscribe();
+      stopWatching();
       deps.remote.cancelAll();
       await api.close();
       await runtime.close();

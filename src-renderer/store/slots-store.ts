@@ -27,7 +27,7 @@ export interface SlotsState {
   prefetch(modelId: string): Promise<void>;
   evict(slotId: string): Promise<void>;
   keep(slotId: string, keepAlive: KeepAlive): Promise<void>;
-  /** Adds an endpoint; resolves with the error message, or null when it was added. */
+  /** Adds an endpoint (checked first); resolves with the error message, or null when it was added. */
   addEndpoint(input: NewEndpoint): Promise<string | null>;
   removeEndpoint(endpointId: string): Promise<void>;
   /** Asks every endpoint's /v1/models again (reachability, models, last error). */
@@ -41,6 +41,8 @@ export interface NewEndpoint {
   baseUrl: string;
   apiKey: string | null;
   engine: EngineKind;
+  /** Save it even though its check failed (the form offers this after showing the error). */
+  saveUnreachable?: boolean;
 }
 
 const MAX_SLOT_EVENTS = 5_000;
@@ -93,6 +95,8 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       removeEndpoint: (endpointId) => act(() => bridge.call('endpoints.remove', { endpointId })),
       checkEndpoints: () => act(() => bridge.call('endpoints.check', {})),
       onEvents(events) {
+        const checked = events.findLast((e) => e.name === 'endpoints.checked');
+        if (checked?.name === 'endpoints.checked') set({ endpoints: checked.payload.endpoints });
         const slotEvents = events.flatMap((e) => (e.name === 'slot.event' ? [e.payload] : []));
         if (slotEvents.length === 0) return;
         set({ events: [...get().events, ...slotEvents].slice(-MAX_SLOT_EVENTS) });

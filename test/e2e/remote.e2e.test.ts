@@ -33,6 +33,28 @@ describe('a remote endpoint in a real browser (a second First Frame host)', () =
     app.problems.length = 0;
   });
 
+  it('checks an endpoint before saving: a wrong key shows the 401 in the form and saves nothing; Save anyway keeps it', async () => {
+    const form = app.page.getByTestId('endpoints-panel').getByTestId('endpoint-form');
+    await form.getByLabel('Name').fill('Wrong key');
+    await form.getByLabel('Base URL').fill(second.server.baseUrl);
+    await form.getByLabel('Key').fill('sk-not-the-key-0000');
+    await form.getByRole('button', { name: 'Add endpoint' }).click();
+    const error = form.getByTestId('endpoint-form-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/^Nothing was saved: .* did not answer \(HTTP 401/);
+    expect(await app.call('endpoints.list', {})).toEqual([]);
+    await app.screenshot('slots-endpoint-refused');
+    await error.getByRole('button', { name: 'Save anyway' }).click();
+    const card = app.page.locator('[data-testid="endpoint-card"][data-reachability="unreachable"]');
+    await card.waitFor();
+    expect(await card.textContent()).not.toMatch(/answered in/);
+    await card.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(async () => (await app.call('endpoints.list', {})).length).toBe(0);
+    // The refused add is the call's 503, which the browser logs; nothing else.
+    expect(app.problems).toEqual([expect.stringMatching(/status of 503/)]);
+    app.problems.length = 0;
+  });
+
   it('adds the second host from Slots: reachable, its models listed, the key never shown', async () => {
     const form = app.page.getByTestId('endpoints-panel').getByTestId('endpoint-form');
     await form.getByLabel('Name').fill('Second host');
@@ -74,6 +96,7 @@ describe('a remote endpoint in a real browser (a second First Frame host)', () =
       baseUrl: second.server.baseUrl,
       apiKey: 'sk-wrong-key-0000',
       engine: 'auto',
+      saveUnreachable: true,
     });
     await app.page.getByTestId('nav-slots').click();
     await app.page.locator('[data-testid="endpoint-card"][data-reachability="unreachable"]').waitFor();

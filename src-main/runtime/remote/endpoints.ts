@@ -31,6 +31,17 @@ export function parseRemoteRef(ref: string): { endpointId: string; modelId: stri
   return { endpointId: ref.slice(1, slash), modelId: ref.slice(slash + 1) };
 }
 
+/** An endpoint that did not answer its check before saving; nothing was saved. */
+export class EndpointUnreachable extends Error {
+  constructor(
+    readonly baseUrl: string,
+    readonly reason: string,
+  ) {
+    super(`${baseUrl} did not answer: ${reason}`);
+    this.name = 'EndpointUnreachable';
+  }
+}
+
 /**
  * The endpoints the user added: kept in `<dataDir>/endpoints.json` (keys in their own 0600
  * files), each with the models and reachability its last check found. Every input is
@@ -60,10 +71,18 @@ export class RemoteEndpoints {
     return this.states.get(endpointId) ?? null;
   }
 
-  /** Adds an endpoint (validated), stores its key apart, and checks it once. */
-  async add(input: unknown): Promise<EndpointState> {
+  /**
+   * Adds an endpoint (validated), checked first: one whose `/v1/models` does not answer is not
+   * saved (EndpointUnreachable, with the reason) unless `saveUnreachable`. Its key is stored apart.
+   */
+  async add(input: unknown, options: { saveUnreachable?: boolean } = {}): Promise<EndpointState> {
     const valid: EndpointInput = EndpointInputSchema.parse(input);
     if (this.loadError) throw new Error(`endpoints cannot be saved: ${this.loadError}`);
+    if (!options.saveUnreachable) {
+      const headers: Record<string, string> = valid.apiKey ? { Authorization: `Bearer ${valid.apiKey}` } : {};
+      const probe = await probeModels(valid.baseUrl, headers);
+      if (!probe.isReachable) throw new EndpointUnreachable(valid.baseUrl, probe.error);
+    }
     const endpoint: StoredEndpoint = {
       endpointId: this.uniqueId(valid.name),
       name: valid.name,

@@ -1,4 +1,4 @@
-export { RemoteEndpoints, remoteRef, parseRemoteRef } from './endpoints';
+export { EndpointUnreachable, RemoteEndpoints, remoteRef, parseRemoteRef } from './endpoints';
 export type { EndpointState } from './endpoints';
 export { RemoteEngine } from './remote-engine';
 export { ENGINE_KINDS, EndpointInputSchema, REACHABILITY, normalizeBaseUrl } from './endpoint-input';

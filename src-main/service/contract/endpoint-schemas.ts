@@ -37,4 +37,7 @@ export const EndpointSnapshotSchema = z.object({
 export type EndpointSnapshot = z.infer<typeof EndpointSnapshotSchema>;
 
 /** What adding an endpoint takes (the URL is checked and normalized: http(s) only). */
-export const AddEndpointSchema = EndpointInputSchema;
+export const AddEndpointSchema = EndpointInputSchema.extend({
+  /** Save it even when its /v1/models does not answer now (it is checked again later). */
+  saveUnreachable: z.boolean().optional(),
+});

@@ -3,6 +3,7 @@ import { AppStatusSchema } from './methods';
 import { FINISH_REASONS } from '../../telemetry/timeline/schema';
 import { EngineStatsSchema, ProblemSchema, SlotEventSchema, TimelineSchema } from './schemas';
 import { ConversionProgressSchema } from './model-schemas';
+import { EndpointSnapshotSchema } from './endpoint-schemas';
 
 /**
  * Everything the core pushes to clients, by name. Transports batch and throttle these
@@ -49,6 +50,8 @@ export const EVENTS = {
   }),
   /** The app's status changed (history became degraded, recovered, or turned off). */
   'app.status': AppStatusSchema,
+  /** What the latest check of every remote endpoint found (at start, then periodically). */
+  'endpoints.checked': z.object({ endpoints: z.array(EndpointSnapshotSchema) }),
 } as const;
 
 /** The name of a pushed event (a key of EVENTS). */

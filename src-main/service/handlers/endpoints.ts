@@ -1,4 +1,4 @@
-import { remoteRef } from '../../runtime/remote/endpoints';
+import { EndpointUnreachable, remoteRef } from '../../runtime/remote';
 import type { EndpointState } from '../../runtime/remote/endpoints';
 import { ServiceFailure } from '../contract';
 import type { EndpointSnapshot } from '../contract';
@@ -36,11 +36,16 @@ export function endpointHandlers(deps: CoreDeps): EndpointHandlers {
   const endpoints = deps.remote.endpoints;
   return {
     'endpoints.list': () => endpoints.list().map(toEndpointSnapshot),
-    'endpoints.add': async (input) => {
-      // Input was validated by the contract; what can fail here is saving (a broken endpoints file, a full disk).
+    'endpoints.add': async ({ saveUnreachable, ...input }) => {
+      // Input was validated by the contract; what can fail here is the check before saving, or saving (a broken endpoints file, a full disk).
       try {
-        return toEndpointSnapshot(await endpoints.add(input));
+        return toEndpointSnapshot(await endpoints.add(input, { saveUnreachable: saveUnreachable === true }));
       } catch (error) {
+        if (error instanceof EndpointUnreachable)
+          throw new ServiceFailure(
+            'unavailable',
+            `Nothing was saved: ${error.baseUrl} did not answer (${error.reason}). Check the address and key, or save it anyway to check it later.`,
+          );
         throw new ServiceFailure('unavailable', (error as Error).message);
       }
     },

@@ -28,12 +28,21 @@ export function EndpointForm(props: { onAdded?: () => void }) {
   const [engine, setEngine] = useState<EngineKind>('auto');
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  // After a failed check the form offers to save anyway (the endpoint is checked again later).
+  const [canSaveAnyway, setCanSaveAnyway] = useState(false);
+  const submit = async (event: FormEvent | null, saveUnreachable = false) => {
+    event?.preventDefault();
     setBusy(true);
-    const problem = await addEndpoint({ name, baseUrl, apiKey: apiKey.trim() || null, engine });
+    const problem = await addEndpoint({
+      name,
+      baseUrl,
+      apiKey: apiKey.trim() || null,
+      engine,
+      ...(saveUnreachable ? { saveUnreachable } : {}),
+    });
     setBusy(false);
     setError(problem);
+    setCanSaveAnyway(problem !== null && problem.startsWith('Nothing was saved'));
     if (problem) return;
     setName('');
     setBaseUrl('');
@@ -42,7 +51,16 @@ export function EndpointForm(props: { onAdded?: () => void }) {
   };
   return (
     <form className="endpoint-form" data-testid="endpoint-form" onSubmit={(e) => void submit(e)}>
-      {error && <Notice tone="error">{error}</Notice>}
+      {error && (
+        <div className="endpoint-form-error" data-testid="endpoint-form-error" role="alert">
+          <Notice tone="error">{error}</Notice>
+          {canSaveAnyway && (
+            <button type="button" disabled={isBusy} onClick={() => void submit(null, true)}>
+              Save anyway
+            </button>
+          )}
+        </div>
+      )}
       <label>
         Name
         <input value={name} onChange={(e) => setName(e.target.value)} placeholder="GPU box" required />

@@ -1,5 +1,5 @@
 import type { EndpointSnapshot } from '../../../src-main/service/contract';
-import { formatMs } from '../../components';
+import { formatClock, formatMs } from '../../components';
 import { useSlice } from '../../store';
 import { EndpointForm, ENGINE_LABELS } from './EndpointForm';
 
@@ -54,7 +54,10 @@ function EndpointCard(props: { endpoint: EndpointSnapshot }) {
       </p>
       <p className="muted">
         read as {ENGINE_LABELS[e.resolvedEngine]}
-        {e.checkLatencyMs !== null && ` · /v1/models answered in ${formatMs(e.checkLatencyMs)}`}
+        {e.reachability === 'reachable' &&
+          e.checkLatencyMs !== null &&
+          ` · answered in ${formatMs(e.checkLatencyMs)}`}
+        {e.checkedWallMs !== null && ` · checked ${formatClock(e.checkedWallMs)}`}
       </p>
       {e.models.length > 0 && (
         <ul className="remote-models" data-testid="remote-models">
@@ -65,7 +68,7 @@ function EndpointCard(props: { endpoint: EndpointSnapshot }) {
       )}
       {e.lastError && (
         <p className="notice error wrap" data-testid="endpoint-error">
-          {e.lastError}
+          {e.reachability === 'reachable' ? `Last answer failed: ${e.lastError}` : e.lastError}
         </p>
       )}
       <footer className="actions">

@@ -77,14 +77,18 @@ describe('RemoteEndpoints', () => {
     expect(reopened.headersOf('gpu-box')).toEqual({ Authorization: 'Bearer sk-secret-1' });
   });
 
-  it('an unreachable endpoint is kept with its error; removing it deletes the key', async () => {
+  it('an unreachable endpoint is refused unsaved, or kept with its error when asked; removing it deletes the key', async () => {
     const dir = tempDir();
     const endpoints = new RemoteEndpoints(dir);
     server = await startScripted({});
     const origin = server.origin;
     await server.close();
     server = null;
-    const added = await endpoints.add({ name: 'Gone', baseUrl: `${origin}/v1`, apiKey: 'k-gone-1' });
+    const input = { name: 'Gone', baseUrl: `${origin}/v1`, apiKey: 'k-gone-1' };
+    await expect(endpoints.add(input)).rejects.toThrow(/did not answer: .*connection refused/);
+    expect(endpoints.list()).toEqual([]);
+    expect(() => statSync(path.join(dir, 'endpoint-keys', 'gone.key'))).toThrow();
+    const added = await endpoints.add(input, { saveUnreachable: true });
     expect(added.reachability).toBe('unreachable');
     expect(added.lastError).toMatch(/connection refused/);
     expect(endpoints.remove('gone')).toBe(true);
@@ -99,7 +103,11 @@ describe('RemoteEndpoints', () => {
         res.end(JSON.stringify({ error: { message: 'invalid api key' } }));
       },
     });
-    const added = await new RemoteEndpoints(tempDir()).add({ name: 'Locked', baseUrl: server.baseUrl });
+    const endpoints = new RemoteEndpoints(tempDir());
+    await expect(endpoints.add({ name: 'Locked', baseUrl: server.baseUrl })).rejects.toThrow(
+      /HTTP 401: the endpoint refused the key/,
+    );
+    const added = await endpoints.add({ name: 'Locked', baseUrl: server.baseUrl }, { saveUnreachable: true });
     expect(added.reachability).toBe('unreachable');
     expect(added.lastError).toMatch(/^HTTP 401: the endpoint refused the key/);
   });
