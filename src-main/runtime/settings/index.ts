@@ -19,3 +19,4 @@ export {
 export type { RuntimeSettings, SettingsPatch } from './schema';
 export { SettingFlagError, parseSettingValue, settingByName, settingsUsage, takeSettingFlags } from './flags';
 export { APPLY_COSTS, applyLevelOf, changedSettings, describeChange } from './changes';
+export { describeSettingsError, settingProblem, settingRange, settingRule } from './controls';

@@ -29,7 +29,7 @@ import {
 } from './chat-schemas';
 import { AppliedSettingsSchema, SettingsStateSchema } from './settings-schemas';
 import { UiPreferencesSchema } from './ui-schemas';
-import { MAX_DEADLINE_MS, SETTING_KEYS, SettingsPatchSchema } from '../../runtime/settings';
+import { MAX_DEADLINE_MS, SETTING_KEYS } from '../../runtime/settings';
 import type { SettingKey } from '../../runtime/settings';
 
 const idSchema = z.string().min(1).max(200);
@@ -262,7 +262,11 @@ export const METHODS = {
     TraceImportResultSchema,
   ),
   'settings.get': def(empty, SettingsStateSchema),
-  'settings.apply': def(z.object({ patch: SettingsPatchSchema }), AppliedSettingsSchema),
+  /**
+   * The patch is checked against SettingsPatchSchema by the handler, which words a refusal
+   * per setting ("Seats per slot takes a whole number from 1 to 64 requests").
+   */
+  'settings.apply': def(z.object({ patch: z.record(z.string(), z.unknown()) }), AppliedSettingsSchema),
   'api.status': def(empty, ApiStatusSchema),
   'api.setEnabled': def(
     z.object({

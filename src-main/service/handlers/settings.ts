@@ -1,6 +1,13 @@
 import { ZodError } from 'zod';
 import { SettingsRefused } from '../../runtime';
-import { DEFAULT_SETTINGS, SETTING_KEYS, StoredSettingsSchema, mergeSettings } from '../../runtime';
+import {
+  DEFAULT_SETTINGS,
+  SETTING_KEYS,
+  SettingsPatchSchema,
+  StoredSettingsSchema,
+  describeSettingsError,
+  mergeSettings,
+} from '../../runtime';
 import type { RuntimeSettings, SettingsPatch } from '../../runtime';
 import type { Store } from '../../store';
 import { ServiceFailure } from '../contract';
@@ -36,14 +43,18 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
         isPersistent: store.isPersistent,
       };
     },
-    'settings.apply': async ({ patch }) => {
+    'settings.apply': async (input) => {
+      const parsed = SettingsPatchSchema.safeParse(input.patch);
+      if (!parsed.success) throw new ServiceFailure('invalid_input', describeSettingsError(parsed.error));
+      const patch = parsed.data as SettingsPatch;
       if (patch.defaultModel) refuseUnknownModel(runtime, patch.defaultModel);
       try {
         const applied = await runtime.reconfigure(patch);
         if (applied.changed.length > 0) saveSettings(store, applied.settings);
         return applied;
       } catch (error) {
-        if (error instanceof ZodError) throw new ServiceFailure('invalid_input', describeIssues(error));
+        if (error instanceof ZodError)
+          throw new ServiceFailure('invalid_input', describeSettingsError(error));
         if (error instanceof SettingsRefused) throw new ServiceFailure('unavailable', error.message);
         throw error;
       }

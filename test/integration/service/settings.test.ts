@@ -51,7 +51,15 @@ describe('runtime settings through the service', () => {
       patch: { defaultMaxTokens: 5000, maxOutputTokens: 4000 },
     });
     expect(tooMany).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    if (!tooMany.ok) expect(tooMany.error.message).toMatch(/defaultMaxTokens: .*must not exceed/);
+    if (!tooMany.ok) expect(tooMany.error.message).toMatch(/^default output tokens \(5000\) must not exceed/);
+    const zeroSeats = await core.service.call('settings.apply', { patch: { maxSeats: 0 } });
+    expect(zeroSeats).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: 'Seats per slot takes a whole number from 1 to 64 requests.',
+      },
+    });
     const provider = await core.service.call('settings.apply', {
       patch: { executionProvider: 'tpu' } as never,
     });
