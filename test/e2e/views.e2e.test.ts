@@ -217,6 +217,18 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     expect(settings.settings).toMatchObject({ maxQueue: 32, pageSize: 32 });
     await app.page.getByTestId('setting-maxSeats').fill('0');
     await expect.poll(() => app.page.getByTestId('settings-apply').isDisabled()).toBe(true);
+    const error = app.page.locator('[data-testid="settings-error"][data-setting="maxSeats"]');
+    expect(await error.textContent()).toBe(
+      'Seats per slot takes a whole number from 1 to 64 requests; “0” is not one.',
+    );
+    // The default model is picked from the models that load here, never typed.
+    const picker = app.page.getByTestId('setting-defaultModel');
+    const options = await picker.locator('option').allTextContents();
+    expect(options[0]).toMatch(/^auto/);
+    expect(options.some((o) => /ff-austen-mini · q4 \(demo\)/.test(o))).toBe(true);
+    await app.screenshot('settings-invalid');
+    await app.page.getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => error.count()).toBe(0);
   });
 
   it('raised no console errors and no CSP violations', () => {

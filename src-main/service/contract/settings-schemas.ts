@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPLY_LEVELS, RuntimeSettingsSchema, SETTING_KEYS } from '../../runtime/settings';
+import { EXECUTION_PROVIDERS } from '../../runtime/engine/providers';
 
 /** A slot as the Settings panel weighs it: what a rebuild would unload and what its last load took. */
 const SlotCostSchema = z.object({
@@ -21,6 +22,14 @@ export const SettingsStateSchema = z.object({
   cachedPageBytes: z.number(),
   /** Whether changes are kept across restarts (false with history off). */
   isPersistent: z.boolean(),
+  /** Each execution provider and whether it can start here (why not, when it cannot). */
+  providers: z.array(
+    z.object({
+      provider: z.enum(EXECUTION_PROVIDERS),
+      isAvailable: z.boolean(),
+      reason: z.string().nullable(),
+    }),
+  ),
 });
 export type SettingsState = z.infer<typeof SettingsStateSchema>;
 

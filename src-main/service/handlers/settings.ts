@@ -24,7 +24,8 @@ const PREFERENCE_KEY = 'runtime';
 export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
   const { runtime, store } = deps;
   return {
-    'settings.get': () => {
+    'settings.get': async () => {
+      const providers = await runtime.providers();
       const summary = runtime.pageSummary();
       return {
         settings: runtime.settings,
@@ -41,6 +42,7 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
         numCachedPages: summary.numPages,
         cachedPageBytes: summary.bytes,
         isPersistent: store.isPersistent,
+        providers,
       };
     },
     'settings.apply': async (input) => {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { CopyButton, Panel } from '../../components';
 import { useSlice, useStores } from '../../store';
 import { DiscoveredModels } from './DiscoveredModels';
@@ -20,13 +21,11 @@ export function AddModelPanel(props: { onClose?: () => void }) {
   return (
     <Panel title="Add a model" className="wide add-model" testId="add-model" actions={close}>
       <p>Put a model&apos;s folder, as you downloaded it, into this folder:</p>
-      <div className="folder-line">
-        <code data-testid="models-folder-path">{status?.modelsDir ?? '…'}</code>
-        {status && <FolderAction host={status.host} path={status.modelsDir} />}
+      <ModelsFolderLine>
         <button type="button" data-testid="models-rescan" onClick={() => void refresh()}>
           Look again
         </button>
-      </div>
+      </ModelsFolderLine>
       <h3>What loads</h3>
       <ul className="formats">
         {(status?.modelFormats ?? []).map((f) => (
@@ -53,6 +52,18 @@ export function AddModelPanel(props: { onClose?: () => void }) {
       )}
       <DiscoveredModels />
     </Panel>
+  );
+}
+
+/** The models folder's absolute path with the way to reach it (open on the desktop, copy in a browser). */
+export function ModelsFolderLine(props: { children?: ReactNode }) {
+  const status = useSlice('ui', (s) => s.status);
+  return (
+    <div className="folder-line">
+      <code data-testid="models-folder-path">{status?.modelsDir ?? '…'}</code>
+      {status && <FolderAction host={status.host} path={status.modelsDir} />}
+      {props.children}
+    </div>
   );
 }
 

@@ -1,2 +1,2 @@
-export { AddModelPanel } from './AddModelPanel';
+export { AddModelPanel, ModelsFolderLine } from './AddModelPanel';
 export { FirstRunCard } from './FirstRunCard';

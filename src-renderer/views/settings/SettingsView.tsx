@@ -1,18 +1,25 @@
 import { useCallback, useEffect, useState } from 'react';
 import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings';
 import type { AppliedSettingsPayload, SettingsState } from '../../../src-main/service/contract';
-import { useStores } from '../../store';
+import { useSlice, useStores } from '../../store';
 import { Notice, Panel } from '../../components';
+import { ModelsFolderLine } from '../models';
+import { ApiPanel } from './ApiPanel';
+import { AppearancePanel } from './AppearancePanel';
+import { SettingControl } from './SettingControl';
 import { costOf, draftOf, formatSetting, patchOf } from './settings-draft';
 import type { SettingsDraft } from './settings-draft';
 
+const REACH_LABELS = { request: 'next request', engine: 'next step', slots: 'reloads models' } as const;
+
 /**
- * Settings: every runtime setting from its one declaration, written as its command-line flag
- * reads it, with what applying the change costs right now (nothing, the next step, or every
- * slot reloaded and the context pages dropped) before the user presses Apply.
+ * Settings: appearance, the models folder, the API, and every runtime setting from its one
+ * declaration as a typed control with its unit, a line saying what it does and, before Apply,
+ * what applying the change costs right now. Only what the service applied is reported applied.
  */
 export function SettingsView() {
   const { bridge } = useStores();
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const [state, setState] = useState<SettingsState | null>(null);
   const [draft, setDraft] = useState<SettingsDraft | null>(null);
   const [applied, setApplied] = useState<AppliedSettingsPayload | null>(null);
@@ -25,13 +32,14 @@ export function SettingsView() {
     setDraft((d) => d ?? draftOf(result.value.settings));
   }, [bridge]);
   useEffect(() => void load(), [load]);
-  if (!state || !draft) return <Notice>{error ?? 'Loading settings…'}</Notice>;
-  const { patch, errors } = patchOf(draft, state.settings);
-  const cost = costOf(state, patch);
+  const { patch, errors } =
+    state && draft ? patchOf(draft, state.settings) : { patch: {}, errors: {} as Record<string, string> };
+  const cost = state ? costOf(state, patch) : { level: null, lines: [] };
   const hasErrors = Object.keys(errors).length > 0;
-  const isBlocked = cost.level === 'slots' && state.busyReason !== null;
+  const isBlocked = cost.level === 'slots' && state?.busyReason !== null;
   const apply = async () => {
     setIsBusy(true);
+    setApplied(null);
     const result = await bridge.call('settings.apply', { patch });
     setIsBusy(false);
     setError(result.ok ? null : result.error.message);
@@ -43,85 +51,95 @@ export function SettingsView() {
   };
   return (
     <div className="settings-view">
-      <Panel title="Runtime settings" className="wide" testId="settings-panel">
-        <p className="muted">
-          The same settings as <code>npm run serve</code> and <code>npm run bench</code> flags; every stored
-          run records them.{' '}
-          {state.isPersistent
-            ? 'Applied changes are kept across restarts.'
-            : 'History is off: changes last until the app closes.'}
-        </p>
-        <table className="data-table settings-table">
-          <thead>
-            <tr>
-              <th scope="col">setting</th>
-              <th scope="col">value</th>
-              <th scope="col">default</th>
-              <th scope="col">applies</th>
-            </tr>
-          </thead>
-          <tbody>
+      <AppearancePanel />
+      <Panel title="Models folder" className="wide">
+        <p className="setting-help">Model folders put here are listed in the chat&apos;s model picker.</p>
+        <ModelsFolderLine />
+      </Panel>
+      <Panel title="OpenAI-compatible API" className="wide">
+        <ApiPanel />
+      </Panel>
+      <Panel title="Engine" className="wide" testId="settings-panel">
+        {!state || !draft ? (
+          <Notice>{error ?? 'Loading settings…'}</Notice>
+        ) : (
+          <>
+            <p className="muted">
+              {state.isPersistent
+                ? 'Applied changes are kept across restarts.'
+                : 'History is off: changes last until the app closes.'}{' '}
+              {isExpert && (
+                <>
+                  The same settings as <code>npm run serve</code> and <code>npm run bench</code> flags; every
+                  stored run records them.
+                </>
+              )}
+            </p>
             {SETTING_KEYS.map((key) => (
-              <tr key={key} className={key in patch ? 'changed' : undefined} title={SETTINGS[key].help}>
-                <th scope="row">
-                  {SETTINGS[key].label} <code className="muted">{SETTINGS[key].flag}</code>
-                </th>
-                <td>
-                  <input
-                    aria-label={SETTINGS[key].label}
-                    data-testid={`setting-${key}`}
-                    value={draft[key]}
-                    onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-                  />
-                  {errors[key] && <span className="notice error">{errors[key]}</span>}
-                </td>
-                <td>{formatSetting(key, state.defaults[key])}</td>
-                <td>
-                  {SETTINGS[key].level === 'request'
-                    ? 'next request'
-                    : SETTINGS[key].level === 'engine'
-                      ? 'next step'
-                      : 'rebuilds slots'}
-                </td>
-              </tr>
+              <div key={key} className={key in patch ? 'setting-line changed' : 'setting-line'}>
+                <label htmlFor={`setting-${key}`}>{SETTINGS[key].label}</label>
+                <SettingControl
+                  settingKey={key}
+                  text={draft[key]}
+                  providers={state.providers}
+                  hasError={key in errors}
+                  onChange={(text) => setDraft({ ...draft, [key]: text })}
+                />
+                <p className="setting-help" id={`setting-${key}-help`}>
+                  {SETTINGS[key].help}. Default: {formatSetting(key, state.defaults[key])}
+                  {SETTINGS[key].unit && state.defaults[key] !== null ? ` ${SETTINGS[key].unit}` : ''};
+                  applies from the {REACH_LABELS[SETTINGS[key].level]}.
+                  {isExpert && <code className="muted"> {SETTINGS[key].flag}</code>}
+                </p>
+                {errors[key] && (
+                  <p className="notice error" data-testid="settings-error" data-setting={key} role="alert">
+                    {errors[key]}
+                  </p>
+                )}
+              </div>
             ))}
-          </tbody>
-        </table>
-        {cost.lines.length > 0 && (
-          <ul className="apply-cost" data-testid="settings-cost" data-level={cost.level ?? ''}>
-            {cost.lines.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
+            {cost.lines.length > 0 && (
+              <ul className="apply-cost" data-testid="settings-cost" data-level={cost.level ?? ''}>
+                {cost.lines.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            )}
+            <div className="actions">
+              <button
+                type="button"
+                className="primary"
+                data-testid="settings-apply"
+                disabled={isBusy || hasErrors || cost.level === null || isBlocked}
+                onClick={() => void apply()}
+              >
+                Apply
+              </button>
+              <button
+                type="button"
+                onClick={() => setDraft(draftOf(state.settings))}
+                disabled={cost.level === null && !hasErrors}
+              >
+                Discard
+              </button>
+              <button type="button" onClick={() => setDraft(draftOf(state.defaults))}>
+                Defaults
+              </button>
+            </div>
+            {error && (
+              <p className="notice error" data-testid="settings-error" role="alert">
+                {error}
+              </p>
+            )}
+            {applied && <AppliedNote applied={applied} />}
+          </>
         )}
-        <div className="actions">
-          <button
-            type="button"
-            className="primary"
-            data-testid="settings-apply"
-            disabled={isBusy || hasErrors || cost.level === null || isBlocked}
-            onClick={() => void apply()}
-          >
-            Apply
-          </button>
-          <button
-            type="button"
-            onClick={() => setDraft(draftOf(state.settings))}
-            disabled={cost.level === null}
-          >
-            Discard
-          </button>
-          <button type="button" onClick={() => setDraft(draftOf(state.defaults))}>
-            Defaults
-          </button>
-        </div>
-        {error && <Notice tone="error">{error}</Notice>}
-        {applied && <AppliedNote applied={applied} />}
       </Panel>
     </div>
   );
 }
 
+/** What the service says it applied (never the draft's wish). */
 function AppliedNote(props: { applied: AppliedSettingsPayload }) {
   const a = props.applied;
   if (a.level === null) return <Notice>Nothing changed.</Notice>;

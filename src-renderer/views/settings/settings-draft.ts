@@ -4,6 +4,7 @@ import {
   SETTINGS,
   applyLevelOf,
   parseSettingValue,
+  settingProblem,
 } from '../../../src-main/runtime/settings';
 import type {
   ApplyLevel,
@@ -36,12 +37,13 @@ export function patchOf(
   for (const key of SETTING_KEYS) {
     const text = draft[key].trim();
     if (text === formatSetting(key, current[key])) continue;
-    try {
-      const value = parseSettingValue(key, text);
-      if (value !== current[key]) patch[key] = value;
-    } catch (error) {
-      errors[key] = (error as Error).message;
+    const problem = settingProblem(key, text);
+    if (problem) {
+      errors[key] = problem;
+      continue;
     }
+    const value = parseSettingValue(key, text);
+    if (value !== current[key]) patch[key] = value;
   }
   return { patch: patch as SettingsPatch, errors };
 }

@@ -12,6 +12,7 @@ const short = (revision: string) => revision.slice(0, 10);
 export function SlotCard(props: { slot: SlotSnapshot }) {
   const s = props.slot;
   const now = useNow();
+  const isExpert = useSlice('ui', (st) => st.preferences.viewMode === 'expert');
   return (
     <article className="slot-card" data-testid="slot-card" data-status={s.status} data-model-id={s.modelId}>
       <header>
@@ -20,13 +21,30 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
         <span className="muted">slot {s.slotId}</span>
       </header>
       {s.failureReason && <p className="notice error">{s.failureReason}</p>}
-      <Figures figures={slotFigures(s, now)} />
+      <Figures figures={slotFigures(s, now, isExpert)} />
       <SlotActions slot={s} />
     </article>
   );
 }
 
-function slotFigures(s: SlotSnapshot, nowMs: number): Figure[] {
+/** Statuses whose memory, residency and keep-alive figures describe something held now. */
+const HOLDS_MODEL: readonly SlotSnapshot['status'][] = ['resident', 'active'];
+
+/**
+ * The card's figures for the slot's current state only: an empty or failed slot shows no memory,
+ * residency or countdown left from before; revision hashes only in Expert.
+ */
+function slotFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[] {
+  const isHeld = HOLDS_MODEL.includes(s.status);
+  const figures = allFigures(s, nowMs);
+  return figures.filter(
+    (f) =>
+      (isExpert || f.label !== 'revisions') &&
+      (isHeld || !['host memory', 'resident', 'keep-alive'].includes(f.label)),
+  );
+}
+
+function allFigures(s: SlotSnapshot, nowMs: number): Figure[] {
   const pinning = describePinning(s);
   const lastLoad = describeLastLoad(s);
   return [

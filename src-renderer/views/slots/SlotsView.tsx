@@ -1,6 +1,5 @@
 import { useCallback } from 'react';
 import { useSlice, useStores } from '../../store';
-import { ApiPanel } from './ApiPanel';
 import { EndpointsPanel } from './EndpointsPanel';
 import { PagesPanel } from './PagesPanel';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -58,9 +57,6 @@ export function SlotsView() {
       </Panel>
       <Panel title="Context pages" className="wide">
         <PagesPanel />
-      </Panel>
-      <Panel title="OpenAI-compatible API" className="wide">
-        <ApiPanel />
       </Panel>
       <Panel title="Problems" className="wide" testId="problems-panel">
         <ProblemsPanel />

@@ -27,11 +27,22 @@ describe('chart axes and labels people can read', () => {
       isPinned: false,
       lockedBytes: 0,
       pinnedReason:
-        'exceeds RLIMIT_MEMLOCK: need 11534336 bytes, soft limit 8388608 bytes, already locked 0 bytes',
+        'exceeds RLIMIT_MEMLOCK: need 1073741824 bytes, soft limit 8388608 bytes, already locked 0 bytes',
     });
     expect(pinning.text).toBe(
-      'not locked in RAM: the system lets a program lock 8.0 MiB, the model needs 11.0 MiB (raise "ulimit -l" to lock it)',
+      'not locked in RAM: the system lets a program lock 8.0 MiB, the model needs 1.0 GiB (raise "ulimit -l" to lock it)',
     );
+    expect(pinning.title).toMatch(/RLIMIT_MEMLOCK/);
+  });
+
+  it('a small model over the lock limit gets no advice: locking it buys nothing', () => {
+    const pinning = describePinning({
+      isPinned: false,
+      lockedBytes: 0,
+      pinnedReason:
+        'exceeds RLIMIT_MEMLOCK: need 11534336 bytes, soft limit 8388608 bytes, already locked 0 bytes',
+    });
+    expect(pinning.text).toBe('not locked in RAM (a model this small does not need it)');
     expect(pinning.title).toMatch(/RLIMIT_MEMLOCK/);
   });
 

@@ -1,0 +1,85 @@
+import { SETTINGS, settingRange } from '../../../src-main/runtime/settings';
+import type { SettingKey } from '../../../src-main/runtime/settings';
+import type { SettingsState } from '../../../src-main/service/contract';
+import { useSlice } from '../../store';
+
+/**
+ * One setting's control, typed by its declaration: a number with its range and unit (and an
+ * "auto"/"off" box where null has a meaning), or a pick among the models or providers that
+ * exist. It edits the draft text, written the way the setting's flag reads it.
+ */
+export function SettingControl(props: {
+  settingKey: SettingKey;
+  text: string;
+  providers: SettingsState['providers'];
+  hasError: boolean;
+  onChange(text: string): void;
+}) {
+  const spec = SETTINGS[props.settingKey];
+  const common = {
+    id: `setting-${props.settingKey}`,
+    'data-testid': `setting-${props.settingKey}`,
+    'aria-invalid': props.hasError,
+    'aria-describedby': `setting-${props.settingKey}-help`,
+  };
+  if (spec.control === 'model') return <ModelSelect {...props} common={common} />;
+  if (spec.control === 'provider')
+    return (
+      <select {...common} value={props.text} onChange={(e) => props.onChange(e.target.value)}>
+        {props.providers.map((p) => (
+          <option key={p.provider} value={p.provider} disabled={!p.isAvailable && p.provider !== props.text}>
+            {p.provider.toUpperCase()}
+            {p.isAvailable ? '' : ` — not available here (${p.reason ?? 'cannot start'})`}
+          </option>
+        ))}
+      </select>
+    );
+  const range = settingRange(props.settingKey)!;
+  const isNull = spec.nullWord !== undefined && props.text === spec.nullWord;
+  return (
+    <span className="setting-number">
+      <input
+        {...common}
+        type="number"
+        min={range.min}
+        max={range.max}
+        step={spec.scale === undefined ? 1 : 'any'}
+        value={isNull ? '' : props.text}
+        disabled={isNull}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {spec.unit && <span className="unit">{spec.unit}</span>}
+      {spec.nullWord && (
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={isNull}
+            onChange={(e) =>
+              props.onChange(e.target.checked ? spec.nullWord! : String(Math.max(range.min, 1)))
+            }
+          />
+          {spec.nullWord}
+        </label>
+      )}
+    </span>
+  );
+}
+
+/** The default model: auto, or one of the models that load here (the demo marked as such). */
+function ModelSelect(props: { text: string; common: Record<string, unknown>; onChange(text: string): void }) {
+  const models = useSlice('slots', (s) => s.models).filter((m) => m.error === null);
+  const isKnown =
+    props.text === 'auto' || models.some((m) => m.modelId === props.text || m.name === props.text);
+  return (
+    <select {...props.common} value={props.text} onChange={(e) => props.onChange(e.target.value)}>
+      <option value="auto">auto (the bundled model)</option>
+      {models.map((m) => (
+        <option key={m.modelId} value={m.modelId}>
+          {m.displayName}
+          {m.isBundled ? ' (demo)' : ''}
+        </option>
+      ))}
+      {!isKnown && <option value={props.text}>{props.text} (not installed)</option>}
+    </select>
+  );
+}
