@@ -7,11 +7,21 @@ export function Panel(props: {
   className?: string;
   testId?: string;
   actions?: ReactNode;
+  /** The technical name behind a plain title (a formula, a seed's name), shown on hover. */
+  hint?: string;
 }) {
   return (
     <section className={`panel ${props.className ?? ''}`} data-testid={props.testId}>
       <header className="panel-head">
-        <h2>{props.title}</h2>
+        <h2>
+          {props.hint ? (
+            <span className="hinted" title={props.hint}>
+              {props.title}
+            </span>
+          ) : (
+            props.title
+          )}
+        </h2>
         {props.actions}
       </header>
       {props.children}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRACE_EXAMPLE_LINE } from '../../src-main/telemetry/trace';
 import { figuresOf } from '../support/compare';
 import { sendMessage, setSampling, waitForDone, setViewMode } from './chat-driver';
 import type { E2eApp } from './harness';
@@ -160,8 +161,8 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     const result = app.page.getByTestId('trace-result');
     await expect
       .poll(() => result.textContent())
-      .toMatch(`${run!.numRequests} of ${run!.numRequests} lines imported as run `);
-    const importedRunId = /as run (\S+)\./.exec((await result.textContent()) ?? '')![1]!;
+      .toMatch(`${run!.numRequests} of ${run!.numRequests} lines imported into a new run`);
+    const importedRunId = (await result.getAttribute('data-run-id'))!;
     await expect
       .poll(async () => (await app.call('runs.list', {})).find((r) => r.runId === importedRunId)?.numRequests)
       .toBe(run!.numRequests);
@@ -170,6 +171,23 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     expect(figuresOf(compared, importedRunId)).toEqual(figuresOf(compared, run!.runId));
     const [original, reimported] = compared.histogram.series;
     expect(reimported!.counts).toEqual(original!.counts);
+  });
+
+  it('shows the trace format as an example line that imports as it is', async () => {
+    await app.page.getByTestId('nav-traces').click();
+    const example = await app.page.getByTestId('trace-example').textContent();
+    expect(example).toBe(TRACE_EXAMPLE_LINE);
+    await app.page.getByTestId('trace-file').setInputFiles({
+      name: 'example.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(example!),
+    });
+    await expect
+      .poll(() => app.page.getByTestId('trace-result').textContent())
+      .toMatch(/^example\.jsonl: 1 of 1 lines imported into a new run/);
+    await app.call('runs.delete', {
+      runId: (await app.page.getByTestId('trace-result').getAttribute('data-run-id'))!,
+    });
   });
 
   it('imports a trace with a bad line: shows its line number, then imports the good lines', async () => {
@@ -190,9 +208,12 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     expect(await rejected.count()).toBe(1);
     expect(await rejected.first().getAttribute('data-line')).toBe('3');
     expect(await rejected.first().textContent()).toMatch(/line 3/);
+    expect(await app.page.getByTestId('trace-result').textContent()).toMatch(
+      /0 of 5 lines imported\. 1 line was bad, so nothing was imported\./,
+    );
     await app.screenshot('traces-rejected');
-    await app.page.getByLabel('Import the good lines even when some are bad').check();
-    await app.page.getByTestId('trace-file').setInputFiles(file);
+    // The good lines import in place: the file is not picked again.
+    await app.page.getByRole('button', { name: `Import the ${timelines.length} good lines` }).click();
     await app.page.getByTestId('percentile-table').waitFor();
     await expect
       .poll(() => app.page.getByTestId('trace-result').textContent())

@@ -7,6 +7,15 @@ import { configurationsOf, differingKeys, isModelVaried } from './configurations
 import type { Configuration } from './configurations';
 import { decisionSentence } from './decision';
 
+/** How a recorded workload field reads in a sentence ("6 requests", "20 per second"). */
+const WORKLOAD_WORDS: Record<string, (value: string) => string> = {
+  kind: (v) => (v === 'first-frame' ? 'first-frame benchmark' : v === 'load' ? 'load test' : v),
+  numRuns: (v) => `${v} runs`,
+  numRequests: (v) => `${v} requests`,
+  ratePerS: (v) => `${v} per second`,
+  burstSize: (v) => `bursts of ${v}`,
+};
+
 /** A workload as a run recorded it, in words, and the key runs are grouped by. */
 function workloadOf(run: RunRecord): { key: string; label: string } {
   const w = run.config.workload;
@@ -14,7 +23,7 @@ function workloadOf(run: RunRecord): { key: string; label: string } {
   if (typeof w === 'string') return { key: w, label: w };
   const label = Object.entries(w)
     .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
-    .map(([k, v]) => `${k} ${String(v)}`)
+    .map(([k, v]) => WORKLOAD_WORDS[k]?.(String(v)) ?? `${k} ${String(v)}`)
     .join(', ');
   return { key: JSON.stringify(w), label: label || 'a recorded workload' };
 }

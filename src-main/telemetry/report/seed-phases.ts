@@ -60,7 +60,7 @@ export const NESTED_PARTS: Readonly<Record<SeedPhase, readonly TtftPart[]>> = {
 export const SEED_REMEDIES: Readonly<Record<SeedPhase, string>> = {
   network_in: 'move the client closer to the endpoint, reuse connections, and check the request payload size',
   gateway:
-    'profile authentication, rate limiting, tokenisation and request shaping (here: inbox, routing and slot loading)',
+    'look at what happens before the queue: the engine picking the request up, preparing and tokenizing the prompt, and loading the model (behind a gateway, also its authentication and rate limits)',
   queue:
     'shape admission (queue limit, deadlines), add capacity where the phase needs it (seats, K/V budget), or change scheduling',
   prefill:

@@ -33,3 +33,4 @@ export { runControls, positiveControlRecords, negativeControlRecord } from './co
 export type { ControlsResult } from './controls';
 export { TraceSidecarSchema, TRACE_SIDECAR_FORMAT, sidecarPathOf, readTraceSidecar } from './sidecar';
 export type { TraceSidecar } from './sidecar';
+export { TRACE_EXAMPLE_LINE, TRACE_EXAMPLE_RECORD } from './trace-example';

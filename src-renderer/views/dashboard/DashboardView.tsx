@@ -21,7 +21,8 @@ export function DashboardView() {
   return (
     <div className="dashboard">
       <Panel
-        title={`Recent requests (${formatCount(r.numRequests)} in window)`}
+        title={`Recent answers (${formatCount(r.numRequests)})`}
+        hint="the live window: the newest requests this app served, each bar its time to first token split into parts"
         className="wide"
         actions={
           <>
@@ -32,17 +33,27 @@ export function DashboardView() {
       >
         <RecentBarsChart timelines={view.recent} />
       </Panel>
-      <ReportSummary report={r} title="Percentiles (nearest rank)" />
-      <Panel title="Seats and queue">
+      <ReportSummary report={r} title="How long answers took" hint="percentiles by nearest rank" />
+      <Panel title="Answers running and waiting" hint="seats in use and the queue, over time">
         <LoadChart load={view.load} />
       </Panel>
-      <Panel title="Goodput and failures">
+      <Panel
+        title="Answers within your targets"
+        hint="goodput against the TTFT and ITL objectives (SLOs), and failures"
+      >
         <GoodputPanel report={r} slo={slo} onSlo={setSlo} boundary={boundary} onBoundary={setBoundary} />
       </Panel>
-      <Panel title="Seed 003 phases">
+      <Panel
+        title="Where the time went, end to end"
+        hint="seed 003's seven phases at the client or server boundary"
+      >
         <BoundaryPhasesPanel report={r} />
       </Panel>
-      <Panel title="Little's law and request classes" className="wide">
+      <Panel
+        title="Load check and kinds of request"
+        hint="Little's law (L = λW) over the window, and per-class cells"
+        className="wide"
+      >
         <LittleAndClassesPanel report={r} />
       </Panel>
     </div>

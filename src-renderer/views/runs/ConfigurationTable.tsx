@@ -27,7 +27,7 @@ export function ConfigurationTable(props: { comparison: RunComparison }) {
             <tr key={key} className={isDiffering ? 'differs' : undefined} data-differs={isDiffering}>
               <th scope="row">{SETTINGS[key as keyof typeof SETTINGS]?.label ?? key}</th>
               {configurations.map((c) => (
-                <td key={c.label}>{c.settings[key] ?? '?'}</td>
+                <td key={c.label}>{c.settings[key] ?? 'not recorded'}</td>
               ))}
             </tr>
           );
@@ -39,12 +39,14 @@ export function ConfigurationTable(props: { comparison: RunComparison }) {
           ))}
         </tr>
         <tr>
-          <th scope="row">Model revisions</th>
+          <th scope="row" title="Content hash of each model's weights: the same hash means the same weights">
+            Model versions
+          </th>
           {configurations.map((c) => (
             <td key={c.label}>
               {Object.entries(c.modelRevisions)
                 .map(([model, revision]) => `${model} ${revision.slice(0, 8)}`)
-                .join(', ') || '?'}
+                .join(', ') || 'not recorded'}
             </td>
           ))}
         </tr>

@@ -1,61 +1,123 @@
 import { useState } from 'react';
 import type { MethodOutput } from '../../../src-main/service/contract';
+import { TRACE_EXAMPLE_LINE } from '../../../src-main/telemetry/trace/trace-example';
 import { useStores } from '../../store';
 import { BoundaryPhasesPanel, ReportSummary } from '../dashboard';
 import { asLatencyReport } from './as-report';
 import { TraceDropZone } from './TraceDropZone';
-import { Notice, Panel } from '../../components';
+import { CopyButton, Notice, Panel } from '../../components';
 
-type ImportResult = MethodOutput<'traces.import'> & { fileName: string };
+type ImportResult = MethodOutput<'traces.import'> & { fileName: string; wasStrict: boolean };
 
-/** Traces: import a JSONL trace, see each rejected line with its reason, and the report. */
+/** The file last picked, kept so a refused import can take its good lines without picking it again. */
+interface PickedFile {
+  fileName: string;
+  text: string;
+}
+
+/**
+ * Traces: what a trace looks like (an example line to copy), import one, see each rejected
+ * line with its reason and, when a strict import refused the file, import its good lines in
+ * place; then the report.
+ */
 export function TracesView() {
   const { bridge } = useStores();
   const [skipBadLines, setSkipBadLines] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
+  const [picked, setPicked] = useState<PickedFile | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const onFile = async (fileName: string, text: string) => {
+  const run = async (file: PickedFile, isSkipping: boolean) => {
+    setPicked(file);
     setIsBusy(true);
-    const answer = await bridge.call('traces.import', { fileName, text, skipBadLines });
+    const answer = await bridge.call('traces.import', { ...file, skipBadLines: isSkipping });
     setIsBusy(false);
     setError(answer.ok ? null : answer.error.message);
-    setResult(answer.ok ? { ...answer.value, fileName } : null);
+    setResult(answer.ok ? { ...answer.value, fileName: file.fileName, wasStrict: !isSkipping } : null);
   };
   const report = asLatencyReport(result?.report ?? null);
   return (
     <div className="traces-view">
       <Panel title="Import a trace" className="wide">
-        <TraceDropZone onFile={(name, text) => void onFile(name, text)} isBusy={isBusy} />
+        <TraceFormat />
+        <TraceDropZone
+          onFile={(fileName, text) => void run({ fileName, text }, skipBadLines)}
+          isBusy={isBusy}
+        />
         <label className="checkbox">
           <input type="checkbox" checked={skipBadLines} onChange={(e) => setSkipBadLines(e.target.checked)} />
           Import the good lines even when some are bad
         </label>
         {error && <Notice tone="error">{error}</Notice>}
-        {result && <ImportSummary result={result} />}
+        {result && (
+          <ImportSummary
+            result={result}
+            isBusy={isBusy}
+            onImportGood={picked ? () => void run(picked, true) : null}
+          />
+        )}
       </Panel>
       {report && (
-        <Panel title={`Seed 003 phases (${report.boundary} boundary)`} className="wide">
+        <Panel
+          title={`Where the time went, seen from the ${report.boundary}`}
+          hint="seed 003's seven phases"
+          className="wide"
+        >
           <BoundaryPhasesPanel report={report} />
         </Panel>
       )}
       {report && (
         <ReportSummary
           report={report}
-          title={`${result?.fileName ?? 'trace'}: percentiles over ${report.numRequests} requests`}
+          title={`${result?.fileName ?? 'trace'}: how long its ${report.numRequests} requests took`}
+          hint="percentiles by nearest rank"
         />
       )}
     </div>
   );
 }
 
-function ImportSummary(props: { result: ImportResult }) {
-  const r = props.result;
+/** What the importer expects, with a line to copy (the same line docs/telemetry.md shows). */
+function TraceFormat() {
   return (
-    <div className="import-summary" data-testid="trace-result">
+    <div className="trace-format">
       <p>
-        {r.fileName}: {r.numImported} of {r.numLines} lines imported{r.runId ? ` as run ${r.runId}` : ''}.
+        A trace is a JSONL file: one request per line. Each line is either a request exported from First Frame
+        (Runs or Dashboard, JSONL) or a record like this one, with times in milliseconds on one clock:
       </p>
+      <div className="trace-example-line">
+        <code data-testid="trace-example">{TRACE_EXAMPLE_LINE}</code>
+        <CopyButton label="Copy example" testId="trace-example-copy" text={() => TRACE_EXAMPLE_LINE} />
+      </div>
+    </div>
+  );
+}
+
+function ImportSummary(props: { result: ImportResult; isBusy: boolean; onImportGood: (() => void) | null }) {
+  const r = props.result;
+  const numGood = r.numLines - r.numRejected;
+  const isRefused = r.wasStrict && r.numRejected > 0 && r.numImported === 0;
+  return (
+    <div className="import-summary" data-testid="trace-result" data-run-id={r.runId ?? ''}>
+      <p>
+        {r.fileName}: {r.numImported} of {r.numLines} lines imported
+        {r.runId ? ' into a new run (listed under Runs)' : ''}.
+        {isRefused &&
+          ` ${r.numRejected} ${r.numRejected === 1 ? 'line was' : 'lines were'} bad, so nothing was imported.`}
+      </p>
+      {isRefused && numGood > 0 && props.onImportGood && (
+        <p>
+          <button
+            type="button"
+            className="primary"
+            data-testid="import-good-lines"
+            disabled={props.isBusy}
+            onClick={props.onImportGood}
+          >
+            Import the {numGood} good {numGood === 1 ? 'line' : 'lines'}
+          </button>
+        </p>
+      )}
       {r.rejected.length > 0 && (
         <ul className="rejected" aria-label="Rejected lines">
           {r.rejected.map((line) => (
