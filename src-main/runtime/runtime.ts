@@ -125,6 +125,7 @@ export class Runtime {
         limits: this.options,
         rate: this.rate,
         tokenizeLong: (model, text) => this.tokenizer.encode(model, text),
+        queueNow: () => this.load(),
       },
       input,
     );

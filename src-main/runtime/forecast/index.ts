@@ -4,3 +4,4 @@ export { planChat } from './plan-chat';
 export type { ChatPlan, ChatPlanInput, PlanDeps } from './plan-chat';
 export { PrefillRate } from './prefill-rate';
 export type { PrefillEstimate } from './prefill-rate';
+export type { QueueNow } from './plan-chat';

@@ -15,6 +15,14 @@ export interface ChatPlanInput {
   overflow: ContextOverflow;
 }
 
+/** What the engine holds right now that a new request would wait behind. */
+export interface QueueNow {
+  /** Requests already waiting for a seat. */
+  numWaiting: number;
+  /** Requests being answered (a step of theirs may be in flight). */
+  numRunning: number;
+}
+
 /**
  * What sending would do: the turns that fit, the context they fill, how much of the prompt the
  * page store already holds, and the TTFT that the measured prefill rate predicts.
@@ -32,8 +40,12 @@ export interface ChatPlan extends Omit<ChatFit, 'promptIds'> {
   numNewTokens: number;
   /** The slot is not resident: the estimate includes the last measured load. */
   isSlotCold: boolean;
-  /** overhead + new tokens × ms/token (+ last load when cold); null before any measurement. */
+  /** overhead + new tokens × ms/token + waits (+ last load when cold); null before any measurement. */
   estTtftMs: number | null;
+  /** The waits inside estTtftMs: the step in flight and the requests queued ahead (ms). */
+  estWaitMs: number | null;
+  /** Requests waiting for a seat now, ahead of this one. */
+  numAhead: number;
   msPerToken: number | null;
 }
 
@@ -47,6 +59,8 @@ export interface PlanDeps {
   rate: PrefillRate;
   /** Encodes a long rendered prompt off the serving thread (null: inline, as in unit tests). */
   tokenizeLong: TokenizeLong | null;
+  /** The engine's queue now (absent: nothing ahead, as in unit tests). */
+  queueNow?: () => QueueNow;
 }
 
 /**
@@ -90,6 +104,11 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
   const numNewTokens = promptIds.length - numCachedTokens;
   const rate = deps.rate.estimate(model.modelId);
   const loadMs = isSlotCold ? (rate?.slotLoadMs ?? 0) : 0;
+  const queue = deps.queueNow?.() ?? { numWaiting: 0, numRunning: 0 };
+  // Known waits: the step in flight (when anything runs) and each request already queued ahead.
+  const waitMs = rate
+    ? (queue.numRunning > 0 ? rate.stepWaitMs : 0) + queue.numWaiting * (rate.msPerAhead ?? 0)
+    : null;
   return {
     ...rest,
     modelId: model.modelId,
@@ -100,7 +119,9 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
     numCachedPages,
     numNewTokens,
     isSlotCold,
-    estTtftMs: rate ? rate.overheadMs + numNewTokens * rate.msPerToken + loadMs : null,
+    estTtftMs: rate ? rate.overheadMs + numNewTokens * rate.msPerToken + loadMs + waitMs! : null,
+    estWaitMs: waitMs,
+    numAhead: queue.numWaiting,
     msPerToken: rate?.msPerToken ?? null,
   };
 }

@@ -9,6 +9,9 @@ interface Sample {
   prefillMs: number;
   /** TTFT minus prefill, slot load and waiting: what every request pays besides its own tokens. */
   overheadMs: number;
+  /** Its wait for a seat (ms) and how many requests held the seats or stood ahead then. */
+  queueMs: number;
+  numAhead: number;
 }
 
 /** What the measured rates say about a model right now. */
@@ -19,6 +22,10 @@ export interface PrefillEstimate {
   overheadMs: number;
   /** The most recent measured slot load, or null when none was seen. */
   slotLoadMs: number | null;
+  /** Median wait for a seat with nobody ahead: the step in flight it waits out. */
+  stepWaitMs: number;
+  /** Mean wait per request ahead, from requests that queued behind others; null before one did. */
+  msPerAhead: number | null;
   numSamples: number;
 }
 
@@ -43,6 +50,8 @@ export class PrefillRate {
       numTokens,
       prefillMs: t.parts.prefill,
       overheadMs: Math.max(0, t.ttftMs - t.parts.prefill - waitMs),
+      queueMs: t.parts.queue,
+      numAhead: t.diagnosis?.numQueuedBehind ?? 0,
     });
     if (list.length > WINDOW) list.shift();
     this.samples.set(t.modelId, list);
@@ -66,7 +75,19 @@ export class PrefillRate {
         0.5,
       )!,
       slotLoadMs: this.slotLoads.get(modelId) ?? null,
+      ...queueWaits(list),
       numSamples: list.length,
     };
   }
+}
+
+/** The waits a forecast can know from the samples: the step in flight, and per request ahead. */
+function queueWaits(list: readonly Sample[]): Pick<PrefillEstimate, 'stepWaitMs' | 'msPerAhead'> {
+  const alone = list.filter((s) => s.numAhead === 0).map((s) => s.queueMs);
+  const behind = list.filter((s) => s.numAhead > 0);
+  const numAhead = behind.reduce((sum, s) => sum + s.numAhead, 0);
+  return {
+    stepWaitMs: alone.length > 0 ? nearestRankOf(alone, 0.5)! : 0,
+    msPerAhead: numAhead > 0 ? behind.reduce((sum, s) => sum + s.queueMs, 0) / numAhead : null,
+  };
 }

@@ -41,6 +41,8 @@ export function remotePlan(
     isSlotCold: false,
     estTtftMs: medianRecentTtft(window, modelId),
     msPerToken: null,
+    estWaitMs: null,
+    numAhead: 0,
   };
 }
 

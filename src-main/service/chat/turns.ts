@@ -73,6 +73,8 @@ export function forecastOf(plan: ChatPlan): SendForecast {
     numDroppedMessages: plan.numDroppedMessages,
     isSlotCold: plan.isSlotCold,
     estTtftMs: plan.estTtftMs,
+    estWaitMs: plan.estWaitMs,
+    numAhead: plan.numAhead,
     refusal: plan.refusal?.message ?? null,
     remote: RemoteEngine.isRemote(plan.modelId) ? { note: REMOTE_NOTE } : null,
   };

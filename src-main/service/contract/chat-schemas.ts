@@ -63,6 +63,10 @@ export const SendForecastSchema = z.object({
   numDroppedMessages: z.number().int().min(0),
   isSlotCold: z.boolean(),
   estTtftMs: z.number().min(0).nullable(),
+  /** The waits inside estTtftMs (the step in flight, requests queued ahead); absent in older answers. */
+  estWaitMs: z.number().min(0).nullable().default(null),
+  /** Requests waiting for a seat when the forecast was made. */
+  numAhead: z.number().int().min(0).default(0),
   refusal: z.string().nullable(),
   /**
    * Set for a remote model: the server tokenizes and fits the prompt, so the token and page

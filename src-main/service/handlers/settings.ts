@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { SettingsRefused } from '../../runtime';
+import { CPU_PROVIDER, EXECUTION_PROVIDERS, SettingsRefused } from '../../runtime';
 import {
   DEFAULT_SETTINGS,
   SETTING_KEYS,
@@ -25,7 +25,7 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
   const { runtime, store } = deps;
   return {
     'settings.get': async () => {
-      const providers = await runtime.providers();
+      const providers = await providersSoon(runtime);
       const summary = runtime.pageSummary();
       return {
         settings: runtime.settings,
@@ -62,6 +62,27 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
       }
     },
   };
+}
+
+/** How long Settings waits for the one-time provider probe before answering without it (ms). */
+const PROBE_WAIT_MS = 300;
+
+/**
+ * Each provider and whether it can start here. The probe (a short-lived worker) runs once; until
+ * it answers, only the bundled CPU provider is offered and the others say they are being checked.
+ */
+async function providersSoon(runtime: CoreDeps['runtime']) {
+  const probe = runtime.providers();
+  const pending = new Promise<null>((resolve) => setTimeout(() => resolve(null), PROBE_WAIT_MS).unref());
+  const known = await Promise.race([probe, pending]);
+  return (
+    known ??
+    EXECUTION_PROVIDERS.map((provider) => ({
+      provider,
+      isAvailable: provider === CPU_PROVIDER.provider,
+      reason: provider === CPU_PROVIDER.provider ? null : 'still being checked; reopen Settings in a moment',
+    }))
+  );
 }
 
 /**

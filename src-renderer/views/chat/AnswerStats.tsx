@@ -90,7 +90,10 @@ function WhySlow(props: { timeline: Timeline }) {
   );
 }
 
-/** "forecast ≈ 120 ms (actual 12% longer)": how close the send forecast came. */
+/** Below this gap the difference reads in ms: a percentage of a few ms says little. */
+const ABSOLUTE_BELOW_MS = 20;
+
+/** "forecast ≈ 120 ms (actual 12% longer)", or "(actual 3.2 ms longer)" for a small gap. */
 function ForecastVsMeasured(props: { forecast: SendForecast | null; measuredMs: number | null }) {
   const estMs = props.forecast?.estTtftMs ?? null;
   if (estMs === null || props.measuredMs === null) return null;
@@ -102,7 +105,10 @@ function ForecastVsMeasured(props: { forecast: SendForecast | null; measuredMs: 
       data-measured-ms={props.measuredMs.toFixed(3)}
       title="What the send forecast predicted from the cached pages and the measured prefill rate"
     >
-      forecast <b>≈ {formatMs(estMs)}</b> (actual {Math.abs(errorShare * 100).toFixed(0)}%{' '}
+      forecast <b>≈ {formatMs(estMs)}</b> (actual{' '}
+      {Math.abs(props.measuredMs - estMs) < ABSOLUTE_BELOW_MS
+        ? formatMs(Math.abs(props.measuredMs - estMs))
+        : `${Math.abs(errorShare * 100).toFixed(0)}%`}{' '}
       {errorShare >= 0 ? 'longer' : 'shorter'})
     </span>
   );

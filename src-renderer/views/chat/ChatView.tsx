@@ -4,7 +4,7 @@ import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 import { ConversationSettings } from './ConversationSettings';
 import { MessageList } from './MessageList';
-import { ModelPicker } from './ModelPicker';
+import { AddEndpointHere, ModelPicker } from './ModelPicker';
 import { Notice, PartLegend } from '../../components';
 import { AddModelPanel } from '../models';
 
@@ -37,6 +37,14 @@ export function ChatView() {
           <ModelPicker />
           <button
             type="button"
+            data-testid="open-add-model"
+            aria-expanded={isAddModelOpen}
+            onClick={() => setAddModelOpen(!isAddModelOpen)}
+          >
+            Add a model
+          </button>
+          <button
+            type="button"
             data-testid="conversation-settings"
             aria-expanded={isSettingsOpen}
             className={isSettingsOpen ? 'active' : ''}
@@ -44,14 +52,7 @@ export function ChatView() {
           >
             Settings
           </button>
-          <button
-            type="button"
-            data-testid="open-add-model"
-            aria-expanded={isAddModelOpen}
-            onClick={() => setAddModelOpen(!isAddModelOpen)}
-          >
-            Add a model
-          </button>
+          <AddEndpointHere />
           {isExpert && hasAnswers && <PartLegend isCompact />}
         </div>
         {isAddModelOpen && <AddModelPanel onClose={() => setAddModelOpen(false)} />}

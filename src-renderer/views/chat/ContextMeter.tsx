@@ -66,7 +66,18 @@ export function SendForecastLine(props: { forecast: SendForecast | null }) {
       {f.numCachedPages === 1 ? 'page' : 'pages'}), ~{formatCount(f.numNewTokens)} new tokens, est.{' '}
       <Term name="TTFT" />{' '}
       {f.estTtftMs === null ? 'unknown until the first answer is measured' : `≈ ${formatMs(f.estTtftMs)}`}
-      {f.isSlotCold && f.estTtftMs !== null && ' (includes loading the model)'}
+      {f.estTtftMs !== null && waitsOf(f)}
     </div>
   );
+}
+
+/** What the estimate includes besides the prompt: loading the model, and the waits it knows. */
+function waitsOf(f: SendForecast): string {
+  const parts = [
+    f.isSlotCold ? 'loading the model' : null,
+    f.estWaitMs !== null && f.estWaitMs >= 0.05
+      ? `${formatMs(f.estWaitMs)} waiting${f.numAhead > 0 ? ` behind ${f.numAhead} queued` : ' for the step in flight'}`
+      : null,
+  ].filter((p): p is string => p !== null);
+  return parts.length > 0 ? ` (includes ${parts.join(' and ')})` : '';
 }

@@ -73,13 +73,12 @@ export function ModelPicker() {
           ))}
         </select>
       </label>
-      <AddEndpointHere />
     </>
   );
 }
 
 /** Adds a remote endpoint without leaving the chat (the same form as in Slots). */
-function AddEndpointHere() {
+export function AddEndpointHere() {
   const [isOpen, setOpen] = useState(false);
   return (
     <details

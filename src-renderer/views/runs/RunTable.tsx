@@ -1,11 +1,24 @@
+import { useState } from 'react';
 import type { RunSummary } from '../../../src-main/service/contract';
 import { ExportControl, formatClock, formatCount } from '../../components';
+import { RunName } from './RunName';
 
 /** The most runs one comparison takes (configurations × workloads). */
 export const MAX_COMPARED = 8;
 
-/** The stored runs, each with a compare checkbox and its exports. */
-export function RunTable(props: { runs: RunSummary[]; picked: string[]; onPick(runIds: string[]): void }) {
+/** What the table asks of the view: rename and delete a run; each resolves with the error or null. */
+export interface RunActions {
+  rename(runId: string, name: string): Promise<string | null>;
+  remove(runId: string): Promise<string | null>;
+}
+
+/** The stored runs, each with a compare checkbox, its exports, rename and delete (confirmed). */
+export function RunTable(props: {
+  runs: RunSummary[];
+  picked: string[];
+  onPick(runIds: string[]): void;
+  actions: RunActions;
+}) {
   if (props.runs.length === 0) {
     return <p className="empty-chart">No stored runs yet: run a benchmark or import a trace.</p>;
   }
@@ -14,38 +27,81 @@ export function RunTable(props: { runs: RunSummary[]; picked: string[]; onPick(r
       isOn ? [...props.picked, runId].slice(-MAX_COMPARED) : props.picked.filter((id) => id !== runId),
     );
   return (
-    <table className="data-table" data-testid="runs-table">
-      <thead>
-        <tr>
-          {['compare', 'name', 'started', 'requests', 'export'].map((label) => (
-            <th key={label} scope="col">
-              {label}
+    <div className="table-scroll">
+      <table className="data-table runs-table" data-testid="runs-table">
+        <thead>
+          <tr>
+            <th scope="col">compare</th>
+            <th scope="col">name</th>
+            <th scope="col">started</th>
+            <th scope="col">requests</th>
+            <th scope="col">export</th>
+            <th scope="col">
+              <span className="visually-hidden">delete</span>
             </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {props.runs.map((run) => (
-          <tr key={run.runId} data-testid="run-row">
-            <td>
-              <input
-                type="checkbox"
-                aria-label={`compare ${run.name}`}
-                checked={props.picked.includes(run.runId)}
-                onChange={(e) => toggle(run.runId, e.target.checked)}
-              />
-            </td>
-            <th scope="row" title={JSON.stringify(run.config)}>
-              {run.name}
-            </th>
-            <td>{formatClock(run.startedWallMs)}</td>
-            <td>{formatCount(run.numRequests)}</td>
-            <td>
-              <ExportControl runId={run.runId} />
-            </td>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {props.runs.map((run) => (
+            <tr key={run.runId} data-testid="run-row" data-run-id={run.runId}>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`compare ${run.name}`}
+                  checked={props.picked.includes(run.runId)}
+                  onChange={(e) => toggle(run.runId, e.target.checked)}
+                />
+              </td>
+              <th scope="row">
+                <RunName run={run} onRename={(name) => props.actions.rename(run.runId, name)} />
+              </th>
+              <td>{formatClock(run.startedWallMs)}</td>
+              <td>{formatCount(run.numRequests)}</td>
+              <td>
+                <ExportControl runId={run.runId} />
+              </td>
+              <td>
+                <DeleteRun run={run} onDelete={() => props.actions.remove(run.runId)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Delete, then a confirmation naming what goes (the run and its requests, from the history). */
+function DeleteRun(props: { run: RunSummary; onDelete(): Promise<string | null> }) {
+  const [isAsking, setAsking] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!isAsking)
+    return (
+      <button
+        type="button"
+        className="quiet small"
+        data-testid="run-delete"
+        aria-label={`Delete ${props.run.name}`}
+        onClick={() => setAsking(true)}
+      >
+        Delete
+      </button>
+    );
+  return (
+    <span className="confirm" role="alertdialog" aria-label="Confirm delete" data-testid="run-delete-confirm">
+      Delete this run and its {formatCount(props.run.numRequests)} requests from the history?{' '}
+      <button
+        type="button"
+        className="danger small"
+        data-testid="run-delete-confirmed"
+        onClick={() => void props.onDelete().then(setProblem)}
+      >
+        Delete
+      </button>{' '}
+      <button type="button" className="quiet small" onClick={() => setAsking(false)}>
+        Keep
+      </button>
+      {problem && <span className="notice error">{problem}</span>}
+    </span>
   );
 }

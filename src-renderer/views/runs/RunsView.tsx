@@ -5,6 +5,7 @@ import { CompareChart } from './CompareChart';
 import { CompareTable } from './CompareTable';
 import { ConfigurationTable } from './ConfigurationTable';
 import { RunTable } from './RunTable';
+import type { RunActions } from './RunTable';
 import { ExportControl, Notice, Panel } from '../../components';
 
 /**
@@ -33,7 +34,25 @@ export function RunsView() {
     },
     [bridge, slo],
   );
-  useEffect(() => void load(), [load]);
+  // A bench that finishes files a run: the list reloads then, not only when the view opens.
+  const numDone = useSlice('bench', (s) => s.benches.filter((b) => b.isDone).length);
+  useEffect(() => void load(), [load, numDone]);
+  const actions: RunActions = {
+    rename: async (runId, name) => {
+      const result = await bridge.call('runs.rename', { runId, name });
+      await load();
+      return result.ok ? null : result.error.message;
+    },
+    remove: async (runId) => {
+      const result = await bridge.call('runs.delete', { runId });
+      if (result.ok) {
+        setPicked((ids) => ids.filter((id) => id !== runId));
+        if (comparison?.configurations.some((c) => c.runIds.includes(runId))) setComparison(null);
+      }
+      await load();
+      return result.ok ? null : result.error.message;
+    },
+  };
   useEffect(() => {
     if (runsToCompare.length >= 2) void compare(runsToCompare);
   }, [runsToCompare, compare]);
@@ -45,7 +64,7 @@ export function RunsView() {
         className="wide"
         actions={<ExportControl runId={null} label="Export the live window" />}
       >
-        <RunTable runs={runs} picked={picked} onPick={setPicked} />
+        <RunTable runs={runs} picked={picked} onPick={setPicked} actions={actions} />
         <button
           type="button"
           className="primary"

@@ -18,7 +18,7 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
       <header>
         <span className={`status-badge status-${s.status}`}>{s.status}</span>
         <b>{s.displayName}</b>
-        <span className="muted">slot {s.slotId}</span>
+        {isExpert && <span className="muted">slot {s.slotId}</span>}
       </header>
       {s.failureReason && <p className="notice error">{s.failureReason}</p>}
       <Figures figures={slotFigures(s, now, isExpert)} />

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useSlice, useStores } from '../../store';
 import { EndpointsPanel } from './EndpointsPanel';
+import { AddModelPanel } from '../models';
 import { PagesPanel } from './PagesPanel';
 import { ProblemsPanel } from './ProblemsPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
@@ -49,6 +50,7 @@ export function SlotsView() {
           ))}
         </div>
       </Panel>
+      <AddModelPanel />
       <Panel title="Remote endpoints" className="wide">
         <EndpointsPanel />
       </Panel>

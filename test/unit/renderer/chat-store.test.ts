@@ -25,6 +25,8 @@ const forecast = {
   numDroppedMessages: 0,
   isSlotCold: false,
   estTtftMs: 12,
+  estWaitMs: 0,
+  numAhead: 0,
   refusal: null,
   remote: null,
 };

@@ -1,0 +1,135 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEWS } from '../../src-renderer/store/ui-store';
+import { seriousAxeFindings } from './axe';
+import type { AxeFinding } from './axe';
+import { sendMessage, setSampling, setViewMode, waitForDone } from './chat-driver';
+import type { E2eApp } from './harness';
+import { SCREENSHOT_DIR, startE2eApp } from './harness';
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+describe('a newcomer on a fresh profile: first-run card, Simple view, model chip, Regenerate, every view checked', () => {
+  let app: E2eApp;
+  beforeAll(async () => {
+    app = await startE2eApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('says what the bundled model is and where to put a real one (the folder by its absolute path)', async () => {
+    const card = app.page.getByTestId('first-run-card');
+    await card.waitFor();
+    expect(await card.textContent()).toMatch(/tiny demo model.*Jane Austen/);
+    expect(await app.page.getByTestId('view-mode').getAttribute('data-mode')).toBe('simple');
+    await card.getByRole('button', { name: 'Add a model' }).click();
+    const folder = app.page.getByTestId('models-folder-path');
+    await folder.waitFor();
+    const status = await app.call('app.status', {});
+    expect(await folder.textContent()).toBe(status.modelsDir);
+    expect(path.isAbsolute(status.modelsDir)).toBe(true);
+    // A browser cannot open a folder on the host: it copies the path instead.
+    expect(await app.page.getByTestId('models-folder-copy').isVisible()).toBe(true);
+    expect(await app.page.getByTestId('add-model').textContent()).toMatch(/Hugging Face ONNX folder/);
+    expect(await app.page.getByTestId('model-picker').locator('option').first().textContent()).toMatch(
+      /\(demo, /,
+    );
+    await app.screenshot('chat-first-run');
+    await app.page.getByRole('button', { name: 'Close Add a model' }).click();
+  });
+
+  it('Simple view: the answer carries its model chip, a four-group bar and one sentence', async () => {
+    await setSampling(app.page, { maxTokens: 24, ignoreEos: true });
+    const answer = await sendMessage(app.page, 'Hello! Who are you?');
+    await waitForDone(answer);
+    const chip = answer.getByTestId('answer-model');
+    expect(await chip.textContent()).toMatch(/^ff-austen-mini · fp32 · this computer \(CPU\)demo$/);
+    expect(await answer.getByTestId('ttft-groups').isVisible()).toBe(true);
+    expect(await answer.locator('[data-testid^="ttft-part-"]').count()).toBe(0);
+    expect(await answer.getByTestId('plain-sentence').textContent()).toMatch(
+      /^The first word came after [\d.,]+ (ms|s), most of it /,
+    );
+    expect(await app.page.getByTestId('first-run-card').count()).toBe(0);
+    await app.screenshot('chat-simple');
+  });
+
+  it('Regenerate writes a different answer at the default sampling, and says so', async () => {
+    const panel = app.page.getByTestId('settings-panel');
+    expect(await panel.getByTestId('regenerate-note').textContent()).toMatch(
+      /^Regenerate writes a different answer/,
+    );
+    const answer = app.page.getByTestId('message-assistant').last();
+    const texts = new Set([await answer.locator('.message-text').textContent()]);
+    for (let i = 0; i < 3 && texts.size < 2; i++) {
+      await answer.getByTestId('message-regenerate').click();
+      await expect.poll(() => answer.getAttribute('data-version')).toBe(String(i + 2));
+      await waitForDone(answer);
+      texts.add(await answer.locator('.message-text').textContent());
+    }
+    expect(texts.size).toBe(2);
+  });
+
+  it('Expert view: every part of the bar, kept across a reload', async () => {
+    await setViewMode(app.page, 'expert');
+    const answer = app.page.getByTestId('message-assistant').last();
+    await answer.getByTestId('ttft-bar').waitFor();
+    expect(await answer.locator('[data-testid^="ttft-part-"]').count()).toBeGreaterThan(2);
+    await app.page.reload();
+    await app.page.locator('[data-testid="view-mode"][data-mode="expert"]').waitFor();
+    await setViewMode(app.page, 'simple');
+  });
+
+  it('every view at 1440×900 and 1024×700, light and dark: screenshots, and no serious or critical axe findings', async () => {
+    // A stored run, so the Runs view is checked with a row in it.
+    await app.call('bench.start', { kind: 'load', numRequests: 2, ratePerS: 20 });
+    await expect
+      .poll(async () => (await app.call('runs.list', {}))[0]?.numRequests, { timeout: 60_000 })
+      .toBe(2);
+    const findings: Record<string, AxeFinding[]> = {};
+    for (const size of SIZES) {
+      await app.page.setViewportSize(size);
+      for (const view of VIEWS) {
+        await app.page.getByTestId(`nav-${view}`).click();
+        await app.page.locator(`main.view-${view}`).waitFor();
+        // The view's first reads have landed once no "Loading…" line is left.
+        await expect.poll(() => app.page.getByText(/^Loading/).count(), { timeout: 30_000 }).toBe(0);
+        for (const scheme of ['light', 'dark'] as const) {
+          await app.page.emulateMedia({ colorScheme: scheme });
+          const name = `view-${view}-${size.width}x${size.height}-${scheme}`;
+          await app.page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+          const serious = await seriousAxeFindings(app.page);
+          if (serious.length > 0) findings[name] = serious;
+        }
+        await app.page.emulateMedia({ colorScheme: 'light' });
+      }
+    }
+    expect(findings).toEqual({});
+  });
+
+  it('a run has a readable name, is renamed in place and deleted after a confirmation, its rows gone', async () => {
+    await app.page.getByTestId('nav-runs').click();
+    const row = app.page.getByTestId('run-row').first();
+    const runId = (await row.getAttribute('data-run-id'))!;
+    expect(await row.locator('th').textContent()).toMatch(/^Load test · ff-austen-mini:fp32 · /);
+    await row.getByTestId('run-rename').click();
+    await row.getByTestId('run-name-input').fill('Two quick requests');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await app.call('runs.list', {}))[0]?.name).toBe('Two quick requests');
+    await row.getByTestId('run-delete').click();
+    const confirm = row.getByTestId('run-delete-confirm');
+    expect(await confirm.textContent()).toMatch(/Delete this run and its 2 requests from the history\?/);
+    await app.screenshot('runs-delete-confirm');
+    await confirm.getByTestId('run-delete-confirmed').click();
+    await expect.poll(() => app.page.getByTestId('run-row').count()).toBe(0);
+    expect(await app.call('runs.list', {})).toEqual([]);
+    expect((await app.call('runs.exportCsv', { runId })).numRows).toBe(0);
+  });
+
+  it('raised no console errors and no CSP violations', () => {
+    expect(app.problems).toEqual([]);
+  });
+});
