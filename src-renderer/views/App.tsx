@@ -26,9 +26,15 @@ export function App() {
   const status = useSlice('ui', (s) => s.status);
   const theme = useSlice('ui', (s) => s.preferences.theme);
   useEffect(() => {
-    // `system` leaves the colour scheme to the media query; light and dark pin it.
-    if (theme === 'system') delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = theme;
+    // `system` follows the system's scheme as it changes; light and dark pin it.
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => {
+      document.documentElement.dataset.theme =
+        theme === 'system' ? (media.matches ? 'dark' : 'light') : theme;
+    };
+    apply();
+    media.addEventListener('change', apply);
+    return () => media.removeEventListener('change', apply);
   }, [theme]);
   const View = VIEW_COMPONENTS[view];
   return (

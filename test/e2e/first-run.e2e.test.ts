@@ -35,6 +35,9 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     // A browser cannot open a folder on the host: it copies the path instead.
     expect(await app.page.getByTestId('models-folder-copy').isVisible()).toBe(true);
     expect(await app.page.getByTestId('add-model').textContent()).toMatch(/Hugging Face ONNX folder/);
+    // Models other programs keep are listed only once the user turns that on.
+    await expect.poll(() => app.page.getByTestId('discovery-toggle').isEnabled()).toBe(true);
+    expect(await app.page.getByTestId('discovery-toggle').isChecked()).toBe(false);
     expect(await app.page.getByTestId('model-picker').locator('option').first().textContent()).toMatch(
       /\(demo, /,
     );

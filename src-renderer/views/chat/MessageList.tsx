@@ -8,7 +8,9 @@ import { FirstRunCard } from '../models';
 export function MessageList() {
   const items = useSlice('chat', (s) => s.items);
   const isBusy = useSlice('chat', (s) => activeAnswer(s) !== null);
-  const hasOwnModel = useSlice('slots', (s) => s.models.some((m) => !m.isBundled && m.error === null));
+  const hasOwnModel = useSlice('slots', (s) =>
+    s.models.some((m) => m.source !== 'bundled' && m.error === null),
+  );
   const bottom = useRef<HTMLDivElement>(null);
   const last = items.at(-1);
   const lastLength = last?.kind === 'assistant' ? last.text.length + (last.timeline ? 1 : 0) : 0;

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { CopyButton, Panel } from '../../components';
 import { useSlice, useStores } from '../../store';
 import { DiscoveredModels } from './DiscoveredModels';
+import { ModelList } from './ModelList';
 
 /**
  * "Add a model": where the models folder is (open it on the desktop, copy its path in a
@@ -12,7 +13,7 @@ export function AddModelPanel(props: { onClose?: () => void }) {
   const status = useSlice('ui', (s) => s.status);
   const models = useSlice('slots', (s) => s.models);
   const refresh = useSlice('slots', (s) => s.refresh);
-  const userModels = models.filter((m) => !m.isBundled);
+  const userModels = models.filter((m) => m.source === 'models-folder');
   const close = props.onClose && (
     <button type="button" className="icon" aria-label="Close Add a model" onClick={props.onClose}>
       ×
@@ -41,14 +42,7 @@ export function AddModelPanel(props: { onClose?: () => void }) {
           chat&apos;s model picker.
         </p>
       ) : (
-        <ul className="user-models" data-testid="user-models">
-          {userModels.map((m) => (
-            <li key={m.modelId} className={m.error ? 'broken' : undefined}>
-              {m.displayName}
-              {m.error ? <span className="notice error"> cannot load: {m.error}</span> : null}
-            </li>
-          ))}
-        </ul>
+        <ModelList models={userModels} testId="user-models" />
       )}
       <DiscoveredModels />
     </Panel>

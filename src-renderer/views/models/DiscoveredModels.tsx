@@ -1,8 +1,69 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { DiscoveryState } from '../../../src-main/service/contract';
+import { isDiscoveredSource } from '../../../src-main/runtime/model/model-sources';
+import { Notice } from '../../components';
+import { useSlice, useStores } from '../../store';
+import { ModelList } from './ModelList';
+
+const PLACE_WORDS: Record<DiscoveryState['places'][number]['state'], string> = {
+  off: 'not read (listing is off)',
+  found: 'read',
+  absent: 'not on this machine',
+  unreadable: 'could not be read',
+};
+
 /**
- * Models already on this machine (Ollama, LM Studio, the Hugging Face cache), found only when
- * the user turns discovery on. The service does not list them yet: this is where that list and
- * its opt-in switch go once the contract has them; until then nothing is claimed.
+ * Models other programs already keep on this machine (Ollama, LM Studio, the Hugging Face
+ * cache): listed only once the user turns it on, read in place, never copied or changed. Each
+ * place says what it held, or why it could not be read.
  */
 export function DiscoveredModels() {
-  return null;
+  const { bridge } = useStores();
+  const refreshModels = useSlice('slots', (s) => s.refresh);
+  const found = useSlice('slots', (s) => s.models).filter((m) => isDiscoveredSource(m.source));
+  const [state, setState] = useState<DiscoveryState | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    const result = await bridge.call('models.discovery', {});
+    if (result.ok) setState(result.value);
+    else setProblem(result.error.message);
+  }, [bridge]);
+  useEffect(() => void load(), [load]);
+  const toggle = async (isEnabled: boolean) => {
+    const result = await bridge.call('models.setDiscovery', { isEnabled });
+    setProblem(result.ok ? null : result.error.message);
+    if (result.ok) setState(result.value);
+    await refreshModels();
+  };
+  return (
+    <section className="discovered" data-testid="discovered-models">
+      <h3>Already on this machine</h3>
+      <label className="checkbox-field">
+        <input
+          type="checkbox"
+          data-testid="discovery-toggle"
+          checked={state?.isEnabled ?? false}
+          disabled={state === null}
+          onChange={(e) => void toggle(e.target.checked)}
+        />
+        Also list the models Ollama, LM Studio and the Hugging Face cache keep here (read where they are,
+        never copied or changed)
+      </label>
+      {problem && <Notice tone="error">{problem}</Notice>}
+      {state?.isEnabled && (
+        <ul className="places">
+          {state.places.map((place) => (
+            <li key={place.source} data-testid="discovery-place" data-state={place.state} title={place.path}>
+              <b>{place.label}</b>: {PLACE_WORDS[place.state]}
+              {place.state === 'found' && place.numModels !== null
+                ? ` · ${place.numModels} ${place.numModels === 1 ? 'model' : 'models'}`
+                : ''}
+              {place.reason ? ` (${place.reason})` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      {state?.isEnabled && found.length > 0 && <ModelList models={found} />}
+    </section>
+  );
 }
