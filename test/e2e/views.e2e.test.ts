@@ -183,7 +183,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
       buffer: Buffer.from(example!),
     });
     await expect
-      .poll(() => app.page.getByTestId('trace-result').textContent())
+      .poll(() => app.page.getByTestId('trace-result').textContent(), { timeout: 30_000 })
       .toMatch(/^example\.jsonl: 1 of 1 lines imported into a new run/);
     await app.call('runs.delete', {
       runId: (await app.page.getByTestId('trace-result').getAttribute('data-run-id'))!,
