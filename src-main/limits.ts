@@ -39,8 +39,13 @@ export const JSON_WORK_LIMITS = {
    * largest real ones (262k-token vocabularies with their merges) hold about 2 M items.
    */
   modelFile: { maxBytes: 64 * MIB, maxDepth: 64, maxItems: 8_000_000 },
-  /** An `/api/call/…` or `/v1/…` body: no request nests 10 deep or holds 100k items. */
-  requestBody: { maxDepth: 64, maxItems: 100_000 },
+  /**
+   * An `/api/call/…` or `/v1/…` body: no request nests 10 deep, and a chat the default 4,096-token
+   * limit can hold is ~13k items (three per message). Counted before parsing, so a 1 MiB body of
+   * 30,000 one-character messages (~90k items: ~0.1 s of parsing and validation per request on
+   * the serving thread) is refused after a third of its bytes are scanned.
+   */
+  requestBody: { maxDepth: 64, maxItems: 32_768 },
 } as const;
 
 /** The largest values the service contract accepts from a client (zod bounds derive from these). */

@@ -112,9 +112,16 @@ describe('bodies whose parse would be the attack are refused before parsing', ()
     });
   });
 
-  it('a body of 100k+ items: 400 naming the item limit', async () => {
-    const answer = await post('/api/call/chat.send', `[${'0,'.repeat(100_000)}0]`);
+  it('a body of 32,768+ items (30,000 one-character messages): 400 naming the item limit', async () => {
+    const messages = Array.from({ length: 30_000 }, () => ({ role: 'user', content: 'x' }));
+    const answer = await post('/v1/chat/completions', JSON.stringify({ model: 'm', messages }));
     expect(answer.status).toBe(400);
-    expect(answer.text).toContain('the body holds more than 100,000 items');
+    expect(answer.text).toContain('The request body holds more than 32,768 items');
+  });
+
+  it('a chat of 4,096 messages (the most the default token limit holds) passes the count', async () => {
+    const messages = Array.from({ length: 4_096 }, () => ({ role: 'user', content: 'x' }));
+    const answer = await post('/v1/chat/completions', JSON.stringify({ model: 'm', messages }));
+    expect(answer.status).toBe(200);
   });
 });
