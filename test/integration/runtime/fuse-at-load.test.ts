@@ -22,6 +22,13 @@ import {
   withProjectionBias,
 } from '../../support/fusion-graphs';
 import type { LoadedGraph } from '../../support/fusion-graphs';
+import {
+  withGatheredRopeTables,
+  withNegatedRotateHalf,
+  withReciprocalNorms,
+  withSkipNorms,
+} from '../../support/exporter-forms';
+import { readModelView } from '../../../src-main/runtime/model/onnx-graph/graph-view';
 
 const root = mkdtempSync(path.join(tmpdir(), 'ff-fuse-at-load-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -121,6 +128,52 @@ describe('load-time fusion checked against the original graph', () => {
       fused: null,
       cacheProblem: null,
     });
+  });
+});
+
+/** The graph ONNX Runtime writes after its `extended` optimizations (what an optimized export holds). */
+async function ortOptimized(bytes: Uint8Array): Promise<Uint8Array> {
+  const file = path.join(root, `optimized-${bytes.length}.onnx`);
+  const session = await ort.InferenceSession.create(bytes, {
+    graphOptimizationLevel: 'extended',
+    optimizedModelFilePath: file,
+  });
+  await session.release();
+  return readFileSync(file);
+}
+
+describe("other exporters' spellings of the same decoder fuse exactly", () => {
+  async function expectExactFusion(bytes: Uint8Array, ops: string[]): Promise<void> {
+    const present = ops.filter((op) => readModelView(bytes).graph.nodes.some((n) => n.opType === op));
+    expect(present).toEqual(ops);
+    const { outcome } = await fuseAtLoad(jobOf(plain, null, bytes));
+    expect(outcome).toMatchObject({
+      status: 'fused',
+      nodesPerLayer: 10,
+      agreement: { numEqual: 12, numCompared: 12, isExact: true },
+    });
+  }
+
+  it('HF-style: x·Reciprocal(Sqrt) norms squared by Mul, Slice halves with concat(−x2, x1), cos/sin gathered from tables', async () => {
+    const bytes = editGraph(plain.bytes, (graph) => {
+      withReciprocalNorms(graph);
+      withNegatedRotateHalf(16)(graph);
+      withGatheredRopeTables({ headDim: 16, ropeTheta: 10_000, numPositions: 512 })(graph);
+    });
+    await expectExactFusion(bytes, ['Reciprocal', 'Slice', 'Neg', 'Gather']);
+  });
+
+  it('ONNX Runtime-optimized: SimplifiedLayerNormalization, FusedMatMul scores, QuickGelu', async () => {
+    await expectExactFusion(await ortOptimized(plain.bytes), [
+      'SimplifiedLayerNormalization',
+      'FusedMatMul',
+      'QuickGelu',
+    ]);
+  });
+
+  it('with the residual adds folded into SkipSimplifiedLayerNormalization', async () => {
+    const bytes = editGraph(await ortOptimized(plain.bytes), withSkipNorms);
+    await expectExactFusion(bytes, ['SkipSimplifiedLayerNormalization', 'FusedMatMul']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { intAttribute } from '../onnx-graph/graph-view';
+import { floatAttribute, intAttribute } from '../onnx-graph/graph-view';
 import type { NodeView } from '../onnx-graph/graph-view';
 import { expectFor, FusionRefused } from './refusal';
 import { matchRotary } from './rotary';
@@ -49,7 +49,7 @@ export function matchAttention(
     throw new FusionRefused(part, `it is already ONNX Runtime's ${context.opType}`);
   expectFor(
     part,
-    context?.opType === 'MatMul',
+    context !== null && isPlainProduct(context, 1),
     () => `expected softmax(scores)·v, found ${describeProducer(walker, o.input)}`,
   );
   const softmax = walker.producerIs(context.inputs[0]!, 'Softmax');
@@ -110,6 +110,8 @@ function scoresOf(walker: Walker, name: string, part: string): { matmul: NodeVie
   let scale = 1;
   for (let node = walker.producer(name); node;) {
     if (node.opType === 'MatMul') return { matmul: node, scale };
+    if (isFusedMatMul(node) && intAttribute(node, 'transA', 0) === 0)
+      return { matmul: node, scale: scale * floatAttribute(node, 'alpha', 1) };
     const [a = '', b = '', c = ''] = node.inputs;
     let next: string | null = null;
     if (node.opType === 'Div' && walker.scalar(b) !== null) [next, scale] = [a, scale / walker.scalar(b)!];
@@ -203,6 +205,22 @@ function rotated(walker: Walker, name: string, headDim: number, part: string) {
   const rotary = matchRotary(walker, walker.skip(name, LAYOUT_OPS), headDim, part);
   const projection = requireProjection(walker, walker.skip(rotary.input, LAYOUT_OPS), part);
   return { projection, angles: rotary.angles, positions: rotary.positions };
+}
+
+/** ONNX Runtime's FusedMatMul (a MatMul with a scale and transposes folded in, as its optimizer writes). */
+function isFusedMatMul(node: NodeView): boolean {
+  return node.opType === 'FusedMatMul' && normalDomain(node.domain) === 'com.microsoft';
+}
+
+/** A MatMul, or a FusedMatMul that transposes neither operand and scales by `alpha`. */
+function isPlainProduct(node: NodeView, alpha: number): boolean {
+  if (node.opType === 'MatMul' && normalDomain(node.domain) === '') return true;
+  return (
+    isFusedMatMul(node) &&
+    intAttribute(node, 'transA', 0) === 0 &&
+    intAttribute(node, 'transB', 0) === 0 &&
+    floatAttribute(node, 'alpha', 1) === alpha
+  );
 }
 
 /** Whether `node` is a contrib attention op (a graph someone already fused). */

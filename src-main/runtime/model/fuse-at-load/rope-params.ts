@@ -6,6 +6,9 @@ import type { Angles } from './rotary';
 /** How far a table's cos/sin may sit from cos/sin of position × the frequencies read from it. */
 const TABLE_TOLERANCE = 2e-3;
 
+/** Rows of a cos/sin table compared with the frequencies read from it (a 128k-position table holds 8M values). */
+const MAX_ROWS_CHECKED = 4096;
+
 /** RoPE as the fused writer's dims express it: a base, and per-frequency divisors when it is scaled. */
 export interface RopeParams {
   ropeTheta: number;
@@ -25,12 +28,17 @@ export function ropeParamsOf(angles: Angles, headDim: number, part: string): Rop
     inverse.every((f) => f > 0 && Number.isFinite(f)),
     'its rotary frequencies are not all positive',
   );
-  const estimate = inverse.length > 1 ? inverse[1]! ** (-headDim / 2) : 10_000;
-  for (const ropeTheta of [Math.round(estimate), estimate]) {
+  // inverse[i] = theta^(−2i / headDim): the lowest frequency pins theta best, the second one is
+  // the one scalings leave alone; float32 rounding leaves either a little off a round base.
+  const baseFrom = (i: number) => inverse[i]! ** (-headDim / (2 * i));
+  const last = inverse.length - 1;
+  const estimates = last >= 1 ? [baseFrom(1), baseFrom(last)] : [10_000];
+  const candidates = estimates.flatMap((e) => [Number(e.toPrecision(4)), Math.round(e), e]);
+  for (const ropeTheta of candidates) {
     const plain = ropeInverseFrequencies(headDim, ropeTheta);
     if (plain.every((f, i) => f === inverse[i])) return { ropeTheta, ropeScaling: null };
   }
-  const ropeTheta = Math.round(estimate);
+  const ropeTheta = candidates[0]!;
   const plain = ropeInverseFrequencies(headDim, ropeTheta);
   const factors = Float32Array.from(plain, (f, i) => f / inverse[i]!);
   return { ropeTheta, ropeScaling: { type: 'frequency-factors', factors } };
@@ -60,7 +68,10 @@ function tableFrequencies(
     }
     inverse[i] = estimate;
   }
-  for (let position = 0; position < numPositions; position++)
+  // Every row of a short table; about MAX_ROWS_CHECKED spread over a long one, and its last row.
+  const stride = Math.max(1, Math.floor(numPositions / MAX_ROWS_CHECKED));
+  const rows = Array.from({ length: Math.ceil(numPositions / stride) }, (_, k) => k * stride);
+  for (const position of [...rows, numPositions - 1])
     for (let i = 0; i < half; i++) {
       const angle = Math.fround(position * inverse[i]!);
       const error = Math.max(
