@@ -57,7 +57,8 @@ describe('RoPE parameters read from a graph', () => {
 
   it('refuses a table that is not cos/sin of position × a frequency', () => {
     const tables = tablesOf(ropeInverseFrequencies(HEAD_DIM, 10_000), 64);
-    tables.cos[40 * (HEAD_DIM / 2) + 3] += 0.1;
+    const at = 40 * (HEAD_DIM / 2) + 3;
+    tables.cos[at] = tables.cos[at]! + 0.1;
     expect(() => ropeParamsOf(tables, HEAD_DIM, 'rotary')).toThrow(FusionRefused);
     expect(() => ropeParamsOf(tables, HEAD_DIM, 'rotary')).toThrow('at position 40');
   });
