@@ -3,6 +3,7 @@ import type { GenerationRequest, RuntimeOptions } from '../../src-main/runtime';
 import { kvGeometryOf, pageBytes } from '../../src-main/runtime/model';
 import { ManualClock } from '../../src-main/telemetry/clock';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
+import { submitAndTally } from './outcome-tally';
 import { ScriptedRunner } from './scripted-runner';
 import type { RunnerTimes } from './scripted-runner';
 
@@ -66,4 +67,18 @@ export function scriptedRequest(overrides: Partial<GenerationRequest> = {}): Gen
     maxTokens: 3,
     ...overrides,
   };
+}
+
+/**
+ * A warm one-seat slot whose only seat is taken by a request held inside its first decode
+ * step: nothing wakes the engine loop until the test resumes that step.
+ */
+export async function busyScriptedRuntime(overrides: Partial<RuntimeOptions> = {}) {
+  const built = await scriptedRuntime({ ...overrides, maxSeats: 1 });
+  await built.runtime.prefetch(BUNDLED_MODEL_ID);
+  const runner = built.runners[0]!;
+  runner.holdNextStepAt('decode');
+  const running = submitAndTally(built.runtime, scriptedRequest({ maxTokens: 3 }));
+  await runner.whenHeld();
+  return { ...built, runner, running };
 }

@@ -19,56 +19,24 @@ import { PageLedger } from './page-ledger';
 import type { CompletedPage } from './page-ledger';
 import { explainMiss, lookupPrefix } from './prefix-lookup';
 import { SeatLedger } from './seat-ledger';
+import { SequenceQueues } from './sequence-queues';
 import type { SeatHolder } from './seat-ledger';
 import { moveSequence } from './sequence';
 import type { Sequence } from './sequence';
 import { nextChunk, nextToPrefill } from './prefill-order';
 import type { PrefillPlan } from './prefill-order';
+import type { LeftSeat, SchedulerOptions, StepPlan } from './step-plan';
 
 export type { PrefillPlan } from './prefill-order';
-
-/** Scheduler settings, read live: seats per slot, the prefill chunk (null = whole prompt), the K/V budget. */
-export interface SchedulerOptions {
-  readonly maxSeats: number;
-  readonly prefillChunkTokens: number | null;
-  readonly isPaging: boolean;
-  readonly kvBudgetBytes: number;
-}
-
-/** What a sequence left behind when it finished: K/V in its worker, and the pages it held then. */
-export interface LeftSeat {
-  /** It had started prefilling in its slot's worker, which still holds its K/V. */
-  hasKvInWorker: boolean;
-  /** Hashes of the pages it held, page i at index i. */
-  pageHashes: string[];
-}
-
-/** A sequence the scheduler ended while planning a step, and why (the engine tells its sink). */
-export interface EndedInPlan extends LeftSeat {
-  seq: Sequence;
-  reason: 'length' | 'rejected';
-  message: string;
-}
-
-/** What one step of a slot will do. */
-export interface StepPlan {
-  admitted: Sequence[];
-  prefill: PrefillPlan | null;
-  decodeRows: Sequence[];
-  /** Sequences sent back to the queue to free K/V (RUNNING → WAITING), of this slot or of idle others. */
-  preempted: Sequence[];
-  /** Sequences finished while planning: one that cannot grow even alone, a head that can never fit. */
-  ended: EndedInPlan[];
-}
+export type { EndedInPlan, LeftSeat, SchedulerOptions, StepPlan } from './step-plan';
 
 /**
  * The per-slot decisions (see the file's comment): the live sequences, queues of waiting ones,
  * seats, held pages, and each step's plan (admissions, one prefill chunk, decode rows, preemptions).
  */
 export class Scheduler {
-  /** Every live sequence (waiting or seated), by request id. */
-  private readonly live = new Map<string, Sequence>();
-  private readonly waiting = new Map<string, Sequence[]>();
+  /** Every live sequence (waiting or seated), and each slot's queue of waiting ones. */
+  private readonly queues = new SequenceQueues();
   /** The running sequences: those holding a seat. */
   private readonly seats: SeatLedger;
   private readonly pages: PageLedger;
@@ -95,32 +63,28 @@ export class Scheduler {
 
   /** Takes in a routed sequence: alive from now on, at the back of its slot's queue. */
   enqueue(seq: Sequence): void {
-    if (this.live.has(seq.seqId)) throw new Error(`sequence ${seq.seqId} is already alive`);
     if (seq.status !== 'waiting') throw new Error(`sequence ${seq.seqId} is ${seq.status}, not new`);
-    this.live.set(seq.seqId, seq);
-    listOf(this.waiting, seq.slot.slotId).push(seq);
+    this.queues.add(seq);
   }
 
   /** The live sequence of a request, or undefined (never submitted, or finished). */
   sequence(requestId: string): Sequence | undefined {
-    return this.live.get(requestId);
+    return this.queues.get(requestId);
   }
 
   /** True until the sequence finishes. */
   isLive(seq: Sequence): boolean {
-    return this.live.get(seq.seqId) === seq;
+    return this.queues.isLive(seq);
   }
 
   /** Every live sequence, in the order they came in. */
   liveSequences(): Sequence[] {
-    return [...this.live.values()];
+    return this.queues.all();
   }
 
   /** Waiting sequences across all slots (for the queue limit). */
   get numWaiting(): number {
-    let total = 0;
-    for (const list of this.waiting.values()) total += list.length;
-    return total;
+    return this.queues.numWaiting;
   }
 
   /** Running (seated) sequences across all slots. */
@@ -135,14 +99,12 @@ export class Scheduler {
 
   /** The sequences ahead of `seq` in its slot's queue, next first. */
   waitingAhead(seq: Sequence): readonly Sequence[] {
-    const queue = this.waiting.get(seq.slot.slotId) ?? [];
-    const at = queue.indexOf(seq);
-    return at < 0 ? queue : queue.slice(0, at);
+    return this.queues.ahead(seq);
   }
 
   /** Requests ahead of `seq` in its slot's queue (0 = next). */
   positionOf(seq: Sequence): number {
-    return (this.waiting.get(seq.slot.slotId) ?? []).indexOf(seq);
+    return this.queues.positionOf(seq);
   }
 
   /** The slot's running (seated) sequences, in admission order. */
@@ -152,7 +114,7 @@ export class Scheduler {
 
   /** True while the slot has sequences seated or queued. */
   hasWork(slot: Slot): boolean {
-    return this.runningOn(slot).length > 0 || (this.waiting.get(slot.slotId)?.length ?? 0) > 0;
+    return this.runningOn(slot).length > 0 || this.queues.queueOf(slot).length > 0;
   }
 
   /** The pages `seq` holds, page i at index i. */
@@ -171,7 +133,7 @@ export class Scheduler {
       hasKvInWorker: seq.isSeated && seq.hasStartedPrefill,
       pageHashes: this.pages.heldBy(seq).map((page) => page.hash),
     };
-    this.live.delete(seq.seqId);
+    this.queues.forget(seq);
     this.leave(seq, 'finished');
     moveSequence(seq, 'finished');
     return left;
@@ -247,7 +209,7 @@ export class Scheduler {
    * blocking the queue; one that fits only once others leave waits for exactly that.
    */
   private admit(slot: Slot, plan: StepPlan): void {
-    const queue = this.waiting.get(slot.slotId) ?? [];
+    const queue = this.queues.queueOf(slot);
     while (queue.length > 0 && this.seats.hasFreeSeat(slot)) {
       const seq = queue[0]!;
       const never = this.budget.neverFits(seq.slot.model, seq.prefillIds.length);
@@ -325,15 +287,13 @@ export class Scheduler {
     seq.lastQueuePosition = null;
     seq.prefillIds = seq.allIds;
     seq.numComputed = 0;
-    listOf(this.waiting, seq.slot.slotId).unshift(seq);
+    this.queues.requeueFirst(seq);
   }
 
   /** Out of its queue and its seat, its pages released (finished or preempted). */
   private leave(seq: Sequence, why: 'finished' | 'preempted'): void {
     this.wantedVictims.delete(seq);
-    const queue = this.waiting.get(seq.slot.slotId);
-    const index = queue?.indexOf(seq) ?? -1;
-    if (queue && index >= 0) queue.splice(index, 1);
+    this.queues.dequeue(seq);
     this.seats.release(seq, why);
     this.pages.releaseAll(seq);
   }
@@ -341,10 +301,4 @@ export class Scheduler {
   private allRunning(): Sequence[] {
     return this.seats.allSeated();
   }
-}
-
-function listOf(map: Map<string, Sequence[]>, key: string): Sequence[] {
-  let list = map.get(key);
-  if (!list) map.set(key, (list = []));
-  return list;
 }

@@ -2,10 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../src-main/runtime';
 import { checkTimeline } from '../../../../src-main/telemetry/timeline';
-import { BUNDLED_MODEL_ID } from '../../../support/models';
 import { submitAndTally } from '../../../support/outcome-tally';
 import { expectNothingHeld } from '../../../support/runtime';
-import { scriptedRequest, scriptedRuntime } from '../../../support/scripted-runtime';
+import { busyScriptedRuntime, scriptedRequest } from '../../../support/scripted-runtime';
 
 // A request's deadline runs on a timer of its own: it must end at its deadline even while
 // nothing else wakes the engine loop (here a long forward holds the only seat).
@@ -17,14 +16,9 @@ afterEach(async () => {
 });
 
 async function busySlot() {
-  const built = await scriptedRuntime({ maxSeats: 1 });
+  const built = await busyScriptedRuntime();
   runtime = built.runtime;
-  await runtime.prefetch(BUNDLED_MODEL_ID);
-  const runner = built.runners[0]!;
-  runner.holdNextStepAt('decode');
-  const running = submitAndTally(runtime, scriptedRequest({ maxTokens: 3 }));
-  await runner.whenHeld();
-  return { ...built, runner, running };
+  return built;
 }
 
 describe('request deadlines', () => {

@@ -4,7 +4,7 @@ import { checkTimeline } from '../../../../src-main/telemetry/timeline';
 import { BUNDLED_MODEL_ID } from '../../../support/models';
 import { submitAndTally } from '../../../support/outcome-tally';
 import { expectNothingHeld } from '../../../support/runtime';
-import { scriptedRequest, scriptedRuntime } from '../../../support/scripted-runtime';
+import { busyScriptedRuntime, scriptedRequest, scriptedRuntime } from '../../../support/scripted-runtime';
 
 // Admission under the K/V budget, through the scripted runner on the manual clock: a prompt
 // that can never fit must not wait (and block its slot's queue) forever; one that fits only
@@ -94,13 +94,8 @@ describe('admission under the K/V budget', () => {
   });
 
   it('ends a queued head at its next plan when the budget shrinks below it for good, and keeps serving', async () => {
-    const built = await scriptedRuntime({ pageSize: PAGE_SIZE, maxSeats: 1 });
+    const { runner, running, ...built } = await busyScriptedRuntime({ pageSize: PAGE_SIZE });
     runtime = built.runtime;
-    await runtime.prefetch(BUNDLED_MODEL_ID);
-    const runner = built.runners[0]!;
-    runner.holdNextStepAt('decode');
-    const running = submitAndTally(runtime, scriptedRequest({ maxTokens: 3 }));
-    await runner.whenHeld();
     const long = promptWithRoom(runtime, 100, 0);
     const queued = submitAndTally(runtime, scriptedRequest({ prompt: { kind: 'text', text: long.text } }));
     await runtime.reconfigure({ kvBudgetBytes: 4 * built.pageBytes });
