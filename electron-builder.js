@@ -5,12 +5,18 @@
 // into resources/electron-native, for Linux (AppImage, deb), macOS (dmg, zip) and Windows
 // (nsis). `npm run dist` (tools/dist.mjs) builds the bundles and SQLite for Electron first and
 // says why it stops where it cannot go on; see docs/electron.md.
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { declaredElectronVersion, electronPackageDir } from './tools/setup/electron-release.mjs';
 
-/** The installed Electron's version: the Electron build of better-sqlite3 is kept per version. */
-const ELECTRON_VERSION = JSON.parse(
-  readFileSync(new URL('./node_modules/electron/package.json', import.meta.url), 'utf8'),
-).version;
+const REPO_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * package.json's electronVersion: Electron is not a dependency (tools/setup/electron-release.mjs),
+ * so electron-builder is told the version rather than finding it in node_modules; the Electron
+ * build of better-sqlite3 is kept per version.
+ */
+const ELECTRON_VERSION = declaredElectronVersion(REPO_DIR);
 
 /**
  * Where tools/setup/sqlite-builds.mjs puts better-sqlite3 built for Electron (`${platform}` is
@@ -24,6 +30,10 @@ const config = {
   productName: 'First Frame',
   executableName: 'first-frame',
   directories: { output: 'release/${version}', buildResources: 'resources/build' },
+  electronVersion: ELECTRON_VERSION,
+  // The binary `npm start` / `npm run electron:fetch` / `npm run dist` downloaded into
+  // .cache/electron: electron-builder packs that copy instead of downloading its own.
+  electronDist: join(electronPackageDir(REPO_DIR), 'dist'),
   // The bundles and the addon; electron-builder adds the production dependencies itself, of
   // which only what runs is kept (onnxruntime-node's binaries for the target platform and arch,
   // better-sqlite3's JavaScript without its Node build, sources or build intermediates).

@@ -1,7 +1,15 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
+import { electronViteEnv } from './tools/setup/electron-release.mjs';
+
+// Electron is not a dependency (tools/setup/electron-release.mjs): electron-vite reads its
+// major version (build targets, ESM main) from ELECTRON_MAJOR_VER instead of the package, and
+// `electron-vite dev` starts ELECTRON_EXEC_PATH. Set here, from package.json's electronVersion,
+// every build gets them: `npm run build`, `npm start`, `npm run dist`, the tests that build.
+Object.assign(process.env, electronViteEnv(fileURLToPath(new URL('.', import.meta.url))));
 
 /**
  * `electron-vite dev` only: React's refresh preamble is an inline script and HMR talks over a
@@ -24,8 +32,8 @@ function devCspPlugin(): Plugin {
  */
 const CHECKS = { bundlerTimings: false };
 
-// Three bundles from the design card's custom roots. Only the `electron` package's version is
-// read, so this builds with no Electron binary on the machine. The main bundle also carries
+// Three bundles from the design card's custom roots. Only Electron's declared version is read,
+// so this builds with no Electron package or binary on the machine. The main bundle also carries
 // the worker threads (`engine-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, found next to it at run
 // time by threads/spawn-worker.ts). The preload is one
 // CommonJS file, the only form a sandboxed preload can load.

@@ -4,8 +4,8 @@
 //   1. the three bundles (electron-vite build);
 //   2. electron-builder.js checked against electron-builder's own schema;
 //   3. SQLite for Electron (built or downloaded once into .cache/electron-native);
-//   4. Electron's binary (the same download `npm start` makes; electron-builder then packs that
-//      copy instead of downloading its own);
+//   4. Electron's binary (the same download `npm start` makes, into .cache/electron;
+//      electron-builder.js's electronDist packs that copy instead of downloading its own);
 //   5. electron-builder, then the package's layout checked (entries and workers in app.asar,
 //      add-ons unpacked, SQLite for Electron and the models in resources).
 // Without 3 or 4 (offline), step 5 runs with a stand-in Electron as a layout check only, and
@@ -22,7 +22,8 @@ import {
   layoutSummary,
   unpackedResourcesDir,
 } from './setup/dist-layout.mjs';
-import { fetchElectronBinary, readElectronPackage } from './setup/electron-binary.mjs';
+import { fetchElectronBinary, installElectronPackage } from './setup/electron-binary.mjs';
+import { readElectronPackage } from './setup/electron-release.mjs';
 import { packageBin } from './setup/package-bin.mjs';
 import { PREFIX } from './setup/quiet-step.mjs';
 import { electronSqliteDir, fetchElectronSqlite } from './setup/sqlite-builds.mjs';
@@ -56,6 +57,17 @@ async function gatherNetworkParts() {
   /** @type {string[]} */
   const missing = [];
   let electron = readElectronPackage(REPO_DIR);
+  if (!electron.isPackageInstalled) {
+    // Its ABI (for step 3) and its installer (step 4) come with the npm package.
+    const outcome = await installElectronPackage({
+      repoDir: REPO_DIR,
+      version: electron.version,
+      isFailureShown: true,
+    });
+    if (outcome.kind !== 'ok')
+      return { missing: [`no electron ${electron.version} npm package (${outcome.detail})`] };
+    electron = readElectronPackage(REPO_DIR);
+  }
   const sqliteFile = join(
     electronSqliteDir(REPO_DIR, electron.version, process.platform, process.arch),
     'better_sqlite3.node',
@@ -76,7 +88,6 @@ async function gatherNetworkParts() {
   else {
     const outcome = await fetchElectronBinary({
       repoDir: REPO_DIR,
-      version: electron.version,
       announceAfterMs: 0,
       isFailureShown: true,
     });
@@ -84,7 +95,7 @@ async function gatherNetworkParts() {
     if (outcome.kind === 'ok') say(`4/5 Electron ${electron.version}: ${outcome.detail}`);
     else missing.push(`no Electron ${electron.version} binary to package (${outcome.detail})`);
   }
-  return { missing, electron };
+  return { missing };
 }
 
 /**
@@ -118,7 +129,7 @@ async function main() {
     return 1;
   }
   say("2/5 electron-builder.js matches electron-builder's schema");
-  const { missing, electron } = await gatherNetworkParts();
+  const { missing } = await gatherNetworkParts();
   if (missing.length > 0) {
     // The stand-in is one Linux executable; elsewhere only the reason is given.
     let verdict = '';
@@ -134,7 +145,7 @@ async function main() {
     );
     return 1;
   }
-  const builderArgs = ['--publish', 'never', `-c.electronDist=${electron.distDir}`, ...args];
+  const builderArgs = ['--publish', 'never', ...args];
   say(`5/5 electron-builder ${builderArgs.join(' ')}`);
   if ((await runNode([packageBin(REPO_DIR, 'electron-builder', 'electron-builder'), ...builderArgs])) !== 0)
     return 1;

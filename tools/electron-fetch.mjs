@@ -1,9 +1,11 @@
 // @ts-check
 // `npm run electron:fetch`: what the desktop window needs, fetched now instead of at the next
-// `npm start`: Electron's binary (its own installer) and better-sqlite3 built for Electron, in
-// its own folder beside Node's build. Needs the network once; says in one line why not.
+// `npm start`: Electron of the declared version in .cache/electron (its npm package, then its
+// binary through the package's own installer) and better-sqlite3 built for Electron, in its own
+// folder beside Node's build. Needs the network once; says in one line why not.
 import { fileURLToPath } from 'node:url';
-import { fetchElectronBinary, readElectronPackage } from './setup/electron-binary.mjs';
+import { fetchElectronBinary } from './setup/electron-binary.mjs';
+import { electronPackageDir, readElectronPackage } from './setup/electron-release.mjs';
 import { PREFIX } from './setup/quiet-step.mjs';
 import { electronSqliteDir, fetchElectronSqlite } from './setup/sqlite-builds.mjs';
 
@@ -17,11 +19,9 @@ function fail(message) {
 
 async function main() {
   const before = readElectronPackage(REPO_DIR);
-  if (!before.isPackageInstalled) return fail('the electron package is not installed: run `npm ci` first.');
   if (before.binaryPath === null) {
     const outcome = await fetchElectronBinary({
       repoDir: REPO_DIR,
-      version: before.version,
       announceAfterMs: 0,
       isFailureShown: true,
     });
@@ -30,7 +30,10 @@ async function main() {
     console.log(`${PREFIX} Electron ${before.version}: ${outcome.detail}`);
   } else console.log(`${PREFIX} Electron ${before.version}: already installed (${before.binaryPath})`);
   const { version, abi } = readElectronPackage(REPO_DIR);
-  if (abi === null) return fail('node_modules/electron/abi_version is missing: reinstall with `npm ci`.');
+  if (abi === null)
+    return fail(
+      `${electronPackageDir(REPO_DIR)}/abi_version is missing: delete .cache/electron and run this again.`,
+    );
   console.log(`${PREFIX} getting SQLite for Electron ${version} (ABI ${abi})…`);
   const sqlite = await fetchElectronSqlite({
     repoDir: REPO_DIR,

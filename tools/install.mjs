@@ -1,15 +1,18 @@
 // @ts-check
 // The project's own install step (package.json `install`, run by `npm ci` after the
 // dependencies): SQLite for Node and the host-memory addon, each with a heartbeat and its
-// compiler output kept back unless it fails, then one line per download the install did not
-// make and the command that makes it. Never fails the install: without SQLite the app runs with
-// history off, without the addon on its TypeScript fallback, and both say so.
+// compiler output kept back unless it fails; Electron's npm package (types and installer, from
+// the npm registry, scripts off) into .cache/electron, never its binary; then one line per
+// download the install did not make and the command that makes it. Never fails the install:
+// without SQLite the app runs with history off, without the addon on its TypeScript fallback,
+// without Electron's package in the browser until `npm start` installs it, and each says so.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildHostMemoryAddon } from '../native/build.mjs';
-import { readElectronPackage } from './setup/electron-binary.mjs';
-import { installNotes, parseNpmVersion } from './setup/install-plan.mjs';
+import { installElectronPackage } from './setup/electron-binary.mjs';
+import { readElectronPackage } from './setup/electron-release.mjs';
+import { installNotes } from './setup/install-plan.mjs';
 import { PREFIX } from './setup/quiet-step.mjs';
 import { ensureNodeSqlite } from './setup/sqlite-builds.mjs';
 
@@ -26,12 +29,14 @@ const ORT_BIN = join(
 
 await ensureNodeSqlite({ repoDir: REPO_DIR });
 await buildHostMemoryAddon();
-const electron = readElectronPackage(REPO_DIR);
+const before = readElectronPackage(REPO_DIR);
+const electronPackage = before.isPackageInstalled
+  ? null
+  : await installElectronPackage({ repoDir: REPO_DIR, version: before.version });
 const notes = installNotes({
-  npmVersion: parseNpmVersion(process.env.npm_config_user_agent),
-  electronVersion: electron.version,
-  isElectronBinaryPresent: electron.binaryPath !== null,
-  isElectronDownloadSkipped: Boolean(process.env.ELECTRON_SKIP_BINARY_DOWNLOAD),
+  electronVersion: before.version,
+  electronPackage,
+  isElectronBinaryPresent: readElectronPackage(REPO_DIR).binaryPath !== null,
   // onnxruntime-node 1.30 downloads GPU files only for linux/x64 (its install-metadata.js).
   hasCudaManifest: process.platform === 'linux' && process.arch === 'x64',
   hasCudaFiles: existsSync(join(ORT_BIN, 'libonnxruntime_providers_cuda.so')),

@@ -5,11 +5,12 @@
 // is 115, Electron 40 is 143). Reads the files as bytes: no compiler, no Electron needed.
 //
 //   node tools/native-abi.mjs            classify the app's native modules, exit 1 if one
-//                                        would not load in the installed Electron
+//                                        would not load in the declared Electron
 //   node tools/native-abi.mjs FILE...    classify the given files
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readElectronPackage } from './setup/electron-release.mjs';
 
 const REPO_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -50,12 +51,6 @@ export function findNativeFiles(dir) {
   });
 }
 
-/** The installed Electron's ABI (node_modules/electron/abi_version), or null when absent. */
-export function installedElectronAbi(repoDir = REPO_DIR) {
-  const file = join(repoDir, 'node_modules', 'electron', 'abi_version');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
-}
-
 /** One line per file: what it is and whether it loads in Node here and in Electron. */
 function describe(file, electronAbi) {
   const c = classifyNativeModule(readFileSync(file));
@@ -79,10 +74,8 @@ function describe(file, electronAbi) {
 }
 
 /** The line for better-sqlite3's Electron build (its own folder), and whether it is usable. */
-function describeElectronSqlite(electronAbi) {
-  const manifest = join(REPO_DIR, 'node_modules', 'electron', 'package.json');
-  if (electronAbi === null || !existsSync(manifest)) return null;
-  const { version } = JSON.parse(readFileSync(manifest, 'utf8'));
+function describeElectronSqlite(electronAbi, version) {
+  if (electronAbi === null) return null;
   const file = join(
     REPO_DIR,
     '.cache',
@@ -101,14 +94,14 @@ function describeElectronSqlite(electronAbi) {
 }
 
 function main(args) {
-  const electronAbi = installedElectronAbi();
+  const { abi: electronAbi, version } = readElectronPackage(REPO_DIR);
   const files =
     args.length > 0 ? args : NATIVE_ROOTS.flatMap((root) => findNativeFiles(join(REPO_DIR, root)));
   console.log(
-    `Node ABI ${process.versions.modules}; Electron ABI ${electronAbi ?? 'unknown (electron not installed)'}`,
+    `Node ABI ${process.versions.modules}; Electron ${version} ABI ${electronAbi ?? 'unknown (not installed: npm run electron:fetch)'}`,
   );
   const results = files.map((file) => describe(file, electronAbi));
-  const electronSqlite = args.length > 0 ? null : describeElectronSqlite(electronAbi);
+  const electronSqlite = args.length > 0 ? null : describeElectronSqlite(electronAbi, version);
   if (electronSqlite) results.push(electronSqlite);
   results.forEach((result) => console.log(`  ${result.line}`));
   const numToRebuild = results.filter((result) => !result.isOk).length;

@@ -9,7 +9,8 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { fetchElectronBinary, readElectronPackage } from './setup/electron-binary.mjs';
+import { fetchElectronBinary } from './setup/electron-binary.mjs';
+import { readElectronPackage } from './setup/electron-release.mjs';
 import { packageBin } from './setup/package-bin.mjs';
 import { PREFIX } from './setup/quiet-step.mjs';
 import { browserLine, settleStart } from './setup/start-decision.mjs';
@@ -44,7 +45,7 @@ function decide(isBrowserRequested) {
   const options = { repoDir: ROOT, env: process.env, isBrowserRequested, canDownload: true };
   return settleStart({
     gather: (outcomes) => gatherStartFacts({ ...options, ...outcomes }),
-    fetchElectron: () => fetchElectronBinary({ repoDir: ROOT, version: readElectronPackage(ROOT).version }),
+    fetchElectron: () => fetchElectronBinary({ repoDir: ROOT }),
     fetchSqlite: () => {
       const { version, abi } = readElectronPackage(ROOT);
       return fetchElectronSqlite({ repoDir: ROOT, electronVersion: version, abi: abi ?? 0 });

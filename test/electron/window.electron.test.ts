@@ -28,6 +28,8 @@ describe.skipIf(reason !== null)(
       await build({ root: REPO_DIR, logLevel: 'warn' });
       dataDir = mkdtempSync(join(tmpdir(), 'ff-electron-'));
       app = await _electron.launch({
+        // Electron is not in node_modules: the binary `npm start` downloaded into .cache/electron.
+        executablePath: facts.electron.binaryPath!,
         args: [REPO_DIR],
         cwd: REPO_DIR,
         env: { ...process.env, FIRST_FRAME_DATA_DIR: dataDir },

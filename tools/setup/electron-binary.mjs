@@ -1,45 +1,70 @@
 // @ts-check
-// The `electron` package and its binary. The package (types, version, installer) is always in
-// node_modules; the binary (about 110 MB from GitHub) is downloaded by the package's own
-// installer, which npm ≥ 11.16 does not run during the install (allowScripts) and npm 10 does.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Installs Electron into .cache/electron (tools/setup/electron-release.mjs says why there): the
+// `electron` npm package of the declared version from the npm registry, with scripts off (its
+// types and installer, a few MB), then, on demand, its binary (about 110 MB from GitHub) through
+// the package's own installer.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ELECTRON_HOME, electronPackageDir, readElectronPackage } from './electron-release.mjs';
 import { classifyFetchFailure } from './network.mjs';
-import { PREFIX, failureBlock, runQuietStep } from './quiet-step.mjs';
+import { PREFIX, failureBlock, formatSeconds, runQuietStep } from './quiet-step.mjs';
 
 /**
- * @typedef {object} ElectronPackage
- * @property {boolean} isPackageInstalled
- * @property {string} version     "40.9.3" ("" when the package is absent)
- * @property {number | null} abi  its module ABI (abi_version)
- * @property {string} distDir     where the installer unpacks the binary
- * @property {string | null} binaryPath the executable, when the binary is installed
+ * How to run npm with this Node: the npm that runs us (`npm start`, the install step), else the
+ * one installed beside Node, else `npm` from PATH.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {{ command: string, args: string[] }}
  */
+export function npmCommand(env) {
+  const running = env.npm_execpath;
+  if (running && basename(running) === 'npm-cli.js') return { command: process.execPath, args: [running] };
+  const nodeDir = dirname(process.execPath);
+  const bundled =
+    process.platform === 'win32'
+      ? join(nodeDir, 'node_modules', 'npm', 'bin', 'npm-cli.js')
+      : join(nodeDir, '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
+  if (existsSync(bundled)) return { command: process.execPath, args: [bundled] };
+  return { command: 'npm', args: [] };
+}
 
 /**
- * What node_modules/electron holds. Mirrors the package's index.js (path.txt names the
- * executable inside dist/) without requiring it, which throws when the binary is missing.
- * @param {string} repoDir
- * @returns {ElectronPackage}
+ * Installs the `electron` package of `version` into .cache/electron, scripts off (the binary is
+ * fetchElectronBinary's job). Keeps npm's output back unless `isFailureShown` and it fails for
+ * another reason than the network. Never throws.
+ * @param {{ repoDir: string, version: string, isFailureShown?: boolean, print?: (line: string) => void }} options
+ * @returns {Promise<import('./network.mjs').FetchOutcome>}
  */
-export function readElectronPackage(repoDir) {
-  const packageDir = join(repoDir, 'node_modules', 'electron');
-  const distDir = join(packageDir, 'dist');
-  if (!existsSync(join(packageDir, 'package.json')))
-    return { isPackageInstalled: false, version: '', abi: null, distDir, binaryPath: null };
-  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-  const abiFile = join(packageDir, 'abi_version');
-  const abi = existsSync(abiFile) ? Number(readFileSync(abiFile, 'utf8').trim()) : null;
-  const pathFile = join(packageDir, 'path.txt');
-  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
-  const binary = relative ? join(distDir, relative) : null;
-  return {
-    isPackageInstalled: true,
-    version,
-    abi,
-    distDir,
-    binaryPath: binary && existsSync(binary) ? binary : null,
+export async function installElectronPackage(options) {
+  const { repoDir, version, isFailureShown = false, print = (line) => console.log(line) } = options;
+  const home = join(repoDir, ELECTRON_HOME);
+  mkdirSync(home, { recursive: true });
+  const manifest = {
+    name: 'first-frame-electron',
+    private: true,
+    description: "Electron for First Frame's desktop window, outside the project's dependencies",
+    dependencies: { electron: version },
   };
+  writeFileSync(join(home, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const npm = npmCommand(process.env);
+  const args = [...npm.args, 'install', '--prefix', home, '--ignore-scripts', '--no-audit', '--no-fund'];
+  const result = await runQuietStep({
+    command: npm.command,
+    args,
+    cwd: home,
+    announce: `${PREFIX} installing the electron ${version} npm package (types and installer, no binary)…`,
+    announceAfterMs: 5_000,
+    activity: `installing the electron ${version} package`,
+    timeoutMs: 5 * 60_000,
+    print,
+  });
+  if (result.isOk && readElectronPackage(repoDir).isPackageInstalled)
+    return { kind: 'ok', detail: `installed in ${formatSeconds(result.elapsedMs)}` };
+  if (result.isOk)
+    return { kind: 'failed', detail: `npm finished but ${ELECTRON_HOME} has no electron ${version}` };
+  const outcome = classifyFetchFailure(result.output, result.isTimedOut);
+  if (isFailureShown && outcome.kind !== 'offline')
+    print(failureBlock(`${npm.command} ${args.join(' ')}`, result));
+  return outcome;
 }
 
 /**
@@ -60,18 +85,24 @@ export function electronInstallerEnv(env) {
 }
 
 /**
- * Runs Electron's own installer (node_modules/electron/install.js). Prints a progress line only
- * once the download has taken a few seconds (offline it fails at once and the caller's one line
- * says so), then a heartbeat. `isFailureShown` prints the installer's whole output when it fails
- * for another reason than the network (`npm run electron:fetch`). Never throws.
- * @param {{ repoDir: string, version: string, timeoutMs?: number, announceAfterMs?: number,
+ * Electron's binary for the declared version: the package first when it is missing, then the
+ * package's own installer (install.js). Prints a progress line only once the download has taken
+ * a few seconds (offline it fails at once and the caller's one line says so), then a heartbeat.
+ * `isFailureShown` prints the whole output of a step that fails for another reason than the
+ * network (`npm run electron:fetch`, `npm run dist`). Never throws.
+ * @param {{ repoDir: string, timeoutMs?: number, announceAfterMs?: number,
  *   isFailureShown?: boolean, print?: (line: string) => void }} options
  * @returns {Promise<import('./network.mjs').FetchOutcome>}
  */
 export async function fetchElectronBinary(options) {
-  const { repoDir, version, timeoutMs = 10 * 60_000, announceAfterMs = 3_000 } = options;
+  const { repoDir, timeoutMs = 10 * 60_000, announceAfterMs = 3_000 } = options;
   const { isFailureShown = false, print = (/** @type {string} */ line) => console.log(line) } = options;
-  const packageDir = join(repoDir, 'node_modules', 'electron');
+  const { version, isPackageInstalled } = readElectronPackage(repoDir);
+  if (!isPackageInstalled) {
+    const installed = await installElectronPackage({ repoDir, version, isFailureShown, print });
+    if (installed.kind !== 'ok') return installed;
+  }
+  const packageDir = electronPackageDir(repoDir);
   const result = await runQuietStep({
     command: process.execPath,
     args: [join(packageDir, 'install.js')],

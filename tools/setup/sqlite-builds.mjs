@@ -156,7 +156,7 @@ export async function ensureNodeSqlite({ repoDir, print = (line) => console.log(
  * @typedef {object} ElectronSqliteOptions
  * @property {string} repoDir
  * @property {string} electronVersion
- * @property {number} abi            Electron's module ABI (node_modules/electron/abi_version)
+ * @property {number} abi            Electron's module ABI (its package's abi_version, readElectronPackage)
  * @property {string} [arch]
  * @property {boolean} [isFailureShown] print the compiler's whole output when the compile fails
  *   for another reason than the network (electron:fetch, dist); `npm start` keeps it back

@@ -1,9 +1,11 @@
 // @ts-check
 // What `npm start` does next, from facts about this machine: pure, so every case (online or
-// offline, npm 10 or 11, binary present or absent, display or none, AppArmor on or off) is a
-// unit test with the environment faked. tools/start.mjs gathers the facts, acts on the
-// decision (a download records its outcome in the facts), and asks again until it gets a
-// window or the browser.
+// offline, binary present or absent, display or none, AppArmor on or off) is a unit test with
+// the environment faked. No npm version installs Electron (it is not one of the project's
+// dependencies: tools/setup/electron-release.mjs), so after `npm ci` under npm 10 or 11 the
+// binary is missing until the first start with a display fetches it. tools/start.mjs gathers
+// the facts, acts on the decision (a download records its outcome in the facts), and asks again
+// until it gets a window or the browser.
 
 /**
  * @typedef {import('./network.mjs').FetchOutcome} FetchOutcome
@@ -17,9 +19,8 @@
  * @property {boolean} hasDisplay         always true off Linux; $DISPLAY or $WAYLAND_DISPLAY on it
  * @property {boolean} canDownload        false for checks that must not fetch (test:electron)
  * @property {object} electron
- * @property {boolean} electron.isPackageInstalled
- * @property {string} electron.version
- * @property {string | null} electron.binaryPath
+ * @property {string} electron.version            the declared version
+ * @property {string | null} electron.binaryPath  its executable in .cache/electron, once downloaded
  * @property {boolean} electron.isDownloadSkipped ELECTRON_SKIP_BINARY_DOWNLOAD is set
  * @property {FetchOutcome | null} electron.fetch  this run's download, once tried
  * @property {SandboxFacts | null} sandbox   null until the binary exists
@@ -46,8 +47,6 @@ export function decideStart(facts) {
   const browser = (/** @type {string} */ reason, /** @type {string | null} */ remedy) =>
     /** @type {StartDecision} */ ({ kind: 'browser', reason, remedy });
   if (facts.isBrowserRequested) return browser('you asked for the browser (--browser)', null);
-  if (!facts.electron.isPackageInstalled)
-    return browser('the electron package is not installed', '`npm ci` installs it');
   if (!facts.hasDisplay)
     return browser('there is no display ($DISPLAY and $WAYLAND_DISPLAY are unset)', null);
   if (facts.electron.binaryPath === null) {

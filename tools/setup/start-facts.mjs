@@ -3,7 +3,7 @@
 // from the decision so the decision's tests fake every one of them.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readElectronPackage } from './electron-binary.mjs';
+import { readElectronPackage } from './electron-release.mjs';
 import { readSandboxFacts } from './sandbox.mjs';
 import { electronSqliteDir } from './sqlite-builds.mjs';
 
@@ -43,7 +43,6 @@ export function gatherStartFacts(options) {
     hasDisplay: hasDisplay(process.platform, env),
     canDownload: options.canDownload,
     electron: {
-      isPackageInstalled: electron.isPackageInstalled,
       version: electron.version,
       binaryPath: electron.binaryPath,
       isDownloadSkipped: Boolean(env.ELECTRON_SKIP_BINARY_DOWNLOAD),

@@ -5,7 +5,7 @@ import { build } from 'electron-vite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import config from '../../../electron-builder.js';
 import { buildStandInLayout, checkUnpackedPackage } from '../../../tools/setup/dist-layout.mjs';
-import { readElectronPackage } from '../../../tools/setup/electron-binary.mjs';
+import { declaredElectronVersion } from '../../../tools/setup/electron-release.mjs';
 import type { LayoutInput } from '../../../tools/setup/package-layout.mjs';
 import { electronSqliteDir } from '../../../tools/setup/sqlite-builds.mjs';
 
@@ -55,7 +55,7 @@ describe.skipIf(reason !== null)(
     });
 
     it('is complete except, without the network, SQLite for Electron', () => {
-      const version = readElectronPackage(REPO_DIR).version;
+      const version = declaredElectronVersion(REPO_DIR);
       const sqliteDir = electronSqliteDir(REPO_DIR, version, process.platform, process.arch);
       const isSqliteBuilt = existsSync(join(sqliteDir, 'better_sqlite3.node'));
       expect(problems).toEqual(

@@ -11,7 +11,7 @@ import { parseCsp } from '../host/electron/parse-csp';
 
 // Builds the three bundles with the repository's electron.vite.config.ts (outDirs moved under
 // .cache so a running dev build is untouched) and checks what Electron will load. No Electron
-// binary is needed: electron-vite only reads the electron package's version.
+// package or binary is needed: the config hands electron-vite package.json's electronVersion.
 
 const REPO_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 const WORK_DIR = join(REPO_DIR, '.cache', 'build-test');

@@ -7,6 +7,7 @@ import config, { ELECTRON_SQLITE_FROM } from '../../../electron-builder.js';
 import viteConfig from '../../../electron.vite.config';
 import { resolveAppPaths } from '../../../src-main/host/electron/app-paths';
 import { classifyNativeModule, findNativeFiles, loadsInAbi } from '../../../tools/native-abi.mjs';
+import { declaredElectronVersion, electronPackageDir } from '../../../tools/setup/electron-release.mjs';
 import { electronBuildEnv } from '../../../tools/setup/node-gyp.mjs';
 import { electronSqliteDir } from '../../../tools/setup/sqlite-builds.mjs';
 
@@ -32,6 +33,11 @@ describe('electron-builder config', () => {
     await expect(
       validate({ ...config, electronFuses: { ...config.electronFuses, runAsNode: 'no' } }),
     ).rejects.toThrow(/electronFuses.runAsNode should be a boolean/);
+  });
+
+  it("packs package.json's Electron from the on-demand install, with no electron package in node_modules", () => {
+    expect(config.electronVersion).toBe(declaredElectronVersion(REPO_DIR));
+    expect(config.electronDist).toBe(join(electronPackageDir(REPO_DIR), 'dist'));
   });
 
   it('targets AppImage and deb on Linux, and macOS and Windows installers', () => {
@@ -65,9 +71,7 @@ describe('electron-builder config', () => {
       filter: ['better_sqlite3.node'],
     });
     // electron-builder expands ${platform} and ${arch}; the tool writes the same folder.
-    const version = JSON.parse(
-      readFileSync(join(REPO_DIR, 'node_modules/electron/package.json'), 'utf8'),
-    ).version;
+    const version = declaredElectronVersion(REPO_DIR);
     const expanded = ELECTRON_SQLITE_FROM.replace('${platform}', 'linux').replace('${arch}', 'x64');
     expect(join(REPO_DIR, expanded)).toBe(electronSqliteDir(REPO_DIR, version, 'linux', 'x64'));
     const packaged = resolveAppPaths({

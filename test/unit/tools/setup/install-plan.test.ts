@@ -1,64 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { honoursAllowScripts, installNotes, parseNpmVersion } from '../../../../tools/setup/install-plan.mjs';
+import { installNotes } from '../../../../tools/setup/install-plan.mjs';
 import type { InstallFacts } from '../../../../tools/setup/install-plan.mjs';
 
-const NPM_10 = 'npm/10.9.9 node/v20.20.2 linux x64 workspaces/false';
-const NPM_11 = 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false';
-
+/** A fresh `npm ci` on Linux x64 (any npm: none of them installs Electron's binary). */
 const linuxFacts = (overrides: Partial<InstallFacts>): InstallFacts => ({
-  npmVersion: parseNpmVersion(NPM_11),
   electronVersion: '40.9.3',
+  electronPackage: { kind: 'ok', detail: 'installed in 6.2 s' },
   isElectronBinaryPresent: false,
-  isElectronDownloadSkipped: false,
   hasCudaManifest: true,
   hasCudaFiles: false,
   ...overrides,
 });
 
-describe('which npm honours allowScripts', () => {
-  it("reads npm's version from the user agent it gives scripts", () => {
-    expect(parseNpmVersion(NPM_10)).toEqual([10, 9, 9]);
-    expect(parseNpmVersion(NPM_11)).toEqual([11, 19, 1]);
-    expect(parseNpmVersion('yarn/1.22.22 npm/? node/v20.20.2')).toBeNull();
-    expect(parseNpmVersion(undefined)).toBeNull();
-  });
-
-  it('is npm 11.16 and later (npm 10 and early 11 ignore the field)', () => {
-    expect(honoursAllowScripts([10, 9, 9])).toBe(false);
-    expect(honoursAllowScripts([11, 15, 9])).toBe(false);
-    expect(honoursAllowScripts([11, 16, 0])).toBe(true);
-    expect(honoursAllowScripts([11, 19, 1])).toBe(true);
-    expect(honoursAllowScripts([12, 0, 0])).toBe(true);
-    expect(honoursAllowScripts(null)).toBe(false);
-  });
-});
-
-describe('what the install says it did not download', () => {
-  it('npm 11: Electron left to npm start, the CUDA files to gpu:install', () => {
+describe('what the install says it did and did not download', () => {
+  it("a fresh install: Electron's package in .cache/electron, its binary left to npm start, the CUDA files to gpu:install", () => {
     expect(installNotes(linuxFacts({}))).toEqual([
-      "Electron 40.9.3 (the desktop window): not downloaded (package.json's allowScripts keeps downloads out " +
-        'of the install); `npm start` downloads it (about 110 MB) the first time a display is available.',
+      "Electron 40.9.3's npm package (types and installer, no binary): installed in 6.2 s, in .cache/electron.",
+      'Electron 40.9.3 (the desktop window): not downloaded (the install never downloads it); `npm start` ' +
+        'downloads it (about 110 MB) the first time a display is available, `npm run electron:fetch` now.',
       "ONNX Runtime's GPU (CUDA 12) files: not downloaded (.npmrc skips them); `npm run gpu:install` adds them.",
     ]);
   });
 
-  it('npm 10 online: Electron was downloaded by its own script; CUDA still skipped', () => {
-    const notes = installNotes(
-      linuxFacts({ npmVersion: parseNpmVersion(NPM_10), isElectronBinaryPresent: true }),
+  it('a reinstall where an earlier start downloaded the binary: the package is kept, the window is ready', () => {
+    const notes = installNotes(linuxFacts({ electronPackage: null, isElectronBinaryPresent: true }));
+    expect(notes[0]).toBe(
+      'Electron 40.9.3: installed in .cache/electron; `npm start` opens the desktop window.',
     );
-    expect(notes[0]).toBe('Electron 40.9.3: installed; `npm start` opens the desktop window.');
-    expect(notes[1]).toContain('gpu:install');
+    expect(notes).toHaveLength(2);
   });
 
-  it('names ELECTRON_SKIP_BINARY_DOWNLOAD when that is why (npm 10 with the variable, CI)', () => {
+  it("says why Electron's package could not be installed and which command installs it, without failing", () => {
     const notes = installNotes(
-      linuxFacts({ npmVersion: parseNpmVersion(NPM_10), isElectronDownloadSkipped: true }),
+      linuxFacts({ electronPackage: { kind: 'offline', detail: 'registry.npmjs.org could not be reached' } }),
     );
-    expect(notes[0]).toContain('not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD is set)');
+    expect(notes[0]).toBe(
+      "Electron 40.9.3's npm package (types and installer) could not be installed in .cache/electron " +
+        '(registry.npmjs.org could not be reached); `npm run electron:fetch` installs it (`npm run typecheck` needs it).',
+    );
+    expect(notes[1]).toContain('not downloaded (the install never downloads it)');
   });
 
   it('says nothing about GPU files where onnxruntime-node has none, or they are there', () => {
-    expect(installNotes(linuxFacts({ hasCudaManifest: false }))).toHaveLength(1);
-    expect(installNotes(linuxFacts({ hasCudaFiles: true }))).toHaveLength(1);
+    expect(installNotes(linuxFacts({ hasCudaManifest: false }))).toHaveLength(2);
+    expect(installNotes(linuxFacts({ hasCudaFiles: true }))).toHaveLength(2);
   });
 });

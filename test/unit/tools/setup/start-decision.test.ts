@@ -4,24 +4,27 @@ import type { SandboxFacts } from '../../../../tools/setup/sandbox.mjs';
 import { browserLine, decideStart, settleStart } from '../../../../tools/setup/start-decision.mjs';
 import type { StartFacts } from '../../../../tools/setup/start-decision.mjs';
 
-const BINARY = '/repo/node_modules/electron/dist/electron';
+const BINARY = '/repo/.cache/electron/node_modules/electron/dist/electron';
 const OFFLINE: FetchOutcome = { kind: 'offline', detail: 'github.com could not be reached' };
 const OPEN_SANDBOX: SandboxFacts = {
   isUsernsRestricted: false,
   isSetuidHelperReady: false,
   hasAppArmorProfile: false,
-  helperPath: '/repo/node_modules/electron/dist/chrome-sandbox',
+  helperPath: '/repo/.cache/electron/node_modules/electron/dist/chrome-sandbox',
 };
 
-/** A Linux desktop after `npm ci` under npm ≥ 11.16: Electron's package but not its binary. */
-function freshNpm11(): StartFacts {
+/**
+ * A Linux desktop after `npm ci`, under npm 10 and npm 11 alike: Electron is not a dependency,
+ * so no npm ran its installer (the repository's test in electron-release.test.ts keeps it so),
+ * and the binary is missing.
+ */
+function afterNpmCi(): StartFacts {
   return {
     platform: 'linux',
     isBrowserRequested: false,
     hasDisplay: true,
     canDownload: true,
     electron: {
-      isPackageInstalled: true,
       version: '40.9.3',
       binaryPath: null,
       isDownloadSkipped: false,
@@ -32,9 +35,9 @@ function freshNpm11(): StartFacts {
   };
 }
 
-/** Under npm 10 Electron's own install script ran and downloaded the binary during `npm ci`. */
-function freshNpm10Online(): StartFacts {
-  const facts = freshNpm11();
+/** An earlier `npm start` (or `npm run electron:fetch`) downloaded the binary into .cache/electron. */
+function withBinary(): StartFacts {
+  const facts = afterNpmCi();
   return { ...facts, electron: { ...facts.electron, binaryPath: BINARY }, sandbox: OPEN_SANDBOX };
 }
 
@@ -71,7 +74,7 @@ function fakeMachine(start: StartFacts, electronResult: FetchOutcome, sqliteResu
 
 describe('npm start decides between the window and the browser', () => {
   it('serves the browser without downloading anything when there is no display (this machine)', () => {
-    const decision = decideStart({ ...freshNpm11(), hasDisplay: false });
+    const decision = decideStart({ ...afterNpmCi(), hasDisplay: false });
     expect(decision).toEqual({
       kind: 'browser',
       reason: 'there is no display ($DISPLAY and $WAYLAND_DISPLAY are unset)',
@@ -79,9 +82,9 @@ describe('npm start decides between the window and the browser', () => {
     });
   });
 
-  it('npm 11, online: downloads Electron, then SQLite for Electron, then opens the window with history on', async () => {
+  it('after npm ci (npm 10 or 11), online: downloads Electron, then SQLite for Electron, then opens the window with history on', async () => {
     const machine = fakeMachine(
-      freshNpm11(),
+      afterNpmCi(),
       { kind: 'ok', detail: 'downloaded in 9 s' },
       { kind: 'ok', detail: 'prebuilt' },
     );
@@ -90,8 +93,8 @@ describe('npm start decides between the window and the browser', () => {
     expect(machine.calls).toEqual({ electron: 1, sqlite: 1 });
   });
 
-  it('npm 11, offline: tries the download once and serves the browser in one line saying what fixes it', async () => {
-    const machine = fakeMachine(freshNpm11(), OFFLINE, OFFLINE);
+  it('after npm ci (npm 10 or 11), offline: tries the download once and serves the browser in one line saying what fixes it', async () => {
+    const machine = fakeMachine(afterNpmCi(), OFFLINE, OFFLINE);
     const { decision } = await settleStart(machine.effects);
     expect(machine.calls).toEqual({ electron: 1, sqlite: 0 });
     expect(decision.kind).toBe('browser');
@@ -104,15 +107,15 @@ describe('npm start decides between the window and the browser', () => {
     );
   });
 
-  it('npm 10, online: the install already downloaded Electron, so only SQLite for Electron is fetched', async () => {
-    const machine = fakeMachine(freshNpm10Online(), OFFLINE, { kind: 'ok', detail: 'prebuilt' });
+  it('with the binary from an earlier start, only SQLite for Electron is fetched', async () => {
+    const machine = fakeMachine(withBinary(), OFFLINE, { kind: 'ok', detail: 'prebuilt' });
     const { decision } = await settleStart(machine.effects);
     expect(decision).toEqual({ kind: 'window', notes: [] });
     expect(machine.calls).toEqual({ electron: 0, sqlite: 1 });
   });
 
   it('opens the window with history off, saying why, when SQLite for Electron cannot be had', async () => {
-    const machine = fakeMachine(freshNpm10Online(), OFFLINE, {
+    const machine = fakeMachine(withBinary(), OFFLINE, {
       kind: 'offline',
       detail:
         'no prebuilt (github.com could not be reached), no headers (electronjs.org could not be reached)',
@@ -125,8 +128,8 @@ describe('npm start decides between the window and the browser', () => {
     ]);
   });
 
-  it('does not download when ELECTRON_SKIP_BINARY_DOWNLOAD is set (npm 10 users who opted out, CI)', () => {
-    const facts = freshNpm11();
+  it('does not download when ELECTRON_SKIP_BINARY_DOWNLOAD is set (a user who opted out)', () => {
+    const facts = afterNpmCi();
     const decision = decideStart({ ...facts, electron: { ...facts.electron, isDownloadSkipped: true } });
     expect(decision).toMatchObject({
       kind: 'browser',
@@ -134,8 +137,50 @@ describe('npm start decides between the window and the browser', () => {
     });
   });
 
+  it('names the npm registry when even the electron package could not be installed', async () => {
+    const machine = fakeMachine(
+      afterNpmCi(),
+      { kind: 'offline', detail: 'registry.npmjs.org could not be reached' },
+      OFFLINE,
+    );
+    const { decision } = await settleStart(machine.effects);
+    expect(machine.calls).toEqual({ electron: 1, sqlite: 0 });
+    expect(browserLine(decision as { reason: string; remedy: string | null })).toBe(
+      'Opening in your browser instead of the desktop window: Electron 40.9.3 could not be downloaded ' +
+        '(registry.npmjs.org could not be reached). To get the window: `npm run electron:fetch` gets it once ' +
+        'you are online (or set ELECTRON_MIRROR).',
+    );
+  });
+
+  it('sends a failure that is not the network to electron:fetch, which shows the installer output', () => {
+    const facts = afterNpmCi();
+    const decision = decideStart({
+      ...facts,
+      electron: { ...facts.electron, fetch: { kind: 'failed', detail: 'EACCES: permission denied' } },
+    });
+    expect(decision).toEqual({
+      kind: 'browser',
+      reason: 'Electron 40.9.3 could not be downloaded: EACCES: permission denied',
+      remedy: "`npm run electron:fetch` shows the installer's output",
+    });
+  });
+
+  it('opens the window at once when the binary and SQLite for Electron are there, downloading nothing', async () => {
+    const ready = { ...withBinary(), sqlite: { isElectronBuildPresent: true, fetch: null } };
+    const machine = fakeMachine(ready, OFFLINE, OFFLINE);
+    expect((await settleStart(machine.effects)).decision).toEqual({ kind: 'window', notes: [] });
+    expect(machine.calls).toEqual({ electron: 0, sqlite: 0 });
+  });
+
+  it('serves the browser without a display even when the binary is there', () => {
+    expect(decideStart({ ...withBinary(), hasDisplay: false })).toMatchObject({
+      kind: 'browser',
+      reason: 'there is no display ($DISPLAY and $WAYLAND_DISPLAY are unset)',
+    });
+  });
+
   it('says a download that ran out of time timed out', () => {
-    const facts = freshNpm11();
+    const facts = afterNpmCi();
     const decision = decideStart({
       ...facts,
       electron: { ...facts.electron, fetch: { kind: 'timeout', detail: 'no answer in time' } },
@@ -144,14 +189,14 @@ describe('npm start decides between the window and the browser', () => {
   });
 
   it('never downloads when the caller may not (test:electron): a missing binary is the reason', () => {
-    const decision = decideStart({ ...freshNpm11(), canDownload: false });
+    const decision = decideStart({ ...afterNpmCi(), canDownload: false });
     expect(decision).toMatchObject({ kind: 'browser', reason: "Electron 40.9.3's binary is not installed" });
-    const noSqlite = decideStart({ ...freshNpm10Online(), canDownload: false });
+    const noSqlite = decideStart({ ...withBinary(), canDownload: false });
     expect(noSqlite.kind).toBe('window');
   });
 
   it('serves the browser when asked (--browser), before anything else', () => {
-    expect(decideStart({ ...freshNpm10Online(), isBrowserRequested: true })).toEqual({
+    expect(decideStart({ ...withBinary(), isBrowserRequested: true })).toEqual({
       kind: 'browser',
       reason: 'you asked for the browser (--browser)',
       remedy: null,
@@ -161,7 +206,7 @@ describe('npm start decides between the window and the browser', () => {
 
 describe('the Linux sandbox under AppArmor', () => {
   const restricted = (overrides: Partial<SandboxFacts>): StartFacts => ({
-    ...freshNpm10Online(),
+    ...withBinary(),
     sqlite: { isElectronBuildPresent: true, fetch: null },
     sandbox: { ...OPEN_SANDBOX, isUsernsRestricted: true, ...overrides },
   });
@@ -172,8 +217,8 @@ describe('the Linux sandbox under AppArmor', () => {
     const line = browserLine(decision as { reason: string; remedy: string | null });
     expect(line).toContain('kernel.apparmor_restrict_unprivileged_userns = 1');
     expect(line).toContain(
-      'sudo chown root:root /repo/node_modules/electron/dist/chrome-sandbox && ' +
-        'sudo chmod 4755 /repo/node_modules/electron/dist/chrome-sandbox',
+      'sudo chown root:root /repo/.cache/electron/node_modules/electron/dist/chrome-sandbox && ' +
+        'sudo chmod 4755 /repo/.cache/electron/node_modules/electron/dist/chrome-sandbox',
     );
   });
 
