@@ -75,7 +75,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     openFolder: options.openFolder ?? null,
   };
   // After a restart the Dashboard shows the window it showed before, read back from the history.
-  reloadWindow(store, deps.window);
+  reloadWindow(store, deps.window, log);
   const unsubscribe = wire(deps);
   // Each endpoint's /v1/models at start and periodically; clients hear what each check found.
   const stopWatching = watchEndpoints(deps);

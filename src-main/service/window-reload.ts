@@ -1,3 +1,4 @@
+import type { Log } from '../telemetry/log';
 import type { Store } from '../store';
 import type { TimelineWindow } from '../telemetry/report';
 
@@ -7,10 +8,21 @@ export const IMPORT_WORKLOAD_PREFIX = 'trace import: ';
 /**
  * Fills an empty live window with the newest stored timelines this app served (chat, API and
  * benches; imported traces stay in their runs), so the Dashboard after a restart shows the
- * recent window it showed before. Returns how many it reloaded.
+ * recent window it showed before. Returns how many it reloaded. A history damaged where those
+ * rows lie reloads nothing (said in the log): the app still starts, and history says "damaged".
  */
-export function reloadWindow(store: Store, window: TimelineWindow): number {
+export function reloadWindow(store: Store, window: TimelineWindow, log: Log): number {
   if (!store.isPersistent || window.size > 0) return 0;
+  try {
+    return pushServed(store, window);
+  } catch (error) {
+    log.warn('store', `the Dashboard's recent window was not reloaded: ${(error as Error).message}`);
+    return 0;
+  }
+}
+
+/** Pushes the newest stored runtime timelines that no trace import filed; throws on unreadable rows. */
+function pushServed(store: Store, window: TimelineWindow): number {
   const imported = new Set(
     store.runs
       .list()
