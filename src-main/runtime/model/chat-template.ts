@@ -8,8 +8,11 @@ import { Environment, Interpreter, Template } from '@huggingface/jinja';
 export const TEMPLATE_LIMITS = {
   /** Interpreter steps per render: AST evaluations plus the items of every array a loop may walk. */
   maxSteps: 1_000_000,
-  /** Wall time per render, checked at every step (a loop's items are walked between steps). */
-  maxMs: 250,
+  /**
+   * Wall time per render, checked at every step: a backstop only (steps bound the work). Generous,
+   * since a normal template on a machine busy with other work must never be called broken.
+   */
+  maxMs: 2_000,
   /** Items one `range()` may produce. */
   maxRangeItems: 10_000,
   /** Largest integer a template may compute (widths, counts). */
