@@ -4,22 +4,25 @@
  * another process taking the history lock now and then and one 50 MB trace import. Prints
  * requests served, answers by kind, surprises, timelines acknowledged vs stored, and the
  * host's RSS at start, peak and end. Exits 1 if the host died, answered anything unexpectedly,
- * or stored fewer timelines than it acknowledged.
+ * or stored fewer timelines than it acknowledged. `--phases [--phase-seconds N]` runs the heavy
+ * inputs one at a time instead, each beside a small-chat probe (phases.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { seededRandom } from '../../src-main/runtime/sampling';
 import type { SoakContext } from './actions';
 import { SOAK_ACTIONS } from './actions';
 import { countFinishedTimelines, holdLockPeriodically, importBulkTrace } from './background';
 import { exchange, postJson } from './exchange';
 import { formatSoak } from './report';
+import { formatPhases } from './phases-report';
+import { runPhases } from './phases';
 import type { SoakResult } from './report';
 import { startServer } from './server-process';
 import { Tally } from './tally';
+import { countStored } from './stored';
 import { print } from '../../src-main/printable';
 
 /** Runs the soak; resolves with the exit code. */
@@ -30,8 +33,11 @@ export async function run(argv: string[]): Promise<number> {
       minutes: { type: 'string', default: '10' },
       clients: { type: 'string', default: '4' },
       json: { type: 'boolean', default: false },
+      phases: { type: 'boolean', default: false },
+      'phase-seconds': { type: 'string', default: '60' },
     },
   });
+  if (values.phases) return runPhasesCommand(Number(values['phase-seconds']), values.json);
   const minutes = Number(values.minutes);
   const numClients = Number(values.clients);
   if (!(minutes > 0) || !Number.isInteger(numClients) || numClients < 1)
@@ -40,6 +46,19 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const result = await soak(dataDir, minutes * 60_000, numClients);
     print(values.json ? JSON.stringify(result, null, 2) : formatSoak(result).join('\n'));
+    return result.isPassed ? 0 : 1;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `--phases`: one heavy input at a time, with the small-chat probe (phases.ts). */
+async function runPhasesCommand(phaseSeconds: number, isJson: boolean): Promise<number> {
+  if (!(phaseSeconds > 0)) throw new Error('--phase-seconds must be positive');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-soak-phases-'));
+  try {
+    const result = await runPhases(dataDir, phaseSeconds);
+    print(isJson ? JSON.stringify(result, null, 2) : formatPhases(result).join('\n'));
     return result.isPassed ? 0 : 1;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -148,18 +167,6 @@ async function quiet(url: string): Promise<void> {
     )
       return;
     await delay(500);
-  }
-}
-
-/** Rows the host stored: runtime timelines and imported ones. */
-function countStored(dbPath: string): { numRuntime: number; numImported: number } {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const count = (source: string) =>
-      (db.prepare('SELECT count(*) AS n FROM requests WHERE source = ?').get(source) as { n: number }).n;
-    return { numRuntime: count('runtime'), numImported: count('import') };
-  } finally {
-    db.close();
   }
 }
 

@@ -1,0 +1,188 @@
+/**
+ * `npm run bench -- soak --phases [--phase-seconds N]`: the host in a process of its own, one
+ * hostile or heavy input at a time, each for N seconds while a probe sends small chats back to
+ * back: the probe's latency (request → last byte, nearest rank), the host's RSS before, at peak
+ * and after each phase, and timelines acknowledged vs stored over the whole run.
+ */
+import path from 'node:path';
+import { nearestRankOf } from '../../src-main/telemetry/report';
+import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
+import { countFinishedTimelines } from './background';
+import { writeBigVocabModel } from './big-vocab';
+import { postJson } from './exchange';
+import type { LoadContext, RunningLoad } from './phase-loads';
+import {
+  bigVocabTopK,
+  heavyTemplateBodies,
+  neverReadingEventClients,
+  overBudgetPrompt,
+  TINY_KV_BUDGET_BYTES,
+} from './phase-loads';
+import { startServer } from './server-process';
+import type { ServerProcess } from './server-process';
+import { Tally } from './tally';
+import { countStored } from './stored';
+
+/** One phase: what load runs, which models the probe asks, and settings it needs meanwhile. */
+interface PhaseSpec {
+  name: string;
+  load: ((ctx: LoadContext) => RunningLoad) | null;
+  probeModels: (ctx: LoadContext) => string[];
+  settings?: Record<string, unknown>;
+}
+
+/** What one phase measured. */
+export interface PhaseResult {
+  name: string;
+  /** Per probed model: how many small chats, and their latency p50/p95 (ms, request → last byte). */
+  probes: {
+    model: string;
+    numChats: number;
+    p50Ms: number | null;
+    p95Ms: number | null;
+    numFailed: number;
+  }[];
+  rssMb: { before: number; peak: number; after: number };
+  numAcknowledged: number;
+  /** The load's answers by kind (surprises are unexpected answers). */
+  byKind: Record<string, number>;
+  surprises: string[];
+}
+
+/** The whole run. */
+export interface PhasesResult {
+  phaseSeconds: number;
+  phases: PhaseResult[];
+  timelines: { numAcknowledged: number; numStored: number };
+  host: { wasAlive: boolean; exitCode: number | null; stderrTail: string[] };
+  isPassed: boolean;
+}
+
+const PHASES: PhaseSpec[] = [
+  { name: 'idle (no other load)', load: null, probeModels: (c) => [c.smallModel, c.bigVocabModel] },
+  {
+    name: 'big vocabulary: 2 clients asking top_k=100000 on a 151,936-token model',
+    load: bigVocabTopK,
+    probeModels: (c) => [c.smallModel, c.bigVocabModel],
+  },
+  {
+    name: '50 /api/events clients that never read, 4 clients streaming 128-token answers',
+    load: neverReadingEventClients,
+    probeModels: (c) => [c.smallModel],
+  },
+  {
+    name: 'heavy bodies: 4 clients re-sending 30,000 one-character messages / 500k-deep JSON',
+    load: heavyTemplateBodies,
+    probeModels: (c) => [c.smallModel],
+  },
+  {
+    name: 'over-budget prompt: K/V budget 1 MiB, a ~1,200-token prompt re-sent',
+    load: overBudgetPrompt,
+    probeModels: (c) => [c.smallModel],
+    settings: { kvBudgetBytes: TINY_KV_BUDGET_BYTES },
+  },
+];
+
+/** Runs every phase on one host; resolves with what each measured. */
+export async function runPhases(dataDir: string, phaseSeconds: number): Promise<PhasesResult> {
+  writeBigVocabModel(
+    path.join(dataDir, 'models', 'big-vocab'),
+    path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'),
+  );
+  const server = await startServer(dataDir);
+  const counted = new Tally();
+  const stopCounting = countFinishedTimelines(server.url, counted);
+  const ctx: LoadContext = {
+    url: server.url,
+    port: server.port,
+    smallModel: 'ff-austen-mini',
+    bigVocabModel: 'big-vocab',
+    tally: new Tally(),
+  };
+  for (const model of [ctx.smallModel, ctx.bigVocabModel]) await smallChat(ctx.url, model);
+  const phases: PhaseResult[] = [];
+  for (const spec of PHASES) phases.push(await runPhase(server, ctx, counted, spec, phaseSeconds * 1000));
+  stopCounting();
+  const wasAlive = server.isAlive();
+  const exitCode = await server.stop();
+  const numStored = countStored(path.join(dataDir, 'history.sqlite')).numRuntime;
+  const surprises = phases.flatMap((p) => p.surprises);
+  return {
+    phaseSeconds,
+    phases,
+    timelines: { numAcknowledged: counted.numAcknowledged, numStored },
+    host: { wasAlive, exitCode, stderrTail: server.stderr.slice(-5) },
+    isPassed: wasAlive && exitCode === 0 && surprises.length === 0 && numStored >= counted.numAcknowledged,
+  };
+}
+
+async function runPhase(
+  server: ServerProcess,
+  base: LoadContext,
+  counted: Tally,
+  spec: PhaseSpec,
+  durationMs: number,
+): Promise<PhaseResult> {
+  const ctx = { ...base, tally: new Tally() };
+  const restore = spec.settings ? await applySettings(ctx.url, spec.settings) : null;
+  const numAcknowledgedBefore = counted.numAcknowledged;
+  const before = server.rssBytes();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, server.rssBytes())), 250);
+  const load = spec.load?.(ctx) ?? null;
+  const models = spec.probeModels(ctx);
+  const latencies = new Map(models.map((m) => [m, { ms: [] as number[], numFailed: 0 }]));
+  const endAt = performance.now() + durationMs;
+  for (let i = 0; performance.now() < endAt && server.isAlive(); i++) {
+    const model = models[i % models.length]!;
+    const startAt = performance.now();
+    const ok = await smallChat(ctx.url, model);
+    const seen = latencies.get(model)!;
+    if (ok) seen.ms.push(performance.now() - startAt);
+    else seen.numFailed++;
+  }
+  await load?.stop();
+  if (restore) await applySettings(ctx.url, restore);
+  clearInterval(sampler);
+  // What the host keeps once the phase's load is gone: sampled after its work settles.
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  return {
+    name: spec.name,
+    probes: models.map((model) => {
+      const { ms, numFailed } = latencies.get(model)!;
+      return {
+        model,
+        numChats: ms.length,
+        p50Ms: nearestRankOf(ms, 0.5),
+        p95Ms: nearestRankOf(ms, 0.95),
+        numFailed,
+      };
+    }),
+    rssMb: { before: mb(before), peak: mb(Math.max(peak, server.rssBytes())), after: mb(server.rssBytes()) },
+    numAcknowledged: counted.numAcknowledged - numAcknowledgedBefore,
+    byKind: Object.fromEntries([...ctx.tally.byKind].sort()),
+    surprises: ctx.tally.surprises,
+  };
+}
+
+/** The probe: a greedy one-token answer to a two-word chat; true when it was answered 200. */
+async function smallChat(url: string, model: string): Promise<boolean> {
+  const answer = await postJson(`${url}v1/chat/completions`, {
+    model,
+    messages: [{ role: 'user', content: 'Hello there.' }],
+    max_tokens: 1,
+    temperature: 0,
+  });
+  return answer.status === 200;
+}
+
+/** Applies settings through the app's own call; resolves with the values they replaced. */
+async function applySettings(url: string, patch: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const state = JSON.parse((await postJson(`${url}api/call/settings.get`, {})).text) as {
+    value: { settings: Record<string, unknown> };
+  };
+  const answer = await postJson(`${url}api/call/settings.apply`, { patch });
+  if (answer.status !== 200) throw new Error(`settings.apply ${JSON.stringify(patch)}: ${answer.text}`);
+  return Object.fromEntries(Object.keys(patch).map((key) => [key, state.value.settings[key]]));
+}
