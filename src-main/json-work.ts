@@ -59,8 +59,3 @@ export class JsonWorkMeter {
       : null;
   }
 }
-
-/** Why a whole JSON text is over `limits`, or null when it is within them. */
-export function jsonWorkProblem(bytes: Uint8Array, limits: JsonWorkLimits): string | null {
-  return new JsonWorkMeter(limits).feed(bytes);
-}

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { JsonWorkMeter, jsonWorkProblem } from '../../src-main/json-work';
+import { JsonWorkMeter } from '../../src-main/json-work';
+import type { JsonWorkLimits } from '../../src-main/json-work';
 
 const LIMITS = { maxDepth: 4, maxItems: 10 };
 const bytes = (text: string) => Buffer.from(text, 'utf8');
+/** Why a whole text is over `limits`, in one feed. */
+const jsonWorkProblem = (text: Uint8Array, limits: JsonWorkLimits) => new JsonWorkMeter(limits).feed(text);
 
 describe('JsonWorkMeter', () => {
   it('passes a text within both limits', () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { jsonWorkProblem } from '../../json-work';
+import { JsonWorkMeter } from '../../json-work';
 import { JSON_WORK_LIMITS } from '../../limits';
 
 /** The body was larger than the route accepts. */
@@ -10,27 +10,44 @@ export class BodyTooLarge extends Error {
   }
 }
 
+/** The body's JSON would cost more to parse than JSON_WORK_LIMITS.requestBody allows. */
+class BodyTooComplex extends Error {
+  constructor(readonly problem: string) {
+    super(`request body ${problem}`);
+    this.name = 'BodyTooComplex';
+  }
+}
+
 /**
  * Reads a request body as UTF-8, refusing more than `maxBytes`: a declared Content-Length over
  * the limit fails before a byte is read. On refusal the stream is paused, not destroyed, so
  * the caller can still answer 413 (with `Connection: close`) on the same socket.
  */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  return (await readBodyBytes(req, maxBytes)).toString('utf8');
+  return (await readBodyBytes(req, maxBytes, null)).toString('utf8');
 }
 
-function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+/**
+ * The body's bytes; with a `meter`, each chunk is measured as it arrives and the read stops at
+ * the first chunk past its limits (BodyTooComplex), so a refused body is never read whole.
+ */
+function readBodyBytes(req: IncomingMessage, maxBytes: number, meter: JsonWorkMeter | null): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > maxBytes) return Promise.reject(new BodyTooLarge(maxBytes));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let numBytes = 0;
-    const onData = (chunk: Buffer) => {
-      numBytes += chunk.length;
-      if (numBytes <= maxBytes) return void chunks.push(chunk);
+    const stop = (error: Error) => {
       req.off('data', onData);
       req.pause();
-      reject(new BodyTooLarge(maxBytes));
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      numBytes += chunk.length;
+      if (numBytes > maxBytes) return stop(new BodyTooLarge(maxBytes));
+      const problem = meter?.feed(chunk) ?? null;
+      if (problem !== null) return stop(new BodyTooComplex(problem));
+      chunks.push(chunk);
     };
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks)));
@@ -41,7 +58,8 @@ function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> 
 /**
  * A JSON body read under a byte limit, or why it was refused (each route answers in its own
  * format): `too-complex` is a body whose parse would cost too much (JSON_WORK_LIMITS.requestBody),
- * refused before parsing with the reason.
+ * refused before parsing with the reason. Both refusals leave the rest of the body unread: answer
+ * them with `Connection: close`.
  */
 export type JsonBody =
   | { kind: 'json'; value: unknown }
@@ -50,8 +68,8 @@ export type JsonBody =
   | { kind: 'not-json'; message: string };
 
 /**
- * Reads and parses a JSON body under `maxBytes`, measuring its depth and items first (a 1 MiB
- * body nested 500k deep parsed for ~0.5 s on the serving thread); an empty body reads as
+ * Reads and parses a JSON body under `maxBytes`, measuring its depth and items as it arrives (a
+ * 1 MiB body nested 500k deep parsed for ~0.5 s on the serving thread); an empty body reads as
  * `emptyValue` when one is given (otherwise it is not JSON). Errors other than the size limit
  * (a broken socket) throw.
  */
@@ -60,16 +78,16 @@ export async function readJson(
   maxBytes: number,
   emptyValue?: unknown,
 ): Promise<JsonBody> {
-  let bytes: Buffer;
+  let text: string;
   try {
-    bytes = await readBodyBytes(req, maxBytes);
+    text = (await readBodyBytes(req, maxBytes, new JsonWorkMeter(JSON_WORK_LIMITS.requestBody))).toString(
+      'utf8',
+    );
   } catch (error) {
     if (error instanceof BodyTooLarge) return { kind: 'too-large', maxBytes };
+    if (error instanceof BodyTooComplex) return { kind: 'too-complex', problem: error.problem };
     throw error;
   }
-  const problem = jsonWorkProblem(bytes, JSON_WORK_LIMITS.requestBody);
-  if (problem !== null) return { kind: 'too-complex', problem };
-  const text = bytes.toString('utf8');
   if (emptyValue !== undefined && text.trim() === '') return { kind: 'json', value: emptyValue };
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown };

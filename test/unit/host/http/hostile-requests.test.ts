@@ -22,26 +22,26 @@ describe('request targets', () => {
   );
 });
 
+// One host for every test below: the page, /api over a service double, and /v1 over a fake runtime.
+let host: HttpHost;
+let dir: string;
+const service = new ServiceDouble();
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ff-hostile-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  host = await startHttpHost({
+    service,
+    rendererDir: dir,
+    port: 0,
+    routes: [openAiRoutes({ openai: createOpenAiService(fakeRuntime()) })],
+  });
+});
+afterAll(async () => {
+  await host.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 describe('the host answers hostile request lines with 400 and keeps serving', () => {
-  let host: HttpHost;
-  let dir: string;
-  const service = new ServiceDouble();
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ff-hostile-'));
-    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
-    host = await startHttpHost({
-      service,
-      rendererDir: dir,
-      port: 0,
-      routes: [openAiRoutes({ openai: createOpenAiService(fakeRuntime()) })],
-    });
-  });
-  afterAll(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it.each([
     'GET //[ HTTP/1.1',
     'GET http://a:99999/ HTTP/1.1',
@@ -66,29 +66,12 @@ describe('the host answers hostile request lines with 400 and keeps serving', ()
 });
 
 describe('bodies whose parse would be the attack are refused before parsing', () => {
-  let host: HttpHost;
-  let dir: string;
-  const service = new ServiceDouble();
   const deep = `{"messages": ${'['.repeat(500_000)}${']'.repeat(500_000)}}`;
   const post = (path: string, body: string) =>
     rawRequest(host.port, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
 
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'ff-heavy-'));
-    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
-    host = await startHttpHost({
-      service,
-      rendererDir: dir,
-      port: 0,
-      routes: [openAiRoutes({ openai: createOpenAiService(fakeRuntime()) })],
-    });
-  });
-  afterAll(async () => {
-    await host.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it('a 500k-deep /api/call body: 400 naming the depth limit, and the service never sees it', async () => {
+    const numCalls = service.calls.length;
     const answer = await post('/api/call/chat.send', deep);
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toEqual({
@@ -98,7 +81,18 @@ describe('bodies whose parse would be the attack are refused before parsing', ()
         message: 'the body is nested deeper than 64 levels; it was refused before parsing',
       },
     });
-    expect(service.calls).toEqual([]);
+    expect(service.calls).toHaveLength(numCalls);
+  });
+
+  it('answers a too-deep body from its first bytes: the rest is never waited for', async () => {
+    // A 1 MB body is declared but only its first 1,000 bytes are sent: the answer comes anyway.
+    const head =
+      `POST /api/call/chat.send HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n${'['.repeat(1_000)}`;
+    const response = await rawExchange(host.port, head);
+    expect(statusOfRaw(response)).toBe(400);
+    expect(response).toMatch(/connection: close/i);
+    expect(response).toContain('the body is nested deeper than 64 levels; it was refused before parsing');
   });
 
   it('a 500k-deep /v1 body: 400 invalid_json naming the depth limit', async () => {
