@@ -15,6 +15,7 @@ export function countFinishedTimelines(url: string, tally: Tally): () => void {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
+          tally.numEventChars += value.length;
           buffer += value;
           let end: number;
           while ((end = buffer.indexOf('\n\n')) >= 0) {

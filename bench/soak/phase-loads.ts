@@ -64,10 +64,27 @@ export function bigVocabTopK(ctx: LoadContext): RunningLoad {
   );
 }
 
+/** Four clients streaming 128-token answers (through end-of-turn): a steady stream of events. */
+export function streamingChats(ctx: LoadContext): RunningLoad {
+  return loops(4, () =>
+    answered(
+      ctx,
+      'streamed 128-token chat',
+      [200, 429],
+      postJson(`${ctx.url}v1/chat/completions`, {
+        model: ctx.smallModel,
+        messages: [{ role: 'user', content: 'Tell me about Mr. Darcy.' }],
+        max_tokens: 128,
+        ignore_eos: true,
+        stream: true,
+      }),
+    ),
+  );
+}
+
 /**
  * 50 `/api/events` clients that never read (a socket that stops reading after the headers),
- * each replaced when the host cuts it off, while four clients stream 128-token answers so
- * there are events to send.
+ * each replaced when the host cuts it off (a reconnecting client that still never reads).
  */
 export function neverReadingEventClients(ctx: LoadContext): RunningLoad {
   const sockets = new Set<Socket>();
@@ -86,24 +103,9 @@ export function neverReadingEventClients(ctx: LoadContext): RunningLoad {
     socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n\r\n`);
   };
   for (let i = 0; i < 50; i++) open();
-  const chats = loops(4, () =>
-    answered(
-      ctx,
-      'streamed 128-token chat',
-      [200, 429],
-      postJson(`${ctx.url}v1/chat/completions`, {
-        model: ctx.smallModel,
-        messages: [{ role: 'user', content: 'Tell me about Mr. Darcy.' }],
-        max_tokens: 128,
-        ignore_eos: true,
-        stream: true,
-      }),
-    ),
-  );
   return {
     stop: async () => {
       isStopped = true;
-      await chats.stop();
       for (const socket of sockets) socket.destroy();
     },
   };

@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- soak --phases [--phase-seconds N]`: the host in a process of its own, one
  * hostile or heavy input at a time, each for N seconds while a probe sends small chats back to
- * back: the probe's latency (request → last byte, nearest rank), the host's RSS before, at peak
- * and after each phase, and timelines acknowledged vs stored over the whole run.
+ * back, after a baseline window of N/2 seconds without it: the probe's latency in both (request →
+ * last byte, nearest rank), the host's RSS before, at peak and after each input, and timelines
+ * acknowledged vs stored over the whole run.
  */
 import path from 'node:path';
 import { nearestRankOf } from '../../src-main/telemetry/report';
@@ -16,6 +17,7 @@ import {
   heavyTemplateBodies,
   neverReadingEventClients,
   overBudgetPrompt,
+  streamingChats,
   TINY_KV_BUDGET_BYTES,
 } from './phase-loads';
 import { startServer } from './server-process';
@@ -23,28 +25,37 @@ import type { ServerProcess } from './server-process';
 import { Tally } from './tally';
 import { countStored } from './stored';
 
-/** One phase: what load runs, which models the probe asks, and settings it needs meanwhile. */
+/**
+ * One phase: the heavy input (`load`), what also runs in its baseline window (`reference`: the
+ * ordinary load the input rides on, if any), the models the probe asks, and settings it needs.
+ */
 interface PhaseSpec {
   name: string;
-  load: ((ctx: LoadContext) => RunningLoad) | null;
+  load: (ctx: LoadContext) => RunningLoad;
+  reference?: (ctx: LoadContext) => RunningLoad;
   probeModels: (ctx: LoadContext) => string[];
   settings?: Record<string, unknown>;
 }
 
-/** What one phase measured. */
+/** The probe's figures on one model in one window: small chats and their latency (ms, request → last byte). */
+export interface ProbeFigures {
+  model: string;
+  numChats: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  numFailed: number;
+}
+
+/** What one phase measured: the probe just before the input (baseline) and during it, side by side. */
 export interface PhaseResult {
   name: string;
-  /** Per probed model: how many small chats, and their latency p50/p95 (ms, request → last byte). */
-  probes: {
-    model: string;
-    numChats: number;
-    p50Ms: number | null;
-    p95Ms: number | null;
-    numFailed: number;
-  }[];
+  baseline: ProbeFigures[];
+  during: ProbeFigures[];
   rssMb: { before: number; peak: number; after: number };
   numAcknowledged: number;
-  /** The load's answers by kind (surprises are unexpected answers). */
+  /** Characters of events the host offered every `/api/events` client during the input. */
+  numEventChars: number;
+  /** The input's answers by kind (surprises are unexpected answers). */
   byKind: Record<string, number>;
   surprises: string[];
 }
@@ -59,15 +70,15 @@ export interface PhasesResult {
 }
 
 const PHASES: PhaseSpec[] = [
-  { name: 'idle (no other load)', load: null, probeModels: (c) => [c.smallModel, c.bigVocabModel] },
   {
     name: 'big vocabulary: 2 clients asking top_k=100000 on a 151,936-token model',
     load: bigVocabTopK,
     probeModels: (c) => [c.smallModel, c.bigVocabModel],
   },
   {
-    name: '50 /api/events clients that never read, 4 clients streaming 128-token answers',
+    name: '50 /api/events clients that never read (beside 4 clients streaming 128-token answers, in both windows)',
     load: neverReadingEventClients,
+    reference: streamingChats,
     probeModels: (c) => [c.smallModel],
   },
   {
@@ -76,7 +87,7 @@ const PHASES: PhaseSpec[] = [
     probeModels: (c) => [c.smallModel],
   },
   {
-    name: 'over-budget prompt: K/V budget 1 MiB, a ~1,200-token prompt re-sent',
+    name: 'over-budget prompt: K/V budget 1 MiB (both windows), a ~1,200-token prompt re-sent',
     load: overBudgetPrompt,
     probeModels: (c) => [c.smallModel],
     settings: { kvBudgetBytes: TINY_KV_BUDGET_BYTES },
@@ -99,7 +110,8 @@ export async function runPhases(dataDir: string, phaseSeconds: number): Promise<
     bigVocabModel: 'big-vocab',
     tally: new Tally(),
   };
-  for (const model of [ctx.smallModel, ctx.bigVocabModel]) await smallChat(ctx.url, model);
+  // Warm both models (slot load, JIT) so no window pays for it.
+  await probe(ctx.url, [ctx.smallModel, ctx.bigVocabModel], 5_000);
   const phases: PhaseResult[] = [];
   for (const spec of PHASES) phases.push(await runPhase(server, ctx, counted, spec, phaseSeconds * 1000));
   stopCounting();
@@ -116,6 +128,11 @@ export async function runPhases(dataDir: string, phaseSeconds: number): Promise<
   };
 }
 
+/**
+ * A baseline window (the probe alone, or beside the reference load) of half the phase's length,
+ * then the input for the whole length with the probe beside it: the two p95s are measured minutes
+ * apart on the same host, so a machine whose other load drifts cannot fake a difference.
+ */
 async function runPhase(
   server: ServerProcess,
   base: LoadContext,
@@ -124,46 +141,63 @@ async function runPhase(
   durationMs: number,
 ): Promise<PhaseResult> {
   const ctx = { ...base, tally: new Tally() };
+  const models = spec.probeModels(ctx);
   const restore = spec.settings ? await applySettings(ctx.url, spec.settings) : null;
+  const reference = spec.reference?.(ctx) ?? null;
+  const baseline = await probe(ctx.url, models, durationMs / 2);
   const numAcknowledgedBefore = counted.numAcknowledged;
+  const numEventCharsBefore = counted.numEventChars;
   const before = server.rssBytes();
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, server.rssBytes())), 250);
-  const load = spec.load?.(ctx) ?? null;
-  const models = spec.probeModels(ctx);
-  const latencies = new Map(models.map((m) => [m, { ms: [] as number[], numFailed: 0 }]));
-  const endAt = performance.now() + durationMs;
-  for (let i = 0; performance.now() < endAt && server.isAlive(); i++) {
-    const model = models[i % models.length]!;
-    const startAt = performance.now();
-    const ok = await smallChat(ctx.url, model);
-    const seen = latencies.get(model)!;
-    if (ok) seen.ms.push(performance.now() - startAt);
-    else seen.numFailed++;
-  }
-  await load?.stop();
+  const load = spec.load(ctx);
+  const during = await probe(ctx.url, models, durationMs, server);
+  await load.stop();
+  const numEventChars = counted.numEventChars - numEventCharsBefore;
+  await reference?.stop();
   if (restore) await applySettings(ctx.url, restore);
   clearInterval(sampler);
-  // What the host keeps once the phase's load is gone: sampled after its work settles.
+  // What the host keeps once the input is gone: sampled after its work settles.
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   const mb = (bytes: number) => bytes / 2 ** 20;
   return {
     name: spec.name,
-    probes: models.map((model) => {
-      const { ms, numFailed } = latencies.get(model)!;
-      return {
-        model,
-        numChats: ms.length,
-        p50Ms: nearestRankOf(ms, 0.5),
-        p95Ms: nearestRankOf(ms, 0.95),
-        numFailed,
-      };
-    }),
+    baseline,
+    during,
     rssMb: { before: mb(before), peak: mb(Math.max(peak, server.rssBytes())), after: mb(server.rssBytes()) },
     numAcknowledged: counted.numAcknowledged - numAcknowledgedBefore,
+    numEventChars,
     byKind: Object.fromEntries([...ctx.tally.byKind].sort()),
     surprises: ctx.tally.surprises,
   };
+}
+
+/** Small chats back to back for `durationMs`, taking `models` in turn; each model's figures. */
+async function probe(
+  url: string,
+  models: string[],
+  durationMs: number,
+  server: ServerProcess | null = null,
+): Promise<ProbeFigures[]> {
+  const seen = new Map(models.map((m) => [m, { ms: [] as number[], numFailed: 0 }]));
+  const endAt = performance.now() + durationMs;
+  for (let i = 0; performance.now() < endAt && (server?.isAlive() ?? true); i++) {
+    const model = models[i % models.length]!;
+    const startAt = performance.now();
+    const isOk = await smallChat(url, model);
+    if (isOk) seen.get(model)!.ms.push(performance.now() - startAt);
+    else seen.get(model)!.numFailed++;
+  }
+  return models.map((model) => {
+    const { ms, numFailed } = seen.get(model)!;
+    return {
+      model,
+      numChats: ms.length,
+      p50Ms: nearestRankOf(ms, 0.5),
+      p95Ms: nearestRankOf(ms, 0.95),
+      numFailed,
+    };
+  });
 }
 
 /** The probe: a greedy one-token answer to a two-word chat; true when it was answered 200. */

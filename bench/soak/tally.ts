@@ -9,6 +9,8 @@ export class Tally {
   numAcknowledged = 0;
   /** Timelines trace imports said they imported. */
   numImported = 0;
+  /** Characters of `/api/events` the reading client received (what every event client is offered). */
+  numEventChars = 0;
 
   /** Counts one exchange under `kind`; `isExpected` false records a surprise with its detail. */
   count(kind: string, isExpected = true, detail = ''): void {
