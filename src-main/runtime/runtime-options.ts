@@ -22,6 +22,8 @@ export interface ProcessOptions {
    * (read in place; off by default), and the home and environment it looks from.
    */
   discovery: CatalogueDiscovery;
+  /** Where GGUF models are converted into, once each (the graph cache's `gguf/`); null: GGUFs are listed, not run. */
+  convertedModelsDir: string | null;
   /** Resident slot budget (host copies + sessions), bytes. */
   slotBudgetBytes: number;
   /** Per-slot provider by model id (`name:variant`, or a bare name for all its variants). */
@@ -54,6 +56,7 @@ export function defaultRuntimeOptions(
     userModelsDir: null,
     revisionCacheFile: null,
     discovery: { isEnabled: false, environment: defaultDiscoveryEnvironment() },
+    convertedModelsDir: null,
     isPaging: true,
     slotBudgetBytes: Math.floor(os.totalmem() / 2),
     modelProviders: {},

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { sweepGraphCache } from './engine/graph-cache-sweep';
 import { RunnerClient } from './engine/runner-client';
 import { SpareWorker } from './engine/spare-worker';
+import { parseModelRef, prepareGguf } from './model';
 import type { ModelCatalogue } from './model';
 import { PageStore } from './pages';
 import type { PageIdentity } from './pages';
@@ -56,12 +57,13 @@ export function buildRegistry(
     // provider setting, read live, falling back to cpu (with the reason shown) when it cannot start.
     providerFor: (modelId) =>
       options.modelProviders[modelId] ??
-      options.modelProviders[modelId.split(':')[0]!] ?? {
+      options.modelProviders[parseModelRef(modelId).name] ?? {
         provider: options.executionProvider,
         isCpuFallbackAllowed: options.executionProvider !== 'cpu',
       },
     createRunner: options.createRunner ?? (() => new RunnerClient(spare?.take())),
     spare,
+    prepareModel: prepareGguf,
     dropPages,
   });
 }

@@ -55,6 +55,7 @@ export class Runtime {
       options.userModelsDir,
       new RevisionCache(options.revisionCacheFile),
       options.discovery,
+      options.convertedModelsDir,
     );
     await catalogue.refresh();
     let runtime: Runtime | null = null;
@@ -257,6 +258,11 @@ export class Runtime {
 
   onSlotEvent(listener: (event: SlotEvent) => void): () => void {
     return this.registry.onEvent(listener);
+  }
+
+  /** Hears a slot's conversion (a GGUF's first load) move on, and end (`slot.conversion` null again). */
+  onSlotConversion(listener: (slot: Slot) => void): () => void {
+    return this.registry.onConversion(listener);
   }
 
   /** Stops accepting, cancels in-flight requests, waits for running steps, closes every slot. */

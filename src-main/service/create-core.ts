@@ -139,6 +139,7 @@ async function createRuntime(
     userModelsDir: path.join(options.dataDir, 'models'),
     revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
     graphCacheDir: path.join(options.dataDir, 'ort-graphs'),
+    convertedModelsDir: path.join(options.dataDir, 'ort-graphs', 'gguf'),
     discovery: {
       isEnabled: options.discoverModels ?? keptDiscovery(store),
       environment: options.discoveryEnvironment ?? defaultDiscoveryEnvironment(),
@@ -171,6 +172,14 @@ function wire(deps: CoreDeps): () => void {
   };
   const offTimeline = deps.runtime.onTimeline(onTimeline);
   const offRemote = deps.remote.onTimeline(onTimeline);
+  const offConversion = deps.runtime.onSlotConversion((slot) => {
+    if (slot.conversion)
+      deps.hub.emit('slot.conversion', {
+        slotId: slot.slotId,
+        modelId: slot.model.modelId,
+        progress: slot.conversion,
+      });
+  });
   const offSlot = deps.runtime.onSlotEvent((event) => {
     const payload = toSlotEventPayload(event);
     deps.store.writer.enqueueSlotEvent(payload);
@@ -190,6 +199,7 @@ function wire(deps: CoreDeps): () => void {
     offTimeline();
     offRemote();
     offSlot();
+    offConversion();
     clearInterval(timer);
   };
 }

@@ -16,11 +16,26 @@ export async function modelsIn(dir: string, source: 'bundled' | 'models-folder')
     const full = path.join(dir, name);
     const base = { source, path: full, label: name, facts: null, problem: null };
     const info = await stat(full).catch(() => null);
-    if (info?.isDirectory()) found.push({ ...base, name, kind: 'folder' });
+    const gguf = info?.isDirectory() ? await ggufOfFolder(full) : null;
+    if (gguf) found.push({ ...base, name, path: path.join(full, gguf), label: gguf, kind: 'gguf' });
+    else if (info?.isDirectory()) found.push({ ...base, name, kind: 'folder' });
     else if (info?.isFile() && name.toLowerCase().endsWith('.gguf') && !isLaterShard(name))
       found.push({ ...base, name: ggufModelName(name), kind: 'gguf' });
   }
   return found;
+}
+
+/**
+ * The GGUF a folder holds when it is a GGUF model's folder (no config.json or genai_config.json,
+ * one GGUF model: a single file or one split set; a vision projector beside it is no model), else null.
+ */
+async function ggufOfFolder(dir: string): Promise<string | null> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  if (names.includes('config.json') || names.includes('genai_config.json')) return null;
+  const ggufs = names.filter(
+    (n) => n.toLowerCase().endsWith('.gguf') && !isLaterShard(n) && !n.toLowerCase().startsWith('mmproj'),
+  );
+  return ggufs.length === 1 ? ggufs[0]! : null;
 }
 
 /**

@@ -5,14 +5,15 @@ import { discoverModels, placesWhenOff } from './discovery';
 import type { DiscoveryEnvironment, FoundModel, PlaceState, SourceFacts } from './discovery';
 import { folderFingerprint } from './fingerprint';
 import { shardPathsOf } from './gguf/gguf-files';
-import { ggufListingProblem } from './gguf/gguf-listing';
+import { listGguf } from './gguf/gguf-listing';
+import type { GgufConversion } from './gguf/gguf-listing';
 import type { VariantGraph } from './inspect-variant';
 import { loadModelFolder } from './load-folder';
 import type { ModelFolder } from './load-folder';
 import type { ModelSource } from './model-sources';
 import { RevisionCache } from './revisions';
 import type { ContentRevisions } from './revisions';
-import { modelRefOf, parseModelRef } from './variants';
+import { GGUF_VARIANT, modelRefOf, parseModelRef } from './variants';
 import type { VariantName } from './variants';
 
 /**
@@ -33,6 +34,8 @@ export interface CatalogueModel {
   folder: ModelFolder;
   graph: VariantGraph;
   revisions: ContentRevisions;
+  /** The conversion its first load does (a GGUF not yet converted), or null. */
+  conversion: GgufConversion | null;
 }
 
 /** Fields every catalogue entry has, loaded or not. */
@@ -79,6 +82,8 @@ export class ModelCatalogue {
     private readonly revisions: RevisionCache,
     /** Mutable: the runtime turns discovery on and off; the next refresh reads accordingly. */
     readonly discovery: CatalogueDiscovery | null = null,
+    /** Where GGUF models are converted into (the graph cache's `gguf/`); null: GGUFs are listed, not run. */
+    private readonly convertedDir: string | null = null,
   ) {}
 
   /** Rescans every source; unchanged folders keep their entries, unchanged files their hashes. */
@@ -177,9 +182,22 @@ export class ModelCatalogue {
       reusable.source === found.source
     )
       return previous.entries;
-    const entries = found.kind === 'folder' ? await this.inspect(found) : [ggufEntry(found)];
+    const entries = found.kind === 'folder' ? await this.inspect(found) : [this.ggufEntry(found)];
     this.scans.set(key, { fingerprint, entries });
     return entries;
+  }
+
+  /** A GGUF model: loadable (converted on its first load), or listed with why not (or its store's problem). */
+  private ggufEntry(found: FoundModel): CatalogueEntry {
+    const variant: VariantName = GGUF_VARIANT;
+    const base = { ...baseOf(found), modelId: modelRefOf(found.name, variant), variant };
+    if (found.problem)
+      return { ...baseOf(found), status: 'broken', error: `${found.label}: ${found.problem}` };
+    const listing = listGguf(found.path, this.convertedDir, found.facts?.defaultSampling ?? null);
+    if (listing.status === 'broken')
+      return { ...baseOf(found), status: 'broken', error: `${found.label}: ${listing.problem}` };
+    const { folder, graph, revisions, conversion } = listing;
+    return { ...base, status: 'ok', model: { ...base, folder, graph, revisions, conversion } };
   }
 
   private async inspect(found: FoundModel): Promise<CatalogueEntry[]> {
@@ -203,7 +221,8 @@ export class ModelCatalogue {
         continue;
       }
       const revisions = await this.revisions.revisionsOf(folder.folder, variant.graph);
-      entries.push({ ...at, status: 'ok', model: { ...at, folder, graph: variant.graph, revisions } });
+      const model = { ...at, folder, graph: variant.graph, revisions, conversion: null };
+      entries.push({ ...at, status: 'ok', model });
     }
     return entries;
   }
@@ -221,12 +240,6 @@ function baseOf(found: FoundModel): EntryBase {
     source: found.source,
     facts: found.facts,
   };
-}
-
-/** A GGUF model, listed with what it is and why it cannot load yet (or its store's problem). */
-function ggufEntry(found: FoundModel): CatalogueEntry {
-  const problem = found.problem ?? ggufListingProblem(found.path);
-  return { ...baseOf(found), status: 'broken', error: `${found.label}: ${problem}` };
 }
 
 /** Size and mtime of each file of a GGUF set (or why not): its headers are read again only when they change. */

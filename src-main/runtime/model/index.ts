@@ -29,3 +29,7 @@ export type { KeepLastLogits, KeepPlacement } from './onnx-graph/keep-last-logit
 export { BYTES_PER_ELEMENT, kvGeometryOf, pageBytes, pageElements } from './kv-geometry';
 export type { KvGeometry } from './kv-geometry';
 export { LOADABLE_FORMATS } from './formats';
+export { prepareGguf } from './gguf/prepare-gguf';
+export type { GgufConversion } from './gguf/gguf-listing';
+export { readGgufSet } from './gguf/gguf-files';
+export { tokenizerFilesOfGguf } from './gguf/gguf-tokenizer';

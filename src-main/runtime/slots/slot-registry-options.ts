@@ -4,6 +4,7 @@ import type { PageIdentity } from '../pages';
 import type { ProviderChoice } from '../engine/providers';
 import type { SpareWorker } from '../engine/spare-worker';
 import type { SlotRunner } from './slot';
+import type { CatalogueModel } from '../model';
 
 /** Settings of the registry: the resident budget and how slots are built. */
 export interface SlotRegistryOptions {
@@ -23,6 +24,14 @@ export interface SlotRegistryOptions {
    * runner): started with the registry, refilled when no slot is loading or running, closed with it.
    */
   spare: SpareWorker | null;
+  /**
+   * Readies a model whose first load converts it (a GGUF): converts when still needed, telling
+   * `onProgress` the bytes done, and resolves with the model as converted (its graph read).
+   */
+  prepareModel: (
+    model: CatalogueModel,
+    onProgress: (bytesDone: number, bytesTotal: number) => void,
+  ) => Promise<CatalogueModel>;
   /** Forgets an unloaded session's context pages (they can never be hit again). */
   dropPages: (identity: PageIdentity) => void;
 }

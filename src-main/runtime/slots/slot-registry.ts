@@ -2,7 +2,7 @@ import { reasonOf } from '../../telemetry/log';
 import { isBusySlotStatus } from '../../telemetry/residency';
 import type { CatalogueModel } from '../model';
 import type { SpareState } from '../engine/spare-worker';
-import { mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
+import { footprintOf, mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
 import type { Slot, SlotRunner } from './slot';
 import { SlotEventLog } from './slot-event-log';
 import { SlotExpiry } from './slot-expiry';
@@ -25,6 +25,7 @@ export class SlotRegistry {
   private readonly generations = new Map<string, number>();
   private readonly loads = new Map<string, Promise<Slot>>();
   private readonly eventLog: SlotEventLog;
+  private readonly conversionListeners = new Set<(slot: Slot) => void>();
   private readonly expiry: SlotExpiry;
 
   constructor(private readonly options: SlotRegistryOptions) {
@@ -67,6 +68,12 @@ export class SlotRegistry {
   /** Subscribes to slot events; returns the unsubscribe function. */
   onEvent(listener: (event: SlotEvent) => void): () => void {
     return this.eventLog.onEvent(listener);
+  }
+
+  /** Hears a slot's conversion move on (its `conversion` field; null once it ends); returns the unsubscribe. */
+  onConversion(listener: (slot: Slot) => void): () => void {
+    this.conversionListeners.add(listener);
+    return () => this.conversionListeners.delete(listener);
   }
 
   /** Makes the model's slot resident (loading it if needed) and resolves when it is. */
@@ -189,6 +196,7 @@ export class SlotRegistry {
   private async load(slot: Slot, cause: SlotCause): Promise<Slot> {
     this.transition(slot, 'prefetching', cause);
     try {
+      if (slot.model.conversion) await this.convert(slot);
       await this.makeRoomFor(slot);
       const runner = this.options.createRunner();
       slot.runner = runner;
@@ -210,6 +218,36 @@ export class SlotRegistry {
       slot.failureReason = reason;
       this.transition(slot, 'failed', 'error', reason);
       throw new Error(`model ${slot.model.modelId} failed to load: ${reason}`);
+    }
+  }
+
+  /**
+   * Converts the slot's model before its load (a GGUF's first load), the bytes done kept on the
+   * slot and told to conversion listeners; the slot then holds the converted model.
+   */
+  private async convert(slot: Slot): Promise<void> {
+    const startedAtWallMs = this.options.clock.wallNow();
+    const tell = (bytesDone: number, bytesTotal: number) => {
+      slot.conversion = { bytesDone, bytesTotal, startedAtWallMs };
+      this.tellConversion(slot);
+    };
+    tell(0, slot.model.conversion!.bytesTotal);
+    try {
+      slot.model = await this.options.prepareModel(slot.model, tell);
+      slot.footprintBytes = footprintOf(slot.model);
+    } finally {
+      slot.conversion = null;
+      this.tellConversion(slot);
+    }
+  }
+
+  private tellConversion(slot: Slot): void {
+    for (const listener of this.conversionListeners) {
+      try {
+        listener(slot);
+      } catch (error) {
+        this.options.log.warn('slots', `a conversion listener failed: ${reasonOf(error)}`);
+      }
     }
   }
 

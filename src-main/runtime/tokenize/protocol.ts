@@ -1,7 +1,9 @@
 /** A request to the tokenizer thread: encode `text` with the tokenizer of the folder at `folder`. */
 export interface EncodeJob {
   id: number;
+  /** The model folder, or the GGUF file (`isGguf`) whose metadata holds the tokenizer. */
   folder: string;
+  isGguf: boolean;
   /** Keys the worker's cache: a changed tokenizer gets a fresh instance. */
   tokenizerRevision: string;
   text: string;

@@ -25,6 +25,7 @@ export class TokenizerThread {
     const job: EncodeJob = {
       id: this.nextId++,
       folder: model.folder.folder,
+      isGguf: model.folder.format === 'gguf',
       tokenizerRevision: model.revisions.tokenizerRevision,
       text,
     };

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { readTokenizerFiles, TextTokenizer } from '../model';
+import { readGgufSet, readTokenizerFiles, TextTokenizer, tokenizerFilesOfGguf } from '../model';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 // The tokenizer thread: long prompts are encoded here, so the serving thread never spends
@@ -14,16 +14,17 @@ async function tokenizerOf(job: EncodeJob): Promise<TextTokenizer> {
   let tokenizer = tokenizers.get(key);
   if (!tokenizer) {
     for (const old of tokenizers.keys()) if (old.startsWith(`${job.folder}\0`)) tokenizers.delete(old);
-    tokenizer = loadTokenizer(job.folder);
+    tokenizer = loadTokenizer(job);
     tokenizers.set(key, tokenizer);
     tokenizer.catch(() => tokenizers.delete(key));
   }
   return tokenizer;
 }
 
-/** The folder's tokenizer, read exactly as listing reads it (tokenizer-files.ts), so the ids agree. */
-async function loadTokenizer(folder: string): Promise<TextTokenizer> {
-  return new TextTokenizer(readTokenizerFiles(folder));
+/** The model's tokenizer, built exactly as listing builds it (from the folder's files or the GGUF's metadata), so the ids agree. */
+async function loadTokenizer(job: EncodeJob): Promise<TextTokenizer> {
+  if (job.isGguf) return new TextTokenizer(tokenizerFilesOfGguf(readGgufSet(job.folder).metadata));
+  return new TextTokenizer(readTokenizerFiles(job.folder));
 }
 
 port.on('message', (job: EncodeJob) => {

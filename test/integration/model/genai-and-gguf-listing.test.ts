@@ -110,7 +110,7 @@ describe('onnxruntime-genai folders and GGUF files in the models folder', () => 
     ],
     [
       'austen-f16',
-      /^austen-f16\.gguf: is a GGUF model \(llama, f16, 6 layers, 4096-token vocabulary, would be stored as fp16\)/,
+      /^austen-f16\.gguf: is a GGUF model \(llama, f16, 6 layers, 4096-token vocabulary, stored as fp16\)/,
     ],
     ['cut', /^cut\.gguf: is a GGUF file that cannot be used: .*truncated/],
     [

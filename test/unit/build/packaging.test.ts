@@ -127,7 +127,12 @@ describe('electron-builder config', () => {
       for (const match of text.matchAll(/new URL\('\.\/([\w-]+-worker)\.js', import\.meta\.url\)/g))
         spawned.add(match[1]!);
     }
-    expect([...spawned].sort()).toEqual(['engine-worker', 'tokenizer-worker', 'trace-import-worker']);
+    expect([...spawned].sort()).toEqual([
+      'engine-worker',
+      'gguf-convert-worker',
+      'tokenizer-worker',
+      'trace-import-worker',
+    ]);
     for (const name of spawned) expect(Object.keys(input)).toContain(name);
     expect(Object.keys(input)).toContain('index');
     expect(existsSync(join(REPO_DIR, 'resources', 'models'))).toBe(true);
