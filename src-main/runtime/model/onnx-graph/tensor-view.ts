@@ -93,8 +93,8 @@ export function tensorOf(source: Source, span: FieldSpan): TensorView {
     else if (f.field === 2) tensor.elemType = elementTypeName(varintOf(bytes, f));
     else if (f.field === 8) tensor.name = textOf(bytes, f);
     else if (f.field === 9) tensor.bytes = bytes.subarray(f.valueAt, f.endAt);
-    else if (f.field === 4) typed[4]!.push(...floatsOf(bytes, f));
-    else if (f.field === 5 || f.field === 7) typed[f.field]!.push(...signedVarintsOf(bytes, f));
+    else if (f.field === 4) appendEach(typed[4]!, floatsOf(bytes, f));
+    else if (f.field === 5 || f.field === 7) appendEach(typed[f.field]!, signedVarintsOf(bytes, f));
     else if (f.field === 14) isExternal = varintOf(bytes, f) === 1;
     else if (f.field === 13) {
       const entry = fieldsOf(bytes, f.valueAt, f.endAt);
@@ -117,6 +117,14 @@ function externalBytesOf(source: Source, tensor: TensorView, entries: Map<string
   if (offset + length > data.length)
     throw new Error(`initializer ${tensor.name}: ${location} ends before byte ${offset + length}`);
   return data.subarray(offset, offset + length);
+}
+
+/**
+ * Appends `values` one by one: a packed field holds a whole weight (hundreds of thousands of
+ * values), and spreading that many arguments into push overflows the stack.
+ */
+function appendEach(target: number[], values: readonly number[]): void {
+  for (const value of values) target.push(value);
 }
 
 /** A tensor stored in typed fields, as the raw bytes its element type has. */
