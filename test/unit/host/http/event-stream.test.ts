@@ -78,6 +78,40 @@ describe('/api/events: a client that never reads', () => {
     await new Promise((resolve) => socket.once('close', resolve));
   });
 
+  it('cuts off only the client that fell behind: one reading beside it gets every event', async () => {
+    const before = warnings.length;
+    const response = await fetch(`${host.url}api/events`);
+    const body = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const seen = new Set<string>();
+    const reading = (async () => {
+      let tail = '';
+      for (;;) {
+        const { done, value } = await body.read();
+        if (done) return;
+        // An id cut between two reads is found in the next one: keep the last few characters.
+        const text = tail + value;
+        for (const match of text.matchAll(/"requestId":"(r-\d+)"/g)) seen.add(match[1]!);
+        tail = text.slice(-32);
+      }
+    })();
+    await vi.waitFor(() => expect(service.listeners.size).toBe(1));
+    const socket = await neverReadingClient(host.port);
+    expect(service.listeners.size).toBe(2);
+    const text = 'z'.repeat(64 * 1024);
+    let numPushed = 0;
+    for (; numPushed < 512 && service.listeners.size > 1; numPushed++) {
+      service.push(chunk(numPushed, text));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await vi.waitFor(() => expect(service.listeners.size).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(seen.size).toBe(numPushed), { timeout: 10_000 });
+    expect(warnings.slice(before)).toEqual([expect.stringMatching(/an \/api\/events client was cut off/)]);
+    socket.destroy();
+    await body.cancel();
+    await reading;
+    await vi.waitFor(() => expect(service.listeners.size).toBe(0));
+  });
+
   it('keeps a client that reads, however much goes through', async () => {
     const before = warnings.length;
     const response = await fetch(`${host.url}api/events`);
