@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRequestTarget, startHttpHost } from '../../../../src-main/host/http';
@@ -65,6 +66,22 @@ describe('the host answers hostile request lines with 400 and keeps serving', ()
   });
 });
 
+/**
+ * Sends `head` and resolves with what the host wrote once the host itself closes the connection;
+ * fails if it keeps the connection open (waiting for the rest of a body it refused) for 10 s.
+ */
+function answerThenClose(port: number, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.setTimeout(10_000, () => socket.destroy(new Error('the host kept the connection open')));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+    socket.write(head);
+  });
+}
+
 describe('bodies whose parse would be the attack are refused before parsing', () => {
   const deep = `{"messages": ${'['.repeat(500_000)}${']'.repeat(500_000)}}`;
   const post = (path: string, body: string) =>
@@ -84,16 +101,28 @@ describe('bodies whose parse would be the attack are refused before parsing', ()
     expect(service.calls).toHaveLength(numCalls);
   });
 
-  it('answers a too-deep body from its first bytes: the rest is never waited for', async () => {
-    // A 1 MB body is declared but only its first 1,000 bytes are sent: the answer comes anyway.
-    const head =
-      `POST /api/call/chat.send HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n${'['.repeat(1_000)}`;
-    const response = await rawExchange(host.port, head);
-    expect(statusOfRaw(response)).toBe(400);
-    expect(response).toMatch(/connection: close/i);
-    expect(response).toContain('the body is nested deeper than 64 levels; it was refused before parsing');
-  });
+  it.each([
+    ['/api/call/chat.send', 'the body is nested deeper than 64 levels; it was refused before parsing'],
+    [
+      '/v1/chat/completions',
+      'The request body is nested deeper than 64 levels; it was refused before parsing.',
+    ],
+  ])(
+    'answers a too-deep %s body from its first bytes, closes that connection itself, and keeps serving',
+    async (target, reason) => {
+      const numCalls = service.calls.length;
+      // A 1 MB body is declared but only its first 1,000 bytes are sent: the answer comes anyway.
+      const head =
+        `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n${'['.repeat(1_000)}`;
+      const response = await answerThenClose(host.port, head);
+      expect(statusOfRaw(response)).toBe(400);
+      expect(response).toMatch(/connection: close/i);
+      expect(response).toContain(reason);
+      expect(service.calls).toHaveLength(numCalls);
+      expect((await rawRequest(host.port, '/')).status).toBe(200);
+    },
+  );
 
   it('a 500k-deep /v1 body: 400 invalid_json naming the depth limit', async () => {
     const answer = await post('/v1/chat/completions', deep);
