@@ -59,3 +59,20 @@ export class JsonWorkMeter {
       : null;
   }
 }
+
+/** Characters of a text measured at a time: an over-limit text stops after the slice that shows it. */
+const TEXT_SLICE_CHARS = 64 * 1024;
+const encoder = new TextEncoder();
+
+/**
+ * Why a whole JSON `text` (already in memory) is over `limits`, or null when it is within them.
+ * A surrogate pair cut between slices encodes as U+FFFD: no structural character, same count.
+ */
+export function jsonTextWorkProblem(text: string, limits: JsonWorkLimits): string | null {
+  const meter = new JsonWorkMeter(limits);
+  for (let at = 0; at < text.length; at += TEXT_SLICE_CHARS) {
+    const problem = meter.feed(encoder.encode(text.slice(at, at + TEXT_SLICE_CHARS)));
+    if (problem !== null) return problem;
+  }
+  return null;
+}

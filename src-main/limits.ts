@@ -28,6 +28,20 @@ export const HTTP_LIMITS = {
   maxHeaderBytes: 16 * KIB,
 } as const;
 
+/** The largest values the service contract accepts from a client (zod bounds derive from these). */
+export const INPUT_LIMITS = {
+  /** One chat message (characters); longer ones are refused by the contract. */
+  maxMessageChars: 200_000,
+  /** A conversation's system prompt (characters). */
+  maxSystemPromptChars: 20_000,
+  /** Messages in one imported conversation. */
+  maxImportedMessages: 100_000,
+  /** The text of one `traces.import` call (characters); larger traces use the streamed upload. */
+  maxTraceTextChars: 50_000_000,
+  /** A file name sent with an import (characters). */
+  maxFileNameChars: 500,
+} as const;
+
 /**
  * What a JSON text may cost to parse, counted before it is parsed (json-work.ts): how deep it
  * nests and how many items (array elements, object members) it holds. Bytes alone do not bound
@@ -46,20 +60,13 @@ export const JSON_WORK_LIMITS = {
    * the serving thread) is refused after a third of its bytes are scanned.
    */
   requestBody: { maxDepth: 64, maxItems: 32_768 },
-} as const;
-
-/** The largest values the service contract accepts from a client (zod bounds derive from these). */
-export const INPUT_LIMITS = {
-  /** One chat message (characters); longer ones are refused by the contract. */
-  maxMessageChars: 200_000,
-  /** A conversation's system prompt (characters). */
-  maxSystemPromptChars: 20_000,
-  /** Messages in one imported conversation. */
-  maxImportedMessages: 100_000,
-  /** The text of one `traces.import` call (characters); larger traces use the streamed upload. */
-  maxTraceTextChars: 50_000_000,
-  /** A file name sent with an import (characters). */
-  maxFileNameChars: 500,
+  /**
+   * A conversation file given to `chat.import` (its text, up to maxTraceTextChars): an export nests
+   * under 10 deep. Items are left to the character bound (every item takes a character at least),
+   * so no real export is refused; the depth is what a small file can abuse (1 MB nested 500k deep
+   * parsed for ~0.5 s on the serving thread).
+   */
+  conversationFile: { maxDepth: 64, maxItems: INPUT_LIMITS.maxTraceTextChars },
 } as const;
 
 /** Pacing and backlog of one `/api/events` stream. */

@@ -4,6 +4,8 @@ import { CONVERSATION_EXPORT_FORMAT, ConversationExportSchema, MessageMetaSchema
 import type { ConversationExport, ConversationSettings } from '../contract';
 import { describeIssues } from '../contract';
 import { pathTo } from './tree';
+import { jsonTextWorkProblem } from '../../json-work';
+import { JSON_WORK_LIMITS } from '../../limits';
 
 /** A file name safe on every OS, from a conversation title. */
 export function fileNameOf(title: string, extension: 'json' | 'md'): string {
@@ -77,6 +79,8 @@ export interface ParsedImport {
  * fresh ids, so importing the same file twice gives two independent conversations.
  */
 export function parseImport(text: string, fileName: string): ParsedImport {
+  const problem = jsonTextWorkProblem(text, JSON_WORK_LIMITS.conversationFile);
+  if (problem !== null) throw new Error(`${fileName} ${problem}; it was refused before parsing`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -267,6 +267,10 @@ describe('chat turns: versions, branches, settings, context fitting, export and 
         json.text.replace(/"content": "/, '"content": "\\ud800'),
         /messages\.0\.content: has a broken character at position 1 \(a lone UTF-16 surrogate/,
       ],
+      [
+        `{"format": "x", "messages": ${'['.repeat(500_000)}${']'.repeat(500_000)}}`,
+        /^bad\.json is nested deeper than 64 levels; it was refused before parsing$/,
+      ],
     ] as const) {
       const result = await core.service.call('chat.import', { fileName: 'bad.json', text });
       expect(result.ok).toBe(false);
