@@ -10,7 +10,10 @@ export interface ProcessGuardOptions {
   logPath: string;
   /** Tells the user the host is stopping and why (stderr; a dialog in the desktop app). */
   tell(message: string): void;
-  /** Stops the host in order (the store flushes) and exits with a non-zero code; called once. */
+  /**
+   * Stops the host in order (the store flushes); called once. `serve` then exits 1; the desktop
+   * app quits through its quit gate (the dialog has told the user).
+   */
   stop(): void;
   /** Emits the two process events (the process itself; a plain emitter in tests). */
   target?: Pick<EventEmitter, 'on' | 'off'>;
