@@ -133,12 +133,13 @@ function historyOffNote(fetch) {
 }
 
 /**
- * The one line `npm start` prints when it serves the browser instead.
+ * The one line `npm start` prints when it serves the browser instead. Nothing opens a browser
+ * (there may be no display to open one on): the line says to open the address the host prints.
  * @param {{ reason: string, remedy: string | null }} decision
  */
 export function browserLine(decision) {
   const remedy = decision.remedy ? ` To get the window: ${decision.remedy}.` : '';
-  return `Opening in your browser instead of the desktop window: ${decision.reason}.${remedy}`;
+  return `Serving First Frame to your browser (open the address printed below) instead of the desktop window: ${decision.reason}.${remedy}`;
 }
 
 /**

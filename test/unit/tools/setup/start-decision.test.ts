@@ -80,6 +80,11 @@ describe('npm start decides between the window and the browser', () => {
       reason: 'there is no display ($DISPLAY and $WAYLAND_DISPLAY are unset)',
       remedy: null,
     });
+    // Nothing opens a browser here (no display): the line sends the user to the printed address.
+    expect(browserLine(decision as { reason: string; remedy: string | null })).toBe(
+      'Serving First Frame to your browser (open the address printed below) instead of the desktop window: ' +
+        'there is no display ($DISPLAY and $WAYLAND_DISPLAY are unset).',
+    );
   });
 
   it('after npm ci (npm 10 or 11), online: downloads Electron, then SQLite for Electron, then opens the window with history on', async () => {
@@ -101,7 +106,8 @@ describe('npm start decides between the window and the browser', () => {
     const line = browserLine(decision as { reason: string; remedy: string | null });
     expect(line).not.toContain('\n');
     expect(line).toBe(
-      'Opening in your browser instead of the desktop window: Electron 40.9.3 could not be downloaded ' +
+      'Serving First Frame to your browser (open the address printed below) instead of the desktop window: ' +
+        'Electron 40.9.3 could not be downloaded ' +
         '(github.com could not be reached). To get the window: `npm run electron:fetch` gets it once you are ' +
         'online (or set ELECTRON_MIRROR).',
     );
@@ -146,7 +152,8 @@ describe('npm start decides between the window and the browser', () => {
     const { decision } = await settleStart(machine.effects);
     expect(machine.calls).toEqual({ electron: 1, sqlite: 0 });
     expect(browserLine(decision as { reason: string; remedy: string | null })).toBe(
-      'Opening in your browser instead of the desktop window: Electron 40.9.3 could not be downloaded ' +
+      'Serving First Frame to your browser (open the address printed below) instead of the desktop window: ' +
+        'Electron 40.9.3 could not be downloaded ' +
         '(registry.npmjs.org could not be reached). To get the window: `npm run electron:fetch` gets it once ' +
         'you are online (or set ELECTRON_MIRROR).',
     );
