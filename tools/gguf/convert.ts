@@ -1,11 +1,13 @@
-// A model folder (config.json, tokenizer.json, an onnx-llama ONNX file) → one llama-arch GGUF.
+// A model folder (config.json, tokenizer.json, an onnx-llama ONNX file) → one llama-arch GGUF
+// (or qwen2/qwen3-named, with the extra weights given).
 
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { checkWeightsMatchConfig, readOnnxLlamaWeights, validateLlamaConfig } from '../onnx-llama';
+import type { LlamaWeights } from '../onnx-llama';
 import { writeGguf } from './gguf-file';
 import { llamaMetadata, tokenizerMetadata, type HfTokenizerJson, type SpecialIds } from './llama-metadata';
-import { llamaTensors, type GgufWeightType } from './llama-tensors';
+import { llamaTensors, type GgufArchitecture, type GgufWeightType } from './llama-tensors';
 
 /** What a conversion wrote and how long its phases took (ms). */
 export interface GgufConversion {
@@ -47,6 +49,10 @@ export function convertFolderToGguf(spec: {
   type: GgufWeightType;
   outPath: string;
   onnxPath?: string;
+  /** The architecture the file names (default llama). */
+  architecture?: GgufArchitecture;
+  /** Weights written beside the folder's (Hugging Face names: a qwen layer's biases or q/k norms). */
+  extraWeights?: LlamaWeights;
 }): GgufConversion {
   const rawConfig = JSON.parse(readFileSync(join(spec.modelDir, 'config.json'), 'utf8')) as Record<
     string,
@@ -59,11 +65,12 @@ export function convertFolderToGguf(spec: {
   let startMs = performance.now();
   const weights = readOnnxLlamaWeights(spec.onnxPath ?? join(spec.modelDir, 'onnx', 'model.onnx'), config);
   checkWeightsMatchConfig(config, weights);
+  for (const [name, tensor] of spec.extraWeights ?? []) weights.set(name, tensor);
   const readWeights = performance.now() - startMs;
   startMs = performance.now();
-  const tensors = llamaTensors(config, weights, spec.type);
+  const tensors = llamaTensors(config, weights, spec.type, spec.architecture);
   const metadata = [
-    ...llamaMetadata(config, basename(spec.modelDir), spec.type),
+    ...llamaMetadata(config, basename(spec.modelDir), spec.type, spec.architecture),
     ...tokenizerMetadata(tokenizer, config.vocab_size, specialIds(spec.modelDir, rawConfig)),
   ];
   const encode = performance.now() - startMs;

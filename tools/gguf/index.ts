@@ -8,5 +8,5 @@ export { GGML_TYPE, GGUF_ALIGNMENT, writeGguf } from './gguf-file';
 export type { GgmlTypeName, GgufTensor, GgufValue } from './gguf-file';
 export { llamaMetadata, tokenizerMetadata } from './llama-metadata';
 export { llamaTensors, permuteForRope } from './llama-tensors';
-export type { GgufWeightType } from './llama-tensors';
+export type { GgufArchitecture, GgufWeightType } from './llama-tensors';
 export { BLOCK_SIZE, encodeTensor, typeBytes } from './quantize';

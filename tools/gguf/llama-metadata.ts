@@ -3,7 +3,7 @@
 
 import { llamaDims, type LlamaConfig } from '../onnx-llama';
 import type { GgufValue } from './gguf-file';
-import type { GgufWeightType } from './llama-tensors';
+import type { GgufArchitecture, GgufWeightType } from './llama-tensors';
 
 /** llama.cpp's `general.file_type` (LLAMA_FTYPE_MOSTLY_*) for each conversion type. */
 const FILE_TYPE: Record<GgufWeightType, number> = { f16: 1, q4_0: 2, q8_0: 7 };
@@ -69,31 +69,32 @@ export function tokenizerMetadata(
   return metadata;
 }
 
-/** general.* and llama.* hyperparameters for `config`. */
+/** general.* and `{architecture}.*` hyperparameters for `config`. */
 export function llamaMetadata(
   config: LlamaConfig,
   name: string,
   type: GgufWeightType,
+  arch: GgufArchitecture = 'llama',
 ): Array<[string, GgufValue]> {
   const d = llamaDims(config);
   const u32 = (value: number): GgufValue => ({ type: 'uint32', value });
   const f32 = (value: number): GgufValue => ({ type: 'float32', value });
   return [
-    ['general.architecture', { type: 'string', value: 'llama' }],
+    ['general.architecture', { type: 'string', value: arch }],
     ['general.name', { type: 'string', value: name }],
     ['general.file_type', u32(FILE_TYPE[type])],
     ['general.quantization_version', u32(2)],
-    ['llama.context_length', u32(config.max_position_embeddings)],
-    ['llama.embedding_length', u32(d.hiddenSize)],
-    ['llama.block_count', u32(d.numLayers)],
-    ['llama.feed_forward_length', u32(d.intermediateSize)],
-    ['llama.attention.head_count', u32(d.numHeads)],
-    ['llama.attention.head_count_kv', u32(d.numKvHeads)],
-    ['llama.attention.key_length', u32(d.headDim)],
-    ['llama.attention.value_length', u32(d.headDim)],
-    ['llama.attention.layer_norm_rms_epsilon', f32(d.rmsNormEps)],
-    ['llama.rope.freq_base', f32(d.ropeTheta)],
-    ['llama.rope.dimension_count', u32(d.headDim)],
-    ['llama.vocab_size', u32(d.vocabSize)],
+    [`${arch}.context_length`, u32(config.max_position_embeddings)],
+    [`${arch}.embedding_length`, u32(d.hiddenSize)],
+    [`${arch}.block_count`, u32(d.numLayers)],
+    [`${arch}.feed_forward_length`, u32(d.intermediateSize)],
+    [`${arch}.attention.head_count`, u32(d.numHeads)],
+    [`${arch}.attention.head_count_kv`, u32(d.numKvHeads)],
+    [`${arch}.attention.key_length`, u32(d.headDim)],
+    [`${arch}.attention.value_length`, u32(d.headDim)],
+    [`${arch}.attention.layer_norm_rms_epsilon`, f32(d.rmsNormEps)],
+    [`${arch}.rope.freq_base`, f32(d.ropeTheta)],
+    [`${arch}.rope.dimension_count`, u32(d.headDim)],
+    [`${arch}.vocab_size`, u32(d.vocabSize)],
   ];
 }

@@ -10,6 +10,22 @@ import { encodeTensor } from './quantize';
 export type GgufWeightType = 'f16' | 'q8_0' | 'q4_0';
 
 /**
+ * Architectures the writer names: llama (Q/K rows permuted for llama.cpp's interleaved rope), or
+ * qwen2 / qwen3 (NeoX rope, rows as Hugging Face holds them; their q/k/v biases or q/k norms
+ * written when the weights hold them).
+ */
+export type GgufArchitecture = 'llama' | 'qwen2' | 'qwen3';
+
+/** Hugging Face names (after `model.layers.N.self_attn.`) of the extras qwen layers carry → ggml's. */
+const LAYER_EXTRAS: Array<[string, string]> = [
+  ['q_proj.bias', 'attn_q.bias'],
+  ['k_proj.bias', 'attn_k.bias'],
+  ['v_proj.bias', 'attn_v.bias'],
+  ['q_norm.weight', 'attn_q_norm.weight'],
+  ['k_norm.weight', 'attn_k_norm.weight'],
+];
+
+/**
  * Reorders the rows of a [numHeads·headDim, in] projection: within each head, HF's row
  * `half·(headDim/2) + i` moves to `2i + half`, so llama.cpp's adjacent-pair rotation equals
  * HF's rotate_half. Q and K get the same reordering per head, so q·k is unchanged.
@@ -47,11 +63,19 @@ function ggufTensor(name: string, tensor: NamedTensor, type: GgmlTypeName): Gguf
 }
 
 /**
- * Every tensor llama.cpp's LLAMA graph loads, in `type` (matrices) and f32 (norms).
+ * Every tensor llama.cpp's graph for `architecture` loads, in `type` (matrices) and f32 (norms,
+ * biases).
  * `output.weight` is left out when the embedding is tied: llama.cpp then reuses token_embd.
  */
-export function llamaTensors(config: LlamaConfig, weights: LlamaWeights, type: GgufWeightType): GgufTensor[] {
+export function llamaTensors(
+  config: LlamaConfig,
+  weights: LlamaWeights,
+  type: GgufWeightType,
+  architecture: GgufArchitecture = 'llama',
+): GgufTensor[] {
   const dims = llamaDims(config);
+  const rope = (tensor: NamedTensor, numHeads: number) =>
+    architecture === 'llama' ? permuteForRope(tensor, numHeads) : tensor;
   const tensors = [ggufTensor('token_embd.weight', weightOf(weights, 'model.embed_tokens.weight'), type)];
   for (let layer = 0; layer < dims.numLayers; layer++) {
     const hf = (name: string) => weightOf(weights, `model.layers.${layer}.${name}.weight`);
@@ -59,8 +83,8 @@ export function llamaTensors(config: LlamaConfig, weights: LlamaWeights, type: G
       ggufTensor(`blk.${layer}.${name}.weight`, tensor, type);
     tensors.push(
       blk('attn_norm', hf('input_layernorm')),
-      blk('attn_q', permuteForRope(hf('self_attn.q_proj'), dims.numHeads)),
-      blk('attn_k', permuteForRope(hf('self_attn.k_proj'), dims.numKvHeads)),
+      blk('attn_q', rope(hf('self_attn.q_proj'), dims.numHeads)),
+      blk('attn_k', rope(hf('self_attn.k_proj'), dims.numKvHeads)),
       blk('attn_v', hf('self_attn.v_proj')),
       blk('attn_output', hf('self_attn.o_proj')),
       blk('ffn_norm', hf('post_attention_layernorm')),
@@ -68,6 +92,11 @@ export function llamaTensors(config: LlamaConfig, weights: LlamaWeights, type: G
       blk('ffn_up', hf('mlp.up_proj')),
       blk('ffn_down', hf('mlp.down_proj')),
     );
+    for (const [hfName, ggmlName] of LAYER_EXTRAS) {
+      const extra = weights.get(`model.layers.${layer}.self_attn.${hfName}`);
+      if (extra && architecture !== 'llama')
+        tensors.push(ggufTensor(`blk.${layer}.${ggmlName}`, extra, type));
+    }
   }
   tensors.push(ggufTensor('output_norm.weight', weightOf(weights, 'model.norm.weight'), type));
   if (!dims.isTiedEmbedding)

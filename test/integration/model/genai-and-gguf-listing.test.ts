@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectGeneration, Runtime } from '../../../src-main/runtime';
-import { ensureGguf, writeGguf } from '../../../tools/gguf';
+import { convertFolderToGguf, ensureGguf, writeGguf } from '../../../tools/gguf';
 import { writeGenaiFolder } from '../../support/genai-folder';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 import { expectNothingHeld } from '../../support/runtime';
@@ -41,6 +41,12 @@ describe('onnxruntime-genai folders and GGUF files in the models folder', () => 
       [['general.architecture', { type: 'string', value: 'mamba' }]],
       [],
     );
+    convertFolderToGguf({
+      modelDir: path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID),
+      type: 'q8_0',
+      outPath: path.join(models, 'qwen2-no-bias.gguf'),
+      architecture: 'qwen2',
+    });
     mkdirSync(path.join(models, 'split-set'));
     copyFileSync(gguf, path.join(models, 'split-set', 'big-00001-of-00002.gguf'));
     mkdirSync(path.join(models, 'torch-only'));
@@ -115,7 +121,11 @@ describe('onnxruntime-genai folders and GGUF files in the models folder', () => 
     ['cut', /^cut\.gguf: is a GGUF file that cannot be used: .*truncated/],
     [
       'mamba-130m',
-      /^mamba-130m\.gguf: is a GGUF file that cannot be used: architecture mamba is not supported \(First Frame converts llama, mistral\)/,
+      /^mamba-130m\.gguf: is a GGUF file that cannot be used: architecture mamba is not supported \(First Frame converts llama, mistral, qwen2, qwen3\)/,
+    ],
+    [
+      'qwen2-no-bias',
+      /^qwen2-no-bias\.gguf: is a GGUF file that cannot be used: has no blk\.0\.attn_q\.bias tensor/,
     ],
     [
       'split-set',

@@ -128,6 +128,15 @@ export function checkLayer(dims: DecoderDims, index: number, layer: DecoderLayer
   checkMatrix(at('gate'), layer.gate, dims.intermediateSize, dims.hiddenSize);
   checkMatrix(at('up'), layer.up, dims.intermediateSize, dims.hiddenSize);
   checkMatrix(at('down'), layer.down, dims.hiddenSize, dims.intermediateSize);
+  if (layer.qkvBias) {
+    checkFloat(at('qkvBias.q'), layer.qkvBias.q, [qWidth]);
+    checkFloat(at('qkvBias.k'), layer.qkvBias.k, [kvWidth]);
+    checkFloat(at('qkvBias.v'), layer.qkvBias.v, [kvWidth]);
+  }
+  if (layer.qkNorm) {
+    checkFloat(at('qkNorm.q'), layer.qkNorm.q, [dims.headDim]);
+    checkFloat(at('qkNorm.k'), layer.qkNorm.k, [dims.headDim]);
+  }
 }
 
 /** Checks the final norm: a float vector of the hidden size. */

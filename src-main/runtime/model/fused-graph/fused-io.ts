@@ -39,6 +39,7 @@ export const FUSED_OPS = [
   ':Gather',
   ':Split',
   ':Mul',
+  ':Add',
   ':Cast',
   ':Transpose',
   ':Reshape',

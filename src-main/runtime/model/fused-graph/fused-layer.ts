@@ -1,5 +1,6 @@
 import type { GraphBuilder } from './graph-builder';
 import { MS_DOMAIN } from './graph-builder';
+import { addAttentionInputs } from './attention-inputs';
 import { addPackedProjection, addProjection, canPack } from './projections';
 import type { ProjectionOptions } from './projections';
 import { addFloatVector } from './vectors';
@@ -63,18 +64,13 @@ function addAttention(
   options: ProjectionOptions,
 ): string {
   const prefix = `model.layers.${layer}.self_attn`;
-  const qkv = [weights.q, weights.k, weights.v];
-  const [query, key, value] = canPack(qkv)
-    ? [addPackedProjection(builder, input, `${prefix}.qkv_proj`, qkv, options), '', '']
-    : (['q', 'k', 'v'] as const).map((part, i) =>
-        addProjection(builder, input, `${prefix}.${part}_proj`, qkv[i]!, options),
-      );
+  const [query, key, value] = addAttentionInputs(builder, prefix, input, weights, dims, options);
   const [context] = builder.addNode(
     'GroupQueryAttention',
     [
-      query!,
-      key!,
-      value!,
+      query,
+      key,
+      value,
       pastName(layer, 'key'),
       pastName(layer, 'value'),
       shared.seqlensK,

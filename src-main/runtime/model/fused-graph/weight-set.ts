@@ -100,6 +100,10 @@ export interface DecoderLayerWeights {
   gate: MatrixWeight;
   up: MatrixWeight;
   down: MatrixWeight;
+  /** Biases added to the q/k/v projections ([out] each; Qwen2), or none. */
+  qkvBias?: { q: FloatWeight; k: FloatWeight; v: FloatWeight } | null;
+  /** RMSNorm weights ([headDim]) applied to each query and key head before RoPE (Qwen3), or none. */
+  qkNorm?: { q: FloatWeight; k: FloatWeight } | null;
 }
 
 /**

@@ -22,18 +22,31 @@ export interface GgufDims {
   contextLength: number;
 }
 
-/** Architectures First Frame converts, and whether llama.cpp stored their Q/K rows permuted for its rope. */
-export const GGUF_ARCHITECTURES: Record<string, { isRopePermuted: boolean; note: string | null }> = {
-  llama: { isRopePermuted: true, note: null },
-  mistral: { isRopePermuted: true, note: null },
-  qwen2: {
-    isRopePermuted: false,
-    note: 'its q/k/v projection biases are not written by the fused graph writer yet',
-  },
-  qwen3: {
-    isRopePermuted: false,
-    note: 'its per-head q/k norms are not written by the fused graph writer yet',
-  },
+/** What a layer of an architecture adds to llama's: q/k/v biases (Qwen2) or per-head q/k norms (Qwen3). */
+export type LayerExtra = 'qkv-bias' | 'qk-norm';
+
+/**
+ * Architectures First Frame converts: whether llama.cpp stored their Q/K rows permuted for its
+ * interleaved rope (llama's; Qwen's use NeoX rope, Hugging Face's order), and what their layers add.
+ */
+export const GGUF_ARCHITECTURES: Record<string, { isRopePermuted: boolean; extras: LayerExtra[] }> = {
+  llama: { isRopePermuted: true, extras: [] },
+  mistral: { isRopePermuted: true, extras: [] },
+  qwen2: { isRopePermuted: false, extras: ['qkv-bias'] },
+  qwen3: { isRopePermuted: false, extras: ['qk-norm'] },
+};
+
+/** The extra tensors of each layer extra (ggml names without `blk.N.`), and their shape from the dims. */
+export const EXTRA_TENSORS: Record<LayerExtra, Array<[string, (dims: GgufDims) => number[]]>> = {
+  'qkv-bias': [
+    ['attn_q.bias', (d) => [d.numHeads * d.headDim]],
+    ['attn_k.bias', (d) => [d.numKvHeads * d.headDim]],
+    ['attn_v.bias', (d) => [d.numKvHeads * d.headDim]],
+  ],
+  'qk-norm': [
+    ['attn_q_norm.weight', (d) => [d.headDim]],
+    ['attn_k_norm.weight', (d) => [d.headDim]],
+  ],
 };
 
 /** A GGUF that is not a model First Frame can convert, with the reason. */
@@ -60,14 +73,10 @@ const TENSORS_PER_LAYER = [
 export function architectureOf(meta: ReadonlyMap<string, GgufMetaValue>): string {
   const arch = meta.get('general.architecture');
   if (typeof arch !== 'string') throw new GgufModelError('has no general.architecture');
-  const known = GGUF_ARCHITECTURES[arch];
-  if (!known)
+  if (!Object.hasOwn(GGUF_ARCHITECTURES, arch))
     throw new GgufModelError(
-      `architecture ${arch} is not supported (First Frame converts ${Object.keys(GGUF_ARCHITECTURES)
-        .filter((a) => !GGUF_ARCHITECTURES[a]!.note)
-        .join(', ')})`,
+      `architecture ${arch} is not supported (First Frame converts ${Object.keys(GGUF_ARCHITECTURES).join(', ')})`,
     );
-  if (known.note) throw new GgufModelError(`architecture ${arch} is not supported yet: ${known.note}`);
   return arch;
 }
 
@@ -122,7 +131,7 @@ export function dimsOf(
     throw new GgufModelError(
       `${arch}.attention.head_count_kv (${dims.numKvHeads}) does not divide head_count (${numHeads})`,
     );
-  checkTensors(dims, tensors);
+  checkTensors(dims, tensors, GGUF_ARCHITECTURES[arch]?.extras ?? []);
   return dims;
 }
 
@@ -142,7 +151,11 @@ function ropeScalingOf(
 }
 
 /** Every tensor the decoder reads is present with the shape the dimensions imply. */
-function checkTensors(dims: GgufDims, tensors: ReadonlyMap<string, GgufSetTensor>): void {
+function checkTensors(
+  dims: GgufDims,
+  tensors: ReadonlyMap<string, GgufSetTensor>,
+  extras: readonly LayerExtra[],
+): void {
   const expect = (name: string, shape: number[]) => {
     const tensor = tensors.get(name);
     if (!tensor) throw new GgufModelError(`has no ${name} tensor`);
@@ -166,6 +179,8 @@ function checkTensors(dims: GgufDims, tensors: ReadonlyMap<string, GgufSetTensor
       ffn_down: [ffn, h],
     };
     for (const part of TENSORS_PER_LAYER) expect(`blk.${layer}.${part}.weight`, shapes[part]!);
+    for (const extra of extras)
+      for (const [name, shapeOf] of EXTRA_TENSORS[extra]) expect(`blk.${layer}.${name}`, shapeOf(dims));
   }
   expect('output_norm.weight', [h]);
   if (!dims.isTiedEmbedding) expect('output.weight', [h, vocabSize]);

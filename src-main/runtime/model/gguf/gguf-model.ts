@@ -3,7 +3,7 @@
 
 import type { TokenizerFiles } from '../tokenizer';
 import { architectureOf, dimsOf, GGUF_ARCHITECTURES } from './gguf-architecture';
-import type { GgufDims } from './gguf-architecture';
+import type { GgufDims, LayerExtra } from './gguf-architecture';
 import { readGgufSet } from './gguf-files';
 import type { GgufSet } from './gguf-files';
 import { eosIdsOfGguf, tokenizerFilesOfGguf } from './gguf-tokenizer';
@@ -17,6 +17,8 @@ export interface GgufModel {
   architecture: string;
   /** Whether llama.cpp stored Q/K rows permuted for its interleaved rope (undone at conversion). */
   isRopePermuted: boolean;
+  /** What its layers add to llama's (q/k/v biases, q/k norms). */
+  extras: readonly LayerExtra[];
   dims: GgufDims;
   tokenizer: TokenizerFiles;
   eosIds: number[];
@@ -40,6 +42,7 @@ export function inspectGguf(file: string): GgufModel {
     set,
     architecture,
     isRopePermuted: GGUF_ARCHITECTURES[architecture]!.isRopePermuted,
+    extras: GGUF_ARCHITECTURES[architecture]!.extras,
     dims,
     tokenizer,
     eosIds: eosIdsOfGguf(set.metadata),

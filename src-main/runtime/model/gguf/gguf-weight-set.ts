@@ -13,7 +13,7 @@ import type {
   StreamedWeightSet,
 } from '../fused-graph';
 import { dequantize } from './ggml-dequantize';
-import { GgufModelError, LAYER_TENSORS } from './gguf-architecture';
+import { EXTRA_TENSORS, GgufModelError, LAYER_TENSORS } from './gguf-architecture';
 import type { GgufSetTensor } from './gguf-files';
 import type { GgufModel } from './gguf-model';
 import { GgufTensorReader } from './gguf-tensor-reader';
@@ -28,7 +28,11 @@ export type ConversionProgress = (bytesDone: number, bytesTotal: number) => void
 
 /** The tensors the decoder reads (the embedding first, then layer by layer, the final norm, the head). */
 function tensorNamesOf(model: GgufModel): string[] {
-  const perLayer = (i: number) => LAYER_TENSORS.map((part) => `blk.${i}.${part}.weight`);
+  const extras = model.extras.flatMap((extra) => EXTRA_TENSORS[extra].map(([name]) => name));
+  const perLayer = (i: number) => [
+    ...LAYER_TENSORS.map((part) => `blk.${i}.${part}.weight`),
+    ...extras.map((name) => `blk.${i}.${name}`),
+  ];
   return [
     ...(model.dims.ropeScaling?.type === 'frequency-factors' ? ['rope_freqs.weight'] : []),
     'token_embd.weight',
@@ -81,6 +85,16 @@ export function ggufWeightSource(
         gate: matrix(at('ffn_gate')),
         up: matrix(at('ffn_up')),
         down: matrix(at('ffn_down')),
+        qkvBias: model.extras.includes('qkv-bias')
+          ? {
+              q: vector(`blk.${i}.attn_q.bias`),
+              k: vector(`blk.${i}.attn_k.bias`),
+              v: vector(`blk.${i}.attn_v.bias`),
+            }
+          : null,
+        qkNorm: model.extras.includes('qk-norm')
+          ? { q: vector(at('attn_q_norm')), k: vector(at('attn_k_norm')) }
+          : null,
       };
     },
     finalNorm: () => vector('output_norm.weight'),

@@ -109,6 +109,18 @@ describe('checkWeightSet', () => {
     expect(problemOf({ ...weightSet(), embedding: blocks(64, 32, 4, 64) })?.weight).toBe('embedding');
   });
 
+  it('accepts q/k/v biases and per-head q/k norms of the right widths, and names one that is not', () => {
+    const set = weightSet();
+    set.layers[0]!.qkvBias = { q: float([32]), k: float([16]), v: float([16]) };
+    set.layers[0]!.qkNorm = { q: float([8]), k: float([8]) };
+    expect(problemOf(set)).toBeNull();
+    set.layers[0]!.qkvBias = { q: float([32]), k: float([32]), v: float([16]) };
+    expect(problemOf(set)?.weight).toBe('layers.0.qkvBias.k');
+    set.layers[0]!.qkvBias = null;
+    set.layers[0]!.qkNorm = { q: float([8]), k: float([16]) };
+    expect(problemOf(set)?.weight).toBe('layers.0.qkNorm.k');
+  });
+
   it('names a dimension that does not divide and a layer count that disagrees', () => {
     expect(problemOf({ ...weightSet(), dims: { ...DIMS, numKvHeads: 3 } })?.weight).toBe('dims.numKvHeads');
     expect(problemOf({ ...weightSet(), layers: [] })?.weight).toBe('layers');
