@@ -1,15 +1,22 @@
-import { PART_COLORS, PART_EXPLANATIONS, PART_LABELS, PHASES } from '../parts';
-import type { TtftPhase } from '../parts';
+import { PART_LAYERS } from '../parts';
+import type { BarLayer } from '../parts';
 
-/** The one legend of phase colours, used beside every chart and bar that draws phases. */
-export function PartLegend(props: { phases?: readonly TtftPhase[]; isCompact?: boolean }) {
-  const phases = props.phases ?? PHASES;
+/**
+ * The one legend of bar colours, beside every chart and bar that draws parts: every part by
+ * default, or the Simple view's groups (each naming its parts on hover).
+ */
+export function PartLegend(props: { layers?: readonly BarLayer[]; isCompact?: boolean }) {
+  const layers = props.layers ?? PART_LAYERS;
+  const isGrouped = layers !== PART_LAYERS;
   return (
-    <ul className={props.isCompact ? 'part-legend compact' : 'part-legend'} aria-label="TTFT parts">
-      {phases.map((phase) => (
-        <li key={phase} title={PART_EXPLANATIONS[phase]}>
-          <span className={`swatch ttft-seg-${phase}`} style={{ backgroundColor: PART_COLORS[phase] }} />
-          {PART_LABELS[phase]}
+    <ul
+      className={props.isCompact ? 'part-legend compact' : 'part-legend'}
+      aria-label={isGrouped ? 'Where the time goes' : 'TTFT parts'}
+    >
+      {layers.map((layer) => (
+        <li key={layer.key} title={layer.explanation}>
+          <span className={`swatch ttft-seg-${layer.key}`} style={{ backgroundColor: layer.color }} />
+          {layer.label}
         </li>
       ))}
     </ul>

@@ -1,12 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS } from '../../src-renderer/store/ui-store';
 import { seriousAxeFindings } from './axe';
 import type { AxeFinding } from './axe';
 import { sendMessage, setSampling, setViewMode, waitForDone } from './chat-driver';
+import type { Locator } from 'playwright-core';
 import type { E2eApp } from './harness';
 import { SCREENSHOT_DIR, startE2eApp } from './harness';
+import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../support/models';
+import { fakeEnvironment, writeHfRepo, writeOllamaModel, writeTinyGguf } from '../support/model-stores';
 
+const GROUP_KEYS = ['waiting', 'loading', 'reading', 'first-token'];
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 1024, height: 700 },
@@ -14,11 +20,15 @@ const SIZES = [
 
 describe('a newcomer on a fresh profile: first-run card, Simple view, model chip, Regenerate, every view checked', () => {
   let app: E2eApp;
+  // A temporary home where Ollama, LM Studio and the Hugging Face cache keep a model each.
+  const home = mkdtempSync(path.join(tmpdir(), 'ff-e2e-home-'));
   beforeAll(async () => {
-    app = await startE2eApp();
+    fakeStores(home);
+    app = await startE2eApp({ discoveryEnvironment: fakeEnvironment(home) });
   });
   afterAll(async () => {
     await app?.close();
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('says what the bundled model is and where to put a real one (the folder by its absolute path)', async () => {
@@ -50,7 +60,9 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     const answer = await sendMessage(app.page, 'Hello! Who are you?');
     await waitForDone(answer);
     const chip = answer.getByTestId('answer-model');
-    expect(await chip.textContent()).toMatch(/^ff-austen-mini · fp32 · this computer \(CPU\)demo$/);
+    expect(await chip.textContent()).toMatch(
+      /^ff-austen-mini · fp32 \(fp16 weights\) · this computer \(CPU\)demo$/,
+    );
     expect(await answer.getByTestId('ttft-groups').isVisible()).toBe(true);
     expect(await answer.locator('[data-testid^="ttft-part-"]').count()).toBe(0);
     expect(await answer.getByTestId('plain-sentence').textContent()).toMatch(
@@ -74,6 +86,46 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
       texts.add(await answer.locator('.message-text').textContent());
     }
     expect(texts.size).toBe(2);
+  });
+
+  it('Simple Dashboard: recent answers in four groups whose means add up to the mean wait; Expert one click away', async () => {
+    await app.page.getByTestId('nav-dashboard').click();
+    const dashboard = app.page.locator('[data-testid="dashboard"][data-mode="simple"]');
+    const chart = dashboard.getByTestId('recent-ttft-chart');
+    await chart.locator('path[data-layer]').first().waitFor();
+    const layers = await attributesOf(chart.locator('path[data-layer]'), 'data-layer');
+    expect(layers.length).toBeGreaterThan(0);
+    expect(layers.filter((key) => !GROUP_KEYS.includes(key!))).toEqual([]);
+    const report = await app.call('report.live', {});
+    const totalMs = Number(await dashboard.getByTestId('group-mean-total').getAttribute('data-ms'));
+    expect(totalMs).toBeCloseTo(report.parts.meanTtftMs!, 6);
+    const groupMs = (
+      await attributesOf(
+        dashboard.locator('[data-testid^="group-mean-"]:not([data-testid="group-mean-total"])'),
+        'data-ms',
+      )
+    ).map(Number);
+    // The parts sum to each TTFT within 0.001 ms per part, so their means do too.
+    expect(Math.abs(groupMs.reduce((a, b) => a + b, 0) - totalMs)).toBeLessThan(0.011);
+    expect(Number(await dashboard.getByTestId('ttft-p50').getAttribute('data-ms'))).toBeCloseTo(
+      report.ttft.p50Ms!,
+      6,
+    );
+    const shown = (await dashboard.innerText()).replace(/^.*Expert adds.*$/m, '');
+    expect(shown).not.toMatch(/TTFT|seats|goodput|λ|p9\d/);
+    const box = (await chart.locator('.recharts-surface').boundingBox())!;
+    await app.page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const tooltip = chart.getByTestId('chart-tooltip');
+    await tooltip.waitFor();
+    const tipLayers = await attributesOf(tooltip.locator('li'), 'data-layer');
+    expect(tipLayers.filter((key) => !GROUP_KEYS.includes(key!))).toEqual([]);
+    await app.screenshot('dashboard-simple');
+    await app.page.mouse.move(0, 0);
+    await dashboard.getByRole('button', { name: 'Show Expert' }).click();
+    await app.page.locator('[data-testid="dashboard"][data-mode="expert"]').waitFor();
+    expect(await app.page.getByTestId('view-mode').getAttribute('data-mode')).toBe('expert');
+    await setViewMode(app.page, 'simple');
+    await app.page.getByTestId('nav-chat').click();
   });
 
   it('Expert view: every part of the bar, kept across a reload', async () => {
@@ -132,7 +184,65 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     expect((await app.call('runs.exportCsv', { runId })).numRows).toBe(0);
   });
 
+  it('lists the models Ollama, LM Studio and the Hugging Face cache keep once discovery is on, in place', async () => {
+    await app.page.getByTestId('nav-slots').click();
+    const found = app.page.getByTestId('add-model').getByTestId('discovered-models');
+    await expect.poll(() => found.getByTestId('discovery-toggle').isEnabled()).toBe(true);
+    // The switch shows the service's answer, so it turns on once the service has said so.
+    await found.getByTestId('discovery-toggle').click();
+    // Turning it on rescans (and hashes what it finds): give a loaded machine time.
+    await expect
+      .poll(() => found.getByTestId('discovery-toggle').isChecked(), { timeout: 60_000 })
+      .toBe(true);
+    await expect.poll(() => found.getByTestId('discovery-place').count()).toBeGreaterThan(0);
+    const places = await Promise.all(
+      (await found.getByTestId('discovery-place').all()).map(async (li) => [
+        await li.textContent(),
+        await li.getAttribute('data-state'),
+      ]),
+    );
+    expect(places).toContainEqual(['Ollama: read · 1 model', 'found']);
+    expect(places).toContainEqual(['LM Studio: read · 1 model', 'found']);
+    expect(places).toContainEqual(['Hugging Face cache: read · 1 model', 'found']);
+    await expect.poll(() => found.locator('.user-models li').count(), { timeout: 30_000 }).toBe(3);
+    const listed = await found.locator('.user-models li').allTextContents();
+    expect(listed.some((m) => /tiny:latest · Ollama.*architecture mamba is not supported/.test(m))).toBe(
+      true,
+    );
+    expect(listed.some((m) => /Tiny-Q4_K_M.*LM Studio/.test(m))).toBe(true);
+    expect(listed.some((m) => /austen-copy/.test(m) && !/cannot load/.test(m))).toBe(true);
+    await app.screenshot('add-model-discovered');
+    // The loadable copy in the Hugging Face cache is offered in the chat's model picker.
+    await app.page.getByTestId('nav-chat').click();
+    const options = await app.page.getByTestId('model-picker').locator('option').allTextContents();
+    expect(options.some((o) => /austen-copy/.test(o))).toBe(true);
+  });
+
   it('raised no console errors and no CSP violations', () => {
     expect(app.problems).toEqual([]);
   });
 });
+
+/** An Ollama store, an LM Studio folder and a Hugging Face cache under `home`, one model each. */
+function fakeStores(home: string): void {
+  const gguf = path.join(home, 'src', 'tiny.gguf');
+  writeTinyGguf(gguf);
+  writeOllamaModel(
+    path.join(home, '.ollama', 'models'),
+    ['registry.ollama.ai', 'library', 'tiny', 'latest'],
+    [{ type: 'model', file: gguf }],
+  );
+  writeTinyGguf(path.join(home, '.lmstudio', 'models', 'someone', 'Tiny-GGUF', 'Tiny-Q4_K_M.gguf'));
+  const bundled = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
+  const files = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'];
+  writeHfRepo(
+    path.join(home, '.cache', 'huggingface', 'hub'),
+    'first-frame/austen-copy',
+    Object.fromEntries(files.map((f) => [f, path.join(bundled, f)])),
+  );
+}
+
+/** One attribute of every element a locator matches, in document order. */
+async function attributesOf(locator: Locator, name: string): Promise<(string | null)[]> {
+  return Promise.all((await locator.all()).map((element) => element.getAttribute(name)));
+}

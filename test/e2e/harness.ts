@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { startHttpHost } from '../../src-main/host/http';
 import type { HttpHost } from '../../src-main/host/http';
 import { createCore } from '../../src-main/service';
-import type { Core, MethodInput, MethodName, MethodOutput } from '../../src-main/service';
+import type { Core, CoreOptions, MethodInput, MethodName, MethodOutput } from '../../src-main/service';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../support/models';
 import { launchBrowser } from './browser';
 import type { LaunchedBrowser } from './browser';
@@ -34,13 +34,21 @@ export interface E2eApp {
   close(): Promise<void>;
 }
 
-/** Starts core, host (free port) and chromium (fresh profile), and opens the app. */
-export async function startE2eApp(): Promise<E2eApp> {
+/**
+ * Starts core, host (free port) and chromium (fresh profile), and opens the app. `options`
+ * reach the core (a fake home for discovery, say); the data folder is always a fresh one.
+ */
+export async function startE2eApp(options: Pick<CoreOptions, 'discoveryEnvironment'> = {}): Promise<E2eApp> {
   const modelFile = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID, 'onnx', 'model.onnx');
   if (!existsSync(modelFile))
     throw new Error(`the bundled model is missing (${modelFile}): e2e tests run the real bundled model`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ff-e2e-data-'));
-  const core = await createCore({ dataDir, bundledModelsDir: BUNDLED_MODELS_DIR, host: 'headless' });
+  const core = await createCore({
+    ...options,
+    dataDir,
+    bundledModelsDir: BUNDLED_MODELS_DIR,
+    host: 'headless',
+  });
   const startHost = (port: number) =>
     startHttpHost({
       service: core.service,

@@ -1,5 +1,7 @@
 import type { SendForecast } from '../../../src-main/service/contract';
 import { Term, formatCount, formatMs } from '../../components';
+import { useSlice } from '../../store';
+import { simpleForecast } from './forecast-words';
 
 /**
  * How full the model's context would be with the next request: tokens of the prompt (system
@@ -40,10 +42,27 @@ export function ContextMeter(props: { forecast: SendForecast | null }) {
   );
 }
 
-/** "reuses 96 of 120 tokens (6 pages), ~24 new tokens, est. TTFT ≈ 18 ms". */
+/**
+ * Expert: "reuses 96 of 120 tokens (6 pages), ~24 new tokens, est. TTFT ≈ 18 ms"; Simple: the
+ * same forecast in words ("First word in about 18 ms: 24 new tokens to read, 96 remembered").
+ */
 export function SendForecastLine(props: { forecast: SendForecast | null }) {
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const f = props.forecast;
   if (!f) return null;
+  if (!isExpert)
+    return (
+      <div
+        className="send-forecast"
+        data-testid="send-forecast"
+        data-cached-tokens={f.numCachedTokens}
+        data-new-tokens={f.numNewTokens}
+        data-ttft-ms={f.estTtftMs === null ? '' : f.estTtftMs.toFixed(3)}
+        title={f.remote ? f.remote.note : 'Estimated from the reading speed measured on this machine.'}
+      >
+        {simpleForecast(f)}
+      </div>
+    );
   if (f.remote)
     return (
       <div className="send-forecast" data-testid="send-forecast" title={f.remote.note}>

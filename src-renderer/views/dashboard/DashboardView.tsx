@@ -1,17 +1,25 @@
-import { useSlice } from '../../store';
 import { BoundaryPhasesPanel } from './BoundaryPhasesPanel';
 import { GoodputPanel } from './GoodputPanel';
 import { LittleAndClassesPanel } from './LittleAndClassesPanel';
 import { LoadChart } from './LoadChart';
 import { RecentBarsChart } from './RecentBarsChart';
 import { ReportSummary } from './ReportSummary';
+import { SimpleDashboard } from './SimpleDashboard';
 import { ExportControl, Panel, PartLegend, formatCount } from '../../components';
+import { PART_LAYERS } from '../../parts';
+import { useSlice } from '../../store';
 
 /**
  * The live dashboard. It renders only the throttled view (≤ 4 updates/s) so 10,000 timelines
- * in the window cost one report per update, not one per event.
+ * in the window cost one report per update, not one per event. Simple (the default) shows the
+ * plain panels; Expert every part, formula and report.
  */
 export function DashboardView() {
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
+  return isExpert ? <ExpertDashboard /> : <SimpleDashboard />;
+}
+
+function ExpertDashboard() {
   const view = useSlice('live', (s) => s.view);
   const slo = useSlice('live', (s) => s.slo);
   const setSlo = useSlice('live', (s) => s.setSlo);
@@ -19,7 +27,7 @@ export function DashboardView() {
   const setBoundary = useSlice('live', (s) => s.setBoundary);
   const r = view.report;
   return (
-    <div className="dashboard">
+    <div className="dashboard" data-testid="dashboard" data-mode="expert">
       <Panel
         title={`Recent answers (${formatCount(r.numRequests)})`}
         hint="the live window: the newest requests this app served, each bar its time to first token split into parts"
@@ -31,7 +39,7 @@ export function DashboardView() {
           </>
         }
       >
-        <RecentBarsChart timelines={view.recent} />
+        <RecentBarsChart timelines={view.recent} layers={PART_LAYERS} />
       </Panel>
       <ReportSummary report={r} title="How long answers took" hint="percentiles by nearest rank" />
       <Panel title="Answers running and waiting" hint="seats in use and the queue, over time">

@@ -2,8 +2,11 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import type { EngineStats } from '../../../src-main/service/contract';
 import { formatClock } from '../../components';
 
-/** Running seats and queue depth over time, as step lines (the engine's own samples). */
-export function LoadChart(props: { load: readonly EngineStats[] }) {
+/**
+ * Running seats and queue depth over time, as step lines (the engine's own samples); Simple
+ * names them as answers being written and answers waiting.
+ */
+export function LoadChart(props: { load: readonly EngineStats[]; isSimple?: boolean }) {
   if (props.load.length === 0) return <p className="empty-chart">No engine samples yet.</p>;
   return (
     <div className="chart" data-testid="load-chart">
@@ -22,7 +25,7 @@ export function LoadChart(props: { load: readonly EngineStats[] }) {
           <Line
             type="stepAfter"
             dataKey="numRunning"
-            name="running seats"
+            name={props.isSimple ? 'answers being written' : 'running seats'}
             stroke="#2e86de"
             dot={false}
             isAnimationActive={false}
@@ -30,7 +33,7 @@ export function LoadChart(props: { load: readonly EngineStats[] }) {
           <Line
             type="stepAfter"
             dataKey="numWaiting"
-            name="queue depth"
+            name={props.isSimple ? 'answers waiting' : 'queue depth'}
             stroke="#e67e22"
             dot={false}
             isAnimationActive={false}

@@ -1,9 +1,16 @@
 import type { ReactNode } from 'react';
 import type { Distribution, LatencyReport } from '../../../src-main/telemetry/report';
 import { Term, formatCount, formatMs } from '../../components';
-import type { TermName } from '../../components';
 
-const ROWS: { key: 'ttft' | 'clientTtft' | 'itl' | 'e2e'; label: ReactNode }[] = [
+type RowKey = 'ttft' | 'clientTtft' | 'itl' | 'e2e';
+interface Column {
+  key: keyof Distribution;
+  /** Names the cell's test id (`ttft-p50`), whatever the heading says. */
+  id: string;
+  label: ReactNode;
+}
+
+const EXPERT_ROWS: { key: RowKey; label: ReactNode }[] = [
   {
     key: 'ttft',
     label: (
@@ -30,39 +37,55 @@ const ROWS: { key: 'ttft' | 'clientTtft' | 'itl' | 'e2e'; label: ReactNode }[] =
   },
   { key: 'e2e', label: <Term name="E2E" /> },
 ];
-const TERM_COLUMNS: ReadonlySet<string> = new Set(['p50', 'p95', 'p99']);
-const COLUMNS: { key: keyof Distribution; label: string }[] = [
-  { key: 'p50Ms', label: 'p50' },
-  { key: 'p90Ms', label: 'p90' },
-  { key: 'p95Ms', label: 'p95' },
-  { key: 'p99Ms', label: 'p99' },
-  { key: 'maxMs', label: 'max' },
-  { key: 'meanMs', label: 'mean' },
+const EXPERT_COLUMNS: Column[] = [
+  { key: 'p50Ms', id: 'p50', label: <Term name="p50" /> },
+  { key: 'p90Ms', id: 'p90', label: 'p90' },
+  { key: 'p95Ms', id: 'p95', label: <Term name="p95" /> },
+  { key: 'p99Ms', id: 'p99', label: <Term name="p99" /> },
+  { key: 'maxMs', id: 'max', label: 'max' },
+  { key: 'meanMs', id: 'mean', label: 'mean' },
+];
+/** Simple: the same figures in words, three columns a newcomer reads without a glossary. */
+const SIMPLE_ROWS: { key: RowKey; label: ReactNode }[] = [
+  { key: 'ttft', label: 'to the first word, at the app' },
+  { key: 'clientTtft', label: 'to the first word, in the window' },
+  { key: 'itl', label: 'between two words' },
+  { key: 'e2e', label: 'the whole answer' },
+];
+const SIMPLE_COLUMNS: Column[] = [
+  { key: 'p50Ms', id: 'p50', label: <Term name="p50">typical</Term> },
+  { key: 'p95Ms', id: 'p95', label: <Term name="p95">95 in 100 within</Term> },
+  { key: 'maxMs', id: 'max', label: 'slowest' },
 ];
 
-/** Nearest-rank percentiles of the totals, each row titled with where its clock starts and stops. */
-export function PercentileTable(props: { report: LatencyReport }) {
+/**
+ * Nearest-rank percentiles of the totals, each row titled with where its clock starts and
+ * stops; Simple names the rows and columns in words and keeps the median, p95 and max.
+ */
+export function PercentileTable(props: { report: LatencyReport; isSimple?: boolean }) {
   const r = props.report;
+  const rows = props.isSimple ? SIMPLE_ROWS : EXPERT_ROWS;
+  const columns = props.isSimple ? SIMPLE_COLUMNS : EXPERT_COLUMNS;
   return (
     <table className="data-table" data-testid="percentile-table">
       <thead>
         <tr>
-          <th scope="col">total</th>
-          <th scope="col">n</th>
-          {COLUMNS.map((c) => (
+          <th scope="col">{props.isSimple ? 'how long' : 'total'}</th>
+          <th scope="col">{props.isSimple ? 'how many' : 'n'}</th>
+          {columns.map((c) => (
             <th key={c.key} scope="col">
-              {TERM_COLUMNS.has(c.label) ? <Term name={c.label as TermName} /> : c.label}
+              {c.label}
             </th>
           ))}
         </tr>
       </thead>
       <tbody>
-        {ROWS.map((row) => (
+        {rows.map((row) => (
           <tr key={row.key} data-testid={`percentile-row-${row.key}`} title={r.boundaries[row.key]}>
             <th scope="row">{row.label}</th>
             <td>{formatCount(r[row.key].count)}</td>
-            {COLUMNS.map((c) => (
-              <td key={c.key} data-testid={`${row.key}-${c.label}`} data-ms={r[row.key][c.key] ?? ''}>
+            {columns.map((c) => (
+              <td key={c.key} data-testid={`${row.key}-${c.id}`} data-ms={r[row.key][c.key] ?? ''}>
                 {formatMs(r[row.key][c.key])}
               </td>
             ))}

@@ -2,22 +2,28 @@ import { useMemo, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { PART_COLORS, slicesOf } from '../../parts';
+import { PART_LABELS, PART_LAYERS, layerMs } from '../../parts';
+import type { BarLayer } from '../../parts';
 import type { BarRow } from './bar-rows';
 import { barRows, indexTicks, niceCeil, valueTicks } from './bar-rows';
 import { StackedBarsLayer } from './StackedBarsLayer';
-import { describeSlice, formatClock, formatMs } from '../../components';
+import { formatClock, formatMs, formatShare } from '../../components';
 
 /**
  * Stacked TTFT bars of the most recent requests (at most 200: more is unreadable and slow),
- * one segment per phase in the fixed colours, drawn on recharts axes with no animation. The
- * x axis reads each request's start time, the y axis its TTFT; hovering a bar shows its parts.
+ * one segment per layer (each part in Expert, four plain groups in Simple) in the fixed
+ * colours, drawn on recharts axes with no animation. The x axis reads each request's start
+ * time, the y axis its TTFT; hovering a bar shows its layers.
  */
-export function RecentBarsChart(props: { timelines: readonly Timeline[] }) {
+export function RecentBarsChart(props: { timelines: readonly Timeline[]; layers: readonly BarLayer[] }) {
   const rows = useMemo(() => barRows(props.timelines), [props.timelines]);
   const [hovered, setHovered] = useState<number | null>(null);
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
-  if (rows.length === 0) return <p className="empty-chart">No requests with a first token yet.</p>;
+  const isGrouped = props.layers !== PART_LAYERS;
+  if (rows.length === 0)
+    return (
+      <p className="empty-chart">{isGrouped ? 'No answers yet.' : 'No requests with a first token yet.'}</p>
+    );
   const topMs = niceCeil(Math.max(...rows.map((r) => r.totalMs)));
   const hoveredRow = hovered === null ? undefined : rows[hovered];
   const onMove = (event: MouseEvent<HTMLDivElement>) => {
@@ -43,7 +49,7 @@ export function RecentBarsChart(props: { timelines: readonly Timeline[] }) {
             tickFormatter={(i: number) => (rows[i] ? formatClock(rows[i].wallStartMs) : '')}
             height={44}
             label={{
-              value: `last ${rows.length} requests, by start time →`,
+              value: `last ${rows.length} ${isGrouped ? 'answers' : 'requests'}, by start time →`,
               position: 'insideBottom',
               className: 'axis-title',
             }}
@@ -54,21 +60,29 @@ export function RecentBarsChart(props: { timelines: readonly Timeline[] }) {
             ticks={valueTicks(topMs)}
             tickFormatter={(v: number) => formatMs(v)}
             width={78}
-            label={{ value: 'TTFT', angle: -90, position: 'insideLeft', className: 'axis-title' }}
+            label={{
+              value: isGrouped ? 'first word' : 'TTFT',
+              angle: -90,
+              position: 'insideLeft',
+              className: 'axis-title',
+            }}
           />
           {/* An invisible series: recharts lays out axes only for charts that plot something. */}
           <Line dataKey="totalMs" stroke="none" dot={false} activeDot={false} isAnimationActive={false} />
-          <StackedBarsLayer rows={rows} hovered={hovered} onHover={setHovered} />
+          <StackedBarsLayer rows={rows} layers={props.layers} hovered={hovered} onHover={setHovered} />
         </ComposedChart>
       </ResponsiveContainer>
-      {hoveredRow && pointer && <BarTooltip row={hoveredRow} at={pointer} />}
+      {hoveredRow && pointer && <BarTooltip row={hoveredRow} layers={props.layers} at={pointer} />}
     </div>
   );
 }
 
-/** The hovered bar's request, start time, TTFT and every non-zero part. */
-function BarTooltip(props: { row: BarRow; at: { x: number; y: number } }) {
+/** The hovered bar's request, start time, TTFT and every non-zero layer with its share. */
+function BarTooltip(props: { row: BarRow; layers: readonly BarLayer[]; at: { x: number; y: number } }) {
   const { row, at } = props;
+  const shown = props.layers
+    .map((layer) => ({ layer, ms: layerMs(layer, row.phasesMs) }))
+    .filter((s) => s.ms > 0);
   return (
     <div
       className="chart-tooltip"
@@ -83,13 +97,22 @@ function BarTooltip(props: { row: BarRow; at: { x: number; y: number } }) {
     >
       <b>{formatMs(row.totalMs)}</b> · request {row.requestId.slice(0, 8)} · {formatClock(row.wallStartMs)}
       <ul>
-        {slicesOf(row.phasesMs).map((slice) => (
-          <li key={slice.phase}>
-            <span className="swatch" style={{ backgroundColor: PART_COLORS[slice.phase] }} />
-            {describeSlice(slice)}
+        {shown.map(({ layer, ms }) => (
+          <li key={layer.key} data-layer={layer.key}>
+            <span className="swatch" style={{ backgroundColor: layer.color }} />
+            {layer.label} {formatMs(ms)} ({formatShare(row.totalMs > 0 ? ms / row.totalMs : 0)})
+            {layer.phases.length > 1 && <span className="muted"> {partsInside(layer, row)}</span>}
           </li>
         ))}
       </ul>
     </div>
   );
+}
+
+/** A group's non-zero parts in this bar, "queue 2.1 ms, inbox 0.30 ms": the truth under a plain name. */
+function partsInside(layer: BarLayer, row: BarRow): string {
+  return layer.phases
+    .filter((phase) => row.phasesMs[phase] > 0)
+    .map((phase) => `${PART_LABELS[phase]} ${formatMs(row.phasesMs[phase])}`)
+    .join(', ');
 }

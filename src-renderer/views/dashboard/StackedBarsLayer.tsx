@@ -1,14 +1,15 @@
 import { usePlotArea, useXAxisScale, useYAxisScale } from 'recharts';
-import { PART_COLORS, PHASES } from '../../parts';
+import type { BarLayer } from '../../parts';
 import type { BarGeometry, BarRow } from './bar-rows';
 import { stackedPaths } from './bar-rows';
 
 /**
  * Draws stacked TTFT bars inside a recharts chart, on the chart's own axis scales (recharts
- * hooks), as one path per phase. A transparent overlay reports which bar the pointer is over.
+ * hooks), as one path per layer (a part, or a Simple group). A transparent overlay reports which bar the pointer is over.
  */
 export function StackedBarsLayer(props: {
   rows: readonly BarRow[];
+  layers: readonly BarLayer[];
   hovered: number | null;
   onHover(index: number | null): void;
 }) {
@@ -22,7 +23,7 @@ export function StackedBarsLayer(props: {
     slotWidth: props.rows.length > 1 ? Math.abs(centerX(1) - centerX(0)) : plot.width,
     y: (valueMs) => Number(yScale(valueMs) ?? 0),
   };
-  const paths = stackedPaths(props.rows, geometry);
+  const paths = stackedPaths(props.rows, geometry, props.layers);
   const indexAt = (clientX: number, rect: DOMRect) => {
     const index = Math.round(((clientX - rect.left) / rect.width) * props.rows.length - 0.5);
     return Math.min(props.rows.length - 1, Math.max(0, index));
@@ -38,9 +39,9 @@ export function StackedBarsLayer(props: {
           height={plot.height}
         />
       )}
-      {PHASES.map((phase) =>
-        paths[phase] ? (
-          <path key={phase} d={paths[phase]} fill={PART_COLORS[phase]} data-phase={phase} />
+      {props.layers.map((layer) =>
+        paths[layer.key] ? (
+          <path key={layer.key} d={paths[layer.key]} fill={layer.color} data-layer={layer.key} />
         ) : null,
       )}
       <rect

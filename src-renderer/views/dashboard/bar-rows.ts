@@ -1,6 +1,6 @@
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { PHASES, phasesOf } from '../../parts';
-import type { TtftPhase } from '../../parts';
+import { PART_LAYERS, PHASES, layerMs, phasesOf } from '../../parts';
+import type { BarLayer, TtftPhase } from '../../parts';
 
 /** One drawn bar: a request's phases and their total (its server TTFT). */
 export interface BarRow {
@@ -33,21 +33,27 @@ export function barRows(timelines: readonly Timeline[]): BarRow[] {
 }
 
 /**
- * One SVG path per phase holding that phase's segment of every bar, stacked in life order:
- * eleven DOM nodes for 200 bars instead of 2,200 (a live chart redrawn 4×/s must stay cheap).
+ * One SVG path per layer (a part, or a Simple group of parts) holding that layer's segment of
+ * every bar, stacked in the layers' order: one DOM node per layer for 200 bars instead of one
+ * per segment (a live chart redrawn 4×/s must stay cheap). The layers cover every part once,
+ * so each bar reaches its row's total either way.
  */
-export function stackedPaths(rows: readonly BarRow[], geometry: BarGeometry): Record<TtftPhase, string> {
-  const paths = Object.fromEntries(PHASES.map((p) => [p, ''])) as Record<TtftPhase, string>;
+export function stackedPaths(
+  rows: readonly BarRow[],
+  geometry: BarGeometry,
+  layers: readonly BarLayer[] = PART_LAYERS,
+): Record<string, string> {
+  const paths: Record<string, string> = Object.fromEntries(layers.map((l) => [l.key, '']));
   const barWidth = Math.max(1, geometry.slotWidth * 0.8);
   for (const row of rows) {
     const left = (geometry.centerX(row.index) - barWidth / 2).toFixed(2);
     let baseMs = 0;
-    for (const phase of PHASES) {
-      const ms = Math.max(0, row.phasesMs[phase]);
+    for (const layer of layers) {
+      const ms = layerMs(layer, row.phasesMs);
       if (ms === 0) continue;
       const bottom = geometry.y(baseMs);
       const top = geometry.y(baseMs + ms);
-      paths[phase] +=
+      paths[layer.key] +=
         `M${left},${top.toFixed(2)}h${barWidth.toFixed(2)}V${bottom.toFixed(2)}h${(-barWidth).toFixed(2)}Z`;
       baseMs += ms;
     }

@@ -7,7 +7,7 @@ export function ModelList(props: { models: readonly ModelEntry[]; testId?: strin
       {props.models.map((m) => (
         <li key={m.modelId} className={m.error ? 'broken' : undefined}>
           {m.displayName}
-          {m.error ? <span className="notice error"> cannot load: {m.error}</span> : null}
+          {m.error ? <span className="notice error">cannot load: {m.error}</span> : null}
         </li>
       ))}
     </ul>

@@ -10,7 +10,12 @@ import { SettingControl } from './SettingControl';
 import { costOf, draftOf, formatSetting, patchOf } from './settings-draft';
 import type { SettingsDraft } from './settings-draft';
 
-const REACH_LABELS = { request: 'next request', engine: 'next step', slots: 'reloads models' } as const;
+/** When a setting takes effect, completing "Default: …; ". */
+const REACH_WORDS = {
+  request: 'applies to the next request',
+  engine: "applies at once (from the engine's next step)",
+  slots: 'applies when the models reload (Apply unloads them)',
+} as const;
 
 /**
  * Settings: appearance, the models folder, the API, and every runtime setting from its one
@@ -88,7 +93,7 @@ export function SettingsView() {
                 <p className="setting-help" id={`setting-${key}-help`}>
                   {SETTINGS[key].help}. Default: {formatSetting(key, state.defaults[key])}
                   {SETTINGS[key].unit && state.defaults[key] !== null ? ` ${SETTINGS[key].unit}` : ''};
-                  applies from the {REACH_LABELS[SETTINGS[key].level]}.
+                  {REACH_WORDS[SETTINGS[key].level]}.
                   {isExpert && <code className="muted"> {SETTINGS[key].flag}</code>}
                 </p>
                 {errors[key] && (

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
 import { formatMs, formatSignedMs } from '../../../src-renderer/components/format';
-import { PART_COLORS, PHASES, phasesOf, slicesOf } from '../../../src-renderer/parts';
+import {
+  PART_COLORS,
+  PHASES,
+  SIMPLE_GROUPS,
+  groupSlicesOf,
+  layerMs,
+  phasesOf,
+  slicesOf,
+} from '../../../src-renderer/parts';
 import { answerFigures } from '../../../src-renderer/views/chat/answer-figures';
 import { barRows, niceCeil, stackedPaths } from '../../../src-renderer/views/dashboard/bar-rows';
 import { residencyRows, spanOf } from '../../../src-renderer/views/slots/residency-bands';
@@ -81,6 +89,31 @@ describe('what the views compute', () => {
     expect(paths.prefill).toBe('M6.00,0.00h8.00V60.00h-8.00ZM16.00,0.00h8.00V60.00h-8.00Z');
     expect(paths.emit).toBe('');
     expect([niceCeil(0), niceCeil(3), niceCeil(430), niceCeil(1000)]).toEqual([1, 5, 500, 1000]);
+  });
+
+  it('Simple groups cover every part once, so a grouped bar and grouped means keep their totals', () => {
+    const grouped = SIMPLE_GROUPS.flatMap((g) => g.phases);
+    expect([...grouped].sort()).toEqual([...PHASES].sort());
+    const rows = barRows(syntheticTimelines(20, { seed: 5 }));
+    for (const row of rows)
+      expect(SIMPLE_GROUPS.reduce((sum, g) => sum + layerMs(g, row.phasesMs), 0)).toBeCloseTo(row.totalMs, 9);
+    // One bar, drawn in groups: the top of the last group is the bar's total.
+    const paths = stackedPaths(
+      rows.slice(0, 1),
+      { centerX: () => 10, slotWidth: 10, y: (ms) => -ms },
+      SIMPLE_GROUPS,
+    );
+    const tops = Object.values(paths)
+      .filter((d) => d !== '')
+      .map((d) => Number(/^M[\d.]+,(-?[\d.]+)/.exec(d)![1]));
+    expect(Math.min(...tops)).toBeCloseTo(-rows[0]!.totalMs, 2);
+    expect(Object.keys(paths)).toEqual(SIMPLE_GROUPS.map((g) => g.key));
+    const means = groupSlicesOf({ queue: 3, inbox: 1, prefill: 4, emit: 2, slotLoad: 0 });
+    expect(means.map((s) => [s.group.key, s.ms, s.share])).toEqual([
+      ['waiting', 4, 0.4],
+      ['reading', 4, 0.4],
+      ['first-token', 2, 0.2],
+    ]);
   });
 
   it('formats durations for people', () => {

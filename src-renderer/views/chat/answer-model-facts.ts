@@ -1,0 +1,56 @@
+import type { ModelEntry, SlotSnapshot } from '../../../src-main/service/contract';
+import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
+
+/** What the chip says: the model, its variant, whether it is the bundled demo, where it ran. */
+export interface AnswerModelFacts {
+  name: string;
+  variant: string | null;
+  isDemo: boolean;
+  where: string;
+}
+
+/**
+ * The facts of the model that wrote an answer: from its timeline once finished (the canonical
+ * `name:variant` and the slot that ran it), else from the forecast it was sent with.
+ */
+export function answerModelFacts(
+  modelId: string,
+  timeline: Timeline | null,
+  models: readonly ModelEntry[],
+  slots: readonly SlotSnapshot[],
+): AnswerModelFacts {
+  if (timeline?.remote)
+    return {
+      name: timeline.remote.serverModelId,
+      variant: null,
+      isDemo: false,
+      where: `${timeline.remote.endpointName} (remote)`,
+    };
+  if (modelId.startsWith('@')) {
+    const [endpoint, ...rest] = modelId.slice(1).split('/');
+    return { name: rest.join('/') || modelId, variant: null, isDemo: false, where: `${endpoint} (remote)` };
+  }
+  const entry = models.find((m) => m.modelId === modelId);
+  const slot =
+    slots.find((s) => s.slotId === timeline?.slotId) ?? slots.find((s) => s.modelId === modelId) ?? null;
+  const provider = slot?.executionProvider ?? 'cpu';
+  return {
+    name: entry?.name ?? modelId.split(':')[0]!,
+    variant: variantWords(entry?.variant ?? modelId.split(':')[1] ?? null, entry?.weightDtype ?? null),
+    isDemo: entry?.isBundled ?? false,
+    where: `this computer (${provider.toUpperCase()})`,
+  };
+}
+
+/** Float variant names the file convention gives whatever the weights are (`model.onnx` is "fp32"). */
+const FLOAT_VARIANTS: ReadonlySet<string> = new Set(['fp32', 'fp16']);
+
+/**
+ * The variant as the chip says it: its name, plus the weights' real storage where the name
+ * claims a float precision the graph does not hold ("fp32 (fp16 weights)").
+ */
+export function variantWords(variant: string | null, weightDtype: string | null): string | null {
+  if (variant === null || weightDtype === null || !FLOAT_VARIANTS.has(variant) || weightDtype === variant)
+    return variant;
+  return `${variant} (${weightDtype} weights)`;
+}
