@@ -5,6 +5,7 @@ import { reasonOf } from '../telemetry/log';
 import { prng } from '../telemetry/synthetic/workload';
 import type { CoreDeps } from './core-deps';
 import { runName } from './run-name';
+import { modelRevisionsOf } from './run-models';
 
 /** What the Bench view asks to vary, and the workload every arm replays. */
 export interface ExperimentSpec {
@@ -71,6 +72,7 @@ export async function runExperiment(
         ),
         config: {
           settings: runtime.settings,
+          modelRevisions: modelRevisionsOf(runtime, modelId),
           workload,
           experiment: { experimentId, vary: spec.setting, value, armIndex, numArms: patches.length },
         },

@@ -6,6 +6,7 @@ import { ServiceFailure } from './contract';
 import { armPatches, runExperiment } from './bench-experiment';
 import type { ExperimentSpec } from './bench-experiment';
 import { runName } from './run-name';
+import { modelRevisionsOf } from './run-models';
 
 const PROMPTS = [
   'Tell me about the ball at Netherfield.',
@@ -21,15 +22,17 @@ const PROMPTS = [
 export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): { benchId: string } {
   const benchId = randomUUID();
   if (input.kind === 'experiment') return startExperiment(deps, benchId, input);
+  const modelId = deps.runtime.defaultModelId();
   const run = deps.store.runs.create({
     name: runName(
       input.kind === 'first-frame' ? 'First-frame benchmark' : 'Load test',
-      deps.runtime.defaultModelId(),
+      modelId,
       deps.clock.wallNow(),
     ),
     config: {
       workload: { ...input },
       settings: deps.runtime.settings,
+      modelRevisions: modelRevisionsOf(deps.runtime, modelId),
     },
   });
   const work =

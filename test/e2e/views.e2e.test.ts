@@ -102,6 +102,11 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await app.page.getByTestId('runs-compare').click();
     await app.page.getByTestId('compare-table').waitFor();
     await app.page.getByTestId('compare-chart').waitFor();
+    // Both runs recorded the weights they ran on (Expert shows the content hash).
+    expect(await app.page.getByTestId('configuration-models').first().textContent()).toMatch(
+      /^ff-austen-mini:fp32 [0-9a-f]{8}$/,
+    );
+    expect(await app.page.getByTestId('workload-block').first().textContent()).not.toMatch(/\b1 runs\b/);
     await app.screenshot('runs');
   });
 
@@ -120,7 +125,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await configurations.waitFor();
     const differs = configurations.locator('tr[data-differs="true"]');
     expect(await differs.count()).toBe(1);
-    expect(await differs.first().textContent()).toMatch(/Seats per slot\s*12/);
+    expect(await differs.first().textContent()).toMatch(/Seats per slot \(requests\)\s*12/);
     await expect.poll(() => app.page.getByTestId('decision').count()).toBe(1);
     expect(await app.page.getByTestId('decision').first().textContent()).toMatch(
       /^Under .*, B (cuts|raises|keeps) p95/,

@@ -7,11 +7,14 @@ import { configurationsOf, differingKeys, isModelVaried } from './configurations
 import type { Configuration } from './configurations';
 import { decisionSentence } from './decision';
 
+/** "1 run", "5 runs": a count with its noun in the right number. */
+const counted = (noun: string) => (v: string) => `${v} ${v === '1' ? noun : `${noun}s`}`;
+
 /** How a recorded workload field reads in a sentence ("6 requests", "20 per second"). */
 const WORKLOAD_WORDS: Record<string, (value: string) => string> = {
   kind: (v) => (v === 'first-frame' ? 'first-frame benchmark' : v === 'load' ? 'load test' : v),
-  numRuns: (v) => `${v} runs`,
-  numRequests: (v) => `${v} requests`,
+  numRuns: counted('run'),
+  numRequests: counted('request'),
   ratePerS: (v) => `${v} per second`,
   burstSize: (v) => `bursts of ${v}`,
 };

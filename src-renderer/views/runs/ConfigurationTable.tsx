@@ -1,12 +1,22 @@
 import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings';
 import type { RunComparison } from '../../../src-main/service/contract';
+import { useSlice } from '../../store';
+
+/** A setting's name with the unit its recorded values are in: "K/V budget (MB)". */
+function labelOf(key: string): string {
+  const setting = SETTINGS[key as keyof typeof SETTINGS];
+  if (!setting) return key;
+  return setting.unit ? `${setting.label} (${setting.unit})` : setting.label;
+}
 
 /**
  * One row per setting, one column per configuration; the settings that differ are highlighted
- * (and listed first), so the reader sees what the comparison varies before its figures.
+ * (and listed first), so the reader sees what the comparison varies before its figures. The
+ * weights' content hashes show in Expert; Simple names the models.
  */
 export function ConfigurationTable(props: { comparison: RunComparison }) {
   const { configurations, differingKeys } = props.comparison;
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const keys = [...differingKeys, ...SETTING_KEYS.filter((k) => !differingKeys.includes(k))];
   return (
     <table className="data-table" data-testid="configuration-table">
@@ -25,7 +35,7 @@ export function ConfigurationTable(props: { comparison: RunComparison }) {
           const isDiffering = differingKeys.includes(key);
           return (
             <tr key={key} className={isDiffering ? 'differs' : undefined} data-differs={isDiffering}>
-              <th scope="row">{SETTINGS[key as keyof typeof SETTINGS]?.label ?? key}</th>
+              <th scope="row">{labelOf(key)}</th>
               {configurations.map((c) => (
                 <td key={c.label}>{c.settings[key] ?? 'not recorded'}</td>
               ))}
@@ -40,12 +50,12 @@ export function ConfigurationTable(props: { comparison: RunComparison }) {
         </tr>
         <tr>
           <th scope="row" title="Content hash of each model's weights: the same hash means the same weights">
-            Model versions
+            {isExpert ? 'Model versions' : 'Models'}
           </th>
           {configurations.map((c) => (
-            <td key={c.label}>
+            <td key={c.label} data-testid="configuration-models">
               {Object.entries(c.modelRevisions)
-                .map(([model, revision]) => `${model} ${revision.slice(0, 8)}`)
+                .map(([model, revision]) => (isExpert ? `${model} ${revision.slice(0, 8)}` : model))
                 .join(', ') || 'not recorded'}
             </td>
           ))}

@@ -87,6 +87,9 @@ describe('first run and everyday use: models folder, look, settings truth, runs,
     });
     const [run] = await call('runs.list', {});
     expect(run!.name).toMatch(/^Load test · ff-[\w-]+:\w+ · \d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/);
+    // The run records the weights it ran on, so Compare can tell runs on other weights apart.
+    const [model] = (await call('models.list', {})).filter((m) => m.isBundled && m.isDefaultVariant);
+    expect(run!.config.modelRevisions).toEqual({ [model!.modelId]: model!.modelRevision });
     expect((await call('runs.rename', { runId: run!.runId, name: '  Two quick ones ' })).name).toBe(
       'Two quick ones',
     );

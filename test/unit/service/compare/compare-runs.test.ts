@@ -87,6 +87,21 @@ describe('comparing configurations (seed 002)', () => {
     store.close();
   });
 
+  it('names a workload in words, a count of one in the singular', () => {
+    const store = openSqliteStore(join(tempDir(), 'h.db'));
+    const one = store.runs.create({ name: 'one', config: { workload: { kind: 'first-frame', numRuns: 1 } } });
+    const two = store.runs.create({
+      name: 'two',
+      config: { workload: { kind: 'load', numRequests: 6, ratePerS: 20 } },
+    });
+    const comparison = compareRuns(store, [one.runId, two.runId], SLO);
+    expect(comparison.workloads.map((w) => w.label)).toEqual([
+      'first-frame benchmark, 1 run',
+      'load test, 6 requests, 20 per second',
+    ]);
+    store.close();
+  });
+
   it('refuses an unknown run by name', () => {
     const store = openSqliteStore(join(tempDir(), 'h.db'));
     const run = store.runs.create({ name: 'only' });
