@@ -15,7 +15,9 @@ import { measurePrefetchArms } from '../prefetch';
 import { measureDecode, median } from './decode';
 import { Floor } from './floor';
 import { printTable } from './table';
-import { caseJson, targetChecks } from './summary';
+import { caseJson, stepNodesCheck, targetChecks } from './summary';
+import type { StepNodeCounts } from './summary';
+import { profiledStepNodes } from './step-nodes';
 import { measureThreadHops } from './thread-hops';
 import { print, printStatus } from '../../src-main/printable';
 
@@ -79,7 +81,14 @@ export async function run(argv: string[]): Promise<number> {
     log('bare thread hops');
     const warmForwardMs = median(warm.runs.map((r) => r.timeline.parts.prefill));
     const hops = await measureThreadHops(warmForwardMs, 15);
-    const slot = paged.slots().find((s) => s.model.modelId === modelId)?.host;
+    const pagedSlot = paged.slots().find((s) => s.model.modelId === modelId);
+    const slot = pagedSlot?.host;
+    log('profiled decode step');
+    const stepNodes: StepNodeCounts = {
+      profiled: await profiledStepNodes(entry.model, numThreads),
+      slot: pagedSlot?.stepNodes?.count ?? null,
+      numLayers: entry.model.folder.shape.numLayers,
+    };
     const report = {
       benchmark: 'first-frame-runtime-path',
       model: {
@@ -117,6 +126,13 @@ export async function run(argv: string[]): Promise<number> {
         concurrent_sequences: decode.numConcurrent,
       },
       raw_sample_ms: sampleMs,
+      decode_nodes_per_step: {
+        boundary:
+          'ONNX Runtime kernel events in one profiled decode step; slot: counted in its saved optimized graph',
+        profiled: stepNodes.profiled,
+        slot: stepNodes.slot,
+        layers: stepNodes.numLayers,
+      },
       thread_hops: {
         boundary: `bare worker, ${hops.idleMs} ms idle before each job: inbound = post → its handler runs; reply = the worker posts after spinning busy_ms → the main thread handler runs`,
         statistic: 'median',
@@ -140,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
         })),
         ratios: prefetch.ratios,
       },
-      targets: targetChecks(cases, decode, sampleMs, hops),
+      targets: [...targetChecks(cases, decode, sampleMs, hops), stepNodesCheck(stepNodes)],
     };
     if (values.json) print(JSON.stringify(report, null, 2));
     else printTable(report);

@@ -37,7 +37,11 @@ function listOption<T extends string>(name: string, text: string, known: readonl
   return items as T[];
 }
 
-/** `npm run bench -- peers` options: the model folder, the engines, --json and the workload's sizes. */
+/**
+ * `npm run bench -- peers` options: the model folder, the engines, --json, the workload's sizes
+ * and the thread counts to run llama.cpp's comparison at (`--threads 1,2`; the workload's
+ * `numThreads` is the first, which transformers.js's cases run at).
+ */
 export function parsePeersArgs(argv: string[]): {
   modelDir: string;
   variant: string | null;
@@ -45,6 +49,7 @@ export function parsePeersArgs(argv: string[]): {
   engines: PeerEngineName[];
   precisions: Precision[];
   workload: PeersWorkload;
+  threadCounts: number[];
 } {
   const { values: v } = parseArgs({ args: argv, options: OPTIONS });
   const count = (name: keyof typeof OPTIONS, text: string | undefined): number => {
@@ -52,7 +57,12 @@ export function parsePeersArgs(argv: string[]): {
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} "${text}": an integer ≥ 1`);
     return value;
   };
+  // The runtime's own default (all cores but the main thread's), for all three engines alike.
+  const threadCounts = v.threads
+    ? [...new Set(v.threads.split(',').map((text) => count('threads', text.trim())))]
+    : [slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' }))];
   return {
+    threadCounts,
     modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
     variant: v.variant ?? null,
     isJson: v.json,
@@ -67,10 +77,7 @@ export function parsePeersArgs(argv: string[]): {
       numUserTokens: count('user-tokens', v['user-tokens']),
       numConversations: count('conversations', v.conversations),
       numConcurrentTurns: count('concurrent-turns', v['concurrent-turns']),
-      // The runtime's own default (all cores but the main thread's), for all three engines alike.
-      numThreads: v.threads
-        ? count('threads', v.threads)
-        : slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' })),
+      numThreads: threadCounts[0]!,
     },
   };
 }

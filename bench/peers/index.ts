@@ -13,6 +13,7 @@ import { openModelRuntime } from '../load/model-runtime';
 import { parsePeersArgs } from './args';
 import { loadLlamaCpp } from './llama-cpp';
 import type { LlamaSection } from './llama-report';
+import type { Precision } from './variants';
 import type { PeersContext } from './measure';
 import { concurrent, multiTurn, singleTurn } from './measure';
 import { askOurs } from './ours';
@@ -27,52 +28,68 @@ import { print, printStatus } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- peers`. */
 export async function run(argv: string[]): Promise<number> {
-  const { modelDir, variant, isJson, engines, precisions, workload } = parsePeersArgs(argv);
-  const { runtime, modelId, model } = await openModelRuntime(
-    modelDir,
-    { numThreads: workload.numThreads, maxSeats: Math.max(4, workload.numConversations) },
-    variant,
-  );
+  const { modelDir, variant, isJson, engines, precisions, workload, threadCounts } = parsePeersArgs(argv);
   const onProgress = (label: string) => printStatus(label, 64);
-  try {
-    let llama: LlamaSection | null = null;
-    if (engines.includes('llama.cpp')) {
-      const engine = await loadLlamaCpp();
-      const bandwidth = 'error' in engine ? null : measureReadBandwidth();
-      const pairs = [];
-      if (!('error' in engine)) {
-        const ctx: PairContext = {
-          runtime,
-          modelId,
-          modelDir,
-          bundledModelsDir: path.dirname(modelDir),
-          model,
-          llama: engine,
-          workload,
-          onProgress,
-        };
-        for (const precision of precisions) pairs.push(await measurePair(ctx, precision));
-        await engine.close();
-      }
-      llama = { engine: 'error' in engine ? engine : { version: engine.version }, pairs, bandwidth };
-    }
-    const transformers = engines.includes('transformers.js')
-      ? await transformersCases(runtime, modelId, model, modelDir, workload, onProgress)
-      : null;
-    const report = buildPeersReport({
-      modelId,
+  const llama: LlamaSection[] = [];
+  let transformers: TransformersResults | null = null;
+  let opened: Awaited<ReturnType<typeof openModelRuntime>> | null = null;
+  // One runtime per thread count (threads are a slot's session option), every engine alike.
+  for (const numThreads of threadCounts) {
+    const atThreads = { ...workload, numThreads };
+    const current = await openModelRuntime(
       modelDir,
-      onnxBytes: model.graph.weightBytes,
-      workload,
-      llama,
-      transformers,
-    });
-    if (isJson) print(JSON.stringify(report, null, 2));
-    else printPeers(report);
-    return 0;
-  } finally {
-    await runtime.close();
+      { numThreads, maxSeats: Math.max(4, workload.numConversations) },
+      variant,
+    );
+    opened ??= current;
+    try {
+      if (engines.includes('llama.cpp'))
+        llama.push(
+          await llamaCppSection({ ...current, modelDir, workload: atThreads, onProgress }, precisions),
+        );
+      // transformers.js's cases run once, at the first thread count.
+      if (engines.includes('transformers.js') && numThreads === threadCounts[0])
+        transformers = await transformersCases(
+          current.runtime,
+          current.modelId,
+          current.model,
+          modelDir,
+          atThreads,
+          onProgress,
+        );
+    } finally {
+      await current.runtime.close();
+    }
   }
+  const report = buildPeersReport({
+    modelId: opened!.modelId,
+    modelDir,
+    onnxBytes: opened!.model.graph.weightBytes,
+    workload,
+    threadCounts,
+    llama: engines.includes('llama.cpp') ? llama : null,
+    transformers,
+  });
+  if (isJson) print(JSON.stringify(report, null, 2));
+  else printPeers(report);
+  return 0;
+}
+
+/** llama.cpp beside First Frame and the floor at every precision, at the workload's thread count. */
+async function llamaCppSection(
+  ctx: Omit<PairContext, 'llama' | 'bundledModelsDir'>,
+  precisions: readonly Precision[],
+): Promise<LlamaSection> {
+  const engine = await loadLlamaCpp();
+  const bandwidth = 'error' in engine ? null : measureReadBandwidth();
+  const pairs = [];
+  if (!('error' in engine)) {
+    const pairCtx: PairContext = { ...ctx, bundledModelsDir: path.dirname(ctx.modelDir), llama: engine };
+    for (const precision of precisions) pairs.push(await measurePair(pairCtx, precision));
+    await engine.close();
+  }
+  const engineInfo = 'error' in engine ? engine : { version: engine.version };
+  return { engine: engineInfo, numThreads: ctx.workload.numThreads, pairs, bandwidth };
 }
 
 /** transformers.js's three cases beside First Frame and the floor. */

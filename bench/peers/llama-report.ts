@@ -4,9 +4,11 @@ import type { PeersTarget } from './targets';
 import { summaryOf } from './targets';
 import type { Precision } from './variants';
 
-/** What llama.cpp's side of the run produced: the engine (or why not) and every precision. */
+/** What llama.cpp's side of the run produced at one thread count: the engine (or why not) and every precision. */
 export interface LlamaSection {
   engine: { version: string } | { error: string };
+  /** Threads every engine ran with (First Frame's slot, the floor, llama.cpp). */
+  numThreads: number;
   pairs: PairResult[];
   bandwidth: { bytesPerS: number; boundary: string } | null;
 }
@@ -47,55 +49,85 @@ export function llamaSectionJson(section: LlamaSection) {
   const bandwidth = section.bandwidth;
   return {
     engine: section.engine,
+    threads: section.numThreads,
     read_bandwidth: bandwidth && { gb_per_s: bandwidth.bytesPerS / 1e9, boundary: bandwidth.boundary },
     precisions: section.pairs.map((pair) => pairJson(pair, bandwidth?.bytesPerS ?? null)),
   };
 }
 
-const LIMITS: Record<Precision, { itl: number; pair: string }> = {
-  f16: { itl: 1.2, pair: 'f16 GGUF ↔ onnx/model.onnx (fp16 weights)' },
-  q8: { itl: 1.0, pair: 'q8_0 GGUF ↔ onnx/model_q8.onnx' },
-  q4: { itl: 1.0, pair: 'q4_0 GGUF ↔ onnx/model_q4.onnx' },
+const LIMITS: Record<Precision, { itl: number; prefill: number; pair: string }> = {
+  f16: { itl: 1.2, prefill: 0.7, pair: 'f16 GGUF ↔ onnx/model.onnx (fp16 weights)' },
+  q8: { itl: 0.9, prefill: 0.8, pair: 'q8_0 GGUF ↔ onnx/model_q8.onnx' },
+  q4: { itl: 0.9, prefill: 1.0, pair: 'q4_0 GGUF ↔ onnx/model_q4.onnx' },
 };
 
-/** The issue's llama.cpp targets from this run's medians (null where a precision did not run). */
-export function llamaTargets(section: LlamaSection): PeersTarget[] {
-  const byPrecision = new Map(section.pairs.map((p) => [p.precision, p]));
-  const medians = (precision: Precision) => {
-    const pair = byPrecision.get(precision);
-    if (pair?.status !== 'ok') return null;
-    return { ours: summaryOf(pair.ours), llama: summaryOf(pair.llama), pair };
+const PRECISION_ORDER = ['q4', 'q8', 'f16'] as const;
+
+/**
+ * The issue's llama.cpp targets from this run's medians (null where a precision did not run):
+ * decode and prefill ratios at one thread (or the fewest threads run), and q4 decode at every
+ * core (`allCores`, when a section ran at that many threads).
+ */
+export function llamaTargets(sections: readonly LlamaSection[], allCores: number): PeersTarget[] {
+  const fewest = [...sections].sort((a, b) => a.numThreads - b.numThreads)[0];
+  if (!fewest) return [];
+  const atAllCores = sections.find((s) => s.numThreads === allCores) ?? null;
+  const targets = [
+    ...PRECISION_ORDER.map((precision) => itlTarget(fewest, precision, '')),
+    ...PRECISION_ORDER.map((precision) => prefillTarget(fewest, precision)),
+  ];
+  const q4AllThreads = atAllCores
+    ? itlTarget(atAllCores, 'q4', '_all_threads')
+    : {
+        ...itlTarget(fewest, 'q4', '_all_threads'),
+        measured: null,
+        isMet: null,
+        how: `not run: --threads did not include ${allCores} (every core of this machine)`,
+      };
+  return [...targets, q4AllThreads];
+}
+
+/** A section's medians of one precision, or null when it did not run. */
+function mediansOf(section: LlamaSection, precision: Precision) {
+  const pair = section.pairs.find((p) => p.precision === precision);
+  if (pair?.status !== 'ok') return null;
+  return { ours: summaryOf(pair.ours), llama: summaryOf(pair.llama) };
+}
+
+/** Why a precision's ratio is what it is: the greedy check's verdict, or why it did not run. */
+function whyOf(section: LlamaSection, precision: Precision): string {
+  const pair = section.pairs.find((p) => p.precision === precision);
+  if ('error' in section.engine) return `not run: ${section.engine.error}`;
+  if (!pair) return 'not run (--precisions)';
+  if (pair.status === 'skipped') return `not run: ${pair.reason}`;
+  const check = pair.greedyCheck;
+  return check.numSame === check.numCompared
+    ? `greedy ids agreed (${check.numSame}/${check.numCompared})`
+    : `greedy ids differ from position ${check.firstDifferentAt} (${check.numSame}/${check.numCompared} same)`;
+}
+
+function itlTarget(section: LlamaSection, precision: Precision, suffix: string): PeersTarget {
+  const m = mediansOf(section, precision);
+  const value = ratio(m?.ours.itl_ms.p50, m?.llama.itl_ms.p50);
+  const limit = LIMITS[precision].itl;
+  return {
+    name: `decode_itl_ours_over_llamacpp_${precision}${suffix}`,
+    measured: value,
+    target: `≤ ${limit.toFixed(1)}`,
+    isMet: value === null ? null : value <= limit,
+    how: `median First Frame inter-token gap ÷ median llama.cpp decode step, ${LIMITS[precision].pair}, ${section.numThreads} thread(s) each, same ids (llama.cpp teacher-forced on ours); ${whyOf(section, precision)}`,
   };
-  const why = (precision: Precision) => {
-    const pair = byPrecision.get(precision);
-    if ('error' in section.engine) return `not run: ${section.engine.error}`;
-    if (!pair) return 'not run (--precisions)';
-    if (pair.status === 'skipped') return `not run: ${pair.reason}`;
-    const check = pair.greedyCheck;
-    return check.numSame === check.numCompared
-      ? `greedy ids agreed (${check.numSame}/${check.numCompared})`
-      : `greedy ids differ from position ${check.firstDifferentAt} (${check.numSame}/${check.numCompared} same)`;
+}
+
+function prefillTarget(section: LlamaSection, precision: Precision): PeersTarget {
+  const m = mediansOf(section, precision);
+  const value = ratio(m?.ours.ttft_ms.p50, m?.llama.ttft_ms.p50);
+  const limit = LIMITS[precision].prefill;
+  return {
+    name: `prefill_ours_over_llamacpp_${precision}`,
+    measured: value,
+    target: `≤ ${limit.toFixed(1)}`,
+    isMet: value === null ? null : value <= limit,
+    how: `median First Frame server TTFT ÷ median llama.cpp prompt evaluation + first greedy token, ${LIMITS[precision].pair}, ${section.numThreads} thread(s) each, same prompt ids; ${whyOf(section, precision)}`,
   };
-  const targets: PeersTarget[] = (['q4', 'q8', 'f16'] as const).map((precision) => {
-    const m = medians(precision);
-    const value = ratio(m?.ours.itl_ms.p50, m?.llama.itl_ms.p50);
-    const limit = LIMITS[precision].itl;
-    return {
-      name: `decode_itl_ours_over_llamacpp_${precision}`,
-      measured: value,
-      target: `≤ ${limit.toFixed(1)}`,
-      isMet: value === null ? null : value <= limit,
-      how: `median First Frame inter-token gap ÷ median llama.cpp decode step, ${LIMITS[precision].pair}, same ids and threads (llama.cpp teacher-forced on ours); ${why(precision)}`,
-    };
-  });
-  const f16 = medians('f16');
-  const prefill = ratio(f16?.ours.ttft_ms.p50, f16?.llama.ttft_ms.p50);
-  targets.push({
-    name: 'prefill_ours_over_llamacpp_f16',
-    measured: prefill,
-    target: '≤ 0.7',
-    isMet: prefill === null ? null : prefill <= 0.7,
-    how: `median First Frame server TTFT ÷ median llama.cpp prompt evaluation + first greedy token, same prompt ids; ${why('f16')}`,
-  });
-  return targets;
 }

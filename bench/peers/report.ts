@@ -40,7 +40,9 @@ export interface PeersResults {
   modelDir: string;
   onnxBytes: number;
   workload: PeersWorkload;
-  llama: LlamaSection | null;
+  /** The thread counts llama.cpp's comparison ran at, one section each. */
+  threadCounts: number[];
+  llama: LlamaSection[] | null;
   transformers: TransformersResults | null;
 }
 
@@ -51,12 +53,15 @@ export function buildPeersReport(r: PeersResults) {
     benchmark: 'peers',
     model: { id: r.modelId, path: r.modelDir, onnx_bytes: r.onnxBytes },
     machine: { cpus: os.availableParallelism(), loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)) },
-    workload: describeWorkload(r.workload),
+    workload: { ...describeWorkload(r.workload), threads: r.threadCounts },
     boundary: PEERS_BOUNDARY,
     statistic: 'nearest-rank percentiles (p50 = median, p95); ratios are of medians taken in this run',
-    llama_cpp: r.llama && llamaSectionJson(r.llama),
+    llama_cpp: r.llama && r.llama.map(llamaSectionJson),
     transformers_js: transformers && transformers.json,
-    targets: [...(r.llama ? llamaTargets(r.llama) : []), ...(transformers?.targets ?? [])],
+    targets: [
+      ...(r.llama ? llamaTargets(r.llama, os.availableParallelism()) : []),
+      ...(transformers?.targets ?? []),
+    ],
   };
 }
 
@@ -109,14 +114,14 @@ export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
   for (const key of ['workload', 'boundary', 'machine'] as const)
     out(`${key}: ${JSON.stringify(report[key])}`);
   out(`statistic: ${report.statistic}`);
-  if (report.llama_cpp) printLlama(report.llama_cpp, out);
+  for (const section of report.llama_cpp ?? []) printLlama(section, out);
   if (report.transformers_js) printTransformers(report.transformers_js, out);
   out();
   for (const t of report.targets) out(formatTarget(t));
 }
 
 function printLlama(section: ReturnType<typeof llamaSectionJson>, out: (line?: string) => void): void {
-  out(`\nllama.cpp: ${JSON.stringify(section.engine)}`);
+  out(`\nllama.cpp at ${section.threads} thread(s): ${JSON.stringify(section.engine)}`);
   if (section.read_bandwidth)
     out(
       `read bandwidth ${section.read_bandwidth.gb_per_s.toFixed(1)} GB/s (${section.read_bandwidth.boundary})`,

@@ -82,6 +82,8 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
     providerUnavailableReason: slot.provider?.unavailableReason ?? null,
     graphCache: slot.graphCache?.status ?? null,
     graphCacheReason: slot.graphCache?.reason ?? null,
+    decodeNodesPerStep: slot.stepNodes?.count ?? null,
+    decodeNodesReason: slot.stepNodes?.reason ?? null,
     loadMs: slot.loadTimings
       ? slot.loadTimings.readMs + slot.loadTimings.buildMs + slot.loadTimings.warmupMs
       : null,

@@ -2,12 +2,15 @@
  * An onnxruntime-genai folder as its model builder lays one out (builders/base.py): the decoder
  * `model.onnx` with every initializer in `model.onnx.data`, genai_config.json (decoder file, I/O
  * name maps, geometry, special ids, `search`), the tokenizer files `save_pretrained` writes, and
- * no config.json. Made from the bundled model's block-quantized graph (MatMulNBits, as the
- * builder's int4 export).
+ * no config.json. Made from the bundled model's block-quantized weights in the builder's own
+ * graph form: GroupQueryAttention fed an attention_mask (no position_ids), MatMulNBits.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
+import { writeFusedDecoder } from '../../src-main/runtime/model/fused-graph';
+import { decoderDimsOf, validateLlamaConfig } from '../../tools/onnx-llama';
+import { readFusedWeightSet } from '../../tools/onnx-llama/read-fused';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
 
 const { onnx } = onnxProto;
@@ -28,7 +31,6 @@ export function genaiConfigOfBundled(): Record<string, unknown> {
         inputs: {
           input_ids: 'input_ids',
           attention_mask: 'attention_mask',
-          position_ids: 'position_ids',
           past_key_names: 'past_key_values.%d.key',
           past_value_names: 'past_key_values.%d.value',
         },
@@ -71,7 +73,14 @@ export function writeGenaiFolder(
   change: (config: Record<string, unknown>) => void = () => {},
 ): void {
   mkdirSync(outDir, { recursive: true });
-  const model = onnx.ModelProto.decode(readFileSync(path.join(SOURCE, 'onnx', 'model_q4.onnx')));
+  const q4 = onnx.ModelProto.decode(readFileSync(path.join(SOURCE, 'onnx', 'model_q4.onnx')));
+  const llama = validateLlamaConfig(JSON.parse(readFileSync(path.join(SOURCE, 'config.json'), 'utf8')));
+  const weights = readFusedWeightSet(q4, decoderDimsOf(llama));
+  const bytes = writeFusedDecoder(weights, {
+    attentionInputs: 'attention-mask',
+    producer: 'onnxruntime-genai',
+  });
+  const model = onnx.ModelProto.decode(bytes);
   const parts: Uint8Array[] = [];
   let offset = 0;
   for (const tensor of model.graph?.initializer ?? []) {

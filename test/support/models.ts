@@ -1,6 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { convertModelForm } from '../../tools/onnx-llama/model-jobs';
+import { QUANTIZE_DEFAULTS, quantizeModelFolder } from '../../tools/onnx-llama/quantize/quantize-model';
 import {
   TINY_SHAPE,
   buildLlamaOnnx,
@@ -39,4 +42,41 @@ export function randomModelsDir(names: readonly string[]): string {
     });
   }
   return dir;
+}
+
+/**
+ * A models folder holding the bundled model with its graphs in the naive form (the same fp16
+ * weights; q4/q8 quantized naively), for tests that run the runtime on both forms. Written once
+ * per bundled model file under .cache/test-models (built aside and renamed into place, so test
+ * files racing to build it never see half a folder).
+ */
+export function naiveBundledModelsDir(): string {
+  const source = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
+  const digest = createHash('sha256')
+    .update(readFileSync(path.join(source, 'onnx', 'model.onnx')))
+    .digest('hex')
+    .slice(0, 12);
+  const root = path.join(ROOT, '.cache', 'test-models', `naive-${digest}`);
+  if (existsSync(path.join(root, BUNDLED_MODEL_ID))) return root;
+  const building = path.join(ROOT, '.cache', 'test-models', `naive-${digest}.${process.pid}.partial`);
+  cpSync(source, path.join(building, BUNDLED_MODEL_ID), { recursive: true });
+  const modelDir = path.join(building, BUNDLED_MODEL_ID);
+  convertModelForm({ modelDir, form: 'naive' });
+  for (const bits of [4, 8] as const)
+    quantizeModelFolder({ ...QUANTIZE_DEFAULTS, modelDir, bits, form: 'naive' });
+  try {
+    renameSync(building, root);
+  } catch {
+    // Another test file renamed its own build into place first: that one is used.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return root;
+}
+
+/** The runtime's two graph forms and the models folder holding the bundled model in each. */
+export function modelForms(): Array<{ form: 'fused' | 'naive'; modelsDir: string }> {
+  return [
+    { form: 'fused', modelsDir: BUNDLED_MODELS_DIR },
+    { form: 'naive', modelsDir: naiveBundledModelsDir() },
+  ];
 }

@@ -84,6 +84,7 @@ export class ScriptedRunner implements SlotRunner {
       readMs: 0,
       buildMs: this.times.loadMs,
       warmupMs: 0,
+      stepNodes: { count: null, reason: 'scripted' },
     };
   }
 

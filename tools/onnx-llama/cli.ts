@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LlamaShape } from './config';
 import {
+  convertModelForm,
   convertSafetensors,
   DEFAULT_GRAPH_FORM,
   RANDOM_PRESETS,
@@ -23,6 +24,7 @@ const USAGE = `usage:
   cli.ts random --preset 100m|tiny [--seed S] [--dtype ...] [--out DIR] [--tokenizer-from DIR] [--form ...]
   cli.ts random --layers N --hidden H --heads NH --kv-heads NKV --intermediate I --vocab V --max-positions P [...]
   cli.ts layout --layout NAME [--out DIR] [--seed S] [--twin] [--tokenizer-from DIR] [--form ...]   (NAME: ${Object.keys(LAYOUTS).join(', ')})
+  cli.ts convert --model DIR --form fused|naive [--dtype float16|float32]   (rewrites onnx/model.onnx in that form, same weights)
   cli.ts quantize --model DIR --bits 4|8 [--block-size 32] [--accuracy-level 4] [--scheme symmetric|asymmetric] [--keep-embeddings] [--form ...]
 Default --out: .cache/models/<name>; default --dtype: float16 for random, float32 for from-safetensors;
 default --form: ${DEFAULT_GRAPH_FORM} (fused: GroupQueryAttention and packed projections; naive: the
@@ -177,6 +179,10 @@ function main(argv: string[]): void {
     );
   } else if (command === 'quantize') {
     quantize(values);
+  } else if (command === 'convert') {
+    if (!values.model || !values.form) fail('convert needs --model DIR and --form fused|naive');
+    const weightDtype = values.dtype === undefined ? undefined : dtypeOption(values, 'float32');
+    printResult(convertModelForm({ modelDir: values.model, form: formOption(values), weightDtype }));
   } else if (command === 'layout') {
     const layout = values.layout as LayoutName;
     if (!(layout in LAYOUTS)) fail(`--layout must be one of ${Object.keys(LAYOUTS).join(', ')}`);

@@ -2,7 +2,8 @@
 // into a model folder, and write a random-weight model folder. Each returns
 // what it wrote, the parameter count and how long each phase took.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   TINY_SHAPE,
   makeLlamaConfig,
@@ -16,6 +17,7 @@ import { randomLlamaWeights } from './random-weights';
 import { readSafetensors } from './safetensors';
 import type { WeightDtype } from './weight-initializers';
 import { countParameters, withHfPrefixes, type LlamaWeights } from './weights';
+import { readOnnxLlamaWeights } from './read-weights';
 import { weightSetOf } from './weight-set';
 import { writeModelFolder, type WrittenFile } from './write-model-folder';
 
@@ -26,7 +28,7 @@ import { writeModelFolder, type WrittenFile } from './write-model-folder';
 export type GraphForm = 'fused' | 'naive';
 
 /** The form `random`, `from-safetensors` and `quantize` write unless told. */
-export const DEFAULT_GRAPH_FORM: GraphForm = 'naive';
+export const DEFAULT_GRAPH_FORM: GraphForm = 'fused';
 
 /** The graph of a config and its HF weights in `form`, matrices stored as `weightDtype`. */
 export function buildGraph(
@@ -117,4 +119,29 @@ export function writeRandomModel(spec: {
   const config = makeLlamaConfig(spec.shape);
   const weights = timed(timingsMs, 'randomWeights', () => randomLlamaWeights(config, { seed: spec.seed }));
   return buildAndWrite(config, weights, spec, timingsMs);
+}
+
+/**
+ * Rewrites a folder's `onnx/model.onnx` in `form` from the weights it holds now (either form;
+ * values exact), matrices stored as `weightDtype` (default: config.json's torch_dtype).
+ */
+export function convertModelForm(spec: {
+  modelDir: string;
+  form: GraphForm;
+  weightDtype?: WeightDtype;
+}): ModelJobResult {
+  const timingsMs: Record<string, number> = {};
+  const config = validateLlamaConfig(JSON.parse(readFileSync(join(spec.modelDir, 'config.json'), 'utf8')));
+  const onnxPath = join(spec.modelDir, 'onnx', 'model.onnx');
+  const weights = timed(timingsMs, 'readWeights', () => readOnnxLlamaWeights(onnxPath, config));
+  const weightDtype = spec.weightDtype ?? (config.torch_dtype === 'float16' ? 'float16' : 'float32');
+  const bytes = timed(timingsMs, 'buildOnnx', () => buildGraph(config, weights, spec.form, weightDtype));
+  timed(timingsMs, 'writeFiles', () => writeFileSync(onnxPath, bytes));
+  return {
+    outDir: spec.modelDir,
+    files: [{ path: join('onnx', 'model.onnx'), numBytes: bytes.length }],
+    numParameters: countParameters(config),
+    config,
+    timingsMs,
+  };
 }

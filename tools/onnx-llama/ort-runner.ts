@@ -59,32 +59,29 @@ function int64Tensor(rows: number[][]): ort.Tensor {
 }
 
 /**
- * A fused graph's own inputs for the same step: per row its mask's ones minus one (`seqlens_k`;
- * rows start-aligned, so a row's tokens are its first mask columns), the mask's width, and every
- * position's logits (positions come from the lengths inside GroupQueryAttention).
+ * The feeds a graph takes for a step: a naive graph's mask and positions; a fused graph's
+ * GroupQueryAttention lengths (per row its mask's ones minus one: rows start-aligned, so a row's
+ * tokens are its first mask columns) or its mask (positions come from the lengths inside); and
+ * every position's logits when it takes num_logits_to_keep.
  */
-function fusedFeeds(inputs: StepInputs): Record<string, ort.Tensor> {
-  const seqlens = inputs.attentionMask.map((row) => row.reduce((a, b) => a + b, 0) - 1);
-  return {
-    seqlens_k: new ort.Tensor('int32', Int32Array.from(seqlens), [seqlens.length]),
-    total_sequence_length: new ort.Tensor('int32', Int32Array.of(inputs.attentionMask[0]!.length), []),
-    num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(0n), []),
-  };
+function feedsOf(session: ort.InferenceSession, inputs: StepInputs): Record<string, ort.Tensor> {
+  const has = (name: string) => session.inputNames.includes(name);
+  const feeds: Record<string, ort.Tensor> = { input_ids: int64Tensor(inputs.inputIds), ...inputs.past };
+  if (has('seqlens_k')) {
+    const seqlens = inputs.attentionMask.map((row) => row.reduce((a, b) => a + b, 0) - 1);
+    feeds['seqlens_k'] = new ort.Tensor('int32', Int32Array.from(seqlens), [seqlens.length]);
+    const width = inputs.attentionMask[0]!.length;
+    feeds['total_sequence_length'] = new ort.Tensor('int32', Int32Array.of(width), []);
+  } else feeds['attention_mask'] = int64Tensor(inputs.attentionMask);
+  if (has('position_ids')) feeds['position_ids'] = int64Tensor(inputs.positionIds);
+  if (has('num_logits_to_keep'))
+    feeds['num_logits_to_keep'] = new ort.Tensor('int64', BigInt64Array.of(0n), []);
+  return feeds;
 }
 
-/** Runs one forward pass (of a naive graph, or of a fused one: see fusedFeeds). */
+/** Runs one forward pass (of a naive graph or a fused one: see feedsOf). */
 export async function runStep(session: ort.InferenceSession, inputs: StepInputs): Promise<StepOutputs> {
-  const isFused = session.inputNames.includes('seqlens_k');
-  const feeds: Record<string, ort.Tensor> = {
-    input_ids: int64Tensor(inputs.inputIds),
-    ...(isFused
-      ? fusedFeeds(inputs)
-      : {
-          attention_mask: int64Tensor(inputs.attentionMask),
-          position_ids: int64Tensor(inputs.positionIds),
-        }),
-    ...inputs.past,
-  };
+  const feeds = feedsOf(session, inputs);
   const outputs = await session.run(feeds);
   const nextPast: PastTensors = {};
   for (const [name, tensor] of Object.entries(outputs)) {

@@ -3,11 +3,13 @@ import type { KvGeometry } from '../model/kv-geometry';
 
 /**
  * K/V of a batch of sequences as the ONNX graph takes it: per layer, one key and one value
- * array shaped [numRows, numKvHeads, width, headDim]. Each row is left-padded so every row's
- * newest token sits in column numColumns − 1; columns numColumns … width − 1 are spare room
- * that later tokens are written into in place (masked off until then, always finite). Pure
- * array code, no ONNX Runtime. fp16 K/V is held as its 16-bit patterns (Uint16Array) end to
- * end: it is only ever copied, never computed on.
+ * array shaped [numRows, numKvHeads, width, headDim]. Rows are aligned as the geometry says:
+ * `end`, each row left-padded so its newest token sits in column numColumns − 1 (masked
+ * attention); `start`, each row's tokens from column 0, a shorter row's columns after its own
+ * tokens unused (GroupQueryAttention, which reads each row's own length). Columns past a row's
+ * tokens up to `width` are spare room that later tokens are written into in place (masked off
+ * until then, always finite). Pure array code, no ONNX Runtime. fp16 K/V is held as its 16-bit
+ * patterns (Uint16Array) end to end: it is only ever copied, never computed on.
  */
 
 /** One K/V tensor's elements: float32 values or fp16 bit patterns. */
@@ -133,7 +135,7 @@ export class KvBatch {
     );
     const rows = sources.map(({ batch, rowIndex }, r) => {
       const source = batch.rows[rowIndex]!;
-      const numPad = numColumns - source.numTokens;
+      const numPad = geometry.rows === 'start' ? 0 : numColumns - source.numTokens;
       for (let t = 0; t < tensors.length; t++) {
         for (let head = 0; head < numKvHeads; head++) {
           const from = batch.offsetOf(rowIndex, head, source.numPad);
@@ -213,42 +215,19 @@ export class KvBatch {
     return [this.rows.length, this.geometry.numKvHeads, this.width, this.geometry.headDim];
   }
 
-  /** attention_mask for a forward adding `numNew` tokens per row: 0 over padding and spare room, 1 elsewhere. */
-  attentionMask(numNew: number): BigInt64Array {
-    const maskWidth = this.width + numNew;
-    const mask = new BigInt64Array(this.rows.length * maskWidth).fill(1n);
-    this.rows.forEach((row, r) => {
-      mask.fill(0n, r * maskWidth, r * maskWidth + row.numPad);
-      mask.fill(0n, r * maskWidth + this.numColumns, r * maskWidth + this.width);
-    });
-    return mask;
-  }
-
-  /** position_ids for a forward adding `numNew` tokens per row: each row continues its own count. */
-  positionIds(numNew: number): BigInt64Array {
-    const positions = new BigInt64Array(this.rows.length * numNew);
-    this.rows.forEach((row, r) => {
-      for (let j = 0; j < numNew; j++) positions[r * numNew + j] = BigInt(row.numTokens + j);
-    });
-    return positions;
-  }
-
   /**
    * The batch after a forward that added `numNew` columns per row. Given the whole `present`,
-   * that becomes the batch (the past had no spare room). Given only the new columns, they are
-   * written into the spare room in place when this batch is at the tensors' written edge (no
-   * other batch appended to them since) and they fit; otherwise everything moves to new tensors
-   * with SPARE_COLUMNS of room. Earlier batches on the same tensors stay valid for their columns.
+   * that becomes the batch (an end-aligned past had no spare room; a start-aligned present holds
+   * each row's new columns after its own tokens). Given only the new columns, each row's are
+   * written right after its tokens, into the spare room in place when this batch is at the
+   * tensors' written edge (no other batch appended to them since) and they fit; otherwise
+   * everything moves to new tensors with SPARE_COLUMNS of room. Earlier batches on the same
+   * tensors stay valid for their columns.
    */
   advanced(kv: ForwardKv, numNew: number): KvBatch {
     const rows = this.rows.map((row) => ({ ...row, numTokens: row.numTokens + numNew }));
     const numColumns = this.numColumns + numNew;
-    if (kv.form === 'present') {
-      // The graph wrote its new columns after `width`; only a past without room lines them up.
-      if (this.width !== this.numColumns)
-        throw new Error('a whole present cannot follow a past with spare room (use withoutRoom)');
-      return new KvBatch(this.geometry, rows, numColumns, kv.tensors);
-    }
+    if (kv.form === 'present') return this.presentBatch(kv, rows, numColumns);
     // A past with no columns: the new ones are the whole K/V, taken as they came (no room yet;
     // the first decode step makes it, off the first token's path).
     if (this.width === 0) return new KvBatch(this.geometry, rows, numColumns, kv.tensors);
@@ -260,19 +239,34 @@ export class KvBatch {
     for (let t = 0; t < tensors.length; t++) {
       for (let block = 0; block < rows.length * numKvHeads; block++) {
         const fresh = kv.tensors[t]!.subarray(block * numNew * headDim, (block + 1) * numNew * headDim);
-        setElements(tensors[t]!, fresh, (block * width + this.numColumns) * headDim);
+        const row = this.rows[Math.floor(block / numKvHeads)]!;
+        setElements(tensors[t]!, fresh, (block * width + row.numPad + row.numTokens) * headDim);
       }
     }
     edge.numColumns = numColumns;
     return new KvBatch(this.geometry, rows, numColumns, tensors, width, edge);
   }
 
+  /** The batch a whole `present` makes: its width is the present's own. */
+  private presentBatch(kv: ForwardKv, rows: KvRow[], numColumns: number): KvBatch {
+    if (this.geometry.rows === 'start') {
+      const { numKvHeads, headDim } = this.geometry;
+      const width = kv.tensors[0]!.length / (rows.length * numKvHeads * headDim);
+      return new KvBatch(this.geometry, rows, numColumns, kv.tensors, width);
+    }
+    // The graph wrote its new columns after `width`; only a past without room lines them up.
+    if (this.width !== this.numColumns)
+      throw new Error('a whole present cannot follow a past with spare room (use withoutRoom)');
+    return new KvBatch(this.geometry, rows, numColumns, kv.tensors);
+  }
+
   /**
-   * This batch with no spare room (a copy when it has some): for graphs that return a whole
-   * `present`, whose new columns follow the past's last column wherever the real tokens end.
+   * This batch with no spare room (a copy when it has some): for end-aligned graphs that return a
+   * whole `present`, whose new columns follow the past's last column wherever the real tokens
+   * end. A start-aligned present follows each row's tokens, room or not: kept as it is.
    */
   withoutRoom(): KvBatch {
-    if (this.width === this.numColumns) return this;
+    if (this.width === this.numColumns || this.geometry.rows === 'start') return this;
     return new KvBatch(this.geometry, this.rows, this.numColumns, this.restrided(this.numColumns));
   }
 

@@ -12,7 +12,8 @@ import {
 } from './graph-cache';
 import type { CachedGraph } from './graph-cache';
 import { ModelRunner } from './model-runner';
-import type { GraphCacheOutcome, LoadJob } from './protocol';
+import { readGraphSummary } from '../model';
+import type { GraphCacheOutcome, LoadJob, StepNodes } from './protocol';
 import type { ExecutionProvider, ProviderOutcome } from './providers';
 import { withProvider } from './providers';
 import { mappedGraphWeights, readWeights } from './read-weights';
@@ -42,6 +43,7 @@ export interface LoadedSlot {
   readMs: number;
   buildMs: number;
   warmupMs: number;
+  stepNodes: StepNodes;
 }
 
 interface Built {
@@ -200,7 +202,24 @@ export async function loadSlot(job: LoadJob): Promise<LoadedSlot> {
   return { ...warmed, provider: outcome };
 }
 
-async function loadOn(job: LoadJob, provider: ExecutionProvider): Promise<Warmed> {
+/**
+ * Nodes ONNX Runtime runs per decode step, counted in the optimized graph it saved for this slot
+ * (the graph cache's entry, read without its weights); null with the reason when there is none.
+ */
+function stepNodesOf(graphCache: GraphCacheOutcome, cache: CachedGraph | null): StepNodes {
+  if (!cache || graphCache.status === 'off')
+    return { count: null, reason: 'counted in the saved optimized graph, and none was saved' };
+  try {
+    return { count: readGraphSummary(cache.file).numStepNodes, reason: null };
+  } catch (error) {
+    return {
+      count: null,
+      reason: `the saved optimized graph could not be read: ${(error as Error).message}`,
+    };
+  }
+}
+
+async function loadOn(job: LoadJob, provider: ExecutionProvider): Promise<Warmed & { stepNodes: StepNodes }> {
   const cacheOf = () =>
     job.graphCacheDir
       ? cachedGraphPath(job.graphCacheDir, job.modelRevision, provider, job.canCachePrepacked)
@@ -208,10 +227,11 @@ async function loadOn(job: LoadJob, provider: ExecutionProvider): Promise<Warmed
   const cache = cacheOf();
   if (cache?.isPresent && !cache.isUnusable) {
     const cached = await fromCachedGraph(job, provider, cache);
-    if (cached) return cached;
+    if (cached) return { ...cached, stepNodes: stepNodesOf(cached.graphCache, cache) };
   }
   // Read again: the cached graph may just have been marked unusable.
   const isUnusable = cacheOf()?.isUnusable ?? false;
   const { warmed } = await warmUp(job, await fromSource(job, provider, isUnusable ? null : cache));
-  return isUnusable ? { ...warmed, graphCache: UNUSABLE_OUTCOME } : warmed;
+  const graphCache = isUnusable ? UNUSABLE_OUTCOME : warmed.graphCache;
+  return { ...warmed, graphCache, stepNodes: stepNodesOf(graphCache, cache) };
 }

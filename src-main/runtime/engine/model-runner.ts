@@ -1,8 +1,9 @@
 import * as ort from 'onnxruntime-node';
-import { KEEP_INPUT, deltaNameOf, rewriteForSlot } from '../model';
+import { KEEP_INPUT, NEW_COLUMN_INDEX, deltaNameOf, rewriteForSlot } from '../model';
 import type { DecoderIo, SlotRewrite } from '../model';
 import { halfArrayToFloat32 } from '../model/float16';
 import type { ForwardKv, KvArray, KvBatch } from './kv-batch';
+import { attentionMaskOf, newColumnIndexOf, positionIdsOf, sequenceLengthsOf } from './kv-feeds';
 import type { KvGeometry } from '../model/kv-geometry';
 import type { ExecutionProvider } from './providers';
 
@@ -32,6 +33,8 @@ export interface RunnerOptions {
   optimizedModelFilePath?: string;
   /** Extra session config entries (ORT's `session.*` keys without the prefix). */
   sessionConfig?: Record<string, string>;
+  /** Profile every run into `<prefix>_<time>.json` (benches count the nodes a step runs); never when serving. */
+  profileFilePrefix?: string;
 }
 
 /** A variant's weights in memory: the ONNX bytes and each external data file by the name the graph uses. */
@@ -59,6 +62,8 @@ export class ModelRunner {
   private readonly fetches: string[];
   /** 'new' when the graph has delta outputs: forwards return only the new columns. */
   readonly kvForm: ForwardKv['form'];
+  /** The delta outputs gather each row's new columns at the columns this input names (GroupQueryAttention). */
+  private readonly hasNewColumnIndex: boolean;
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -70,6 +75,7 @@ export class ModelRunner {
     ]).flat();
     const hasDeltas = presents.every((name) => session.outputNames.includes(deltaNameOf(name)));
     this.kvForm = hasDeltas ? 'new' : 'present';
+    this.hasNewColumnIndex = session.inputNames.includes(NEW_COLUMN_INDEX);
     this.kvOutputs = hasDeltas ? presents.map(deltaNameOf) : presents;
     this.fetches = ['logits', ...this.kvOutputs];
   }
@@ -93,6 +99,9 @@ export class ModelRunner {
       executionProviders: [provider],
       graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
       ...(options.optimizedModelFilePath ? { optimizedModelFilePath: options.optimizedModelFilePath } : {}),
+      ...(options.profileFilePrefix
+        ? { enableProfiling: true, profileFilePrefix: options.profileFilePrefix }
+        : {}),
       intraOpNumThreads: options.numThreads,
       interOpNumThreads: 1,
       logSeverityLevel: 3,
@@ -126,7 +135,8 @@ export class ModelRunner {
   ): Promise<ForwardResult> {
     const { io } = this.spec;
     // Only what is read: onnxruntime-node copies every fetched output into a fresh buffer.
-    const outputs = await this.session.run(feedsOf(batch, inputIds, numNew, wanted, io), this.fetches);
+    const feeds = feedsOf(batch, inputIds, numNew, wanted, io, this.hasNewColumnIndex);
+    const outputs = await this.session.run(feeds, this.fetches);
     const logits = outputs['logits']!;
     const tensors = this.kvOutputs.map((name) => outputs[name]!.data as KvArray);
     const data =
@@ -139,6 +149,11 @@ export class ModelRunner {
       numPositions: logits.dims[1]!,
       kv: { form: this.kvForm, tensors },
     };
+  }
+
+  /** Ends profiling (a runner built with `profileFilePrefix`): ONNX Runtime writes the profile file. */
+  endProfiling(): void {
+    this.session.endProfiling();
   }
 
   /** Frees the session's memory; the runner is unusable afterwards. */
@@ -184,14 +199,26 @@ function feedsOf(
   numNew: number,
   wanted: LogitsWanted,
   io: DecoderIo,
+  hasNewColumnIndex: boolean,
 ): Record<string, ort.Tensor> {
   const numRows = batch.rows.length;
   const feeds: Record<string, ort.Tensor> = {
     input_ids: new ort.Tensor('int64', inputIds, [numRows, numNew]),
-    attention_mask: new ort.Tensor('int64', batch.attentionMask(numNew), [numRows, batch.width + numNew]),
   };
+  if (io.hasLengthInputs) {
+    const { seqlensK, total } = sequenceLengthsOf(batch, numNew);
+    feeds['seqlens_k'] = new ort.Tensor('int32', seqlensK, [numRows]);
+    feeds['total_sequence_length'] = new ort.Tensor('int32', Int32Array.of(total), []);
+  } else {
+    const { mask, width } = attentionMaskOf(batch, numNew);
+    feeds['attention_mask'] = new ort.Tensor('int64', mask, [numRows, width]);
+  }
   if (io.hasPositionIds)
-    feeds['position_ids'] = new ort.Tensor('int64', batch.positionIds(numNew), [numRows, numNew]);
+    feeds['position_ids'] = new ort.Tensor('int64', positionIdsOf(batch, numNew), [numRows, numNew]);
+  if (hasNewColumnIndex) {
+    const dims = [numRows, batch.geometry.numKvHeads, numNew, 1];
+    feeds[NEW_COLUMN_INDEX] = new ort.Tensor('int64', newColumnIndexOf(batch, numNew), dims);
+  }
   // HF semantics: keep the last N positions' logits, 0 = all of them.
   if (io.logitsToKeepInput)
     feeds[io.logitsToKeepInput] = new ort.Tensor('int64', BigInt64Array.of(wanted === 'last' ? 1n : 0n), []);
@@ -218,7 +245,10 @@ export function graphProblem(
   const inputs = new Set(session.inputNames);
   const outputs = new Set(session.outputNames);
   const { io, geometry, file } = spec;
-  const fed = ['input_ids', 'attention_mask'];
+  const fed = [
+    'input_ids',
+    ...(io.hasLengthInputs ? ['seqlens_k', 'total_sequence_length'] : ['attention_mask']),
+  ];
   if (io.hasPositionIds) fed.push('position_ids');
   if (io.logitsToKeepInput) fed.push(io.logitsToKeepInput);
   if (io.hasUseCacheBranch) fed.push('use_cache_branch');

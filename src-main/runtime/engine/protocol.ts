@@ -116,6 +116,12 @@ export interface HostBufferInfo {
   residentPct: number | null;
 }
 
+/** Nodes ONNX Runtime runs per decode step (its optimized graph's), or null with why it is not known. */
+export interface StepNodes {
+  count: number | null;
+  reason: string | null;
+}
+
 /** The session is built: where the weights sit, which provider runs and the load's parts (ms). */
 export interface LoadedReply {
   type: 'loaded';
@@ -125,6 +131,7 @@ export interface LoadedReply {
   readMs: number;
   buildMs: number;
   warmupMs: number;
+  stepNodes: StepNodes;
 }
 
 /** What one prefill chunk did; stamps (`*At`) are the worker's clock in ms, comparable to the main thread's. */

@@ -30,6 +30,7 @@ async function load(job: LoadJob): Promise<WorkerReply> {
     readMs: loaded.readMs,
     buildMs: loaded.buildMs,
     warmupMs: loaded.warmupMs,
+    stepNodes: loaded.stepNodes,
   };
 }
 

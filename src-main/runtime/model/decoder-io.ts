@@ -7,6 +7,13 @@ import { SHORT_WEIGHT_NAMES } from './onnx-graph/element-types';
 export type FloatType = 'float32' | 'float16';
 
 /**
+ * Where a batch row's tokens sit in its K/V columns: `end`, left-padded to end at one shared
+ * column (masked attention over an attention_mask); `start`, from column 0 with each row its own
+ * length (GroupQueryAttention, whose CPU kernel assumes no padding before a row's tokens).
+ */
+export type KvRowAlignment = 'end' | 'start';
+
+/**
  * How one ONNX decoder graph is fed, read from its inputs and outputs: which optional inputs it
  * has and the element types of its past K/V and logits. Travels to the slot worker with the load.
  */
@@ -20,12 +27,21 @@ export interface DecoderIo {
   logitsToKeepInput: 'num_logits_to_keep' | 'logits_to_keep' | null;
   /** Merged decoders (`decoder_model_merged.onnx`): true when a past is fed. */
   hasUseCacheBranch: boolean;
+  /** How rows sit in the past's columns: `start` for graphs that run GroupQueryAttention. */
+  kvRows: KvRowAlignment;
+  /**
+   * The graph takes GroupQueryAttention's own lengths (`seqlens_k` int32 [rows],
+   * `total_sequence_length` int32 scalar) instead of an attention_mask (the fused form).
+   */
+  hasLengthInputs: boolean;
 }
 
 const PAST = /^past_key_values\.(\d+)\.(key|value)$/;
+const LENGTH_INPUTS = ['seqlens_k', 'total_sequence_length'] as const;
 const FED_INPUTS = new Set([
   'input_ids',
   'attention_mask',
+  ...LENGTH_INPUTS,
   'position_ids',
   'use_cache_branch',
   'num_logits_to_keep',
@@ -54,7 +70,9 @@ export function decoderIoOf(graph: GraphSummary, shape: ModelShape, tokenizerVoc
   const inputs = new Map(graph.inputs.map((t) => [t.name, t]));
   const outputs = new Map(graph.outputs.map((t) => [t.name, t]));
   expectInput(inputs, 'input_ids', ['int64']);
-  expectInput(inputs, 'attention_mask', ['int64']);
+  const hasLengthInputs = inputs.has(LENGTH_INPUTS[0]);
+  if (hasLengthInputs) for (const name of LENGTH_INPUTS) expectInput(inputs, name, ['int32']);
+  else expectInput(inputs, 'attention_mask', ['int64']);
   if (inputs.has('position_ids')) expectInput(inputs, 'position_ids', ['int64']);
   if (inputs.has('use_cache_branch')) expectInput(inputs, 'use_cache_branch', ['bool']);
   const logitsToKeepInput = inputs.has('num_logits_to_keep')
@@ -77,6 +95,8 @@ export function decoderIoOf(graph: GraphSummary, shape: ModelShape, tokenizerVoc
     hasPositionIds: inputs.has('position_ids'),
     logitsToKeepInput,
     hasUseCacheBranch: inputs.has('use_cache_branch'),
+    kvRows: graph.ops.has('com.microsoft:GroupQueryAttention') ? 'start' : 'end',
+    hasLengthInputs,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CatalogueModel } from './catalogue';
-import type { FloatType } from './decoder-io';
+import type { FloatType, KvRowAlignment } from './decoder-io';
 
 /**
  * The shape of a model variant's K/V: what sizes context pages and the K/V budget, and how a
@@ -11,6 +11,8 @@ export interface KvGeometry {
   headDim: number;
   /** The graph's past/present element type. */
   kvDtype: FloatType;
+  /** Where a batch row's tokens sit in its columns (pages hold one sequence: the same either way). */
+  rows: KvRowAlignment;
 }
 
 /** Bytes per K/V element of each past/present dtype. */
@@ -19,7 +21,7 @@ export const BYTES_PER_ELEMENT: Record<FloatType, number> = { float32: 4, float1
 /** The K/V geometry of a model variant: the config's shape in the graph's K/V dtype. */
 export function kvGeometryOf(model: Pick<CatalogueModel, 'folder' | 'graph'>): KvGeometry {
   const { numLayers, numKvHeads, headDim } = model.folder.shape;
-  return { numLayers, numKvHeads, headDim, kvDtype: model.graph.io.kvDtype };
+  return { numLayers, numKvHeads, headDim, kvDtype: model.graph.io.kvDtype, rows: model.graph.io.kvRows };
 }
 
 /** Bytes in one context page: `pageElements` in the geometry's dtype (the unit of every K/V budget). */

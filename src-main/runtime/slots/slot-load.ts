@@ -35,6 +35,7 @@ export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): 
   slot.host = loaded.host;
   slot.provider = loaded.provider;
   slot.graphCache = loaded.graphCache;
+  slot.stepNodes = loaded.stepNodes;
   slot.loadTimings = { readMs: loaded.readMs, buildMs: loaded.buildMs, warmupMs: loaded.warmupMs };
   slot.slotRevision += 1;
   slot.pageIdentity = pageIdentityOf(slot, pageSize);

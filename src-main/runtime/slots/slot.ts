@@ -6,6 +6,7 @@ import type {
   LoadedReply,
   StepJob,
   SteppedReply,
+  StepNodes,
 } from '../engine/protocol';
 import type { ExecutionProvider, ProviderOutcome } from '../engine/providers';
 import { DEFAULT_KEEP_ALIVE } from './slot-types';
@@ -50,6 +51,8 @@ export interface Slot {
   provider: ProviderOutcome | null;
   /** Whether the last load built from a cached optimized graph. */
   graphCache: GraphCacheOutcome | null;
+  /** Nodes ONNX Runtime runs per decode step, as the last load counted them. */
+  stepNodes: StepNodes | null;
   /** Estimated resident bytes (host buffer + session), counted against the slot budget. */
   footprintBytes: number;
   keepAlive: KeepAlive;
@@ -112,6 +115,7 @@ export function newSlot(
     requestedProvider: provider,
     provider: previous?.provider ?? null,
     graphCache: previous?.graphCache ?? null,
+    stepNodes: previous?.stepNodes ?? null,
     footprintBytes: footprintOf(model),
     keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,
     expiresAt: null,

@@ -124,6 +124,10 @@ export const SlotSnapshotSchema = z.object({
   graphCache: z.enum(GRAPH_CACHE_STATUSES).nullable(),
   /** Why the last load's graph was not cached (`off`: no room, unusable, no folder …), or null. */
   graphCacheReason: z.string().nullable(),
+  /** Nodes ONNX Runtime runs per decode step (its optimized graph's), or null before a count. */
+  decodeNodesPerStep: z.number().int().nullable(),
+  /** Why there is no count (no optimized graph saved for this slot …), or null. */
+  decodeNodesReason: z.string().nullable(),
   /** The last load's read + session build + warm-up, ms; null before the first load. */
   loadMs: z.number().nullable(),
   hostBytes: z.number(),

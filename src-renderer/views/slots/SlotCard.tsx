@@ -73,6 +73,15 @@ function allFigures(s: SlotSnapshot, nowMs: number): Figure[] {
       testId: 'slot-last-load',
     },
     {
+      label: 'per token',
+      value:
+        s.decodeNodesPerStep === null ? 'not counted' : `${formatCount(s.decodeNodesPerStep)} graph nodes`,
+      title:
+        s.decodeNodesReason ??
+        'nodes ONNX Runtime runs for each new token, counted in the optimized graph it saved for this slot',
+      testId: 'slot-step-nodes',
+    },
+    {
       label: 'keep-alive',
       value: `${describeKeepAlive(s.keepAlive)} · ${countdown(s.expiresAtWallMs, nowMs)}`,
       testId: 'keep-alive',

@@ -3,11 +3,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { convertModelForm } from '../../../tools/onnx-llama/model-jobs';
 import { QUANTIZE_DEFAULTS, quantizeModelFolder } from '../../../tools/onnx-llama/quantize/quantize-model';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
 const VARIANTS = JSON.parse(readFileSync(path.join(FOLDER, 'variants.json'), 'utf8')) as {
+  model: { path: string; sha256: string; command: string };
   files: Array<{ path: string; variant: string; sha256: string; source_sha256: string; command: string }>;
 };
 
@@ -23,12 +25,24 @@ describe('the shipped quantized variants', () => {
       expect(file.source_sha256).toBe(sha256(path.join(FOLDER, 'onnx', 'model.onnx')));
   });
 
+  it('onnx/model.onnx is the fused file variants.json records, and converting it again writes exactly it', () => {
+    expect(sha256(path.join(FOLDER, VARIANTS.model.path))).toBe(VARIANTS.model.sha256);
+    const copy = path.join(scratch, 'model');
+    mkdirSync(path.join(copy, 'onnx'), { recursive: true });
+    for (const file of ['config.json', path.join('onnx', 'model.onnx')])
+      copyFileSync(path.join(FOLDER, file), path.join(copy, file));
+    expect(VARIANTS.model.command).toMatch(/ convert .* --form fused$/);
+    convertModelForm({ modelDir: copy, form: 'fused' });
+    expect(sha256(path.join(copy, 'onnx', 'model.onnx'))).toBe(VARIANTS.model.sha256);
+  });
+
   for (const file of VARIANTS.files) {
     it(`${file.path} is the file variants.json records (sha256) and its command writes exactly it`, () => {
       expect(sha256(path.join(FOLDER, file.path))).toBe(file.sha256);
       const copy = path.join(scratch, file.variant);
       mkdirSync(path.join(copy, 'onnx'), { recursive: true });
       copyFileSync(path.join(FOLDER, 'onnx', 'model.onnx'), path.join(copy, 'onnx', 'model.onnx'));
+      copyFileSync(path.join(FOLDER, 'config.json'), path.join(copy, 'config.json'));
       const bits = Number(/--bits (\d)/.exec(file.command)![1]) as 4 | 8;
       quantizeModelFolder({ ...QUANTIZE_DEFAULTS, modelDir: copy, bits });
       expect(sha256(path.join(copy, file.path))).toBe(file.sha256);

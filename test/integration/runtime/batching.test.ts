@@ -3,6 +3,7 @@ import type { Runtime } from '../../../src-main/runtime';
 import { collectGeneration } from '../../../src-main/runtime';
 import { checkTimeline } from '../../../src-main/telemetry/timeline';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
+import { modelForms } from '../../support/models';
 
 const PROMPTS = [
   'Once upon a time',
@@ -11,10 +12,15 @@ const PROMPTS = [
   'Emma Woodhouse, handsome, clever, and rich,',
 ];
 
-describe('continuous batching', () => {
+describe.each(modelForms())('continuous batching ($form graphs)', ({ modelsDir }) => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await createTestRuntime({ isPaging: false, maxSeats: 4, prefillChunkTokens: 8 });
+    runtime = await createTestRuntime({
+      bundledModelsDir: modelsDir,
+      isPaging: false,
+      maxSeats: 4,
+      prefillChunkTokens: 8,
+    });
   });
   afterAll(() => runtime.close());
 

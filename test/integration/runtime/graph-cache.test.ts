@@ -26,9 +26,10 @@ describe('optimized graph cache', () => {
     const slot = runtime.slots()[0]!;
     const status = slot.graphCache?.status;
     const host = slot.host;
+    const stepNodes = slot.stepNodes;
     await runtime.close();
     runtime = null;
-    return { tokenIds: result.tokenIds, status, host };
+    return { tokenIds: result.tokenIds, status, host, stepNodes };
   };
 
   /** Runs `body` with a fresh cache folder, removed afterwards. */
@@ -62,6 +63,10 @@ describe('optimized graph cache', () => {
     expect(readdirSync(join(dir, entry!)).sort()).toEqual([GRAPH_FILE, GRAPH_DATA_FILE]);
     expect(first.tokenIds).toEqual(plain.tokenIds);
     expect(second.tokenIds).toEqual(plain.tokenIds);
+    // Counted in the saved graph: the fused form's ten nodes per layer, its two delta gathers, six more.
+    expect(plain.stepNodes).toEqual({ count: null, reason: expect.stringMatching(/none was saved/) });
+    expect(first.stepNodes).toEqual({ count: 12 * 6 + 6, reason: null });
+    expect(second.stepNodes).toEqual(first.stepNodes);
   });
 
   it('builds a quantized variant from its cached graph with the same greedy tokens', async () => {

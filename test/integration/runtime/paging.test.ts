@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
 import type { ChatTurn } from '../../../src-main/runtime';
 import { createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
+import { modelForms } from '../../support/models';
 
 const WORDS = [
   'the',
@@ -43,12 +44,21 @@ async function playConversation(runtime: Runtime, userTurns: string[]): Promise<
   return answers;
 }
 
-describe('context pages', () => {
+describe.each(modelForms())('context pages ($form graphs)', ({ modelsDir }) => {
   let paged: Runtime;
   let unpaged: Runtime;
   beforeAll(async () => {
-    paged = await createTestRuntime({ isPaging: true, pageSize: 16, prefillChunkTokens: 32 });
-    unpaged = await createTestRuntime({ isPaging: false, prefillChunkTokens: null });
+    paged = await createTestRuntime({
+      bundledModelsDir: modelsDir,
+      isPaging: true,
+      pageSize: 16,
+      prefillChunkTokens: 32,
+    });
+    unpaged = await createTestRuntime({
+      bundledModelsDir: modelsDir,
+      isPaging: false,
+      prefillChunkTokens: null,
+    });
   });
   afterAll(async () => {
     await paged.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
+import { modelForms } from '../../support/models';
 
 const PROMPTS = [
   'Once upon a time there was a girl who lived',
@@ -9,13 +10,19 @@ const PROMPTS = [
   'Emma Woodhouse, handsome, clever, and rich',
 ];
 
-describe('preemption when the K/V budget runs out', () => {
+describe.each(modelForms())('preemption when the K/V budget runs out ($form graphs)', ({ modelsDir }) => {
   let tight: Runtime;
   let roomy: Runtime;
   beforeAll(async () => {
-    roomy = await createTestRuntime({ isPaging: false, maxSeats: 4, prefillChunkTokens: 4 });
+    roomy = await createTestRuntime({
+      bundledModelsDir: modelsDir,
+      isPaging: false,
+      maxSeats: 4,
+      prefillChunkTokens: 4,
+    });
     const pageBytes = pageBytesOf(roomy);
     tight = await createTestRuntime({
+      bundledModelsDir: modelsDir,
       isPaging: true,
       pageSize: 4,
       maxSeats: 4,

@@ -57,28 +57,54 @@ describe('peers: llama.cpp targets from one run', () => {
     ggufMadeMs: null,
   });
 
-  it('names the issue’s four targets and divides First Frame’s medians by llama.cpp’s', () => {
-    const targets = llamaTargets({
+  it('names the issue’s targets: decode and prefill at one thread, q4 decode at every core, First Frame ÷ llama.cpp medians', () => {
+    const section = (numThreads: number, q4Itl: number) => ({
       engine: { version: 'test' },
+      numThreads,
       bandwidth: null,
-      pairs: [
-        pair('f16', 30, 25),
-        pair('q8', 10, 20),
-        { precision: 'q4', status: 'skipped', reason: 'no file' },
-      ],
+      pairs: [pair('f16', 30, 25), pair('q8', 10, 20), pair('q4', q4Itl, 10)],
     });
+    const targets = llamaTargets([section(2, 8), section(1, 12)], 2);
     expect(targets.map((t) => [t.name, t.measured, t.isMet])).toEqual([
-      ['decode_itl_ours_over_llamacpp_q4', null, null],
+      ['decode_itl_ours_over_llamacpp_q4', 1.2, false],
       ['decode_itl_ours_over_llamacpp_q8', 0.5, true],
       ['decode_itl_ours_over_llamacpp_f16', 1.2, true],
+      ['prefill_ours_over_llamacpp_q4', 0.7, true],
+      ['prefill_ours_over_llamacpp_q8', 0.7, true],
       ['prefill_ours_over_llamacpp_f16', 0.7, true],
+      ['decode_itl_ours_over_llamacpp_q4_all_threads', 0.8, true],
     ]);
+    expect(targets[0]!.how).toContain('1 thread(s)');
+    expect(targets.at(-1)!.how).toContain('2 thread(s)');
+  });
+
+  it('says why a target has no number: a precision not run, or no run at every core', () => {
+    const targets = llamaTargets(
+      [
+        {
+          engine: { version: 'test' },
+          numThreads: 1,
+          bandwidth: null,
+          pairs: [pair('f16', 30, 25), { precision: 'q4', status: 'skipped', reason: 'no file' }],
+        },
+      ],
+      2,
+    );
+    expect(targets[0]).toMatchObject({
+      name: 'decode_itl_ours_over_llamacpp_q4',
+      measured: null,
+      isMet: null,
+    });
     expect(targets[0]!.how).toContain('not run: no file');
+    expect(targets[1]!.how).toContain('not run (--precisions)');
+    expect(targets.at(-1)).toMatchObject({ measured: null, isMet: null });
+    expect(targets.at(-1)!.how).toContain('--threads did not include 2');
   });
 
   it('reports weight bytes per token ÷ ITL against the measured read bandwidth', () => {
     const json = llamaSectionJson({
       engine: { version: 'test' },
+      numThreads: 1,
       bandwidth: { bytesPerS: 20e9, boundary: 'test' },
       pairs: [pair('f16', 20, 10)],
     });

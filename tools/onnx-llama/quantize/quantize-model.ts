@@ -9,7 +9,7 @@ import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
 import { quantizeWeightSet, writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
 import { validateLlamaConfig } from '../config';
-import type { GraphForm } from '../model-jobs';
+import { DEFAULT_GRAPH_FORM, type GraphForm } from '../model-jobs';
 import { readOnnxModel, writeOnnxModel } from '../onnx-file';
 import { isFusedModel, readFusedWeightSet } from '../read-fused';
 import { llamaWeightsOfModel } from '../read-weights';
@@ -32,7 +32,7 @@ export const QUANTIZE_DEFAULTS = {
   accuracyLevel: 4,
   scheme: 'symmetric',
   isQuantizingEmbeddings: true,
-  form: 'naive',
+  form: DEFAULT_GRAPH_FORM,
 } as const satisfies Partial<QuantizeSpec>;
 
 /** What `quantize` needs. */

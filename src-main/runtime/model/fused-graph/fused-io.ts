@@ -17,6 +17,12 @@ export const FUSED_INPUTS = {
   logitsToKeep: 'num_logits_to_keep',
 } as const;
 
+/** The input a graph written with `attentionInputs: 'attention-mask'` takes instead of the lengths. */
+export const ATTENTION_MASK = 'attention_mask';
+
+/** How a fused graph takes its rows' lengths: `lengths` (FUSED_INPUTS) or an `attention-mask`. */
+export type AttentionInputs = 'lengths' | 'attention-mask';
+
 /** One graph input or output: name, element type, dims (symbolic where they vary). */
 export interface FusedIoTensor {
   name: string;
@@ -46,6 +52,13 @@ export const FUSED_OPS = [
   ':Slice',
   ':Neg',
   ':Unsqueeze',
+  // The rotary caches' constant subgraph (folded at load) and the attention-mask form's lengths.
+  ':Range',
+  ':Cos',
+  ':Sin',
+  ':ReduceSum',
+  ':Sub',
+  ':Shape',
 ] as const;
 
 const BATCH = 'batch_size';
@@ -55,14 +68,23 @@ export const pastName = (layer: number, kind: 'key' | 'value') => `past_key_valu
 export const presentName = (layer: number, kind: 'key' | 'value') => `present.${layer}.${kind}`;
 
 /** The graph's inputs and outputs for these dims, in the order the writer declares them. */
-export function fusedIoOf(dims: Pick<DecoderDims, 'numLayers' | 'numKvHeads' | 'headDim' | 'vocabSize'>): {
+export function fusedIoOf(
+  dims: Pick<DecoderDims, 'numLayers' | 'numKvHeads' | 'headDim' | 'vocabSize'>,
+  attentionInputs: AttentionInputs = 'lengths',
+): {
   inputs: FusedIoTensor[];
   outputs: FusedIoTensor[];
 } {
+  const lengths: FusedIoTensor[] =
+    attentionInputs === 'attention-mask'
+      ? [{ name: ATTENTION_MASK, type: 'int64', dims: [BATCH, 'total_sequence_length'] }]
+      : [
+          { name: FUSED_INPUTS.seqlensK, type: 'int32', dims: [BATCH] },
+          { name: FUSED_INPUTS.totalSequenceLength, type: 'int32', dims: [] },
+        ];
   const inputs: FusedIoTensor[] = [
     { name: 'input_ids', type: 'int64', dims: [BATCH, 'sequence_length'] },
-    { name: FUSED_INPUTS.seqlensK, type: 'int32', dims: [BATCH] },
-    { name: FUSED_INPUTS.totalSequenceLength, type: 'int32', dims: [] },
+    ...lengths,
     { name: FUSED_INPUTS.logitsToKeep, type: 'int64', dims: [] },
   ];
   const outputs: FusedIoTensor[] = [

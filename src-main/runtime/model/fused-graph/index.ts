@@ -2,10 +2,10 @@ export { checkWeightSet, WeightSetError } from './check-weight-set';
 export { FUSED_INPUTS, FUSED_OPSET, writeFusedDecoder, writeFusedDecoderFiles } from './write-fused-decoder';
 export type { FusedGraphFiles, FusedGraphOptions } from './write-fused-decoder';
 export { streamOf } from './weight-set';
-export { FUSED_OPS, fusedIoOf } from './fused-io';
-export type { FusedIoTensor } from './fused-io';
+export { ATTENTION_MASK, FUSED_OPS, fusedIoOf } from './fused-io';
+export type { AttentionInputs, FusedIoTensor } from './fused-io';
 export { EXTERNAL_DATA_ALIGNMENT } from './external-data';
-export { rotaryCaches, ropeInverseFrequencies, scaledInverseFrequencies } from './rope';
+export { ropeInverseFrequencies, scaledInverseFrequencies } from './rope';
 export type {
   BlockWeight,
   DecoderDims,

@@ -36,28 +36,3 @@ export function scaledInverseFrequencies(dims: DecoderDims): Float32Array {
   if (scaling.type === 'llama3') return llama3Scaled(inverse, scaling);
   return inverse.map((frequency, i) => frequency / scaling.factors[i]!);
 }
-
-/** GroupQueryAttention's rotary caches: cos and sin of position × frequency, [contextLength, headDim / 2]. */
-export interface RotaryCaches {
-  cos: Float32Array;
-  sin: Float32Array;
-}
-
-/**
- * The caches for every position below the context length. The angle is rounded to float32 first,
- * as the naive graph computes it (a float32 Mul of the position by the inverse frequency).
- */
-export function rotaryCaches(dims: DecoderDims): RotaryCaches {
-  const inverse = scaledInverseFrequencies(dims);
-  const half = inverse.length;
-  const cos = new Float32Array(dims.contextLength * half);
-  const sin = new Float32Array(dims.contextLength * half);
-  for (let position = 0; position < dims.contextLength; position++) {
-    for (let i = 0; i < half; i++) {
-      const angle = Math.fround(position * inverse[i]!);
-      cos[position * half + i] = Math.cos(angle);
-      sin[position * half + i] = Math.sin(angle);
-    }
-  }
-  return { cos, sin };
-}

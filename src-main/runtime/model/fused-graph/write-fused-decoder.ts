@@ -12,11 +12,11 @@ import {
 import { ExternalDataFile } from './external-data';
 import { addEmbedding, addLmHead } from './embedding-head';
 import { addFusedLayer, addNorm } from './fused-layer';
-import { FUSED_INPUTS, fusedIoOf } from './fused-io';
+import { ATTENTION_MASK, FUSED_INPUTS, fusedIoOf } from './fused-io';
+import type { AttentionInputs } from './fused-io';
 import type { LayerInputs, Stream } from './fused-layer';
-import { GraphBuilder } from './graph-builder';
-import { bytesOfBits } from './float-matrix';
-import { rotaryCaches } from './rope';
+import { GraphBuilder, ONNX_TYPE_CODE } from './graph-builder';
+import { scaledInverseFrequencies } from './rope';
 import { addFloatVector } from './vectors';
 import { streamOf } from './weight-set';
 import type { DecoderDims, DecoderWeightSet, StreamedWeightSet } from './weight-set';
@@ -33,6 +33,12 @@ export interface FusedGraphOptions {
   floatStorage?: 'float32' | 'float16' | 'as-given';
   /** The ModelProto's producer_name. */
   producer?: string;
+  /**
+   * `lengths` (default): GroupQueryAttention's own inputs, fed directly (FUSED_INPUTS);
+   * `attention-mask`: an attention_mask [batch, total] turned into them inside the graph (six
+   * more nodes per step), the onnxruntime-genai model builder's interface.
+   */
+  attentionInputs?: AttentionInputs;
 }
 
 export { FUSED_INPUTS } from './fused-io';
@@ -41,22 +47,55 @@ export { FUSED_INPUTS } from './fused-io';
 export const FUSED_OPSET = 17;
 
 const PROTOBUF_LIMIT_BYTES = 2 ** 31 - 1;
-function declareIo(builder: GraphBuilder, dims: DecoderDims): void {
-  const { inputs, outputs } = fusedIoOf(dims);
+function declareIo(builder: GraphBuilder, dims: DecoderDims, attentionInputs: AttentionInputs): void {
+  const { inputs, outputs } = fusedIoOf(dims, attentionInputs);
   for (const input of inputs) builder.addInput(input.name, input.type, input.dims);
   for (const output of outputs) builder.addOutput(output.name, output.type, output.dims);
 }
 
-function addLayerInputs(builder: GraphBuilder, dims: DecoderDims): LayerInputs {
+/**
+ * The rotary caches, cos and sin of position × inverse frequency for every position below the
+ * context length, [contextLength, headDim / 2], written as the constant subgraph that computes
+ * them: ONNX Runtime folds it at session creation (nothing runs per token), its Cos/Sin give the
+ * naive graph's values bit for bit, and the file holds headDim / 2 floats instead of the tables.
+ */
+function addLayerInputs(
+  builder: GraphBuilder,
+  dims: DecoderDims,
+  attentionInputs: AttentionInputs,
+): LayerInputs {
+  const lengths = attentionInputs === 'attention-mask' ? addLengthsFromMask(builder) : null;
   builder.scope = '/model/rotary';
-  const { cos, sin } = rotaryCaches(dims);
-  const cacheDims = [dims.contextLength, dims.headDim / 2];
+  const positions = builder.op('Range', [
+    builder.addFloatConstant('start', [0], []),
+    builder.addFloatConstant('limit', [dims.contextLength], []),
+    builder.addFloatConstant('delta', [1], []),
+  ]);
+  const column = builder.op('Unsqueeze', [positions, builder.addInt64Constant('axis1', [1])]);
+  const angles = builder.op('Mul', [
+    column,
+    builder.addFloatConstant('inv_freq', scaledInverseFrequencies(dims)),
+  ]);
   return {
-    seqlensK: FUSED_INPUTS.seqlensK,
-    totalSequenceLength: FUSED_INPUTS.totalSequenceLength,
-    cosCache: builder.addInitializer('cos_cache', 'float32', cacheDims, bytesOfBits(cos)),
-    sinCache: builder.addInitializer('sin_cache', 'float32', cacheDims, bytesOfBits(sin)),
+    seqlensK: lengths?.seqlensK ?? FUSED_INPUTS.seqlensK,
+    totalSequenceLength: lengths?.totalSequenceLength ?? FUSED_INPUTS.totalSequenceLength,
+    cosCache: builder.op('Cos', [angles]),
+    sinCache: builder.op('Sin', [angles]),
   };
+}
+
+/**
+ * onnxruntime-genai's mask subgraph: seqlens_k = Σ mask per row − 1, total = the mask's width,
+ * both int32 (rows start-aligned, so a row's ones are its first columns).
+ */
+function addLengthsFromMask(builder: GraphBuilder): Pick<LayerInputs, 'seqlensK' | 'totalSequenceLength'> {
+  builder.scope = '/model/attn_mask_reformat';
+  const one = builder.addInt64Constant('one', [1]);
+  const counts = builder.op('ReduceSum', [ATTENTION_MASK, one], { keepdims: 0 });
+  const seqlensK = builder.op('Cast', [builder.op('Sub', [counts, one])], { to: ONNX_TYPE_CODE.int32 });
+  const shape = builder.op('Shape', [ATTENTION_MASK]);
+  const width = builder.op('Gather', [shape, builder.addInt64Constant('index1', [1], [])], { axis: 0 });
+  return { seqlensK, totalSequenceLength: builder.op('Cast', [width], { to: ONNX_TYPE_CODE.int32 }) };
 }
 
 /** The last `num_logits_to_keep` positions (HF: 0 keeps all, since a Slice from −0 starts at 0). */
@@ -89,6 +128,10 @@ function projectionOf(options: FusedGraphOptions): ProjectionOptions {
   return { accuracyLevel: options.accuracyLevel ?? 4, floatStorage: options.floatStorage ?? 'as-given' };
 }
 
+/** How the graph takes its lengths (FusedGraphOptions.attentionInputs), defaulted. */
+const attentionInputsOf = (options: FusedGraphOptions): AttentionInputs =>
+  options.attentionInputs ?? 'lengths';
+
 /**
  * Adds the whole decoder to `builder`, taking each weight from `source` when it is reached (the
  * embedding, each layer in order, the final norm, the head), checked as it arrives when `isChecking`.
@@ -96,12 +139,13 @@ function projectionOf(options: FusedGraphOptions): ProjectionOptions {
 function addDecoder(
   builder: GraphBuilder,
   source: StreamedWeightSet,
-  projection: ProjectionOptions,
+  options: FusedGraphOptions,
   isChecking: boolean,
 ): void {
   const { dims } = source;
-  declareIo(builder, dims);
-  const shared = addLayerInputs(builder, dims);
+  const projection = projectionOf(options);
+  declareIo(builder, dims, attentionInputsOf(options));
+  const shared = addLayerInputs(builder, dims, attentionInputsOf(options));
   const embeddingWeight = source.embedding();
   if (isChecking) checkEmbedding(dims, embeddingWeight);
   const embedding = addEmbedding(builder, embeddingWeight, projection);
@@ -134,7 +178,7 @@ export function writeFusedDecoder(set: DecoderWeightSet, options: FusedGraphOpti
   checkWeightSet(set);
   checkSize(set);
   const builder = new GraphBuilder();
-  addDecoder(builder, streamOf(set), projectionOf(options), false);
+  addDecoder(builder, streamOf(set), options, false);
   return builder.encodeModel('fused-decoder', FUSED_OPSET, options.producer ?? 'first-frame fused-graph');
 }
 
@@ -162,7 +206,7 @@ export function writeFusedDecoderFiles(
   const data = new ExternalDataFile(files.dataPath);
   try {
     const builder = new GraphBuilder('', data);
-    addDecoder(builder, source, projectionOf(options), true);
+    addDecoder(builder, source, options, true);
     const bytes = builder.encodeModel(
       'fused-decoder',
       FUSED_OPSET,

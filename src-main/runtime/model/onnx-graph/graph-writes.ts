@@ -7,14 +7,24 @@ import { bytesField, concatBytes, messageField, textField, varintField } from '.
 import type { ModelParts } from './graph-parts';
 
 const INT64 = 7;
+const ATTRIBUTE_INT = 2;
 
-/** A default-domain node named `name` (GraphProto field 1). */
-export function nodeField(name: string, opType: string, inputs: string[], output: string): Uint8Array {
+/** A default-domain node named `name` (GraphProto field 1), with INT attributes when given. */
+export function nodeField(
+  name: string,
+  opType: string,
+  inputs: string[],
+  output: string,
+  intAttributes: Record<string, number> = {},
+): Uint8Array {
   return messageField(1, [
     ...inputs.map((input) => textField(1, input)),
     textField(2, output),
     textField(3, name),
     textField(4, opType),
+    ...Object.entries(intAttributes).map(([key, value]) =>
+      messageField(5, [textField(1, key), varintField(3, value), varintField(20, ATTRIBUTE_INT)]),
+    ),
   ]);
 }
 

@@ -29,6 +29,11 @@ export interface GraphSummary {
   /** Weights (initializer elements; a 4-bit MatMulNBits byte counts as two). */
   numParams: number;
   external: ExternalRef[];
+  /**
+   * Nodes one forward runs: the main graph's, a node with subgraphs (If) counted as itself plus
+   * its largest one. Of an optimized graph (the graph cache's), what ONNX Runtime runs per step.
+   */
+  numStepNodes: number;
 }
 
 /** Reads an ONNX file's structure; throws `TruncatedProto` when it ends early, Error when it is not a model. */
@@ -73,6 +78,7 @@ function readModel(window: FileWindow): GraphSummary {
     weightBytes: collect.weightBytes,
     numParams: 0,
     external: [],
+    numStepNodes: 0,
   };
   let hasGraph = false;
   for (let header = model.next(); header; header = model.next()) {
@@ -82,6 +88,7 @@ function readModel(window: FileWindow): GraphSummary {
       const io = readGraph(model.message(), collect);
       summary.inputs = io.inputs;
       summary.outputs = io.outputs;
+      summary.numStepNodes = io.numStepNodes;
     } else if (header.field === 8 && header.wireType === WIRE.bytes)
       summary.opsets.push(readOpset(model.message()));
     else model.skip(header.wireType);
@@ -102,53 +109,73 @@ function readOpset(reader: MessageReader): { domain: string; version: number } {
   return opset;
 }
 
-function readGraph(reader: MessageReader, collect: Collect): { inputs: TensorInfo[]; outputs: TensorInfo[] } {
+interface GraphParts {
+  inputs: TensorInfo[];
+  outputs: TensorInfo[];
+  numStepNodes: number;
+}
+
+function readGraph(reader: MessageReader, collect: Collect): GraphParts {
   const inputs: TensorInfo[] = [];
   const outputs: TensorInfo[] = [];
+  let numStepNodes = 0;
   for (let h = reader.next(); h; h = reader.next()) {
     if (h.wireType !== WIRE.bytes) reader.skip(h.wireType);
-    else if (h.field === 1) readNode(reader.message(), collect);
+    else if (h.field === 1) numStepNodes += readNode(reader.message(), collect);
     else if (h.field === 5) readInitializer(reader.message(), collect);
     else if (h.field === 11) inputs.push(readValueInfo(reader.message()));
     else if (h.field === 12) outputs.push(readValueInfo(reader.message()));
     else reader.skip(h.wireType);
   }
-  return { inputs, outputs };
+  return { inputs, outputs, numStepNodes };
 }
 
-function readNode(reader: MessageReader, collect: Collect): void {
+/** Tallies one node; returns the nodes it runs per step (itself, plus its largest subgraph's). */
+function readNode(reader: MessageReader, collect: Collect): number {
   const inputs: string[] = [];
   let opType = '';
   let domain = '';
   let bits = 4;
+  let numSubgraphNodes = 0;
   for (let h = reader.next(); h; h = reader.next()) {
     if (h.field === 1 && h.wireType === WIRE.bytes) inputs.push(reader.text());
     else if (h.field === 4 && h.wireType === WIRE.bytes) opType = reader.text();
     else if (h.field === 7 && h.wireType === WIRE.bytes) domain = reader.text();
-    else if (h.field === 5 && h.wireType === WIRE.bytes)
-      bits = readAttribute(reader.message(), collect) ?? bits;
-    else reader.skip(h.wireType);
+    else if (h.field === 5 && h.wireType === WIRE.bytes) {
+      const attribute = readAttribute(reader.message(), collect);
+      bits = attribute.bits ?? bits;
+      numSubgraphNodes = Math.max(numSubgraphNodes, attribute.numStepNodes);
+    } else reader.skip(h.wireType);
   }
   const key = `${domain === 'ai.onnx' ? '' : domain}:${opType}`;
   collect.ops.set(key, (collect.ops.get(key) ?? 0) + 1);
   const codesAt = opType === 'MatMulNBits' ? 1 : opType === 'GatherBlockQuantized' ? 0 : -1;
-  if (codesAt < 0 || !inputs[codesAt]) return;
-  collect.quantizedInputs.set(inputs[codesAt], bits);
-  for (const aux of inputs.slice(2, 4)) if (aux) collect.quantizedAux.set(aux, bits);
+  if (codesAt >= 0 && inputs[codesAt]) {
+    collect.quantizedInputs.set(inputs[codesAt], bits);
+    for (const aux of inputs.slice(2, 4)) if (aux) collect.quantizedAux.set(aux, bits);
+  }
+  return 1 + numSubgraphNodes;
 }
 
-/** Reads an attribute: recurses into subgraphs (If/Loop bodies); returns `bits` when that is its name. */
-function readAttribute(reader: MessageReader, collect: Collect): number | null {
+/**
+ * Reads an attribute: recurses into subgraphs (If/Loop bodies); its value when it is `bits`, and
+ * the step nodes of its largest subgraph (0 without one).
+ */
+function readAttribute(
+  reader: MessageReader,
+  collect: Collect,
+): { bits: number | null; numStepNodes: number } {
   let name = '';
   let intValue: number | null = null;
+  let numStepNodes = 0;
   for (let h = reader.next(); h; h = reader.next()) {
     if (h.field === 1 && h.wireType === WIRE.bytes) name = reader.text();
     else if (h.field === 3 && h.wireType === WIRE.varint) intValue = reader.signedVarint();
     else if ((h.field === 6 || h.field === 11) && h.wireType === WIRE.bytes)
-      readGraph(reader.message(), collect);
+      numStepNodes = Math.max(numStepNodes, readGraph(reader.message(), collect).numStepNodes);
     else reader.skip(h.wireType);
   }
-  return name === 'bits' ? intValue : null;
+  return { bits: name === 'bits' ? intValue : null, numStepNodes };
 }
 
 function readInitializer(reader: MessageReader, collect: Collect): void {

@@ -10,9 +10,10 @@ import { addPresentDeltas } from './present-deltas';
 /**
  * The graph form these rewrites write; part of the graph cache's key, so a changed rewrite
  * never reads graphs an earlier one saved. Raise it with any change to what either emits.
- * 1: no rewrite; 2: logits-to-keep; 3: and present deltas; 4: none on GroupQueryAttention graphs.
+ * 1: no rewrite; 2: logits-to-keep; 3: and present deltas; 4: none on GroupQueryAttention graphs;
+ * 5: gathered deltas on GroupQueryAttention graphs.
  */
-export const GRAPH_REWRITE_FORM = 4;
+export const GRAPH_REWRITE_FORM = 5;
 
 /**
  * The rewritten bytes (null when neither rewrite applied), the logits-to-keep form alone to try

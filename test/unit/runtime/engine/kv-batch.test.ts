@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { KvBatch, SPARE_COLUMNS } from '../../../../src-main/runtime/engine/kv-batch';
+import {
+  attentionMaskOf,
+  newColumnIndexOf,
+  positionIdsOf,
+  sequenceLengthsOf,
+} from '../../../../src-main/runtime/engine/kv-feeds';
 import { pageElements } from '../../../../src-main/runtime/model/kv-geometry';
 import type { KvArray } from '../../../../src-main/runtime/engine/kv-batch';
 import { RetainedPasts } from '../../../../src-main/runtime/engine/retained-pasts';
 
-const GEOMETRY = { numLayers: 2, numKvHeads: 2, headDim: 3, kvDtype: 'float32' } as const;
+const GEOMETRY = { numLayers: 2, numKvHeads: 2, headDim: 3, kvDtype: 'float32', rows: 'end' } as const;
 
 /** A one-row batch whose K/V value at (tensor t, head h, token i, dim d) encodes its coordinates. */
 function rowWithTokens(seqId: string, numTokens: number): KvBatch {
@@ -41,8 +47,8 @@ describe('KvBatch', () => {
   it('left-pads rows so each row’s newest token is in the last column, with a matching mask and positions', () => {
     const batch = paddedPair();
     expect(batch.dims).toEqual([2, 2, 4, 3]);
-    expect([...batch.attentionMask(1)]).toEqual([1n, 1n, 1n, 1n, 1n, 0n, 0n, 1n, 1n, 1n]);
-    expect([...batch.positionIds(1)]).toEqual([4n, 2n]);
+    expect([...attentionMaskOf(batch, 1).mask]).toEqual([1n, 1n, 1n, 1n, 1n, 0n, 0n, 1n, 1n, 1n]);
+    expect([...positionIdsOf(batch, 1)]).toEqual([4n, 2n]);
   });
 
   it('copies a page out and assembles the same past back from pages', () => {
@@ -63,7 +69,7 @@ describe('KvBatch', () => {
     const cut = row.cutInPlace(3, 'b');
     expect(cut.rows).toEqual([{ seqId: 'b', numTokens: 3, numPad: 0 }]);
     expect(cut.dims).toEqual([1, 2, 5, 3]);
-    expect([...cut.attentionMask(1)]).toEqual([1n, 1n, 1n, 0n, 0n, 1n]);
+    expect([...attentionMaskOf(cut, 1).mask]).toEqual([1n, 1n, 1n, 0n, 0n, 1n]);
     expect(realColumns(cut)).toEqual(expected);
     cut.tensors.forEach((t, i) => expect(t.buffer).toBe(buffers[i]));
   });
@@ -163,11 +169,11 @@ describe('KvBatch with new columns only (graphs with delta outputs)', () => {
     expect(third.tensors).toBe(second.tensors); // in place
     expect(third.dims).toEqual([1, 2, 4 + SPARE_COLUMNS, 3]);
     expect(columns(third, 1, 0, 1)).toEqual([1110, 1111, 1112, 1510, 1610]);
-    const mask = [...third.attentionMask(1)];
+    const mask = [...attentionMaskOf(third, 1).mask];
     expect(mask.slice(0, 5)).toEqual([1n, 1n, 1n, 1n, 1n]);
     expect(mask.slice(5, 4 + SPARE_COLUMNS).every((m) => m === 0n)).toBe(true);
     expect(mask.at(-1)).toBe(1n);
-    expect([...third.positionIds(1)]).toEqual([5n]);
+    expect([...positionIdsOf(third, 1)]).toEqual([5n]);
   });
 
   it('never writes over columns a later batch on the same tensors already wrote', () => {
@@ -196,5 +202,60 @@ describe('KvBatch with new columns only (graphs with delta outputs)', () => {
     const cut = alone.cutInPlace(3, 'd');
     expect(cut.width).toBe(5);
     expect(columns(cut, 2, 0, 1)).toEqual([2110, 2111, 2112]);
+  });
+});
+
+describe('KvBatch with start-aligned rows (GroupQueryAttention)', () => {
+  const START = { ...GEOMETRY, rows: 'start' } as const;
+
+  /** A one-row start-aligned batch with `numTokens` coordinate-coded columns (as rowWithTokens). */
+  function startRow(seqId: string, numTokens: number): KvBatch {
+    const present = Array.from({ length: 4 }, (_, t) =>
+      Float32Array.from({ length: 2 * numTokens * 3 }, (_, i) => t * 1000 + i),
+    );
+    return KvBatch.empty(START, [seqId]).advanced({ form: 'present', tensors: present }, numTokens);
+  }
+
+  it('gathers rows from column 0, each its own length, fed as lengths, a prefix mask and new-column indices', () => {
+    const batch = KvBatch.gather(START, [
+      { batch: startRow('a', 4), seqId: 'a' },
+      { batch: startRow('b', 2), seqId: 'b' },
+    ]);
+    expect(batch.rows).toEqual([
+      { seqId: 'a', numTokens: 4, numPad: 0 },
+      { seqId: 'b', numTokens: 2, numPad: 0 },
+    ]);
+    expect(realColumns(batch)).toEqual(
+      realColumns(startRow('a', 4)).map((a, t) => [...a, ...realColumns(startRow('b', 2))[t]!]),
+    );
+    expect([...attentionMaskOf(batch, 1).mask]).toEqual([1n, 1n, 1n, 1n, 1n, 1n, 1n, 1n, 0n, 0n]);
+    const { seqlensK, total } = sequenceLengthsOf(batch, 1);
+    expect([...seqlensK, total]).toEqual([4, 2, 5]);
+    expect([...newColumnIndexOf(batch, 1)]).toEqual([4n, 4n, 2n, 2n]);
+  });
+
+  it('writes each row’s new columns right after its own tokens', () => {
+    const batch = KvBatch.gather(START, [
+      { batch: startRow('a', 4), seqId: 'a' },
+      { batch: startRow('b', 2), seqId: 'b' },
+    ]);
+    const fresh = Array.from({ length: 4 }, (_, t) =>
+      Float32Array.from({ length: 2 * 2 * 3 }, (_, i) => -(t * 100 + i) - 1),
+    );
+    const next = batch.advanced({ form: 'new', tensors: fresh }, 1);
+    expect(next.rows.map((r) => r.numTokens)).toEqual([5, 3]);
+    const columns = realColumns(next);
+    // Row b, head 0 of tensor 0: its two old columns, then the new one (fresh block 2).
+    const rowB = columns[0]!.slice(2 * 5 * 3, 2 * 5 * 3 + 3 * 3);
+    expect(rowB).toEqual([...realColumns(startRow('b', 2))[0]!.slice(0, 6), -7, -8, -9]);
+  });
+
+  it('takes a whole present as it comes, spare room and all (its new columns follow each row)', () => {
+    const row = startRow('a', 2).advanced(
+      { form: 'new', tensors: Array.from({ length: 4 }, () => new Float32Array(2 * 3)) },
+      1,
+    );
+    expect(row.width).toBeGreaterThan(row.numColumns);
+    expect(row.withoutRoom()).toBe(row);
   });
 });

@@ -6,7 +6,7 @@ import type { CapturedPage, StepJob } from '../../../../src-main/runtime/engine/
 import { SlotExecutor } from '../../../../src-main/runtime/engine/slot-executor';
 import type { Forwarder } from '../../../../src-main/runtime/engine/slot-executor';
 
-const GEOMETRY: KvGeometry = { numLayers: 1, numKvHeads: 1, headDim: 2, kvDtype: 'float32' };
+const GEOMETRY: KvGeometry = { numLayers: 1, numKvHeads: 1, headDim: 2, kvDtype: 'float32', rows: 'end' };
 const PAGE_SIZE = 2;
 const VOCAB = 3;
 

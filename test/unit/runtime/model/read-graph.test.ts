@@ -16,7 +16,7 @@ describe('the light ONNX reader (structure without payloads)', () => {
     writeLayoutModel({ layout: 'plain', outDir: plain, seed: 1 });
     writeLayoutModel({ layout: 'external-data', outDir: external, seed: 1 });
     writeLayoutModel({ layout: 'merged', outDir: merged, seed: 1 });
-    quantizeModelFolder({ ...QUANTIZE_DEFAULTS, modelDir: plain, bits: 4 });
+    quantizeModelFolder({ ...QUANTIZE_DEFAULTS, modelDir: plain, bits: 4, form: 'naive' });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -42,6 +42,15 @@ describe('the light ONNX reader (structure without payloads)', () => {
     );
     expect(Object.keys(sizes).sort()).toEqual(['model.onnx_data', 'model.onnx_data_1']);
     for (const ref of summary.external) expect(ref.neededBytes).toBe(sizes[ref.location]);
+  });
+
+  it('counts the nodes a step runs: every node of a plain graph, an If as itself plus its larger branch', () => {
+    const plainSummary = readGraphSummary(path.join(plain, 'onnx', 'model.onnx'));
+    const sum = (s: typeof plainSummary) => [...s.ops.values()].reduce((a, b) => a + b, 0);
+    expect(plainSummary.numStepNodes).toBe(sum(plainSummary));
+    const mergedSummary = readGraphSummary(path.join(merged, 'onnx', 'decoder_model_merged.onnx'));
+    expect(mergedSummary.numStepNodes).toBeGreaterThan(sum(plainSummary) / 2);
+    expect(mergedSummary.numStepNodes).toBeLessThan(sum(mergedSummary) - sum(plainSummary) / 2);
   });
 
   it('counts operators inside a merged decoder’s If branches', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rotaryCaches, scaledInverseFrequencies } from '../../../../../src-main/runtime/model/fused-graph';
+import { scaledInverseFrequencies } from '../../../../../src-main/runtime/model/fused-graph';
 import type { DecoderDims } from '../../../../../src-main/runtime/model/fused-graph';
 
 const DIMS: DecoderDims = {
@@ -17,20 +17,18 @@ const DIMS: DecoderDims = {
   contextLength: 64,
 };
 
-describe('rotary caches', () => {
-  it('hold cos and sin of position × inverse frequency, [context length, head dim / 2]', () => {
-    const { cos, sin } = rotaryCaches(DIMS);
+describe('RoPE inverse frequencies', () => {
+  it('are 1 / theta^(2i / head dim), head dim / 2 of them', () => {
     const inverse = scaledInverseFrequencies(DIMS);
-    expect(cos).toHaveLength(64 * 8);
-    expect(cos[0]).toBe(1);
-    expect(sin[5 * 8 + 0]).toBeCloseTo(Math.sin(5), 6);
-    expect(cos[7 * 8 + 3]).toBeCloseTo(Math.cos(7 * inverse[3]!), 6);
+    expect(inverse).toHaveLength(8);
+    expect(inverse[0]).toBe(1);
+    expect(inverse[3]).toBeCloseTo(1 / 500000 ** (6 / 16), 9);
   });
 
-  it('scale linearly: position p at factor 2 is position p / 2 unscaled', () => {
-    const plain = rotaryCaches(DIMS);
-    const scaled = rotaryCaches({ ...DIMS, ropeScaling: { type: 'linear', factor: 2 } });
-    for (let i = 0; i < 8; i++) expect(scaled.cos[10 * 8 + i]).toBeCloseTo(plain.cos[5 * 8 + i]!, 6);
+  it('scale linearly: every frequency divided by the factor (position p at factor 2 is p / 2)', () => {
+    const plain = scaledInverseFrequencies(DIMS);
+    const scaled = scaledInverseFrequencies({ ...DIMS, ropeScaling: { type: 'linear', factor: 2 } });
+    for (let i = 0; i < 8; i++) expect(scaled[i]).toBeCloseTo(plain[i]! / 2, 9);
   });
 
   it('scale as llama3 does: short wavelengths kept, long ones divided by the factor', () => {
