@@ -43,7 +43,7 @@ function jobOf(graph: LoadedGraph, graphCacheDir: string | null = null, bytes = 
     file: graph.file,
     original: { bytes, externalData: graph.externalData },
     io,
-    geometry: { numLayers, numKvHeads, headDim, kvDtype: io.kvDtype },
+    geometry: { numLayers, numKvHeads, headDim, kvDtype: io.kvDtype, rows: io.kvRows },
     hints: graph.hints,
     modelRevision: `test-${graph.name}-${bytes.length}`,
     provider: 'cpu',
