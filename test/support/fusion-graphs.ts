@@ -66,7 +66,7 @@ export function naiveFixtures(root: string): LoadedGraph[] {
   for (const { name, dir, bits, scheme } of variants) {
     const file = `onnx/model_q${bits}.onnx`;
     if (!existsSync(path.join(dir, file)))
-      quantizeModelFolder({ ...QUANTIZE_DEFAULTS, modelDir: dir, bits, scheme });
+      quantizeModelFolder({ ...QUANTIZE_DEFAULTS, modelDir: dir, bits, scheme, form: 'naive' });
     graphs.push(loadGraph(name, dir, file));
   }
   return graphs;

@@ -28,7 +28,7 @@ import {
   withTanhActivation,
 } from '../../../../support/fusion-graphs';
 import type { LoadedGraph } from '../../../../support/fusion-graphs';
-import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../../support/models';
+import { BUNDLED_MODEL_ID, naiveBundledModelsDir } from '../../../../support/models';
 
 const root = mkdtempSync(path.join(tmpdir(), 'ff-recognize-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -106,8 +106,8 @@ describe('recognizing the naive layouts', () => {
     expect((set.lmHead as { zeroPoints: Uint8Array | null }).zeroPoints).not.toBeNull();
   });
 
-  it('fuses the bundled model in every variant to 10 nodes per layer', () => {
-    const dir = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
+  it('fuses the bundled model in every variant, written naive, to 10 nodes per layer', () => {
+    const dir = path.join(naiveBundledModelsDir(), BUNDLED_MODEL_ID);
     for (const file of ['onnx/model.onnx', 'onnx/model_q4.onnx', 'onnx/model_q8.onnx']) {
       const graph = loadGraph(file, dir, file);
       const fused = fuseDecoder(graph.bytes, graph.externalData, graph.hints);
