@@ -93,6 +93,8 @@ export function pendingGraphOf(
     weightBytes: model.plan.bytesByKind,
     numParams: model.plan.numParams,
     external: [],
+    // Read from the optimized graph a slot saves (the Slots card's count), not from this plan.
+    numStepNodes: 0,
   };
   const io = decoderIoOf(summary, shape, tokenizerVocab);
   const weightBytes = [...model.plan.bytesByKind.values()].reduce((a, b) => a + b, 0);
