@@ -52,6 +52,9 @@ describe('the chat people switch to: settings, forecast, versions, branches, mar
     await app.page.reload();
     await app.page.getByTestId('conversation-row').first().locator('button.conversation').click();
     await app.page.getByTestId('message-assistant').first().waitFor();
+    // With the settings closed, the toolbar still says a system prompt shapes the answers.
+    const badge = app.page.getByTestId('system-prompt-set');
+    expect(await badge.getAttribute('title')).toBe('System prompt: You are Mr Bennet: dry and brief.');
     const reopened = await openSettings(app.page);
     expect(await app.page.getByTestId('system-prompt').inputValue()).toBe(
       'You are Mr Bennet: dry and brief.',

@@ -40,7 +40,9 @@ describe('a remote endpoint in a real browser (a second First Frame host)', () =
     await form.getByLabel('Key').fill('sk-not-the-key-0000');
     await form.getByRole('button', { name: 'Add endpoint' }).click();
     const error = form.getByTestId('endpoint-form-error');
-    await expect.poll(() => error.textContent()).toMatch(/^Nothing was saved: .* did not answer \(HTTP 401/);
+    await expect
+      .poll(() => error.textContent())
+      .toMatch(/^Nothing was saved: .* failed its check \(HTTP 401/);
     expect(await app.call('endpoints.list', {})).toEqual([]);
     await app.screenshot('slots-endpoint-refused');
     await error.getByRole('button', { name: 'Save anyway' }).click();

@@ -31,13 +31,13 @@ export function parseRemoteRef(ref: string): { endpointId: string; modelId: stri
   return { endpointId: ref.slice(1, slash), modelId: ref.slice(slash + 1) };
 }
 
-/** An endpoint that did not answer its check before saving; nothing was saved. */
+/** An endpoint that failed its check before saving (no answer, or a refusal); nothing was saved. */
 export class EndpointUnreachable extends Error {
   constructor(
     readonly baseUrl: string,
     readonly reason: string,
   ) {
-    super(`${baseUrl} did not answer: ${reason}`);
+    super(`${baseUrl} failed its check: ${reason}`);
     this.name = 'EndpointUnreachable';
   }
 }

@@ -44,7 +44,7 @@ export function endpointHandlers(deps: CoreDeps): EndpointHandlers {
         if (error instanceof EndpointUnreachable)
           throw new ServiceFailure(
             'unavailable',
-            `Nothing was saved: ${error.baseUrl} did not answer (${error.reason}). Check the address and key, or save it anyway to check it later.`,
+            `Nothing was saved: ${error.baseUrl} failed its check (${error.reason}). Check the address and key, or save it anyway to check it later.`,
           );
         throw new ServiceFailure('unavailable', (error as Error).message);
       }

@@ -22,6 +22,7 @@ export function ChatView() {
   const setAddModelOpen = useSlice('ui', (s) => s.setAddModelOpen);
   const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const hasAnswers = useSlice('chat', (s) => s.items.some((item) => item.kind === 'assistant'));
+  const systemPrompt = useSlice('chat', (s) => s.settings.systemPrompt.trim());
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Escape') void stop();
@@ -52,6 +53,18 @@ export function ChatView() {
           >
             Settings
           </button>
+          {systemPrompt !== '' && (
+            // Shown while the settings are closed too: a system prompt changes every answer.
+            <button
+              type="button"
+              className="tag"
+              data-testid="system-prompt-set"
+              title={`System prompt: ${systemPrompt}`}
+              onClick={() => setSettingsOpen(true)}
+            >
+              system prompt set
+            </button>
+          )}
           <AddEndpointHere />
           {isExpert && hasAnswers && <PartLegend isCompact />}
         </div>

@@ -85,7 +85,7 @@ describe('RemoteEndpoints', () => {
     await server.close();
     server = null;
     const input = { name: 'Gone', baseUrl: `${origin}/v1`, apiKey: 'k-gone-1' };
-    await expect(endpoints.add(input)).rejects.toThrow(/did not answer: .*connection refused/);
+    await expect(endpoints.add(input)).rejects.toThrow(/failed its check: .*connection refused/);
     expect(endpoints.list()).toEqual([]);
     expect(() => statSync(path.join(dir, 'endpoint-keys', 'gone.key'))).toThrow();
     const added = await endpoints.add(input, { saveUnreachable: true });
