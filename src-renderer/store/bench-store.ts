@@ -6,7 +6,8 @@ import type { Bridge } from '../bridge';
 /** One benchmark's progress as the Bench view shows it. */
 export interface BenchProgress {
   benchId: string;
-  kind: MethodInput<'bench.start'>['kind'];
+  /** What this window started; null for a benchmark started elsewhere (known by its events only). */
+  kind: MethodInput<'bench.start'>['kind'] | null;
   numDone: number;
   numTotal: number;
   label: string;
@@ -62,7 +63,7 @@ export function createBenchStore(bridge: Bridge): StoreApi<BenchState> {
         const exists = benches.some((b) => b.benchId === benchId);
         const blank: BenchProgress = {
           benchId,
-          kind: 'first-frame',
+          kind: null,
           numDone: 0,
           numTotal: 0,
           label: '',

@@ -2,11 +2,12 @@ import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings';
 import type { RunComparison } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 
-/** A setting's name with the unit its recorded values are in: "K/V budget (MB)". */
+/** A setting's name with the unit its recorded values are in ("K/V budget (MB)"), unless the name says it. */
 function labelOf(key: string): string {
   const setting = SETTINGS[key as keyof typeof SETTINGS];
   if (!setting) return key;
-  return setting.unit ? `${setting.label} (${setting.unit})` : setting.label;
+  const isNamed = !setting.unit || setting.label.toLowerCase().includes(setting.unit);
+  return isNamed ? setting.label : `${setting.label} (${setting.unit})`;
 }
 
 /**
