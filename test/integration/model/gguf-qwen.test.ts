@@ -74,6 +74,7 @@ describe.skipIf(peersSkipReason !== null)('qwen2 and qwen3 GGUFs converted to th
       expect(withExtras.mine).toEqual(withExtras.reference);
       const without = { ...set, layers: set.layers.map((layer) => ({ ...layer, [extra]: null })) };
       const missing = await run(file, without, prompt);
+      console.log(`${architecture} f16 without its ${extra}: agreement ${missing.forced.toFixed(4)}`);
       expect(missing.forced).toBeLessThan(0.9);
     },
     180_000,
