@@ -21,7 +21,8 @@ export type GgufValue =
   | { type: 'bool'; value: boolean }
   | { type: 'string'; value: string }
   | { type: 'strings'; value: readonly string[] }
-  | { type: 'int32s'; value: Int32Array };
+  | { type: 'int32s'; value: Int32Array }
+  | { type: 'float32s'; value: Float32Array };
 
 /** ggml tensor types this writer stores (ggml.h `ggml_type`). */
 export const GGML_TYPE = { f32: 0, f16: 1, q4_0: 2, q8_0: 8 } as const;
@@ -102,6 +103,12 @@ function writeValue(out: HeaderBytes, value: GgufValue): void {
     case 'int32s':
       out.u32(VALUE_TYPE.array);
       out.u32(VALUE_TYPE.int32);
+      out.u64(value.value.length);
+      out.raw(new Uint8Array(value.value.buffer, value.value.byteOffset, value.value.byteLength));
+      return;
+    case 'float32s':
+      out.u32(VALUE_TYPE.array);
+      out.u32(VALUE_TYPE.float32);
       out.u64(value.value.length);
       out.raw(new Uint8Array(value.value.buffer, value.value.byteOffset, value.value.byteLength));
       return;

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLlamaCpp } from '../../../bench/peers/llama-cpp';
@@ -8,6 +9,7 @@ import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
 import { storageLabelOf } from '../../../src-main/runtime/model/gguf/storage-plan';
 import { bundledGguf } from '../../support/gguf-fixtures';
 import { peersSkipReason } from '../../support/llama-peers';
+import { sentencePieceGguf } from '../../support/sentencepiece-gguf';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 
 const CONFIG = JSON.parse(
@@ -26,6 +28,9 @@ const CORPUS = [
   ' ',
   '\n',
 ];
+
+/** What SentencePiece files meet besides: control-token text between words, a leading "▁", <s>/</s> text. */
+const SPM_CORPUS = ['Hello<|end|> world', '▁already▁escaped', '<s>not a bos</s> <unk>', 'x', '   '];
 
 describe.skipIf(peersSkipReason !== null)('GGUF files made by llama.cpp, read by First Frame', () => {
   let engine: LlamaCppEngine;
@@ -88,4 +93,24 @@ describe.skipIf(peersSkipReason !== null)('GGUF files made by llama.cpp, read by
     },
     120_000,
   );
+
+  it('tokenizes the corpus exactly as llama.cpp does (a SentencePiece file: scores, byte fallback, "▁" spaces)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ff-gguf-spm-'));
+    try {
+      const file = sentencePieceGguf(path.join(dir, 'spm.gguf'));
+      const gguf = inspectGguf(file);
+      expect(gguf.set.metadata.get('tokenizer.ggml.model')).toBe('llama');
+      const ours = new TextTokenizer(gguf.tokenizer);
+      const theirs = await engine.open(file, 1, 256, {
+        numUsable: gguf.dims.vocabSize,
+        numLogits: gguf.dims.vocabSize,
+      });
+      models.push(theirs);
+      for (const text of [...CORPUS, ...SPM_CORPUS])
+        expect(ours.encode(text), JSON.stringify(text)).toEqual(theirs.tokenize(text));
+      expect(ours.encode('日本')).toContain(ours.idOf('<0xE6>')); // 日 is E6 97 A5, by byte fallback
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

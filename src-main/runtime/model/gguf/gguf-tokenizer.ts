@@ -56,6 +56,7 @@ const PRE_REGEXES: Record<string, string[]> = {
 };
 
 /** llama.cpp token types (LLAMA_TOKEN_TYPE_*). */
+const UNKNOWN = 2;
 const CONTROL = 3;
 const USER_DEFINED = 4;
 
@@ -85,10 +86,14 @@ export function tokenizerFilesOfGguf(meta: ReadonlyMap<string, GgufMetaValue>): 
   return { tokenizerJson, tokenizerConfig: tokenizerConfigOf(meta, vocab) };
 }
 
+/**
+ * The tokens matched in text before the model splits it, as llama.cpp does: control, user-defined
+ * and unknown ones (so "<unk>" written in a prompt is the unknown token, as llama.cpp makes it).
+ */
 function addedTokens(vocab: Vocabulary, isSentencePiece: boolean): Array<Record<string, unknown>> {
   const added: Array<Record<string, unknown>> = [];
   vocab.types.forEach((type, id) => {
-    if (type !== CONTROL && type !== USER_DEFINED) return;
+    if (type !== CONTROL && type !== USER_DEFINED && type !== UNKNOWN) return;
     added.push({
       id,
       content: vocab.tokens[id],
@@ -96,7 +101,7 @@ function addedTokens(vocab: Vocabulary, isSentencePiece: boolean): Array<Record<
       lstrip: false,
       rstrip: false,
       normalized: isSentencePiece && type === USER_DEFINED,
-      special: type === CONTROL,
+      special: type !== USER_DEFINED,
     });
   });
   return added;
