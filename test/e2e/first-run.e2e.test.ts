@@ -186,6 +186,13 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
 
   it('lists the models Ollama, LM Studio and the Hugging Face cache keep once discovery is on, in place', async () => {
     await app.page.getByTestId('nav-slots').click();
+    // Simple names slot states and actions in plain words (Expert: resident, Prefetch, Evict).
+    const loaded = app.page.locator('[data-testid="slot-card"][data-status="resident"]').first();
+    expect(await loaded.locator('.status-badge').textContent()).toBe('loaded');
+    expect(await loaded.getByRole('button', { name: 'Unload' }).count()).toBe(1);
+    expect(await app.page.getByTestId('model-card').first().locator('.status-badge').textContent()).toBe(
+      'not loaded',
+    );
     const found = app.page.getByTestId('add-model').getByTestId('discovered-models');
     await expect.poll(() => found.getByTestId('discovery-toggle').isEnabled()).toBe(true);
     // The switch shows the service's answer, so it turns on once the service has said so.

@@ -2,15 +2,17 @@ import { SLOT_STATUSES } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import type { ResidencyBand } from './residency-bands';
 import { residencyRows, spanOf } from './residency-bands';
+import { statusWords } from './slot-words';
 import { formatClock, formatMs, useNow } from '../../components';
 
-const describe = (b: ResidencyBand) =>
-  `${b.status} ${formatClock(b.fromWallMs)}–${formatClock(b.toWallMs)} (${formatMs(b.toWallMs - b.fromWallMs)}), cause: ${b.cause}${b.reason ? ` — ${b.reason}` : ''}`;
+const describe = (b: ResidencyBand, isExpert: boolean) =>
+  `${statusWords(b.status, isExpert)} ${formatClock(b.fromWallMs)}–${formatClock(b.toWallMs)} (${formatMs(b.toWallMs - b.fromWallMs)}), cause: ${b.cause}${b.reason ? ` — ${b.reason}` : ''}`;
 
 /** State bands per slot over time; hovering a band names its status, span and cause. */
 export function ResidencyTimeline() {
   const events = useSlice('slots', (s) => s.events);
   const now = useNow();
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const rows = residencyRows(events, now);
   if (rows.length === 0) return <p className="empty-chart">No slot transitions yet.</p>;
   const span = spanOf(rows, now);
@@ -29,7 +31,7 @@ export function ResidencyTimeline() {
                 data-testid="residency-band"
                 data-status={b.status}
                 data-cause={b.cause}
-                title={describe(b)}
+                title={describe(b, isExpert)}
                 style={{ left: pct(b.fromWallMs - span.fromWallMs), width: pct(b.toWallMs - b.fromWallMs) }}
               />
             ))}
@@ -42,7 +44,7 @@ export function ResidencyTimeline() {
           {SLOT_STATUSES.map((s) => (
             <li key={s}>
               <span className={`swatch status-${s}`} />
-              {s}
+              {statusWords(s, isExpert)}
             </li>
           ))}
         </ul>

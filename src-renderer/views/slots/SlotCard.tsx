@@ -3,6 +3,7 @@ import { useSlice } from '../../store';
 import { countdown, describeKeepAlive, KEEP_ALIVE_CHOICES } from './keep-alive';
 import { describeLastLoad } from './last-load';
 import { describePinning } from './pinning';
+import { ACTION_WORDS, statusWords } from './slot-words';
 import { Figures, formatBytes, formatClock, formatCount, useNow } from '../../components';
 import type { Figure } from '../../components';
 
@@ -16,13 +17,15 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
   return (
     <article className="slot-card" data-testid="slot-card" data-status={s.status} data-model-id={s.modelId}>
       <header>
-        <span className={`status-badge status-${s.status}`}>{s.status}</span>
+        <span className={`status-badge status-${s.status}`} title={`slot status: ${s.status}`}>
+          {statusWords(s.status, isExpert)}
+        </span>
         <b>{s.displayName}</b>
         {isExpert && <span className="muted">slot {s.slotId}</span>}
       </header>
       {s.failureReason && <p className="notice error">{s.failureReason}</p>}
       <Figures figures={slotFigures(s, now, isExpert)} />
-      <SlotActions slot={s} />
+      <SlotActions slot={s} isExpert={isExpert} />
     </article>
   );
 }
@@ -30,16 +33,19 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
 /** Statuses whose memory, residency and keep-alive figures describe something held now. */
 const HOLDS_MODEL: readonly SlotSnapshot['status'][] = ['resident', 'active'];
 
+/** Figures only Expert shows: revision hashes and the graph's node count. */
+const EXPERT_FIGURES: readonly string[] = ['revisions', 'per token'];
+
 /**
  * The card's figures for the slot's current state only: an empty or failed slot shows no memory,
- * residency or countdown left from before; revision hashes only in Expert.
+ * residency or countdown left from before; revision hashes and node counts only in Expert.
  */
 function slotFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[] {
   const isHeld = HOLDS_MODEL.includes(s.status);
   const figures = allFigures(s, nowMs);
   return figures.filter(
     (f) =>
-      (isExpert || f.label !== 'revisions') &&
+      (isExpert || !EXPERT_FIGURES.includes(f.label)) &&
       (isHeld || !['host memory', 'resident', 'keep-alive'].includes(f.label)),
   );
 }
@@ -93,8 +99,9 @@ function allFigures(s: SlotSnapshot, nowMs: number): Figure[] {
   ];
 }
 
-function SlotActions(props: { slot: SlotSnapshot }) {
+function SlotActions(props: { slot: SlotSnapshot; isExpert: boolean }) {
   const s = props.slot;
+  const words = ACTION_WORDS[props.isExpert ? 'expert' : 'simple'];
   const prefetch = useSlice('slots', (st) => st.prefetch);
   const evict = useSlice('slots', (st) => st.evict);
   const keep = useSlice('slots', (st) => st.keep);
@@ -105,14 +112,14 @@ function SlotActions(props: { slot: SlotSnapshot }) {
         onClick={() => void prefetch(s.modelId)}
         disabled={s.status === 'resident' || s.status === 'active'}
       >
-        Prefetch
+        {words.prefetch}
       </button>
       <button
         type="button"
         onClick={() => void evict(s.slotId)}
         disabled={s.status === 'empty' || s.status === 'evicting'}
       >
-        Evict
+        {words.evict}
       </button>
       <select
         aria-label="Keep alive"

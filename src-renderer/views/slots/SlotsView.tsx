@@ -6,6 +6,7 @@ import { PagesPanel } from './PagesPanel';
 import { ProblemsPanel } from './ProblemsPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
 import { SlotCard } from './SlotCard';
+import { ACTION_WORDS, statusWords } from './slot-words';
 import { Notice, Panel, usePolling } from '../../components';
 
 /** Slots: a card per slot, models not yet loaded, the residency timeline, context pages and problems. */
@@ -15,6 +16,7 @@ export function SlotsView() {
   const models = useSlice('slots', (s) => s.models);
   const error = useSlice('slots', (s) => s.error);
   const prefetch = useSlice('slots', (s) => s.prefetch);
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const poll = useCallback(() => {
     void store.getState().refresh();
     void store.getState().refreshPages();
@@ -32,7 +34,7 @@ export function SlotsView() {
           {unloaded.map((m) => (
             <article key={m.modelId} className="slot-card unloaded" data-testid="model-card">
               <header>
-                <span className="status-badge status-empty">no slot</span>
+                <span className="status-badge status-empty">{statusWords(null, isExpert)}</span>
                 <b>{m.displayName}</b>
                 {m.weightDtype && <span className="muted">{m.weightDtype} weights</span>}
               </header>
@@ -43,7 +45,7 @@ export function SlotsView() {
               )}
               <footer className="actions">
                 <button type="button" disabled={m.error !== null} onClick={() => void prefetch(m.modelId)}>
-                  Prefetch
+                  {ACTION_WORDS[isExpert ? 'expert' : 'simple'].prefetch}
                 </button>
               </footer>
             </article>
