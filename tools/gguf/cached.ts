@@ -14,10 +14,13 @@ export interface CachedGguf {
   makeMs: number | null;
 }
 
-/** The identity of the source file the GGUF was made from (cheap: no hashing of 200 MB). */
+/** What the writer puts in a file; raised when that changes (2: the chat template), so older files are remade. */
+const WRITER_VERSION = 2;
+
+/** The identity of the source file the GGUF was made from (cheap: no hashing of 200 MB), and the writer's. */
 function sourceStamp(onnxPath: string): string {
   const stat = statSync(onnxPath);
-  return `${stat.size}:${stat.mtimeMs}`;
+  return `${stat.size}:${stat.mtimeMs}:w${WRITER_VERSION}`;
 }
 
 /**

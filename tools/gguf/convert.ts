@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { checkWeightsMatchConfig, readOnnxLlamaWeights, validateLlamaConfig } from '../onnx-llama';
 import type { LlamaWeights } from '../onnx-llama';
 import { writeGguf } from './gguf-file';
+import type { GgufValue } from './gguf-file';
 import { llamaMetadata, tokenizerMetadata, type HfTokenizerJson, type SpecialIds } from './llama-metadata';
 import { llamaTensors, type GgufArchitecture, type GgufWeightType } from './llama-tensors';
 
@@ -40,6 +41,23 @@ function specialIds(modelDir: string, config: Record<string, unknown>): SpecialI
   };
 }
 
+/** tokenizer.chat_template from tokenizer_config.json, as llama.cpp's converter writes it (none when absent). */
+function chatTemplateMetadata(modelDir: string): Array<[string, GgufValue]> {
+  let config: Record<string, unknown>;
+  try {
+    config = JSON.parse(readFileSync(join(modelDir, 'tokenizer_config.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return []; // tokenizer_config.json is optional; a model without it has no template to carry
+  }
+  const template = config['chat_template'];
+  return typeof template === 'string'
+    ? [['tokenizer.chat_template', { type: 'string', value: template }]]
+    : [];
+}
+
 /**
  * Converts `onnxPath` (default `<modelDir>/onnx/model.onnx`) with the folder's config and
  * tokenizer into a GGUF at `outPath`: matrices in `type`, norms in f32.
@@ -72,6 +90,7 @@ export function convertFolderToGguf(spec: {
   const metadata = [
     ...llamaMetadata(config, basename(spec.modelDir), spec.type, spec.architecture),
     ...tokenizerMetadata(tokenizer, config.vocab_size, specialIds(spec.modelDir, rawConfig)),
+    ...chatTemplateMetadata(spec.modelDir),
   ];
   const encode = performance.now() - startMs;
   startMs = performance.now();

@@ -1,0 +1,86 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../../src-main/runtime';
+import type { Slot } from '../../../src-main/runtime/slots';
+import { bundledGguf } from '../../support/gguf-fixtures';
+import { peersSkipReason } from '../../support/llama-peers';
+import { chat, createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
+
+// A Q4_K_M GGUF (llama.cpp's own quantizer, from the bundled model) dropped into the models folder,
+// as a new user would: listed, converted once on its first load with the bytes done on the slot,
+// answered from, and on the next start loaded from the conversion already in the graph cache.
+
+describe.skipIf(peersSkipReason !== null)('a Q4_K_M GGUF in the models folder', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'ff-gguf-runtime-'));
+  const models = path.join(root, 'models');
+  const converted = path.join(root, 'ort-graphs', 'gguf');
+  const MODEL_ID = 'austen-q4_k_m:gguf';
+  let runtime: Runtime | null = null;
+  afterEach(async () => {
+    await runtime?.close();
+    runtime = null;
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const start = () =>
+    createTestRuntime({
+      userModelsDir: models,
+      convertedModelsDir: converted,
+      graphCacheDir: path.join(root, 'ort-graphs'),
+    });
+
+  it('is listed, converts on its first load with bytes done on the slot, answers, and the next start reuses the conversion', async () => {
+    mkdirSync(models);
+    const file = path.join(models, 'austen-q4_k_m.gguf');
+    copyFileSync(bundledGguf('q4_k_m'), file);
+    const before = statSync(file);
+    runtime = await start();
+    const entry = runtime.catalogue.entryOf('austen-q4_k_m');
+    expect(entry).toMatchObject({ status: 'ok', modelId: MODEL_ID });
+    if (entry?.status !== 'ok') throw new Error('not listed');
+    expect(entry.model.conversion).toMatchObject({ file });
+    expect(entry.model.graph.weightDtype).toBe('int8'); // K-quant blocks become 8-bit blocks (see storage-plan.ts)
+
+    const seen: Array<Slot['conversion']> = [];
+    runtime.onSlotConversion((slot) => seen.push(slot.conversion && { ...slot.conversion }));
+    const first = await generate(runtime, {
+      modelId: MODEL_ID,
+      prompt: chat('Tell me about the ball.'),
+      maxTokens: 16,
+    });
+    expect(first.tokenIds.length).toBeGreaterThan(0);
+    expect(first.text.trim().length).toBeGreaterThan(0);
+    const progress = seen.filter((c) => c !== null);
+    expect(progress.length).toBeGreaterThanOrEqual(2); // the thread posts at most every 100 ms: the start and the end at least
+    expect(progress[0]!.bytesDone).toBe(0);
+    expect(progress.at(-1)!.bytesDone).toBe(progress.at(-1)!.bytesTotal);
+    expect(progress.every((c, i) => i === 0 || c.bytesDone >= progress[i - 1]!.bytesDone)).toBe(true);
+    expect(seen.at(-1)).toBeNull();
+    const slot = runtime.slots()[0]!;
+    expect(slot.conversion).toBeNull();
+    expect(slot.model.conversion).toBeNull();
+    expect(readdirSync(converted)).toHaveLength(1);
+    await runtime.close();
+    runtime = null;
+
+    runtime = await start();
+    const again = runtime.catalogue.entryOf('austen-q4_k_m');
+    expect(again?.status === 'ok' && again.model.conversion).toBeNull();
+    const conversions: unknown[] = [];
+    runtime.onSlotConversion((s) => conversions.push(s.conversion));
+    const second = await generate(runtime, {
+      modelId: MODEL_ID,
+      prompt: chat('Tell me about the ball.'),
+      maxTokens: 16,
+    });
+    expect(conversions).toEqual([]);
+    expect(second.tokenIds).toEqual(first.tokenIds);
+    expect(runtime.slots()[0]!.graphCache?.status).toBe('hit');
+    expect(readdirSync(converted)).toHaveLength(1);
+    const after = statSync(file);
+    expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+    expectNothingHeld(runtime);
+  }, 240_000);
+});
