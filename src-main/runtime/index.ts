@@ -14,7 +14,7 @@ export { LOADABLE_FORMATS, loadModelFolder, ModelFolderError, TemplateError } fr
 export { defaultDiscoveryEnvironment, isDiscoveredSource, MODEL_SOURCE_LABELS } from './model';
 export type { DiscoveryEnvironment, ModelSource, PlaceState } from './model';
 export type { KeepAlive, Slot, SlotEvent, SlotStatus, SlotCause } from './slots';
-export { DEFAULT_KEEP_ALIVE } from './slots';
+export { DEFAULT_KEEP_ALIVE, loadMsOf } from './slots';
 export type { ChatPlan, ChatPlanInput, ContextOverflow } from './forecast';
 export { DEFAULT_SAMPLING } from './sampling';
 export { CPU_PROVIDER, EXECUTION_PROVIDERS } from './engine/providers';

@@ -52,6 +52,7 @@ export function buildRegistry(
     budgetBytes: options.slotBudgetBytes,
     pageSize: options.pageSize,
     numThreads: slotThreadsOf(options),
+    canFuseAtLoad: options.canFuseAtLoad,
     graphCacheDir: options.graphCacheDir,
     // A model's own choice by its canonical id (`name:variant`) or its bare name; else the
     // provider setting, read live, falling back to cpu (with the reason shown) when it cannot start.

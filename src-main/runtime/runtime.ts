@@ -293,6 +293,7 @@ export class Runtime {
     this.registry.setBuildOptions({
       pageSize: after.pageSize,
       numThreads: slotThreadsOf(this.options),
+      canFuseAtLoad: after.canFuseAtLoad,
     });
     this.parts.dispose();
     this.parts = buildEngine(this.options, this.catalogue, this.registry, this.tokenizer);

@@ -1,6 +1,6 @@
 import type { Clock } from '../telemetry/clock';
 import type { CatalogueEntry, Slot, SlotEvent } from '../runtime';
-import { isDiscoveredSource, MODEL_SOURCE_LABELS } from '../runtime';
+import { isDiscoveredSource, loadMsOf, MODEL_SOURCE_LABELS } from '../runtime';
 import type { ModelSource } from '../runtime';
 import type { PageSummary } from '../runtime';
 import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract';
@@ -84,9 +84,9 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
     graphCacheReason: slot.graphCache?.reason ?? null,
     decodeNodesPerStep: slot.stepNodes?.count ?? null,
     decodeNodesReason: slot.stepNodes?.reason ?? null,
-    loadMs: slot.loadTimings
-      ? slot.loadTimings.readMs + slot.loadTimings.buildMs + slot.loadTimings.warmupMs
-      : null,
+    fusion: slot.fusion,
+    fusionMs: slot.loadTimings?.fuseMs ?? null,
+    loadMs: loadMsOf(slot),
     hostBytes: slot.host?.hostBytes ?? 0,
     isPinned: slot.host?.isPinned ?? false,
     pinnedReason: slot.host?.pinnedReason ?? null,

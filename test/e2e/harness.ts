@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,15 +36,21 @@ export interface E2eApp {
 
 /**
  * Starts core, host (free port) and chromium (fresh profile), and opens the app. `options`
- * reach the core (a fake home for discovery, say); the data folder is always a fresh one.
+ * reach the core (a fake home for discovery, say); the data folder is always a fresh one, with
+ * `userModels` (name → a model folder) copied into its models folder first.
  */
-export async function startE2eApp(options: Pick<CoreOptions, 'discoveryEnvironment'> = {}): Promise<E2eApp> {
+export async function startE2eApp(
+  options: Pick<CoreOptions, 'discoveryEnvironment'> & { userModels?: Record<string, string> } = {},
+): Promise<E2eApp> {
   const modelFile = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID, 'onnx', 'model.onnx');
   if (!existsSync(modelFile))
     throw new Error(`the bundled model is missing (${modelFile}): e2e tests run the real bundled model`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ff-e2e-data-'));
+  const { userModels, ...coreOptions } = options;
+  for (const [name, folder] of Object.entries(userModels ?? {}))
+    cpSync(folder, path.join(dataDir, 'models', name), { recursive: true });
   const core = await createCore({
-    ...options,
+    ...coreOptions,
     dataDir,
     bundledModelsDir: BUNDLED_MODELS_DIR,
     host: 'headless',

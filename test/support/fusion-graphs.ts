@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
@@ -10,6 +10,7 @@ import type { DecoderWeightSet } from '../../src-main/runtime/model/fused-graph'
 import { shapeOf } from '../../src-main/runtime/model/config';
 import type { RecognizeHints } from '../../src-main/runtime/model/fuse-at-load';
 import type { ExternalBytes } from '../../src-main/runtime/model/onnx-graph/graph-view';
+import { randomModelsDir } from './models';
 
 const { onnx } = onnxProto;
 
@@ -77,6 +78,21 @@ export function expectedWeightSet(layout: LayoutName): DecoderWeightSet {
   const config = makeLlamaConfig({ ...TINY_SHAPE, ...(LAYOUTS[layout] as { shape?: object }).shape });
   return weightSetOf(config, randomLlamaWeights(config, { seed: FUSION_SEED, std: 0.3 }));
 }
+
+/**
+ * A model folder at `outDir`: the tiny float32 naive test model (randomModelsDir, the bundled
+ * model's tokenizer) with its graph changed by `edit`, for a runtime to load as a user's model.
+ */
+export function writeEditedModel(outDir: string, edit: (graph: Onnx.GraphProto) => void): string {
+  const source = path.join(randomModelsDir([EDITABLE_MODEL]), EDITABLE_MODEL);
+  cpSync(source, outDir, { recursive: true });
+  const file = path.join(outDir, 'onnx', 'model.onnx');
+  writeFileSync(file, editGraph(readFileSync(file), edit));
+  return outDir;
+}
+
+/** The random test model writeEditedModel copies (hidden size 64, float32 weights). */
+export const EDITABLE_MODEL = 'fusion-float32';
 
 /** The model with its graph changed by `edit` (a test's hand-made variant of an export). */
 export function editGraph(bytes: Uint8Array, edit: (graph: Onnx.GraphProto) => void): Uint8Array {

@@ -73,10 +73,13 @@ export function naiveBundledModelsDir(): string {
   return root;
 }
 
-/** The runtime's two graph forms and the models folder holding the bundled model in each. */
-export function modelForms(): Array<{ form: 'fused' | 'naive'; modelsDir: string }> {
+/**
+ * The runtime's two graph forms, the models folder holding the bundled model in each, and the
+ * fusion setting that runs that form: off for the naive form, which fusion at load would rewrite.
+ */
+export function modelForms(): Array<{ form: 'fused' | 'naive'; modelsDir: string; canFuseAtLoad: boolean }> {
   return [
-    { form: 'fused', modelsDir: BUNDLED_MODELS_DIR },
-    { form: 'naive', modelsDir: naiveBundledModelsDir() },
+    { form: 'fused', modelsDir: BUNDLED_MODELS_DIR, canFuseAtLoad: true },
+    { form: 'naive', modelsDir: naiveBundledModelsDir(), canFuseAtLoad: false },
   ];
 }

@@ -66,7 +66,7 @@ export class ScriptedRunner implements SlotRunner {
     private readonly pages: ScriptedPages | null = null,
   ) {}
 
-  async load(_job: LoadJob): Promise<LoadedReply> {
+  async load(job: LoadJob): Promise<LoadedReply> {
     await Promise.resolve();
     this.clock.advance(this.times.loadMs);
     const host = {
@@ -85,6 +85,9 @@ export class ScriptedRunner implements SlotRunner {
       buildMs: this.times.loadMs,
       warmupMs: 0,
       stepNodes: { count: null, reason: 'scripted' },
+      fusion: { status: 'off', reason: 'scripted' },
+      fuseMs: 0,
+      io: job.io,
     };
   }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../telemetry/clock';
 import { TimelineRecorder } from '../../telemetry/timeline';
 import type { FinishReason } from '../../telemetry/timeline';
+import { slotGeometryOf } from '../slots';
 import type { Slot } from '../slots';
 import { RequestRejected, Sequence, asRejected, describeRoute, routeRequest } from '../scheduler';
 import type { GenerationOutcome, GenerationRequest, GenerationSink, RoutedRequest } from '../scheduler';
@@ -107,10 +108,12 @@ export class RequestIntake {
   private place(entry: InboxEntry, routed: RoutedRequest): void {
     const { clock, registry } = this.deps;
     try {
-      // A prompt whose K/V is larger than the whole budget would wait forever: refused before any load.
-      const neverFits = this.deps.scheduler.neverFits(routed.model, routed.promptIds.length);
-      if (neverFits) return this.host.reject(entry, new RequestRejected('invalid_input', neverFits));
       const current = registry.currentSlotFor(routed.model);
+      // A prompt whose K/V is larger than the whole budget would wait forever: refused before any load
+      // (in the geometry of the graph the slot ran last, else the variant's as listed).
+      const geometry = slotGeometryOf(current ?? { model: routed.model, graphIo: null });
+      const neverFits = this.deps.scheduler.neverFits(geometry, routed.promptIds.length);
+      if (neverFits) return this.host.reject(entry, new RequestRejected('invalid_input', neverFits));
       const isWarm = current?.status === 'resident' || current?.status === 'active';
       // Read before ensureResident: starting the load is itself a slot event.
       const coldCause = isWarm ? null : slotLoadCause(registry, current);

@@ -1,4 +1,4 @@
-import { fuseDecoder } from '../model/fuse-at-load';
+import { asExported, fuseDecoder } from '../model/fuse-at-load';
 import type { FusedDecoder, FusionOutcome, RecognizeHints } from '../model/fuse-at-load';
 import type { DecoderIo } from '../model/decoder-io';
 import type { KvGeometry } from '../model/kv-geometry';
@@ -43,12 +43,7 @@ export async function fuseAtLoad(job: FusionJob): Promise<FusionResult> {
   const cached = job.graphCacheDir
     ? readCachedFusion(job.graphCacheDir, job.modelRevision, job.provider)
     : null;
-  if (cached?.outcome)
-    return {
-      outcome: cached.outcome,
-      fused: cached.outcome.status === 'fused' ? cached.fusedFile : null,
-      cacheProblem: null,
-    };
+  if (cached?.outcome) return resultOfCached(cached.outcome, cached.fusedFile);
   let fused: FusedDecoder;
   try {
     fused = fuseDecoder(job.original.bytes, job.original.externalData, job.hints);
@@ -56,14 +51,11 @@ export async function fuseAtLoad(job: FusionJob): Promise<FusionResult> {
     // A recognizer failure is a bug of ours, not a property of the graph: said, never cached.
     const reason = `recognition failed: ${(error as Error).message}`;
     console.warn(`${job.file}: runs as exported, ${reason}`);
-    const outcome: FusionOutcome = {
-      status: 'as-exported',
-      part: 'graph',
-      reason,
-      agreement: null,
-      isFromCache: false,
+    return {
+      outcome: asExported('graph', reason),
+      fused: null,
+      cacheProblem: 'not saved: recognition failed',
     };
-    return { outcome, fused: null, cacheProblem: 'not saved: recognition failed' };
   }
   if (fused.kind === 'already-fused')
     return { outcome: { status: 'already-fused', reason: fused.reason }, fused: null, cacheProblem: null };
@@ -75,18 +67,29 @@ export async function fuseAtLoad(job: FusionJob): Promise<FusionResult> {
   return { ...decided, cacheProblem };
 }
 
+/**
+ * What an earlier load decided for this model revision on this machine and provider (the fused
+ * graph's path when it fused), or null when nothing usable is cached: read before the model's
+ * weights, so a load the cache answers reads only the graph it runs.
+ */
+export function cachedFusionResult(
+  graphCacheDir: string,
+  modelRevision: string,
+  provider: ExecutionProvider,
+): FusionResult | null {
+  const cached = readCachedFusion(graphCacheDir, modelRevision, provider);
+  return cached.outcome ? resultOfCached(cached.outcome, cached.fusedFile) : null;
+}
+
+function resultOfCached(outcome: FusionOutcome, fusedFile: string): FusionResult {
+  return { outcome, fused: outcome.status === 'fused' ? fusedFile : null, cacheProblem: null };
+}
+
 function refusedOutcome(refused: Extract<FusedDecoder, { kind: 'refused' }>): {
   outcome: FusionOutcome;
   fused: null;
 } {
-  const outcome: FusionOutcome = {
-    status: 'as-exported',
-    part: refused.part,
-    reason: refused.reason,
-    agreement: null,
-    isFromCache: false,
-  };
-  return { outcome, fused: null };
+  return { outcome: asExported(refused.part, refused.reason), fused: null };
 }
 
 /** The check of a fused graph against the original; the fused bytes only when it passed. */
@@ -109,18 +112,14 @@ async function checked(
       outcome: {
         status: 'fused',
         nodesPerLayer: fused.nodesPerLayer,
+        stepNodes: check.stepNodes,
         agreement: check.agreement,
         isFromCache: false,
       },
       fused: fused.bytes,
     };
-  const reason = check.reason ?? 'the check refused it';
-  const outcome: FusionOutcome = {
-    status: 'as-exported',
-    part: 'check',
-    reason,
-    agreement: check.agreement,
-    isFromCache: false,
+  return {
+    outcome: asExported('check', check.reason ?? 'the check refused it', check.agreement),
+    fused: null,
   };
-  return { outcome, fused: null };
 }

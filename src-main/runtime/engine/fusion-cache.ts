@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FUSE_AT_LOAD_FORM, FusionOutcomeSchema } from '../model/fuse-at-load';
@@ -17,6 +18,14 @@ export const FUSION_OUTCOME_FILE = 'outcome.json';
  */
 export function fusionCacheKey(modelRevision: string, provider: ExecutionProvider): string {
   return `${modelRevision.slice(0, 32)}-${machineHashOf(provider)}-fused${FUSE_AT_LOAD_FORM}`;
+}
+
+/**
+ * The revision that keys the fused graph's own optimized graph (graph-cache.ts): derived from the
+ * original's and the fusion form, so it never reads the original's entry nor an older form's.
+ */
+export function fusedGraphRevisionOf(modelRevision: string): string {
+  return createHash('sha256').update(`${modelRevision}|fused at load|${FUSE_AT_LOAD_FORM}`).digest('hex');
 }
 
 /** A fusion cache entry: where it lives and, when complete and readable, what it recorded. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { FUSED_INPUTS } from '../model/fused-graph';
 import { FUSION_CHECK_LIMITS } from '../model/fuse-at-load';
@@ -6,6 +9,7 @@ import type { DecoderIo } from '../model/decoder-io';
 import { halfArrayToFloat32 } from '../model/float16';
 import type { KvGeometry } from '../model/kv-geometry';
 import type { WeightBytes } from './model-runner';
+import { nodesInLastProfiledRun } from './profiled-nodes';
 import type { ExecutionProvider } from './providers';
 
 /**
@@ -32,11 +36,21 @@ export interface FusionCheckSpec {
   provider: ExecutionProvider;
 }
 
-/** The check's verdict: whether the fused graph may be used, its agreement, and why not when it may not. */
+/** Nodes ONNX Runtime ran for one decode step of each graph (profiled in the check's last step). */
+export interface CheckedStepNodes {
+  original: number;
+  fused: number;
+}
+
+/**
+ * The check's verdict: whether the fused graph may be used, its agreement, why not when it may
+ * not, and the nodes per decode step of both graphs (null when they could not be counted).
+ */
 export interface FusionCheck {
   isAccepted: boolean;
   agreement: FusionAgreement;
   reason: string | null;
+  stepNodes: CheckedStepNodes | null;
 }
 
 type Feeds = Record<string, ort.Tensor>;
@@ -57,35 +71,61 @@ interface Side {
  * cannot build or run is refused with its error. Blocks the thread (run it in the slot's worker).
  */
 export async function checkFusedGraph(spec: FusionCheckSpec): Promise<FusionCheck> {
-  const options: ort.InferenceSession.SessionOptions = {
+  const profileDir = mkdtempSync(path.join(os.tmpdir(), 'ff-fusion-check-'));
+  const options = (name: string): ort.InferenceSession.SessionOptions => ({
     executionProviders: [spec.provider],
     intraOpNumThreads: spec.numThreads,
     interOpNumThreads: 1,
     logSeverityLevel: 3,
-  };
+    // Profiled so the check can say how many nodes a decode step runs before and after fusion.
+    enableProfiling: true,
+    profileFilePrefix: path.join(profileDir, name),
+  });
+  // The original graph not building is the load's own failure: thrown, not the fused graph's.
   const original = await ort.InferenceSession.create(spec.original.bytes, {
-    ...options,
+    ...options('original'),
     externalData: spec.original.externalData,
+  }).catch((error: Error) => {
+    rmSync(profileDir, { recursive: true, force: true });
+    throw error;
   });
   let fused: ort.InferenceSession | null = null;
   try {
-    fused = await ort.InferenceSession.create(spec.fused, options);
+    fused = await ort.InferenceSession.create(spec.fused, options('fused'));
     const agreement = await compare(originalSide(original, spec), fusedSide(fused, spec), spec);
-    return verdict(agreement);
+    return { ...verdict(agreement), stepNodes: profiledStepNodes(profileDir, original, fused) };
   } catch (error) {
     const agreement = { numCompared: 0, numEqual: 0, maxLogitDiff: null, isExact: spec.isExact };
     return {
       isAccepted: false,
       agreement,
       reason: `the fused graph did not run: ${(error as Error).message}`,
+      stepNodes: null,
     };
   } finally {
     await original.release();
     await fused?.release();
+    rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
-function verdict(agreement: FusionAgreement): FusionCheck {
+/** Each session's nodes in its last run (a decode step); null, said in the log, when unreadable. */
+function profiledStepNodes(
+  dir: string,
+  original: ort.InferenceSession,
+  fused: ort.InferenceSession,
+): CheckedStepNodes | null {
+  original.endProfiling();
+  fused.endProfiling();
+  try {
+    return { original: nodesInLastProfiledRun(dir, 'original'), fused: nodesInLastProfiledRun(dir, 'fused') };
+  } catch (error) {
+    console.warn(`fusion check: nodes per step not counted: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+function verdict(agreement: FusionAgreement): Omit<FusionCheck, 'stepNodes'> {
   const share = agreement.numEqual / agreement.numCompared;
   if (agreement.maxLogitDiff === null)
     return { isAccepted: false, agreement, reason: 'the fused graph gave logits that are not finite' };

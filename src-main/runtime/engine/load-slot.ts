@@ -13,10 +13,14 @@ import {
 import type { CachedGraph } from './graph-cache';
 import { ModelRunner } from './model-runner';
 import { readGraphSummary } from '../model';
+import type { DecoderIo } from '../model';
+import type { FusionOutcome } from '../model/fuse-at-load/outcome';
 import type { GraphCacheOutcome, LoadJob, StepNodes } from './protocol';
 import type { ExecutionProvider, ProviderOutcome } from './providers';
 import { withProvider } from './providers';
 import { mappedGraphWeights, readWeights } from './read-weights';
+import { removeTemporary, slotGraphOf } from './slot-graph';
+import type { ReadAhead } from './slot-graph';
 import type { HeldWeights, HostWeights } from './read-weights';
 
 /**
@@ -44,6 +48,11 @@ export interface LoadedSlot {
   buildMs: number;
   warmupMs: number;
   stepNodes: StepNodes;
+  /** What load-time fusion decided, and how the graph that runs is fed (the fused graph's, when it fused). */
+  fusion: FusionOutcome;
+  io: DecoderIo;
+  /** Recognizing, rewriting and checking the graph (0 when the load cache answered or fusion did not run). */
+  fuseMs: number;
 }
 
 interface Built {
@@ -60,15 +69,21 @@ function releaseAll(weights: HostWeights): void {
   for (const buffer of weights.buffers) buffer.release();
 }
 
-/** Builds from the model's own file, asking ORT to save its optimized graph when a cache is set. */
+/**
+ * Builds from the model's own file (or the weights fusion already read from it), asking ORT to
+ * save its optimized graph when a cache is set.
+ */
 async function fromSource(
   job: LoadJob,
   provider: ExecutionProvider,
   cache: CachedGraph | null,
+  readAhead: ReadAhead | null,
 ): Promise<Built> {
   const readStartMs = performance.now();
-  const weights = await readWeights(job);
+  const weights = readAhead?.weights ?? (await readWeights(job));
   const buildStartMs = performance.now();
+  // Read ahead, the read is fusion's (slotGraphOf's readMs), counted once by loadSlot.
+  const readMs = readAhead ? 0 : buildStartMs - readStartMs;
   const save = cache ? prepareSave(job, cache) : { pending: null, problem: 'no graph cache folder' };
   const build = (saveTo: string | null) =>
     ModelRunner.build(weights.weights, specOf(job), {
@@ -98,7 +113,7 @@ async function fromSource(
     saveProblem !== null || !save.pending || !cache
       ? { status: 'off', reason: saveProblem }
       : commitSave(save.pending, cache);
-  return { runner, weights, graphCache, readMs: buildStartMs - readStartMs, buildMs };
+  return { runner, weights, graphCache, readMs, buildMs };
 }
 
 /**
@@ -193,13 +208,23 @@ const UNUSABLE_OUTCOME: GraphCacheOutcome = {
 
 /**
  * The worker's load: the session on the slot's provider (cpu if that one cannot start and the
- * slot allows it), built from the cached optimized graph when a usable one exists for this model
- * revision, machine and provider, else from the model file (saving the optimized graph when it
+ * slot allows it), of the graph load-time fusion chose (slot-graph.ts: the fused graph, or the
+ * original as exported), built from the cached optimized graph when a usable one exists for that
+ * graph, machine and provider, else from the graph's file (saving the optimized graph when it
  * may); then one warm-up forward.
  */
 export async function loadSlot(job: LoadJob): Promise<LoadedSlot> {
-  const { value: warmed, outcome } = await withProvider(job.provider, (provider) => loadOn(job, provider));
-  return { ...warmed, provider: outcome };
+  const { value: loaded, outcome } = await withProvider(job.provider, async (provider) => {
+    const graph = await slotGraphOf(job, provider);
+    try {
+      const warmed = await loadOn(graph.job, provider, graph.readAhead);
+      const readMs = warmed.readMs + graph.readMs;
+      return { ...warmed, readMs, fusion: graph.fusion, io: graph.job.io, fuseMs: graph.fuseMs };
+    } finally {
+      removeTemporary(graph);
+    }
+  });
+  return { ...loaded, provider: outcome };
 }
 
 /**
@@ -219,7 +244,11 @@ function stepNodesOf(graphCache: GraphCacheOutcome, cache: CachedGraph | null): 
   }
 }
 
-async function loadOn(job: LoadJob, provider: ExecutionProvider): Promise<Warmed & { stepNodes: StepNodes }> {
+async function loadOn(
+  job: LoadJob,
+  provider: ExecutionProvider,
+  readAhead: ReadAhead | null,
+): Promise<Warmed & { stepNodes: StepNodes }> {
   const cacheOf = () =>
     job.graphCacheDir
       ? cachedGraphPath(job.graphCacheDir, job.modelRevision, provider, job.canCachePrepacked)
@@ -227,11 +256,15 @@ async function loadOn(job: LoadJob, provider: ExecutionProvider): Promise<Warmed
   const cache = cacheOf();
   if (cache?.isPresent && !cache.isUnusable) {
     const cached = await fromCachedGraph(job, provider, cache);
-    if (cached) return { ...cached, stepNodes: stepNodesOf(cached.graphCache, cache) };
+    if (cached) {
+      if (readAhead) releaseAll(readAhead.weights);
+      return { ...cached, stepNodes: stepNodesOf(cached.graphCache, cache) };
+    }
   }
   // Read again: the cached graph may just have been marked unusable.
   const isUnusable = cacheOf()?.isUnusable ?? false;
-  const { warmed } = await warmUp(job, await fromSource(job, provider, isUnusable ? null : cache));
+  const built = await fromSource(job, provider, isUnusable ? null : cache, readAhead);
+  const { warmed } = await warmUp(job, built);
   const graphCache = isUnusable ? UNUSABLE_OUTCOME : warmed.graphCache;
   return { ...warmed, graphCache, stepNodes: stepNodesOf(graphCache, cache) };
 }

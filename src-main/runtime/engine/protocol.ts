@@ -2,6 +2,8 @@ import type { SamplerSpec } from '../sampling/sampler';
 import type { PageData } from '../pages/page-data';
 import type { KvGeometry } from '../model/kv-geometry';
 import type { DecoderIo } from '../model/decoder-io';
+import type { FusionOutcome } from '../model/fuse-at-load/outcome';
+import type { RecognizeHints } from '../model/fuse-at-load/recognize';
 import type { GraphCacheStatus } from './graph-cache-status';
 import type { ProviderAvailability } from './provider-probe';
 import type { ProviderChoice, ProviderOutcome } from './providers';
@@ -34,6 +36,8 @@ export interface LoadJob {
   canCachePrepacked: boolean;
   /** Upper bound of the cache entry's size (bytes), checked against free disk before saving. */
   graphCacheBytes: number;
+  /** Load-time fusion (slot-graph.ts): whether the setting allows it, and config.json's geometry for the recognizer. */
+  fusion: { isOn: boolean; hints: RecognizeHints };
 }
 
 /** Whether a load built from a cached optimized graph (`hit`), saved one (`saved`), or neither. */
@@ -132,6 +136,11 @@ export interface LoadedReply {
   buildMs: number;
   warmupMs: number;
   stepNodes: StepNodes;
+  /** What load-time fusion decided (the slot card's "graph"), and its time (ms) before the build. */
+  fusion: FusionOutcome;
+  fuseMs: number;
+  /** How the graph that runs is fed: the fused graph's after fusion (float32 K/V, start-aligned rows). */
+  io: DecoderIo;
 }
 
 /** What one prefill chunk did; stamps (`*At`) are the worker's clock in ms, comparable to the main thread's. */

@@ -31,6 +31,9 @@ async function load(job: LoadJob): Promise<WorkerReply> {
     buildMs: loaded.buildMs,
     warmupMs: loaded.warmupMs,
     stepNodes: loaded.stepNodes,
+    fusion: loaded.fusion,
+    fuseMs: loaded.fuseMs,
+    io: loaded.io,
   };
 }
 

@@ -1,7 +1,7 @@
-import type { CatalogueModel } from '../model';
-import { kvGeometryOf, pageBytes } from '../model/kv-geometry';
+import { pageBytes } from '../model/kv-geometry';
+import type { KvGeometry } from '../model/kv-geometry';
 import type { PageStore } from '../pages';
-import { mb } from '../slots';
+import { mb, slotGeometryOf } from '../slots';
 import type { PageLedger } from './page-ledger';
 import type { Sequence } from './sequence';
 
@@ -24,9 +24,9 @@ export class KvBudget {
     return this.settings.kvBudgetBytes;
   }
 
-  /** Bytes of one page of this model's K/V. */
-  pageBytesOf(model: CatalogueModel): number {
-    return pageBytes(kvGeometryOf(model), this.pageSize);
+  /** Bytes of one page of K/V in this geometry (a slot's: slotGeometryOf). */
+  pageBytesOf(geometry: KvGeometry): number {
+    return pageBytes(geometry, this.pageSize);
   }
 
   /** Pages a prompt of `numPromptTokens` needs to be admitted: its K/V plus the first token's. */
@@ -39,8 +39,8 @@ export class KvBudget {
    * else running and every unheld page evicted (its K/V is larger than the whole budget), or
    * null when it can be once the budget is free.
    */
-  neverFits(model: CatalogueModel, numPromptTokens: number): string | null {
-    const neededBytes = this.pagesToAdmit(numPromptTokens) * this.pageBytesOf(model);
+  neverFits(geometry: KvGeometry, numPromptTokens: number): string | null {
+    const neededBytes = this.pagesToAdmit(numPromptTokens) * this.pageBytesOf(geometry);
     if (neededBytes <= this.capacityBytes) return null;
     return `the prompt's K/V (${numPromptTokens.toLocaleString('en-US')} tokens: ${mb(neededBytes)}) is larger than the whole K/V budget (${mb(this.capacityBytes)}); raise the K/V budget or shorten the prompt`;
   }
@@ -54,7 +54,7 @@ export class KvBudget {
   usedBytes(running: readonly Sequence[]): number {
     let bytes = this.store?.bytes ?? 0;
     for (const seq of running)
-      bytes += this.privatePagesOf(seq, seq.numTokensAfterStep) * this.pageBytesOf(seq.slot.model);
+      bytes += this.privatePagesOf(seq, seq.numTokensAfterStep) * this.pageBytesOf(slotGeometryOf(seq.slot));
     return bytes;
   }
 

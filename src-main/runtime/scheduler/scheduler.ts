@@ -11,8 +11,9 @@
  * which prompt chunk runs next and who is preempted when the budget runs out; the engine loop
  * carries the decisions out and reports each step's outcome back here.
  */
-import type { CatalogueModel } from '../model';
+import type { KvGeometry } from '../model/kv-geometry';
 import type { CachedPage, PageStore } from '../pages';
+import { slotGeometryOf } from '../slots';
 import type { Slot } from '../slots';
 import { KvBudget } from './kv-budget';
 import { PageLedger } from './page-ledger';
@@ -56,9 +57,9 @@ export class Scheduler {
     this.budget = new KvBudget(options, store, this.pages, pageSize);
   }
 
-  /** Why a prompt this long can never run on this model under the K/V budget, or null when it can. */
-  neverFits(model: CatalogueModel, numPromptTokens: number): string | null {
-    return this.budget.neverFits(model, numPromptTokens);
+  /** Why a prompt this long can never run in this K/V geometry under the budget, or null when it can. */
+  neverFits(geometry: KvGeometry, numPromptTokens: number): string | null {
+    return this.budget.neverFits(geometry, numPromptTokens);
   }
 
   /** Takes in a routed sequence: alive from now on, at the back of its slot's queue. */
@@ -212,7 +213,7 @@ export class Scheduler {
     const queue = this.queues.queueOf(slot);
     while (queue.length > 0 && this.seats.hasFreeSeat(slot)) {
       const seq = queue[0]!;
-      const never = this.budget.neverFits(seq.slot.model, seq.prefillIds.length);
+      const never = this.budget.neverFits(slotGeometryOf(seq.slot), seq.prefillIds.length);
       if (never) {
         const reason = seq.outputIds.length > 0 ? 'length' : 'rejected';
         plan.ended.push({ seq, reason, message: never, ...this.finish(seq)! });
@@ -232,7 +233,9 @@ export class Scheduler {
     const cached = lookupPrefix(seq, this.store, this.options.isPaging, this.pageSize);
     this.pages.holdPrefix(seq, cached);
     const numPages = this.budget.pagesToAdmit(seq.prefillIds.length) - cached.length;
-    if (!this.budget.makeRoom(this.allRunning(), numPages * this.budget.pageBytesOf(seq.slot.model))) {
+    if (
+      !this.budget.makeRoom(this.allRunning(), numPages * this.budget.pageBytesOf(slotGeometryOf(seq.slot)))
+    ) {
       this.pages.releaseAll(seq);
       return false;
     }

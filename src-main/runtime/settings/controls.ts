@@ -17,6 +17,7 @@ export function settingRange(key: SettingKey): { min: number; max: number } | nu
 export function settingRule(key: SettingKey): string {
   const spec = SETTINGS[key];
   const range = settingRange(key);
+  if (spec.control === 'switch') return 'on or off';
   if (!range) return spec.nullWord ? `one of the choices, or ${spec.nullWord}` : 'one of the choices';
   const unit = spec.unit ? ` ${spec.unit}` : '';
   const whole = spec.scale === undefined ? 'a whole number' : 'a number';

@@ -34,8 +34,8 @@ export interface SettingSpec<T> {
   parse(text: string): unknown;
   /** Value → the text `parse` reads back (also what tables print). */
   format(value: T): string;
-  /** How the Settings panel edits it: a number (with its unit), or a pick among what exists. */
-  control: 'number' | 'model' | 'provider';
+  /** How the Settings panel edits it: a number (with its unit), on/off, or a pick among what exists. */
+  control: 'number' | 'switch' | 'model' | 'provider';
   /** The unit of the value as written (after `parse`'s scaling), or null. */
   unit: string | null;
   /** The word that stands for null (`off`, `auto`), when the setting can be null. */
@@ -52,6 +52,10 @@ const orNull =
   (word: string, inner: (text: string) => unknown) =>
   (text: string): unknown =>
     text === word ? null : inner(text);
+const onOff = (text: string): boolean => {
+  if (text !== 'on' && text !== 'off') throw new Error(`"${text}" is neither on nor off`);
+  return text === 'on';
+};
 const formatOr = (word: string) => (value: number | null) => (value === null ? word : String(value));
 const intIn = (min: number, max: number) => z.number().int().min(min).max(max);
 
@@ -215,6 +219,18 @@ export const SETTINGS = {
     flag: '--provider',
     parse: (text) => text,
     format: String,
+  }),
+  canFuseAtLoad: spec<boolean>({
+    schema: z.boolean(),
+    defaultValue: true,
+    label: 'Fuse graphs at load',
+    help: "rewrites a model exported layer by layer into ONNX Runtime's fused form once (checked against the original, then cached), so a token runs far fewer graph steps; off: every model runs as exported; a change reloads the models",
+    control: 'switch',
+    unit: null,
+    level: 'slots',
+    flag: '--fuse-at-load',
+    parse: onOff,
+    format: (isOn) => (isOn ? 'on' : 'off'),
   }),
 };
 

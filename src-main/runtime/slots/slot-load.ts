@@ -5,13 +5,15 @@ import type { ProviderChoice } from '../engine/providers';
 import { kvGeometryOf } from '../model/kv-geometry';
 import { graphCacheBytesOf } from './slot';
 import type { Slot } from './slot';
+import { slotGeometryOf } from './slot-geometry';
 
-/** The worker job that builds the slot's session (graph, threads, provider, graph cache). */
+/** The worker job that builds the slot's session (graph, threads, provider, graph cache, load-time fusion). */
 export function loadJobOf(
   slot: Slot,
   provider: ProviderChoice,
   numThreads: number,
   graphCacheDir: string | null,
+  canFuseAtLoad: boolean,
 ): LoadJob {
   const { graph } = slot.model;
   return {
@@ -27,6 +29,10 @@ export function loadJobOf(
     graphCacheDir,
     canCachePrepacked: !graph.hasQuantizedWeights,
     graphCacheBytes: graphCacheBytesOf(slot.model, !graph.hasQuantizedWeights),
+    fusion: {
+      isOn: canFuseAtLoad,
+      hints: { shape: slot.model.folder.shape, config: slot.model.folder.config },
+    },
   };
 }
 
@@ -36,7 +42,14 @@ export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): 
   slot.provider = loaded.provider;
   slot.graphCache = loaded.graphCache;
   slot.stepNodes = loaded.stepNodes;
-  slot.loadTimings = { readMs: loaded.readMs, buildMs: loaded.buildMs, warmupMs: loaded.warmupMs };
+  slot.fusion = loaded.fusion;
+  slot.graphIo = loaded.io;
+  slot.loadTimings = {
+    readMs: loaded.readMs,
+    fuseMs: loaded.fuseMs,
+    buildMs: loaded.buildMs,
+    warmupMs: loaded.warmupMs,
+  };
   slot.slotRevision += 1;
   slot.pageIdentity = pageIdentityOf(slot, pageSize);
 }
@@ -44,6 +57,7 @@ export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): 
 /** The revisions every context page of this slot's session is keyed by. */
 function pageIdentityOf(slot: Slot, pageSize: number): PageIdentity {
   const { modelRevision, tokenizerRevision } = slot.model.revisions;
-  const layoutRevision = layoutRevisionOf(slot.model.folder.shape, pageSize, slot.model.graph.io.kvDtype);
+  const { kvDtype } = slotGeometryOf(slot);
+  const layoutRevision = layoutRevisionOf(slot.model.folder.shape, pageSize, kvDtype);
   return { modelRevision, tokenizerRevision, layoutRevision, slotRevision: slot.slotRevision };
 }

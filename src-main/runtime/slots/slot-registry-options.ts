@@ -14,6 +14,8 @@ export interface SlotRegistryOptions {
   budgetBytes: number;
   pageSize: number;
   numThreads: number;
+  /** Whether a load may rewrite a decoder exported in the naive form into the fused form (the setting). */
+  canFuseAtLoad: boolean;
   /** Folder of ONNX Runtime's optimized graphs (per model revision, machine, provider); null: none. */
   graphCacheDir: string | null;
   /** The execution provider a model's slot asks for, and whether cpu may stand in. */

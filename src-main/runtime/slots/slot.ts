@@ -1,4 +1,5 @@
-import type { CatalogueModel } from '../model';
+import type { CatalogueModel, DecoderIo } from '../model';
+import type { FusionOutcome } from '../model/fuse-at-load/outcome';
 import type { PageIdentity } from '../pages';
 import type {
   GraphCacheOutcome,
@@ -53,6 +54,13 @@ export interface Slot {
   graphCache: GraphCacheOutcome | null;
   /** Nodes ONNX Runtime runs per decode step, as the last load counted them. */
   stepNodes: StepNodes | null;
+  /** Which graph the last load runs: fused at load, as exported (and why), fused by its exporter. */
+  fusion: FusionOutcome | null;
+  /**
+   * How the graph the session runs is fed (the fused graph's after fusion at load: float32 K/V,
+   * start-aligned rows), null until this slot loads: its pages and K/V budget follow it (slotGeometryOf).
+   */
+  graphIo: DecoderIo | null;
   /** Estimated resident bytes (host buffer + session), counted against the slot budget. */
   footprintBytes: number;
   keepAlive: KeepAlive;
@@ -61,7 +69,7 @@ export interface Slot {
   numHits: number;
   lastUsedAt: number | null;
   lastUsedWallMs: number | null;
-  loadTimings: { readMs: number; buildMs: number; warmupMs: number } | null;
+  loadTimings: { readMs: number; fuseMs: number; buildMs: number; warmupMs: number } | null;
   /** The conversion its load is doing now (a GGUF file into the graph cache), or null. */
   conversion: SlotConversion | null;
   /**
@@ -96,6 +104,12 @@ function widenFactorOf(model: CatalogueModel): number {
   return weightDtype.startsWith('fp16') && io.logitsDtype === 'float32' ? 2 : 1;
 }
 
+/** The last load's whole time (ms): read, fusion, session build and warm-up; null before the first load. */
+export function loadMsOf(slot: Pick<Slot, 'loadTimings'>): number | null {
+  const t = slot.loadTimings;
+  return t ? t.readMs + t.fuseMs + t.buildMs + t.warmupMs : null;
+}
+
 /** A fresh slot for a model (status `empty`); a replaced slot passes on its revision count and keep-alive. */
 export function newSlot(
   model: CatalogueModel,
@@ -116,6 +130,8 @@ export function newSlot(
     provider: previous?.provider ?? null,
     graphCache: previous?.graphCache ?? null,
     stepNodes: previous?.stepNodes ?? null,
+    fusion: previous?.fusion ?? null,
+    graphIo: null,
     footprintBytes: footprintOf(model),
     keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,
     expiresAt: null,

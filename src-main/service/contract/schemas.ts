@@ -7,6 +7,7 @@ import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 import { MODEL_SOURCES } from '../../runtime/model/model-sources';
 import { ConversionProgressSchema } from './model-schemas';
 import { GRAPH_CACHE_STATUSES } from '../../runtime/engine/graph-cache-status';
+import { FusionOutcomeSchema } from '../../runtime/model/fuse-at-load/outcome';
 import { ERROR_CODES } from './result';
 import { wellFormedText } from './text';
 
@@ -128,6 +129,10 @@ export const SlotSnapshotSchema = z.object({
   decodeNodesPerStep: z.number().int().nullable(),
   /** Why there is no count (no optimized graph saved for this slot …), or null. */
   decodeNodesReason: z.string().nullable(),
+  /** Which graph the last load runs (fused at load, as exported and why, fused by its exporter); null before a load. */
+  fusion: FusionOutcomeSchema.nullable(),
+  /** Of the last load, ms spent recognizing, rewriting and checking the graph (0 when the load cache answered); null before a load. */
+  fusionMs: z.number().nullable(),
   /** The last load's read + session build + warm-up, ms; null before the first load. */
   loadMs: z.number().nullable(),
   hostBytes: z.number(),

@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { CPU_PROVIDER, EXECUTION_PROVIDERS, SettingsRefused } from '../../runtime';
+import { CPU_PROVIDER, EXECUTION_PROVIDERS, loadMsOf, SettingsRefused } from '../../runtime';
 import {
   DEFAULT_SETTINGS,
   SETTING_KEYS,
@@ -35,9 +35,7 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
           slotId: slot.slotId,
           modelId: slot.model.modelId,
           status: slot.status,
-          lastLoadMs: slot.loadTimings
-            ? slot.loadTimings.readMs + slot.loadTimings.buildMs + slot.loadTimings.warmupMs
-            : null,
+          lastLoadMs: loadMsOf(slot),
         })),
         numCachedPages: summary.numPages,
         cachedPageBytes: summary.bytes,

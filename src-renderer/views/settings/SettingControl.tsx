@@ -5,8 +5,8 @@ import { useSlice } from '../../store';
 
 /**
  * One setting's control, typed by its declaration: a number with its range and unit (and an
- * "auto"/"off" box where null has a meaning), or a pick among the models or providers that
- * exist. It edits the draft text, written the way the setting's flag reads it.
+ * "auto"/"off" box where null has a meaning), an on/off box, or a pick among the models or
+ * providers that exist. It edits the draft text, written the way the setting's flag reads it.
  */
 export function SettingControl(props: {
   settingKey: SettingKey;
@@ -22,6 +22,18 @@ export function SettingControl(props: {
     'aria-invalid': props.hasError,
     'aria-describedby': `setting-${props.settingKey}-help`,
   };
+  if (spec.control === 'switch')
+    return (
+      <label className="checkbox-field">
+        <input
+          {...common}
+          type="checkbox"
+          checked={props.text === 'on'}
+          onChange={(e) => props.onChange(e.target.checked ? 'on' : 'off')}
+        />
+        {props.text === 'on' ? 'on' : 'off'}
+      </label>
+    );
   if (spec.control === 'model') return <ModelSelect {...props} common={common} />;
   if (spec.control === 'provider')
     return (

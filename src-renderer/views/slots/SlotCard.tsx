@@ -1,10 +1,12 @@
 import type { SlotSnapshot } from '../../../src-main/service/contract';
+import { describeFusion, detailFusion } from '../../../src-main/runtime/model/fuse-at-load/outcome';
+import type { FusionOutcome } from '../../../src-main/runtime/model/fuse-at-load/outcome';
 import { useSlice } from '../../store';
 import { countdown, describeKeepAlive, KEEP_ALIVE_CHOICES } from './keep-alive';
 import { describeLastLoad } from './last-load';
 import { describePinning } from './pinning';
 import { ACTION_WORDS, statusWords } from './slot-words';
-import { Figures, formatBytes, formatClock, formatCount, useNow } from '../../components';
+import { Figures, formatBytes, formatClock, formatCount, formatMs, useNow } from '../../components';
 import type { Figure } from '../../components';
 
 const short = (revision: string) => revision.slice(0, 10);
@@ -42,7 +44,7 @@ const EXPERT_FIGURES: readonly string[] = ['revisions', 'per token'];
  */
 function slotFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[] {
   const isHeld = HOLDS_MODEL.includes(s.status);
-  const figures = allFigures(s, nowMs);
+  const figures = allFigures(s, nowMs, isExpert);
   return figures.filter(
     (f) =>
       (isExpert || !EXPERT_FIGURES.includes(f.label)) &&
@@ -50,7 +52,7 @@ function slotFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[
   );
 }
 
-function allFigures(s: SlotSnapshot, nowMs: number): Figure[] {
+function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[] {
   const pinning = describePinning(s);
   const lastLoad = describeLastLoad(s);
   return [
@@ -79,6 +81,12 @@ function allFigures(s: SlotSnapshot, nowMs: number): Figure[] {
       testId: 'slot-last-load',
     },
     {
+      label: 'graph',
+      value: s.fusion === null ? 'not loaded yet' : describeGraph(s.fusion, isExpert),
+      ...(s.fusion ? { title: graphTitle(s.fusion, s.fusionMs) } : {}),
+      testId: 'slot-graph',
+    },
+    {
       label: 'per token',
       value:
         s.decodeNodesPerStep === null ? 'not counted' : `${formatCount(s.decodeNodesPerStep)} graph nodes`,
@@ -97,6 +105,26 @@ function allFigures(s: SlotSnapshot, nowMs: number): Figure[] {
       value: `${formatCount(s.numHits)} ${s.numHits === 1 ? 'hit' : 'hits'} · ${s.numActiveSequences} ${s.numActiveSequences === 1 ? 'sequence' : 'sequences'} · last used ${s.lastUsedWallMs ? formatClock(s.lastUsedWallMs) : 'never'}`,
     },
   ];
+}
+
+/** Which graph runs, with (in Expert) nodes per decode step before → after when it was fused at load. */
+function describeGraph(fusion: FusionOutcome, isExpert: boolean): string {
+  const words = describeFusion(fusion);
+  if (!isExpert || fusion.status !== 'fused' || fusion.stepNodes === null) return words;
+  const { original, fused } = fusion.stepNodes;
+  return `${words} · ${formatCount(original)} → ${formatCount(fused)} nodes per token`;
+}
+
+/** The graph line's hover text: fusion's details, what the node counts are, and its share of the load. */
+function graphTitle(fusion: FusionOutcome, fusionMs: number | null): string {
+  const lines = [detailFusion(fusion)];
+  if (fusion.status === 'fused' && fusion.stepNodes !== null)
+    lines.push(
+      "nodes ONNX Runtime ran in one decode step of the exported and of the fused graph in the load's check, as written ('per token' adds the slot's own outputs)",
+    );
+  if (fusionMs !== null && fusionMs >= 1)
+    lines.push(`recognizing, rewriting and checking took ${formatMs(fusionMs)} of the last load`);
+  return lines.filter((line) => line !== '').join('\n');
 }
 
 function SlotActions(props: { slot: SlotSnapshot; isExpert: boolean }) {

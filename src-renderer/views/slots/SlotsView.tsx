@@ -32,7 +32,12 @@ export function SlotsView() {
             <SlotCard key={slot.slotId} slot={slot} />
           ))}
           {unloaded.map((m) => (
-            <article key={m.modelId} className="slot-card unloaded" data-testid="model-card">
+            <article
+              key={m.modelId}
+              className="slot-card unloaded"
+              data-testid="model-card"
+              data-model-id={m.modelId}
+            >
               <header>
                 <span className="status-badge status-empty">{statusWords(null, isExpert)}</span>
                 <b>{m.displayName}</b>

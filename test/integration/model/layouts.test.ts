@@ -149,15 +149,23 @@ describe('model folders in the layouts people download', () => {
     });
   }
 
-  it('fp16-past: keeps K/V as fp16 end to end, in pages of half the bytes with a layout revision of their own', async () => {
+  it('fp16-past: keeps K/V as fp16 end to end as exported, in pages of half the bytes with a layout revision of their own; fused at load, float32 like its twin', async () => {
     const fp16 = modelOf(runtime, 'fp16-past');
     const twin = modelOf(runtime, 'fp16-past-twin');
     expect(fp16.variant).toBe('fp16');
     expect(fp16.graph.io).toMatchObject({ kvDtype: 'float16', logitsDtype: 'float16' });
     expect(pageBytes(kvGeometryOf(fp16), 16) * 2).toBe(pageBytes(kvGeometryOf(twin), 16));
-    const layoutOf = async (name: string) => (await runtime.prefetch(name)).pageIdentity?.layoutRevision;
-    const fp16Layout = await layoutOf('fp16-past');
-    expect(fp16Layout).toBeTruthy();
-    expect(fp16Layout).not.toBe(await layoutOf('fp16-past-twin'));
+    const layoutOf = async (on: Runtime, name: string) =>
+      (await on.prefetch(name)).pageIdentity?.layoutRevision;
+    const asExported = await Runtime.create({ bundledModelsDir: root, numThreads: 1, canFuseAtLoad: false });
+    try {
+      const fp16Layout = await layoutOf(asExported, 'fp16-past');
+      expect(fp16Layout).toBeTruthy();
+      expect(fp16Layout).not.toBe(await layoutOf(asExported, 'fp16-past-twin'));
+    } finally {
+      await asExported.close();
+    }
+    // Fused at load the slot runs float32 K/V: its pages are sized and keyed as its twin's.
+    expect(await layoutOf(runtime, 'fp16-past')).toBe(await layoutOf(runtime, 'fp16-past-twin'));
   });
 });

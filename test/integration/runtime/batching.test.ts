@@ -12,11 +12,12 @@ const PROMPTS = [
   'Emma Woodhouse, handsome, clever, and rich,',
 ];
 
-describe.each(modelForms())('continuous batching ($form graphs)', ({ modelsDir }) => {
+describe.each(modelForms())('continuous batching ($form graphs)', ({ modelsDir, canFuseAtLoad }) => {
   let runtime: Runtime;
   beforeAll(async () => {
     runtime = await createTestRuntime({
       bundledModelsDir: modelsDir,
+      canFuseAtLoad,
       isPaging: false,
       maxSeats: 4,
       prefillChunkTokens: 8,

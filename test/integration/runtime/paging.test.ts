@@ -44,18 +44,20 @@ async function playConversation(runtime: Runtime, userTurns: string[]): Promise<
   return answers;
 }
 
-describe.each(modelForms())('context pages ($form graphs)', ({ modelsDir }) => {
+describe.each(modelForms())('context pages ($form graphs)', ({ modelsDir, canFuseAtLoad }) => {
   let paged: Runtime;
   let unpaged: Runtime;
   beforeAll(async () => {
     paged = await createTestRuntime({
       bundledModelsDir: modelsDir,
+      canFuseAtLoad,
       isPaging: true,
       pageSize: 16,
       prefillChunkTokens: 32,
     });
     unpaged = await createTestRuntime({
       bundledModelsDir: modelsDir,
+      canFuseAtLoad,
       isPaging: false,
       prefillChunkTokens: null,
     });

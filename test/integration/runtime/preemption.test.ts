@@ -10,19 +10,21 @@ const PROMPTS = [
   'Emma Woodhouse, handsome, clever, and rich',
 ];
 
-describe.each(modelForms())('preemption when the K/V budget runs out ($form graphs)', ({ modelsDir }) => {
+describe.each(modelForms())('preemption when the K/V budget runs out ($form graphs)', (form) => {
   let tight: Runtime;
   let roomy: Runtime;
   beforeAll(async () => {
     roomy = await createTestRuntime({
-      bundledModelsDir: modelsDir,
+      bundledModelsDir: form.modelsDir,
+      canFuseAtLoad: form.canFuseAtLoad,
       isPaging: false,
       maxSeats: 4,
       prefillChunkTokens: 4,
     });
     const pageBytes = pageBytesOf(roomy);
     tight = await createTestRuntime({
-      bundledModelsDir: modelsDir,
+      bundledModelsDir: form.modelsDir,
+      canFuseAtLoad: form.canFuseAtLoad,
       isPaging: true,
       pageSize: 4,
       maxSeats: 4,

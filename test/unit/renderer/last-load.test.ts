@@ -17,6 +17,19 @@ describe('describeLastLoad', () => {
     );
   });
 
+  it('says a session built from a graph fused at load came from that graph, not the model file', () => {
+    const fusion = {
+      status: 'fused' as const,
+      nodesPerLayer: 10,
+      stepNodes: null,
+      agreement: { numCompared: 12, numEqual: 12, maxLogitDiff: 0, isExact: true },
+      isFromCache: false,
+    };
+    expect(
+      describeLastLoad({ graphCache: 'saved', graphCacheReason: null, loadMs: 2400, fusion }).text,
+    ).toMatch(/from the graph fused at load; optimized graph saved for the next load$/);
+  });
+
   it('gives the reason a graph was not saved, keeping the full reason on hover', () => {
     const reason = 'not saved: needs up to 9.0 GiB free (the entry, plus 1.0 GiB left over), 6.0 GiB free';
     const said = describeLastLoad({ graphCache: 'off', graphCacheReason: reason, loadMs: 900 });

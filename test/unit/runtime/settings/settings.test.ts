@@ -9,6 +9,7 @@ import {
   mergeSettings,
   parseSettingValue,
   settingByName,
+  settingProblem,
   settingsUsage,
   takeSettingFlags,
   threadsOf,
@@ -44,6 +45,19 @@ describe('runtime settings: one declaration', () => {
     expect(() => takeSettingFlags(['--seats', '65'])).toThrow(/--seats 65: .*64/);
     expect(() => takeSettingFlags(['--page-size'])).toThrow(/--page-size needs a value/);
     expect(() => takeSettingFlags(['--default-model', 'a b'])).toThrow(/name or name:variant/);
+  });
+
+  it('reads load-time fusion as on or off, and names both when given anything else', () => {
+    expect(takeSettingFlags(['--fuse-at-load', 'off']).patch).toEqual({ canFuseAtLoad: false });
+    expect(takeSettingFlags(['--fuse-at-load=on']).patch).toEqual({ canFuseAtLoad: true });
+    expect(() => takeSettingFlags(['--fuse-at-load', 'yes'])).toThrow(
+      /--fuse-at-load yes: .*neither on nor off/,
+    );
+    expect(settingProblem('canFuseAtLoad', 'maybe')).toBe(
+      'Fuse graphs at load takes on or off; “maybe” is not one.',
+    );
+    expect(() => mergeSettings(DEFAULT_SETTINGS, { canFuseAtLoad: 'off' as unknown as boolean })).toThrow();
+    expect(applyLevelOf(['canFuseAtLoad'])).toBe('slots');
   });
 
   it('finds a setting by its key or its flag name (for --vary)', () => {

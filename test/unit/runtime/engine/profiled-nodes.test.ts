@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodesInLastRun } from '../../../bench/first-frame/step-nodes';
+import { nodesInLastRun } from '../../../../src-main/runtime/engine/profiled-nodes';
 
 describe('nodes per decode step from an ONNX Runtime profile', () => {
   it('counts the kernel events inside the last model_run only', () => {

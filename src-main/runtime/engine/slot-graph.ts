@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readGraphSummary } from '../model';
+import { decoderIoOf } from '../model/decoder-io';
+import { asExported } from '../model/fuse-at-load';
+import type { FusionOutcome } from '../model/fuse-at-load';
+import { cachedFusionResult, fuseAtLoad } from './fuse-at-load';
+import type { FusionResult } from './fuse-at-load';
+import { fusedGraphRevisionOf } from './fusion-cache';
+import type { LoadJob } from './protocol';
+import type { ExecutionProvider } from './providers';
+import { readWeights } from './read-weights';
+import type { HostWeights } from './read-weights';
+
+/** What the card says for a graph ONNX Runtime already runs fused (GroupQueryAttention). */
+const ALREADY_FUSED_REASON = "it already runs ONNX Runtime's GroupQueryAttention";
+
+/** The original's weights, read before the session build for fusion's check. */
+export interface ReadAhead {
+  weights: HostWeights;
+}
+
+/**
+ * The graph a slot builds its session from after load-time fusion: the load job for it (the
+ * original's, or the fused graph's: its file, how it is fed, its K/V geometry, its own key in
+ * the optimized-graph cache), what fusion decided, the original's weights when they were read
+ * for the check and the original runs (so they are not read twice), how long reading the
+ * original took (part of the load's read whichever graph runs) and how long fusion took.
+ */
+export interface SlotGraph {
+  job: LoadJob;
+  fusion: FusionOutcome;
+  readAhead: ReadAhead | null;
+  readMs: number;
+  fuseMs: number;
+  /** A fused graph no cache holds, written for this load to read: remove it once the load is done. */
+  temporaryFile: string | null;
+}
+
+/**
+ * Decides which graph the slot runs (see SlotGraph): the original when fusion is off or the graph
+ * already runs GroupQueryAttention; the cached decision of an earlier load when there is one
+ * (without reading the original); else the original is read, recognized, rewritten and checked
+ * (fuseAtLoad). Blocks the thread while it checks (the slot's worker).
+ */
+export async function slotGraphOf(job: LoadJob, provider: ExecutionProvider): Promise<SlotGraph> {
+  const asIs = (fusion: FusionOutcome): SlotGraph => ({
+    job,
+    fusion,
+    readAhead: null,
+    readMs: 0,
+    fuseMs: 0,
+    temporaryFile: null,
+  });
+  if (!job.fusion.isOn) return asIs({ status: 'off', reason: 'fusion at load is off in Settings' });
+  if (job.io.kvRows === 'start') return asIs({ status: 'already-fused', reason: ALREADY_FUSED_REASON });
+  const startMs = performance.now();
+  const cached = job.graphCacheDir
+    ? cachedFusionResult(job.graphCacheDir, job.modelRevision, provider)
+    : null;
+  if (cached)
+    return { ...graphOf(job, cached), readAhead: null, readMs: 0, fuseMs: performance.now() - startMs };
+  const weights = await readWeights(job);
+  const readMs = performance.now() - startMs;
+  let result: FusionResult;
+  try {
+    result = await fuseAtLoad({
+      file: job.file,
+      original: weights.weights,
+      io: job.io,
+      geometry: job.geometry,
+      hints: job.fusion.hints,
+      modelRevision: job.modelRevision,
+      provider,
+      numThreads: job.numThreads,
+      graphCacheDir: job.graphCacheDir,
+    });
+  } catch (error) {
+    releaseAll(weights);
+    throw error;
+  }
+  const fuseMs = performance.now() - startMs - readMs;
+  // Saved: load the fused graph from its cache entry rather than write it again elsewhere, with
+  // this load's own outcome (the entry reads back as answered by the cache).
+  const saved =
+    result.cacheProblem === null && job.graphCacheDir
+      ? cachedFusionResult(job.graphCacheDir, job.modelRevision, provider)
+      : null;
+  const graph = graphOf(job, saved ? { ...saved, outcome: result.outcome } : result);
+  if (graph.job === job) return { ...graph, readAhead: { weights }, readMs, fuseMs };
+  releaseAll(weights);
+  return { ...graph, readAhead: null, readMs, fuseMs };
+}
+
+function releaseAll(weights: HostWeights): void {
+  for (const buffer of weights.buffers) buffer.release();
+}
+
+/**
+ * The job of the graph fusion chose: the original's, or the fused graph's from its cached file
+ * (or, when the cache does not hold it, from a temporary file this load reads once).
+ */
+function graphOf(job: LoadJob, result: FusionResult): Pick<SlotGraph, 'job' | 'fusion' | 'temporaryFile'> {
+  if (result.fused === null) return { job, fusion: result.outcome, temporaryFile: null };
+  let temporaryFile: string | null = null;
+  try {
+    temporaryFile = typeof result.fused === 'string' ? null : writeTemporary(result.fused);
+    const file = temporaryFile ?? (result.fused as string);
+    const io = decoderIoOf(readGraphSummary(file), job.fusion.hints.shape, 0);
+    const fusedJob: LoadJob = {
+      ...job,
+      file: `${job.file} (fused at load)`,
+      onnxPath: file,
+      externalData: [],
+      io,
+      geometry: { ...job.geometry, kvDtype: io.kvDtype, rows: io.kvRows },
+      // The fused graph's own optimized graph: never the original's entry.
+      modelRevision: fusedGraphRevisionOf(job.modelRevision),
+    };
+    return { job: fusedJob, fusion: result.outcome, temporaryFile };
+  } catch (error) {
+    if (temporaryFile) rmSync(temporaryFile, { force: true });
+    const reason = `the fused graph could not be read back: ${(error as Error).message}`;
+    console.warn(`${job.file}: runs as exported, ${reason}`);
+    return { job, fusion: asExported('graph', reason), temporaryFile: null };
+  }
+}
+
+function writeTemporary(bytes: Uint8Array): string {
+  const file = path.join(os.tmpdir(), `ff-fused-${randomUUID()}.onnx`);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+/** Removes the temporary fused file a load read (nothing when the graph came from the cache). */
+export function removeTemporary(graph: SlotGraph): void {
+  if (graph.temporaryFile) rmSync(graph.temporaryFile, { force: true });
+}
