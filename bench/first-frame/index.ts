@@ -43,6 +43,9 @@ export async function run(argv: string[]): Promise<number> {
     numThreads,
     prefillChunkTokens: null,
     kvBudgetBytes: 1024 * 1024 * 1024,
+    // The floor and the profiled step run the model's file as it is: so do the slots, or a naive
+    // export fused at load would be compared with its own exported graph.
+    canFuseAtLoad: false,
   };
   const paged = await Runtime.create({ ...common, isPaging: true });
   const unpaged = await Runtime.create({ ...common, isPaging: false, maxSeats: 4 });
