@@ -228,6 +228,10 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
 
   it('shows what a settings change costs before applying it, then applies it', async () => {
     await app.page.getByTestId('nav-settings').click();
+    // Each line says what the setting does, its default and when a change takes effect.
+    expect(await app.page.locator('#setting-pageSize-help').textContent()).toMatch(
+      /Default: 16 tokens; applies when the models reload \(Apply unloads them\)\./,
+    );
     await app.page.getByTestId('setting-maxQueue').fill('32');
     await expect.poll(() => app.page.getByTestId('settings-cost').getAttribute('data-level')).toBe('request');
     await app.page.getByTestId('setting-pageSize').fill('32');

@@ -92,7 +92,7 @@ export function SettingsView() {
                 />
                 <p className="setting-help" id={`setting-${key}-help`}>
                   {SETTINGS[key].help}. Default: {formatSetting(key, state.defaults[key])}
-                  {SETTINGS[key].unit && state.defaults[key] !== null ? ` ${SETTINGS[key].unit}` : ''};
+                  {SETTINGS[key].unit && state.defaults[key] !== null ? ` ${SETTINGS[key].unit}` : ''};{' '}
                   {REACH_WORDS[SETTINGS[key].level]}.
                   {isExpert && <code className="muted"> {SETTINGS[key].flag}</code>}
                 </p>
