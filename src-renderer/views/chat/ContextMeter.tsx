@@ -42,6 +42,12 @@ export function ContextMeter(props: { forecast: SendForecast | null }) {
   );
 }
 
+const LOCAL_TITLES = {
+  simple: 'Estimated from the reading speed measured on this machine.',
+  expert:
+    'Reused: prompt tokens whose context pages are cached now. New: tokens the prefill must compute. The estimate uses the prefill rate measured on this machine.',
+} as const;
+
 /**
  * Expert: "reuses 96 of 120 tokens (6 pages), ~24 new tokens, est. TTFT ≈ 18 ms"; Simple: the
  * same forecast in words ("First word in about 18 ms: 24 new tokens to read, 96 remembered").
@@ -50,28 +56,6 @@ export function SendForecastLine(props: { forecast: SendForecast | null }) {
   const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const f = props.forecast;
   if (!f) return null;
-  if (!isExpert)
-    return (
-      <div
-        className="send-forecast"
-        data-testid="send-forecast"
-        data-cached-tokens={f.numCachedTokens}
-        data-new-tokens={f.numNewTokens}
-        data-ttft-ms={f.estTtftMs === null ? '' : f.estTtftMs.toFixed(3)}
-        title={f.remote ? f.remote.note : 'Estimated from the reading speed measured on this machine.'}
-      >
-        {simpleForecast(f)}
-      </div>
-    );
-  if (f.remote)
-    return (
-      <div className="send-forecast" data-testid="send-forecast" title={f.remote.note}>
-        est. <Term name="TTFT" />{' '}
-        {f.estTtftMs === null
-          ? 'unknown until an answer from this endpoint is measured'
-          : `≈ ${formatMs(f.estTtftMs)} (median of its recent answers, at this app)`}
-      </div>
-    );
   return (
     <div
       className="send-forecast"
@@ -79,14 +63,33 @@ export function SendForecastLine(props: { forecast: SendForecast | null }) {
       data-cached-tokens={f.numCachedTokens}
       data-new-tokens={f.numNewTokens}
       data-ttft-ms={f.estTtftMs === null ? '' : f.estTtftMs.toFixed(3)}
-      title="Reused: prompt tokens whose context pages are cached now. New: tokens the prefill must compute. The estimate uses the prefill rate measured on this machine."
+      title={f.remote ? f.remote.note : LOCAL_TITLES[isExpert ? 'expert' : 'simple']}
     >
+      {isExpert ? <ExpertForecast forecast={f} /> : simpleForecast(f)}
+    </div>
+  );
+}
+
+/** The forecast in Expert's terms: pages reused, new tokens, the estimated TTFT and its waits. */
+function ExpertForecast(props: { forecast: SendForecast }) {
+  const f = props.forecast;
+  if (f.remote)
+    return (
+      <>
+        est. <Term name="TTFT" />{' '}
+        {f.estTtftMs === null
+          ? 'unknown until an answer from this endpoint is measured'
+          : `≈ ${formatMs(f.estTtftMs)} (median of its recent answers, at this app)`}
+      </>
+    );
+  return (
+    <>
       reuses {formatCount(f.numCachedTokens)} of {formatCount(f.numPromptTokens)} tokens ({f.numCachedPages}{' '}
       {f.numCachedPages === 1 ? 'page' : 'pages'}), ~{formatCount(f.numNewTokens)} new tokens, est.{' '}
       <Term name="TTFT" />{' '}
       {f.estTtftMs === null ? 'unknown until the first answer is measured' : `≈ ${formatMs(f.estTtftMs)}`}
       {f.estTtftMs !== null && waitsOf(f)}
-    </div>
+    </>
   );
 }
 

@@ -2,10 +2,10 @@ import { BoundaryPhasesPanel } from './BoundaryPhasesPanel';
 import { GoodputPanel } from './GoodputPanel';
 import { LittleAndClassesPanel } from './LittleAndClassesPanel';
 import { LoadChart } from './LoadChart';
-import { RecentBarsChart } from './RecentBarsChart';
+import { RecentAnswersPanel } from './RecentAnswersPanel';
 import { ReportSummary } from './ReportSummary';
 import { SimpleDashboard } from './SimpleDashboard';
-import { ExportControl, Panel, PartLegend, formatCount } from '../../components';
+import { Panel } from '../../components';
 import { PART_LAYERS } from '../../parts';
 import { useSlice } from '../../store';
 
@@ -28,19 +28,10 @@ function ExpertDashboard() {
   const r = view.report;
   return (
     <div className="dashboard" data-testid="dashboard" data-mode="expert">
-      <Panel
-        title={`Recent answers (${formatCount(r.numRequests)})`}
+      <RecentAnswersPanel
+        layers={PART_LAYERS}
         hint="the live window: the newest requests this app served, each bar its time to first token split into parts"
-        className="wide"
-        actions={
-          <>
-            <PartLegend isCompact />
-            <ExportControl runId={null} label="Export the window" />
-          </>
-        }
-      >
-        <RecentBarsChart timelines={view.recent} layers={PART_LAYERS} />
-      </Panel>
+      />
       <ReportSummary report={r} title="How long answers took" hint="percentiles by nearest rank" />
       <Panel title="Answers running and waiting" hint="seats in use and the queue, over time">
         <LoadChart load={view.load} />

@@ -1,8 +1,8 @@
 import { GroupShares } from './GroupShares';
 import { LoadChart } from './LoadChart';
 import { PercentileTable } from './PercentileTable';
-import { RecentBarsChart } from './RecentBarsChart';
-import { ExportControl, Panel, PartLegend, formatCount } from '../../components';
+import { RecentAnswersPanel } from './RecentAnswersPanel';
+import { Panel } from '../../components';
 import { SIMPLE_GROUPS } from '../../parts';
 import { changePreferences, useSlice, useStores } from '../../store';
 
@@ -18,19 +18,10 @@ export function SimpleDashboard() {
   const r = view.report;
   return (
     <div className="dashboard" data-testid="dashboard" data-mode="simple">
-      <Panel
-        title={`Recent answers (${formatCount(r.numRequests)})`}
+      <RecentAnswersPanel
+        layers={SIMPLE_GROUPS}
         hint="the newest answers this app wrote, each bar the time to its first word, in four groups"
-        className="wide"
-        actions={
-          <>
-            <PartLegend layers={SIMPLE_GROUPS} isCompact />
-            <ExportControl runId={null} label="Export the window" />
-          </>
-        }
-      >
-        <RecentBarsChart timelines={view.recent} layers={SIMPLE_GROUPS} />
-      </Panel>
+      />
       <Panel
         title="How long answers took"
         hint="percentiles by nearest rank over the recent answers"

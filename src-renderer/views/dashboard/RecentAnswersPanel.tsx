@@ -1,0 +1,27 @@
+import { RecentBarsChart } from './RecentBarsChart';
+import { ExportControl, Panel, PartLegend, formatCount } from '../../components';
+import type { BarLayer } from '../../parts';
+import { useSlice } from '../../store';
+
+/**
+ * The live window's newest answers as stacked bars in `layers` (every part in Expert, the four
+ * groups in Simple), with their legend and the window's export.
+ */
+export function RecentAnswersPanel(props: { layers: readonly BarLayer[]; hint: string }) {
+  const view = useSlice('live', (s) => s.view);
+  return (
+    <Panel
+      title={`Recent answers (${formatCount(view.report.numRequests)})`}
+      hint={props.hint}
+      className="wide"
+      actions={
+        <>
+          <PartLegend layers={props.layers} isCompact />
+          <ExportControl runId={null} label="Export the window" />
+        </>
+      }
+    >
+      <RecentBarsChart timelines={view.recent} layers={props.layers} />
+    </Panel>
+  );
+}
