@@ -10,7 +10,13 @@ import type { Locator } from 'playwright-core';
 import type { E2eApp } from './harness';
 import { SCREENSHOT_DIR, startE2eApp } from './harness';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../support/models';
-import { fakeEnvironment, writeHfRepo, writeOllamaModel, writeTinyGguf } from '../support/model-stores';
+import {
+  fakeEnvironment,
+  treeStamp,
+  writeHfRepo,
+  writeOllamaModel,
+  writeTinyGguf,
+} from '../support/model-stores';
 
 const GROUP_KEYS = ['waiting', 'loading', 'reading', 'first-token'];
 const SIZES = [
@@ -195,6 +201,7 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     );
     const found = app.page.getByTestId('add-model').getByTestId('discovered-models');
     await expect.poll(() => found.getByTestId('discovery-toggle').isEnabled()).toBe(true);
+    const before = treeStamp(home);
     // The switch shows the service's answer, so it turns on once the service has said so.
     await found.getByTestId('discovery-toggle').click();
     // Turning it on rescans (and hashes what it finds): give a loaded machine time.
@@ -219,6 +226,7 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     expect(listed.some((m) => /Tiny-Q4_K_M.*LM Studio/.test(m))).toBe(true);
     expect(listed.some((m) => /austen-copy/.test(m) && !/cannot load/.test(m))).toBe(true);
     await app.screenshot('add-model-discovered');
+    expect(treeStamp(home)).toEqual(before); // read where they are: nothing written, moved or touched
     // The loadable copy in the Hugging Face cache is offered in the chat's model picker.
     await app.page.getByTestId('nav-chat').click();
     const options = await app.page.getByTestId('model-picker').locator('option').allTextContents();
