@@ -98,13 +98,11 @@ async function callMethod(
       413,
     );
   }
-  if (body.kind === 'too-complex') {
-    res.setHeader('Connection', 'close');
+  if (body.kind === 'too-complex')
     return sendResult(
       res,
       failure('invalid_input', `the body ${body.problem}; it was refused before parsing`),
     );
-  }
   if (body.kind === 'not-json')
     return sendResult(res, failure('invalid_input', `the body is not valid JSON: ${body.message}`));
   sendResult(res, await options.service.call(method, body.value));

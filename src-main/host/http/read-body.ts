@@ -28,8 +28,11 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
 }
 
 /**
- * The body's bytes; with a `meter`, each chunk is measured as it arrives and the read stops at
- * the first chunk past its limits (BodyTooComplex), so a refused body is never read whole.
+ * The body's bytes; with a `meter`, each chunk is measured as it arrives and the first chunk past
+ * its limits rejects at once (BodyTooComplex), so the answer goes out from the first bytes that
+ * show it. The rest is still read and dropped, never kept or parsed (up to `maxBytes`; past that
+ * the connection is destroyed): a client writing the rest then reads the answer on an open
+ * connection instead of failing its write on a closed one.
  */
 function readBodyBytes(req: IncomingMessage, maxBytes: number, meter: JsonWorkMeter | null): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
@@ -42,11 +45,20 @@ function readBodyBytes(req: IncomingMessage, maxBytes: number, meter: JsonWorkMe
       req.pause();
       reject(error);
     };
+    const drop = (error: Error) => {
+      chunks.length = 0;
+      req.off('data', onData);
+      req.on('data', (chunk: Buffer) => {
+        numBytes += chunk.length;
+        if (numBytes > maxBytes) req.destroy();
+      });
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
       numBytes += chunk.length;
       if (numBytes > maxBytes) return stop(new BodyTooLarge(maxBytes));
       const problem = meter?.feed(chunk) ?? null;
-      if (problem !== null) return stop(new BodyTooComplex(problem));
+      if (problem !== null) return drop(new BodyTooComplex(problem));
       chunks.push(chunk);
     };
     req.on('data', onData);
@@ -58,8 +70,8 @@ function readBodyBytes(req: IncomingMessage, maxBytes: number, meter: JsonWorkMe
 /**
  * A JSON body read under a byte limit, or why it was refused (each route answers in its own
  * format): `too-complex` is a body whose parse would cost too much (JSON_WORK_LIMITS.requestBody),
- * refused before parsing with the reason. Both refusals leave the rest of the body unread: answer
- * them with `Connection: close`.
+ * refused before parsing with the reason, its rest read and dropped; `too-large` leaves the rest
+ * unread: answer it with `Connection: close`.
  */
 export type JsonBody =
   | { kind: 'json'; value: unknown }

@@ -175,7 +175,6 @@ async function readRequestJson(
     res.setHeader('Connection', 'close');
     sendFailure(res, ctx.openai.failure(413, `The request body is larger than ${body.maxBytes} bytes.`));
   } else if (body.kind === 'too-complex') {
-    res.setHeader('Connection', 'close');
     const message = `The request body ${body.problem}; it was refused before parsing.`;
     sendFailure(res, ctx.openai.failure(400, message, undefined, 'invalid_json'));
   } else {

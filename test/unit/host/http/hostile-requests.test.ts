@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseRequestTarget, startHttpHost } from '../../../../src-main/host/http';
 import type { HttpHost } from '../../../../src-main/host/http';
 import { openAiRoutes } from '../../../../src-main/host/openai';
@@ -66,20 +66,24 @@ describe('the host answers hostile request lines with 400 and keeps serving', ()
   });
 });
 
-/**
- * Sends `head` and resolves with what the host wrote once the host itself closes the connection;
- * fails if it keeps the connection open (waiting for the rest of a body it refused) for 10 s.
- */
-function answerThenClose(port: number, head: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.setTimeout(10_000, () => socket.destroy(new Error('the host kept the connection open')));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-    socket.write(head);
-  });
+/** A raw connection to the host: what it has written so far, and a wait for more of it. */
+function openConnection(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  let text = '';
+  let isClosed = false;
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.on('close', () => (isClosed = true));
+  socket.on('error', () => undefined);
+  return {
+    socket,
+    /** Resolves once what the host wrote matches `pattern` (or it closed), within 10 s. */
+    until: (pattern: RegExp | 'closed') =>
+      vi.waitFor(() => expect(pattern === 'closed' ? isClosed : pattern.test(text)).toBe(true), {
+        timeout: 10_000,
+      }),
+    text: () => text,
+    isClosed: () => isClosed,
+  };
 }
 
 describe('bodies whose parse would be the attack are refused before parsing', () => {
@@ -108,21 +112,48 @@ describe('bodies whose parse would be the attack are refused before parsing', ()
       'The request body is nested deeper than 64 levels; it was refused before parsing.',
     ],
   ])(
-    'answers a too-deep %s body from its first bytes, closes that connection itself, and keeps serving',
+    'answers a too-deep %s body from its first bytes, drops the rest, and serves the next request on that connection',
     async (target, reason) => {
       const numCalls = service.calls.length;
+      const connection = openConnection(host.port);
       // A 1 MB body is declared but only its first 1,000 bytes are sent: the answer comes anyway.
-      const head =
+      connection.socket.write(
         `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n${'['.repeat(1_000)}`;
-      const response = await answerThenClose(host.port, head);
-      expect(statusOfRaw(response)).toBe(400);
-      expect(response).toMatch(/connection: close/i);
-      expect(response).toContain(reason);
+          `Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n${'['.repeat(1_000)}`,
+      );
+      await connection.until(/\r\n\r\n[\s\S]*refused before parsing/);
+      expect(statusOfRaw(connection.text())).toBe(400);
+      expect(connection.text()).toContain(reason);
+      expect(connection.text()).not.toMatch(/connection: close/i);
+      // The client writes the rest, as a client does, and then asks again on the same connection.
+      connection.socket.write(']'.repeat(999_000));
+      connection.socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`);
+      await connection.until(/HTTP\/1\.1 200 OK/);
+      expect(connection.isClosed()).toBe(false);
       expect(service.calls).toHaveLength(numCalls);
-      expect((await rawRequest(host.port, '/')).status).toBe(200);
+      connection.socket.destroy();
     },
   );
+
+  it('destroys the connection of a refused body that goes on past the byte limit', async () => {
+    const connection = openConnection(host.port);
+    const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
+    connection.socket.write(
+      `POST /api/call/chat.send HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n` +
+        `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk('['.repeat(1_000))}`,
+    );
+    await connection.until(/refused before parsing/);
+    // Go on writing until the host cuts the connection: it must do so near the limit, not later.
+    let numWritten = 0;
+    while (!connection.isClosed() && numWritten < 8 * 1024 * 1024) {
+      connection.socket.write(chunk(' '.repeat(64 * 1024)));
+      numWritten += 64 * 1024;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await connection.until('closed');
+    expect(numWritten).toBeLessThan(2 * 1024 * 1024);
+    expect((await rawRequest(host.port, '/')).status).toBe(200);
+  });
 
   it('a 500k-deep /v1 body: 400 invalid_json naming the depth limit', async () => {
     const answer = await post('/v1/chat/completions', deep);
