@@ -11,7 +11,12 @@ export { collectGeneration } from './collect';
 export type { CollectedGeneration } from './collect';
 export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './model';
 export { LOADABLE_FORMATS, loadModelFolder, ModelFolderError, TemplateError } from './model';
-export { defaultDiscoveryEnvironment, isDiscoveredSource, MODEL_SOURCE_LABELS } from './model';
+export {
+  defaultDiscoveryEnvironment,
+  isDiscoveredSource,
+  MODEL_SOURCE_LABELS,
+  weightsOriginOf,
+} from './model';
 export type { DiscoveryEnvironment, ModelSource, PlaceState } from './model';
 export type { KeepAlive, Slot, SlotEvent, SlotStatus, SlotCause } from './slots';
 export { DEFAULT_KEEP_ALIVE, loadMsOf } from './slots';

@@ -1,6 +1,6 @@
 import type { Clock } from '../telemetry/clock';
 import type { CatalogueEntry, Slot, SlotEvent } from '../runtime';
-import { isDiscoveredSource, loadMsOf, MODEL_SOURCE_LABELS } from '../runtime';
+import { isDiscoveredSource, loadMsOf, MODEL_SOURCE_LABELS, weightsOriginOf } from '../runtime';
 import type { ModelSource } from '../runtime';
 import type { PageSummary } from '../runtime';
 import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract';
@@ -77,6 +77,7 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
     layoutRevision: identity?.layoutRevision ?? '',
     slotRevision: slot.slotRevision,
     precision: slot.model.graph.weightDtype,
+    weightsOrigin: weightsOriginOf(slot.model.folder),
     executionProvider: slot.provider?.used ?? slot.requestedProvider,
     requestedProvider: slot.provider?.requested ?? slot.requestedProvider,
     providerUnavailableReason: slot.provider?.unavailableReason ?? null,

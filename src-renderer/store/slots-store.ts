@@ -97,6 +97,18 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       onEvents(events) {
         const checked = events.findLast((e) => e.name === 'endpoints.checked');
         if (checked?.name === 'endpoints.checked') set({ endpoints: checked.payload.endpoints });
+        // A conversion's bytes done reach its card as they come, not at the next poll.
+        const progress = new Map(
+          events.flatMap((e) =>
+            e.name === 'slot.conversion' ? [[e.payload.slotId, e.payload.progress]] : [],
+          ),
+        );
+        if (progress.size > 0)
+          set({
+            slots: get().slots.map((s) =>
+              progress.has(s.slotId) ? { ...s, conversion: progress.get(s.slotId)! } : s,
+            ),
+          });
         const slotEvents = events.flatMap((e) => (e.name === 'slot.event' ? [e.payload] : []));
         if (slotEvents.length === 0) return;
         set({ events: [...get().events, ...slotEvents].slice(-MAX_SLOT_EVENTS) });

@@ -37,7 +37,7 @@ export interface E2eApp {
 /**
  * Starts core, host (free port) and chromium (fresh profile), and opens the app. `options`
  * reach the core (a fake home for discovery, say); the data folder is always a fresh one, with
- * `userModels` (name → a model folder) copied into its models folder first.
+ * `userModels` (name → a model folder or file) copied into its models folder first.
  */
 export async function startE2eApp(
   options: Pick<CoreOptions, 'discoveryEnvironment'> & { userModels?: Record<string, string> } = {},

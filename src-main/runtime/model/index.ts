@@ -32,6 +32,7 @@ export type { GraphSummary } from './onnx-graph/read-graph';
 export type { KvGeometry } from './kv-geometry';
 export { LOADABLE_FORMATS } from './formats';
 export { prepareGguf } from './gguf/prepare-gguf';
+export { weightsOriginOf } from './gguf/gguf-folder';
 export type { GgufConversion } from './gguf/gguf-listing';
 export { readGgufSet } from './gguf/gguf-files';
 export { tokenizerFilesOfGguf } from './gguf/gguf-tokenizer';

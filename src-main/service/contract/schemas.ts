@@ -115,6 +115,8 @@ export const SlotSnapshotSchema = z.object({
   layoutRevision: z.string(),
   slotRevision: z.number().int(),
   precision: z.string(),
+  /** Where the weights come from when not an ONNX file as given (`GGUF q4_k_m, converted to ONNX: …`), or null. */
+  weightsOrigin: z.string().nullable(),
   /** The provider the session runs on (the requested one until the slot has loaded). */
   executionProvider: z.string(),
   /** The provider the slot asked for. */

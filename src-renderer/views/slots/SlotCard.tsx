@@ -3,6 +3,7 @@ import { describeFusion, detailFusion } from '../../../src-main/runtime/model/fu
 import type { FusionOutcome } from '../../../src-main/runtime/model/fuse-at-load/outcome';
 import { useSlice } from '../../store';
 import { countdown, describeKeepAlive, KEEP_ALIVE_CHOICES } from './keep-alive';
+import { describeConversion } from './conversion';
 import { describeLastLoad } from './last-load';
 import { describePinning } from './pinning';
 import { ACTION_WORDS, statusWords } from './slot-words';
@@ -67,6 +68,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       title: 'weight storage read from the graph',
       testId: 'slot-provider',
     },
+    ...originFigures(s),
     {
       label: 'host memory',
       // A slot built from the graph cache holds no buffer of ours: its line says so, without "0 B".
@@ -125,6 +127,22 @@ function graphTitle(fusion: FusionOutcome, fusionMs: number | null): string {
   if (fusionMs !== null && fusionMs >= 1)
     lines.push(`recognizing, rewriting and checking took ${formatMs(fusionMs)} of the last load`);
   return lines.filter((line) => line !== '').join('\n');
+}
+
+/** A GGUF slot's figures: the conversion while it runs (bytes done), and where its weights come from. */
+function originFigures(s: SlotSnapshot): Figure[] {
+  const figures: Figure[] = [];
+  if (s.conversion)
+    figures.push({
+      label: 'converting',
+      value: describeConversion(s.conversion),
+      title:
+        'the GGUF file is converted to an ONNX graph once and kept in the graph cache; the file itself is only read',
+      testId: 'slot-conversion',
+    });
+  if (s.weightsOrigin)
+    figures.push({ label: 'weights from', value: s.weightsOrigin, testId: 'slot-weights-origin' });
+  return figures;
 }
 
 function SlotActions(props: { slot: SlotSnapshot; isExpert: boolean }) {

@@ -19,6 +19,7 @@ import type { DefaultSampling } from '../genai/genai-config';
 import { CONVERTED_FILES } from './gguf-convert';
 import type { GgufModel } from './gguf-model';
 import { storageLabelOf } from './storage-plan';
+import type { MappingFidelity } from './weight-types';
 
 /** The folder of a GGUF model (its tokenizer built from the metadata); throws TemplateError for a template that fails. */
 export function ggufFolderOf(
@@ -43,7 +44,11 @@ export function ggufFolderOf(
   return {
     folder: file,
     format: 'gguf',
-    config: { model_type: model.architecture, gguf_file_type: model.fileType },
+    config: {
+      model_type: model.architecture,
+      gguf_file_type: model.fileType,
+      gguf_fidelity: model.plan.fidelity,
+    },
     shape,
     tokenizer,
     eosIds,
@@ -52,6 +57,24 @@ export function ggufFolderOf(
     defaultVariant: GGUF_VARIANT,
     defaultSampling,
   };
+}
+
+/** What the slot card says a converted GGUF's weights are, per mapping fidelity. */
+const FIDELITY_WORDS: Record<MappingFidelity, string> = {
+  exact: 'every block kept exactly as the file stores it',
+  'offset-rounded': "K-quant blocks as 8-bit blocks, each block's offset rounded (not bit-exact)",
+  requantized: 'some tensors re-quantized to 8 bits (not bit-exact)',
+};
+
+/**
+ * Where a model's weights come from, in words, for a GGUF (`GGUF q4_k_m, converted to ONNX: K-quant
+ * blocks as 8-bit blocks, …`); null for any other folder.
+ */
+export function weightsOriginOf(folder: Pick<ModelFolder, 'format' | 'config'>): string | null {
+  if (folder.format !== 'gguf') return null;
+  const fileType = String(folder.config['gguf_file_type'] ?? 'gguf');
+  const fidelity = folder.config['gguf_fidelity'] as MappingFidelity | undefined;
+  return `GGUF ${fileType}, converted to ONNX${fidelity && FIDELITY_WORDS[fidelity] ? `: ${FIDELITY_WORDS[fidelity]}` : ''}`;
 }
 
 /**
