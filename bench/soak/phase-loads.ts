@@ -64,24 +64,6 @@ export function bigVocabTopK(ctx: LoadContext): RunningLoad {
   );
 }
 
-/** Four clients streaming 128-token answers (through end-of-turn): a steady stream of events. */
-export function streamingChats(ctx: LoadContext): RunningLoad {
-  return loops(4, () =>
-    answered(
-      ctx,
-      'streamed 128-token chat',
-      [200, 429],
-      postJson(`${ctx.url}v1/chat/completions`, {
-        model: ctx.smallModel,
-        messages: [{ role: 'user', content: 'Tell me about Mr. Darcy.' }],
-        max_tokens: 128,
-        ignore_eos: true,
-        stream: true,
-      }),
-    ),
-  );
-}
-
 /**
  * 50 `/api/events` clients that never read (a socket that stops reading after the headers),
  * each replaced when the host cuts it off (a reconnecting client that still never reads).
@@ -103,9 +85,16 @@ export function neverReadingEventClients(ctx: LoadContext): RunningLoad {
     socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n\r\n`);
   };
   for (let i = 0; i < 50; i++) open();
+  // A paused socket never sees the host's close (its end waits behind the data not read): an
+  // empty line, which HTTP lets a client send between requests, is answered with a reset by a
+  // closed connection, so a cut-off shows up as an error and the client is replaced.
+  const poke = setInterval(() => {
+    for (const socket of sockets) socket.write('\r\n');
+  }, 1_000);
   return {
     stop: async () => {
       isStopped = true;
+      clearInterval(poke);
       for (const socket of sockets) socket.destroy();
     },
   };

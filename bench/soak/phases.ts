@@ -17,7 +17,6 @@ import {
   heavyTemplateBodies,
   neverReadingEventClients,
   overBudgetPrompt,
-  streamingChats,
   TINY_KV_BUDGET_BYTES,
 } from './phase-loads';
 import { startServer } from './server-process';
@@ -76,10 +75,12 @@ const PHASES: PhaseSpec[] = [
     probeModels: (c) => [c.smallModel, c.bigVocabModel],
   },
   {
-    name: '50 /api/events clients that never read (beside 4 clients streaming 128-token answers, in both windows)',
+    name: '50 /api/events clients that never read (beside a storm of requests refused at once, each with its timeline, in both windows)',
     load: neverReadingEventClients,
-    reference: streamingChats,
+    // Refusals are the cheapest way to many events: ~50 MB a minute offered to every event client.
+    reference: overBudgetPrompt,
     probeModels: (c) => [c.smallModel],
+    settings: { kvBudgetBytes: TINY_KV_BUDGET_BYTES },
   },
   {
     name: 'heavy bodies: 4 clients re-sending 30,000 one-character messages / 500k-deep JSON',
