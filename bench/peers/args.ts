@@ -38,12 +38,14 @@ function listOption<T extends string>(name: string, text: string, known: readonl
 }
 
 /**
- * `npm run bench -- peers` options: the model folder, the engines, --json, the workload's sizes
+ * `npm run bench -- peers` options: the model folder (or a .gguf file), the engines, --json, the workload's sizes
  * and the thread counts to run llama.cpp's comparison at (`--threads 1,2`; the workload's
  * `numThreads` is the first, which transformers.js's cases run at).
  */
 export function parsePeersArgs(argv: string[]): {
   modelDir: string;
+  /** `--model FILE.gguf`: that file, fed to llama.cpp as it is and to First Frame through its conversion. */
+  ggufFile: string | null;
   variant: string | null;
   isJson: boolean;
   engines: PeerEngineName[];
@@ -61,9 +63,12 @@ export function parsePeersArgs(argv: string[]): {
   const threadCounts = v.threads
     ? [...new Set(v.threads.split(',').map((text) => count('threads', text.trim())))]
     : [slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' }))];
+  const modelPath = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const ggufFile = modelPath.toLowerCase().endsWith('.gguf') ? modelPath : null;
   return {
     threadCounts,
-    modelDir: path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini')),
+    modelDir: modelPath,
+    ggufFile,
     variant: v.variant ?? null,
     isJson: v.json,
     engines: listOption('engines', v.engines, PEER_ENGINES),

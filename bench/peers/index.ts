@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- peers [--engines llama.cpp,transformers.js] [--model DIR] [--threads N]
- * [--json]`: First Frame beside other engines on one model folder, the same token ids and the
+ * `npm run bench -- peers [--engines llama.cpp,transformers.js] [--model DIR|FILE.gguf] [--threads N]
+ * [--json]`: First Frame beside other engines on one model folder (or one GGUF file: llama.cpp runs
+ * it as it is, First Frame its conversion, timed with its peak memory), the same token ids and the
  * same thread count, in one process. llama.cpp (node-llama-cpp, `npm run peers:install`) runs
  * the same weights converted to GGUF at each precision (f16, q8_0, q4_0) with a memory-bandwidth
  * roofline; transformers.js runs the same ONNX file through its generate(), single-turn,
@@ -13,13 +14,13 @@ import { openModelRuntime } from '../load/model-runtime';
 import { parsePeersArgs } from './args';
 import { loadLlamaCpp } from './llama-cpp';
 import type { LlamaSection } from './llama-report';
-import type { Precision } from './variants';
 import type { PeersContext } from './measure';
 import { concurrent, multiTurn, singleTurn } from './measure';
 import { askOurs } from './ours';
 import { loadPeer } from './peer';
-import { measurePair } from './precision';
-import type { PairContext } from './precision';
+import { convertForPeers, openGgufRuntime } from './gguf-file';
+import { measurePair, measureTarget } from './precision';
+import type { PairContext, PairResult } from './precision';
 import { buildPeersReport, printPeers } from './report';
 import type { TransformersResults } from './report';
 import { measureReadBandwidth } from './roofline';
@@ -28,8 +29,10 @@ import { print, printStatus } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- peers`. */
 export async function run(argv: string[]): Promise<number> {
-  const { modelDir, variant, isJson, engines, precisions, workload, threadCounts } = parsePeersArgs(argv);
+  const { modelDir, ggufFile, variant, isJson, engines, precisions, workload, threadCounts } =
+    parsePeersArgs(argv);
   const onProgress = (label: string) => printStatus(label, 64);
+  if (ggufFile) return runGgufFile(ggufFile, isJson, workload, threadCounts, onProgress);
   const llama: LlamaSection[] = [];
   let transformers: TransformersResults | null = null;
   let opened: Awaited<ReturnType<typeof openModelRuntime>> | null = null;
@@ -45,7 +48,14 @@ export async function run(argv: string[]): Promise<number> {
     try {
       if (engines.includes('llama.cpp'))
         llama.push(
-          await llamaCppSection({ ...current, modelDir, workload: atThreads, onProgress }, precisions),
+          await llamaCppSection(
+            { ...current, modelDir, workload: atThreads, onProgress },
+            async (pairCtx) => {
+              const pairs: PairResult[] = [];
+              for (const precision of precisions) pairs.push(await measurePair(pairCtx, precision));
+              return pairs;
+            },
+          ),
         );
       // transformers.js's cases run once, at the first thread count.
       if (engines.includes('transformers.js') && numThreads === threadCounts[0])
@@ -69,23 +79,67 @@ export async function run(argv: string[]): Promise<number> {
     threadCounts,
     llama: engines.includes('llama.cpp') ? llama : null,
     transformers,
+    conversion: null,
   });
   if (isJson) print(JSON.stringify(report, null, 2));
   else printPeers(report);
   return 0;
 }
 
-/** llama.cpp beside First Frame and the floor at every precision, at the workload's thread count. */
+/**
+ * `--model FILE.gguf`: the file converted once (timed, peak memory), then at each thread count
+ * llama.cpp on the file beside First Frame (and the floor) on its conversion.
+ */
+async function runGgufFile(
+  file: string,
+  isJson: boolean,
+  workload: PeersContext['workload'],
+  threadCounts: number[],
+  onProgress: (label: string) => void,
+): Promise<number> {
+  onProgress(`converting ${path.basename(file)}`);
+  const conversion = convertForPeers(file);
+  const llama: LlamaSection[] = [];
+  let modelId = '';
+  for (const numThreads of threadCounts) {
+    const atThreads = { ...workload, numThreads };
+    const current = await openGgufRuntime(file, { numThreads, maxSeats: 4 });
+    modelId = current.modelId;
+    try {
+      const ctx = { ...current, modelDir: path.dirname(file), workload: atThreads, onProgress };
+      llama.push(
+        await llamaCppSection(ctx, async (pairCtx) => [await measureTarget(pairCtx, current.target)]),
+      );
+    } finally {
+      await current.runtime.close();
+    }
+  }
+  const report = buildPeersReport({
+    modelId,
+    modelDir: file,
+    onnxBytes: conversion.dataBytes,
+    workload,
+    threadCounts,
+    llama,
+    transformers: null,
+    conversion,
+  });
+  if (isJson) print(JSON.stringify(report, null, 2));
+  else printPeers(report);
+  return 0;
+}
+
+/** llama.cpp beside First Frame and the floor on each pair `measure` runs, at the workload's thread count. */
 async function llamaCppSection(
   ctx: Omit<PairContext, 'llama' | 'bundledModelsDir'>,
-  precisions: readonly Precision[],
+  measure: (pairCtx: PairContext) => Promise<PairResult[]>,
 ): Promise<LlamaSection> {
   const engine = await loadLlamaCpp();
   const bandwidth = 'error' in engine ? null : measureReadBandwidth();
-  const pairs = [];
+  const pairs: PairResult[] = [];
   if (!('error' in engine)) {
     const pairCtx: PairContext = { ...ctx, bundledModelsDir: path.dirname(ctx.modelDir), llama: engine };
-    for (const precision of precisions) pairs.push(await measurePair(pairCtx, precision));
+    pairs.push(...(await measure(pairCtx)));
     await engine.close();
   }
   const engineInfo = 'error' in engine ? engine : { version: engine.version };

@@ -26,7 +26,8 @@ export interface PairContext {
 /** One precision measured on all three engines, or why it was not. */
 export type PairResult =
   | {
-      precision: Precision;
+      /** The precision (f16, q8, q4), or `gguf <file type>` for a GGUF given with --model. */
+      precision: Precision | string;
       status: 'ok';
       ours: Samples;
       floor: Samples;
@@ -38,7 +39,17 @@ export type PairResult =
       weightBytesPerToken: { ours: number; llama: number };
       ggufMadeMs: number | null;
     }
-  | { precision: Precision; status: 'skipped'; reason: string };
+  | { precision: Precision | string; status: 'skipped'; reason: string };
+
+/** One model both engines run: our model reference and its ONNX file, llama.cpp's GGUF. */
+export interface PairTarget {
+  label: string;
+  modelRef: string;
+  model: CatalogueModel;
+  onnxPath: string;
+  ggufPath: string;
+  ggufMadeMs: number | null;
+}
 
 let counter = 0;
 
@@ -94,7 +105,7 @@ function compare(a: readonly number[], b: readonly number[]) {
 }
 
 /**
- * One precision: the variant and its GGUF made if missing, a greedy check, then `numRuns`
+ * One precision: the variant and its GGUF made if missing, then measureTarget: a greedy check, then `numRuns`
  * rounds, each running First Frame, the floor and llama.cpp in turn on the same ids. llama.cpp
  * decodes teacher-forced on First Frame's output ids (same positions, same count); an untimed
  * second pass, limited to the ids ours may pick, compares its greedy successor with ours.
@@ -111,8 +122,25 @@ export async function measurePair(ctx: PairContext, precision: Precision): Promi
       status: 'skipped',
       reason: `${modelRef}: ${entry?.status === 'broken' ? entry.error : 'not listed'}`,
     };
-  const onnxPath = variantOnnxPath(ctx.modelDir, variant);
   const gguf = ggufFor(ctx.modelDir, precision, ctx.bundledModelsDir);
+  return measureTarget(ctx, {
+    label: precision,
+    modelRef,
+    model: entry.model,
+    onnxPath: variantOnnxPath(ctx.modelDir, variant),
+    ggufPath: gguf.path,
+    ggufMadeMs: gguf.makeMs,
+  });
+}
+
+/**
+ * One model on both engines (and the floor): a greedy check, then `numRuns` rounds on the same
+ * ids, llama.cpp teacher-forced on First Frame's output (see measurePair).
+ */
+export async function measureTarget(ctx: PairContext, target: PairTarget): Promise<PairResult> {
+  const { label: precision, modelRef, onnxPath } = target;
+  const entry = { model: target.model };
+  const gguf = { path: target.ggufPath, makeMs: target.ggufMadeMs };
   const { numPromptTokens, numOutputTokens, numRuns, numThreads } = ctx.workload;
   const llama = await ctx.llama.open(gguf.path, numThreads, 2 * (numPromptTokens + numOutputTokens) + 64, {
     numUsable: ctx.model.folder.tokenizer.vocabSize,

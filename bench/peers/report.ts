@@ -1,5 +1,7 @@
 import os from 'node:os';
+import path from 'node:path';
 import type { Percentiles } from '../load/summary';
+import type { GgufConversionFigures } from './gguf-file';
 import type { LlamaSection } from './llama-report';
 import { llamaSectionJson, llamaTargets } from './llama-report';
 import type { Samples, TurnRow } from './measure';
@@ -44,6 +46,8 @@ export interface PeersResults {
   threadCounts: number[];
   llama: LlamaSection[] | null;
   transformers: TransformersResults | null;
+  /** `--model FILE.gguf`: its conversion to First Frame's graph, measured before the engines ran. */
+  conversion: GgufConversionFigures | null;
 }
 
 /** The report (--json prints it as is): workload, boundary, statistic, numbers and targets. */
@@ -56,10 +60,24 @@ export function buildPeersReport(r: PeersResults) {
     workload: { ...describeWorkload(r.workload), threads: r.threadCounts },
     boundary: PEERS_BOUNDARY,
     statistic: 'nearest-rank percentiles (p50 = median, p95); ratios are of medians taken in this run',
+    gguf_conversion: r.conversion && {
+      file: r.conversion.file,
+      file_type: r.conversion.fileType,
+      storage: r.conversion.storage,
+      gguf_bytes: r.conversion.ggufBytes,
+      onnx_bytes: r.conversion.onnxBytes,
+      data_bytes: r.conversion.dataBytes,
+      convert_ms: Number(r.conversion.convertMs.toFixed(1)),
+      rss_before_bytes: r.conversion.rssBeforeBytes,
+      peak_rss_bytes: r.conversion.peakRssBytes,
+      boundary:
+        'convertGguf on the bench thread (the code the app runs in its conversion thread): read, map and write every tensor, the folder renamed into place; peak RSS is the whole process (getrusage maxrss), after loading the bench',
+    },
     llama_cpp: r.llama && r.llama.map(llamaSectionJson),
     transformers_js: transformers && transformers.json,
     targets: [
-      ...(r.llama ? llamaTargets(r.llama, os.availableParallelism()) : []),
+      // The targets name f16/q8/q4 pairs of a model folder; a GGUF run has its own one pair.
+      ...(r.llama && !r.conversion ? llamaTargets(r.llama, os.availableParallelism()) : []),
       ...(transformers?.targets ?? []),
     ],
   };
@@ -114,6 +132,11 @@ export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
   for (const key of ['workload', 'boundary', 'machine'] as const)
     out(`${key}: ${JSON.stringify(report[key])}`);
   out(`statistic: ${report.statistic}`);
+  const c = report.gguf_conversion;
+  if (c)
+    out(
+      `conversion of ${path.basename(c.file)} (${c.file_type}, ${(c.gguf_bytes / 1e6).toFixed(1)} MB → ${c.storage}, ${((c.onnx_bytes + c.data_bytes) / 1e6).toFixed(1)} MB): ${(c.convert_ms / 1000).toFixed(2)} s, peak RSS ${(c.peak_rss_bytes / 2 ** 20).toFixed(0)} MiB (${(c.rss_before_bytes / 2 ** 20).toFixed(0)} MiB before)`,
+    );
   for (const section of report.llama_cpp ?? []) printLlama(section, out);
   if (report.transformers_js) printTransformers(report.transformers_js, out);
   out();

@@ -34,7 +34,9 @@ export function onnxWeightBytesPerToken(onnxPath: string): number {
   const castInputs = new Set((graph?.node ?? []).filter((n) => n.opType === 'Cast').map((n) => n.input?.[0]));
   let total = 0;
   for (const tensor of graph?.initializer ?? []) {
-    const numBytes = tensor.rawData?.length ?? 0;
+    // Weights in an external data file (a converted GGUF's) count by the length their entry names.
+    const external = tensor.externalData?.find((entry) => entry.key === 'length')?.value;
+    const numBytes = tensor.rawData?.length || Number(external ?? 0);
     total += tensor.dataType === FLOAT16 && castInputs.has(tensor.name ?? '') ? numBytes * 2 : numBytes;
   }
   return total;
