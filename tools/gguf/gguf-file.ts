@@ -101,18 +101,18 @@ function writeValue(out: HeaderBytes, value: GgufValue): void {
       for (const text of value.value) out.string(text);
       return;
     case 'int32s':
-      out.u32(VALUE_TYPE.array);
-      out.u32(VALUE_TYPE.int32);
-      out.u64(value.value.length);
-      out.raw(new Uint8Array(value.value.buffer, value.value.byteOffset, value.value.byteLength));
-      return;
+      return writeNumbers(out, VALUE_TYPE.int32, value.value);
     case 'float32s':
-      out.u32(VALUE_TYPE.array);
-      out.u32(VALUE_TYPE.float32);
-      out.u64(value.value.length);
-      out.raw(new Uint8Array(value.value.buffer, value.value.byteOffset, value.value.byteLength));
-      return;
+      return writeNumbers(out, VALUE_TYPE.float32, value.value);
   }
+}
+
+/** An array of 4-byte numbers: its element type, count, then the values as stored (little-endian). */
+function writeNumbers(out: HeaderBytes, elementType: number, values: Int32Array | Float32Array): void {
+  out.u32(VALUE_TYPE.array);
+  out.u32(elementType);
+  out.u64(values.length);
+  out.raw(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
 }
 
 const alignUp = (offset: number): number => Math.ceil(offset / GGUF_ALIGNMENT) * GGUF_ALIGNMENT;

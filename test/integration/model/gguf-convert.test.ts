@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLlamaCpp } from '../../../bench/peers/llama-cpp';
-import type { LlamaCppEngine, LlamaCppModel } from '../../../bench/peers/llama-cpp';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LlamaCppModel } from '../../../bench/peers/llama-cpp';
 import type { LlamaFtypeName } from '../../../bench/peers/llama-ffi';
 import { loadModelFolder } from '../../../src-main/runtime/model';
 import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
@@ -30,7 +29,7 @@ import {
 import { AUSTEN_TEXT } from '../../support/austen-text';
 import { agreement, fusedGreedy, fusedTeacherForced, openFused } from '../../support/fused-oracle';
 import { bundledGguf } from '../../support/gguf-fixtures';
-import { peersSkipReason } from '../../support/llama-peers';
+import { llamaCppForSuite, peersSkipReason } from '../../support/llama-peers';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 
 const BUNDLED = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
@@ -127,13 +126,7 @@ describe('a GGUF file converted to the fused graph', () => {
   });
 
   describe.skipIf(peersSkipReason !== null)('agrees with llama.cpp on the same file', () => {
-    let engine: LlamaCppEngine;
-    beforeAll(async () => {
-      const loaded = await loadLlamaCpp();
-      if ('error' in loaded) throw new Error(loaded.error);
-      engine = loaded;
-    }, 120_000);
-    afterAll(() => engine?.close());
+    const engine = llamaCppForSuite();
 
     async function both(
       type: LlamaFtypeName,
@@ -141,7 +134,7 @@ describe('a GGUF file converted to the fused graph', () => {
       const file = bundledGguf(type);
       const set = ggufWeightSet(inspectGguf(file));
       const ours = await openFused(writeFusedDecoder(set));
-      const theirs = await engine.open(file, 1, 2048, {
+      const theirs = await engine().open(file, 1, 2048, {
         numUsable: set.dims.vocabSize,
         numLogits: set.dims.vocabSize,
       });

@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLlamaCpp } from '../../../bench/peers/llama-cpp';
-import type { LlamaCppEngine } from '../../../bench/peers/llama-cpp';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadModelFolder } from '../../../src-main/runtime/model';
 import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
 import type { DecoderWeightSet } from '../../../src-main/runtime/model/fused-graph';
@@ -13,7 +11,7 @@ import { ggufWeightSet } from '../../../src-main/runtime/model/gguf/gguf-weight-
 import { AUSTEN_TEXT } from '../../support/austen-text';
 import { agreement, fusedGreedy, fusedTeacherForced, openFused } from '../../support/fused-oracle';
 import { qwenGguf } from '../../support/gguf-fixtures';
-import { llamaFfi, peersSkipReason } from '../../support/llama-peers';
+import { llamaCppForSuite, llamaFfi, peersSkipReason } from '../../support/llama-peers';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 
 // Qwen2 (q/k/v biases) and Qwen3 (per-head q/k norms before RoPE) GGUFs of the bundled model's
@@ -27,22 +25,14 @@ const ARCHITECTURES = [
 describe.skipIf(peersSkipReason !== null)('qwen2 and qwen3 GGUFs converted to the fused graph', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ff-gguf-qwen-'));
   const ids = loadModelFolder(path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID)).tokenizer.encode(AUSTEN_TEXT);
-  let engine: LlamaCppEngine;
-  beforeAll(async () => {
-    const loaded = await loadLlamaCpp();
-    if ('error' in loaded) throw new Error(loaded.error);
-    engine = loaded;
-  }, 120_000);
-  afterAll(async () => {
-    await engine?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const engine = llamaCppForSuite();
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Ours and llama.cpp's teacher-forced greedy ids over `prompt`, and free-running from its start. */
   async function run(file: string, set: DecoderWeightSet, prompt: number[]) {
     const ours: ort.InferenceSession = await openFused(writeFusedDecoder(set));
     const vocab = { numUsable: set.dims.vocabSize, numLogits: set.dims.vocabSize };
-    const theirs = await engine.open(file, 1, 2048, vocab);
+    const theirs = await engine().open(file, 1, 2048, vocab);
     try {
       const forced = agreement(
         await fusedTeacherForced(ours, set.dims, prompt),

@@ -1,14 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLlamaCpp } from '../../../bench/peers/llama-cpp';
-import type { LlamaCppEngine, LlamaCppModel } from '../../../bench/peers/llama-cpp';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LlamaCppModel } from '../../../bench/peers/llama-cpp';
 import { TextTokenizer } from '../../../src-main/runtime/model';
 import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
 import { storageLabelOf } from '../../../src-main/runtime/model/gguf/storage-plan';
 import { bundledGguf } from '../../support/gguf-fixtures';
-import { peersSkipReason } from '../../support/llama-peers';
+import { llamaCppForSuite, peersSkipReason } from '../../support/llama-peers';
 import { sentencePieceGguf } from '../../support/sentencepiece-gguf';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 
@@ -33,17 +32,10 @@ const CORPUS = [
 const SPM_CORPUS = ['Hello<|end|> world', '▁already▁escaped', '<s>not a bos</s> <unk>', 'x', '   '];
 
 describe.skipIf(peersSkipReason !== null)('GGUF files made by llama.cpp, read by First Frame', () => {
-  let engine: LlamaCppEngine;
+  const engine = llamaCppForSuite();
   const models: LlamaCppModel[] = [];
-
-  beforeAll(async () => {
-    const loaded = await loadLlamaCpp();
-    if ('error' in loaded) throw new Error(loaded.error);
-    engine = loaded;
-  }, 120_000);
   afterAll(async () => {
     for (const model of models) await model.close();
-    await engine?.close();
   });
 
   it('reads the f16 file: llama architecture, the config dimensions, tied embedding, f16 storage', () => {
@@ -83,7 +75,7 @@ describe.skipIf(peersSkipReason !== null)('GGUF files made by llama.cpp, read by
       const file = bundledGguf(type);
       const gguf = inspectGguf(file);
       const ours = new TextTokenizer(gguf.tokenizer);
-      const theirs = await engine.open(file, 1, 256, {
+      const theirs = await engine().open(file, 1, 256, {
         numUsable: gguf.dims.vocabSize,
         numLogits: gguf.dims.vocabSize,
       });
@@ -101,7 +93,7 @@ describe.skipIf(peersSkipReason !== null)('GGUF files made by llama.cpp, read by
       const gguf = inspectGguf(file);
       expect(gguf.set.metadata.get('tokenizer.ggml.model')).toBe('llama');
       const ours = new TextTokenizer(gguf.tokenizer);
-      const theirs = await engine.open(file, 1, 256, {
+      const theirs = await engine().open(file, 1, 256, {
         numUsable: gguf.dims.vocabSize,
         numLogits: gguf.dims.vocabSize,
       });
