@@ -2,25 +2,17 @@
 // against its tensor directory. Llama-family architectures whose graph the fused writer builds
 // are accepted; every other one is named in the refusal.
 
+import type { DecoderDims } from '../fused-graph';
 import type { GgufMetaValue } from './gguf-header';
 import type { GgufSetTensor } from './gguf-files';
 
-/** A llama-family decoder's dimensions, as the fused graph writer takes them. */
-export interface GgufDims {
-  numLayers: number;
-  hiddenSize: number;
-  numHeads: number;
-  numKvHeads: number;
-  headDim: number;
-  intermediateSize: number;
-  vocabSize: number;
-  ropeTheta: number;
-  /** Linear RoPE scaling factor, or GGUF's per-frequency factors (rope_freqs.weight), or none. */
+/**
+ * A llama-family decoder's dimensions as a GGUF states them: the fused writer's, but its RoPE
+ * scaling is a linear factor, GGUF's per-frequency factors (rope_freqs.weight), or none.
+ */
+export type GgufDims = Omit<DecoderDims, 'ropeScaling'> & {
   ropeScaling: { type: 'linear'; factor: number } | { type: 'frequency-factors' } | null;
-  rmsNormEps: number;
-  isTiedEmbedding: boolean;
-  contextLength: number;
-}
+};
 
 /** What a layer of an architecture adds to llama's: q/k/v biases (Qwen2) or per-head q/k norms (Qwen3). */
 export type LayerExtra = 'qkv-bias' | 'qk-norm';
