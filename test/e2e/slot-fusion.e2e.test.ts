@@ -24,7 +24,7 @@ describe('the Slots card says which graph each slot runs', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('fused at load (in Expert with nodes per token before → after), as exported with the part and why, fused by its exporter', async () => {
+  it('fused at load (in Expert with nodes per token before → after), as exported with the part and why, already fused', async () => {
     await app.page.getByTestId('nav-slots').click();
     const card = (modelId: string) =>
       app.page.locator(`[data-testid="slot-card"][data-model-id="${modelId}"]`);
@@ -46,7 +46,7 @@ describe('the Slots card says which graph each slot runs', () => {
     expect(await graphOf('tiny-layernorm:fp32')).toMatch(
       /as exported — layers\.0\.input_layernorm did not fuse: \S.*$/,
     );
-    expect(await graphOf(bundled)).toMatch(/fused by its exporter$/);
+    expect(await graphOf(bundled)).toMatch(/already fused$/);
     const slots = await app.call('slots.list', {});
     expect(Object.fromEntries(slots.map((s) => [s.modelId, s.fusion?.status]))).toEqual({
       'austen-naive:fp32': 'fused',

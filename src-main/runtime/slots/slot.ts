@@ -54,7 +54,7 @@ export interface Slot {
   graphCache: GraphCacheOutcome | null;
   /** Nodes ONNX Runtime runs per decode step, as the last load counted them. */
   stepNodes: StepNodes | null;
-  /** Which graph the last load runs: fused at load, as exported (and why), fused by its exporter. */
+  /** Which graph the last load runs: fused at load, as exported (and why), already fused. */
   fusion: FusionOutcome | null;
   /**
    * How the graph the session runs is fed (the fused graph's after fusion at load: float32 K/V,

@@ -131,7 +131,7 @@ export const SlotSnapshotSchema = z.object({
   decodeNodesPerStep: z.number().int().nullable(),
   /** Why there is no count (no optimized graph saved for this slot …), or null. */
   decodeNodesReason: z.string().nullable(),
-  /** Which graph the last load runs (fused at load, as exported and why, fused by its exporter); null before a load. */
+  /** Which graph the last load runs (fused at load, as exported and why, already fused); null before a load. */
   fusion: FusionOutcomeSchema.nullable(),
   /** Of the last load, ms spent recognizing, rewriting and checking the graph (0 when the load cache answered); null before a load. */
   fusionMs: z.number().nullable(),

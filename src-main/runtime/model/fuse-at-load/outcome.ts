@@ -68,7 +68,7 @@ export const FUSION_CHECK_LIMITS = {
   minAgreement: 0.9,
 } as const;
 
-/** Which graph a slot runs, in the slot card's words: "fused at load", "as exported — …", "fused by its exporter". */
+/** Which graph a slot runs, in the slot card's words: "fused at load", "as exported — …", "already fused". */
 export function describeFusion(outcome: FusionOutcome): string {
   switch (outcome.status) {
     case 'fused':
@@ -78,7 +78,7 @@ export function describeFusion(outcome: FusionOutcome): string {
         ? `as exported — the fused graph failed its check against it: ${outcome.reason}`
         : `as exported — ${outcome.part} did not fuse: ${outcome.reason}`;
     case 'already-fused':
-      return 'fused by its exporter';
+      return 'already fused';
     case 'off':
       return `as exported — ${outcome.reason}`;
   }

@@ -40,7 +40,7 @@ describe("the slot card's words for what load-time fusion did", () => {
       ],
       [
         { status: 'already-fused', reason: "it already runs ONNX Runtime's GroupQueryAttention" },
-        'fused by its exporter',
+        'already fused',
       ],
       [
         { status: 'off', reason: 'fusion at load is off in Settings' },
