@@ -72,6 +72,14 @@ export function readCachedFusion(
 }
 
 /**
+ * Removes a model revision's fusion entry (its fused graph did not build or read back here), so
+ * the next load recognizes, rewrites and checks again instead of trusting it; never throws.
+ */
+export function discardFusion(dir: string, modelRevision: string, provider: ExecutionProvider): void {
+  discardGraph(path.join(dir, fusionCacheKey(modelRevision, provider)));
+}
+
+/**
  * Records an outcome (and the fused graph when there is one) in its own `.partial` folder,
  * renamed into place whole. Best effort: returns why nothing was saved (no room, a write that
  * failed), or null once saved (or when another save committed the same entry first).

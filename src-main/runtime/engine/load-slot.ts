@@ -19,9 +19,9 @@ import type { GraphCacheOutcome, LoadJob, StepNodes } from './protocol';
 import type { ExecutionProvider, ProviderOutcome } from './providers';
 import { withProvider } from './providers';
 import { mappedGraphWeights, readWeights } from './read-weights';
-import { removeTemporary, slotGraphOf } from './slot-graph';
-import type { ReadAhead } from './slot-graph';
-import type { HeldWeights, HostWeights } from './read-weights';
+import { asExportedAfterFailure, removeTemporary, slotGraphOf } from './slot-graph';
+import type { ReadAhead, SlotGraph } from './slot-graph';
+import type { HeldWeights } from './read-weights';
 
 /**
  * The optimized graph is saved as ONNX with every initializer in one external data file, and
@@ -65,7 +65,7 @@ interface Built {
 
 const specOf = (job: LoadJob) => ({ file: job.file, io: job.io, geometry: job.geometry });
 
-function releaseAll(weights: HostWeights): void {
+function releaseAll(weights: HeldWeights): void {
   for (const buffer of weights.buffers) buffer.release();
 }
 
@@ -217,14 +217,24 @@ export async function loadSlot(job: LoadJob): Promise<LoadedSlot> {
   const { value: loaded, outcome } = await withProvider(job.provider, async (provider) => {
     const graph = await slotGraphOf(job, provider);
     try {
-      const warmed = await loadOn(graph.job, provider, graph.readAhead);
-      const readMs = warmed.readMs + graph.readMs;
-      return { ...warmed, readMs, fusion: graph.fusion, io: graph.job.io, fuseMs: graph.fuseMs };
+      // A fused graph ONNX Runtime cannot load (a cached file damaged on disk) runs the original.
+      return await loadGraph(graph, provider).catch((error: Error) =>
+        loadGraph(asExportedAfterFailure(job, graph, provider, error), provider),
+      );
     } finally {
       removeTemporary(graph);
     }
   });
   return { ...loaded, provider: outcome };
+}
+
+async function loadGraph(
+  graph: SlotGraph,
+  provider: ExecutionProvider,
+): Promise<Omit<LoadedSlot, 'provider'>> {
+  const warmed = await loadOn(graph.job, provider, graph.readAhead);
+  const readMs = warmed.readMs + graph.readMs;
+  return { ...warmed, readMs, fusion: graph.fusion, io: graph.job.io, fuseMs: graph.fuseMs };
 }
 
 /**
@@ -264,7 +274,12 @@ async function loadOn(
   // Read again: the cached graph may just have been marked unusable.
   const isUnusable = cacheOf()?.isUnusable ?? false;
   const built = await fromSource(job, provider, isUnusable ? null : cache, readAhead);
-  const { warmed } = await warmUp(job, built);
+  const { warmed } = await warmUp(job, built).catch(async (error: Error) => {
+    // A session that cannot run its warm-up is not kept: its memory goes before the caller decides.
+    await built.runner.release();
+    releaseAll(built.weights);
+    throw error;
+  });
   const graphCache = isUnusable ? UNUSABLE_OUTCOME : warmed.graphCache;
   return { ...warmed, graphCache, stepNodes: stepNodesOf(graphCache, cache) };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readGraphSummary } from '../model';
@@ -8,7 +8,7 @@ import { asExported } from '../model/fuse-at-load';
 import type { FusionOutcome } from '../model/fuse-at-load';
 import { cachedFusionResult, fuseAtLoad } from './fuse-at-load';
 import type { FusionResult } from './fuse-at-load';
-import { fusedGraphRevisionOf } from './fusion-cache';
+import { discardFusion, fusedGraphRevisionOf } from './fusion-cache';
 import type { LoadJob } from './protocol';
 import type { ExecutionProvider } from './providers';
 import { readWeights } from './read-weights';
@@ -61,7 +61,12 @@ export async function slotGraphOf(job: LoadJob, provider: ExecutionProvider): Pr
     ? cachedFusionResult(job.graphCacheDir, job.modelRevision, provider)
     : null;
   if (cached)
-    return { ...graphOf(job, cached), readAhead: null, readMs: 0, fuseMs: performance.now() - startMs };
+    return {
+      ...graphOf(job, cached, provider),
+      readAhead: null,
+      readMs: 0,
+      fuseMs: performance.now() - startMs,
+    };
   const weights = await readWeights(job);
   const readMs = performance.now() - startMs;
   let result: FusionResult;
@@ -88,7 +93,7 @@ export async function slotGraphOf(job: LoadJob, provider: ExecutionProvider): Pr
     result.cacheProblem === null && job.graphCacheDir
       ? cachedFusionResult(job.graphCacheDir, job.modelRevision, provider)
       : null;
-  const graph = graphOf(job, saved ? { ...saved, outcome: result.outcome } : result);
+  const graph = graphOf(job, saved ? { ...saved, outcome: result.outcome } : result, provider);
   if (graph.job === job) return { ...graph, readAhead: { weights }, readMs, fuseMs };
   releaseAll(weights);
   return { ...graph, readAhead: null, readMs, fuseMs };
@@ -100,14 +105,25 @@ function releaseAll(weights: HostWeights): void {
 
 /**
  * The job of the graph fusion chose: the original's, or the fused graph's from its cached file
- * (or, when the cache does not hold it, from a temporary file this load reads once).
+ * (or, when the cache does not hold it, from a temporary file this load reads once). A fused graph
+ * that cannot be written or read back runs the original with the reason (a cached one is removed).
  */
-function graphOf(job: LoadJob, result: FusionResult): Pick<SlotGraph, 'job' | 'fusion' | 'temporaryFile'> {
+function graphOf(
+  job: LoadJob,
+  result: FusionResult,
+  provider: ExecutionProvider,
+): Pick<SlotGraph, 'job' | 'fusion' | 'temporaryFile'> {
   if (result.fused === null) return { job, fusion: result.outcome, temporaryFile: null };
+  const isCached = typeof result.fused === 'string';
   let temporaryFile: string | null = null;
   try {
     temporaryFile = typeof result.fused === 'string' ? null : writeTemporary(result.fused);
-    const file = temporaryFile ?? (result.fused as string);
+  } catch (error) {
+    const why = `the fused graph could not be written to disk for this load: ${(error as Error).message}`;
+    return exportedAfter(job, provider, `${why} (load cache: ${result.cacheProblem ?? 'none'})`, false);
+  }
+  const file = temporaryFile ?? (result.fused as string);
+  try {
     const io = decoderIoOf(readGraphSummary(file), job.fusion.hints.shape, 0);
     const fusedJob: LoadJob = {
       ...job,
@@ -123,14 +139,52 @@ function graphOf(job: LoadJob, result: FusionResult): Pick<SlotGraph, 'job' | 'f
   } catch (error) {
     if (temporaryFile) rmSync(temporaryFile, { force: true });
     const reason = `the fused graph could not be read back: ${(error as Error).message}`;
-    console.warn(`${job.file}: runs as exported, ${reason}`);
-    return { job, fusion: asExported('graph', reason), temporaryFile: null };
+    return exportedAfter(job, provider, reason, isCached);
   }
 }
 
+/**
+ * The original as exported after its fused graph failed on disk or in ONNX Runtime, said in the
+ * log; `isCached`: the fusion cache chose that graph, so its entry is removed and a later load
+ * rewrites and checks again rather than trust it.
+ */
+function exportedAfter(
+  job: LoadJob,
+  provider: ExecutionProvider,
+  reason: string,
+  isCached: boolean,
+): Pick<SlotGraph, 'job' | 'fusion' | 'temporaryFile'> {
+  console.warn(`${job.file}: runs as exported, ${reason}`);
+  if (isCached && job.graphCacheDir) discardFusion(job.graphCacheDir, job.modelRevision, provider);
+  return { job, fusion: asExported('graph', reason), temporaryFile: null };
+}
+
+/**
+ * What a slot loads when the session of the fused graph `graph` chose did not build or warm up:
+ * the original `job` as exported, the card saying why, the fusion entry removed (see
+ * exportedAfter). Rethrows `error` when the graph that failed was the original itself.
+ */
+export function asExportedAfterFailure(
+  job: LoadJob,
+  graph: SlotGraph,
+  provider: ExecutionProvider,
+  error: Error,
+): SlotGraph {
+  if (graph.job === job) throw error;
+  const reason = `ONNX Runtime could not load the fused graph: ${error.message}`;
+  return { ...graph, ...exportedAfter(job, provider, reason, true), readAhead: null };
+}
+
+/** Writes a fused graph no cache holds to a file of its own; nothing is left when the write fails. */
 function writeTemporary(bytes: Uint8Array): string {
   const file = path.join(os.tmpdir(), `ff-fused-${randomUUID()}.onnx`);
-  writeFileSync(file, bytes);
+  try {
+    writeFileSync(file, bytes);
+  } catch (error) {
+    // Part of it may be written (a full disk); existsSync, since rmSync's force still throws on ENOTDIR.
+    if (existsSync(file)) rmSync(file, { force: true });
+    throw error;
+  }
   return file;
 }
 

@@ -1,6 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import onnxProto from 'onnx-proto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Runtime, RuntimeOptions } from '../../../src-main/runtime';
 import { FUSED_GRAPH_FILE, FUSION_OUTCOME_FILE } from '../../../src-main/runtime/engine/fusion-cache';
@@ -14,6 +16,7 @@ import {
 import { BUNDLED_MODEL_ID, naiveBundledModelsDir, randomModelsDir } from '../../support/models';
 import { chat, createTestRuntime, generate } from '../../support/runtime';
 
+const { onnx } = onnxProto;
 const root = mkdtempSync(path.join(tmpdir(), 'ff-slot-fusion-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -128,5 +131,58 @@ describe('fusion at slot load', () => {
       status: 'already-fused',
       reason: "it already runs ONNX Runtime's GroupQueryAttention",
     });
+  });
+
+  describe('a fused graph that fails on disk', () => {
+    const dir = randomModelsDir([EDITABLE_MODEL]);
+    const originalFile = path.join(dir, EDITABLE_MODEL, 'onnx', 'model.onnx');
+    const digestOf = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+    const isFusionEntry = (name: string) => /-fused\d+$/.test(name);
+
+    /** The fused graph with an IR version ONNX Runtime refuses: it reads as a graph, no session builds from it. */
+    const withUnknownIrVersion = (file: string) => {
+      const model = onnx.ModelProto.decode(readFileSync(file));
+      model.irVersion = 99;
+      writeFileSync(file, onnx.ModelProto.encode(model).finish());
+    };
+    const truncated = (file: string) => writeFileSync(file, readFileSync(file).subarray(0, 1000));
+
+    it.each([
+      ['is not an ONNX file any more', truncated, /^the fused graph could not be read back: \S/],
+      [
+        'is a graph ONNX Runtime cannot load',
+        withUnknownIrVersion,
+        /^ONNX Runtime could not load the fused graph: .*IR version/,
+      ],
+    ] as const)(
+      'a cached fused graph that %s runs as exported with the reason, is forgotten, and the original file is untouched',
+      async (_, damage, reason) => {
+        const cacheDir = mkdtempSync(path.join(root, 'cache-damaged-'));
+        const originalDigest = digestOf(originalFile);
+        const first = await answerWith({ userModelsDir: dir, graphCacheDir: cacheDir }, EDITABLE_MODEL);
+        expect(first.fusion).toMatchObject({ status: 'fused', isFromCache: false });
+        // Only the fusion entry stays, its graph damaged: the next load must build from that file.
+        for (const name of readdirSync(cacheDir).filter((n) => !isFusionEntry(n)))
+          rmSync(path.join(cacheDir, name), { recursive: true, force: true });
+        damage(path.join(cacheDir, readdirSync(cacheDir).find(isFusionEntry)!, FUSED_GRAPH_FILE));
+
+        const damaged = await answerWith({ userModelsDir: dir, graphCacheDir: cacheDir }, EDITABLE_MODEL);
+        expect(damaged.fusion).toMatchObject({
+          status: 'as-exported',
+          part: 'graph',
+          reason: expect.stringMatching(reason) as string,
+          isFromCache: false,
+        });
+        expect(damaged.graphIo).toMatchObject({ kvRows: 'end' });
+        expect(damaged.errorMessage).toBeNull();
+        expect(damaged.tokenIds).toEqual(first.tokenIds);
+        expect(readdirSync(cacheDir).filter(isFusionEntry)).toEqual([]);
+        expect(digestOf(originalFile)).toBe(originalDigest);
+
+        // Nothing of the damaged entry was trusted: the next load rewrites and checks again.
+        const next = await answerWith({ userModelsDir: dir, graphCacheDir: cacheDir }, EDITABLE_MODEL);
+        expect(next.fusion).toMatchObject({ status: 'fused', isFromCache: false });
+      },
+    );
   });
 });
