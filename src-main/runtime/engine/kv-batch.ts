@@ -97,16 +97,21 @@ export class KvBatch {
     );
   }
 
-  /** A one-row batch assembled from context pages (each `pageElements` long, in page order). */
+  /**
+   * A one-row batch assembled from context pages (each `pageElements` long, in page order), with
+   * `numRoom` spare columns after them: room for the prompt's new tokens lets its prefill append
+   * in place (too little, and the forward's new columns move the whole past to wider tensors on
+   * the first token's path); 0 for a graph that returns a whole present (no room allowed).
+   */
   static fromPages(
     geometry: KvGeometry,
     seqId: string,
     pages: readonly KvArray[],
     pageSize: number,
+    numRoom = SPARE_COLUMNS,
   ): KvBatch {
     const numColumns = pages.length * pageSize;
-    // Room for the prompt's new tokens, so its prefill appends in place.
-    const width = numColumns + SPARE_COLUMNS;
+    const width = numColumns + numRoom;
     const { numKvHeads, headDim } = geometry;
     const tensors = Array.from({ length: geometry.numLayers * 2 }, () =>
       roomyKvArray(geometry, numKvHeads, numColumns, width),

@@ -1,4 +1,4 @@
-import { KvBatch, kvView } from './kv-batch';
+import { KvBatch, SPARE_COLUMNS, kvView } from './kv-batch';
 import type { ForwardKv } from './kv-batch';
 import { pageBytes } from '../model/kv-geometry';
 import type { KvGeometry } from '../model/kv-geometry';
@@ -165,7 +165,7 @@ export class SlotExecutor {
       batch =
         reused ??
         (pages.length > 0
-          ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize)
+          ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize, this.roomFor(work))
           : KvBatch.empty(this.model.geometry, [work.seqId]));
       if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
       this.seqs.set(work.seqId, {
@@ -187,6 +187,15 @@ export class SlotExecutor {
     const sampled = work.isLastChunk ? state.sampler.sample(lastLogits(result, 0)) : null;
     if (sampled) state.pendingTokenId = sampled.tokenId;
     return { seqId: work.seqId, pastSource, pickedUpAt, startedAt, contextReadyAt, logitsAt, sampled, pages };
+  }
+
+  /**
+   * Spare columns a past assembled from pages gets: this chunk's tokens and SPARE_COLUMNS more for
+   * the decode steps after it (so neither moves the past); none for a graph returning a whole
+   * present, which appends after the past's last column.
+   */
+  private roomFor(work: PrefillWork): number {
+    return this.model.kvForm === 'present' ? 0 : work.tokenIds.length + SPARE_COLUMNS;
   }
 
   /** One batched decode forward over `rows`, each fed the token it sampled last. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KvBatch, kvView } from '../../../../src-main/runtime/engine/kv-batch';
+import { KvBatch, SPARE_COLUMNS, kvView } from '../../../../src-main/runtime/engine/kv-batch';
 import type { KvGeometry } from '../../../../src-main/runtime/model/kv-geometry';
 import type { ForwardResult } from '../../../../src-main/runtime/engine/model-runner';
 import type { CapturedPage, StepJob } from '../../../../src-main/runtime/engine/protocol';
@@ -108,5 +108,45 @@ describe('SlotExecutor page copies', () => {
     });
     expect(hit.prefill!.pastSource).toBe('pages');
     expect(hit.prefill!.sampled).not.toBeNull();
+  });
+
+  it('assembles a page hit’s past with room for all its new tokens and more, so its prefill appends in place', async () => {
+    const fed: KvBatch[] = [];
+    // Returns only the new columns (a graph with delta outputs), each holding its token's id.
+    const deltas: Forwarder = {
+      geometry: GEOMETRY,
+      kvForm: 'new',
+      async forward(batch, inputIds, numNew) {
+        fed.push(batch);
+        const fresh = [0, 1].map((t) =>
+          Float32Array.from({ length: numNew * 2 }, (_, i) => Number(inputIds[Math.floor(i / 2)]) + t * 100),
+        );
+        return {
+          logits: Float32Array.of(0, 1, 0),
+          vocabSize: VOCAB,
+          numPositions: 1,
+          kv: { form: 'new', tensors: fresh },
+        };
+      },
+    };
+    const executor = new SlotExecutor(deltas, () => performance.now());
+    const first = await executor.step(firstChunk('a', [7, 8, 9]));
+    await executor.step({ ...decodeStep, decode: null, drop: ['a'] });
+    const numNew = SPARE_COLUMNS + 10;
+    const job = firstChunk('b', [7, 8, ...Array.from({ length: numNew }, () => 2)]);
+    await executor.step({
+      ...job,
+      prefill: {
+        ...job.prefill!,
+        tokenIds: job.prefill!.tokenIds.slice(2),
+        cachedPages: [first.prefill!.pages[0]!.data],
+        captureFromPage: 1,
+      },
+    });
+    await executor.step({ ...decodeStep, decode: { rows: [{ seqId: 'b' }], mayContinue: false } });
+    const [hitPast, nextPast] = fed.slice(-2);
+    expect(hitPast!.width).toBe(PAGE_SIZE + numNew + SPARE_COLUMNS);
+    expect(nextPast!.numColumns).toBe(PAGE_SIZE + numNew);
+    expect(Array.from(nextPast!.tensors[0]!.subarray(0, 6))).toEqual([7, 7, 8, 8, 2, 2]);
   });
 });
