@@ -1,18 +1,20 @@
 import { KvBatch } from '../../src-main/runtime/engine/kv-batch';
-import type { ModelRunner } from '../../src-main/runtime/engine/model-runner';
+import type { ModelRunner, RunnerOptions } from '../../src-main/runtime/engine/model-runner';
 import { openRunner } from '../../src-main/runtime/engine/open-runner';
 import type { CatalogueModel } from '../../src-main/runtime/model';
 import { argmax } from '../../src-main/runtime/sampling';
 
 /**
- * The floor: bare `session.run` on this thread with the same model and thread count, no
- * engine, no worker, no scheduler. What the engine's numbers are compared against.
+ * The floor: bare `session.run` on this thread with the same model and the slots' threads (how
+ * many, whether they spin), no engine, no worker, no scheduler. What the engine's numbers are
+ * compared against.
  */
 export class Floor {
   private constructor(private readonly runner: ModelRunner) {}
 
-  static async open(model: CatalogueModel, numThreads: number): Promise<Floor> {
-    const runner = await openRunner(model, { numThreads });
+  /** `threads`: a runtime's slotSessionThreadsOf, so the floor runs as its slots do. */
+  static async open(model: CatalogueModel, threads: RunnerOptions): Promise<Floor> {
+    const runner = await openRunner(model, threads);
     const floor = new Floor(runner);
     await floor.prefillMs([1, 2, 3], null);
     return floor;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultRuntimeOptions, Runtime, slotThreadsOf } from '../../src-main/runtime';
+import { defaultRuntimeOptions, Runtime, slotSessionThreadsOf, slotThreadsOf } from '../../src-main/runtime';
 import { BUNDLED_MODELS_DIR, modelRefFor } from '../../src-main/cli/paths';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
 import type { CaseContext } from './cases';
@@ -57,7 +57,9 @@ export async function run(argv: string[]): Promise<number> {
         : `no model ${modelRefFor(modelDir, values.variant)} at ${modelDir}`,
     );
   const modelId = entry.modelId;
-  const floor = await Floor.open(entry.model, numThreads);
+  // The floor and the profiled step run their threads as the slots do (the runtime's settings).
+  const threads = slotSessionThreadsOf(paged.options);
+  const floor = await Floor.open(entry.model, threads);
   const log = (label: string) => values.json || printStatus(label, 48);
   const ctx: CaseContext = {
     paged,
@@ -88,7 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     const slot = pagedSlot?.host;
     log('profiled decode step');
     const stepNodes: StepNodeCounts = {
-      profiled: await profiledStepNodes(entry.model, numThreads),
+      profiled: await profiledStepNodes(entry.model, threads),
       slot: pagedSlot?.stepNodes?.count ?? null,
       numLayers: entry.model.folder.shape.numLayers,
     };
@@ -107,6 +109,7 @@ export async function run(argv: string[]): Promise<number> {
         new_tokens: ctx.newTokens,
         max_tokens: ctx.maxTokens,
         threads: numThreads,
+        threads_spin: threads.canSpinThreads,
         sampling: 'greedy',
       },
       boundary:

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KvBatch } from '../../src-main/runtime/engine/kv-batch';
+import type { RunnerOptions } from '../../src-main/runtime/engine/model-runner';
 import { openRunner } from '../../src-main/runtime/engine/open-runner';
 import { nodesInLastProfiledRun } from '../../src-main/runtime/engine/profiled-nodes';
 import type { CatalogueModel } from '../../src-main/runtime/model';
@@ -10,10 +11,10 @@ import type { CatalogueModel } from '../../src-main/runtime/model';
  * Nodes one decode step runs, from an ONNX Runtime profile of a slot's session (the slot's own
  * rewrites, the bench's threads): a 4-token prefill, then one decode step, profiled.
  */
-export async function profiledStepNodes(model: CatalogueModel, numThreads: number): Promise<number> {
+export async function profiledStepNodes(model: CatalogueModel, threads: RunnerOptions): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ff-step-profile-'));
   try {
-    const runner = await openRunner(model, { numThreads, profileFilePrefix: path.join(dir, 'step') });
+    const runner = await openRunner(model, { ...threads, profileFilePrefix: path.join(dir, 'step') });
     try {
       let batch = KvBatch.empty(runner.geometry, ['profiled']);
       const prefill = await runner.forward(batch, BigInt64Array.of(1n, 2n, 3n, 4n), 4);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultRuntimeOptions, slotThreadsOf } from '../../src-main/runtime';
+import { defaultRuntimeOptions, parseSettingValue, slotThreadsOf } from '../../src-main/runtime';
+import type { RuntimeSettings } from '../../src-main/runtime';
 import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
 import type { Precision } from './variants';
 import { PRECISIONS } from './variants';
@@ -26,6 +27,8 @@ const OPTIONS = {
   conversations: { type: 'string', default: '4' },
   'concurrent-turns': { type: 'string', default: '4' },
   threads: { type: 'string' },
+  // The setting's own flag (`canSpinThreads`): First Frame's sessions as a user with it set would run them.
+  'spin-threads': { type: 'string' },
 } as const;
 
 /** Splits a comma list and checks every item against `known`. */
@@ -40,7 +43,8 @@ function listOption<T extends string>(name: string, text: string, known: readonl
 /**
  * `npm run bench -- peers` options: the model folder (or a .gguf file), the engines, --json, the workload's sizes
  * and the thread counts to run llama.cpp's comparison at (`--threads 1,2`; the workload's
- * `numThreads` is the first, which transformers.js's cases run at).
+ * `numThreads` is the first, which transformers.js's cases run at); `--spin-threads on|off` sets
+ * the runtime setting of that name (absent: the setting's default, as a new user has it).
  */
 export function parsePeersArgs(argv: string[]): {
   modelDir: string;
@@ -52,6 +56,8 @@ export function parsePeersArgs(argv: string[]): {
   precisions: Precision[];
   workload: PeersWorkload;
   threadCounts: number[];
+  /** Runtime settings given on the command line (`--spin-threads`), on top of the defaults. */
+  settings: Partial<Pick<RuntimeSettings, 'canSpinThreads'>>;
 } {
   const { values: v } = parseArgs({ args: argv, options: OPTIONS });
   const count = (name: keyof typeof OPTIONS, text: string | undefined): number => {
@@ -65,8 +71,13 @@ export function parsePeersArgs(argv: string[]): {
     : [slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' }))];
   const modelPath = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
   const ggufFile = modelPath.toLowerCase().endsWith('.gguf') ? modelPath : null;
+  const settings =
+    v['spin-threads'] === undefined
+      ? {}
+      : { canSpinThreads: parseSettingValue('canSpinThreads', v['spin-threads']) };
   return {
     threadCounts,
+    settings,
     modelDir: modelPath,
     ggufFile,
     variant: v.variant ?? null,

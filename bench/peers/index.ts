@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- peers [--engines llama.cpp,transformers.js] [--model DIR|FILE.gguf] [--threads N]
+ * `npm run bench -- peers [--engines llama.cpp,transformers.js] [--model DIR|FILE.gguf] [--threads N] [--spin-threads on|off]
  * [--json]`: First Frame beside other engines on one model folder (or one GGUF file: llama.cpp runs
  * it as it is, First Frame its conversion, timed with its peak memory), the same token ids and the
  * same thread count, in one process. llama.cpp (node-llama-cpp, `npm run peers:install`) runs
@@ -8,6 +8,7 @@
  * multi-turn (context pages) and concurrent. The floor (bare session.run) runs beside both.
  */
 import path from 'node:path';
+import { slotSessionThreadsOf } from '../../src-main/runtime';
 import type { CatalogueModel } from '../../src-main/runtime';
 import { Floor } from '../first-frame/floor';
 import { openModelRuntime } from '../load/model-runtime';
@@ -29,10 +30,10 @@ import { print, printStatus } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- peers`. */
 export async function run(argv: string[]): Promise<number> {
-  const { modelDir, ggufFile, variant, isJson, engines, precisions, workload, threadCounts } =
+  const { modelDir, ggufFile, variant, isJson, engines, precisions, workload, threadCounts, settings } =
     parsePeersArgs(argv);
   const onProgress = (label: string) => printStatus(label, 64);
-  if (ggufFile) return runGgufFile(ggufFile, isJson, workload, threadCounts, onProgress);
+  if (ggufFile) return runGgufFile(ggufFile, isJson, { workload, threadCounts, settings }, onProgress);
   const llama: LlamaSection[] = [];
   let transformers: TransformersResults | null = null;
   let opened: Awaited<ReturnType<typeof openModelRuntime>> | null = null;
@@ -41,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     const atThreads = { ...workload, numThreads };
     const current = await openModelRuntime(
       modelDir,
-      { numThreads, maxSeats: Math.max(4, workload.numConversations) },
+      { ...settings, numThreads, maxSeats: Math.max(4, workload.numConversations) },
       variant,
     );
     opened ??= current;
@@ -93,17 +94,17 @@ export async function run(argv: string[]): Promise<number> {
 async function runGgufFile(
   file: string,
   isJson: boolean,
-  workload: PeersContext['workload'],
-  threadCounts: number[],
+  run: Pick<ReturnType<typeof parsePeersArgs>, 'workload' | 'threadCounts' | 'settings'>,
   onProgress: (label: string) => void,
 ): Promise<number> {
+  const { workload, threadCounts, settings } = run;
   onProgress(`converting ${path.basename(file)}`);
   const conversion = convertForPeers(file);
   const llama: LlamaSection[] = [];
   let modelId = '';
   for (const numThreads of threadCounts) {
     const atThreads = { ...workload, numThreads };
-    const current = await openGgufRuntime(file, { numThreads, maxSeats: 4 });
+    const current = await openGgufRuntime(file, { ...settings, numThreads, maxSeats: 4 });
     modelId = current.modelId;
     try {
       const ctx = { ...current, modelDir: path.dirname(file), workload: atThreads, onProgress };
@@ -143,7 +144,8 @@ async function llamaCppSection(
     await engine.close();
   }
   const engineInfo = 'error' in engine ? engine : { version: engine.version };
-  return { engine: engineInfo, numThreads: ctx.workload.numThreads, pairs, bandwidth };
+  const { canSpinThreads } = ctx.runtime.settings;
+  return { engine: engineInfo, numThreads: ctx.workload.numThreads, canSpinThreads, pairs, bandwidth };
 }
 
 /** transformers.js's three cases beside First Frame and the floor. */
@@ -156,7 +158,7 @@ async function transformersCases(
   onProgress: (label: string) => void,
 ): Promise<TransformersResults> {
   const { folder } = model;
-  const floor = await Floor.open(model, workload.numThreads);
+  const floor = await Floor.open(model, slotSessionThreadsOf(runtime.options));
   try {
     const peer = await loadPeer(modelDir, workload.numThreads);
     const ctx: PeersContext = {

@@ -9,6 +9,8 @@ export interface LlamaSection {
   engine: { version: string } | { error: string };
   /** Threads every engine ran with (First Frame's slot, the floor, llama.cpp). */
   numThreads: number;
+  /** Whether First Frame's slot and floor sessions ran with their threads spinning (the setting `canSpinThreads`). */
+  canSpinThreads: boolean;
   pairs: PairResult[];
   bandwidth: { bytesPerS: number; boundary: string } | null;
 }
@@ -44,12 +46,21 @@ function pairJson(pair: PairResult, bandwidthBytesPerS: number | null) {
   };
 }
 
+/** How First Frame's sessions ran their threads in a section: how many, and whether they spun. */
+function oursThreadsText(section: LlamaSection): string {
+  if (section.numThreads === 1) return '1 thread (no pool threads to spin or sleep)';
+  return section.canSpinThreads
+    ? `${section.numThreads} threads, spinning while a run computes (--spin-threads on)`
+    : `${section.numThreads} threads, sleeping between kernels (--spin-threads off)`;
+}
+
 /** The llama.cpp section of the report (--json prints it as is). */
 export function llamaSectionJson(section: LlamaSection) {
   const bandwidth = section.bandwidth;
   return {
     engine: section.engine,
     threads: section.numThreads,
+    first_frame_threads: oursThreadsText(section),
     read_bandwidth: bandwidth && { gb_per_s: bandwidth.bytesPerS / 1e9, boundary: bandwidth.boundary },
     precisions: section.pairs.map((pair) => pairJson(pair, bandwidth?.bytesPerS ?? null)),
   };
@@ -115,7 +126,7 @@ function itlTarget(section: LlamaSection, precision: Precision, suffix: string):
     measured: value,
     target: `≤ ${limit.toFixed(1)}`,
     isMet: value === null ? null : value <= limit,
-    how: `median First Frame inter-token gap ÷ median llama.cpp decode step, ${LIMITS[precision].pair}, ${section.numThreads} thread(s) each, same ids (llama.cpp teacher-forced on ours); ${whyOf(section, precision)}`,
+    how: `median First Frame inter-token gap ÷ median llama.cpp decode step, ${LIMITS[precision].pair}, ${section.numThreads} thread(s) each (First Frame: ${oursThreadsText(section)}), same ids (llama.cpp teacher-forced on ours); ${whyOf(section, precision)}`,
   };
 }
 
@@ -128,6 +139,6 @@ function prefillTarget(section: LlamaSection, precision: Precision): PeersTarget
     measured: value,
     target: `≤ ${limit.toFixed(1)}`,
     isMet: value === null ? null : value <= limit,
-    how: `median First Frame server TTFT ÷ median llama.cpp prompt evaluation + first greedy token, ${LIMITS[precision].pair}, ${section.numThreads} thread(s) each, same prompt ids; ${whyOf(section, precision)}`,
+    how: `median First Frame server TTFT ÷ median llama.cpp prompt evaluation + first greedy token, ${LIMITS[precision].pair}, ${section.numThreads} thread(s) each (First Frame: ${oursThreadsText(section)}), same prompt ids; ${whyOf(section, precision)}`,
   };
 }

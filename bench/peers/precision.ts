@@ -1,4 +1,4 @@
-import { collectGeneration } from '../../src-main/runtime';
+import { collectGeneration, slotSessionThreadsOf } from '../../src-main/runtime';
 import type { Runtime } from '../../src-main/runtime';
 import type { CatalogueModel } from '../../src-main/runtime';
 import { Floor } from '../first-frame/floor';
@@ -148,7 +148,7 @@ export async function measureTarget(ctx: PairContext, target: PairTarget): Promi
   });
   let floor: Floor | null = null;
   try {
-    floor = await Floor.open(entry.model, numThreads);
+    floor = await Floor.open(entry.model, slotSessionThreadsOf(ctx.runtime.options));
     const prompt = (i: number) => promptOfTokens(ctx.model.folder.tokenizer, numPromptTokens, 8000 + i);
     // The check doubles as every engine's warm-up.
     const checkText = prompt(0);

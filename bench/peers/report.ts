@@ -145,6 +145,7 @@ export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
 
 function printLlama(section: ReturnType<typeof llamaSectionJson>, out: (line?: string) => void): void {
   out(`\nllama.cpp at ${section.threads} thread(s): ${JSON.stringify(section.engine)}`);
+  out(`First Frame and the floor: ${section.first_frame_threads}`);
   if (section.read_bandwidth)
     out(
       `read bandwidth ${section.read_bandwidth.gb_per_s.toFixed(1)} GB/s (${section.read_bandwidth.boundary})`,

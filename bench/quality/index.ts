@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRunner } from '../../src-main/runtime/engine/open-runner';
 import { ModelCatalogue, RevisionCache } from '../../src-main/runtime/model';
+import { DEFAULT_SETTINGS } from '../../src-main/runtime/settings';
 import type { CatalogueModel } from '../../src-main/runtime/model';
 import { storeQualityResults } from '../../src-main/service/quality-file';
 import type { QualityResult } from '../../src-main/service/contract';
@@ -86,7 +87,8 @@ async function measureVariant(
   workload: { numPrompts: number; numTokens: number },
   numThreads: number,
 ): Promise<VariantQuality> {
-  const runner = await openRunner(model, { numThreads });
+  // Threads as a slot runs them by default (quality does not depend on it; its step times do).
+  const runner = await openRunner(model, { numThreads, canSpinThreads: DEFAULT_SETTINGS.canSpinThreads });
   try {
     const score = await scoreText(runner, scoredTexts(model.folder, text));
     const greedy = [];

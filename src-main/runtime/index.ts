@@ -2,7 +2,7 @@ export { Runtime } from './runtime';
 export { SettingsRefused } from './applied-settings';
 export type { AppliedSettings } from './applied-settings';
 export type { PageSummary, LoadSummary } from './runtime-summary';
-export { slotThreadsOf } from './runtime-parts';
+export { slotSessionThreadsOf, slotThreadsOf } from './runtime-parts';
 export * from './settings';
 export { defaultRuntimeOptions } from './runtime-options';
 export type { RuntimeOptions } from './runtime-options';

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { sweepGraphCache } from './engine/graph-cache-sweep';
 import { RunnerClient } from './engine/runner-client';
+import type { RunnerOptions } from './engine/session-options';
 import { SpareWorker } from './engine/spare-worker';
 import { parseModelRef, prepareGguf } from './model';
 import type { ModelCatalogue } from './model';
@@ -30,6 +31,13 @@ export function slotThreadsOf(options: RuntimeOptions): number {
   return threadsOf(options, os.availableParallelism());
 }
 
+/** How every slot's session runs its threads on this machine: how many (slotThreadsOf), and whether they spin. */
+export function slotSessionThreadsOf(
+  options: RuntimeOptions,
+): Pick<RunnerOptions, 'numThreads' | 'canSpinThreads'> {
+  return { numThreads: slotThreadsOf(options), canSpinThreads: options.canSpinThreads };
+}
+
 /**
  * The slot registry for these options (threads resolved against this machine's cores), with
  * a spare slot worker unless `isSpareWorker` is off.
@@ -51,7 +59,7 @@ export function buildRegistry(
     log: options.log,
     budgetBytes: options.slotBudgetBytes,
     pageSize: options.pageSize,
-    numThreads: slotThreadsOf(options),
+    ...slotSessionThreadsOf(options),
     canFuseAtLoad: options.canFuseAtLoad,
     graphCacheDir: options.graphCacheDir,
     // A model's own choice by its canonical id (`name:variant`) or its bare name; else the

@@ -7,7 +7,7 @@ import type { PageStore } from './pages';
 import { RunnerClient } from './engine/runner-client';
 import type { ProviderAvailability } from './engine/provider-probe';
 import type { ProviderChoice } from './engine/providers';
-import { buildEngine, buildRegistry, slotThreadsOf, warmTokenizerOnLoad } from './runtime-parts';
+import { buildEngine, buildRegistry, slotSessionThreadsOf, warmTokenizerOnLoad } from './runtime-parts';
 import type { EngineParts } from './runtime-parts';
 import type { GenerationRequest, GenerationSink } from './scheduler';
 import { applyLevelOf, changedSettings, describeChange, mergeSettings, pickSettings } from './settings';
@@ -292,7 +292,7 @@ export class Runtime {
     Object.assign(this.options, after);
     this.registry.setBuildOptions({
       pageSize: after.pageSize,
-      numThreads: slotThreadsOf(this.options),
+      ...slotSessionThreadsOf(this.options),
       canFuseAtLoad: after.canFuseAtLoad,
     });
     this.parts.dispose();

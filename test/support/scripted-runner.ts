@@ -66,7 +66,11 @@ export class ScriptedRunner implements SlotRunner {
     private readonly pages: ScriptedPages | null = null,
   ) {}
 
+  /** Every load job this runner was given, in order. */
+  readonly loadJobs: LoadJob[] = [];
+
   async load(job: LoadJob): Promise<LoadedReply> {
+    this.loadJobs.push(job);
     await Promise.resolve();
     this.clock.advance(this.times.loadMs);
     const host = {

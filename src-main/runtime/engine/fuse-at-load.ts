@@ -18,6 +18,8 @@ export interface FusionJob {
   modelRevision: string;
   provider: ExecutionProvider;
   numThreads: number;
+  /** The setting `canSpinThreads`, for the check's sessions. */
+  canSpinThreads: boolean;
   /** The graph cache folder; null recognizes and checks on every load. */
   graphCacheDir: string | null;
 }
@@ -105,6 +107,7 @@ async function checked(
     vocabSize: job.hints.shape.vocabSize,
     isExact: fused.isExact,
     numThreads: job.numThreads,
+    canSpinThreads: job.canSpinThreads,
     provider: job.provider,
   });
   if (check.isAccepted)

@@ -11,6 +11,7 @@ import type { CheckedSide, KvArrays } from './fusion-check-feeds';
 import type { WeightBytes } from './model-runner';
 import { nodesInLastProfiledRun } from './profiled-nodes';
 import type { ExecutionProvider } from './providers';
+import { sessionOptionsOf } from './session-options';
 
 /**
  * The check's tokens: a fixed prompt (ids taken modulo the vocabulary) prefilled at once, then
@@ -33,6 +34,8 @@ export interface FusionCheckSpec {
   /** Weights and K/V are float32: every greedy id must match. */
   isExact: boolean;
   numThreads: number;
+  /** The setting `canSpinThreads`, as the slot's session gets it. */
+  canSpinThreads: boolean;
   provider: ExecutionProvider;
 }
 
@@ -98,14 +101,15 @@ function sessionLedger(): SessionLedger {
  */
 export async function checkFusedGraph(spec: FusionCheckSpec): Promise<FusionCheck> {
   const profileDir = profileDirOrNull();
-  const options = (name: string): ort.InferenceSession.SessionOptions => ({
-    executionProviders: [spec.provider],
-    intraOpNumThreads: spec.numThreads,
-    interOpNumThreads: 1,
-    logSeverityLevel: 3,
-    // Profiled so the check can say how many nodes a decode step runs before and after fusion.
-    ...(profileDir ? { enableProfiling: true, profileFilePrefix: path.join(profileDir, name) } : {}),
-  });
+  // The slot's own session options, profiled (when a folder could be made) so the check can say
+  // how many nodes a decode step runs before and after fusion.
+  const options = (name: string): ort.InferenceSession.SessionOptions =>
+    sessionOptionsOf({
+      numThreads: spec.numThreads,
+      canSpinThreads: spec.canSpinThreads,
+      provider: spec.provider,
+      ...(profileDir ? { profileFilePrefix: path.join(profileDir, name) } : {}),
+    });
   const sessions = sessionLedger();
   const refused = (reason: string, agreement = noAgreement(spec)): FusionCheck => ({
     isAccepted: false,

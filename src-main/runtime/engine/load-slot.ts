@@ -88,6 +88,7 @@ async function fromSource(
   const build = (saveTo: string | null) =>
     ModelRunner.build(weights.weights, specOf(job), {
       numThreads: job.numThreads,
+      canSpinThreads: job.canSpinThreads,
       provider,
       ...(saveTo
         ? { optimizedModelFilePath: path.join(saveTo, GRAPH_FILE), sessionConfig: saveGraphConfig(job) }
@@ -172,6 +173,7 @@ async function fromCachedGraph(
   try {
     runner = await ModelRunner.build(cache.file, specOf(job), {
       numThreads: job.numThreads,
+      canSpinThreads: job.canSpinThreads,
       provider,
       graphOptimizationLevel: CACHED_GRAPH_LEVEL,
     });

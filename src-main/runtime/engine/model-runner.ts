@@ -5,7 +5,10 @@ import { halfArrayToFloat32 } from '../model/float16';
 import type { ForwardKv, KvArray, KvBatch } from './kv-batch';
 import { attentionMaskOf, newColumnIndexOf, positionIdsOf, sequenceLengthsOf } from './kv-feeds';
 import type { KvGeometry } from '../model/kv-geometry';
-import type { ExecutionProvider } from './providers';
+import { sessionOptionsOf } from './session-options';
+import type { RunnerOptions } from './session-options';
+
+export type { RunnerOptions } from './session-options';
 
 /**
  * What one forward returns: logits [rows, numPositions, vocab] as float32 (numPositions is 1 when
@@ -21,21 +24,6 @@ export interface ForwardResult {
 
 /** Which positions' logits a forward needs: the last one (sampling) or all (scoring text). */
 export type LogitsWanted = 'last' | 'all';
-
-/** Session options every slot uses; threads bound so two slots can share the cores. */
-export interface RunnerOptions {
-  numThreads: number;
-  /** Default cpu. */
-  provider?: ExecutionProvider;
-  /** Default `all`; a graph ORT already optimized (see graph-cache.ts) needs less. */
-  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
-  /** Where ORT saves the graph it optimized, for the next cold load. */
-  optimizedModelFilePath?: string;
-  /** Extra session config entries (ORT's `session.*` keys without the prefix). */
-  sessionConfig?: Record<string, string>;
-  /** Profile every run into `<prefix>_<time>.json` (benches count the nodes a step runs); never when serving. */
-  profileFilePrefix?: string;
-}
 
 /** A variant's weights in memory: the ONNX bytes and each external data file by the name the graph uses. */
 export interface WeightBytes {
@@ -95,19 +83,7 @@ export class ModelRunner {
     options: RunnerOptions,
   ): Promise<ModelRunner> {
     const provider = options.provider ?? 'cpu';
-    const sessionOptions: ort.InferenceSession.SessionOptions = {
-      executionProviders: [provider],
-      graphOptimizationLevel: options.graphOptimizationLevel ?? 'all',
-      ...(options.optimizedModelFilePath ? { optimizedModelFilePath: options.optimizedModelFilePath } : {}),
-      ...(options.profileFilePrefix
-        ? { enableProfiling: true, profileFilePrefix: options.profileFilePrefix }
-        : {}),
-      intraOpNumThreads: options.numThreads,
-      interOpNumThreads: 1,
-      logSeverityLevel: 3,
-      // Pool threads must not spin between runs: they would steal the core the main thread needs.
-      extra: { session: { ...options.sessionConfig, intra_op: { allow_spinning: '0' } } },
-    };
+    const sessionOptions = sessionOptionsOf(options);
     const session = await createSession(source, spec, sessionOptions).catch((error: Error) => {
       throw new Error(
         `${spec.file}: ONNX Runtime cannot build a session from it${provider === 'cpu' ? '' : ` on ${provider}`} (${error.message})`,

@@ -26,6 +26,8 @@ export interface LoadJob {
   modelRevision: string;
   geometry: KvGeometry;
   numThreads: number;
+  /** Whether the session's pool threads spin while a run computes (the setting `canSpinThreads`). */
+  canSpinThreads: boolean;
   provider: ProviderChoice;
   /** Folder of ORT's optimized graphs; null builds from the model file every time. */
   graphCacheDir: string | null;

@@ -80,6 +80,7 @@ export async function slotGraphOf(job: LoadJob, provider: ExecutionProvider): Pr
       modelRevision: job.modelRevision,
       provider,
       numThreads: job.numThreads,
+      canSpinThreads: job.canSpinThreads,
       graphCacheDir: job.graphCacheDir,
     });
   } catch (error) {

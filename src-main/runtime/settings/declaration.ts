@@ -232,6 +232,18 @@ export const SETTINGS = {
     parse: onOff,
     format: (isOn) => (isOn ? 'on' : 'off'),
   }),
+  canSpinThreads: spec<boolean>({
+    schema: z.boolean(),
+    defaultValue: true,
+    label: 'Threads spin while answering',
+    help: 'with 2 or more threads, each waits for its next piece of work by spinning instead of sleeping while a model computes: faster tokens, but those cores stay busy during a step (they stop between steps and between answers); off is kinder to other programs on a busy computer; a change reloads the models',
+    control: 'switch',
+    unit: null,
+    level: 'slots',
+    flag: '--spin-threads',
+    parse: onOff,
+    format: (isOn) => (isOn ? 'on' : 'off'),
+  }),
 };
 
 /** A setting's name. */

@@ -5,16 +5,18 @@ import type { ProviderChoice } from '../engine/providers';
 import { kvGeometryOf } from '../model/kv-geometry';
 import { graphCacheBytesOf } from './slot';
 import type { Slot } from './slot';
+import type { SlotRegistryOptions } from './slot-registry-options';
 import { slotGeometryOf } from './slot-geometry';
 
+/** How the registry builds sessions: its options a load job carries. */
+export type SlotBuildOptions = Pick<
+  SlotRegistryOptions,
+  'numThreads' | 'canSpinThreads' | 'graphCacheDir' | 'canFuseAtLoad'
+>;
+
 /** The worker job that builds the slot's session (graph, threads, provider, graph cache, load-time fusion). */
-export function loadJobOf(
-  slot: Slot,
-  provider: ProviderChoice,
-  numThreads: number,
-  graphCacheDir: string | null,
-  canFuseAtLoad: boolean,
-): LoadJob {
+export function loadJobOf(slot: Slot, provider: ProviderChoice, build: SlotBuildOptions): LoadJob {
+  const { numThreads, canSpinThreads, graphCacheDir, canFuseAtLoad } = build;
   const { graph } = slot.model;
   return {
     type: 'load',
@@ -25,6 +27,7 @@ export function loadJobOf(
     modelRevision: slot.model.revisions.modelRevision,
     geometry: kvGeometryOf(slot.model),
     numThreads,
+    canSpinThreads,
     provider,
     graphCacheDir,
     canCachePrepacked: !graph.hasQuantizedWeights,

@@ -14,6 +14,8 @@ export interface SlotRegistryOptions {
   budgetBytes: number;
   pageSize: number;
   numThreads: number;
+  /** Whether a session's pool threads spin while a run computes (the setting). */
+  canSpinThreads: boolean;
   /** Whether a load may rewrite a decoder exported in the naive form into the fused form (the setting). */
   canFuseAtLoad: boolean;
   /** Folder of ONNX Runtime's optimized graphs (per model revision, machine, provider); null: none. */

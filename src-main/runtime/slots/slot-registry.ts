@@ -138,10 +138,12 @@ export class SlotRegistry {
   }
 
   /**
-   * How the next slot builds are made (page size, threads, load-time fusion). Only while no slot
-   * holds a runner: a built session would otherwise disagree with its own page identity.
+   * How the next slot builds are made (page size, threads and their spinning, load-time fusion).
+   * Only while no slot holds a runner: a built session would otherwise disagree with its own page identity.
    */
-  setBuildOptions(build: Pick<SlotRegistryOptions, 'pageSize' | 'numThreads' | 'canFuseAtLoad'>): void {
+  setBuildOptions(
+    build: Pick<SlotRegistryOptions, 'pageSize' | 'numThreads' | 'canSpinThreads' | 'canFuseAtLoad'>,
+  ): void {
     const loaded = this.list().filter((s) => s.runner !== null || this.loads.has(s.model.modelId));
     if (loaded.length > 0)
       throw new Error(`slots ${loaded.map((s) => s.slotId).join(', ')} are still loaded`);
@@ -201,10 +203,9 @@ export class SlotRegistry {
       const runner = this.options.createRunner();
       slot.runner = runner;
       runner.onExit?.((reason) => this.failDead(slot, runner, reason));
-      const { numThreads, graphCacheDir, canFuseAtLoad } = this.options;
       const provider = this.options.providerFor(slot.model.modelId);
       slot.requestedProvider = provider.provider;
-      const loaded = await runner.load(loadJobOf(slot, provider, numThreads, graphCacheDir, canFuseAtLoad));
+      const loaded = await runner.load(loadJobOf(slot, provider, this.options));
       applyLoaded(slot, loaded, this.options.pageSize);
       slot.lastUsedAt = this.options.clock.now();
       this.transition(slot, 'resident', cause);

@@ -28,7 +28,7 @@ describe('the shipped model', () => {
     await catalogue.refresh();
     const model = catalogue.resolve(`${BUNDLED_MODEL_ID}:fp32`);
     if (model instanceof Error) throw model;
-    const runner = await openRunner(model, { numThreads: 1 });
+    const runner = await openRunner(model, { numThreads: 1, canSpinThreads: true });
     try {
       for (const { prompt, tokens } of REFERENCE.cases) {
         let batch = KvBatch.empty(runner.geometry, ['ref']);

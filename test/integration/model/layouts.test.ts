@@ -107,7 +107,10 @@ describe('model folders in the layouts people download', () => {
   }
 
   it('logits-to-keep: asks the graph for the last position only when sampling, every position when scoring', async () => {
-    const runner = await openRunner(modelOf(runtime, 'logits-to-keep'), { numThreads: 1 });
+    const runner = await openRunner(modelOf(runtime, 'logits-to-keep'), {
+      numThreads: 1,
+      canSpinThreads: true,
+    });
     try {
       const ids = BigInt64Array.of(5n, 6n, 7n, 8n, 9n);
       const batch = KvBatch.empty(runner.geometry, ['a']);
@@ -126,7 +129,7 @@ describe('model folders in the layouts people download', () => {
     it(`${layout}: a graph without logits-to-keep is given one at load (and new-column K/V outputs): one position for sampling, all for scoring`, async () => {
       const model = modelOf(runtime, layout);
       expect(model.graph.io.logitsToKeepInput).toBeNull();
-      const runner = await openRunner(model, { numThreads: 1 });
+      const runner = await openRunner(model, { numThreads: 1, canSpinThreads: true });
       try {
         const ids = BigInt64Array.of(5n, 6n, 7n, 8n, 9n);
         const batch = KvBatch.empty(runner.geometry, ['a']);

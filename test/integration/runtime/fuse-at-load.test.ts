@@ -48,6 +48,7 @@ function jobOf(graph: LoadedGraph, graphCacheDir: string | null = null, bytes = 
     modelRevision: `test-${graph.name}-${bytes.length}`,
     provider: 'cpu',
     numThreads: 1,
+    canSpinThreads: true,
     graphCacheDir,
   };
 }

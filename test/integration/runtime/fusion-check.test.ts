@@ -28,6 +28,7 @@ function specOf(fused: Uint8Array, isExact: boolean): FusionCheckSpec {
     vocabSize: shape.vocabSize,
     isExact,
     numThreads: 1,
+    canSpinThreads: true,
     provider: 'cpu',
   };
 }

@@ -9,3 +9,12 @@ describe('peers --model', () => {
     expect(parsePeersArgs(['--model', '/models/ff-austen-mini']).ggufFile).toBeNull();
   });
 });
+
+describe('peers --spin-threads', () => {
+  it('sets the runtime setting through its own parser, and leaves the default when absent', () => {
+    expect(parsePeersArgs(['--spin-threads', 'off']).settings).toEqual({ canSpinThreads: false });
+    expect(parsePeersArgs(['--spin-threads', 'on']).settings).toEqual({ canSpinThreads: true });
+    expect(parsePeersArgs([]).settings).toEqual({});
+    expect(() => parsePeersArgs(['--spin-threads', 'no'])).toThrow(/--spin-threads no: .*neither on nor off/);
+  });
+});

@@ -61,6 +61,7 @@ describe('peers: llama.cpp targets from one run', () => {
     const section = (numThreads: number, q4Itl: number) => ({
       engine: { version: 'test' },
       numThreads,
+      canSpinThreads: true,
       bandwidth: null,
       pairs: [pair('f16', 30, 25), pair('q8', 10, 20), pair('q4', q4Itl, 10)],
     });
@@ -78,12 +79,28 @@ describe('peers: llama.cpp targets from one run', () => {
     expect(targets.at(-1)!.how).toContain('2 thread(s)');
   });
 
+  it('says whether First Frame’s threads spun, as the setting had it', () => {
+    const section = (numThreads: number, canSpinThreads: boolean) => ({
+      engine: { version: 'test' },
+      numThreads,
+      canSpinThreads,
+      bandwidth: null,
+      pairs: [pair('q4', 8, 10)],
+    });
+    const at = (s: ReturnType<typeof section>) => llamaTargets([s], s.numThreads).at(-1)!.how;
+    expect(at(section(2, true))).toContain('2 threads, spinning while a run computes (--spin-threads on)');
+    expect(at(section(2, false))).toContain('2 threads, sleeping between kernels (--spin-threads off)');
+    expect(at(section(1, true))).toContain('1 thread (no pool threads to spin or sleep)');
+    expect(llamaSectionJson(section(2, false)).first_frame_threads).toContain('--spin-threads off');
+  });
+
   it('says why a target has no number: a precision not run, or no run at every core', () => {
     const targets = llamaTargets(
       [
         {
           engine: { version: 'test' },
           numThreads: 1,
+          canSpinThreads: true,
           bandwidth: null,
           pairs: [pair('f16', 30, 25), { precision: 'q4', status: 'skipped', reason: 'no file' }],
         },
@@ -105,6 +122,7 @@ describe('peers: llama.cpp targets from one run', () => {
     const json = llamaSectionJson({
       engine: { version: 'test' },
       numThreads: 1,
+      canSpinThreads: true,
       bandwidth: { bytesPerS: 20e9, boundary: 'test' },
       pairs: [pair('f16', 20, 10)],
     });

@@ -31,7 +31,7 @@ describe('quality measures', () => {
     models = (await catalogue.refresh()).flatMap((e) => (e.status === 'ok' ? [e.model] : []));
     runner = await openRunner(
       models.find((m) => m.variant === 'fp32')!,
-      { numThreads: 1 },
+      { numThreads: 1, canSpinThreads: true },
     );
   });
   afterAll(async () => {

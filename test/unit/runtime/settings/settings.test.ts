@@ -60,6 +60,17 @@ describe('runtime settings: one declaration', () => {
     expect(applyLevelOf(['canFuseAtLoad'])).toBe('slots');
   });
 
+  it('lets threads spin by default, reads --spin-threads as on or off, and reloads the models on a change', () => {
+    expect(DEFAULT_SETTINGS.canSpinThreads).toBe(true);
+    expect(takeSettingFlags(['--spin-threads', 'off']).patch).toEqual({ canSpinThreads: false });
+    expect(takeSettingFlags(['--spin-threads=on']).patch).toEqual({ canSpinThreads: true });
+    expect(() => takeSettingFlags(['--spin-threads', '1'])).toThrow(/--spin-threads 1: .*neither on nor off/);
+    expect(settingProblem('canSpinThreads', 'yes')).toBe(
+      'Threads spin while answering takes on or off; “yes” is not one.',
+    );
+    expect(applyLevelOf(['canSpinThreads'])).toBe('slots');
+  });
+
   it('finds a setting by its key or its flag name (for --vary)', () => {
     expect(settingByName('seats')).toBe('maxSeats');
     expect(settingByName('maxSeats')).toBe('maxSeats');

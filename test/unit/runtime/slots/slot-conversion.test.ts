@@ -29,6 +29,7 @@ function registryWith(prepareModel: SlotRegistryOptions['prepareModel'], clock: 
     budgetBytes: 1 << 30,
     pageSize: 16,
     numThreads: 1,
+    canSpinThreads: true,
     canFuseAtLoad: true,
     graphCacheDir: null,
     providerFor: () => ({ provider: 'cpu', isCpuFallbackAllowed: false }),
