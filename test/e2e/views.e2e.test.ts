@@ -232,6 +232,11 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     expect(await app.page.locator('#setting-pageSize-help').textContent()).toMatch(
       /Default: 16 tokens; applies when the models reload \(Apply unloads them\)\./,
     );
+    // Threads spin while answering: a switch, on unless the user turns it off.
+    expect(await app.page.getByTestId('setting-canSpinThreads').isChecked()).toBe(true);
+    expect(await app.page.locator('#setting-canSpinThreads-help').textContent()).toMatch(
+      /spinning instead of sleeping.*Default: on; applies when the models reload/,
+    );
     await app.page.getByTestId('setting-maxQueue').fill('32');
     await expect.poll(() => app.page.getByTestId('settings-cost').getAttribute('data-level')).toBe('request');
     await app.page.getByTestId('setting-pageSize').fill('32');
