@@ -30,6 +30,7 @@ function jobOf(graphCacheDir: string | null): LoadJob {
     modelRevision: 'test-slot-graph',
     geometry: { ...graph.hints.shape, kvDtype: io.kvDtype, rows: io.kvRows },
     numThreads: 1,
+    canSpinThreads: true,
     provider: { provider: 'cpu', isCpuFallbackAllowed: false },
     graphCacheDir,
     canCachePrepacked: true,
