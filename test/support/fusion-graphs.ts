@@ -126,16 +126,38 @@ function insertAfter(graph: Onnx.GraphProto, node: Onnx.INodeProto, opType: stri
   });
 }
 
-/** A bias added after the MatMul whose weight's name holds `weightPart` (e.g. `layers.0.self_attn.q_proj`). */
-export function withProjectionBias(weightPart: string, width: number) {
+/**
+ * A bias added after the MatMul whose weight's name holds `weightPart` (e.g.
+ * `layers.0.self_attn.q_proj`): `width` values, each `valueAt(i)` (0.05 unless given).
+ */
+export function withProjectionBias(weightPart: string, width: number, valueAt = (_: number) => 0.05) {
   return (graph: Onnx.GraphProto): void => {
     const matmul = nodeWhere(
       graph,
       (n) => n.opType === 'MatMul' && (n.input?.[1] ?? '').includes(weightPart),
     );
-    graph.initializer.push(floats(`${weightPart}.bias`, [width], new Array<number>(width).fill(0.05)));
+    const values = Array.from({ length: width }, (_, i) => valueAt(i));
+    graph.initializer.push(floats(`${weightPart}.bias`, [width], values));
     insertAfter(graph, matmul, 'Add', [`${weightPart}.bias`]);
   };
+}
+
+/**
+ * Biases after the q, k and v projections of the tiny test models' two layers (a Qwen2-style
+ * export: q 64 wide, k and v 32), each value 0.5·sin(i + 1), large enough to change the logits.
+ */
+export function withQkvBiases(graph: Onnx.GraphProto): void {
+  for (const layer of [0, 1])
+    for (const [role, width] of [
+      ['q', 64],
+      ['k', 32],
+      ['v', 32],
+    ] as const)
+      withProjectionBias(
+        `layers.${layer}.self_attn.${role}_proj`,
+        width,
+        (i) => 0.5 * Math.sin(i + 1),
+      )(graph);
 }
 
 /** Layer 0's input RMSNorm replaced by a LayerNormalization (mean-subtracting, with a bias). */

@@ -11,6 +11,7 @@ import {
   EDITABLE_MODEL,
   withHiddenSlidingWindow,
   withLayerNorm,
+  withQkvBiases,
   writeEditedModel,
 } from '../../support/fusion-graphs';
 import { BUNDLED_MODEL_ID, naiveBundledModelsDir, randomModelsDir } from '../../support/models';
@@ -98,6 +99,18 @@ describe('fusion at slot load', () => {
       status: 'fused',
       agreement: { isExact: true, numEqual: 12, numCompared: 12 },
     });
+    expect(fused.tokenIds).toEqual(asExported.tokenIds);
+  });
+
+  it('runs a Qwen2-style export (q, k and v biases) fused with the same greedy tokens as the graph as exported', async () => {
+    const dir = editedModelsDir('qwen2-biases', withQkvBiases);
+    const asExported = await answerWith({ userModelsDir: dir, canFuseAtLoad: false }, 'qwen2-biases');
+    const fused = await answerWith({ userModelsDir: dir }, 'qwen2-biases');
+    expect(fused.fusion).toMatchObject({
+      status: 'fused',
+      agreement: { isExact: true, numEqual: 12, numCompared: 12 },
+    });
+    expect(fused.graphIo).toMatchObject({ kvRows: 'start' });
     expect(fused.tokenIds).toEqual(asExported.tokenIds);
   });
 

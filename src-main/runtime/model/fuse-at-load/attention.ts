@@ -19,7 +19,10 @@ const CONTRIB_ATTENTION = new Set([
 ]);
 const PAST = /^past_key_values\.(\d+)\.(key|value)$/;
 
-/** One layer's attention: its projections, the rotary's angles, and the layer its past says it is. */
+/**
+ * One layer's attention: its projections (q, k and v with their biases when the graph adds them,
+ * as Qwen2 does), the rotary's angles, and the layer its past says it is.
+ */
 export interface AttentionMatch {
   layer: number;
   q: Projection;
@@ -78,7 +81,7 @@ export function matchAttention(
   );
   const q = rotated(walker, query.value, headDim, `${part}.q_proj`);
   const k = rotated(walker, keys.fresh, headDim, `${part}.k_proj`);
-  const v = requireProjection(walker, walker.skip(values.fresh, LAYOUT_OPS), `${part}.v_proj`);
+  const v = requireProjection(walker, walker.skip(values.fresh, LAYOUT_OPS), `${part}.v_proj`, true);
   expectFor(
     part,
     walker.same(q.projection.input, k.projection.input) && walker.same(q.projection.input, v.input),
@@ -203,7 +206,7 @@ function pastConcat(walker: Walker, name: string, kind: 'key' | 'value', part: s
 /** A rotated projection: the rotary's match and the projection it rotates. */
 function rotated(walker: Walker, name: string, headDim: number, part: string) {
   const rotary = matchRotary(walker, walker.skip(name, LAYOUT_OPS), headDim, part);
-  const projection = requireProjection(walker, walker.skip(rotary.input, LAYOUT_OPS), part);
+  const projection = requireProjection(walker, walker.skip(rotary.input, LAYOUT_OPS), part, true);
   return { projection, angles: rotary.angles, positions: rotary.positions };
 }
 

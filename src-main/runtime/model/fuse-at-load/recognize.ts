@@ -1,16 +1,23 @@
 import { checkWeightSet, WeightSetError } from '../fused-graph';
-import type { DecoderDims, DecoderLayerWeights, DecoderWeightSet, MatrixWeight } from '../fused-graph';
+import type {
+  DecoderDims,
+  DecoderLayerWeights,
+  DecoderWeightSet,
+  FloatWeight,
+  MatrixWeight,
+} from '../fused-graph';
 import { readModelView } from '../onnx-graph/graph-view';
 import type { ExternalBytes, GraphView, ModelView } from '../onnx-graph/graph-view';
 import type { ModelConfig, ModelShape } from '../config';
 import { isContribAttention } from './attention';
+import type { AttentionMatch } from './attention';
 import { walkDecoder } from './decoder-walk';
 import type { DecoderMatch } from './decoder-walk';
 import { crossCheckNames } from './name-check';
 import { expectFor, FusionRefused } from './refusal';
 import { ropeParamsOf } from './rope-params';
 import { embeddingAt } from './weights';
-import type { FoundWeight } from './weights';
+import type { FoundWeight, Projection } from './weights';
 import { Walker } from './walker';
 
 /** What the recognizer is told besides the graph: config.json and the geometry read from it. */
@@ -209,6 +216,7 @@ function weightSetOf(
     gate: mlp.gate.weight,
     up: mlp.up.weight,
     down: mlp.down.weight,
+    ...qkvBiasOf(attention),
   }));
   return {
     dims,
@@ -217,6 +225,22 @@ function weightSetOf(
     finalNorm: match.finalNorm.gamma,
     lmHead: isTied ? null : match.head.weight,
   };
+}
+
+/** The q/k/v biases when the graph adds any (a projection it adds none to gets zeros), else nothing. */
+function qkvBiasOf({ q, k, v }: AttentionMatch): Pick<DecoderLayerWeights, 'qkvBias'> {
+  if (!q.bias && !k.bias && !v.bias) return {};
+  const zeros = (projection: Projection): FloatWeight => {
+    const width = outIn(projection.weight)[0];
+    return {
+      kind: 'float',
+      dtype: 'float32',
+      data: new Float32Array(width),
+      shape: [width],
+      order: 'out-in',
+    };
+  };
+  return { qkvBias: { q: q.bias ?? zeros(q), k: k.bias ?? zeros(k), v: v.bias ?? zeros(v) } };
 }
 
 /** The graph's epsilon, spelled as config.json's rms_norm_eps when the two agree in float32. */

@@ -15,9 +15,11 @@ export interface FoundWeight {
   accuracyLevel: number | null;
 }
 
-/** A projection: its weight and the activations it multiplies. */
+/** A projection: its weight, the activations it multiplies, and the bias added after it (q/k/v only). */
 export interface Projection extends FoundWeight {
   input: string;
+  /** An Add of a stored [out] vector right after it (Qwen2's q/k/v), or null. */
+  bias: FloatWeight | null;
 }
 
 /** Ops that hold int8 weights in forms the fused writer does not take (it takes MatMulNBits blocks). */
@@ -116,30 +118,64 @@ function blockWeightOf(walker: Walker, node: NodeView, part: string): FoundWeigh
 
 /**
  * The projection writing `value`: MatMul by a float weight (fp32, or fp16/bf16 through a Cast),
- * Gemm without bias, or MatMulNBits. Null when `value` is not a projection's output; refuses a
- * projection with a bias (an Add of a constant after it) or an int8 form that does not fuse.
+ * Gemm without bias, or MatMulNBits. Null when `value` is not a projection's output. A bias (an
+ * Add of a stored vector after it) is taken when `isBiasFused` (q/k/v: the fused writer adds them)
+ * and refused otherwise, naming the Add; an int8 form that does not fuse is refused.
  */
-export function projectionAt(walker: Walker, value: string, part: string): Projection | null {
+export function projectionAt(
+  walker: Walker,
+  value: string,
+  part: string,
+  isBiasFused = false,
+): Projection | null {
   const node = walker.producer(value);
   if (!node) return null;
-  if (node.opType === 'Add' && node.inputs.some((input) => walker.constant(input)))
-    if (node.inputs.some((input) => projectionAt(walker, input, part)))
-      throw new FusionRefused(part, 'it has a bias (an Add of a constant after its projection)');
+  if (node.opType === 'Add' && node.inputs.some((input) => walker.constant(input))) {
+    const biased = biasedProjection(walker, node, part);
+    if (biased && !isBiasFused)
+      throw new FusionRefused(
+        part,
+        `its projection of ${biased.source} has a bias (the Add "${node.name}" of a constant after it); only q, k and v biases fuse`,
+      );
+    if (biased) return biased;
+  }
   const domain = normalDomain(node.domain);
   const [input = '', weightName = ''] = node.inputs;
   if (domain === 'com.microsoft' && node.opType === 'MatMulNBits')
-    return { ...blockWeightOf(walker, node, part), input };
+    return { ...blockWeightOf(walker, node, part), input, bias: null };
   if (domain !== '') return null;
   if (node.opType === 'MatMul') {
     const found = matMulWeight(walker, weightName, false, part);
-    return found ? { ...found, input } : null;
+    return found ? { ...found, input, bias: null } : null;
   }
   if (node.opType !== 'Gemm') return null;
   expectFor(part, !node.inputs[2], 'its Gemm has a bias');
   expectFor(part, intAttribute(node, 'transA', 0) === 0, 'its Gemm transposes the activations');
   expectFor(part, Math.fround(1) === Math.fround(floatAttr(node, 'alpha')), 'its Gemm scales by alpha ≠ 1');
   const found = matMulWeight(walker, weightName, intAttribute(node, 'transB', 0) === 1, part);
-  return found ? { ...found, input } : null;
+  return found ? { ...found, input, bias: null } : null;
+}
+
+/** Add(projection, stored vector) as the projection with its bias; null when no projection is added to. */
+function biasedProjection(walker: Walker, add: NodeView, part: string): Projection | null {
+  const at = add.inputs.findIndex((input) => walker.constant(input));
+  const projection = projectionAt(walker, add.inputs[1 - at] ?? '', part);
+  if (!projection) return null;
+  const bias = floatWeightAt(walker, add.inputs[at]!, 'out-in', 1);
+  const numOut = outWidthOf(projection.weight);
+  expectFor(
+    part,
+    bias !== null && bias.weight.shape[0] === numOut,
+    () =>
+      `its bias (the Add "${add.name}") is not a stored float vector of its ${numOut} outputs (${describeProducer(walker, add.inputs[at]!)})`,
+  );
+  return { ...projection, bias: bias.weight };
+}
+
+/** A matrix's output features (its rows in out × in order). */
+export function outWidthOf(weight: MatrixWeight): number {
+  if (weight.kind === 'blocks') return weight.numRows;
+  return weight.order === 'out-in' ? weight.shape[0]! : weight.shape[1]!;
 }
 
 function floatAttr(node: NodeView, name: string): number {
@@ -147,9 +183,14 @@ function floatAttr(node: NodeView, name: string): number {
   return attribute?.kind === 'float' ? attribute.value : 1;
 }
 
-/** A projection that must be there: refuses with what was found instead. */
-export function requireProjection(walker: Walker, value: string, part: string): Projection {
-  const projection = projectionAt(walker, value, part);
+/** A projection that must be there (a bias taken when `isBiasFused`): refuses with what was found instead. */
+export function requireProjection(
+  walker: Walker,
+  value: string,
+  part: string,
+  isBiasFused = false,
+): Projection {
+  const projection = projectionAt(walker, value, part, isBiasFused);
   if (projection) return projection;
   throw new FusionRefused(
     part,

@@ -106,6 +106,22 @@ describe('recognizing the naive layouts', () => {
     expect((set.lmHead as { zeroPoints: Uint8Array | null }).zeroPoints).not.toBeNull();
   });
 
+  it('takes q, k and v biases (Qwen2) into the weight set, zeros where a projection adds none', () => {
+    const values = (width: number, scale: number) =>
+      Array.from({ length: width }, (_, i) => Math.fround(scale * i));
+    const bytes = editGraph(plain.bytes, (graph) => {
+      withProjectionBias('layers.1.self_attn.q_proj', 64, (i) => values(64, 0.01)[i]!)(graph);
+      withProjectionBias('layers.1.self_attn.k_proj', 32, (i) => values(32, -0.02)[i]!)(graph);
+    });
+    const { set } = fusable(recognize(plain, bytes));
+    expect(set.layers[0]!.qkvBias).toBeUndefined();
+    const bias = set.layers[1]!.qkvBias!;
+    expect(Array.from(bias.q.data)).toEqual(values(64, 0.01));
+    expect(Array.from(bias.k.data)).toEqual(values(32, -0.02));
+    expect(Array.from(bias.v.data)).toEqual(new Array<number>(32).fill(0));
+    expect(bias.v).toMatchObject({ dtype: 'float32', shape: [32] });
+  });
+
   it('fuses the bundled model in every variant, written naive, to 10 nodes per layer', () => {
     const dir = path.join(naiveBundledModelsDir(), BUNDLED_MODEL_ID);
     for (const file of ['onnx/model.onnx', 'onnx/model_q4.onnx', 'onnx/model_q8.onnx']) {
@@ -119,19 +135,33 @@ describe('recognizing the naive layouts', () => {
 describe('what does not fuse is refused with the part and the reason', () => {
   const refusalOf = (edit: Parameters<typeof editGraph>[1]) => recognize(plain, editGraph(plain.bytes, edit));
 
-  it('attention biases', () => {
-    expect(refusalOf(withProjectionBias('layers.1.self_attn.k_proj', 32))).toEqual({
-      kind: 'refused',
-      part: 'layers.1.self_attn.k_proj',
-      reason: 'it has a bias (an Add of a constant after its projection)',
-    });
-  });
+  it.each([
+    ['layers.0.self_attn.o_proj', 64, 'layers.0'],
+    ['layers.1.mlp.down_proj', 64, 'layers.1'],
+    ['layers.0.mlp.gate_proj', 128, 'layers.0.mlp.gate_proj'],
+  ] as const)(
+    'a bias the fused form does not add (%s), naming its Add and its weight',
+    (weightPart, width, part) => {
+      const escaped = weightPart.replaceAll('.', '\\.');
+      expect(refusalOf(withProjectionBias(weightPart, width))).toEqual({
+        kind: 'refused',
+        part,
+        reason: expect.stringMatching(
+          new RegExp(
+            `^its projection of \\S*${escaped}\\S* has a bias \\(the Add "[^"]+/Add" of a constant after it\\); only q, k and v biases fuse$`,
+          ),
+        ) as string,
+      });
+    },
+  );
 
-  it('an MLP bias', () => {
-    expect(refusalOf(withProjectionBias('layers.0.mlp.down_proj', 64))).toMatchObject({
+  it("a q/k/v bias that is not a vector of the projection's outputs", () => {
+    expect(refusalOf(withProjectionBias('layers.0.self_attn.v_proj', 31))).toMatchObject({
       kind: 'refused',
-      part: 'layers.0',
-      reason: expect.stringContaining('bias') as string,
+      part: 'layers.0.self_attn.v_proj',
+      reason: expect.stringMatching(
+        /^its bias \(the Add "[^"]+"\) is not a stored float vector of its 32 outputs/,
+      ) as string,
     });
   });
 
