@@ -15,6 +15,7 @@ import type {
   SteppedReply,
 } from './protocol';
 import { PageBuffers } from './page-buffers';
+import { PendingAdvance } from './pending-advance';
 import { RetainedPasts } from './retained-pasts';
 import { SeqSampler } from './seq-sampler';
 import type { PageData } from '../pages/page-data';
@@ -47,7 +48,7 @@ interface SeqState {
  * After replying, `runAhead` starts the next decode step of the same rows (one step ahead).
  */
 export class SlotExecutor {
-  private readonly prefilling = new Map<string, KvBatch>();
+  private readonly prefilling = new Map<string, PendingAdvance>();
   private readonly seqs = new Map<string, SeqState>();
   private decodeBatch: KvBatch | null = null;
   private continueRows: { rows: string[]; pageSize: number } | null = null;
@@ -153,7 +154,7 @@ export class SlotExecutor {
     pickedUpAt: number,
   ): Promise<PrefillOutcome> {
     const startedAt = this.now();
-    let batch = this.prefilling.get(work.seqId);
+    let batch = this.prefilling.get(work.seqId)?.batch;
     let pastSource: PastSource | null = null;
     if (work.cachedPages !== null || !batch) {
       const pages = (work.cachedPages ?? []).map((page) => this.pageView(page));
@@ -181,9 +182,19 @@ export class SlotExecutor {
     const numNew = work.tokenIds.length;
     const result = await this.model.forward(batch, BigInt64Array.from(work.tokenIds, BigInt), numNew);
     const logitsAt = this.now();
-    batch = batch.advanced(result.kv, numNew);
-    this.prefilling.set(work.seqId, batch);
-    const pages = this.capture(batch, work.seqId, state, pageSize);
+    // A past without room for the new columns moves whole: the first token does not wait for it.
+    const isMoveAfterReply = work.isLastChunk && result.kv.form === 'new' && batch.movesToAdvance(numNew);
+    const advance = isMoveAfterReply
+      ? new PendingAdvance(batch, result.kv, numNew)
+      : PendingAdvance.now(batch, result.kv, numNew);
+    this.prefilling.set(work.seqId, advance);
+    const pages = this.capture(
+      () => advance.batch,
+      advance.numTokensOf(work.seqId),
+      work.seqId,
+      state,
+      pageSize,
+    );
     const sampled = work.isLastChunk ? state.sampler.sample(lastLogits(result, 0)) : null;
     if (sampled) state.pendingTokenId = sampled.tokenId;
     return { seqId: work.seqId, pastSource, pickedUpAt, startedAt, contextReadyAt, logitsAt, sampled, pages };
@@ -209,7 +220,9 @@ export class SlotExecutor {
     const pages: CapturedPage[] = [];
     const sampled = rows.map((seqId, r) => {
       const state = this.stateOf(seqId);
-      pages.push(...this.capture(this.decodeBatch!, seqId, state, pageSize));
+      const decoded = this.decodeBatch!;
+      const numTokens = decoded.rows[decoded.rowIndexOf(seqId)]!.numTokens;
+      pages.push(...this.capture(() => decoded, numTokens, seqId, state, pageSize));
       const token = state.sampler.sample(lastLogits(result, r));
       state.pendingTokenId = token.tokenId;
       return { seqId, ...token };
@@ -231,15 +244,20 @@ export class SlotExecutor {
       const joining = this.prefilling.get(seqId);
       if (!joining) throw new Error(`sequence ${seqId} has no K/V in this slot`);
       this.prefilling.delete(seqId);
-      return { batch: joining, seqId };
+      return { batch: joining.batch, seqId };
     });
     return KvBatch.gather(this.model.geometry, picks);
   }
 
   /** Announces every page of `seqId` completed since the last capture; the copy runs after the reply. */
-  private capture(batch: KvBatch, seqId: string, state: SeqState, pageSize: number): CapturedPage[] {
+  private capture(
+    source: () => KvBatch,
+    numTokens: number,
+    seqId: string,
+    state: SeqState,
+    pageSize: number,
+  ): CapturedPage[] {
     if (state.nextCapturePage === null) return [];
-    const numTokens = batch.rows[batch.rowIndexOf(seqId)]!.numTokens;
     const firstPage = state.nextCapturePage;
     const numPages = Math.floor(numTokens / pageSize) - firstPage;
     if (numPages <= 0) return [];
@@ -247,7 +265,7 @@ export class SlotExecutor {
     const pages = buffers.map((data, i) => ({ seqId, pageIndex: firstPage + i, data }));
     for (const page of pages)
       this.pendingCopies.push(() =>
-        batch.copyPage(seqId, page.pageIndex, pageSize, this.pageView(page.data)),
+        source().copyPage(seqId, page.pageIndex, pageSize, this.pageView(page.data)),
       );
     state.nextCapturePage = firstPage + numPages;
     return pages;
@@ -262,7 +280,7 @@ export class SlotExecutor {
   private retain(seqId: string): void {
     const numPages = this.seqs.get(seqId)?.nextCapturePage ?? 0;
     const batch = this.prefilling.has(seqId)
-      ? this.prefilling.get(seqId)!
+      ? this.prefilling.get(seqId)!.batch
       : this.decodeBatch?.rows.some((row) => row.seqId === seqId)
         ? this.decodeBatch
         : null;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KvBatch, SPARE_COLUMNS, kvView } from '../../../../src-main/runtime/engine/kv-batch';
 import type { KvGeometry } from '../../../../src-main/runtime/model/kv-geometry';
 import type { ForwardResult } from '../../../../src-main/runtime/engine/model-runner';
@@ -62,6 +62,26 @@ const decodeStep: StepJob = {
   drop: [],
 };
 
+/** A forward returning only the new columns (a graph with delta outputs), each holding its token's id; records each past it is fed. */
+function deltaForwarder(fed: KvBatch[]): Forwarder {
+  return {
+    geometry: GEOMETRY,
+    kvForm: 'new',
+    async forward(batch, inputIds, numNew) {
+      fed.push(batch);
+      const fresh = [0, 1].map((t) =>
+        Float32Array.from({ length: numNew * 2 }, (_, i) => Number(inputIds[Math.floor(i / 2)]) + t * 100),
+      );
+      return {
+        logits: Float32Array.of(0, 1, 0),
+        vocabSize: VOCAB,
+        numPositions: 1,
+        kv: { form: 'new', tensors: fresh },
+      };
+    },
+  };
+}
+
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('SlotExecutor page copies', () => {
@@ -112,24 +132,7 @@ describe('SlotExecutor page copies', () => {
 
   it('assembles a page hit’s past with room for all its new tokens and more, so its prefill appends in place', async () => {
     const fed: KvBatch[] = [];
-    // Returns only the new columns (a graph with delta outputs), each holding its token's id.
-    const deltas: Forwarder = {
-      geometry: GEOMETRY,
-      kvForm: 'new',
-      async forward(batch, inputIds, numNew) {
-        fed.push(batch);
-        const fresh = [0, 1].map((t) =>
-          Float32Array.from({ length: numNew * 2 }, (_, i) => Number(inputIds[Math.floor(i / 2)]) + t * 100),
-        );
-        return {
-          logits: Float32Array.of(0, 1, 0),
-          vocabSize: VOCAB,
-          numPositions: 1,
-          kv: { form: 'new', tensors: fresh },
-        };
-      },
-    };
-    const executor = new SlotExecutor(deltas, () => performance.now());
+    const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
     const first = await executor.step(firstChunk('a', [7, 8, 9]));
     await executor.step({ ...decodeStep, decode: null, drop: ['a'] });
     const numNew = SPARE_COLUMNS + 10;
@@ -148,5 +151,36 @@ describe('SlotExecutor page copies', () => {
     expect(hitPast!.width).toBe(PAGE_SIZE + numNew + SPARE_COLUMNS);
     expect(nextPast!.numColumns).toBe(PAGE_SIZE + numNew);
     expect(Array.from(nextPast!.tensors[0]!.subarray(0, 6))).toEqual([7, 7, 8, 8, 2, 2]);
+  });
+
+  it('sends a first token before moving a retained past that lacks room for its new columns, and moves it for the next step', async () => {
+    const fed: KvBatch[] = [];
+    const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
+    const first = await executor.step(firstChunk('a', [7, 8, 9])); // its K/V as they came: no room
+    await executor.step({ ...decodeStep, decode: null, drop: ['a'] }); // retains page 0, 1 spare column
+    const advanced = vi.spyOn(KvBatch.prototype, 'advanced');
+    try {
+      const job = firstChunk('b', [7, 8, 4, 5]);
+      const hit = await executor.step({
+        ...job,
+        prefill: {
+          ...job.prefill!,
+          tokenIds: [4, 5],
+          cachedPages: [first.prefill!.pages[0]!.data],
+          captureFromPage: 1,
+          retainedFrom: 'a',
+        },
+      });
+      expect(hit.prefill!.pastSource).toBe('retained');
+      expect(hit.prefill!.sampled).not.toBeNull();
+      expect(advanced).not.toHaveBeenCalled();
+      await executor.step({ ...decodeStep, decode: { rows: [{ seqId: 'b' }], mayContinue: false } });
+      expect(advanced).toHaveBeenCalled();
+      const next = fed.at(-1)!;
+      expect(next.numColumns).toBe(4);
+      expect(Array.from(next.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
+    } finally {
+      advanced.mockRestore();
+    }
   });
 });
