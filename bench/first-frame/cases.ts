@@ -159,9 +159,11 @@ export async function residentSlotNoPage(ctx: CaseContext): Promise<CaseResult> 
 /**
  * A long shared prefix already in context pages plus a few new tokens, measured side by side
  * with the same requests on a runtime with paging off (interleaved, one run each in turn). Each
- * hit's floor is timed right after its pair, once the paging-off request's tail (its drop job)
- * has run: a forward of this size swings by ~20 % over a few hundred ms on this VM, so floors
- * timed in a burst after all runs made the ratio a draw. The floor's past is the prefix's K/V,
+ * hit's floor is timed right after its pair, and the hit and its floor each start after the same
+ * pause (SETTLE_MS, which also lets the paging-off request's tail run first): on this VM a forward
+ * that follows an idle spell runs at another speed than one right after another forward, and a
+ * forward of this size swings by ~20 % over a few hundred ms, so floors timed in a burst after all
+ * runs made the ratio a draw. The floor's past is the prefix's K/V,
  * assembled once (every run caches the same pages), so a floor allocates only its new columns
  * and its garbage never lands (as GC) in a measured request; the paging-off floors, full
  * 1,044-token forwards, still run after the runs.
@@ -174,11 +176,11 @@ export async function pageHitVersusOff(ctx: CaseContext): Promise<[CaseResult, C
   // The floor's past, assembled before the first hit (its 25 MB of garbage settles first).
   const pastOf = cachedPasts(ctx.floor);
   await pastOf(ctx.folder.tokenizer.encode(prefix));
-  await sleep(SETTLE_MS);
   const measured: Array<{ ids: number[]; hit: Measured; off: Measured; hitFloorMs: number }> = [];
   for (let i = 0; i < ctx.numRuns; i++) {
     const text = `${prefix} ${promptOfTokens(ctx.folder.tokenizer, ctx.newTokens, 3000 + i)}`;
     const ids = ctx.folder.tokenizer.encode(text);
+    await sleep(SETTLE_MS);
     const hit = await request(ctx.paged, ctx.modelId, text, ctx.maxTokens);
     const off = await request(ctx.unpaged, ctx.modelId, text, ctx.maxTokens);
     await sleep(SETTLE_MS);
