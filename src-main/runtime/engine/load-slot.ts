@@ -18,7 +18,7 @@ import type { FusionOutcome } from '../model/fuse-at-load/outcome';
 import type { GraphCacheOutcome, LoadJob, StepNodes } from './protocol';
 import type { ExecutionProvider, ProviderOutcome } from './providers';
 import { withProvider } from './providers';
-import { mappedGraphWeights, readWeights } from './read-weights';
+import { mappedGraphWeights, readWeights, releaseWeights } from './read-weights';
 import { asExportedAfterFailure, removeTemporary, slotGraphOf } from './slot-graph';
 import type { ReadAhead, SlotGraph } from './slot-graph';
 import type { HeldWeights } from './read-weights';
@@ -65,10 +65,6 @@ interface Built {
 
 const specOf = (job: LoadJob) => ({ file: job.file, io: job.io, geometry: job.geometry });
 
-function releaseAll(weights: HeldWeights): void {
-  for (const buffer of weights.buffers) buffer.release();
-}
-
 /**
  * Builds from the model's own file (or the weights fusion already read from it), asking ORT to
  * save its optimized graph when a cache is set.
@@ -106,7 +102,7 @@ async function fromSource(
     });
   } catch (error) {
     if (save.pending) discardGraph(save.pending);
-    releaseAll(weights);
+    releaseWeights(weights);
     throw error;
   }
   const buildMs = performance.now() - buildStartMs;
@@ -269,7 +265,7 @@ async function loadOn(
   if (cache?.isPresent && !cache.isUnusable) {
     const cached = await fromCachedGraph(job, provider, cache);
     if (cached) {
-      if (readAhead) releaseAll(readAhead.weights);
+      if (readAhead) releaseWeights(readAhead.weights);
       return { ...cached, stepNodes: stepNodesOf(cached.graphCache, cache) };
     }
   }
@@ -279,7 +275,7 @@ async function loadOn(
   const { warmed } = await warmUp(job, built).catch(async (error: Error) => {
     // A session that cannot run its warm-up is not kept: its memory goes before the caller decides.
     await built.runner.release();
-    releaseAll(built.weights);
+    releaseWeights(built.weights);
     throw error;
   });
   const graphCache = isUnusable ? UNUSABLE_OUTCOME : warmed.graphCache;

@@ -14,6 +14,11 @@ export interface HostWeights extends HeldWeights {
   weights: WeightBytes;
 }
 
+/** Releases every host buffer `weights` holds (a load that failed or was not used, an unload). */
+export function releaseWeights(weights: HeldWeights): void {
+  for (const buffer of weights.buffers) buffer.release();
+}
+
 /**
  * A session built from the optimized-graph cache holds no buffer of ours: ORT maps the entry's
  * data file (the pre-packed weights it uses are mapped too), so there is nothing to lock.

@@ -11,7 +11,7 @@ import type { FusionResult } from './fuse-at-load';
 import { discardFusion, fusedGraphRevisionOf } from './fusion-cache';
 import type { LoadJob } from './protocol';
 import type { ExecutionProvider } from './providers';
-import { readWeights } from './read-weights';
+import { readWeights, releaseWeights } from './read-weights';
 import type { HostWeights } from './read-weights';
 
 /** What the card says for a graph ONNX Runtime already runs fused (GroupQueryAttention). */
@@ -84,7 +84,7 @@ export async function slotGraphOf(job: LoadJob, provider: ExecutionProvider): Pr
       graphCacheDir: job.graphCacheDir,
     });
   } catch (error) {
-    releaseAll(weights);
+    releaseWeights(weights);
     throw error;
   }
   const fuseMs = performance.now() - startMs - readMs;
@@ -96,12 +96,8 @@ export async function slotGraphOf(job: LoadJob, provider: ExecutionProvider): Pr
       : null;
   const graph = graphOf(job, saved ? { ...saved, outcome: result.outcome } : result, provider);
   if (graph.job === job) return { ...graph, readAhead: { weights }, readMs, fuseMs };
-  releaseAll(weights);
+  releaseWeights(weights);
   return { ...graph, readAhead: null, readMs, fuseMs };
-}
-
-function releaseAll(weights: HostWeights): void {
-  for (const buffer of weights.buffers) buffer.release();
 }
 
 /**

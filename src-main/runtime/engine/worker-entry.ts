@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { loadSlot } from './load-slot';
 import { probeProviders } from './provider-probe';
+import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
 import { READY_JOB_ID } from './protocol';
@@ -50,7 +51,7 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
       // A step run ahead that failed was for rows nobody will ask about again: unload anyway.
       await executor?.settle().catch(() => undefined);
       await runner?.release();
-      weights?.buffers.forEach((buffer) => buffer.release());
+      if (weights) releaseWeights(weights);
       runner = null;
       executor = null;
       weights = null;
