@@ -16,7 +16,7 @@ import type { DecoderMatch } from './decoder-walk';
 import { crossCheckNames } from './name-check';
 import { expectFor, FusionRefused } from './refusal';
 import { ropeParamsOf } from './rope-params';
-import { embeddingAt } from './weights';
+import { embeddingAt, outIn } from './weights';
 import type { FoundWeight, Projection } from './weights';
 import { Walker } from './walker';
 
@@ -144,13 +144,6 @@ function checkConfig({ config, shape }: RecognizeHints): void {
       'self_attn',
       `it attends over a sliding window of ${window} tokens (config.json sliding_window), which the fused attention does not limit`,
     );
-}
-
-/** [out, in] of a matrix as stored. */
-function outIn(weight: MatrixWeight): [number, number] {
-  if (weight.kind === 'blocks') return [weight.numRows, weight.numCols];
-  const [a = 0, b = 0] = weight.shape;
-  return weight.order === 'out-in' ? [a, b] : [b, a];
 }
 
 function weightSetOf(

@@ -162,7 +162,7 @@ function biasedProjection(walker: Walker, add: NodeView, part: string): Projecti
   const projection = projectionAt(walker, add.inputs[1 - at] ?? '', part);
   if (!projection) return null;
   const bias = floatWeightAt(walker, add.inputs[at]!, 'out-in', 1);
-  const numOut = outWidthOf(projection.weight);
+  const [numOut] = outIn(projection.weight);
   expectFor(
     part,
     bias !== null && bias.weight.shape[0] === numOut,
@@ -172,10 +172,11 @@ function biasedProjection(walker: Walker, add: NodeView, part: string): Projecti
   return { ...projection, bias: bias.weight };
 }
 
-/** A matrix's output features (its rows in out × in order). */
-export function outWidthOf(weight: MatrixWeight): number {
-  if (weight.kind === 'blocks') return weight.numRows;
-  return weight.order === 'out-in' ? weight.shape[0]! : weight.shape[1]!;
+/** [out, in] of a matrix as stored. */
+export function outIn(weight: MatrixWeight): [number, number] {
+  if (weight.kind === 'blocks') return [weight.numRows, weight.numCols];
+  const [a = 0, b = 0] = weight.shape;
+  return weight.order === 'out-in' ? [a, b] : [b, a];
 }
 
 function floatAttr(node: NodeView, name: string): number {
