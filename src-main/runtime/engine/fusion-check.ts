@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { FUSION_CHECK_LIMITS } from '../model/fuse-at-load';
+import { argmax } from '../sampling';
 import type { FusionAgreement } from '../model/fuse-at-load';
 import type { DecoderIo } from '../model/decoder-io';
 import type { KvGeometry } from '../model/kv-geometry';
@@ -198,12 +199,6 @@ function verdict(agreement: FusionAgreement): Omit<FusionCheck, 'stepNodes' | 'n
       reason: `its greedy ids agree at ${agreement.numEqual} of ${agreement.numCompared} positions, under the ${FUSION_CHECK_LIMITS.minAgreement * 100}% needed (max logit difference ${diff})`,
     };
   return { isAccepted: true, agreement, reason: null };
-}
-
-function argmax(values: Float32Array): number {
-  let best = 0;
-  for (let i = 1; i < values.length; i++) if (values[i]! > values[best]!) best = i;
-  return best;
 }
 
 /** Row `position` of a step's logits. */
