@@ -39,6 +39,20 @@ export function slotSessionThreadsOf(
 }
 
 /**
+ * What every slot builds its session with, from the runtime's options: page size, threads,
+ * spinning, fusion at load. A change to any of them needs every slot unloaded first.
+ */
+export function slotBuildOptionsOf(
+  options: RuntimeOptions,
+): Pick<RunnerOptions, 'numThreads' | 'canSpinThreads'> & Pick<RuntimeOptions, 'pageSize' | 'canFuseAtLoad'> {
+  return {
+    pageSize: options.pageSize,
+    ...slotSessionThreadsOf(options),
+    canFuseAtLoad: options.canFuseAtLoad,
+  };
+}
+
+/**
  * The slot registry for these options (threads resolved against this machine's cores), with
  * a spare slot worker unless `isSpareWorker` is off.
  * `dropPages` forgets an unloaded session's pages in whichever page store is current.
@@ -58,9 +72,7 @@ export function buildRegistry(
     clock: options.clock,
     log: options.log,
     budgetBytes: options.slotBudgetBytes,
-    pageSize: options.pageSize,
-    ...slotSessionThreadsOf(options),
-    canFuseAtLoad: options.canFuseAtLoad,
+    ...slotBuildOptionsOf(options),
     graphCacheDir: options.graphCacheDir,
     // A model's own choice by its canonical id (`name:variant`) or its bare name; else the
     // provider setting, read live, falling back to cpu (with the reason shown) when it cannot start.

@@ -7,7 +7,7 @@ import type { PageStore } from './pages';
 import { RunnerClient } from './engine/runner-client';
 import type { ProviderAvailability } from './engine/provider-probe';
 import type { ProviderChoice } from './engine/providers';
-import { buildEngine, buildRegistry, slotSessionThreadsOf, warmTokenizerOnLoad } from './runtime-parts';
+import { buildEngine, buildRegistry, slotBuildOptionsOf, warmTokenizerOnLoad } from './runtime-parts';
 import type { EngineParts } from './runtime-parts';
 import type { GenerationRequest, GenerationSink } from './scheduler';
 import { applyLevelOf, changedSettings, describeChange, mergeSettings, pickSettings } from './settings';
@@ -290,11 +290,7 @@ export class Runtime {
     }
     const numDroppedPages = this.parts.pages?.numPages ?? 0;
     Object.assign(this.options, after);
-    this.registry.setBuildOptions({
-      pageSize: after.pageSize,
-      ...slotSessionThreadsOf(this.options),
-      canFuseAtLoad: after.canFuseAtLoad,
-    });
+    this.registry.setBuildOptions(slotBuildOptionsOf(this.options));
     this.parts.dispose();
     this.parts = buildEngine(this.options, this.catalogue, this.registry, this.tokenizer);
     this.forwardTimelines();
