@@ -6,6 +6,8 @@
 export interface QuitAppLike {
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   quit(): void;
+  /** Ends the process with this status at once (no before-quit); the gate calls it only after close. */
+  exit(exitCode: number): void;
 }
 
 /** The `app` calls the single-instance rule uses. */
@@ -26,9 +28,14 @@ export interface QuitGateOptions {
   log(message: string): void;
 }
 
-/** Whether new work may still start (false from the first quit request on). */
+/** Whether new work may still start (false from the first quit request on), and a failing quit. */
 export interface QuitGate {
   isAccepting(): boolean;
+  /**
+   * Quits through the gate like any quit (the core closes in order first), but the process then
+   * exits with status 1, so whatever launched it (a shell, a service manager) sees the failure.
+   */
+  quitWithFailure(): void;
 }
 
 /** Longest a quit waits for the core to close before exiting anyway. */
@@ -56,10 +63,12 @@ async function settleWithin(
 
 /**
  * Holds every quit (before-quit: preventDefault) until `close` resolves, fails or times out,
- * then quits for real. close runs once however many quits are requested meanwhile.
+ * then quits for real (status 0, or 1 once `quitWithFailure` asked). close runs once however
+ * many quits are requested meanwhile.
  */
 export function installQuitGate(app: QuitAppLike, options: QuitGateOptions): QuitGate {
   let state: 'running' | 'closing' | 'closed' = 'running';
+  let exitStatus: 'ok' | 'failed' = 'ok';
   app.on('before-quit', (event) => {
     if (state === 'closed') return;
     event.preventDefault();
@@ -74,10 +83,17 @@ export function installQuitGate(app: QuitAppLike, options: QuitGateOptions): Qui
     }
     void settleWithin(closing, options.timeoutMs ?? DEFAULT_QUIT_TIMEOUT_MS, options.log).then(() => {
       state = 'closed';
-      app.quit();
+      if (exitStatus === 'failed') app.exit(1);
+      else app.quit();
     });
   });
-  return { isAccepting: () => state === 'running' };
+  return {
+    isAccepting: () => state === 'running',
+    quitWithFailure: () => {
+      exitStatus = 'failed';
+      app.quit();
+    },
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import { hardenSession, hardenWebContents, type HardenOptions } from './harden';
 import { registerIpcHandlers } from './ipc-handlers';
 import { createSavePathPicker } from './save-dialog';
 import { claimSingleInstance, installQuitGate } from './lifecycle';
+import type { QuitGate } from './lifecycle';
 import { buildMenuTemplate } from './menu';
 import { chooseRendererSource, type RendererSource } from './renderer-source';
 import { mainWindowOptions } from './window-options';
@@ -37,6 +38,8 @@ interface HostContext {
   hardening: HardenOptions;
   core: Promise<Core>;
   service: ServiceApi;
+  /** Every quit goes through it, the one after an uncaught error included. */
+  gate: QuitGate;
 }
 
 /** Brings the existing window forward (a second launch, or the dock icon). */
@@ -151,8 +154,8 @@ function onReady(context: HostContext): void {
         log(message);
         dialog.showErrorBox('First Frame stopped', message);
       },
-      // Through the quit gate: the core closes in order (history flushed) before the process exits.
-      stop: () => app.quit(),
+      // Through the quit gate: the core closes in order (history flushed), then the process exits 1.
+      stop: () => context.gate.quitWithFailure(),
     });
     built.prefetchDefault().then(
       (modelId) => modelId && log(`model ${modelId} is resident`),
@@ -226,7 +229,7 @@ function start(): void {
     if (process.platform !== 'darwin') app.quit();
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
-  void app.whenReady().then(() => onReady({ paths, source, hardening, core, service }));
+  void app.whenReady().then(() => onReady({ paths, source, hardening, core, service, gate }));
 }
 
 // A separate data folder for one run (the Electron tests, a second profile); before the

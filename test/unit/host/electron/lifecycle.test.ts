@@ -5,11 +5,16 @@ import { claimSingleInstance, installQuitGate } from '../../../../src-main/host/
 /** A fake `app`: emits before-quit on quit(), like Electron, until a listener prevents it. */
 class FakeApp extends EventEmitter {
   numExits = 0;
+  exitCodes: number[] = [];
   hasLock = true;
   quit(): void {
     let isPrevented = false;
     this.emit('before-quit', { preventDefault: () => (isPrevented = true) });
-    if (!isPrevented) this.numExits += 1;
+    if (!isPrevented) this.exit(0);
+  }
+  exit(exitCode: number): void {
+    this.numExits += 1;
+    this.exitCodes.push(exitCode);
   }
   requestSingleInstanceLock(): boolean {
     return this.hasLock;
@@ -34,6 +39,25 @@ describe('installQuitGate', () => {
     expect(close).toHaveBeenCalledTimes(1);
     finishClose();
     await vi.waitFor(() => expect(app.numExits).toBe(1));
+  });
+
+  it('a quit after a failure closes the core first, then exits with status 1', async () => {
+    const app = new FakeApp();
+    let finishClose!: () => void;
+    const close = vi.fn(() => new Promise<void>((resolve) => (finishClose = resolve)));
+    const gate = installQuitGate(app, { close, log: () => {} });
+    gate.quitWithFailure();
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(app.numExits).toBe(0);
+    finishClose();
+    await vi.waitFor(() => expect(app.exitCodes).toEqual([1]));
+  });
+
+  it('an ordinary quit exits with status 0', async () => {
+    const app = new FakeApp();
+    installQuitGate(app, { close: () => Promise.resolve(), log: () => {} });
+    app.quit();
+    await vi.waitFor(() => expect(app.exitCodes).toEqual([0]));
   });
 
   it('still exits when close fails, and logs why', async () => {
