@@ -1,6 +1,7 @@
 import type { PageMiss } from '../../telemetry/timeline';
 import { MissIndex } from './miss-index';
 import type { PageData } from './page-data';
+import { PageIndex, sameTokens } from './page-index';
 import { CHAIN_ROOT, chainHash, identityKey, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
@@ -36,14 +37,17 @@ export interface PageCounters {
  * and `release`.
  */
 export class PageStore {
+  /** Every stored page by key, least recently used first. */
   private readonly pages = new Map<string, CachedPage>();
   private numBytes = 0;
+  private readonly index: PageIndex;
   private readonly misses: MissIndex;
   readonly counters: PageCounters = { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 };
 
   constructor(readonly pageSize: number) {
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new Error(`page size must be a positive integer, got ${pageSize}`);
+    this.index = new PageIndex(pageSize);
     this.misses = new MissIndex(pageSize);
   }
 
@@ -68,29 +72,14 @@ export class PageStore {
    * hold them: call `hold` for the pages a sequence will read.
    */
   lookup(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): CachedPage[] {
-    const found = this.match(identity, tokenIds, maxPages);
+    const found = this.index.leadingPages(identity, tokenIds, maxPages);
     for (const page of found) this.touch(page);
     return found;
   }
 
   /** How many leading pages `lookup` would find now, without marking them used (forecasts). */
   peek(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): number {
-    return this.match(identity, tokenIds, maxPages).length;
-  }
-
-  private match(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): CachedPage[] {
-    const found: CachedPage[] = [];
-    let parent = CHAIN_ROOT;
-    for (let pageIndex = 0; pageIndex < maxPages; pageIndex++) {
-      const slice = tokenIds.slice(pageIndex * this.pageSize, (pageIndex + 1) * this.pageSize);
-      if (slice.length < this.pageSize) break;
-      const hash = chainHash(parent, slice);
-      const page = this.pages.get(pageKey(identity, pageIndex, hash));
-      if (!page || !sameTokens(page.tokenIds, slice)) break;
-      found.push(page);
-      parent = hash;
-    }
-    return found;
+    return this.index.leadingPages(identity, tokenIds, maxPages).length;
   }
 
   /**
@@ -145,6 +134,7 @@ export class PageStore {
       };
       this.pages.set(key, page);
       this.numBytes += data.byteLength;
+      this.index.add(page);
       this.misses.added(page);
     }
     this.hold(page);
@@ -182,10 +172,9 @@ export class PageStore {
    * Returns the number of pages dropped.
    */
   dropIdentity(identity: PageIdentity): number {
-    const key = identityKey(identity);
     let numDropped = 0;
-    for (const page of [...this.pages.values()])
-      if (page.identityKey === key && page.numHolders === 0) {
+    for (const page of this.index.pagesOf(identity))
+      if (page.numHolders === 0) {
         this.remove(page, true);
         numDropped += 1;
       }
@@ -206,13 +195,8 @@ export class PageStore {
     if (this.pages.get(page.key) === page) {
       this.pages.delete(page.key);
       this.numBytes -= page.data.byteLength;
+      this.index.remove(page);
       this.misses.removed(page, isEvicted);
     }
   }
-}
-
-function sameTokens(stored: Int32Array, tokenIds: readonly number[]): boolean {
-  if (stored.length !== tokenIds.length) return false;
-  for (let i = 0; i < stored.length; i++) if (stored[i] !== tokenIds[i]) return false;
-  return true;
 }

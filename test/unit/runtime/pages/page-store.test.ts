@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAIN_ROOT, PageStore } from '../../../../src-main/runtime/pages';
+import { CHAIN_ROOT, PageStore, chainHash, pageKey } from '../../../../src-main/runtime/pages';
 import { IDENTITY, TOKENS, dataOf, fill } from '../../../support/pages';
 
 describe('PageStore', () => {
@@ -11,6 +11,46 @@ describe('PageStore', () => {
     changed[20] = 7;
     expect(store.lookup(IDENTITY, changed, 10)).toHaveLength(2);
     expect(store.lookup(IDENTITY, TOKENS, 3)).toHaveLength(3);
+  });
+
+  it("finds the very pages a walk that rehashes every page's chain would find", () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const found = store.lookup(IDENTITY, TOKENS, 10);
+    let parent = CHAIN_ROOT;
+    const rehashed = found.map((_, i) => {
+      parent = chainHash(parent, TOKENS.slice(i * 8, (i + 1) * 8));
+      return pageKey(IDENTITY, i, parent);
+    });
+    expect(found.map((page) => page.key)).toEqual(rehashed);
+    expect(store.peek(IDENTITY, TOKENS, 10)).toBe(5);
+  });
+
+  it('finds a whole chain again once its evicted first page is stored anew', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    expect(store.evict(64)).toBe(64);
+    expect(store.lookup(IDENTITY, TOKENS, 10)).toHaveLength(0);
+    fill(store, IDENTITY, TOKENS.slice(0, 8));
+    expect(store.lookup(IDENTITY, TOKENS, 10)).toHaveLength(5);
+  });
+
+  it('tells token ids apart that share their low 16 bits (no page for another prompt)', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const aliased = TOKENS.map((id, i) => (i === 3 ? id + 0x10000 : id));
+    expect(store.lookup(IDENTITY, aliased, 10)).toHaveLength(0);
+  });
+
+  it('forgets an evicted or dropped page: it is never found again', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    store.evict(64 * 5);
+    expect(store.numPages).toBe(0);
+    expect(store.lookup(IDENTITY, TOKENS, 10)).toHaveLength(0);
+    fill(store, IDENTITY, TOKENS);
+    expect(store.dropIdentity(IDENTITY)).toBe(5);
+    expect(store.peek(IDENTITY, TOKENS, 10)).toBe(0);
   });
 
   it.each([

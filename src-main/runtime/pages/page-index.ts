@@ -1,0 +1,88 @@
+import { CHAIN_ROOT, identityKey } from './page-key';
+import type { PageIdentity } from './page-key';
+import type { CachedPage } from './page-store';
+
+/**
+ * The lookup's index of stored pages: per identity, each page under its position, its parent's
+ * chain hash and its own token ids, verbatim. A lookup walks a prompt's pages from the first, each
+ * step keyed by the hash of the page found before it, so it hashes nothing: the chain hashes it
+ * follows are the stored pages' own, computed once when each page was stored. The identity's
+ * key is built once per lookup, not once per page.
+ */
+export class PageIndex {
+  private readonly byIdentity = new Map<string, Map<string, CachedPage>>();
+  /** Each indexed page's link key, as it was when the page was added. */
+  private readonly keys = new Map<CachedPage, string>();
+
+  /** Code units of one page's token ids, reused by every key (no allocation per page). */
+  private readonly units: number[];
+
+  constructor(private readonly pageSize: number) {
+    this.units = new Array<number>(2 * pageSize).fill(0);
+  }
+
+  add(page: CachedPage): void {
+    let pages = this.byIdentity.get(page.identityKey);
+    if (!pages) this.byIdentity.set(page.identityKey, (pages = new Map()));
+    const key = this.linkKey(page.pageIndex, page.parentHash, page.tokenIds, 0);
+    const replaced = pages.get(key);
+    if (replaced) this.keys.delete(replaced);
+    pages.set(key, page);
+    this.keys.set(page, key);
+  }
+
+  remove(page: CachedPage): void {
+    const key = this.keys.get(page);
+    if (key === undefined) return;
+    this.keys.delete(page);
+    const pages = this.byIdentity.get(page.identityKey)!;
+    pages.delete(key);
+    if (pages.size === 0) this.byIdentity.delete(page.identityKey);
+  }
+
+  /** Every stored page of one identity (a copy: the caller may remove them as it goes). */
+  pagesOf(identity: PageIdentity): CachedPage[] {
+    return [...(this.byIdentity.get(identityKey(identity))?.values() ?? [])];
+  }
+
+  /**
+   * The longest run of leading pages of `tokenIds` (at most `maxPages`). A page counts only when
+   * its stored token ids equal the prompt's and it follows the page before it (fail closed).
+   */
+  leadingPages(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): CachedPage[] {
+    const found: CachedPage[] = [];
+    const pages = this.byIdentity.get(identityKey(identity));
+    if (!pages) return found;
+    let parent = CHAIN_ROOT;
+    for (let pageIndex = 0; pageIndex < maxPages; pageIndex++) {
+      const from = pageIndex * this.pageSize;
+      if (from + this.pageSize > tokenIds.length) break;
+      const page = pages.get(this.linkKey(pageIndex, parent, tokenIds, from));
+      if (!page || page.parentHash !== parent || !sameTokens(page.tokenIds, tokenIds, from)) break;
+      found.push(page);
+      parent = page.hash;
+    }
+    return found;
+  }
+
+  /**
+   * A page's place in its chain: position, parent's hash and its `pageSize` token ids from `from`
+   * as two UTF-16 code units each (an exact, reversible spelling: equal keys mean equal tokens).
+   */
+  private linkKey(pageIndex: number, parentHash: string, tokenIds: ArrayLike<number>, from: number): string {
+    const units = this.units;
+    for (let i = 0; i < this.pageSize; i++) {
+      const id = tokenIds[from + i]!;
+      units[2 * i] = id & 0xffff;
+      units[2 * i + 1] = id >>> 16;
+    }
+    return `${pageIndex}/${parentHash}/${String.fromCharCode(...units)}`;
+  }
+}
+
+/** Whether a stored page's token ids equal `tokenIds` from `from` on (its whole length). */
+export function sameTokens(stored: Int32Array, tokenIds: readonly number[], from = 0): boolean {
+  if (from + stored.length > tokenIds.length) return false;
+  for (let i = 0; i < stored.length; i++) if (stored[i] !== tokenIds[from + i]) return false;
+  return true;
+}
