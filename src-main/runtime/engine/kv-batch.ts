@@ -252,15 +252,6 @@ export class KvBatch {
     return new KvBatch(this.geometry, rows, numColumns, tensors, width, edge);
   }
 
-  /**
-   * Whether `advanced` with `numNew` new columns (only the new ones) moves every column to new
-   * tensors: this batch is not at its tensors' written edge, or they lack the room.
-   */
-  movesToAdvance(numNew: number): boolean {
-    if (this.width === 0) return false;
-    return this.edge.numColumns !== this.numColumns || this.numColumns + numNew > this.width;
-  }
-
   /** The batch a whole `present` makes: its width is the present's own. */
   private presentBatch(kv: ForwardKv, rows: KvRow[], numColumns: number): KvBatch {
     if (this.geometry.rows === 'start') {

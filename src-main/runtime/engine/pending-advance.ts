@@ -1,10 +1,12 @@
 import type { ForwardKv, KvBatch } from './kv-batch';
 
 /**
- * A prefill chunk's batch after its forward, advanced by its new columns when first read. A past
- * without room for them moves whole to wider tensors (a copy of every column): for a chunk that
- * samples the first token the move waits until after the reply, on the next job or step ahead
- * that reads the batch, instead of holding the token back. Reading is idempotent.
+ * A prefill chunk's batch after its forward, advanced by its new columns when first read: written
+ * into the past's spare room in place, or, for a past without room for them, with the whole past
+ * moved to wider tensors (a copy of every column). For a chunk that samples the first token either
+ * waits until after the reply, for the next job, step ahead or page copy that reads the batch,
+ * instead of holding the token back (at ~100M a 20-token chunk's in-place write took ~0.3 ms, a
+ * move ~17 ms). Reading is idempotent.
  */
 export class PendingAdvance {
   private advanced: KvBatch | null = null;

@@ -182,9 +182,8 @@ export class SlotExecutor {
     const numNew = work.tokenIds.length;
     const result = await this.model.forward(batch, BigInt64Array.from(work.tokenIds, BigInt), numNew);
     const logitsAt = this.now();
-    // A past without room for the new columns moves whole: the first token does not wait for it.
-    const isMoveAfterReply = work.isLastChunk && result.kv.form === 'new' && batch.movesToAdvance(numNew);
-    const advance = isMoveAfterReply
+    // The first token does not wait for the new columns to be written (or the past to move).
+    const advance = work.isLastChunk
       ? new PendingAdvance(batch, result.kv, numNew)
       : PendingAdvance.now(batch, result.kv, numNew);
     this.prefilling.set(work.seqId, advance);

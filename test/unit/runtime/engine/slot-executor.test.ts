@@ -153,6 +153,41 @@ describe('SlotExecutor page copies', () => {
     expect(Array.from(nextPast!.tensors[0]!.subarray(0, 6))).toEqual([7, 7, 8, 8, 2, 2]);
   });
 
+  it('sends a page hit’s first token before writing its new columns in place, and writes them before the next step and page copy read them', async () => {
+    const fed: KvBatch[] = [];
+    const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
+    const first = await executor.step(firstChunk('a', [7, 8, 9]));
+    await executor.step({ ...decodeStep, decode: null, drop: ['a'] });
+    const advanced = vi.spyOn(KvBatch.prototype, 'advanced');
+    try {
+      const job = firstChunk('b', [7, 8, 4, 5]);
+      const hit = await executor.step({
+        ...job,
+        prefill: {
+          ...job.prefill!,
+          tokenIds: [4, 5],
+          cachedPages: [first.prefill!.pages[0]!.data],
+          captureFromPage: 1,
+        },
+      });
+      expect(hit.prefill!.pastSource).toBe('pages');
+      expect(hit.prefill!.sampled).not.toBeNull();
+      expect(advanced).not.toHaveBeenCalled();
+      const [page1] = hit.prefill!.pages;
+      expect(page1!.pageIndex).toBe(1);
+      await executor.step({ ...decodeStep, decode: { rows: [{ seqId: 'b' }], mayContinue: false } });
+      expect(advanced).toHaveBeenCalled();
+      const next = fed.at(-1)!;
+      const written = advanced.mock.results[0]!.value as KvBatch;
+      expect(written.tensors[0]).toBe(fed.at(-2)!.tensors[0]); // in place: the hit's past, not a moved copy
+      expect(Array.from(next.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
+      const view = kvView(GEOMETRY, page1!.data.buffer, page1!.data.byteOffset, page1!.data.byteLength);
+      expect(Array.from(view)).toEqual([4, 4, 5, 5, 104, 104, 105, 105]);
+    } finally {
+      advanced.mockRestore();
+    }
+  });
+
   it('sends a first token before moving a retained past that lacks room for its new columns, and moves it for the next step', async () => {
     const fed: KvBatch[] = [];
     const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
