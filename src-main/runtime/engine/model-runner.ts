@@ -3,7 +3,8 @@ import { KEEP_INPUT, NEW_COLUMN_INDEX, deltaNameOf, rewriteForSlot } from '../mo
 import type { DecoderIo, SlotRewrite } from '../model';
 import { halfArrayToFloat32 } from '../model/float16';
 import type { ForwardKv, KvArray, KvBatch } from './kv-batch';
-import { attentionMaskOf, newColumnIndexOf, positionIdsOf, sequenceLengthsOf } from './kv-feeds';
+import { ForwardFeeds } from './forward-feeds';
+import type { LogitsWanted } from './forward-feeds';
 import type { KvGeometry } from '../model/kv-geometry';
 import { sessionOptionsOf } from './session-options';
 import type { RunnerOptions } from './session-options';
@@ -22,8 +23,7 @@ export interface ForwardResult {
   kv: ForwardKv;
 }
 
-/** Which positions' logits a forward needs: the last one (sampling) or all (scoring text). */
-export type LogitsWanted = 'last' | 'all';
+export type { LogitsWanted } from './forward-feeds';
 
 /** A variant's weights in memory: the ONNX bytes and each external data file by the name the graph uses. */
 export interface WeightBytes {
@@ -50,8 +50,7 @@ export class ModelRunner {
   private readonly fetches: string[];
   /** 'new' when the graph has delta outputs: forwards return only the new columns. */
   readonly kvForm: ForwardKv['form'];
-  /** The delta outputs gather each row's new columns at the columns this input names (GroupQueryAttention). */
-  private readonly hasNewColumnIndex: boolean;
+  private readonly feeds: ForwardFeeds;
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -63,7 +62,9 @@ export class ModelRunner {
     ]).flat();
     const hasDeltas = presents.every((name) => session.outputNames.includes(deltaNameOf(name)));
     this.kvForm = hasDeltas ? 'new' : 'present';
-    this.hasNewColumnIndex = session.inputNames.includes(NEW_COLUMN_INDEX);
+    // The delta outputs gather each row's new columns at the columns this input names (GroupQueryAttention).
+    const hasNewColumnIndex = session.inputNames.includes(NEW_COLUMN_INDEX);
+    this.feeds = new ForwardFeeds(spec.io, spec.geometry.numLayers, hasNewColumnIndex);
     this.kvOutputs = hasDeltas ? presents.map(deltaNameOf) : presents;
     this.fetches = ['logits', ...this.kvOutputs];
   }
@@ -111,7 +112,7 @@ export class ModelRunner {
   ): Promise<ForwardResult> {
     const { io } = this.spec;
     // Only what is read: onnxruntime-node copies every fetched output into a fresh buffer.
-    const feeds = feedsOf(batch, inputIds, numNew, wanted, io, this.hasNewColumnIndex);
+    const feeds = this.feeds.of(batch, inputIds, numNew, wanted);
     const outputs = await this.session.run(feeds, this.fetches);
     const logits = outputs['logits']!;
     const tensors = this.kvOutputs.map((name) => outputs[name]!.data as KvArray);
@@ -167,50 +168,6 @@ async function createSession(
     }
   }
   return ort.InferenceSession.create(source.bytes, original);
-}
-
-function feedsOf(
-  batch: KvBatch,
-  inputIds: BigInt64Array,
-  numNew: number,
-  wanted: LogitsWanted,
-  io: DecoderIo,
-  hasNewColumnIndex: boolean,
-): Record<string, ort.Tensor> {
-  const numRows = batch.rows.length;
-  const feeds: Record<string, ort.Tensor> = {
-    input_ids: new ort.Tensor('int64', inputIds, [numRows, numNew]),
-  };
-  if (io.hasLengthInputs) {
-    const { seqlensK, total } = sequenceLengthsOf(batch, numNew);
-    feeds['seqlens_k'] = new ort.Tensor('int32', seqlensK, [numRows]);
-    feeds['total_sequence_length'] = new ort.Tensor('int32', Int32Array.of(total), []);
-  } else {
-    const { mask, width } = attentionMaskOf(batch, numNew);
-    feeds['attention_mask'] = new ort.Tensor('int64', mask, [numRows, width]);
-  }
-  if (io.hasPositionIds)
-    feeds['position_ids'] = new ort.Tensor('int64', positionIdsOf(batch, numNew), [numRows, numNew]);
-  if (hasNewColumnIndex) {
-    const dims = [numRows, batch.geometry.numKvHeads, numNew, 1];
-    feeds[NEW_COLUMN_INDEX] = new ort.Tensor('int64', newColumnIndexOf(batch, numNew), dims);
-  }
-  // HF semantics: keep the last N positions' logits, 0 = all of them.
-  if (io.logitsToKeepInput)
-    feeds[io.logitsToKeepInput] = new ort.Tensor('int64', BigInt64Array.of(wanted === 'last' ? 1n : 0n), []);
-  // A merged decoder takes its with-past branch only when there is a past.
-  if (io.hasUseCacheBranch)
-    feeds['use_cache_branch'] = new ort.Tensor('bool', Uint8Array.of(batch.width > 0 ? 1 : 0), [1]);
-  const kvType = batch.geometry.kvDtype;
-  for (let layer = 0; layer < batch.geometry.numLayers; layer++) {
-    feeds[`past_key_values.${layer}.key`] = new ort.Tensor(kvType, batch.tensors[2 * layer]!, batch.dims);
-    feeds[`past_key_values.${layer}.value`] = new ort.Tensor(
-      kvType,
-      batch.tensors[2 * layer + 1]!,
-      batch.dims,
-    );
-  }
-  return feeds;
 }
 
 /** Why a session does not have the inputs/outputs the spec feeds and reads, or null when it does. */
