@@ -16,7 +16,12 @@ const FUSED_IO: DecoderIo = {
   kvRows: 'start',
   hasLengthInputs: true,
 };
-const PASTS = ['past_key_values.0.key', 'past_key_values.0.value', 'past_key_values.1.key', 'past_key_values.1.value'];
+const PASTS = [
+  'past_key_values.0.key',
+  'past_key_values.0.value',
+  'past_key_values.1.key',
+  'past_key_values.1.value',
+];
 
 /** The new columns of a forward adding `numNew` tokens to one row: each tensor filled with `value`. */
 function fresh(numNew: number, value: number): ForwardKv {
@@ -70,7 +75,8 @@ describe('ForwardFeeds', () => {
 
   it('asks for the last position’s logits or all of them', () => {
     const feeds = new ForwardFeeds(FUSED_IO, GEOMETRY.numLayers, false);
-    const keep = (feed: Record<string, ort.Tensor>) => Array.from(feed['logits_to_keep']!.data as BigInt64Array);
+    const keep = (feed: Record<string, ort.Tensor>) =>
+      Array.from(feed['logits_to_keep']!.data as BigInt64Array);
     expect(keep(feeds.of(decodingBatch(), ids, 1, 'last'))).toEqual([1n]);
     expect(keep(feeds.of(decodingBatch(), ids, 1, 'all'))).toEqual([0n]);
   });
