@@ -82,6 +82,32 @@ function deltaForwarder(fed: KvBatch[]): Forwarder {
   };
 }
 
+/**
+ * Sequence 'a' prefills [7, 8, 9] and leaves (page 0 stored, its past retained); then 'b' hits
+ * page 0 with new tokens [4, 5], its past from the page or from 'a''s retained one, and takes a
+ * decode step. Returns the hit's reply, every past fed to the forward, and the batches
+ * `KvBatch.advanced` made from the hit on (how many of them before the hit's reply).
+ */
+async function hitWithNewColumns(retainedFrom: string | null) {
+  const fed: KvBatch[] = [];
+  const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
+  const first = await executor.step(firstChunk('a', [7, 8, 9]));
+  await executor.step({ ...decodeStep, decode: null, drop: ['a'] });
+  const spy = vi.spyOn(KvBatch.prototype, 'advanced');
+  try {
+    const job = firstChunk('b', [7, 8, 4, 5]);
+    const cachedPages = [first.prefill!.pages[0]!.data];
+    const prefill = { ...job.prefill!, tokenIds: [4, 5], cachedPages, captureFromPage: 1, retainedFrom };
+    const hit = await executor.step({ ...job, prefill });
+    const advancedBeforeReply = spy.mock.calls.length;
+    await executor.step({ ...decodeStep, decode: { rows: [{ seqId: 'b' }], mayContinue: false } });
+    const advanced = spy.mock.results.map((result) => result.value as KvBatch);
+    return { hit, fed, advancedBeforeReply, advanced };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('SlotExecutor page copies', () => {
@@ -154,68 +180,27 @@ describe('SlotExecutor page copies', () => {
   });
 
   it('sends a page hit’s first token before writing its new columns in place, and writes them before the next step and page copy read them', async () => {
-    const fed: KvBatch[] = [];
-    const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
-    const first = await executor.step(firstChunk('a', [7, 8, 9]));
-    await executor.step({ ...decodeStep, decode: null, drop: ['a'] });
-    const advanced = vi.spyOn(KvBatch.prototype, 'advanced');
-    try {
-      const job = firstChunk('b', [7, 8, 4, 5]);
-      const hit = await executor.step({
-        ...job,
-        prefill: {
-          ...job.prefill!,
-          tokenIds: [4, 5],
-          cachedPages: [first.prefill!.pages[0]!.data],
-          captureFromPage: 1,
-        },
-      });
-      expect(hit.prefill!.pastSource).toBe('pages');
-      expect(hit.prefill!.sampled).not.toBeNull();
-      expect(advanced).not.toHaveBeenCalled();
-      const [page1] = hit.prefill!.pages;
-      expect(page1!.pageIndex).toBe(1);
-      await executor.step({ ...decodeStep, decode: { rows: [{ seqId: 'b' }], mayContinue: false } });
-      expect(advanced).toHaveBeenCalled();
-      const next = fed.at(-1)!;
-      const written = advanced.mock.results[0]!.value as KvBatch;
-      expect(written.tensors[0]).toBe(fed.at(-2)!.tensors[0]); // in place: the hit's past, not a moved copy
-      expect(Array.from(next.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
-      const view = kvView(GEOMETRY, page1!.data.buffer, page1!.data.byteOffset, page1!.data.byteLength);
-      expect(Array.from(view)).toEqual([4, 4, 5, 5, 104, 104, 105, 105]);
-    } finally {
-      advanced.mockRestore();
-    }
+    const { hit, fed, advancedBeforeReply, advanced } = await hitWithNewColumns(null);
+    expect(hit.prefill!.pastSource).toBe('pages');
+    expect(hit.prefill!.sampled).not.toBeNull();
+    expect(advancedBeforeReply).toBe(0);
+    expect(advanced[0]!.tensors[0]).toBe(fed.at(-2)!.tensors[0]); // in place: the hit's past, not a moved copy
+    expect(Array.from(fed.at(-1)!.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
+    const [page1] = hit.prefill!.pages;
+    expect(page1!.pageIndex).toBe(1);
+    const view = kvView(GEOMETRY, page1!.data.buffer, page1!.data.byteOffset, page1!.data.byteLength);
+    expect(Array.from(view)).toEqual([4, 4, 5, 5, 104, 104, 105, 105]);
   });
 
   it('sends a first token before moving a retained past that lacks room for its new columns, and moves it for the next step', async () => {
-    const fed: KvBatch[] = [];
-    const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
-    const first = await executor.step(firstChunk('a', [7, 8, 9])); // its K/V as they came: no room
-    await executor.step({ ...decodeStep, decode: null, drop: ['a'] }); // retains page 0, 1 spare column
-    const advanced = vi.spyOn(KvBatch.prototype, 'advanced');
-    try {
-      const job = firstChunk('b', [7, 8, 4, 5]);
-      const hit = await executor.step({
-        ...job,
-        prefill: {
-          ...job.prefill!,
-          tokenIds: [4, 5],
-          cachedPages: [first.prefill!.pages[0]!.data],
-          captureFromPage: 1,
-          retainedFrom: 'a',
-        },
-      });
-      expect(hit.prefill!.pastSource).toBe('retained');
-      expect(hit.prefill!.sampled).not.toBeNull();
-      expect(advanced).not.toHaveBeenCalled();
-      await executor.step({ ...decodeStep, decode: { rows: [{ seqId: 'b' }], mayContinue: false } });
-      expect(advanced).toHaveBeenCalled();
-      const next = fed.at(-1)!;
-      expect(next.numColumns).toBe(4);
-      expect(Array.from(next.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
-    } finally {
-      advanced.mockRestore();
-    }
+    // 'a' kept its K/V as they came (no room): its retained past has 1 spare column.
+    const { hit, fed, advancedBeforeReply, advanced } = await hitWithNewColumns('a');
+    expect(hit.prefill!.pastSource).toBe('retained');
+    expect(hit.prefill!.sampled).not.toBeNull();
+    expect(advancedBeforeReply).toBe(0);
+    expect(advanced).not.toHaveLength(0);
+    const next = fed.at(-1)!;
+    expect(next.numColumns).toBe(4);
+    expect(Array.from(next.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
   });
 });
