@@ -238,6 +238,8 @@ export class SlotExecutor {
       current.rows.every((row, i) => row.seqId === wanted[i])
     )
       return current;
+    const alone = wanted.length === 1 ? this.loneJoining(wanted[0]!) : null;
+    if (alone) return alone;
     const picks = wanted.map((seqId) => {
       if (current?.rows.some((row) => row.seqId === seqId)) return { batch: current, seqId };
       const joining = this.prefilling.get(seqId);
@@ -246,6 +248,20 @@ export class SlotExecutor {
       return { batch: joining.batch, seqId };
     });
     return KvBatch.gather(this.model.geometry, picks);
+  }
+
+  /**
+   * The past of a sequence that starts decoding alone, as its prefill left it (spare room and
+   * all): gathering it would copy every column (25 MB at 1,024 tokens on the ~100M model) and, with
+   * no room left, the step's new column would move it once more. Null when it is not a one-row,
+   * unpadded prefill batch.
+   */
+  private loneJoining(seqId: string): KvBatch | null {
+    if (this.decodeBatch?.rows.some((row) => row.seqId === seqId)) return null;
+    const batch = this.prefilling.get(seqId)?.batch;
+    if (batch?.rows.length !== 1 || batch.rows[0]!.numPad !== 0) return null;
+    this.prefilling.delete(seqId);
+    return batch;
   }
 
   /** Announces every page of `seqId` completed since the last capture; the copy runs after the reply. */

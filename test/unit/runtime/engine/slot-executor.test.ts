@@ -185,6 +185,7 @@ describe('SlotExecutor page copies', () => {
     expect(hit.prefill!.sampled).not.toBeNull();
     expect(advancedBeforeReply).toBe(0);
     expect(advanced[0]!.tensors[0]).toBe(fed.at(-2)!.tensors[0]); // in place: the hit's past, not a moved copy
+    expect(fed.at(-1)!.tensors[0]).toBe(fed.at(-2)!.tensors[0]); // decoding alone: no gather either
     expect(Array.from(fed.at(-1)!.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
     const [page1] = hit.prefill!.pages;
     expect(page1!.pageIndex).toBe(1);
