@@ -115,7 +115,7 @@ export async function run(argv: string[]): Promise<number> {
       boundary:
         'server TTFT: arrival at the runtime → first chunk handed to the sink; floor: bare session.run of the same uncached tokens on the bench thread',
       statistic:
-        "phase_ms (seed 000's names: route, slot_activation, context_lookup, prefill, decode_first_token, first_chunk_flush, plus slot_load, queue, unattributed), parts_ms (the timeline's parts), first_chunk_ms, full_response_ms, floor_prefill_ms are means over runs (they decompose); medians beside them",
+        "phase_ms (seed 000's names: route, slot_activation, context_lookup, prefill, decode_first_token, first_chunk_flush, plus slot_load, queue, unattributed), parts_ms (the timeline's parts), first_chunk_ms, full_response_ms, floor_prefill_ms are means over runs (they decompose); medians beside them (parts_median_ms: each part's median, robust to one run's outlier, not a decomposition)",
       slot: {
         pinned: slot?.isPinned ?? false,
         pinned_reason: slot?.pinnedReason ?? null,

@@ -1,4 +1,5 @@
 import { TTFT_PARTS } from '../../src-main/telemetry/timeline';
+import type { Timeline } from '../../src-main/telemetry/timeline';
 import type { CaseResult, CaseRun } from './cases';
 import type { DecodeResult } from './decode';
 import { median } from './decode';
@@ -37,16 +38,22 @@ export function seedPhasesOf(run: CaseRun): Record<string, number> {
   };
 }
 
+/** The timeline's parts (and `unattributed`) over runs, by one statistic, in snake_case. */
+function partsOf(timelines: readonly Timeline[], statistic: (values: number[]) => number) {
+  const partsMs: Record<string, number> = {};
+  for (const part of TTFT_PARTS) partsMs[snake(part)] = statistic(timelines.map((t) => t.parts[part]));
+  partsMs['unattributed'] = statistic(timelines.map((t) => t.unattributedMs));
+  return partsMs;
+}
+
 /**
  * One case in seed 000's shape. `phase_ms` (seed 000's names), `parts_ms` (the timeline's own
  * parts), `first_chunk_ms` and `full_response_ms` are means over the runs, because means
- * decompose: either set of phases sums to `first_chunk_ms`.
+ * decompose: either set of phases sums to `first_chunk_ms`. `parts_median_ms` are the parts'
+ * medians: they do not sum to anything, but one run's outlier does not move them.
  */
 export function caseJson(result: CaseResult) {
   const timelines = result.runs.map((r) => r.timeline);
-  const partsMs: Record<string, number> = {};
-  for (const part of TTFT_PARTS) partsMs[snake(part)] = mean(timelines.map((t) => t.parts[part]));
-  partsMs['unattributed'] = mean(timelines.map((t) => t.unattributedMs));
   const seed = result.runs.map(seedPhasesOf);
   const phaseMs = Object.fromEntries(
     Object.keys(seed[0] ?? {}).map((k) => [k, mean(seed.map((s) => s[k]!))]),
@@ -60,7 +67,8 @@ export function caseJson(result: CaseResult) {
     prompt_tokens: mean(timelines.map((t) => t.numPromptTokens)),
     cached_tokens: mean(timelines.map((t) => t.numCachedTokens)),
     phase_ms: phaseMs,
-    parts_ms: partsMs,
+    parts_ms: partsOf(timelines, mean),
+    parts_median_ms: partsOf(timelines, median),
     first_chunk_ms: mean(ttfts),
     full_response_ms: mean(timelines.map((t) => t.e2eMs)),
     floor_prefill_ms: mean(result.runs.map((r) => r.floorPrefillMs)),

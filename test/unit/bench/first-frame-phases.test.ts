@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { median } from '../../../bench/first-frame/decode';
-import { seedPhasesOf } from '../../../bench/first-frame/summary';
+import { caseJson, seedPhasesOf } from '../../../bench/first-frame/summary';
 import { timeline } from '../telemetry/report/timeline-fixture';
 
 describe('first-frame bench: seed 000 phase names', () => {
@@ -24,6 +24,17 @@ describe('first-frame bench: seed 000 phase names', () => {
     });
     const sum = Object.values(phases).reduce((a, b) => a + b, 0);
     expect(sum).toBeCloseTo(t.ttftMs!, 9);
+  });
+
+  it('gives each part its median over runs beside its mean, so one run queued long moves the mean only', () => {
+    const runs = [1, 2, 40].map((queue) => {
+      const t = timeline({ parts: { inbox: 1, route: 2, queue, activation: 1, prefill: 10, emit: 1 } });
+      return { timeline: t, firstChunkHandedAt: t.firstTokenAt!, floorPrefillMs: 10 };
+    });
+    const json = caseJson({ name: 'case', isSlotHit: true, isPageHit: true, runs });
+    expect(json.parts_ms['queue']).toBeCloseTo(43 / 3, 9);
+    expect(json.parts_median_ms['queue']).toBe(2);
+    expect(json.parts_median_ms['prefill']).toBe(10);
   });
 
   it('a median over runs is NaN when one run measured nothing (no first token), so no target can pass on it', () => {
