@@ -21,6 +21,7 @@ export class PageIndex {
     this.units = new Array<number>(2 * pageSize).fill(0);
   }
 
+  /** Indexes a page the store just stored (one page per link key and identity). */
   add(page: CachedPage): void {
     let pages = this.byIdentity.get(page.identityKey);
     if (!pages) this.byIdentity.set(page.identityKey, (pages = new Map()));
@@ -31,6 +32,7 @@ export class PageIndex {
     this.keys.set(page, key);
   }
 
+  /** Forgets a page the store dropped; a page it never indexed is ignored. */
   remove(page: CachedPage): void {
     const key = this.keys.get(page);
     if (key === undefined) return;
