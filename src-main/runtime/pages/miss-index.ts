@@ -1,18 +1,21 @@
 import type { PageMiss } from '../../telemetry/timeline';
-import { chainHash, pageKey } from './page-key';
+import { LinkKeys, identityKey, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
 /** What the index keeps of a stored page. */
 interface IndexedPage {
-  key: string;
+  /** The identity's key (identityKey): pages of equal keys are interchangeable. */
+  identityKey: string;
   pageIndex: number;
-  hash: string;
   parentHash: string;
   tokenIds: Int32Array;
   identity: PageIdentity;
 }
 
-/** How many evicted pages are remembered (by position and chain hash) to explain later misses. */
+/**
+ * How many evicted pages are remembered (by their link key, ~4 bytes per token: 0.5 MB at the
+ * default 16-token pages) to explain later misses.
+ */
 const MAX_GONE = 8_192;
 
 const REVISION_FIELDS = [
@@ -25,27 +28,34 @@ const REVISION_FIELDS = [
 /**
  * Explains page misses at the lookup: keeps, beside the page store, which pages share a parent
  * (to find the first divergent token), which token chains are cached under other revisions,
- * and which were evicted. Identity-free lookups here never make a hit: they only explain.
+ * and which were evicted. Identity-free lookups here never make a hit: they only explain. Chains
+ * are keyed by link key (LinkKeys), so explaining a miss hashes nothing: it runs on the request's
+ * way to its first token.
  */
 export class MissIndex {
   private readonly byChain = new Map<string, Set<IndexedPage>>();
   private readonly byParent = new Map<string, Set<IndexedPage>>();
   private readonly gone = new Map<string, PageIdentity>();
+  private readonly links: LinkKeys;
 
-  constructor(private readonly pageSize: number) {}
+  constructor(private readonly pageSize: number) {
+    this.links = new LinkKeys(pageSize);
+  }
 
   added(page: IndexedPage): void {
-    addTo(this.byChain, chainKey(page.pageIndex, page.hash), page);
+    const link = this.linkOf(page);
+    addTo(this.byChain, link, page);
     addTo(this.byParent, parentKey(page.identity, page.pageIndex, page.parentHash), page);
-    this.gone.delete(chainKey(page.pageIndex, page.hash));
+    this.gone.delete(link);
   }
 
   /** A page left the store; `isEvicted` remembers it so a later miss can say so. */
   removed(page: IndexedPage, isEvicted: boolean): void {
-    removeFrom(this.byChain, chainKey(page.pageIndex, page.hash), page);
+    const link = this.linkOf(page);
+    removeFrom(this.byChain, link, page);
     removeFrom(this.byParent, parentKey(page.identity, page.pageIndex, page.parentHash), page);
     if (!isEvicted) return;
-    this.gone.set(chainKey(page.pageIndex, page.hash), page.identity);
+    this.gone.set(link, page.identity);
     if (this.gone.size > MAX_GONE) this.gone.delete(this.gone.keys().next().value!);
   }
 
@@ -70,25 +80,26 @@ export class MissIndex {
       changedRevisions: extra.changedRevisions ?? [],
     });
     if (numFound >= maxPages) return miss('unaligned-tail');
-    const slice = tokenIds.slice(numFound * this.pageSize, (numFound + 1) * this.pageSize);
-    const hash = chainHash(parentHash, slice);
-    const others = [...(this.byChain.get(chainKey(numFound, hash)) ?? [])].filter(
-      (p) => p.key !== pageKey(identity, numFound, hash),
-    );
-    const elsewhere = others[0]?.identity ?? this.gone.get(chainKey(numFound, hash));
+    const from = numFound * this.pageSize;
+    const link = this.links.of(numFound, parentHash, tokenIds, from);
+    // Same link and same identity would be the very page the lookup missed: only others count.
+    const ownIdentity = identityKey(identity);
+    const others = [...(this.byChain.get(link) ?? [])].filter((p) => p.identityKey !== ownIdentity);
+    const elsewhere = others[0]?.identity ?? this.gone.get(link);
     if (elsewhere) {
       const changed = changedRevisions(elsewhere, identity);
       return changed.length > 0 ? miss('revision', { changedRevisions: changed }) : miss('evicted');
     }
     const siblings = this.byParent.get(parentKey(identity, numFound, parentHash));
     if (!siblings || siblings.size === 0) return miss(numFound === 0 ? 'no-prefix' : 'beyond-cache');
+    const slice = tokenIds.slice(from, from + this.pageSize);
     const offset = Math.min(...[...siblings].map((p) => firstDifference(p.tokenIds, slice)));
     return miss('diverged', { divergedAtToken: numFound * this.pageSize + offset });
   }
-}
 
-function chainKey(pageIndex: number, hash: string): string {
-  return `${pageIndex}/${hash}`;
+  private linkOf(page: IndexedPage): string {
+    return this.links.of(page.pageIndex, page.parentHash, page.tokenIds, 0);
+  }
 }
 
 function parentKey(identity: PageIdentity, pageIndex: number, parentHash: string): string {

@@ -1,4 +1,4 @@
-import { CHAIN_ROOT, identityKey } from './page-key';
+import { CHAIN_ROOT, LinkKeys, identityKey } from './page-key';
 import type { PageIdentity } from './page-key';
 import type { CachedPage } from './page-store';
 
@@ -14,18 +14,17 @@ export class PageIndex {
   /** Each indexed page's link key, as it was when the page was added. */
   private readonly keys = new Map<CachedPage, string>();
 
-  /** Code units of one page's token ids, reused by every key (no allocation per page). */
-  private readonly units: number[];
+  private readonly links: LinkKeys;
 
   constructor(private readonly pageSize: number) {
-    this.units = new Array<number>(2 * pageSize).fill(0);
+    this.links = new LinkKeys(pageSize);
   }
 
   /** Indexes a page the store just stored (one page per link key and identity). */
   add(page: CachedPage): void {
     let pages = this.byIdentity.get(page.identityKey);
     if (!pages) this.byIdentity.set(page.identityKey, (pages = new Map()));
-    const key = this.linkKey(page.pageIndex, page.parentHash, page.tokenIds, 0);
+    const key = this.links.of(page.pageIndex, page.parentHash, page.tokenIds, 0);
     const replaced = pages.get(key);
     if (replaced) this.keys.delete(replaced);
     pages.set(key, page);
@@ -59,26 +58,12 @@ export class PageIndex {
     for (let pageIndex = 0; pageIndex < maxPages; pageIndex++) {
       const from = pageIndex * this.pageSize;
       if (from + this.pageSize > tokenIds.length) break;
-      const page = pages.get(this.linkKey(pageIndex, parent, tokenIds, from));
+      const page = pages.get(this.links.of(pageIndex, parent, tokenIds, from));
       if (!page || page.parentHash !== parent || !sameTokens(page.tokenIds, tokenIds, from)) break;
       found.push(page);
       parent = page.hash;
     }
     return found;
-  }
-
-  /**
-   * A page's place in its chain: position, parent's hash and its `pageSize` token ids from `from`
-   * as two UTF-16 code units each (an exact, reversible spelling: equal keys mean equal tokens).
-   */
-  private linkKey(pageIndex: number, parentHash: string, tokenIds: ArrayLike<number>, from: number): string {
-    const units = this.units;
-    for (let i = 0; i < this.pageSize; i++) {
-      const id = tokenIds[from + i]!;
-      units[2 * i] = id & 0xffff;
-      units[2 * i + 1] = id >>> 16;
-    }
-    return `${pageIndex}/${parentHash}/${String.fromCharCode(...units)}`;
   }
 }
 

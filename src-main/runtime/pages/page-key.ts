@@ -33,3 +33,28 @@ export function identityKey(identity: PageIdentity): string {
 export function pageKey(identity: PageIdentity, pageIndex: number, hash: string): string {
   return `${identityKey(identity)}/${pageIndex}/${hash}`;
 }
+
+/**
+ * Spells a page's place in its chain exactly, without hashing: position, parent's chain hash
+ * and its `pageSize` token ids as two UTF-16 code units each (a reversible spelling: equal keys
+ * mean equal tokens after an equal parent, so they stand for equal chain hashes). One buffer is
+ * reused, so a key allocates only its string.
+ */
+export class LinkKeys {
+  private readonly units: number[];
+
+  constructor(private readonly pageSize: number) {
+    this.units = new Array<number>(2 * pageSize).fill(0);
+  }
+
+  /** The link key of page `pageIndex` whose tokens are `tokenIds` from `from` on. */
+  of(pageIndex: number, parentHash: string, tokenIds: ArrayLike<number>, from: number): string {
+    const units = this.units;
+    for (let i = 0; i < this.pageSize; i++) {
+      const id = tokenIds[from + i]!;
+      units[2 * i] = id & 0xffff;
+      units[2 * i + 1] = id >>> 16;
+    }
+    return `${pageIndex}/${parentHash}/${String.fromCharCode(...units)}`;
+  }
+}
