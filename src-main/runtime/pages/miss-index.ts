@@ -1,5 +1,5 @@
 import type { PageMiss } from '../../telemetry/timeline';
-import { LinkKeys, identityKey, pageKey } from './page-key';
+import { LinkKeys, identityKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
 /** What the index keeps of a stored page. */
@@ -45,7 +45,7 @@ export class MissIndex {
   added(page: IndexedPage): void {
     const link = this.linkOf(page);
     addTo(this.byChain, link, page);
-    addTo(this.byParent, parentKey(page.identity, page.pageIndex, page.parentHash), page);
+    addTo(this.byParent, parentKey(page.identityKey, page.pageIndex, page.parentHash), page);
     this.gone.delete(link);
   }
 
@@ -53,7 +53,7 @@ export class MissIndex {
   removed(page: IndexedPage, isEvicted: boolean): void {
     const link = this.linkOf(page);
     removeFrom(this.byChain, link, page);
-    removeFrom(this.byParent, parentKey(page.identity, page.pageIndex, page.parentHash), page);
+    removeFrom(this.byParent, parentKey(page.identityKey, page.pageIndex, page.parentHash), page);
     if (!isEvicted) return;
     this.gone.set(link, page.identity);
     if (this.gone.size > MAX_GONE) this.gone.delete(this.gone.keys().next().value!);
@@ -90,7 +90,7 @@ export class MissIndex {
       const changed = changedRevisions(elsewhere, identity);
       return changed.length > 0 ? miss('revision', { changedRevisions: changed }) : miss('evicted');
     }
-    const siblings = this.byParent.get(parentKey(identity, numFound, parentHash));
+    const siblings = this.byParent.get(parentKey(ownIdentity, numFound, parentHash));
     if (!siblings || siblings.size === 0) return miss(numFound === 0 ? 'no-prefix' : 'beyond-cache');
     const slice = tokenIds.slice(from, from + this.pageSize);
     const offset = Math.min(...[...siblings].map((p) => firstDifference(p.tokenIds, slice)));
@@ -102,8 +102,9 @@ export class MissIndex {
   }
 }
 
-function parentKey(identity: PageIdentity, pageIndex: number, parentHash: string): string {
-  return `${pageKey(identity, pageIndex, '')}${parentHash}`;
+/** Pages of one identity and position that follow the same parent page (siblings). */
+function parentKey(identityKey: string, pageIndex: number, parentHash: string): string {
+  return `${identityKey}/${pageIndex}/${parentHash}`;
 }
 
 function changedRevisions(before: PageIdentity, now: PageIdentity): PageMiss['changedRevisions'] {

@@ -48,6 +48,18 @@ describe('why a page lookup found no more', () => {
     expect(explain(store, reloaded, TOKENS)).toMatchObject({ kind: 'revision', changedRevisions: ['slot'] });
   });
 
+  it('names the revision that changed at a later page, after the pages the new revision holds', () => {
+    const store = new PageStore(8);
+    fill(store, IDENTITY, TOKENS);
+    const reloaded = { ...IDENTITY, slotRevision: 2 };
+    fill(store, reloaded, TOKENS.slice(0, 16));
+    expect(explain(store, reloaded, TOKENS)).toMatchObject({
+      kind: 'revision',
+      numCachedTokens: 16,
+      changedRevisions: ['slot'],
+    });
+  });
+
   it('says the pages were evicted when they were cached once', () => {
     const store = new PageStore(8);
     fill(store, IDENTITY, TOKENS);
