@@ -1,5 +1,6 @@
 import type { PageMiss } from '../../telemetry/timeline';
-import { LinkKeys, identityKey } from './page-key';
+import { identityKey } from './page-key';
+import type { LinkKeys } from './page-key';
 import type { PageIdentity } from './page-key';
 
 /** What the index keeps of a stored page. */
@@ -8,6 +9,8 @@ interface IndexedPage {
   identityKey: string;
   pageIndex: number;
   parentHash: string;
+  /** Its link key (LinkKeys), spelled once by the store. */
+  linkKey: string;
   tokenIds: Int32Array;
   identity: PageIdentity;
 }
@@ -36,26 +39,24 @@ export class MissIndex {
   private readonly byChain = new Map<string, Set<IndexedPage>>();
   private readonly byParent = new Map<string, Set<IndexedPage>>();
   private readonly gone = new Map<string, PageIdentity>();
-  private readonly links: LinkKeys;
-
-  constructor(private readonly pageSize: number) {
-    this.links = new LinkKeys(pageSize);
-  }
+  /** `links`: the store's key speller, shared (each call returns its own string). */
+  constructor(
+    private readonly pageSize: number,
+    private readonly links: LinkKeys,
+  ) {}
 
   added(page: IndexedPage): void {
-    const link = this.linkOf(page);
-    addTo(this.byChain, link, page);
+    addTo(this.byChain, page.linkKey, page);
     addTo(this.byParent, parentKey(page.identityKey, page.pageIndex, page.parentHash), page);
-    this.gone.delete(link);
+    this.gone.delete(page.linkKey);
   }
 
   /** A page left the store; `isEvicted` remembers it so a later miss can say so. */
   removed(page: IndexedPage, isEvicted: boolean): void {
-    const link = this.linkOf(page);
-    removeFrom(this.byChain, link, page);
+    removeFrom(this.byChain, page.linkKey, page);
     removeFrom(this.byParent, parentKey(page.identityKey, page.pageIndex, page.parentHash), page);
     if (!isEvicted) return;
-    this.gone.set(link, page.identity);
+    this.gone.set(page.linkKey, page.identity);
     if (this.gone.size > MAX_GONE) this.gone.delete(this.gone.keys().next().value!);
   }
 
@@ -95,10 +96,6 @@ export class MissIndex {
     const slice = tokenIds.slice(from, from + this.pageSize);
     const offset = Math.min(...[...siblings].map((p) => firstDifference(p.tokenIds, slice)));
     return miss('diverged', { divergedAtToken: numFound * this.pageSize + offset });
-  }
-
-  private linkOf(page: IndexedPage): string {
-    return this.links.of(page.pageIndex, page.parentHash, page.tokenIds, 0);
   }
 }
 

@@ -1,4 +1,5 @@
-import { CHAIN_ROOT, LinkKeys, identityKey } from './page-key';
+import { CHAIN_ROOT, identityKey } from './page-key';
+import type { LinkKeys } from './page-key';
 import type { PageIdentity } from './page-key';
 import type { CachedPage } from './page-store';
 
@@ -11,33 +12,25 @@ import type { CachedPage } from './page-store';
  */
 export class PageIndex {
   private readonly byIdentity = new Map<string, Map<string, CachedPage>>();
-  /** Each indexed page's link key, as it was when the page was added. */
-  private readonly keys = new Map<CachedPage, string>();
 
-  private readonly links: LinkKeys;
-
-  constructor(private readonly pageSize: number) {
-    this.links = new LinkKeys(pageSize);
-  }
+  /** `links`: the store's key speller, shared (each call returns its own string). */
+  constructor(
+    private readonly pageSize: number,
+    private readonly links: LinkKeys,
+  ) {}
 
   /** Indexes a page the store just stored (one page per link key and identity). */
   add(page: CachedPage): void {
     let pages = this.byIdentity.get(page.identityKey);
     if (!pages) this.byIdentity.set(page.identityKey, (pages = new Map()));
-    const key = this.links.of(page.pageIndex, page.parentHash, page.tokenIds, 0);
-    const replaced = pages.get(key);
-    if (replaced) this.keys.delete(replaced);
-    pages.set(key, page);
-    this.keys.set(page, key);
+    pages.set(page.linkKey, page);
   }
 
-  /** Forgets a page the store dropped; a page it never indexed is ignored. */
+  /** Forgets a page the store dropped; a page it never indexed (or that was replaced) is ignored. */
   remove(page: CachedPage): void {
-    const key = this.keys.get(page);
-    if (key === undefined) return;
-    this.keys.delete(page);
-    const pages = this.byIdentity.get(page.identityKey)!;
-    pages.delete(key);
+    const pages = this.byIdentity.get(page.identityKey);
+    if (pages?.get(page.linkKey) !== page) return;
+    pages.delete(page.linkKey);
     if (pages.size === 0) this.byIdentity.delete(page.identityKey);
   }
 

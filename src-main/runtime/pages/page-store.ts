@@ -2,7 +2,7 @@ import type { PageMiss } from '../../telemetry/timeline';
 import { MissIndex } from './miss-index';
 import type { PageData } from './page-data';
 import { PageIndex, sameTokens } from './page-index';
-import { CHAIN_ROOT, chainHash, identityKey, pageKey } from './page-key';
+import { CHAIN_ROOT, LinkKeys, chainHash, identityKey, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
 /** One cached page: the K/V bytes of `pageSize` tokens, shared with the worker that wrote them. */
@@ -14,6 +14,8 @@ export interface CachedPage {
   hash: string;
   /** The previous page's chain hash (CHAIN_ROOT for page 0). */
   parentHash: string;
+  /** Its place in its chain, spelled exactly (LinkKeys): what both indexes file it under. */
+  linkKey: string;
   identity: PageIdentity;
   tokenIds: Int32Array;
   data: PageData;
@@ -40,6 +42,7 @@ export class PageStore {
   /** Every stored page by key, least recently used first. */
   private readonly pages = new Map<string, CachedPage>();
   private numBytes = 0;
+  private readonly links: LinkKeys;
   private readonly index: PageIndex;
   private readonly misses: MissIndex;
   readonly counters: PageCounters = { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 };
@@ -47,8 +50,9 @@ export class PageStore {
   constructor(readonly pageSize: number) {
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new Error(`page size must be a positive integer, got ${pageSize}`);
-    this.index = new PageIndex(pageSize);
-    this.misses = new MissIndex(pageSize);
+    this.links = new LinkKeys(pageSize);
+    this.index = new PageIndex(pageSize, this.links);
+    this.misses = new MissIndex(pageSize, this.links);
   }
 
   /** Bytes of every stored page, held or not. */
@@ -127,6 +131,7 @@ export class PageStore {
         pageIndex,
         hash,
         parentHash,
+        linkKey: this.links.of(pageIndex, parentHash, tokenIds, 0),
         identity,
         tokenIds: Int32Array.from(tokenIds),
         data,
