@@ -1,5 +1,5 @@
 import * as ort from 'onnxruntime-node';
-import { NEW_COLUMN_INDEX } from '../model';
+import { NEW_COLUMN_INDEX, kvNamesOf, pastName } from '../model';
 import type { DecoderIo } from '../model';
 import type { KvArray, KvBatch } from './kv-batch';
 import { attentionMaskOf, newColumnIndexOf, positionIdsOf, sequenceLengthsOf } from './kv-feeds';
@@ -32,10 +32,7 @@ export class ForwardFeeds {
     numLayers: number,
     private readonly hasNewColumnIndex: boolean,
   ) {
-    this.pastNames = Array.from({ length: numLayers }, (_, layer) => [
-      `past_key_values.${layer}.key`,
-      `past_key_values.${layer}.value`,
-    ]).flat();
+    this.pastNames = kvNamesOf(numLayers, pastName);
   }
 
   /** The feeds of a forward adding `numNew` tokens per row (row-major `inputIds`) to `batch`. */

@@ -1,5 +1,13 @@
 import * as ort from 'onnxruntime-node';
-import { KEEP_INPUT, NEW_COLUMN_INDEX, deltaNameOf, rewriteForSlot } from '../model';
+import {
+  KEEP_INPUT,
+  NEW_COLUMN_INDEX,
+  deltaNameOf,
+  kvNamesOf,
+  pastName,
+  presentName,
+  rewriteForSlot,
+} from '../model';
 import type { DecoderIo, SlotRewrite } from '../model';
 import { halfArrayToFloat32 } from '../model/float16';
 import type { ForwardKv, KvArray, KvBatch } from './kv-batch';
@@ -56,10 +64,7 @@ export class ModelRunner {
     private readonly session: ort.InferenceSession,
     readonly spec: RunnerSpec,
   ) {
-    const presents = Array.from({ length: spec.geometry.numLayers }, (_, layer) => [
-      `present.${layer}.key`,
-      `present.${layer}.value`,
-    ]).flat();
+    const presents = kvNamesOf(spec.geometry.numLayers, presentName);
     const hasDeltas = presents.every((name) => session.outputNames.includes(deltaNameOf(name)));
     this.kvForm = hasDeltas ? 'new' : 'present';
     // The delta outputs gather each row's new columns at the columns this input names (GroupQueryAttention).
@@ -191,10 +196,10 @@ export function graphProblem(
   if (numPastLayers !== geometry.numLayers)
     return `${file}: graph has ${numPastLayers} layers of past_key_values but config.json num_hidden_layers is ${geometry.numLayers}`;
   for (let layer = 0; layer < geometry.numLayers; layer++) {
-    for (const kind of ['key', 'value']) {
-      if (!inputs.has(`past_key_values.${layer}.${kind}`))
-        return `${file}: missing input past_key_values.${layer}.${kind}`;
-      if (!outputs.has(`present.${layer}.${kind}`)) return `${file}: missing output present.${layer}.${kind}`;
+    for (const kind of ['key', 'value'] as const) {
+      if (!inputs.has(pastName(layer, kind))) return `${file}: missing input ${pastName(layer, kind)}`;
+      if (!outputs.has(presentName(layer, kind)))
+        return `${file}: missing output ${presentName(layer, kind)}`;
     }
   }
   return null;

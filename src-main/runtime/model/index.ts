@@ -22,6 +22,7 @@ export { VARIANT_FILES, VARIANT_NAMES, modelRefOf, parseModelRef } from './varia
 export type { VariantName } from './variants';
 export { KEEP_INPUT, keepLastLogits } from './onnx-graph/keep-last-logits';
 export { addPresentDeltas, deltaNameOf, NEW_COLUMN_INDEX } from './onnx-graph/present-deltas';
+export { kvNamesOf, pastName, presentName } from './fused-graph/fused-io';
 export type { PresentDeltas } from './onnx-graph/present-deltas';
 export { GRAPH_REWRITE_FORM, rewriteForSlot } from './onnx-graph/rewrite-for-slot';
 export type { SlotRewrite } from './onnx-graph/rewrite-for-slot';

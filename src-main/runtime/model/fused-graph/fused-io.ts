@@ -67,6 +67,17 @@ const BATCH = 'batch_size';
 export const pastName = (layer: number, kind: 'key' | 'value') => `past_key_values.${layer}.${kind}`;
 export const presentName = (layer: number, kind: 'key' | 'value') => `present.${layer}.${kind}`;
 
+/** Every layer's K/V names by `nameOf` (pastName or presentName), key then value, layer by layer. */
+export function kvNamesOf(
+  numLayers: number,
+  nameOf: (layer: number, kind: 'key' | 'value') => string,
+): string[] {
+  return Array.from({ length: numLayers }, (_, layer) => [
+    nameOf(layer, 'key'),
+    nameOf(layer, 'value'),
+  ]).flat();
+}
+
 /** The graph's inputs and outputs for these dims, in the order the writer declares them. */
 export function fusedIoOf(
   dims: Pick<DecoderDims, 'numLayers' | 'numKvHeads' | 'headDim' | 'vocabSize'>,
