@@ -1,15 +1,23 @@
 // `npx tsx tools/gguf/cli.ts --model DIR --type f16|q8_0|q4_0 [--out FILE]`: converts a model
 // folder's onnx/model.onnx (written by tools/onnx-llama) to a llama-arch GGUF for llama.cpp.
+// `npx tsx tools/gguf/cli.ts random --shape NAME --type TYPE --out FILE`: random weights at a real
+// model's shape (random-shapes.ts), written f16 tensor by tensor, then quantized by llama.cpp's
+// own quantizer (llama_model_quantize, `npm run peers:install`) to any type it makes.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { LLAMA_FTYPES, loadLlamaFfi } from '../../bench/peers/llama-ffi';
+import type { LlamaFtypeName } from '../../bench/peers/llama-ffi';
 import { convertFolderToGguf } from './convert';
 import type { GgufWeightType } from './llama-tensors';
+import { writeRandomGguf } from './random-model';
+import { RANDOM_SHAPES } from './random-shapes';
+import type { RandomShapeName } from './random-shapes';
 
 const TYPES: readonly GgufWeightType[] = ['f16', 'q8_0', 'q4_0'];
 
-function main(argv: string[]): number {
+function convert(argv: string[]): number {
   const { values } = parseArgs({
     args: argv,
     options: { model: { type: 'string' }, type: { type: 'string', default: 'f16' }, out: { type: 'string' } },
@@ -27,4 +35,50 @@ function main(argv: string[]): number {
   return 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+/** `random`: the f16 file first (beside the output, removed after), then llama.cpp's quantizer. */
+function random(argv: string[]): number {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      shape: { type: 'string' },
+      type: { type: 'string', default: 'q4_k_m' },
+      out: { type: 'string' },
+      threads: { type: 'string', default: '2' },
+    },
+  });
+  const shapes = Object.keys(RANDOM_SHAPES);
+  const types = Object.keys(LLAMA_FTYPES);
+  const type = values.type as LlamaFtypeName;
+  if (!values.shape || !shapes.includes(values.shape) || !types.includes(type) || !values.out) {
+    console.error(`usage: cli.ts random --shape ${shapes.join('|')} --type ${types.join('|')} --out FILE`);
+    return 2;
+  }
+  mkdirSync(dirname(values.out), { recursive: true });
+  const f16Path = type === 'f16' ? `${values.out}.partial` : `${values.out}.f16.partial`;
+  let startMs = performance.now();
+  const f16Bytes = writeRandomGguf(RANDOM_SHAPES[values.shape as RandomShapeName], values.shape, f16Path);
+  console.log(
+    `wrote f16 (${(f16Bytes / 1e6).toFixed(0)} MB) in ${(performance.now() - startMs).toFixed(0)} ms`,
+  );
+  if (type !== 'f16') {
+    const ffi = loadLlamaFfi();
+    if ('error' in ffi) {
+      rmSync(f16Path, { force: true });
+      console.error(ffi.error);
+      return 1;
+    }
+    startMs = performance.now();
+    try {
+      ffi.quantizeModel(f16Path, `${values.out}.partial`, type, Number(values.threads));
+    } finally {
+      rmSync(f16Path, { force: true });
+    }
+    console.log(`quantized to ${type} in ${(performance.now() - startMs).toFixed(0)} ms`);
+  }
+  renameSync(`${values.out}.partial`, values.out);
+  console.log(`wrote ${values.out}`);
+  return 0;
+}
+
+process.exitCode =
+  process.argv[2] === 'random' ? random(process.argv.slice(3)) : convert(process.argv.slice(2));

@@ -1,6 +1,6 @@
 // The GGUF v3 container: a header, typed metadata, tensor descriptors and the tensor data,
 // each tensor aligned to `general.alignment` (32). Written piece by piece with positional
-// writes, so a 200 MB model is never concatenated in memory.
+// writes, so a model is never concatenated in memory (writeGgufStreamed: nor any whole tensor).
 
 import { closeSync, openSync, writeSync } from 'node:fs';
 
@@ -117,6 +117,16 @@ function writeNumbers(out: HeaderBytes, elementType: number, values: Int32Array 
 
 const alignUp = (offset: number): number => Math.ceil(offset / GGUF_ALIGNMENT) * GGUF_ALIGNMENT;
 
+/** A tensor written piece by piece: its descriptor, its size, and `write` handing its bytes over in order. */
+export interface StreamedGgufTensor {
+  name: string;
+  ne: number[];
+  type: GgmlTypeName;
+  numBytes: number;
+  /** Calls `sink` with the tensor's bytes, in order, in as many pieces as it likes (`numBytes` in all). */
+  write(sink: (piece: Uint8Array) => void): void;
+}
+
 /**
  * Writes a GGUF v3 file: metadata in the given order, then tensors in the given order at
  * aligned offsets. Returns the file's size in bytes.
@@ -125,6 +135,26 @@ export function writeGguf(
   path: string,
   metadata: ReadonlyArray<[string, GgufValue]>,
   tensors: readonly GgufTensor[],
+): number {
+  const streamed = tensors.map((tensor): StreamedGgufTensor => ({
+    name: tensor.name,
+    ne: tensor.ne,
+    type: tensor.type,
+    numBytes: tensor.data.length,
+    write: (sink) => sink(tensor.data),
+  }));
+  return writeGgufStreamed(path, metadata, streamed);
+}
+
+/**
+ * writeGguf with each tensor's bytes asked for only when its turn comes, and taken in pieces:
+ * a file of many GB is written holding one piece at a time. Throws when a tensor hands over
+ * other than its `numBytes`.
+ */
+export function writeGgufStreamed(
+  path: string,
+  metadata: ReadonlyArray<[string, GgufValue]>,
+  tensors: readonly StreamedGgufTensor[],
 ): number {
   const header = new HeaderBytes();
   header.u32(MAGIC);
@@ -138,7 +168,7 @@ export function writeGguf(
   let dataOffset = 0;
   const offsets = tensors.map((tensor) => {
     const offset = alignUp(dataOffset);
-    dataOffset = offset + tensor.data.length;
+    dataOffset = offset + tensor.numBytes;
     return offset;
   });
   tensors.forEach((tensor, i) => {
@@ -152,9 +182,18 @@ export function writeGguf(
   const fd = openSync(path, 'w');
   try {
     writeSync(fd, header.bytes(), 0, header.length, 0);
-    tensors.forEach((tensor, i) =>
-      writeSync(fd, tensor.data, 0, tensor.data.length, dataStart + offsets[i]!),
-    );
+    tensors.forEach((tensor, i) => {
+      let at = dataStart + offsets[i]!;
+      const end = at + tensor.numBytes;
+      tensor.write((piece) => {
+        if (at + piece.length > end)
+          throw new Error(`${tensor.name}: more than its ${tensor.numBytes} bytes`);
+        for (let done = 0; done < piece.length;)
+          done += writeSync(fd, piece, done, piece.length - done, at + done);
+        at += piece.length;
+      });
+      if (at !== end) throw new Error(`${tensor.name}: ${end - at} of its ${tensor.numBytes} bytes missing`);
+    });
     // Gaps between tensors are holes in the file, read back as the zero padding GGUF expects.
     return dataStart + dataOffset;
   } finally {
