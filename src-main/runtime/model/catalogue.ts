@@ -4,6 +4,7 @@ import { modelsIn, uniqueNameOf } from './catalogue-sources';
 import { discoverModels, placesWhenOff } from './discovery';
 import type { DiscoveryEnvironment, FoundModel, PlaceState, SourceFacts } from './discovery';
 import { folderFingerprint } from './fingerprint';
+import { sweepConversions } from './gguf/converted-sweep';
 import { shardPathsOf } from './gguf/gguf-files';
 import { listGguf } from './gguf/gguf-listing';
 import type { GgufConversion } from './gguf/gguf-listing';
@@ -103,7 +104,24 @@ export class ModelCatalogue {
     this.entries = next;
     for (const key of this.scans.keys())
       if (![...next.values()].some((e) => e.path === key)) this.scans.delete(key);
+    this.sweepConverted();
     return this.list();
+  }
+
+  /** Removes the conversions of GGUF files that were removed or replaced since they were converted. */
+  private sweepConverted(): void {
+    if (!this.convertedDir) return;
+    const listedDirs = new Map<string, string>();
+    for (const entry of this.entries.values())
+      if (entry.status === 'ok' && entry.variant === GGUF_VARIANT)
+        listedDirs.set(path.resolve(entry.path), path.dirname(path.dirname(entry.model.graph.onnxPath)));
+    const swept = sweepConversions(this.convertedDir, listedDirs, (dir, why) =>
+      console.warn(`converted GGUF ${dir} could not be removed: ${why}`),
+    );
+    for (const { dir, reason } of swept)
+      console.warn(
+        `converted GGUF ${dir} removed: its file was ${reason === 'source-removed' ? 'removed' : 'replaced'}`,
+      );
   }
 
   /** Every entry: bundled folders first, each folder's variants in default-preference order. */

@@ -24,6 +24,8 @@ export const CONVERTED_FILES = {
 export interface ConversionRecord {
   /** The GGUF's file names (shards in order) and its identity (sizes, mtimes, header digests). */
   source: string[];
+  /** The converted file's absolute path (its first shard's): the sweep removes the folder once it is gone. */
+  sourcePath: string;
   identity: string;
   fileType: string;
   storage: string;
@@ -69,6 +71,7 @@ export function convertGguf(file: string, dir: string, onProgress?: ConversionPr
     }
     const record: ConversionRecord = {
       source: model.set.files.map((f) => path.basename(f)),
+      sourcePath: path.resolve(file),
       identity: model.set.identity,
       fileType: model.fileType,
       storage: storageLabelOf(model.plan),
