@@ -160,3 +160,23 @@ export const STORE_LIMITS = {
   /** Lock wait for the last flush at shutdown (ms). */
   closeBusyTimeoutMs: 5_000,
 } as const;
+
+/**
+ * What a remote engine (an endpoint the user added) may send back, and how long it may stay
+ * silent mid-answer. Whatever a server sends, one answer holds at most one event's characters
+ * unsplit and its answer's text; the first-byte limit is a runtime setting (remoteFirstByteMs).
+ */
+export const REMOTE_LIMITS = {
+  /** Longest stream line or event (characters): past it the answer fails as malformed, unread. */
+  maxEventChars: 1 * MIB,
+  /** Bytes of an HTTP error body read for its message; the rest is never read. */
+  maxErrorBodyBytes: 64 * KIB,
+  /** Largest `/models` or `/metrics` body (bytes): lists of thousands of models fit in far less. */
+  maxListBodyBytes: 4 * MIB,
+  /** Characters one streamed token may carry: the answer is cut at maxTokens × this. */
+  maxCharsPerToken: PROMPT_LIMITS.maxCharsPerToken,
+  /** Events beyond the token budget (role, finish, usage, timings, [DONE]) before the stream is cut. */
+  maxEventsBeyondTokens: 64,
+  /** Longest silence between two events once the first arrived (ms); then the answer fails. */
+  idleTimeoutMs: 60_000,
+} as const;

@@ -60,7 +60,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   log.connect(hub);
   const deps: CoreDeps = {
     runtime,
-    remote: new RemoteEngine(new RemoteEndpoints(options.dataDir), systemClock),
+    remote: new RemoteEngine(new RemoteEndpoints(options.dataDir), systemClock, () => ({
+      firstByteMs: runtime.settings.remoteFirstByteMs,
+    })),
     store,
     chats: store.isPersistent ? store.chats : memoryChats(),
     window: new TimelineWindow(),

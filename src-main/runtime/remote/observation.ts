@@ -16,7 +16,8 @@ export interface ClientStamps {
 
 /**
  * How a remote answer failed, for a message on that answer and nothing else. `invalid`: it was
- * never sent (an unknown endpoint, an unreadable key).
+ * never sent (an unknown endpoint, an unreadable key); `timeout`: the first-byte or idle limit
+ * passed (stream-call.ts).
  */
 export const REMOTE_FAILURES = [
   'invalid',
@@ -25,6 +26,7 @@ export const REMOTE_FAILURES = [
   'malformed',
   'cut',
   'server',
+  'timeout',
   'cancelled',
 ] as const;
 /** See REMOTE_FAILURES. */
@@ -64,6 +66,8 @@ export interface RemoteObservation {
   metrics: Record<string, unknown> | null;
   /** Ollama's final native event (its `*_duration` fields, ns). */
   ollamaFinal: Record<string, unknown> | null;
+  /** The client cut the stream at the request's token budget (the server streamed past it). */
+  isCutAtMaxTokens: boolean;
   failure: RemoteFailure | null;
 }
 
@@ -87,6 +91,7 @@ export function emptyObservation(sentAt: number): RemoteObservation {
     timings: null,
     metrics: null,
     ollamaFinal: null,
+    isCutAtMaxTokens: false,
     failure: null,
   };
 }

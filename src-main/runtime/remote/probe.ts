@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { REMOTE_LIMITS } from '../../limits';
+import { readBounded } from './bounded-body';
 import type { KnownEngine } from './endpoint-input';
 import { describeFetchError, describeHttpError } from './fetch-errors';
 
@@ -49,7 +51,8 @@ export async function probeModels(
       latencyMs: latency(),
     };
   }
-  const text = await response.text().catch((error: Error) => `(body unreadable: ${error.message})`);
+  const maxBytes = response.ok ? REMOTE_LIMITS.maxListBodyBytes : REMOTE_LIMITS.maxErrorBodyBytes;
+  const { text, isTruncated } = await readBounded(response, maxBytes);
   if (!response.ok)
     return {
       isReachable: false,
@@ -57,7 +60,11 @@ export async function probeModels(
       error: describeHttpError(response.status, text),
       latencyMs: latency(),
     };
-  const parsed = parseModels(text);
+  const parsed = isTruncated
+    ? new Error(
+        `GET /models answered more than ${maxBytes / 1024 / 1024} MiB: not read (no model list is that long)`,
+      )
+    : parseModels(text);
   if (parsed instanceof Error)
     return { isReachable: false, httpStatus: response.status, error: parsed.message, latencyMs: latency() };
   const owners = parsed.map((m) => OWNER_ENGINES[m.ownedBy ?? '']).filter((e) => e !== undefined);

@@ -9,6 +9,7 @@ import type { RemoteObservation } from './observation';
 import { planRemoteCall } from './request-body';
 import type { RemoteRequestMeta } from './remote-timeline';
 import { remoteTimeline } from './remote-timeline';
+import type { StreamBounds } from './stream-call';
 import { streamCall } from './stream-call';
 
 /**
@@ -21,9 +22,14 @@ export class RemoteEngine {
   private readonly running = new Map<string, AbortController>();
   private readonly listeners = new Set<(timeline: Timeline) => void>();
 
+  /**
+   * `limits` reads the time limits each new request gets (the first-byte limit is a runtime
+   * setting, read at each send); unset ones keep stream-call.ts's defaults.
+   */
   constructor(
     readonly endpoints: RemoteEndpoints,
     private readonly clock: Clock,
+    private readonly limits: () => Partial<Omit<StreamBounds, 'maxTokens'>> = () => ({}),
   ) {}
 
   /** True when `modelId` names a remote slot (whether or not its endpoint exists). */
@@ -74,6 +80,11 @@ export class RemoteEngine {
       ...plan,
       headers,
       now: () => this.clock.now(),
+      callAt: (atMs, fire) => this.clock.callAt(atMs, fire),
+      bounds: {
+        ...this.limits(),
+        ...(request.maxTokens === undefined ? {} : { maxTokens: request.maxTokens }),
+      },
       signal: controller.signal,
       onText: (text) => sink.onChunk({ requestId: request.requestId, text, tokenIds: [], numTokens: 1 }),
     });

@@ -147,5 +147,6 @@ function finishReasonOf(seen: RemoteObservation): FinishReason {
   if (failure?.kind === 'cancelled') return 'cancelled';
   const isRefused = failure?.kind === 'invalid' || seen.httpStatus === 429 || seen.httpStatus === 503;
   if (failure) return isRefused && seen.stamps.firstContentAt === null ? 'rejected' : 'error';
-  return seen.finishReason === 'length' || seen.finishReason === 'max_tokens' ? 'length' : 'stop';
+  const isLength = seen.finishReason === 'length' || seen.finishReason === 'max_tokens';
+  return isLength || seen.isCutAtMaxTokens ? 'length' : 'stop';
 }

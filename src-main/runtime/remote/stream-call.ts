@@ -1,6 +1,9 @@
+import { REMOTE_LIMITS } from '../../limits';
+import { MAX_OUTPUT_TOKENS_BOUND, SETTINGS } from '../settings/declaration';
+import { readBounded } from './bounded-body';
 import type { EventSplitter } from './event-splitters';
 import { ndjsonSplitter, sseSplitter } from './event-splitters';
-import { describeFetchError, describeHttpError } from './fetch-errors';
+import { describeFetchError, describeHttpError, safeOrigin } from './fetch-errors';
 import type { RemoteObservation } from './observation';
 import { emptyObservation } from './observation';
 import type { EventEffect } from './protocol-events';
@@ -8,6 +11,23 @@ import { applyOllamaEvent, applyOpenAiEvent, MalformedEvent, ServerSaidError } f
 
 /** The two wire protocols: OpenAI's server-sent events, Ollama's native NDJSON. */
 export type StreamProtocol = 'openai' | 'ollama';
+
+/** How long a streamed answer may keep the client waiting, and how much of it is read. */
+export interface StreamBounds {
+  /** Send → the first event (ms): covers connecting, the headers and a server loading a model. */
+  firstByteMs: number;
+  /** Longest silence between two events once the first arrived (ms). */
+  idleMs: number;
+  /** The answer's token budget: text past it (or past its characters) is not read, the stream is cut. */
+  maxTokens: number;
+}
+
+/** The bounds a call without its own gets (the first-byte limit's setting default). */
+export const DEFAULT_STREAM_BOUNDS: StreamBounds = {
+  firstByteMs: SETTINGS.remoteFirstByteMs.defaultValue,
+  idleMs: REMOTE_LIMITS.idleTimeoutMs,
+  maxTokens: MAX_OUTPUT_TOKENS_BOUND,
+};
 
 /** One streamed call to make. Headers carry the key; they are never logged or returned. */
 export interface StreamCall {
@@ -17,69 +37,124 @@ export interface StreamCall {
   protocol: StreamProtocol;
   /** This process's monotonic clock (ms): every stamp is taken with it. */
   now: () => number;
+  /** Calls `fire` once `now()` reaches `atMs` (the Clock's callAt); default: a real timer. */
+  callAt?: (atMs: number, fire: () => void) => () => void;
+  bounds?: Partial<StreamBounds>;
   signal?: AbortSignal;
   /** Called with each piece of answer text as it arrives, with its stamp. */
   onText?: (text: string, at: number) => void;
 }
 
+/** A call's state while it runs: its observation, bounds, and the limit that stopped it, if any. */
+interface Running {
+  call: StreamCall;
+  seen: RemoteObservation;
+  bounds: StreamBounds;
+  /** Aborts the request (fetch and body) when a limit passes or the budget is spent. */
+  stop: AbortController;
+  /** The limit that stopped it, in words; null while none did. */
+  limitHit: string | null;
+  /** (Re)arms the one watchdog: `words` become the failure if `ms` pass first. */
+  arm(ms: number, words: string): void;
+  numEvents: number;
+}
+
 /**
  * Sends one streamed request and stamps what arrives: headers, first byte, every event with
- * text, the last event. Never throws: a refused connection, an HTTP error, a malformed event,
- * an error event, a stream that stops before its end, or a cancel becomes `failure`.
+ * text, the last event. Never throws: a refused connection, an HTTP error, a malformed or
+ * oversized event, an error event, a stream that stops before its end, a server silent past
+ * the first-byte or idle limit, or a cancel becomes `failure`. Text past the token budget is
+ * not read: the stream is cut (finish `length`) and the request aborted.
  */
 export async function streamCall(call: StreamCall): Promise<RemoteObservation> {
-  const seen = emptyObservation(call.now());
+  const run = start(call);
+  const { seen } = run;
+  const signal = call.signal ? AbortSignal.any([call.signal, run.stop.signal]) : run.stop.signal;
   try {
     const response = await fetch(call.url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...call.headers },
       body: JSON.stringify(call.body),
       redirect: 'error',
-      ...(call.signal ? { signal: call.signal } : {}),
+      signal,
     });
     seen.stamps.headersAt = call.now();
     seen.httpStatus = response.status;
     if (!response.ok || !response.body) {
-      const text = await response.text().catch(() => '');
+      const { text } = await readBounded(response, REMOTE_LIMITS.maxErrorBodyBytes);
       seen.failure = { kind: 'http', message: describeHttpError(response.status, text) };
     } else {
-      await readEvents(response.body, call, seen);
+      await readEvents(response.body, run);
     }
   } catch (error) {
-    seen.failure = failureOf(error, call, seen);
+    seen.failure = failureOf(error, run);
   }
+  run.arm(Infinity, '');
   seen.stamps.endedAt = call.now();
   return seen;
 }
 
-async function readEvents(
-  body: ReadableStream<Uint8Array>,
-  call: StreamCall,
-  seen: RemoteObservation,
-): Promise<void> {
+function start(call: StreamCall): Running {
+  const bounds = { ...DEFAULT_STREAM_BOUNDS, ...call.bounds };
+  const callAt =
+    call.callAt ??
+    ((atMs: number, fire: () => void) => {
+      const timer = setTimeout(fire, Math.max(0, atMs - call.now()));
+      timer.unref();
+      return () => clearTimeout(timer);
+    });
+  let cancelTimer = (): void => undefined;
+  const run: Running = {
+    call,
+    seen: emptyObservation(call.now()),
+    bounds,
+    stop: new AbortController(),
+    limitHit: null,
+    numEvents: 0,
+    arm(ms, words) {
+      cancelTimer();
+      if (ms === Infinity) return;
+      cancelTimer = callAt(call.now() + ms, () => {
+        run.limitHit = words;
+        run.stop.abort();
+      });
+    },
+  };
+  const where = safeOrigin(call.url);
+  run.arm(
+    bounds.firstByteMs,
+    `${where} sent nothing within ${secondsOf(bounds.firstByteMs)} of the request (the remote first-byte limit, in Settings)`,
+  );
+  return run;
+}
+
+async function readEvents(body: ReadableStream<Uint8Array>, run: Running): Promise<void> {
+  const { call, seen } = run;
   const splitter: EventSplitter = call.protocol === 'openai' ? sseSplitter() : ndjsonSplitter();
   const apply = call.protocol === 'openai' ? applyOpenAiEvent : applyOllamaEvent;
   const decoder = new TextDecoder();
   const reader = body.getReader();
-  let isDone = false;
+  let state: 'more' | 'done' | 'cut' = 'more';
   try {
-    while (!isDone) {
+    while (state === 'more') {
       const { done, value } = await reader.read();
       if (done) break;
       const at = call.now();
       seen.stamps.firstByteAt ??= at;
       for (const payload of splitter.push(decoder.decode(value, { stream: true }))) {
         seen.stamps.lastChunkAt = at;
-        isDone = onEffect(apply(seen, payload), at, call, seen) || isDone;
+        state = onEvent(run, apply(seen, payload), at);
+        if (state !== 'more') break;
       }
     }
     const rest = splitter.rest();
-    if (!isDone && rest !== null && call.protocol === 'ollama')
-      isDone = onEffect(apply(seen, rest), seen.stamps.lastChunkAt ?? call.now(), call, seen);
+    if (state === 'more' && rest !== null && call.protocol === 'ollama')
+      state = onEvent(run, apply(seen, rest), seen.stamps.lastChunkAt ?? call.now());
   } finally {
-    if (!isDone) await reader.cancel().catch(() => undefined); // the failure is already recorded
+    // Cancelling closes the connection: a server streaming past the budget is not read on.
+    if (state !== 'done') await reader.cancel().catch(() => undefined); // the outcome is already recorded
   }
-  const isComplete = isDone || seen.finishReason !== null;
+  const isComplete = state !== 'more' || seen.finishReason !== null;
   if (!isComplete)
     seen.failure = {
       kind: 'cut',
@@ -87,21 +162,37 @@ async function readEvents(
     };
 }
 
-/** Records the effect of one event; true when the stream says it is complete. */
-function onEffect(effect: EventEffect, at: number, call: StreamCall, seen: RemoteObservation): boolean {
-  if (effect.kind === 'text') {
-    seen.stamps.firstContentAt ??= at;
-    seen.contentAts.push(at);
-    seen.text += effect.text;
-    call.onText?.(effect.text, at);
-    return seen.ollamaFinal !== null;
-  }
-  return effect.kind === 'done';
+/** Records one event's effect and rearms the idle limit; `cut` when the token budget is spent. */
+function onEvent(run: Running, effect: EventEffect, at: number): 'more' | 'done' | 'cut' {
+  const { call, seen, bounds } = run;
+  run.numEvents += 1;
+  run.arm(
+    bounds.idleMs,
+    `${safeOrigin(call.url)} went silent for ${secondsOf(bounds.idleMs)} mid-answer (the limit between two events)`,
+  );
+  if (run.numEvents > bounds.maxTokens + REMOTE_LIMITS.maxEventsBeyondTokens) return cutAtBudget(seen);
+  if (effect.kind !== 'text') return effect.kind === 'done' ? 'done' : 'more';
+  const maxChars = bounds.maxTokens * REMOTE_LIMITS.maxCharsPerToken;
+  if (seen.contentAts.length >= bounds.maxTokens || seen.text.length >= maxChars) return cutAtBudget(seen);
+  const text = effect.text.slice(0, maxChars - seen.text.length);
+  seen.stamps.firstContentAt ??= at;
+  seen.contentAts.push(at);
+  seen.text += text;
+  call.onText?.(text, at);
+  if (text.length < effect.text.length) return cutAtBudget(seen);
+  return seen.ollamaFinal !== null ? 'done' : 'more';
 }
 
-function failureOf(error: unknown, call: StreamCall, seen: RemoteObservation): RemoteObservation['failure'] {
+function cutAtBudget(seen: RemoteObservation): 'cut' {
+  seen.isCutAtMaxTokens = true;
+  return 'cut';
+}
+
+function failureOf(error: unknown, run: Running): RemoteObservation['failure'] {
+  const { call, seen } = run;
   if (error instanceof MalformedEvent) return { kind: 'malformed', message: error.message };
   if (error instanceof ServerSaidError) return { kind: 'server', message: error.message };
+  if (run.limitHit !== null) return { kind: 'timeout', message: run.limitHit };
   if (call.signal?.aborted) return { kind: 'cancelled', message: 'cancelled' };
   if (seen.stamps.headersAt !== null)
     return {
@@ -109,4 +200,9 @@ function failureOf(error: unknown, call: StreamCall, seen: RemoteObservation): R
       message: `the connection broke mid-answer after ${seen.contentAts.length} text events (${describeFetchError(error, call.url)})`,
     };
   return { kind: 'connect', message: describeFetchError(error, call.url) };
+}
+
+/** A limit in words: whole seconds, or ms under one. */
+function secondsOf(ms: number): string {
+  return ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${ms} ms`;
 }

@@ -1,3 +1,5 @@
+import { REMOTE_LIMITS } from '../../limits';
+import { readBounded } from './bounded-body';
 import { describeFetchError, describeHttpError } from './fetch-errors';
 import type { PromHistogram, PromSample } from './prometheus';
 import { histogramOf, parsePrometheus } from './prometheus';
@@ -48,8 +50,10 @@ export async function scrapeMetrics(
   const url = metricsUrlOf(baseUrl);
   try {
     const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    const text = await response.text();
+    const maxBytes = response.ok ? REMOTE_LIMITS.maxListBodyBytes : REMOTE_LIMITS.maxErrorBodyBytes;
+    const { text, isTruncated } = await readBounded(response, maxBytes);
     if (!response.ok) return new Error(`${url}: ${describeHttpError(response.status, text)}`);
+    if (isTruncated) return new Error(`${url}: more than ${maxBytes / 1024 / 1024} MiB of metrics, not read`);
     return parsePrometheus(text);
   } catch (error) {
     return new Error(describeFetchError(error, url));

@@ -177,6 +177,18 @@ export const SETTINGS = {
     parse: orNull('off', int),
     format: formatOr('off'),
   }),
+  remoteFirstByteMs: spec<number>({
+    schema: intIn(1_000, MAX_DEADLINE_MS),
+    defaultValue: 120_000,
+    label: 'Remote first-byte limit',
+    help: 'how long a remote engine may take to start answering (it may be loading a model) before that answer fails with this limit named',
+    control: 'number',
+    unit: 'ms',
+    level: 'request',
+    flag: '--remote-first-byte-ms',
+    parse: int,
+    format: String,
+  }),
   numThreads: spec<number | null>({
     schema: intIn(1, 256).nullable(),
     defaultValue: null,
