@@ -6,8 +6,12 @@ import { formatMs, formatShare } from './format';
  * The Simple view's bar: the same TTFT in four plain groups (waiting, loading the model,
  * reading your prompt, first word), each as wide as its share, the parts inside named on hover.
  */
-export function SimpleTtftBar(props: { values: Partial<Record<TtftPhase, number | null>> }) {
-  const slices = groupSlicesOf(props.values);
+export function SimpleTtftBar(props: {
+  values: Partial<Record<TtftPhase, number | null>>;
+  /** What the window added after the server's first chunk (drawn inside "first word"), if known. */
+  transportMs?: number | null;
+}) {
+  const slices = groupSlicesOf(props.values, props.transportMs ?? null);
   const describe = slices.map((s) => `${s.group.label} ${formatMs(s.ms)}`).join(', ');
   return (
     <div className="ttft-bar-wrap">

@@ -43,7 +43,8 @@ export const SIMPLE_GROUPS: readonly SimpleGroup[] = [
     key: 'first-token',
     label: 'first word',
     color: '#00bcd4',
-    explanation: 'Picking the first word and sending it to the window.',
+    explanation:
+      'Picking the first word and sending it out; when the window measured its own wait, the trip to the window too.',
     phases: ['emit'],
   },
 ];
@@ -56,20 +57,34 @@ export interface GroupSlice {
   detail: string;
 }
 
-/** The non-zero groups of a TTFT with their shares; widths add to 100%, like the parts bar. */
-export function groupSlicesOf(values: Partial<Record<TtftPhase, number | null>>): GroupSlice[] {
-  const sums = SIMPLE_GROUPS.map((group) =>
-    group.phases.reduce((sum, phase) => sum + Math.max(0, values[phase] ?? 0), 0),
+/** The Simple bar's name for what the window added after the server sent the first word. */
+const TRANSPORT_LABEL = 'on its way to the window';
+
+/**
+ * The non-zero groups of a TTFT with their shares; widths add to 100%, like the parts bar.
+ * `transportMs` (client − server TTFT, ≥ 0 when known) is drawn inside "first word", so the
+ * groups then sum to the wait the window saw rather than the server's TTFT.
+ */
+export function groupSlicesOf(
+  values: Partial<Record<TtftPhase, number | null>>,
+  transportMs: number | null = null,
+): GroupSlice[] {
+  const extraMs = Math.max(0, transportMs ?? 0);
+  const sums = SIMPLE_GROUPS.map(
+    (group) =>
+      group.phases.reduce((sum, phase) => sum + Math.max(0, values[phase] ?? 0), 0) +
+      (group.key === 'first-token' ? extraMs : 0),
   );
   const totalMs = sums.reduce((a, b) => a + b, 0);
   if (totalMs <= 0) return [];
   return SIMPLE_GROUPS.flatMap((group, i) => {
     const ms = sums[i]!;
     if (ms <= 0) return [];
-    const detail = group.phases
+    const details = group.phases
       .filter((phase) => (values[phase] ?? 0) > 0)
-      .map((phase) => `${PART_LABELS[phase]} ${formatMs(values[phase] ?? 0)}`)
-      .join(', ');
+      .map((phase) => `${PART_LABELS[phase]} ${formatMs(values[phase] ?? 0)}`);
+    if (group.key === 'first-token' && extraMs > 0) details.push(`${TRANSPORT_LABEL} ${formatMs(extraMs)}`);
+    const detail = details.join(', ');
     return [{ group, ms, share: ms / totalMs, detail }];
   });
 }

@@ -2,6 +2,7 @@ import type { SendForecast } from '../../../src-main/service/contract';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { phasesOf } from '../../parts';
 import { answerFigures } from './answer-figures';
+import type { AnswerFigures } from './answer-figures';
 import { RateAndFinishSpans, WindowTtftSpans } from './FigureSpans';
 import { RemoteAnswerStats } from './RemoteAnswerStats';
 import { whySlow } from './why-slow';
@@ -24,7 +25,7 @@ export function AnswerStats(props: {
   const mode = useSlice('ui', (s) => s.preferences.viewMode);
   if (t.remote) return <RemoteAnswerStats timeline={t} clientTtftMs={props.clientTtftMs} />;
   const f = answerFigures(t, props.clientTtftMs);
-  if (mode === 'simple') return <SimpleAnswerStats timeline={t} />;
+  if (mode === 'simple') return <SimpleAnswerStats timeline={t} figures={f} />;
   return (
     <div className="answer-stats">
       {t.ttftMs !== null && <TtftBar values={phasesOf(t)} />}
@@ -52,13 +53,16 @@ export function AnswerStats(props: {
   );
 }
 
-/** Simple view: the bar in four plain groups, one sentence, and how the answer ended. */
-function SimpleAnswerStats(props: { timeline: Timeline }) {
+/**
+ * Simple view: the bar in four plain groups (the window's own wait when it has one), the
+ * sentences on where it went and the speed after it, and how the answer ended.
+ */
+function SimpleAnswerStats(props: { timeline: Timeline; figures: AnswerFigures }) {
   const t = props.timeline;
-  const sentence = plainSentence(t);
+  const sentence = plainSentence(t, props.figures);
   return (
     <div className="answer-stats">
-      {t.ttftMs !== null && <SimpleTtftBar values={phasesOf(t)} />}
+      {t.ttftMs !== null && <SimpleTtftBar values={phasesOf(t)} transportMs={props.figures.transportMs} />}
       <p className="plain-sentence">
         {sentence && <span data-testid="plain-sentence">{sentence} </span>}
         <span
