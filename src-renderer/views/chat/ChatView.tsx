@@ -24,12 +24,16 @@ export function ChatView() {
   const hasAnswers = useSlice('chat', (s) => s.items.some((item) => item.kind === 'assistant'));
   const systemPrompt = useSlice('chat', (s) => s.settings.systemPrompt.trim());
   useEffect(() => {
+    // Escape closes "Add a model" first (it lies over the chat); the settings sit beside the chat,
+    // so with the panel closed Escape stops the answer.
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') void stop();
+      if (event.key !== 'Escape') return;
+      if (isAddModelOpen) setAddModelOpen(false);
+      else void stop();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [stop]);
+  }, [stop, isAddModelOpen, setAddModelOpen]);
   return (
     <div className={isSettingsOpen ? 'chat-view with-settings' : 'chat-view'}>
       <ConversationList />
