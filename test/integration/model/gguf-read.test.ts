@@ -57,11 +57,12 @@ describe.skipIf(peersSkipReason !== null)('GGUF files made by llama.cpp, read by
     expect(storageLabelOf(model.plan)).toBe('fp16');
   });
 
-  it('reads the Q4_K_M file llama.cpp quantized: its K-quant mix and what the conversion keeps', () => {
+  it('reads the Q4_K_M file llama.cpp quantized: its K-quant mix, kept exactly, Q4_K at 4 bits', () => {
     const model = inspectGguf(bundledGguf('q4_k_m'));
     expect(model.fileType).toBe('q4_k_m');
     expect(model.plan.typeCounts.get('Q4_K')).toBeGreaterThan(0);
-    expect(model.plan.fidelity).not.toBe('exact');
+    expect(model.plan.fidelity).toBe('exact');
+    expect(model.plan.bytesByKind.get('int4')).toBeGreaterThan(0);
     console.log(
       'q4_k_m tensor types:',
       Object.fromEntries(model.plan.typeCounts),

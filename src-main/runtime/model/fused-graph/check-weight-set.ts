@@ -84,6 +84,13 @@ function checkBlocks(name: string, weight: BlockWeight, numRows: number, numCols
   expect('scales', weight.scales.length, numRows * numBlocks);
   if (weight.zeroPoints)
     expect('zeroPoints', weight.zeroPoints.length, numRows * Math.ceil((numBlocks * bits) / 8));
+  if (!weight.offsets) return;
+  expect('offsets', weight.offsets.length, numRows * numBlocks);
+  if (numCols % blockSize !== 0)
+    throw new WeightSetError(
+      name,
+      `has offsets but ${numCols} inputs are not a multiple of block size ${blockSize}`,
+    );
 }
 
 function checkMatrix(name: string, weight: MatrixWeight, numRows: number, numCols: number): void {
@@ -96,8 +103,11 @@ export function checkEmbedding(dims: DecoderDims, embedding: MatrixWeight): void
   const { vocabSize, hiddenSize } = dims;
   checkMatrix('embedding', embedding, vocabSize, hiddenSize);
   if (embedding.kind !== 'blocks') return;
-  if (embedding.zeroPoints)
-    throw new WeightSetError('embedding', 'block-quantized with zero points is not written (symmetric only)');
+  if (embedding.zeroPoints || embedding.offsets)
+    throw new WeightSetError(
+      'embedding',
+      'block-quantized with zero points or offsets is not written (symmetric only)',
+    );
   if (hiddenSize % embedding.blockSize !== 0)
     throw new WeightSetError(
       'embedding',

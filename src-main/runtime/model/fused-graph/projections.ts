@@ -3,6 +3,7 @@ import { ONNX_TYPE_CODE } from './graph-builder';
 import { bytesOfBits, outInBits, stackRows, storageAsGiven, transposed } from './float-matrix';
 import type { FloatStorage, MatrixBits } from './float-matrix';
 import type { BlockWeight, FloatWeight, MatrixWeight } from './weight-set';
+import { addBlockOffsets, hasOffsets } from './block-offsets';
 
 /** Writer choices every projection needs. */
 export interface ProjectionOptions {
@@ -84,6 +85,18 @@ export function addMatMulNBits(
   return builder.msOp('MatMulNBits', [input, ...initializers], attributes, outputName);
 }
 
+/** Each part's offsets end to end (zeros for a part without), or null when no part has any. */
+function stackOffsets(parts: BlockWeight[]): Float32Array | null {
+  if (!parts.some(hasOffsets)) return null;
+  const stacked = new Float32Array(parts.reduce((sum, p) => sum + p.scales.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    if (part.offsets) stacked.set(part.offsets, offset);
+    offset += part.scales.length;
+  }
+  return stacked;
+}
+
 /** Block weights stacked along their rows (they share bits, block size and zero-point presence). */
 function stackBlocks(parts: BlockWeight[]): BlockWeight {
   const concat = (arrays: Uint8Array[]) => {
@@ -108,6 +121,7 @@ function stackBlocks(parts: BlockWeight[]): BlockWeight {
     data: concat(parts.map((p) => p.data)),
     scales,
     zeroPoints: first.zeroPoints ? concat(parts.map((p) => p.zeroPoints!)) : null,
+    offsets: stackOffsets(parts),
   };
 }
 
@@ -153,7 +167,9 @@ export function addPackedProjection(
   if (parts[0]!.kind === 'blocks') {
     const packed = stackBlocks(parts as BlockWeight[]);
     const initializers = addBlockInitializers(builder, name, packed);
-    return addMatMulNBits(builder, input, initializers, packed, options, outputName);
+    if (!hasOffsets(packed)) return addMatMulNBits(builder, input, initializers, packed, options, outputName);
+    const projected = addMatMulNBits(builder, input, initializers, packed, options);
+    return addBlockOffsets(builder, input, projected, name, packed, outputName);
   }
   const floats = parts as FloatWeight[];
   const stacked = stackRows(floats.map((w) => outInBits(w, storageOf(floats, options))));

@@ -66,8 +66,13 @@ export type FloatWeight = FloatData & {
  * - `scales`: [N × numBlocks] float32, row-major (fp16 scales widen exactly).
  * - `zeroPoints`: null means 2^(bits−1) (symmetric); else uint8 [N × ceil(numBlocks × bits / 8)],
  *   packed like the codes (two 4-bit zero points a byte, low nibble first).
- * Value = (code − zeroPoint) × scale. GGUF Q4_0 maps with zeroPoints null (its nibbles reordered:
- * GGUF puts element j and j+16 in byte j); Q8_0 maps with code = q + 128 and zeroPoints null.
+ * - `offsets` (optional): float32 [N × numBlocks], row-major like the scales; each block's
+ *   values are shifted by its offset (block-offsets.ts adds it as block sums of the input times
+ *   the offsets, so affine blocks run on MatMulNBits' fast default-zero-point path). Needs K a
+ *   multiple of blockSize. Absent or null: no shift.
+ * Value = (code − zeroPoint) × scale + offset. GGUF Q4_0 maps with zeroPoints null (its nibbles
+ * reordered: GGUF puts element j and j+16 in byte j); Q8_0 maps with code = q + 128 and zeroPoints
+ * null; Q4_K with codes as they are, zeroPoints null and offset 8 × scale − min.
  */
 export interface BlockWeight {
   kind: 'blocks';
@@ -78,6 +83,7 @@ export interface BlockWeight {
   data: Uint8Array;
   scales: Float32Array;
   zeroPoints: Uint8Array | null;
+  offsets?: Float32Array | null;
 }
 
 /** A projection or embedding matrix: float or block-quantized. */
@@ -112,9 +118,9 @@ export interface DecoderLayerWeights {
  * - every matrix independently float (fp32/fp16/bf16, either order) or blocks (4 or 8 bits,
  *   block size a power of two ≥ 16, with or without zero points);
  * - q/k/v are packed into one MatMul(NBits) when all three are float, or all blocks with the same
- *   bits, block size and zero-point presence; otherwise each runs on its own (3 nodes, not 1).
- *   gate/up likewise;
- * - embedding float (Gather) or blocks without zero points, K a multiple of the block size
+ *   bits, block size and zero-point presence (offsets may differ: a part without reads zeros);
+ *   otherwise each runs on its own (3 nodes, not 1). gate/up likewise;
+ * - embedding float (Gather) or blocks without zero points or offsets, K a multiple of the block size
  *   (GatherBlockQuantized); a tied LM head reads the embedding's bytes (MatMulNBits or Gemm);
  * - `lmHead` present exactly when `dims.isTiedEmbedding` is false.
  * Activations and K/V are float32 (ONNX Runtime's CPU GroupQueryAttention computes in float32).

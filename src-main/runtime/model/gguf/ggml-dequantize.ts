@@ -1,6 +1,6 @@
 // ggml's block formats decoded to floats, after ggml-quants.c's dequantize_row_* (checked value
 // for value against llama.cpp's own library in the tests). Used where a tensor cannot keep its
-// blocks: norms, vectors, a re-quantized type, an embedding whose blocks the Gather cannot read.
+// blocks: norms, vectors, an embedding whose blocks the Gather cannot read.
 
 import { halfToFloat } from './half';
 

@@ -62,13 +62,12 @@ export function ggufFolderOf(
 /** What the slot card says a converted GGUF's weights are, per mapping fidelity. */
 const FIDELITY_WORDS: Record<MappingFidelity, string> = {
   exact: 'every block kept exactly as the file stores it',
-  'offset-rounded': "K-quant blocks as 8-bit blocks, each block's offset rounded (not bit-exact)",
-  requantized: 'some tensors re-quantized to 8 bits (not bit-exact)',
+  requantized: 'the token embedding re-quantized to 8 bits (not bit-exact)',
 };
 
 /**
- * Where a model's weights come from, in words, for a GGUF (`GGUF q4_k_m, converted to ONNX: K-quant
- * blocks as 8-bit blocks, …`); null for any other folder.
+ * Where a model's weights come from, in words, for a GGUF (`GGUF q4_k_m, converted to ONNX: every
+ * block kept …`); null for any other folder.
  */
 export function weightsOriginOf(folder: Pick<ModelFolder, 'format' | 'config'>): string | null {
   if (folder.format !== 'gguf') return null;

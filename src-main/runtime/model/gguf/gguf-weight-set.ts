@@ -18,10 +18,11 @@ import type { GgufSetTensor } from './gguf-files';
 import type { GgufModel } from './gguf-model';
 import { GgufTensorReader } from './gguf-tensor-reader';
 import { unpermuteRows } from './rope-rows';
-import { blockFidelityOf, toMatMulBlocks } from './to-matmul-blocks';
+import { blockLayoutOf, toMatMulBlocks } from './to-matmul-blocks';
+import type { BlockLayout } from './to-matmul-blocks';
 
-/** Block size of an embedding re-quantized to symmetric 8 bits (the writer's GatherBlockQuantized takes no zero points). */
-const EMBEDDING_BLOCK = 32;
+/** An embedding re-quantized to symmetric 8 bits (the writer's GatherBlockQuantized takes no zero points or offsets). */
+export const REQUANTIZED_EMBEDDING: BlockLayout = { bits: 8, blockSize: 32, hasOffsets: false };
 
 /** Told after each tensor: bytes of the GGUF read and converted so far, of the tensors' total. */
 export type ConversionProgress = (bytesDone: number, bytesTotal: number) => void;
@@ -138,7 +139,7 @@ function matrixOf({ tensor, bytes }: TensorRead): MatrixWeight {
   const float = floatDataOf(tensor, bytes);
   if (float) return { ...float, kind: 'float', shape: [numRows, numCols], order: 'out-in' } as FloatWeight;
   // storage-plan.ts refuses such files at listing; a file changed since is refused here alike.
-  if (blockFidelityOf(tensor.type.name) === null)
+  if (blockLayoutOf(tensor.type.name) === null)
     throw new GgufModelError(
       `tensor ${tensor.name} is ${tensor.type.name}, which First Frame cannot convert yet`,
     );
@@ -146,24 +147,20 @@ function matrixOf({ tensor, bytes }: TensorRead): MatrixWeight {
 }
 
 /**
- * The embedding: float as stored, symmetric blocks as mapped, and anything with zero points (or
- * blocks that do not tile the hidden size) re-quantized to symmetric 8-bit blocks, which the
+ * The embedding: float as stored, symmetric blocks as mapped, and anything with zero points or
+ * offsets (or blocks that do not tile the hidden size) re-quantized to symmetric 8-bit blocks, which the
  * writer's GatherBlockQuantized takes.
  */
 function embeddingOf(read: TensorRead, hiddenSize: number): MatrixWeight {
   const weight = matrixOf(read);
-  if (weight.kind === 'float' || (!weight.zeroPoints && hiddenSize % weight.blockSize === 0)) return weight;
+  if (weight.kind === 'float') return weight;
+  if (!weight.zeroPoints && !weight.offsets && hiddenSize % weight.blockSize === 0) return weight;
   const { tensor, bytes } = read;
   const rows = dequantize(tensor.type.name, bytes, weight.numRows * weight.numCols);
-  const q = blockQuantize({
-    rows,
-    numRows: weight.numRows,
-    numCols: weight.numCols,
-    bits: 8,
-    blockSize: EMBEDDING_BLOCK,
-    scheme: 'symmetric',
-  });
-  return { ...weight, bits: 8, blockSize: EMBEDDING_BLOCK, data: q.data, scales: q.scales, zeroPoints: null };
+  const { bits, blockSize } = REQUANTIZED_EMBEDDING;
+  const { numRows, numCols } = weight;
+  const q = blockQuantize({ rows, numRows, numCols, bits, blockSize, scheme: 'symmetric' });
+  return { ...weight, bits, blockSize, data: q.data, scales: q.scales, zeroPoints: null, offsets: null };
 }
 
 /** A norm vector, kept in its float type. */

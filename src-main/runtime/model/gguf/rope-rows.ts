@@ -2,7 +2,7 @@
 // (first half of the head's dims, then the second) to the adjacent pairs its LLAMA rope rotates
 // (`convert_hf_to_gguf.py` permute: reshape(heads, 2, D/2, in).swapaxes(1, 2)). The fused graph's
 // GroupQueryAttention rotates halves, so the rows go back: whole rows move, so quantized rows move
-// with their scales and zero points and nothing is decoded.
+// with their scales, zero points and offsets and nothing is decoded.
 
 import type { MatrixWeight } from '../fused-graph';
 
@@ -33,6 +33,7 @@ export function unpermuteRows(weight: MatrixWeight, numHeads: number, headDim: n
     zeroPoints: weight.zeroPoints
       ? moveRows(weight.zeroPoints, Math.ceil((numBlocks * weight.bits) / 8), order)
       : null,
+    offsets: weight.offsets ? moveRows(weight.offsets, numBlocks, order) : null,
   };
 }
 

@@ -2,7 +2,8 @@
 // matrices keep their blocks (MatMulNBits) where a mapping exists, float tensors stay float, and
 // a type with neither is refused by name. The plan sizes the conversion and labels the slot card.
 
-import { blockFidelityOf } from './to-matmul-blocks';
+import { blockLayoutOf } from './to-matmul-blocks';
+import { REQUANTIZED_EMBEDDING } from './gguf-weight-set';
 import type { GgufSetTensor } from './gguf-files';
 import type { MappingFidelity } from './weight-types';
 import { GgufModelError } from './gguf-architecture';
@@ -12,7 +13,10 @@ const FLOAT_TYPES = new Set(['F32', 'F16', 'BF16']);
 
 /** The converted graph's weights: bytes per storage kind, fidelity, and counts. */
 export interface StoragePlan {
-  /** Converted bytes per storage kind (`int4`, `int8`, `fp16`, `fp32`, `bf16`). */
+  /**
+   * Converted bytes per storage kind (`int4`, `int8`, `fp16`, `fp32`, `bf16`); a block matrix's
+   * codes count as int4 / int8, its scales and block offsets as fp32.
+   */
   bytesByKind: Map<string, number>;
   /** The least faithful mapping any tensor gets (`exact` when every tensor keeps its values). */
   fidelity: MappingFidelity;
@@ -20,8 +24,6 @@ export interface StoragePlan {
   typeCounts: Map<string, number>;
   numParams: number;
 }
-
-const RANK: Record<MappingFidelity, number> = { exact: 0, 'offset-rounded': 1, requantized: 2 };
 
 /** The plan for a tensor directory; throws GgufModelError naming a tensor whose type cannot convert. */
 export function storagePlanOf(tensors: ReadonlyMap<string, GgufSetTensor>): StoragePlan {
@@ -43,12 +45,15 @@ export function storagePlanOf(tensors: ReadonlyMap<string, GgufSetTensor>): Stor
       add(type === 'F16' ? 'fp16' : 'bf16', numValues * 2);
       continue;
     }
-    const mapped = blockFidelityOf(type);
-    if (mapped === null)
+    const layout = blockLayoutOf(type);
+    if (layout === null)
       throw new GgufModelError(`tensor ${tensor.name} is ${type}, which First Frame cannot convert yet`);
-    if (RANK[mapped] > RANK[fidelity]) fidelity = mapped;
-    const isFourBit = mapped === 'exact' && (type === 'Q4_0' || type === 'Q3_K');
-    add(isFourBit ? 'int4' : 'int8', isFourBit ? numValues / 2 : numValues);
+    // gguf-weight-set.ts re-quantizes an affine embedding: GatherBlockQuantized takes no offsets.
+    const isRequantized = layout.hasOffsets && tensor.name === 'token_embd.weight';
+    if (isRequantized) fidelity = 'requantized';
+    const { bits, blockSize, hasOffsets } = isRequantized ? REQUANTIZED_EMBEDDING : layout;
+    add(bits === 4 ? 'int4' : 'int8', (numValues * bits) / 8);
+    add('fp32', (numValues / blockSize) * 4 * (hasOffsets ? 2 : 1));
   }
   return { bytesByKind, fidelity, typeCounts, numParams };
 }

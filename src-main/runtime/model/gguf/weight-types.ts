@@ -13,7 +13,8 @@ export type GgufBlockWeight = BlockWeight;
 export type GgufMatrixWeight = MatrixWeight;
 
 /**
- * How faithfully a mapping keeps the file's values (said on the slot card): `exact`; `offset-rounded`
- * (affine blocks in 8 bits: each block's offset rounded to a fraction of a step); `requantized`.
+ * How faithfully a mapping keeps the file's values (said on the slot card): `exact` (every value
+ * as ggml decodes it); `requantized` (an affine token embedding, which the graph's
+ * GatherBlockQuantized cannot read, re-quantized to symmetric 8-bit blocks: within half a step).
  */
-export type MappingFidelity = 'exact' | 'offset-rounded' | 'requantized';
+export type MappingFidelity = 'exact' | 'requantized';

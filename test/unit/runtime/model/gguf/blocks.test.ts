@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dequantize } from '../../../../../src-main/runtime/model/gguf/ggml-dequantize';
-import { blockFidelityOf, toMatMulBlocks } from '../../../../../src-main/runtime/model/gguf/to-matmul-blocks';
+import { blockLayoutOf, toMatMulBlocks } from '../../../../../src-main/runtime/model/gguf/to-matmul-blocks';
 import type { GgufBlockWeight } from '../../../../../src-main/runtime/model/gguf/weight-types';
 import { llamaFfi, peersSkipReason } from '../../../../support/llama-peers';
 
@@ -15,7 +15,10 @@ const VALUES = new Float32Array(NUM_ROWS * NUM_COLS).map((_, i) => {
   return onePositiveBlock ? Math.abs(value) + 0.2 : i === 77 ? 6 : value;
 });
 
-/** The value MatMulNBits computes for each element of a block weight: (code − zero point) × scale. */
+/**
+ * The value the graph computes for each element of a block weight: (code − zero point) × scale
+ * from MatMulNBits, plus the block's offset (block-offsets.ts).
+ */
 function valuesOf(weight: GgufBlockWeight): Float32Array {
   const out = new Float32Array(weight.numRows * weight.numCols);
   const numBlocks = weight.numCols / weight.blockSize;
@@ -27,7 +30,8 @@ function valuesOf(weight: GgufBlockWeight): Float32Array {
         weight.data[(block * weight.blockSize * weight.bits) / 8 + (weight.bits === 4 ? j >> 1 : j)]!;
       const code = weight.bits === 8 ? byte : j & 1 ? byte >> 4 : byte & 15;
       const zeroPoint = weight.zeroPoints ? weight.zeroPoints[block]! : 2 ** (weight.bits - 1);
-      out[row * weight.numCols + col] = (code - zeroPoint) * weight.scales[block]!;
+      const value = (code - zeroPoint) * weight.scales[block]!;
+      out[row * weight.numCols + col] = weight.offsets ? value + weight.offsets[block]! : value;
     }
   return out;
 }
@@ -41,35 +45,43 @@ describe.skipIf(peersSkipReason !== null)('ggml blocks against llama.cpp', () =>
   });
 
   it.each(TYPES)(
-    '%s maps to MatMulNBits blocks: exact for symmetric types, offsets within 1/(2k) step otherwise',
+    '%s maps to MatMulNBits blocks at its own width, every value as llama.cpp decodes it',
     (type) => {
       const bytes = ffi.quantize(type, VALUES, NUM_ROWS, NUM_COLS);
       const truth = ffi.dequantize(type, bytes, VALUES.length);
       const weight = toMatMulBlocks(type, bytes, NUM_ROWS, NUM_COLS);
+      expect(weight.bits).toBe(blockLayoutOf(type)!.bits);
+      expect(weight.zeroPoints).toBeNull();
       const mapped = valuesOf(weight);
-      const fidelity = blockFidelityOf(type);
-      if (fidelity === 'exact') {
+      if (!weight.offsets) {
         expect(mapped).toEqual(truth);
         return;
       }
-      // Per block: the error is one constant offset (rounded zero point) or, re-quantized, half an 8-bit step.
-      const numBlocks = VALUES.length / weight.blockSize;
-      for (let block = 0; block < numBlocks; block++) {
-        const step = Math.abs(weight.scales[block]!);
-        for (let j = 0; j < weight.blockSize; j++) {
-          const at = block * weight.blockSize + j;
-          expect(Math.abs(mapped[at]! - truth[at]!)).toBeLessThanOrEqual(step / 2 + 1e-6);
-        }
+      // Affine: the float32 offset (middle × scale − min) rounds once; ggml's own float32 sum too.
+      for (let at = 0; at < VALUES.length; at++) {
+        const block = Math.floor(at / weight.blockSize);
+        const size = Math.abs(weight.scales[block]!) * 32 + Math.abs(weight.offsets[block]!);
+        expect(Math.abs(mapped[at]! - truth[at]!)).toBeLessThanOrEqual(size * 2 ** -22);
       }
     },
   );
 });
 
-describe('ggml block fidelity', () => {
-  it('says which types map exactly, which round block offsets and which are re-quantized', () => {
-    expect(['Q4_0', 'Q8_0', 'Q5_0', 'Q3_K', 'Q6_K'].map(blockFidelityOf)).toEqual(Array(5).fill('exact'));
-    expect(['Q4_1', 'Q4_K', 'Q2_K'].map(blockFidelityOf)).toEqual(Array(3).fill('offset-rounded'));
-    expect(['Q5_1', 'Q5_K'].map(blockFidelityOf)).toEqual(['requantized', 'requantized']);
-    expect(blockFidelityOf('IQ2_XXS')).toBeNull();
+describe('ggml block layouts', () => {
+  it('keeps 4-bit types at 4 bits, 5-bit affine types at 8, and gives affine types offsets', () => {
+    const layouts = Object.fromEntries(TYPES.map((type) => [type, blockLayoutOf(type)]));
+    expect(layouts).toEqual({
+      Q4_0: { bits: 4, blockSize: 32, hasOffsets: false },
+      Q4_1: { bits: 4, blockSize: 32, hasOffsets: true },
+      Q5_0: { bits: 8, blockSize: 32, hasOffsets: false },
+      Q5_1: { bits: 8, blockSize: 32, hasOffsets: true },
+      Q8_0: { bits: 8, blockSize: 32, hasOffsets: false },
+      Q2_K: { bits: 4, blockSize: 16, hasOffsets: true },
+      Q3_K: { bits: 4, blockSize: 16, hasOffsets: false },
+      Q4_K: { bits: 4, blockSize: 32, hasOffsets: true },
+      Q5_K: { bits: 8, blockSize: 32, hasOffsets: true },
+      Q6_K: { bits: 8, blockSize: 16, hasOffsets: false },
+    });
+    expect(blockLayoutOf('IQ2_XXS')).toBeNull();
   });
 });
