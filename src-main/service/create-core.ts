@@ -16,6 +16,7 @@ import { ServiceFailure } from './contract';
 import type { ApiServerControl, Core, CoreOptions } from './core-options';
 import type { CoreDeps } from './core-deps';
 import { openProblemLog } from './problem-log';
+import { makeNewFilesPrivate, makePrivateFolder } from '../private-files';
 import { timelineFlagger } from './timeline-flags';
 import { EventHub } from './event-hub';
 import { appHandlers } from './handlers/app';
@@ -44,6 +45,9 @@ const STATS_EVERY_MS = 250;
  * same factory serves Electron, the headless host and tests.
  */
 export async function createCore(options: CoreOptions): Promise<Core> {
+  // The data folder holds the user's conversations: nobody else on the machine may read them.
+  makeNewFilesPrivate();
+  makePrivateFolder(options.dataDir);
   mkdirSync(path.join(options.dataDir, 'models'), { recursive: true });
   const log = openProblemLog(options.dataDir);
   const store = createStore({

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files';
 import path from 'node:path';
 import { z } from 'zod';
 import { QualityResultSchema } from './contract';
@@ -38,9 +39,11 @@ export function storeQualityResults(dataDir: string, results: readonly QualityRe
   const kept = (existing instanceof Error ? [] : existing).filter(
     (old) => !results.some((r) => r.modelRevision === old.modelRevision && r.textSha256 === old.textSha256),
   );
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const file = path.join(dataDir, QUALITY_FILE);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ results: [...results, ...kept] }, null, 2)}\n`);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify({ results: [...results, ...kept] }, null, 2)}\n`, {
+    mode: PRIVATE_FILE_MODE,
+  });
   renameSync(`${file}.tmp`, file);
 }
 

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Log } from '../telemetry/log';
@@ -6,6 +6,7 @@ import { consoleLog } from '../telemetry/log';
 import { StoreUnavailable, toUnavailable } from './errors';
 import { STORE_LIMITS } from '../limits';
 import { migrate } from './migrations';
+import { narrowToOwner, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files';
 
 /** How to open the history database. */
 export interface OpenOptions {
@@ -26,7 +27,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
   const { nativeBinding, log = consoleLog } = options;
   let db: Database.Database | null = null;
   try {
-    if (path !== ':memory:') assertWritable(path);
+    if (path !== ':memory:') {
+      assertWritable(path);
+      makePrivate(path);
+    }
     db = new Database(path, {
       timeout: STORE_LIMITS.openBusyTimeoutMs,
       ...(nativeBinding ? { nativeBinding } : {}),
@@ -51,7 +55,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database.
 /** The folder (created if missing) and the file, when it exists, must be writable by us. */
 function assertWritable(path: string): void {
   const folder = dirname(path);
-  mkdirSync(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const fail = (what: string) => (error: unknown) => {
     throw new StoreUnavailable(
       'read-only',
@@ -69,6 +73,18 @@ function assertWritable(path: string): void {
     accessSync(path, constants.W_OK);
   } catch (error) {
     fail('the file')(error);
+  }
+}
+
+/**
+ * The history is the user's alone: the file is created 0600 before SQLite sees it (SQLite gives
+ * the WAL and SHM the database file's mode), and files an older version left 0644 are narrowed.
+ */
+function makePrivate(path: string): void {
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const why = narrowToOwner(file);
+    if (why !== null) throw new StoreUnavailable('read-only', path, why);
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -7,12 +7,14 @@ import type { Timeline } from '../telemetry/timeline';
 import type { SlotEventRecord } from '../telemetry/residency';
 import type { NewConversation, NewMessage } from './queries/chats';
 import type { ClientTtftUpdate, PendingRun, WriteBatch } from './writer/batch';
+import { isRetryableWriteError } from './errors';
+import { PRIVATE_FILE_MODE, privateSharedFolder, whyNotOwnFile } from '../private-files';
 
 /**
  * What shutdown could not write (the disk refused it) is kept in a spill file instead of being
  * dropped: one JSON line per item after a header, written whole (a `.partial` renamed into
- * place) beside the database, or in the temp folder when even that fails. The next start
- * stores every spill in one transaction together with a marker row naming it, then deletes
+ * place, 0600) beside the database, or in this user's private temp folder when even that
+ * fails (never one another account made). The next start stores every spill in one transaction together with a marker row naming it, then deletes
  * the file, so an item is stored exactly once even if the delete fails or the app dies between.
  */
 
@@ -59,39 +61,74 @@ export function writeSpill(dbPath: string, content: SpillContent): { path: strin
   ]
     .join('\n')
     .concat('\n');
-  const name = `${path.basename(dbPath)}.spill-${Date.now()}-${spillId}.jsonl`;
   const problems: string[] = [];
-  for (const folder of [path.dirname(dbPath), tempFolderOf(dbPath)]) {
-    const file = path.join(folder, name);
+  for (const place of placesOf(dbPath)) {
+    const folder = place.isShared ? privateSharedFolder(place.folder) : { dir: place.folder };
+    if ('error' in folder) {
+      problems.push(`${place.folder}: ${folder.error}`);
+      continue;
+    }
+    const file = path.join(place.folder, `${place.prefix}${Date.now()}-${spillId}.jsonl`);
     try {
-      if (folder !== path.dirname(dbPath)) mkdirSync(folder, { recursive: true });
-      writeFileSync(`${file}.partial`, text);
+      // `wx`: never through a file or link someone else left under that name.
+      writeFileSync(`${file}.partial`, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       renameSync(`${file}.partial`, file);
       return { path: file };
     } catch (error) {
       rmSync(`${file}.partial`, { force: true });
-      problems.push(`${folder}: ${(error as Error).message}`);
+      problems.push(`${place.folder}: ${(error as Error).message}`);
     }
   }
   return { error: problems.join('; ') };
 }
 
 /**
+ * What one pass over the spills left for a database did: items stored, spills the database
+ * refused for now (busy, full: worth another try), and spills refused for good because this
+ * app cannot have written them (another account's file or folder) or cannot read them.
+ */
+export interface SpillReplay {
+  numStored: number;
+  /** Each spill still waiting for the database, and why. */
+  waiting: SpillProblem[];
+  /** Each spill (or spill folder) not stored and not tried again, and why. */
+  refused: SpillProblem[];
+}
+
+/** A spill file or folder and why it is not stored (yet). */
+export interface SpillProblem {
+  file: string;
+  reason: string;
+}
+
+/**
  * Stores every spill left for `dbPath` (oldest first), each in one transaction with its marker,
  * through `apply`; deletes each once stored. A spill the database refuses (still full, busy)
- * stays for the next start. Returns the items stored and the problems met, for the log.
+ * stays to be tried again. A spill is read only when it is this app's own: a plain file owned by
+ * this user that no other account can change (and, in the shared temp folder, a folder that is
+ * ours and closed). `skipped` names files refused before, so a retry does not say them again.
  */
 export function replaySpills(
   db: Database.Database,
   dbPath: string,
   apply: (content: SpillContent) => void,
-): { numStored: number; problems: string[] } {
+  skipped: ReadonlySet<string> = new Set(),
+): SpillReplay {
   const isReplayed = db.prepare('SELECT 1 FROM settings WHERE key = ?').pluck();
   const mark = db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?)');
-  let numStored = 0;
-  const problems: string[] = [];
-  for (const file of spillsOf(dbPath)) {
+  const { files, refused } = spillsOf(dbPath);
+  const result: SpillReplay = {
+    numStored: 0,
+    waiting: [],
+    refused: refused.filter((r) => !skipped.has(r.file)),
+  };
+  for (const file of files.filter((f) => !skipped.has(f))) {
     try {
+      const why = whyNotOwnFile(file);
+      if (why !== null) {
+        result.refused.push({ file, reason: why });
+        continue;
+      }
       const { spillId, content } = readSpill(file);
       const key = `spill:${spillId}`;
       if (!isReplayed.get(key)) {
@@ -99,35 +136,62 @@ export function replaySpills(
           apply(content);
           mark.run(key, JSON.stringify({ atWallMs: Date.now(), numItems: spillSize(content) }));
         })();
-        numStored += spillSize(content);
+        result.numStored += spillSize(content);
       }
       rmSync(file, { force: true });
     } catch (error) {
-      problems.push(`${file}: ${(error as Error).message}`);
+      const problem = { file, reason: (error as Error).message };
+      if (isRetryableWriteError(error)) result.waiting.push(problem);
+      else result.refused.push(problem);
     }
   }
-  return { numStored, problems };
+  return result;
 }
 
-/** The spill files left for `dbPath`, beside it and in the temp folder, oldest first. */
-function spillsOf(dbPath: string): string[] {
-  const prefix = `${path.basename(dbPath)}.spill-`;
-  const found = [path.dirname(dbPath), tempFolderOf(dbPath)].flatMap((folder) => {
+/** Where a database's spills go, in order: beside it, then the user's private temp folder. */
+interface SpillPlace {
+  folder: string;
+  /** What every spill file name of this database starts with there. */
+  prefix: string;
+  /** A folder every account can reach (the temp folder): checked before it is trusted. */
+  isShared: boolean;
+}
+
+function placesOf(dbPath: string): SpillPlace[] {
+  const base = `${path.basename(dbPath)}.spill-`;
+  // One folder per user, checked like tmux's /tmp/tmux-UID: a name anyone can guess, so it is
+  // trusted only when it is ours and closed to others. Each database has its own file prefix.
+  const key = createHash('sha256').update(path.resolve(dbPath)).digest('hex').slice(0, 16);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  return [
+    { folder: path.dirname(dbPath), prefix: base, isShared: false },
+    { folder: path.join(tmpdir(), `first-frame-${uid}`), prefix: `${key}.${base}`, isShared: true },
+  ];
+}
+
+/** The spill files left for `dbPath`, oldest first, and the places refused because they are not ours. */
+function spillsOf(dbPath: string): { files: string[]; refused: SpillProblem[] } {
+  const refused: SpillProblem[] = [];
+  const found = placesOf(dbPath).flatMap((place) => {
+    if (!existsSync(place.folder)) return [];
+    if (place.isShared) {
+      const folder = privateSharedFolder(place.folder);
+      if ('error' in folder) {
+        refused.push({ file: place.folder, reason: folder.error });
+        return [];
+      }
+    }
     try {
-      return readdirSync(folder)
-        .filter((name) => name.startsWith(prefix) && name.endsWith('.jsonl'))
-        .map((name) => ({ name, file: path.join(folder, name) }));
-    } catch {
-      return []; // no such folder: nothing was spilled there
+      return readdirSync(place.folder)
+        .filter((name) => name.startsWith(place.prefix) && name.endsWith('.jsonl'))
+        .map((name) => ({ name: name.slice(place.prefix.length), file: path.join(place.folder, name) }));
+    } catch (error) {
+      refused.push({ file: place.folder, reason: (error as Error).message });
+      return [];
     }
   });
-  return found.sort((a, b) => a.name.localeCompare(b.name)).map((f) => f.file);
-}
-
-/** The temp folder a database's spills fall back to: one per database path. */
-function tempFolderOf(dbPath: string): string {
-  const key = createHash('sha256').update(path.resolve(dbPath)).digest('hex').slice(0, 16);
-  return path.join(tmpdir(), `first-frame-spill-${key}`);
+  const files = found.sort((a, b) => a.name.localeCompare(b.name)).map((f) => f.file);
+  return { files, refused };
 }
 
 function linesOf({ batch, chats }: SpillContent): SpillLine[] {

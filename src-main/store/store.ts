@@ -28,6 +28,8 @@ import { retentionControl } from './retention';
 import type { SlotEventRecord } from '../telemetry/residency';
 import type { WriterOptions, WriterStats } from './writer/batched-writer';
 import { BatchedWriter } from './writer/batched-writer';
+import type { FlushTimer } from './writer/flush-timer';
+import { eventLoopFlushTimer } from './writer/flush-timer';
 import { sqliteSink } from './writer/sqlite-sink';
 import type { ClientTtftUpdate } from './writer/batch';
 
@@ -86,25 +88,50 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const log = options.log ?? consoleLog;
   const damage = path === ':memory:' ? null : damageOf(db);
   if (damage !== null) log.warn('store', `the history database failed quick_check at start: ${damage}`);
-  if (path !== ':memory:') storeSpills(db, path, log);
-  return new SqliteStore(db, path, options, damage === null ? { state: 'ok' } : damagedHealth(path, damage));
+  const spills =
+    path === ':memory:'
+      ? null
+      : storeSpills(db, path, log, options.writer?.flushTimer ?? eventLoopFlushTimer);
+  const health = damage === null ? ({ state: 'ok' } as const) : damagedHealth(path, damage);
+  return new SqliteStore(db, path, options, health, () => spills?.cancel());
 }
 
-/** Stores what earlier shutdowns kept in spill files (store/spill.ts), and says so. */
-function storeSpills(db: Database.Database, path: string, log: Log): void {
+/**
+ * Stores what earlier shutdowns kept in spill files (store/spill.ts), and says so. A spill the
+ * database refuses for now (the disk is still full) is tried again every fullRetryMs while the
+ * app runs, so it is stored once space comes back; one that is not this app's own (another
+ * account's file or folder) is said once and never read.
+ */
+function storeSpills(db: Database.Database, path: string, log: Log, timer: FlushTimer): { cancel(): void } {
   const sink = sqliteSink(db);
   const chats = chatQueries(db, timelineQueries(db), log);
-  const { numStored, problems } = replaySpills(db, path, (content) => {
+  const apply = (content: SpillContent): void => {
     sink.writeBatch(content.batch);
     applySpilledChats(chats, content.chats);
-  });
-  if (numStored > 0)
-    log.warn('store', `history: stored ${numStored} item(s) the disk refused at the last shutdown`);
-  for (const problem of problems)
-    log.warn(
-      'store',
-      `history: a spill of an earlier shutdown is not stored yet (${problem}); tried again at the next start`,
-    );
+  };
+  const skipped = new Set<string>();
+  let retry: { cancel(): void } | null = null;
+  let isWaitingTold = false;
+  const pass = (): void => {
+    retry = null;
+    const { numStored, waiting, refused } = replaySpills(db, path, apply, skipped);
+    if (numStored > 0)
+      log.warn('store', `history: stored ${numStored} item(s) the disk refused at the last shutdown`);
+    for (const { file, reason } of refused) {
+      skipped.add(file);
+      log.warn('store', `history: the spill ${file} is not stored and not read (${reason})`);
+    }
+    if (waiting.length === 0) return;
+    for (const { file, reason } of isWaitingTold ? [] : waiting)
+      log.warn(
+        'store',
+        `history: a spill of an earlier shutdown is not stored yet (${file}: ${reason}); tried again every ${STORE_LIMITS.fullRetryMs / 1000} s`,
+      );
+    isWaitingTold = true;
+    retry = timer.later(STORE_LIMITS.fullRetryMs, pass);
+  };
+  pass();
+  return { cancel: () => retry?.cancel() };
 }
 
 /**
@@ -146,6 +173,8 @@ class SqliteStore implements Store {
     options: SqliteStoreOptions,
     /** What the check at start found: `ok`, or `damaged` with the way out. */
     fileHealth: HistoryHealth,
+    /** Stops retrying spills that earlier shutdowns left (the connection is closing). */
+    stopSpillRetry: () => void,
   ) {
     this.timelines = timelineQueries(db);
     this.slotEvents = slotEventQueries(db);
@@ -175,6 +204,7 @@ class SqliteStore implements Store {
     this.close = () => {
       // Shutdown may wait on another process's lock a little; serving never does.
       db.pragma(`busy_timeout = ${STORE_LIMITS.closeBusyTimeoutMs}`);
+      stopSpillRetry();
       chats.flush();
       const left: SpillContent = { batch: batched.close(), chats: chats.takePending() };
       db.close();

@@ -1,4 +1,5 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { narrowToOwner, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../private-files';
 import path from 'node:path';
 import type { Log, LogEntry } from './log';
 import { consoleLog } from './log';
@@ -18,23 +19,26 @@ export interface FileLog extends Log {
 /**
  * Opens the log file under `dir` (created if missing). A line is appended synchronously, so it
  * is on disk even if the process dies next; problems are rare, so this costs the serving path
- * nothing. Past MAX_LOG_BYTES the file becomes `first-frame.log.1` and a new one starts. If the
+ * nothing. The folder is 0700 and the files 0600 (a log names models, folders and requests). Past MAX_LOG_BYTES the file becomes `first-frame.log.1` and a new one starts. If the
  * file cannot be written, lines go to stderr instead, with the reason once.
  */
 export function openFileLog(dir: string, maxBytes = MAX_LOG_BYTES): FileLog {
   const file = path.join(dir, 'first-frame.log');
   const recent: LogEntry[] = [];
   let numBytes = sizeOf(file);
+  // A log an older version wrote 0644 becomes the user's alone before anything is added.
+  const problems = [narrowToOwner(dir, PRIVATE_FOLDER_MODE), narrowToOwner(file), narrowToOwner(`${file}.1`)];
+  for (const problem of problems) if (problem !== null) consoleLog.warn('log', problem);
   let isBroken = false;
   const write = (line: string): void => {
     if (isBroken) return;
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       if (numBytes + line.length > maxBytes && numBytes > 0) {
         renameSync(file, `${file}.1`);
         numBytes = 0;
       }
-      appendFileSync(file, line);
+      appendFileSync(file, line, { mode: PRIVATE_FILE_MODE });
       numBytes += Buffer.byteLength(line);
     } catch (error) {
       isBroken = true;
