@@ -1,11 +1,13 @@
 import type { KeyboardEvent } from 'react';
 import { activeAnswer, useSlice } from '../../store';
 import { ContextMeter, SendForecastLine } from './ContextMeter';
+import { sendBlockOf } from './send-block';
 
 /**
  * The message box. Enter sends, Shift+Enter starts a new line (Escape, which stops the answer,
- * is bound window-wide by the chat view). Send turns into Stop while answering, and waits while
- * the connection is down; a refused send keeps the typed text and says why.
+ * is bound window-wide by the chat view). Send turns into Stop while answering, waits while the
+ * connection is down, and stays off with a plain sentence while the draft cannot fit; a refused
+ * send keeps the typed text and says why.
  */
 export function Composer() {
   const draft = useSlice('chat', (s) => s.draft);
@@ -17,8 +19,9 @@ export function Composer() {
   const isOffline = useSlice('ui', (s) => s.connection === 'lost');
   const send = useSlice('chat', (s) => s.send);
   const stop = useSlice('chat', (s) => s.stop);
+  const block = sendBlockOf(draft, forecast);
   const submit = () => {
-    if (isBusy || isOffline || draft.trim() === '') return;
+    if (isBusy || isOffline || block !== null || draft.trim() === '') return;
     void send(draft);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -53,7 +56,7 @@ export function Composer() {
             type="button"
             className="primary"
             data-testid="chat-send"
-            disabled={draft.trim() === '' || isOffline}
+            disabled={draft.trim() === '' || isOffline || block !== null}
             title={isOffline ? 'Reconnecting to First Frame… your text stays here.' : undefined}
             onClick={submit}
           >
@@ -61,10 +64,15 @@ export function Composer() {
           </button>
         )}
       </div>
+      {block && (
+        <p className="notice error wrap" data-testid="send-block" role="status">
+          {block}
+        </p>
+      )}
       <div className="composer-info">
         <ContextMeter forecast={forecast} />
-        <SendForecastLine forecast={forecast} />
-        {forecastError && !isOffline && (
+        {block === null && <SendForecastLine forecast={forecast} />}
+        {forecastError && !isOffline && block === null && (
           <p className="muted wrap" data-testid="forecast-error">
             No forecast: {forecastError}
           </p>
