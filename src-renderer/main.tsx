@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { pickBridge } from './bridge';
 import type { FirstFrameApi } from '../src-main/service/contract';
 import { createStores, loadInitialState, StoresProvider } from './store';
+import { followConversationInUrl } from './store/conversation-url';
 import { App } from './views';
 import './styles/base.css';
 import './styles/layout.css';
@@ -18,6 +19,7 @@ import './styles/remote.css';
 const bridge = pickBridge(window as unknown as { firstFrame?: FirstFrameApi });
 const stores = createStores(bridge);
 void loadInitialState(stores);
+followConversationInUrl(stores.chat, window);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

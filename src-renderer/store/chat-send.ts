@@ -32,6 +32,7 @@ export async function sendMessage(deps: TurnDeps, content: string): Promise<void
   const text = content.trim();
   if (text === '' || activeAnswer(store.getState())) return;
   store.setState({ draft: '', sendError: null });
+  const isNewChat = store.getState().conversationId === null;
   const conversationId = store.getState().conversationId ?? (await createConversation(deps));
   if (!conversationId) return store.setState({ draft: content });
   const question = newQuestion(text);
@@ -40,7 +41,21 @@ export async function sendMessage(deps: TurnDeps, content: string): Promise<void
   const isOk = await startTurn(deps, [...before, question, answer], question, answer, () =>
     bridge.call('chat.send', { conversationId, content: text, requestId: answer.requestId! }),
   );
-  if (!isOk) store.setState({ items: before, draft: content });
+  if (!isOk) {
+    store.setState({ items: before, draft: content });
+    // A chat is kept only once it holds a message: the one made for a refused first send goes.
+    if (isNewChat) await forgetEmptyChat(deps, conversationId);
+  }
+}
+
+/** Removes the chat created for a first send the service refused, and shows no chat open. */
+async function forgetEmptyChat({ store, bridge }: TurnDeps, conversationId: string): Promise<void> {
+  store.setState((s) => ({
+    conversationId: s.conversationId === conversationId ? null : s.conversationId,
+    conversations: s.conversations.filter((c) => c.conversationId !== conversationId),
+  }));
+  const result = await bridge.call('chat.deleteConversation', { conversationId });
+  if (!result.ok) console.warn(`could not remove the empty chat ${conversationId}: ${result.error.message}`);
 }
 
 /** Asks again for the answer `answerKey`: the new answer becomes its turn's newest version. */

@@ -146,6 +146,18 @@ describe('chat store', () => {
     });
   });
 
+  it('a refused first send leaves no empty chat behind: the one made for it is removed', async () => {
+    const bridge = new BridgeDouble({
+      'chat.createConversation': () => conversation,
+      'chat.listConversations': () => [],
+      'chat.deleteConversation': () => ({ isDeleted: true }),
+    });
+    const stores = createStores(bridge);
+    await stores.chat.getState().send('A very long letter');
+    expect(bridge.inputsOf('chat.deleteConversation')).toEqual([{ conversationId: 'c1' }]);
+    expect(stores.chat.getState()).toMatchObject({ conversationId: null, conversations: [] });
+  });
+
   it('a regenerated answer is shown as the newest version of its turn, named once stored', async () => {
     const bridge = new BridgeDouble({
       'chat.regenerate': ({ requestId }) => ({ requestId: requestId!, userMessageId: 'q1', forecast }),

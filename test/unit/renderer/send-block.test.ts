@@ -3,12 +3,11 @@ import { INPUT_LIMITS } from '../../../src-main/limits';
 import type { SendForecast } from '../../../src-main/service/contract';
 import { sendBlockOf } from '../../../src-renderer/views/chat/send-block';
 
-const forecast = (numPromptTokens: number, promptLimit: number) =>
-  ({ numPromptTokens, promptLimit, remote: null }) as unknown as SendForecast;
+const forecast = (refusal: string | null) => ({ refusal, remote: null }) as unknown as SendForecast;
 
 describe('whether the composer lets a draft be sent', () => {
   it('lets a draft that fits be sent', () => {
-    expect(sendBlockOf('Hello', forecast(40, 1000))).toBeNull();
+    expect(sendBlockOf('Hello', forecast(null))).toBeNull();
     expect(sendBlockOf('Hello', null)).toBeNull();
   });
 
@@ -18,18 +17,9 @@ describe('whether the composer lets a draft be sent', () => {
     expect(block).not.toMatch(/expected|string|<=/);
   });
 
-  it('stops a draft whose prompt cannot fit even with older turns left out', () => {
-    expect(sendBlockOf('long', forecast(5000, 1000))).toMatch(
-      /^This message does not fit: the prompt would be 5,000 tokens and this model reads at most 1,000/,
-    );
-  });
-
-  it('leaves fitting a remote model to its server', () => {
-    const remote = {
-      numPromptTokens: 5000,
-      promptLimit: 1000,
-      remote: { note: '' },
-    } as unknown as SendForecast;
-    expect(sendBlockOf('long', remote)).toBeNull();
+  it("says the forecast's refusal when the model's context cannot hold the message", () => {
+    const refusal =
+      'This message is 5,000 tokens; the model holds at most 1,000. Nothing was sent or stored: shorten it or split it.';
+    expect(sendBlockOf('long', forecast(refusal))).toBe(refusal);
   });
 });
