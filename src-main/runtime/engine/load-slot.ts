@@ -18,7 +18,7 @@ import type { FusionOutcome } from '../model/fuse-at-load/outcome';
 import type { GraphCacheOutcome, LoadJob, StepNodes } from './protocol';
 import type { ExecutionProvider, ProviderOutcome } from './providers';
 import { withProvider } from './providers';
-import { mappedGraphWeights, readWeights, releaseWeights } from './read-weights';
+import { mappedGraphWeights, readGraphMappingData, readWeights, releaseWeights } from './read-weights';
 import { asExportedAfterFailure, removeTemporary, slotGraphOf } from './slot-graph';
 import type { ReadAhead, SlotGraph } from './slot-graph';
 import type { HeldWeights } from './read-weights';
@@ -76,11 +76,16 @@ async function fromSource(
   readAhead: ReadAhead | null,
 ): Promise<Built> {
   const readStartMs = performance.now();
-  const weights = readAhead?.weights ?? (await readWeights(job));
+  // Fusion's read ahead holds the data files already; otherwise ORT maps them (readGraphMappingData).
+  const weights =
+    readAhead?.weights ??
+    (await (job.externalData.length > 0 ? readGraphMappingData(job) : readWeights(job)));
   const buildStartMs = performance.now();
   // Read ahead, the read is fusion's (slotGraphOf's readMs), counted once by loadSlot.
   const readMs = readAhead ? 0 : buildStartMs - readStartMs;
-  const save = cache ? prepareSave(job, cache) : { pending: null, problem: 'no graph cache folder' };
+  const save = cache
+    ? prepareSave(job, cache)
+    : { pending: null, problem: job.graphCacheSkip ?? 'no graph cache folder' };
   const build = (saveTo: string | null) =>
     ModelRunner.build(weights.weights, specOf(job), {
       numThreads: job.numThreads,
@@ -261,6 +266,11 @@ async function loadOn(
     job.graphCacheDir
       ? cachedGraphPath(job.graphCacheDir, job.modelRevision, provider, job.canCachePrepacked)
       : null;
+  if (job.graphCacheSkip !== null) {
+    const leftover = cacheOf();
+    if (leftover?.isPresent) discardGraph(leftover.dir); // saved by a version that still cached this graph
+    return fromSourceWarmed(job, provider, null, readAhead);
+  }
   const cache = cacheOf();
   if (cache?.isPresent && !cache.isUnusable) {
     const cached = await fromCachedGraph(job, provider, cache);
@@ -270,14 +280,26 @@ async function loadOn(
     }
   }
   // Read again: the cached graph may just have been marked unusable.
-  const isUnusable = cacheOf()?.isUnusable ?? false;
-  const built = await fromSource(job, provider, isUnusable ? null : cache, readAhead);
+  if (cacheOf()?.isUnusable) {
+    const warmed = await fromSourceWarmed(job, provider, null, readAhead);
+    return { ...warmed, graphCache: UNUSABLE_OUTCOME };
+  }
+  return fromSourceWarmed(job, provider, cache, readAhead);
+}
+
+/** Builds from the graph's file (saving into `cache` when given) and warms up. */
+async function fromSourceWarmed(
+  job: LoadJob,
+  provider: ExecutionProvider,
+  cache: CachedGraph | null,
+  readAhead: ReadAhead | null,
+): Promise<Warmed & { stepNodes: StepNodes }> {
+  const built = await fromSource(job, provider, cache, readAhead);
   const { warmed } = await warmUp(job, built).catch(async (error: Error) => {
     // A session that cannot run its warm-up is not kept: its memory goes before the caller decides.
     await built.runner.release();
     releaseWeights(built.weights);
     throw error;
   });
-  const graphCache = isUnusable ? UNUSABLE_OUTCOME : warmed.graphCache;
-  return { ...warmed, graphCache, stepNodes: stepNodesOf(graphCache, cache) };
+  return { ...warmed, stepNodes: stepNodesOf(warmed.graphCache, cache) };
 }

@@ -33,10 +33,15 @@ export interface ForwardResult {
 
 export type { LogitsWanted } from './forward-feeds';
 
-/** A variant's weights in memory: the ONNX bytes and each external data file by the name the graph uses. */
+/**
+ * A variant's weights in memory: the ONNX bytes and each external data file by the name the graph
+ * uses, or (`externalFolder`) none of them: ONNX Runtime maps them from that folder itself.
+ */
 export interface WeightBytes {
   bytes: Uint8Array;
   externalData: Array<{ path: string; data: Uint8Array }>;
+  /** The folder ORT reads the graph's external data files from (the graph's own); null: `externalData` holds them. */
+  externalFolder?: string | null;
 }
 
 /** How to feed the graph: the file it came from (for errors), its inputs/outputs, the K/V geometry. */
@@ -49,8 +54,9 @@ export interface RunnerSpec {
 /**
  * Owns one ONNX Runtime session and runs forwards over a K/V batch. Lives in a worker thread:
  * `InferenceSession.create` and `run` block the thread they run on (docs/design.md). A model's
- * own files are passed as bytes (external data too), so nothing outside its folder is read; only
- * the runtime's own optimized-graph cache is built from a path (ORT maps its data file).
+ * graph is passed as bytes; its external data as bytes too, or mapped by ORT from the graph's own
+ * folder (WeightBytes.externalFolder: listing checked every location lies inside it); the
+ * runtime's own optimized-graph cache is built from a path (ORT maps its data file).
  */
 export class ModelRunner {
   /** The K/V outputs fetched, per layer key then value: the delta outputs when the graph has them. */
@@ -154,7 +160,9 @@ async function createSession(
   options: ort.InferenceSession.SessionOptions,
 ): Promise<ort.InferenceSession> {
   if (typeof source === 'string') return ort.InferenceSession.create(source, options);
-  const original = { ...options, externalData: source.externalData };
+  const original = source.externalFolder
+    ? withExternalFolder(options, source.externalFolder)
+    : { ...options, externalData: source.externalData };
   let rewritten: SlotRewrite | null = null;
   try {
     rewritten = rewriteForSlot(source.bytes, spec.io.logitsToKeepInput !== null);
@@ -173,6 +181,16 @@ async function createSession(
     }
   }
   return ort.InferenceSession.create(source.bytes, original);
+}
+
+/** `options` with ORT told to read (map) the graph's external data files from `folder`. */
+function withExternalFolder(
+  options: ort.InferenceSession.SessionOptions,
+  folder: string,
+): ort.InferenceSession.SessionOptions {
+  const extra = (options.extra ?? {}) as { session?: Record<string, unknown> };
+  const session = { ...extra.session, model_external_initializers_file_folder_path: folder };
+  return { ...options, extra: { ...extra, session } };
 }
 
 /** Why a session does not have the inputs/outputs the spec feeds and reads, or null when it does. */

@@ -38,6 +38,11 @@ export interface LoadJob {
   canCachePrepacked: boolean;
   /** Upper bound of the cache entry's size (bytes), checked against free disk before saving. */
   graphCacheBytes: number;
+  /**
+   * Why this graph gets no optimized copy in the cache (one left by an earlier version is
+   * removed), or null when it may: see slot-load.ts for the graphs that do not pay for one.
+   */
+  graphCacheSkip: string | null;
   /** Load-time fusion (slot-graph.ts): whether the setting allows it, and config.json's geometry for the recognizer. */
   fusion: { isOn: boolean; hints: RecognizeHints };
 }

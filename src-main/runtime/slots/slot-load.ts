@@ -1,4 +1,5 @@
 import { layoutRevisionOf } from '../model';
+import { GGUF_VARIANT } from '../model/variants';
 import type { PageIdentity } from '../pages';
 import type { LoadJob, LoadedReply } from '../engine/protocol';
 import type { ProviderChoice } from '../engine/providers';
@@ -13,6 +14,14 @@ export type SlotBuildOptions = Pick<
   SlotRegistryOptions,
   'numThreads' | 'canSpinThreads' | 'graphCacheDir' | 'canFuseAtLoad'
 >;
+
+/**
+ * A converted GGUF's graph is written already fused, and quantized graphs are cached without
+ * ORT's packed weights (LoadJob.canCachePrepacked), so a saved copy skips only the optimizer
+ * pass: on a 1B Q4_K_M it started 0.5–1.5 s sooner out of 9 s, for 1.47 GB more on disk.
+ */
+const CONVERTED_GRAPH_SKIP =
+  'not saved: a converted GGUF graph is already in the form ONNX Runtime runs; a copy would double its disk for a second or so of start';
 
 /** The worker job that builds the slot's session (graph, threads, provider, graph cache, load-time fusion). */
 export function loadJobOf(slot: Slot, provider: ProviderChoice, build: SlotBuildOptions): LoadJob {
@@ -32,6 +41,7 @@ export function loadJobOf(slot: Slot, provider: ProviderChoice, build: SlotBuild
     graphCacheDir,
     canCachePrepacked: !graph.hasQuantizedWeights,
     graphCacheBytes: graphCacheBytesOf(slot.model, !graph.hasQuantizedWeights),
+    graphCacheSkip: slot.model.variant === GGUF_VARIANT ? CONVERTED_GRAPH_SKIP : null,
     fusion: {
       isOn: canFuseAtLoad,
       hints: { shape: slot.model.folder.shape, config: slot.model.folder.config },

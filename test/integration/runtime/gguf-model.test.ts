@@ -59,6 +59,10 @@ describe.skipIf(peersSkipReason !== null)('a Q4_K_M GGUF in the models folder', 
     expect(progress.every((c, i) => i === 0 || c.bytesDone >= progress[i - 1]!.bytesDone)).toBe(true);
     expect(seen.at(-1)).toBeNull();
     const slot = runtime.slots()[0]!;
+    // The slot holds the graph alone: ORT maps the weights from the converted data file (read-weights.ts).
+    expect(slot.host).toMatchObject({ isPinned: false, lockedBytes: 0 });
+    expect(slot.host!.pinnedReason).toMatch(/mapped by ONNX Runtime/);
+    expect(slot.host!.hostBytes).toBeLessThan(entry.model.graph.weightBytes / 10);
     expect(slot.conversion).toBeNull();
     expect(slot.model.conversion).toBeNull();
     expect(readdirSync(converted)).toHaveLength(1);
@@ -77,7 +81,12 @@ describe.skipIf(peersSkipReason !== null)('a Q4_K_M GGUF in the models folder', 
     });
     expect(conversions).toEqual([]);
     expect(second.tokenIds).toEqual(first.tokenIds);
-    expect(runtime.slots()[0]!.graphCache?.status).toBe('hit');
+    // One converted copy on disk, no optimized copy of it beside (slot-load.ts: it does not pay).
+    expect(runtime.slots()[0]!.graphCache).toMatchObject({
+      status: 'off',
+      reason: expect.stringMatching(/converted GGUF/),
+    });
+    expect(readdirSync(path.join(root, 'ort-graphs'))).toEqual(['gguf']);
     expect(readdirSync(converted)).toHaveLength(1);
     const after = statSync(file);
     expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);

@@ -35,6 +35,7 @@ function jobOf(graphCacheDir: string | null): LoadJob {
     graphCacheDir,
     canCachePrepacked: true,
     graphCacheBytes: 1 << 20,
+    graphCacheSkip: null,
     fusion: { isOn: true, hints: graph.hints },
   };
 }
