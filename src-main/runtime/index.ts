@@ -10,7 +10,14 @@ export type { GenerationRequest, GenerationSink, GenerationChunk, GenerationOutc
 export { collectGeneration } from './collect';
 export type { CollectedGeneration } from './collect';
 export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './model';
-export { LOADABLE_FORMATS, loadModelFolder, ModelFolderError, TemplateError } from './model';
+export {
+  findEntry,
+  LOADABLE_FORMATS,
+  loadModelFolder,
+  ModelFolderError,
+  refusalOf,
+  TemplateError,
+} from './model';
 export {
   defaultDiscoveryEnvironment,
   isDiscoveredSource,

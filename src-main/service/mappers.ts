@@ -26,9 +26,10 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
     isBundled: entry.isBundled,
     source: entry.source,
   };
-  if (entry.status === 'broken')
+  if (entry.status !== 'ok')
     return {
       ...base,
+      status: entry.status,
       modelRevision: null,
       tokenizerRevision: null,
       layoutRevision: null,
@@ -54,6 +55,7 @@ export function toModelEntry(entry: CatalogueEntry): ModelEntry {
     kvDtype: graph.io.kvDtype,
     format: folder.format,
     defaultSampling: folder.defaultSampling ?? entry.facts?.defaultSampling ?? null,
+    status: entry.status,
     error: null,
   };
 }

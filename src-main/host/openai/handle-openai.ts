@@ -107,16 +107,8 @@ function serveModels(
     });
   if (modelId === null) return sendJson(res, 200, openai.listModels());
   const model = openai.retrieveModel(modelId);
-  if (model) return sendJson(res, 200, model);
-  sendFailure(
-    res,
-    openai.failure(
-      404,
-      `The model '${modelId}' does not exist (GET /v1/models lists them).`,
-      undefined,
-      'model_not_found',
-    ),
-  );
+  if ('status' in model) return sendFailure(res, model);
+  sendJson(res, 200, model);
 }
 
 async function completion(

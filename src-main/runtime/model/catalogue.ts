@@ -14,7 +14,9 @@ import type { ModelFolder } from './load-folder';
 import type { ModelSource } from './model-sources';
 import { RevisionCache } from './revisions';
 import type { ContentRevisions } from './revisions';
-import { GGUF_VARIANT, modelRefOf, parseModelRef } from './variants';
+import { unusableSentence } from './listing-status';
+import type { UnusableStatus } from './listing-status';
+import { GGUF_VARIANT, modelRefOf } from './variants';
 import type { VariantName } from './variants';
 
 /**
@@ -43,7 +45,7 @@ export interface CatalogueModel {
 interface EntryBase {
   modelId: string;
   name: string;
-  /** Null when the whole folder is broken (config, tokenizer, no ONNX file). */
+  /** Null when the whole model cannot run (a folder's config, tokenizer, no ONNX file; a GGUF's file). */
   variant: VariantName | null;
   isDefaultVariant: boolean;
   path: string;
@@ -52,9 +54,11 @@ interface EntryBase {
   facts: SourceFacts | null;
 }
 
-/** What the catalogue knows about one variant (or a whole broken folder): loaded, or why not. */
-export type CatalogueEntry =
-  (EntryBase & { status: 'ok'; model: CatalogueModel }) | (EntryBase & { status: 'broken'; error: string });
+/** An entry that cannot run: not supported yet, or broken, with the reason. */
+export type UnusableEntry = EntryBase & { status: UnusableStatus; error: string };
+
+/** What the catalogue knows about one variant (or a whole unusable model): loaded, or why not. */
+export type CatalogueEntry = (EntryBase & { status: 'ok'; model: CatalogueModel }) | UnusableEntry;
 
 /** Whether discovery reads the usual places (off until the user turns it on), and from where. */
 export interface CatalogueDiscovery {
@@ -139,7 +143,7 @@ export class ModelCatalogue {
 
   /** A loadable variant by reference (`name` or `name:variant`), or an Error saying why not. */
   resolve(ref: string): CatalogueModel | Error {
-    const entry = this.entryOf(ref);
+    const entry = findEntry(this.list(), ref);
     if (!entry) {
       // `name:tag` of a known folder: say which tags it has (the tag may be no variant name at all).
       const colonAt = ref.lastIndexOf(':');
@@ -152,24 +156,12 @@ export class ModelCatalogue {
       const known = [...new Set(this.list().map((e) => e.name))].join(', ') || 'none';
       return new Error(`unknown model "${ref}"; known: ${known}`);
     }
-    return entry.status === 'ok' ? entry.model : new Error(entry.error);
+    return entry.status === 'ok' ? entry.model : new Error(refusalOf(entry));
   }
 
-  /**
-   * The entry a reference names: an exact id, a name's default variant (names may hold a colon:
-   * `llama3.2:3b`), or `name:variant`.
-   */
+  /** The entry a reference names (see findEntry). */
   entryOf(ref: string): CatalogueEntry | undefined {
-    const exact = this.entries.get(ref);
-    if (exact) return exact;
-    const defaultOf = (name: string) => {
-      const ofName = this.list().filter((e) => e.name === name);
-      return ofName.find((e) => e.isDefaultVariant) ?? ofName.find((e) => e.variant === null);
-    };
-    const byName = defaultOf(ref);
-    if (byName) return byName;
-    const { name, variant } = parseModelRef(ref);
-    return variant === null ? undefined : this.entries.get(modelRefOf(name, variant));
+    return findEntry(this.list(), ref);
   }
 
   /** The default variant of the first bundled model that loads: requests that name no model get it. */
@@ -212,8 +204,11 @@ export class ModelCatalogue {
     if (found.problem)
       return { ...baseOf(found), status: 'broken', error: `${found.label}: ${found.problem}` };
     const listing = listGguf(found.path, this.convertedDir, found.facts?.defaultSampling ?? null);
-    if (listing.status === 'broken')
-      return { ...baseOf(found), status: 'broken', error: `${found.label}: ${listing.problem}` };
+    // A broken file's reason names the file; an unsupported one's is about the kind, not the file.
+    if (listing.status !== 'ok') {
+      const error = listing.status === 'broken' ? `${found.label}: ${listing.problem}` : listing.problem;
+      return { ...baseOf(found), status: listing.status, error };
+    }
     const { folder, graph, revisions, conversion } = listing;
     return { ...base, status: 'ok', model: { ...base, folder, graph, revisions, conversion } };
   }
@@ -244,6 +239,31 @@ export class ModelCatalogue {
     }
     return entries;
   }
+}
+
+/**
+ * The entry a reference names among `entries`: an exact id, a name's default variant (names may
+ * hold a colon: `llama3.2:3b`), or, for `name:tag` of a model that cannot run as a whole (no
+ * variants listed), that model's entry, so the answer is its reason rather than "unknown model".
+ */
+export function findEntry(entries: readonly CatalogueEntry[], ref: string): CatalogueEntry | undefined {
+  const exact = entries.find((e) => e.modelId === ref);
+  if (exact) return exact;
+  const ofName = entries.filter((e) => e.name === ref);
+  const byName = ofName.find((e) => e.isDefaultVariant) ?? ofName.find((e) => e.variant === null);
+  if (byName) return byName;
+  const name = ref.slice(0, Math.max(0, ref.lastIndexOf(':')));
+  return entries.find((e) => e.name === name && e.variant === null);
+}
+
+/**
+ * Why a request for an unusable entry is refused: a broken entry's reason already names its file
+ * and fault; an unsupported one's names what is not supported, so the model's name leads.
+ */
+export function refusalOf(entry: UnusableEntry): string {
+  return entry.status === 'broken'
+    ? entry.error
+    : `${entry.name}: ${unusableSentence(entry.status, entry.error)}`;
 }
 
 /** An entry's fields before its folder is read: a whole-model entry under the bare name. */

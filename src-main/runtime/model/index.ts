@@ -1,7 +1,7 @@
 export { loadModelFolder, MODEL_FILES } from './load-folder';
 export type { FolderVariant, ModelFolder } from './load-folder';
 export { ModelFolderError } from './model-folder-error';
-export { ModelCatalogue } from './catalogue';
+export { findEntry, ModelCatalogue, refusalOf } from './catalogue';
 export type { CatalogueDiscovery, CatalogueEntry, CatalogueModel } from './catalogue';
 export { defaultDiscoveryEnvironment } from './discovery';
 export type { DiscoveryEnvironment, PlaceState, SourceFacts } from './discovery';

@@ -5,6 +5,7 @@ import { KeepAliveSchema, SLOT_STATUSES, SlotEventRecordSchema } from '../../tel
 import { TimelineSchema } from '../../telemetry/timeline/schema';
 import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 import { MODEL_SOURCES } from '../../runtime/model/model-sources';
+import { LISTING_STATUSES } from '../../runtime/model/listing-status';
 import { ConversionProgressSchema } from './model-schemas';
 import { GRAPH_CACHE_STATUSES } from '../../runtime/engine/graph-cache-status';
 import { FusionOutcomeSchema } from '../../runtime/model/fuse-at-load/outcome';
@@ -65,7 +66,7 @@ export const DefaultSamplingSchema = z.object({
 export const VariantSchema = z.enum(VARIANT_NAMES as [string, ...string[]]);
 
 /**
- * One variant of a model folder the catalogue found (or a whole folder that cannot load), with
+ * One variant of a model folder the catalogue found (or a whole model that cannot run), with
  * content revisions or why not. `modelId` is the reference to send: `name:variant` (a folder-wide
  * error has the bare `name` and `variant: null`); `displayName` is "name · variant".
  */
@@ -97,9 +98,19 @@ export const ModelEntrySchema = z.object({
   format: z.enum(['hf-onnx', 'genai', 'gguf']).nullable(),
   /** The model's own default sampling (genai_config.json `search`, Ollama's parameters), shown as such in Settings; null if none. */
   defaultSampling: DefaultSamplingSchema.nullable(),
+  /** Whether it runs, or why not in kind: not supported yet (a valid file First Frame cannot run yet) or broken. */
+  status: z.enum(LISTING_STATUSES),
+  /** Why it cannot run (null when `status` is ok); shown after UNUSABLE_WORDS[status]. */
   error: z.string().nullable(),
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+export {
+  LISTING_STATUSES,
+  UNUSABLE_WORDS,
+  unusableSentence,
+  whyUnusable,
+} from '../../runtime/model/listing-status';
+export type { ListingStatus, UnusableStatus } from '../../runtime/model/listing-status';
 
 /** What a slot card shows: prepared state for one (model revision, precision, layout, provider). */
 export const SlotSnapshotSchema = z.object({

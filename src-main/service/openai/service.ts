@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { findEntry, refusalOf } from '../../runtime';
 import { openAiFailure } from './errors';
 import { deadlineOf } from './deadline';
 import { Reply } from './reply';
@@ -37,16 +38,19 @@ export function createOpenAiService(deps: OpenAiDeps): OpenAiService {
       }));
   return {
     listModels: () => ({ object: 'list', data: listModels() }),
-    // A bare folder name means its default variant, as in a request's `model`.
+    // The catalogue's own lookup: a bare name means its default variant, as in a request's `model`.
     retrieveModel: (modelId) => {
-      const models = listModels();
-      const exact = models.find((m) => m.id === modelId);
-      if (exact) return exact;
-      const entry = deps.runtime
-        .models()
-        .find((m) => m.name === modelId && m.isDefaultVariant && m.status === 'ok');
-      const model = entry && models.find((m) => m.id === entry.modelId);
-      return model ? { ...model, id: modelId } : null;
+      const entry = findEntry(deps.runtime.models(), modelId);
+      if (!entry)
+        return openAiFailure(404, `The model '${modelId}' does not exist (GET /v1/models lists them).`, {
+          code: 'model_not_found',
+        });
+      if (entry.status !== 'ok')
+        return openAiFailure(404, `The model '${modelId}' cannot run: ${refusalOf(entry)}`, {
+          code: 'model_not_found',
+        });
+      const model = listModels().find((m) => m.id === entry.modelId)!;
+      return { ...model, id: modelId };
     },
     now: () => deps.clock.now(),
     failure: (status, message, type, code) => openAiFailure(status, message, { type, code: code ?? null }),

@@ -58,10 +58,10 @@ export interface OpenAiDeps {
 
 /** Transport-free OpenAI semantics: validation, mapping to the runtime, response shapes. */
 export interface OpenAiService {
-  /** `GET /v1/models`: every model folder that loads. */
+  /** `GET /v1/models`: every model that loads. */
   listModels(): { object: 'list'; data: OpenAiModel[] };
-  /** `GET /v1/models/{id}`, or null when unknown. */
-  retrieveModel(modelId: string): OpenAiModel | null;
+  /** `GET /v1/models/{id}`, or a 404 model_not_found: unknown, or listed with why it cannot run. */
+  retrieveModel(modelId: string): OpenAiModel | OpenAiFailure;
   /** The process clock's now (ms), for transports that stamp arrival before reading the body. */
   now(): number;
   /**

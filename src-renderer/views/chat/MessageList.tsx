@@ -9,7 +9,7 @@ export function MessageList() {
   const items = useSlice('chat', (s) => s.items);
   const isBusy = useSlice('chat', (s) => activeAnswer(s) !== null);
   const hasOwnModel = useSlice('slots', (s) =>
-    s.models.some((m) => m.source !== 'bundled' && m.error === null),
+    s.models.some((m) => m.source !== 'bundled' && m.status === 'ok'),
   );
   const bottom = useRef<HTMLDivElement>(null);
   const last = items.at(-1);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { whyUnusable } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { EndpointForm } from '../slots/EndpointForm';
 
@@ -11,7 +12,7 @@ function shorten(text: string): string {
 
 /**
  * The model this conversation uses: every variant as "name · variant (weight storage)", each
- * with its slot's status, or why its files cannot load (cut to fit; in full on hover); then one
+ * with its slot's status, or why it cannot run (cut to fit; in full on hover); then one
  * group per remote endpoint, its models as remote slots with the endpoint's reachability.
  */
 export function ModelPicker() {
@@ -21,7 +22,7 @@ export function ModelPicker() {
   const modelId = useSlice('chat', (s) => s.settings.modelId);
   const setModel = useSlice('chat', (s) => s.setModel);
   const statusOf = (id: string) => slots.find((slot) => slot.modelId === id)?.status ?? 'empty';
-  const usable = models.filter((m) => m.error === null);
+  const usable = models.filter((m) => m.status === 'ok');
   const fallback = usable.find((m) => m.isBundled && m.isDefaultVariant) ?? usable[0];
   // The bundled model is a tiny demo: the picker says so, so nobody mistakes it for a real assistant.
   const label = (m: (typeof models)[number]) =>
@@ -45,10 +46,10 @@ export function ModelPicker() {
             <option
               key={m.modelId}
               value={m.modelId}
-              disabled={m.error !== null}
-              title={m.error ?? undefined}
+              disabled={m.status !== 'ok'}
+              title={whyUnusable(m) ?? undefined}
             >
-              {shorten(`${label(m)} — ${m.error ? `cannot load: ${m.error}` : statusOf(m.modelId)}`)}
+              {shorten(`${label(m)} — ${whyUnusable(m) ?? statusOf(m.modelId)}`)}
             </option>
           ))}
           {endpoints.map((e) => (

@@ -79,7 +79,7 @@ export function SettingControl(props: {
 
 /** The default model: auto, or one of the models that load here (the demo marked as such). */
 function ModelSelect(props: { text: string; common: Record<string, unknown>; onChange(text: string): void }) {
-  const models = useSlice('slots', (s) => s.models).filter((m) => m.error === null);
+  const models = useSlice('slots', (s) => s.models).filter((m) => m.status === 'ok');
   const isKnown =
     props.text === 'auto' || models.some((m) => m.modelId === props.text || m.name === props.text);
   return (

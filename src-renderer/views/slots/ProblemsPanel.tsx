@@ -1,14 +1,15 @@
+import { whyUnusable } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 
 /**
- * Everything that is wrong now or went wrong unseen: model folders that cannot load, remote
+ * Everything that is wrong now or went wrong unseen: models that cannot run (and why), remote
  * endpoints that do not answer, then what the core could not hand back to a caller (a slot
  * that would not unload, a failed prune…), newest first. "No problems" only when all are empty.
  */
 export function ProblemsPanel() {
   const problems = useSlice('ui', (s) => s.problems);
   const logPath = useSlice('ui', (s) => s.status?.logPath ?? null);
-  const broken = useSlice('slots', (s) => s.models).filter((m) => m.error !== null);
+  const broken = useSlice('slots', (s) => s.models).filter((m) => m.status !== 'ok');
   const unreachable = useSlice('slots', (s) => s.endpoints).filter((e) => e.reachability === 'unreachable');
   if (problems.length === 0 && broken.length === 0 && unreachable.length === 0)
     return <p className="muted">No problems reported.</p>;
@@ -17,7 +18,7 @@ export function ProblemsPanel() {
       <ul className="problems">
         {broken.map((m) => (
           <li key={m.modelId} data-testid="problem-model" title={m.path}>
-            <b>model</b> {m.displayName} cannot load: {m.error}
+            <b>model</b> {m.displayName}: {whyUnusable(m)}
           </li>
         ))}
         {unreachable.map((e) => (

@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { whyUnusable } from '../../../src-main/service/contract';
 import { useSlice, useStores } from '../../store';
 import { EndpointsPanel } from './EndpointsPanel';
 import { AddModelPanel } from '../models';
@@ -43,13 +44,13 @@ export function SlotsView() {
                 <b>{m.displayName}</b>
                 {m.weightDtype && <span className="muted">{m.weightDtype} weights</span>}
               </header>
-              {m.error ? (
-                <p className="notice error">broken: {m.error}</p>
+              {m.status !== 'ok' ? (
+                <p className="notice error">{whyUnusable(m)}</p>
               ) : (
                 <p className="muted">{m.path}</p>
               )}
               <footer className="actions">
-                <button type="button" disabled={m.error !== null} onClick={() => void prefetch(m.modelId)}>
+                <button type="button" disabled={m.status !== 'ok'} onClick={() => void prefetch(m.modelId)}>
                   {ACTION_WORDS[isExpert ? 'expert' : 'simple'].prefetch}
                 </button>
               </footer>

@@ -92,7 +92,10 @@ describe('models other programs keep, listed in place when discovery is on', () 
     const austen = discovered[0]!;
     expect(austen.error).toMatch(/^model blob sha256-[0-9a-f]{64}: is a GGUF model \(llama, f16, 6 layers/);
     expect(austen.defaultSampling).toMatchObject({ source: 'Ollama parameters', temperature: 0.3, topK: 20 });
-    expect(discovered[2]!.error).toMatch(/^mamba-130m-Q8_0\.gguf: .*architecture mamba is not supported/);
+    expect(discovered[2]).toMatchObject({
+      status: 'unsupported',
+      error: expect.stringMatching(/^architecture mamba \(supported: llama, /),
+    });
     expect(runtime.discoveryPlaces().map((p) => [p.state, p.numModels, p.reason])).toEqual([
       ['found', 1, null],
       ['found', 2, null],

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { APIError, AuthenticationError, BadRequestError, NotFoundError } from 'openai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeGguf } from '../../../tools/gguf';
 import { TTFT_PARTS } from '../../../src-main/telemetry/timeline';
 import { partKey } from '../../../src-main/service/openai';
 import { expectNothingHeld, TEST_MODEL_ID } from '../../support/runtime';
@@ -18,10 +22,21 @@ function expectPartsSumToTtft(timings: Record<string, unknown>): void {
 
 describe('the OpenAI-compatible API, driven by the official openai client', () => {
   let api: ApiFixture;
+  // A models folder with a valid GGUF of an architecture not converted yet and a file that is no GGUF.
+  const userModelsDir = mkdtempSync(path.join(tmpdir(), 'ff-api-models-'));
   beforeAll(async () => {
-    api = await startApiFixture({ apiKey: 'sk-local-test' });
+    writeGguf(
+      path.join(userModelsDir, 'mamba.gguf'),
+      [['general.architecture', { type: 'string', value: 'mamba' }]],
+      [],
+    );
+    writeFileSync(path.join(userModelsDir, 'junk.gguf'), 'not a GGUF');
+    api = await startApiFixture({ apiKey: 'sk-local-test', runtime: { userModelsDir } });
   });
-  afterAll(() => api.close());
+  afterAll(async () => {
+    await api.close();
+    rmSync(userModelsDir, { recursive: true, force: true });
+  });
 
   it('lists each variant as name:variant and retrieves a bare name as its default variant', async () => {
     const models = await api.client.models.list();
@@ -205,6 +220,32 @@ describe('the OpenAI-compatible API, driven by the official openai client', () =
     expect(options.headers.get('access-control-allow-origin')).toBeNull();
     expect(await api.client.models.list()).toBeDefined();
     expectNothingHeld(api.runtime);
+  });
+
+  it('answers a listed model that cannot run with 404 model_not_found and its reason, never "unknown model"', async () => {
+    const refusal = (model: string) =>
+      api.client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }] });
+    for (const model of ['mamba', 'mamba:gguf']) {
+      await expect(refusal(model)).rejects.toMatchObject({
+        status: 404,
+        code: 'model_not_found',
+        message: expect.stringMatching(
+          /^404 mamba: not supported yet: architecture mamba \(supported: llama, /,
+        ),
+      });
+      await expect(api.client.models.retrieve(model)).rejects.toMatchObject({
+        status: 404,
+        message: expect.stringContaining(`cannot run: mamba: not supported yet: architecture mamba`),
+      });
+    }
+    await expect(refusal('junk:gguf')).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/^404 junk\.gguf: is a GGUF file that cannot be used: /),
+    });
+    await expect(refusal('no-such-model')).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/unknown model "no-such-model"; known: .*mamba/),
+    });
   });
 
   it('turns a runtime refusal into OpenAI errors (prompt longer than the limit)', async () => {

@@ -3,6 +3,7 @@
 // are accepted; every other one is named in the refusal.
 
 import type { DecoderDims } from '../fused-graph';
+import { NotSupportedYet } from '../listing-status';
 import type { GgufMetaValue } from './gguf-header';
 import type { GgufSetTensor } from './gguf-files';
 
@@ -61,14 +62,12 @@ const TENSORS_PER_LAYER = [
   'ffn_down',
 ];
 
-/** The architecture named by general.architecture, accepted or refused with the reason. */
+/** The architecture named by general.architecture; one not in GGUF_ARCHITECTURES throws NotSupportedYet. */
 export function architectureOf(meta: ReadonlyMap<string, GgufMetaValue>): string {
   const arch = meta.get('general.architecture');
   if (typeof arch !== 'string') throw new GgufModelError('has no general.architecture');
   if (!Object.hasOwn(GGUF_ARCHITECTURES, arch))
-    throw new GgufModelError(
-      `architecture ${arch} is not supported (First Frame converts ${Object.keys(GGUF_ARCHITECTURES).join(', ')})`,
-    );
+    throw new NotSupportedYet(`architecture ${arch}`, Object.keys(GGUF_ARCHITECTURES));
   return arch;
 }
 

@@ -10,6 +10,8 @@ import { ModelFolderError } from '../model-folder-error';
 import type { ContentRevisions } from '../revisions';
 import { TemplateError } from '../chat-template';
 import { GGUF_VARIANT } from '../variants';
+import { NotSupportedYet, unusableSentence } from '../listing-status';
+import type { UnusableStatus } from '../listing-status';
 import { GgufModelError } from './gguf-architecture';
 import { convertedDirOf, CONVERTED_FILES, isConverted } from './gguf-convert';
 import { ggufFolderOf, ggufRevisionsOf, pendingGraphOf } from './gguf-folder';
@@ -26,7 +28,10 @@ export interface GgufConversion {
   bytesTotal: number;
 }
 
-/** A GGUF that loads (its conversion still to do, or done), or why it cannot. */
+/**
+ * A GGUF that loads (its conversion still to do, or done), or why it cannot: `unsupported` (its
+ * problem is what is not supported and what is) or `broken`.
+ */
 export type GgufListing =
   | {
       status: 'ok';
@@ -36,7 +41,7 @@ export type GgufListing =
       /** null once converted. */
       conversion: GgufConversion | null;
     }
-  | { status: 'broken'; problem: string };
+  | { status: UnusableStatus; problem: string };
 
 /**
  * Lists the GGUF at `file`: read (headers only), checked, its tokenizer rebuilt and template
@@ -52,6 +57,7 @@ export function listGguf(
   try {
     model = inspectGguf(file);
   } catch (error) {
+    if (error instanceof NotSupportedYet) return { status: 'unsupported', problem: error.message };
     return { status: 'broken', problem: readProblem(error) };
   }
   const about = `is a GGUF model (${ggufSummaryOf(model)})`;
@@ -108,6 +114,8 @@ export function ggufListingProblem(file: string): string {
 }
 
 function readProblem(error: unknown): string {
+  if (error instanceof NotSupportedYet)
+    return `is a GGUF model, ${unusableSentence('unsupported', error.message)}`;
   if (
     error instanceof GgufFormatError ||
     error instanceof GgufModelError ||

@@ -29,7 +29,8 @@ export interface GgufModel {
 
 /**
  * Reads a GGUF file (or the split set it belongs to) and checks it can be converted. Throws
- * GgufFormatError, GgufModelError or GgufTokenizerError with the reason in words.
+ * GgufFormatError, GgufModelError or GgufTokenizerError with the reason in words, NotSupportedYet
+ * for a valid file of an architecture or pre-tokenizer First Frame does not run yet.
  */
 export function inspectGguf(file: string): GgufModel {
   const set = readGgufSet(file);

@@ -7,6 +7,7 @@
 //   spaces and a leading one unless `add_space_prefix` is false.
 // Control tokens (type 3) become special added tokens, user-defined ones (type 4) plain added tokens.
 
+import { NotSupportedYet } from '../listing-status';
 import type { TokenizerFiles } from '../tokenizer';
 import type { GgufMetaValue } from './gguf-header';
 
@@ -110,10 +111,7 @@ function addedTokens(vocab: Vocabulary, isSentencePiece: boolean): Array<Record<
 function gpt2Tokenizer(meta: ReadonlyMap<string, GgufMetaValue>, vocab: Vocabulary): Record<string, unknown> {
   const pre = meta.get('tokenizer.ggml.pre') ?? 'default';
   const regexes = PRE_REGEXES[String(pre)];
-  if (!regexes)
-    throw new GgufTokenizerError(
-      `names the pre-tokenizer "${String(pre)}" (tokenizer.ggml.pre), which First Frame does not know`,
-    );
+  if (!regexes) throw new NotSupportedYet(`pre-tokenizer ${String(pre)}`, Object.keys(PRE_REGEXES));
   const merges = meta.get('tokenizer.ggml.merges');
   if (!Array.isArray(merges))
     throw new GgufTokenizerError('is a gpt2 tokenizer without tokenizer.ggml.merges');

@@ -54,6 +54,18 @@ export function fakeRuntime(load: Partial<LoadSummary> = {}) {
         status: 'broken',
         error: 'onnx/: no ONNX model file',
       },
+      {
+        modelId: 'gemma',
+        name: 'gemma',
+        variant: null,
+        isDefaultVariant: true,
+        path: '/m/gemma.gguf',
+        isBundled: false,
+        source: 'models-folder',
+        facts: null,
+        status: 'unsupported',
+        error: 'architecture gemma3 (supported: llama)',
+      },
     ],
     load: () => ({ numRunning: 4, numWaiting: 8, numSeats: 4, maxQueue: 8, ...load }),
   };

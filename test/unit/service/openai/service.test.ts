@@ -22,8 +22,22 @@ describe('OpenAI service: answers in OpenAI shapes', () => {
       data: [{ id: 'tiny:fp32', object: 'model', created: expect.any(Number), owned_by: 'first-frame' }],
     });
     expect(service.retrieveModel('tiny')).toMatchObject({ id: 'tiny', object: 'model' });
-    expect(service.retrieveModel('tiny:q4')).toBeNull();
-    expect(service.retrieveModel('broken')).toBeNull();
+    const notFound = (message: string) => ({
+      status: 404,
+      body: { error: { message, type: 'invalid_request_error', code: 'model_not_found' } },
+    });
+    expect(service.retrieveModel('tiny:q4')).toMatchObject(
+      notFound("The model 'tiny:q4' does not exist (GET /v1/models lists them)."),
+    );
+    // Listed but unusable: the answer is why, by its listed name or as `name:variant`, never "does not exist".
+    expect(service.retrieveModel('broken')).toMatchObject(
+      notFound("The model 'broken' cannot run: onnx/: no ONNX model file"),
+    );
+    expect(service.retrieveModel('gemma:gguf')).toMatchObject(
+      notFound(
+        "The model 'gemma:gguf' cannot run: gemma: not supported yet: architecture gemma3 (supported: llama)",
+      ),
+    );
   });
 
   it('answers a non-streamed chat completion as one chat.completion with usage and timings', () => {
