@@ -20,12 +20,22 @@ export const SAMPLING_LIMITS = {
 
 const { temperature, topK, topP, seed, stop } = SAMPLING_LIMITS;
 
+// A stop string is matched against decoded text, which never holds half a character: a lone
+// surrogate (JSON's "\ud800") could never match and would only make the stop silently inert.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Zod schemas of each bounded setting, shared by every schema that accepts it. */
 export const SAMPLING_FIELD_SCHEMAS = {
   temperature: z.number().min(temperature.min).max(temperature.max),
   topK: z.number().int().min(topK.min).max(topK.max),
   topP: z.number().gt(topP.minExclusive).max(topP.max),
   seed: z.number().int().min(seed.min).max(seed.max),
-  stopString: z.string().min(1).max(stop.maxLength),
+  stopString: z
+    .string()
+    .min(1)
+    .max(stop.maxLength)
+    .refine((text) => !LONE_SURROGATE.test(text), {
+      error: 'a stop string must be whole text: it holds half of a character (a lone UTF-16 surrogate)',
+    }),
   maxTokens: z.number().int().min(1),
 };

@@ -20,7 +20,7 @@ const CASES: { field: string; accepted: unknown[]; refused: unknown[] }[] = [
   {
     field: 'stop',
     accepted: [manyStops.slice(0, stop.maxCount), ['x'.repeat(stop.maxLength)]],
-    refused: [manyStops, [tooLongStop], ['']],
+    refused: [manyStops, [tooLongStop], [''], ['end\uD800'], ['\uDC00x']],
   },
 ];
 const OPENAI_NAMES: Record<string, string> = { topK: 'top_k', topP: 'top_p' };
@@ -36,6 +36,14 @@ describe('sampling limits', () => {
     const contract = (value: unknown) => SamplingSchema.safeParse({ [c.field]: value }).success;
     for (const value of c.accepted) expect([contract(value), openAi(value)]).toEqual([true, true]);
     for (const value of c.refused) expect([contract(value), openAi(value)]).toEqual([false, false]);
+  });
+
+  it('refuses a stop string holding half of a character, saying so', () => {
+    const parsed = SamplingSchema.safeParse({ stop: ['ok', 'bad\uD800'] });
+    expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['stop.1', 'a stop string must be whole text: it holds half of a character (a lone UTF-16 surrogate)'],
+    ]);
+    expect(SamplingSchema.safeParse({ stop: ['pair \uD83D\uDE00'] }).success).toBe(true);
   });
 
   it('leaves maxTokens to the runtime: any positive integer passes the schemas', () => {
