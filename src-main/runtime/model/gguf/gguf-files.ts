@@ -53,7 +53,7 @@ export function shardPathsOf(file: string): string[] {
 
 /**
  * Reads the headers of the set `file` belongs to. Throws GgufFormatError naming a missing shard,
- * a shard that is not a GGUF, or a tensor that two shards both hold.
+ * a shard that is not a GGUF, or a tensor named twice (in one file, or in two shards).
  */
 export function readGgufSet(file: string): GgufSet {
   const files = shardPathsOf(file);
@@ -81,8 +81,13 @@ export function readGgufSet(file: string): GgufSet {
     identity.update(`${info.size}:${info.mtimeMs}:${header.headerBytes}\n`);
     identity.update(headerDigest(header));
     for (const tensor of header.tensors) {
-      if (tensors.has(tensor.name))
-        throw new GgufFormatError(`holds tensor "${tensor.name}" twice (in two shards)`);
+      const earlier = tensors.get(tensor.name);
+      if (earlier)
+        throw new GgufFormatError(
+          earlier.file === shard
+            ? `holds tensor "${tensor.name}" twice: it appears twice in ${path.basename(shard)}`
+            : `holds tensor "${tensor.name}" twice: in ${path.basename(earlier.file)} and in ${path.basename(shard)}`,
+        );
       tensors.set(tensor.name, { ...tensor, file: shard });
     }
   }
