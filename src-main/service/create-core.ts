@@ -194,9 +194,10 @@ function wire(deps: CoreDeps): () => void {
   let lastStatus = '';
   const timer = setInterval(() => {
     deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.load() });
-    // History can become degraded (busy, full) or off at any time: tell clients when it changes.
+    // History can become degraded (busy, full) or off at any time, and Settings can change the
+    // default model (the picker's "default:" option): tell clients when either changes.
     const status = appStatus(deps);
-    const key = `${status.historyState} ${status.persistenceReason?.replace(/\d+ write/, '')}`;
+    const key = `${status.historyState} ${status.persistenceReason?.replace(/\d+ write/, '')} ${status.defaultModelId}`;
     if (key !== lastStatus && lastStatus !== '') deps.hub.emit('app.status', status);
     lastStatus = key;
   }, STATS_EVERY_MS);

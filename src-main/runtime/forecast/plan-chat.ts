@@ -70,7 +70,8 @@ export interface PlanDeps {
  * serving thread for long.
  */
 export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<ChatPlan> {
-  const modelId = input.modelId ?? deps.catalogue.defaultModelId();
+  // The same default as the route: the setting first, else the catalogue's own pick.
+  const modelId = input.modelId ?? deps.limits.defaultModel ?? deps.catalogue.defaultModelId();
   if (!modelId) throw new Error('no model is available: the models folder is empty or broken');
   const model = deps.catalogue.resolve(modelId);
   if (model instanceof Error) throw model;

@@ -39,7 +39,8 @@ const unsupported = (name: string, allowed: string) => `${name} is not supported
 
 /** Sampling and control fields shared by chat and text completions. */
 const commonFields = {
-  model: z.string().min(1, { error: 'model must name a model (GET /v1/models lists them)' }),
+  /** Absent or null: the default model (Settings → default model), as the setting's help says. */
+  model: z.string().min(1, { error: 'model must name a model (GET /v1/models lists them)' }).nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
   max_tokens: SAMPLING_FIELD_SCHEMAS.maxTokens.nullish(),

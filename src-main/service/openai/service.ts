@@ -94,7 +94,8 @@ function submit(
     {
       id,
       created: Math.floor(deps.clock.wallNow() / 1000),
-      model: body.model,
+      // Without `model` the request runs on the default model; the reply names the one that ran.
+      model: body.model ?? deps.runtime.defaultModelId() ?? '',
       endpoint: parsed.endpoint,
       isStream: body.stream === true,
       isUsageIncluded: body.stream === true && body.stream_options?.include_usage === true,

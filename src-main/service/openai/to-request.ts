@@ -59,9 +59,9 @@ export function toGenerationRequest(
     parsed.endpoint === 'chat' ? (parsed.body.max_completion_tokens ?? body.max_tokens) : body.max_tokens;
   return {
     requestId,
-    modelId: body.model,
     prompt,
     ...defined({
+      modelId: body.model,
       maxTokens,
       temperature: body.temperature,
       topP: body.top_p,

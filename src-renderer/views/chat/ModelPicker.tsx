@@ -23,7 +23,12 @@ export function ModelPicker() {
   const setModel = useSlice('chat', (s) => s.setModel);
   const statusOf = (id: string) => slots.find((slot) => slot.modelId === id)?.status ?? 'empty';
   const usable = models.filter((m) => m.status === 'ok');
-  const fallback = usable.find((m) => m.isBundled && m.isDefaultVariant) ?? usable[0];
+  const defaultModelId = useSlice('ui', (s) => s.status?.defaultModelId ?? null);
+  // The runtime's default (Settings → default model) is what a chat with no model runs on.
+  const fallback =
+    usable.find((m) => m.modelId === defaultModelId) ??
+    usable.find((m) => m.isBundled && m.isDefaultVariant) ??
+    usable[0];
   // The bundled model is a tiny demo: the picker says so, so nobody mistakes it for a real assistant.
   const label = (m: (typeof models)[number]) =>
     `${m.displayName} (${[m.isBundled ? 'demo' : null, m.weightDtype].filter(Boolean).join(', ')})`.replace(

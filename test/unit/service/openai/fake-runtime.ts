@@ -29,6 +29,7 @@ export function fakeRuntime(load: Partial<LoadSummary> = {}) {
       play(clock, request, sink, script);
     },
     cancel: (requestId: string) => (cancelled.push(requestId), true),
+    defaultModelId: () => 'tiny:fp32',
     models: () => [
       {
         modelId: 'tiny:fp32',

@@ -106,15 +106,15 @@ describe('OpenAI bodies → runtime requests', () => {
       param: 'prompt',
       message: expect.stringContaining('token arrays'),
     });
-    expect(refused(parseBody('text', { prompt: 'x' }))).toMatchObject({
-      param: 'model',
-      message: "Missing required parameter: 'model'.",
-      code: 'missing_required_parameter',
-    });
     expect(refused(parseBody('chat', 'not an object'))).toMatchObject({
       param: null,
       type: 'invalid_request_error',
     });
+  });
+
+  it('a request without model runs on the default model: it names none, so the runtime picks the setting', () => {
+    const parsed = ok(parseBody('text', { prompt: 'x' }));
+    expect(toGenerationRequest(parsed, 'cmpl-1', 1)).not.toHaveProperty('modelId');
   });
 
   it('names nested parameters as OpenAI does and counts further problems', () => {

@@ -40,6 +40,13 @@ describe('OpenAI service: answers in OpenAI shapes', () => {
     );
   });
 
+  it('a request without model runs on the default model and its reply names that model', () => {
+    const { start, frames, fake } = serviceWithFrames();
+    start('chat', { messages: CHAT.messages });
+    expect(fake.requests.at(-1)).not.toHaveProperty('modelId');
+    expect((frames[0] as Extract<Frame, { kind: 'json' }>).body).toMatchObject({ model: 'tiny:fp32' });
+  });
+
   it('answers a non-streamed chat completion as one chat.completion with usage and timings', () => {
     const { start, frames } = serviceWithFrames();
     const call = start('chat', CHAT);
