@@ -29,7 +29,14 @@ const OPTIONS = {
   threads: { type: 'string' },
   // The setting's own flag (`canSpinThreads`): First Frame's sessions as a user with it set would run them.
   'spin-threads': { type: 'string' },
+  // `--model FILE.gguf`: each engine serving the file in its own process (serving.ts); `only` skips the latency runs.
+  serving: { type: 'string', default: 'on' },
+  // llama.cpp's context (tokens) in the serving runs.
+  context: { type: 'string', default: '2048' },
 } as const;
+
+/** Whether a GGUF run measures serving in child processes: beside the latency runs, not at all, or alone. */
+export const SERVING_MODES = ['on', 'off', 'only'] as const;
 
 /** Splits a comma list and checks every item against `known`. */
 function listOption<T extends string>(name: string, text: string, known: readonly T[]): T[] {
@@ -58,6 +65,9 @@ export function parsePeersArgs(argv: string[]): {
   threadCounts: number[];
   /** Runtime settings given on the command line (`--spin-threads`), on top of the defaults. */
   settings: Partial<Pick<RuntimeSettings, 'canSpinThreads'>>;
+  serving: (typeof SERVING_MODES)[number];
+  /** llama.cpp's context in the serving runs (tokens). */
+  contextSize: number;
 } {
   const { values: v } = parseArgs({ args: argv, options: OPTIONS });
   const count = (name: keyof typeof OPTIONS, text: string | undefined): number => {
@@ -75,9 +85,12 @@ export function parsePeersArgs(argv: string[]): {
     v['spin-threads'] === undefined
       ? {}
       : { canSpinThreads: parseSettingValue('canSpinThreads', v['spin-threads']) };
+  const [serving] = listOption('serving', v.serving, SERVING_MODES);
   return {
     threadCounts,
     settings,
+    serving: serving!,
+    contextSize: count('context', v.context),
     modelDir: modelPath,
     ggufFile,
     variant: v.variant ?? null,

@@ -1,5 +1,6 @@
 /**
  * `npm run bench -- peers [--engines llama.cpp,transformers.js] [--model DIR|FILE.gguf] [--threads N] [--spin-threads on|off]
+ * [--serving on|off|only] [--context N]
  * [--json]`: First Frame beside other engines on one model folder (or one GGUF file: llama.cpp runs
  * it as it is, First Frame its conversion, timed with its peak memory), the same token ids and the
  * same thread count, in one process. llama.cpp (node-llama-cpp, `npm run peers:install`) runs
@@ -20,6 +21,8 @@ import { concurrent, multiTurn, singleTurn } from './measure';
 import { askOurs } from './ours';
 import { loadPeer } from './peer';
 import { convertForPeers, openGgufRuntime } from './gguf-file';
+import type { GgufConversionFigures } from './gguf-file';
+import { measureServing } from './serving';
 import { measurePair, measureTarget } from './precision';
 import type { PairContext, PairResult } from './precision';
 import { buildPeersReport, printPeers } from './report';
@@ -30,10 +33,10 @@ import { print, printStatus } from '../../src-main/printable';
 
 /** Entry point for `npm run bench -- peers`. */
 export async function run(argv: string[]): Promise<number> {
-  const { modelDir, ggufFile, variant, isJson, engines, precisions, workload, threadCounts, settings } =
-    parsePeersArgs(argv);
+  const args = parsePeersArgs(argv);
+  const { modelDir, ggufFile, variant, isJson, engines, precisions, workload, threadCounts, settings } = args;
   const onProgress = (label: string) => printStatus(label, 64);
-  if (ggufFile) return runGgufFile(ggufFile, isJson, { workload, threadCounts, settings }, onProgress);
+  if (ggufFile) return runGgufFile(ggufFile, isJson, args, onProgress);
   const llama: LlamaSection[] = [];
   let transformers: TransformersResults | null = null;
   let opened: Awaited<ReturnType<typeof openModelRuntime>> | null = null;
@@ -81,6 +84,7 @@ export async function run(argv: string[]): Promise<number> {
     llama: engines.includes('llama.cpp') ? llama : null,
     transformers,
     conversion: null,
+    serving: null,
   });
   if (isJson) print(JSON.stringify(report, null, 2));
   else printPeers(report);
@@ -88,42 +92,55 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /**
- * `--model FILE.gguf`: the file converted once (timed, peak memory), then at each thread count
- * llama.cpp on the file beside First Frame (and the floor) on its conversion.
+ * `--model FILE.gguf`: each engine serving the file in a process of its own (serving.ts: memory,
+ * disk, cold and warm first token), then, unless `--serving only`, the file converted once here
+ * (timed, peak memory) and at each thread count llama.cpp on the file beside First Frame (and the
+ * floor) on its conversion.
  */
 async function runGgufFile(
   file: string,
   isJson: boolean,
-  run: Pick<ReturnType<typeof parsePeersArgs>, 'workload' | 'threadCounts' | 'settings'>,
+  run: Pick<
+    ReturnType<typeof parsePeersArgs>,
+    'workload' | 'threadCounts' | 'settings' | 'serving' | 'contextSize'
+  >,
   onProgress: (label: string) => void,
 ): Promise<number> {
   const { workload, threadCounts, settings } = run;
-  onProgress(`converting ${path.basename(file)}`);
-  const conversion = convertForPeers(file);
+  const serving =
+    run.serving === 'off'
+      ? null
+      : measureServing(file, { numThreads: threadCounts[0]!, contextSize: run.contextSize, onProgress });
+  let conversion: GgufConversionFigures | null = null;
   const llama: LlamaSection[] = [];
-  let modelId = '';
-  for (const numThreads of threadCounts) {
-    const atThreads = { ...workload, numThreads };
-    const current = await openGgufRuntime(file, { ...settings, numThreads, maxSeats: 4 });
-    modelId = current.modelId;
-    try {
-      const ctx = { ...current, modelDir: path.dirname(file), workload: atThreads, onProgress };
-      llama.push(
-        await llamaCppSection(ctx, async (pairCtx) => [await measureTarget(pairCtx, current.target)]),
-      );
-    } finally {
-      await current.runtime.close();
+  let modelId = path.basename(file);
+  if (run.serving !== 'only') {
+    onProgress(`converting ${path.basename(file)}`);
+    conversion = convertForPeers(file);
+    for (const numThreads of threadCounts) {
+      const atThreads = { ...workload, numThreads };
+      const current = await openGgufRuntime(file, { ...settings, numThreads, maxSeats: 4 });
+      modelId = current.modelId;
+      try {
+        const ctx = { ...current, modelDir: path.dirname(file), workload: atThreads, onProgress };
+        llama.push(
+          await llamaCppSection(ctx, async (pairCtx) => [await measureTarget(pairCtx, current.target)]),
+        );
+      } finally {
+        await current.runtime.close();
+      }
     }
   }
   const report = buildPeersReport({
     modelId,
     modelDir: file,
-    onnxBytes: conversion.dataBytes,
+    onnxBytes: conversion?.dataBytes ?? 0,
     workload,
     threadCounts,
-    llama,
+    llama: run.serving === 'only' ? null : llama,
     transformers: null,
     conversion,
+    serving,
   });
   if (isJson) print(JSON.stringify(report, null, 2));
   else printPeers(report);

@@ -6,8 +6,11 @@ import type { LlamaSection } from './llama-report';
 import { llamaSectionJson, llamaTargets } from './llama-report';
 import type { Samples, TurnRow } from './measure';
 import type { PeerEngine } from './peer';
+import { cpuFacts, cpuLine } from './cpu-facts';
+import type { ServingResults } from './serving';
+import type { ServingFigures } from './serving-child';
 import type { PeersTarget } from './targets';
-import { peersTargets, summaryOf } from './targets';
+import { peersTargets, servingTargets, summaryOf } from './targets';
 import type { PeersWorkload } from './workload';
 import { describeWorkload } from './workload';
 import { print } from '../../src-main/printable';
@@ -48,6 +51,8 @@ export interface PeersResults {
   transformers: TransformersResults | null;
   /** `--model FILE.gguf`: its conversion to First Frame's graph, measured before the engines ran. */
   conversion: GgufConversionFigures | null;
+  /** `--model FILE.gguf`: each engine serving it in its own process (serving.ts); null when not run. */
+  serving: ServingResults | null;
 }
 
 /** The report (--json prints it as is): workload, boundary, statistic, numbers and targets. */
@@ -56,7 +61,11 @@ export function buildPeersReport(r: PeersResults) {
   return {
     benchmark: 'peers',
     model: { id: r.modelId, path: r.modelDir, onnx_bytes: r.onnxBytes },
-    machine: { cpus: os.availableParallelism(), loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)) },
+    machine: {
+      cpus: os.availableParallelism(),
+      cpu: cpuFacts(),
+      loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)),
+    },
     workload: { ...describeWorkload(r.workload), threads: r.threadCounts },
     boundary: PEERS_BOUNDARY,
     statistic: 'nearest-rank percentiles (p50 = median, p95); ratios are of medians taken in this run',
@@ -73,14 +82,72 @@ export function buildPeersReport(r: PeersResults) {
       boundary:
         'convertGguf on the bench thread (the code the app runs in its conversion thread): read, map and write every tensor, the folder renamed into place; peak RSS is the whole process (getrusage maxrss), after loading the bench',
     },
+    serving: r.serving && servingJson(r.serving),
     llama_cpp: r.llama && r.llama.map(llamaSectionJson),
     transformers_js: transformers && transformers.json,
     targets: [
       // The targets name f16/q8/q4 pairs of a model folder; a GGUF run has its own one pair.
       ...(r.llama && !r.conversion ? llamaTargets(r.llama, os.availableParallelism()) : []),
       ...(transformers?.targets ?? []),
+      ...(r.serving ? servingTargetsOf(r.serving) : []),
     ],
   };
+}
+
+const figuresOf = (run: ServingFigures | { error: string }): ServingFigures | null =>
+  'error' in run ? null : run;
+
+/** One serving run as the report holds it. */
+type ServingRunJson =
+  | { status: 'failed'; error: string }
+  | {
+      status: 'ok';
+      start_to_first_token_ms: number;
+      serving_rss_bytes: number;
+      peak_rss_bytes: number;
+      conversion_peak_rss_bytes: number | null;
+      num_tokens: number;
+    };
+
+function servingJson(s: ServingResults) {
+  const run = (figures: ServingFigures | { error: string }): ServingRunJson =>
+    'error' in figures
+      ? { status: 'failed', error: figures.error }
+      : {
+          status: 'ok',
+          start_to_first_token_ms: Number(figures.startToFirstTokenMs.toFixed(1)),
+          serving_rss_bytes: figures.servingRssBytes,
+          peak_rss_bytes: figures.peakRssBytes,
+          conversion_peak_rss_bytes: figures.conversionPeakRssBytes,
+          num_tokens: figures.numTokens,
+        };
+  return {
+    gguf_bytes: s.ggufBytes,
+    data_folder_bytes: s.dataFolderBytes,
+    threads: s.numThreads,
+    llama_cpp_context_size: s.contextSize,
+    first_frame_cold: run(s.cold),
+    first_frame_warm: run(s.warm),
+    llama_cpp: run(s.llamaCpp),
+    boundary:
+      "each run a child process of its own answering one 16-token greedy chat request; RSS = process.memoryUsage().rss after the answer (session loaded), peak = getrusage maxrss; cold = fresh data folder, the file hard-linked into a fresh models folder; warm = the same data folder, a new process; First Frame's K/V grows with the tokens held, llama.cpp's context is allocated at open",
+  };
+}
+
+function servingTargetsOf(s: ServingResults): PeersTarget[] {
+  const cold = figuresOf(s.cold);
+  const warm = figuresOf(s.warm);
+  const peer = figuresOf(s.llamaCpp);
+  return servingTargets({
+    oursServingRssBytes: warm?.servingRssBytes ?? null,
+    peerServingRssBytes: peer?.servingRssBytes ?? null,
+    dataFolderBytes: s.dataFolderBytes,
+    ggufBytes: s.ggufBytes,
+    oursColdFirstTokenMs: cold?.startToFirstTokenMs ?? null,
+    oursWarmFirstTokenMs: warm?.startToFirstTokenMs ?? null,
+    peerFirstTokenMs: peer?.startToFirstTokenMs ?? null,
+    conversionPeakRssBytes: cold?.conversionPeakRssBytes ?? null,
+  });
 }
 
 function transformersJson(t: TransformersResults) {
@@ -129,6 +196,7 @@ const pair = (p: Percentiles) => `${ms(p.p50)}${ms(p.p95)}`;
 export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
   const out = (line = '') => print(line);
   out(`\npeers — model ${report.model.id} (${(report.model.onnx_bytes / 1e6).toFixed(1)} MB)`);
+  out(`cpu: ${cpuLine(report.machine.cpu)}`);
   for (const key of ['workload', 'boundary', 'machine'] as const)
     out(`${key}: ${JSON.stringify(report[key])}`);
   out(`statistic: ${report.statistic}`);
@@ -137,10 +205,38 @@ export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
     out(
       `conversion of ${path.basename(c.file)} (${c.file_type}, ${(c.gguf_bytes / 1e6).toFixed(1)} MB → ${c.storage}, ${((c.onnx_bytes + c.data_bytes) / 1e6).toFixed(1)} MB): ${(c.convert_ms / 1000).toFixed(2)} s, peak RSS ${(c.peak_rss_bytes / 2 ** 20).toFixed(0)} MiB (${(c.rss_before_bytes / 2 ** 20).toFixed(0)} MiB before)`,
     );
+  if (report.serving) printServing(report.serving, out);
   for (const section of report.llama_cpp ?? []) printLlama(section, out);
   if (report.transformers_js) printTransformers(report.transformers_js, out);
   out();
   for (const t of report.targets) out(formatTarget(t));
+}
+
+function printServing(s: ReturnType<typeof servingJson>, out: (line?: string) => void): void {
+  const mb = (bytes: number | null | undefined) => (bytes == null ? 'n/a' : `${(bytes / 1e6).toFixed(0)} MB`);
+  out(
+    `\nserving, each engine in its own process at ${s.threads} thread(s) (llama.cpp context ${s.llama_cpp_context_size}):`,
+  );
+  out(
+    `${'run'.padEnd(22)}${'first token'.padStart(14)}${'serving RSS'.padStart(14)}${'peak RSS'.padStart(12)}`,
+  );
+  const runs = {
+    'First Frame cold': s.first_frame_cold,
+    'First Frame warm': s.first_frame_warm,
+    'llama.cpp': s.llama_cpp,
+  };
+  for (const [name, run] of Object.entries(runs)) {
+    if (run.status !== 'ok') {
+      out(`  ${name.padEnd(20)} failed: ${run.error}`);
+      continue;
+    }
+    out(
+      `  ${name.padEnd(20)}${`${(run.start_to_first_token_ms / 1000).toFixed(1)} s`.padStart(14)}${mb(run.serving_rss_bytes).padStart(14)}${mb(run.peak_rss_bytes).padStart(12)}`,
+    );
+  }
+  const cold = s.first_frame_cold;
+  if (cold.status === 'ok') out(`  conversion peak RSS (sampled): ${mb(cold.conversion_peak_rss_bytes)}`);
+  out(`  data folder after the first load: ${mb(s.data_folder_bytes)} (the GGUF: ${mb(s.gguf_bytes)})`);
 }
 
 function printLlama(section: ReturnType<typeof llamaSectionJson>, out: (line?: string) => void): void {

@@ -70,3 +70,61 @@ export function peersTargets(input: TargetInputs): PeersTarget[] {
     },
   ];
 }
+
+/** The figures servingTargets judges (bytes, ms), or null where a run failed. */
+export interface ServingTargetInputs {
+  oursServingRssBytes: number | null;
+  peerServingRssBytes: number | null;
+  dataFolderBytes: number;
+  ggufBytes: number;
+  oursColdFirstTokenMs: number | null;
+  oursWarmFirstTokenMs: number | null;
+  peerFirstTokenMs: number | null;
+  conversionPeakRssBytes: number | null;
+}
+
+/** Bound on the conversion's resident memory, whatever the model's size (bytes). */
+const CONVERSION_PEAK_BYTES = 2 ** 30;
+
+/** A real-size GGUF's targets: memory and disk beside llama.cpp's and the file's, and the two starts. */
+export function servingTargets(input: ServingTargetInputs): PeersTarget[] {
+  const target = (name: string, measured: number | null, bound: number, how: string): PeersTarget => ({
+    name,
+    measured,
+    target: `≤ ${bound}`,
+    isMet: measured === null ? null : measured <= bound,
+    how,
+  });
+  return [
+    target(
+      'serving_rss_ours_over_llama_cpp',
+      ratio(input.oursServingRssBytes, input.peerServingRssBytes),
+      1.2,
+      'resident memory after answering one 16-token request, each engine alone in its own process (First Frame warm) ÷ llama.cpp',
+    ),
+    target(
+      'data_folder_bytes_over_gguf',
+      ratio(input.dataFolderBytes, input.ggufBytes),
+      1.2,
+      "bytes on disk First Frame's data folder holds after the file's first load ÷ the GGUF's size",
+    ),
+    target(
+      'cold_first_token_over_llama_cpp_load',
+      ratio(input.oursColdFirstTokenMs, input.peerFirstTokenMs),
+      2,
+      'First Frame, empty data folder: runtime start (file listed) → conversion → slot load → first token, ÷ llama.cpp open → first token',
+    ),
+    target(
+      'warm_first_token_over_llama_cpp_load',
+      ratio(input.oursWarmFirstTokenMs, input.peerFirstTokenMs),
+      1.5,
+      'First Frame restarted on the converted file: runtime start → slot load → first token, ÷ llama.cpp open → first token',
+    ),
+    target(
+      'conversion_peak_rss_gib',
+      input.conversionPeakRssBytes === null ? null : input.conversionPeakRssBytes / CONVERSION_PEAK_BYTES,
+      1,
+      "the cold process's resident memory, sampled at each conversion progress report (the runtime's own included), in GiB",
+    ),
+  ];
+}
