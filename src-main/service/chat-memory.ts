@@ -54,6 +54,15 @@ export function memoryChats(): ChatQueries {
       record.updatedWallMs = Math.max(record.updatedWallMs, message.createdWallMs);
       return { ...message };
     },
+    updateAnswer: (messageId, patch) => {
+      for (const list of messages.values()) {
+        const message = list.find((m) => m.messageId === messageId);
+        if (!message) continue;
+        Object.assign(message, patch);
+        return true;
+      }
+      return false;
+    },
     messages: (id) => listOf(id).map((m) => ({ ...m })),
     importConversation: (conversation, list) => {
       const record = chats.createConversation({ ...conversation, leafMessageId: null });

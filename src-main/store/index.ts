@@ -20,6 +20,7 @@ export { DEFAULT_BATCH_ROWS } from './queries/timelines';
 export { RunConfigSchema } from './queries/runs';
 export type { RunConfig, RunRecord, RunMetrics, RunQueries } from './queries/runs';
 export type {
+  AnswerPatch,
   ChatQueries,
   ConversationRecord,
   MessageRecord,

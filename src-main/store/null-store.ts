@@ -34,6 +34,7 @@ const nullChats: ChatQueries = {
   deleteConversation: () => false,
   search: () => [],
   addMessage: messageRecord,
+  updateAnswer: () => false,
   messages: () => [],
   importConversation: (conversation) => conversationRecord(conversation),
   getSetting: () => null,

@@ -4,6 +4,7 @@ import { writeProblemOf } from './errors';
 import type { HistoryHealth } from './health';
 import { HealthTracker } from './health';
 import type {
+  AnswerPatch,
   ChatQueries,
   ConversationRecord,
   MessageRecord,
@@ -19,6 +20,7 @@ import { eventLoopFlushTimer } from './writer/flush-timer';
 type PendingWrite =
   | { kind: 'conversation'; record: ConversationRecord; input: NewConversation }
   | { kind: 'message'; conversationId: string; record: MessageRecord; input: NewMessage }
+  | { kind: 'answer'; messageId: string; patch: AnswerPatch }
   | { kind: 'update'; conversationId: string; patch: ConversationPatch; replay: (db: ChatQueries) => void };
 
 /** The conversation fields a waiting write changes: its title, the branch on screen, its settings. */
@@ -104,7 +106,16 @@ export function pendingChats(db: ChatQueries, flushTimer: FlushTimer = eventLoop
   };
 
   const waitingFor = (conversationId: string) =>
-    pending.filter((p) => p.kind !== 'conversation' && p.conversationId === conversationId);
+    pending.filter(
+      (p) => (p.kind === 'message' || p.kind === 'update') && p.conversationId === conversationId,
+    );
+  /** A stored answer as the writes waiting to rewrite it leave it. */
+  const withAnswerPatches = (record: MessageRecord): MessageRecord => {
+    let copy = record;
+    for (const item of pending)
+      if (item.kind === 'answer' && item.messageId === record.messageId) copy = { ...copy, ...item.patch };
+    return copy;
+  };
   const withWaiting = (record: ConversationRecord): ConversationRecord => {
     const copy = { ...record };
     for (const item of waitingFor(record.conversationId)) {
@@ -164,6 +175,7 @@ export function pendingChats(db: ChatQueries, flushTimer: FlushTimer = eventLoop
       const numBefore = pending.length;
       for (let i = pending.length - 1; i >= 0; i--) {
         const item = pending[i]!;
+        if (item.kind === 'answer') continue; // its row goes with the conversation; the replay finds none
         const id = item.kind === 'conversation' ? item.record.conversationId : item.conversationId;
         if (id === conversationId) pending.splice(i, 1);
       }
@@ -177,8 +189,20 @@ export function pendingChats(db: ChatQueries, flushTimer: FlushTimer = eventLoop
       );
       return { ...record };
     },
+    updateAnswer: (messageId, patch) => {
+      // An answer whose row still waits is rewritten in place: it is written once, as it ends up.
+      for (const item of pending)
+        if (item.kind === 'message' && item.record.messageId === messageId) {
+          Object.assign(item.record, patch);
+          Object.assign(item.input, patch);
+          return true;
+        }
+      let isChanged = false;
+      write({ kind: 'answer', messageId, patch }, () => (isChanged = db.updateAnswer(messageId, patch)));
+      return isChanged || pending.length > 0;
+    },
     messages: (conversationId) => [
-      ...db.messages(conversationId),
+      ...db.messages(conversationId).map(withAnswerPatches),
       ...waitingFor(conversationId).flatMap((p) => (p.kind === 'message' ? [{ ...p.record }] : [])),
     ],
     get health() {
@@ -203,6 +227,7 @@ export function pendingChats(db: ChatQueries, flushTimer: FlushTimer = eventLoop
 function spilledOf(item: PendingWrite): SpilledChatWrite {
   if (item.kind === 'conversation') return { kind: 'conversation', input: item.input };
   if (item.kind === 'message') return { kind: 'message', input: item.input };
+  if (item.kind === 'answer') return { kind: 'answerUpdate', messageId: item.messageId, patch: item.patch };
   return { kind: 'chatUpdate', conversationId: item.conversationId, patch: item.patch };
 }
 
@@ -211,6 +236,7 @@ export function applySpilledChats(db: ChatQueries, writes: readonly SpilledChatW
   for (const write of writes) {
     if (write.kind === 'conversation') db.createConversation(write.input);
     else if (write.kind === 'message') db.addMessage(write.input);
+    else if (write.kind === 'answerUpdate') db.updateAnswer(write.messageId, write.patch);
     else {
       const { conversationId, patch } = write;
       if (patch.title !== undefined) db.renameConversation(conversationId, patch.title);
@@ -223,5 +249,6 @@ export function applySpilledChats(db: ChatQueries, writes: readonly SpilledChatW
 function apply(db: ChatQueries, item: PendingWrite): void {
   if (item.kind === 'conversation') db.createConversation(item.input);
   else if (item.kind === 'message') db.addMessage(item.input);
+  else if (item.kind === 'answer') db.updateAnswer(item.messageId, item.patch);
   else item.replay(db);
 }

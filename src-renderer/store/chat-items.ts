@@ -110,6 +110,8 @@ export function itemsFromStored(messages: readonly StoredMessage[]): ChatItem[] 
       sentAt: null,
       timeline: m.timeline,
       finishReason: m.finishReason,
+      // The timeline's stats say the error when it was kept; otherwise the stored answer does.
+      error: m.timeline?.errorMessage ? null : m.errorMessage,
       forecast: m.forecast,
       numDroppedMessages: m.numDroppedMessages,
       clientTtftMs: m.timeline?.clientTtftMs ?? null,

@@ -1,4 +1,10 @@
-import type { FinishReason, LifeState, RemoteFacts, Timeline, Transition } from '../../telemetry/timeline';
+import type {
+  RecordedFinishReason,
+  LifeState,
+  RemoteFacts,
+  Timeline,
+  Transition,
+} from '../../telemetry/timeline';
 import {
   canonicalTimeline,
   checkRecorded,
@@ -142,7 +148,7 @@ function factsOf(
 }
 
 /** Our finish reason for what the stream said (or how it failed). */
-function finishReasonOf(seen: RemoteObservation): FinishReason {
+function finishReasonOf(seen: RemoteObservation): RecordedFinishReason {
   const failure = seen.failure;
   if (failure?.kind === 'cancelled') return 'cancelled';
   const isRefused = failure?.kind === 'invalid' || seen.httpStatus === 429 || seen.httpStatus === 503;

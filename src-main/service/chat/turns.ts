@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatPlan, ChatTurn, GenerationOutcome, GenerationRequest } from '../../runtime';
+import type { ChatPlan, ChatTurn, GenerationRequest } from '../../runtime';
 import { TemplateError } from '../../runtime';
 import { RemoteEngine } from '../../runtime/remote';
 import type { ConversationRecord, MessageRecord } from '../../store';
-import { reasonOf } from '../../telemetry/log';
 import { ServiceFailure } from '../contract';
 import type { ConversationSettings, MessageMeta, Sampling, SendForecast, TurnStarted } from '../contract';
 import type { CoreDeps } from '../core-deps';
+import { answerKeeper } from './answer-keeper';
 import { remotePlan } from './remote-plan';
 import { chatSampling } from './settings';
 import { pathTo } from './tree';
@@ -115,7 +115,10 @@ export function turnRequestId(deps: CoreDeps, requested: string | undefined): st
   return requested;
 }
 
-/** Submits the turn to the runtime; chunks and the outcome go out as pushed events. */
+/**
+ * Submits the turn to the runtime; chunks and the outcome go out as pushed events. The answer
+ * is kept from its first chunk to its end, however it ends (answer-keeper.ts).
+ */
 export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
   const { hub } = deps;
   const engine = RemoteEngine.isRemote(job.plan.modelId) ? deps.remote : deps.runtime;
@@ -133,56 +136,38 @@ export function runTurn(deps: CoreDeps, job: TurnJob): TurnStarted {
     forecast,
     numDroppedMessages: job.plan.numDroppedMessages,
     importedTimeline: null,
+    errorMessage: null,
+    isCheckpoint: false,
   };
+  const answer = answerKeeper(
+    deps,
+    {
+      conversationId: job.conversation.conversationId,
+      userMessageId: job.userMessageId,
+      leafAtStart: job.leafAtStart,
+      requestId,
+    },
+    meta,
+  );
   engine.submit(request, {
     onQueued: (position) => hub.emit('request.queued', { requestId, position }),
-    onChunk: (chunk) =>
+    onChunk: (chunk) => {
       hub.emit('request.chunk', {
         requestId,
         text: chunk.text,
         numTokens: chunk.numTokens ?? chunk.tokenIds.length,
-      }),
+      });
+      answer.onText(chunk.text);
+    },
     // The timeline itself goes out once, in timeline.finished (every finished request's feed).
     onDone: (outcome) =>
       hub.emit('request.done', {
         requestId,
         finishReason: outcome.timeline.finishReason,
-        messageId: storeAnswer(deps, job, outcome, meta),
+        messageId: answer.finish(outcome),
       }),
   });
   return { requestId, userMessageId: job.userMessageId, forecast };
-}
-
-/** Keeps the answer (partial ones too, as chat apps do); refused or failed requests keep nothing. */
-function storeAnswer(
-  deps: CoreDeps,
-  job: TurnJob,
-  outcome: GenerationOutcome,
-  meta: MessageMeta,
-): string | null {
-  const reason = outcome.timeline.finishReason;
-  if (reason === 'rejected' || (reason === 'error' && outcome.text.length === 0)) return null;
-  const { conversationId } = job.conversation;
-  try {
-    const answer = deps.chats.addMessage({
-      conversationId,
-      parentId: job.userMessageId,
-      role: 'assistant',
-      content: outcome.text,
-      requestId: outcome.requestId,
-      finishReason: reason,
-      meta,
-    });
-    const leaf = deps.chats.getConversation(conversationId)?.leafMessageId ?? null;
-    if (leaf === job.leafAtStart || leaf === job.userMessageId)
-      deps.chats.setLeaf(conversationId, answer.messageId);
-    return answer.messageId;
-  } catch (error) {
-    // The conversation was deleted while the answer ran: the answer has nowhere to go. The
-    // client learns it from request.done's null messageId; the log says why.
-    deps.log.warn('chat', `answer of ${outcome.requestId} not stored: ${reasonOf(error)}`);
-    return null;
-  }
 }
 
 /** The first line of the first message, shortened, as the conversation's title. */

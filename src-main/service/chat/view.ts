@@ -1,7 +1,13 @@
 import type { ConversationRecord, MessageRecord } from '../../store';
 import type { Timeline } from '../../telemetry/timeline';
 import { MessageMetaSchema } from '../contract';
-import type { ConversationSettings, ConversationSummary, ConversationView, StoredMessage } from '../contract';
+import type {
+  ConversationSettings,
+  ConversationSummary,
+  ConversationView,
+  MessageMeta,
+  StoredMessage,
+} from '../contract';
 import { pathTo } from './tree';
 
 /** A conversation record as the sidebar lists it. */
@@ -12,13 +18,16 @@ export function summaryOf(record: ConversationRecord): ConversationSummary {
 
 /**
  * The branch on screen, each message with its versions and timeline: the stored one, else the
- * live window's (the writer has not flushed it yet), else the one an import brought along.
+ * live window's (the writer has not flushed it yet), else the one an import brought along. An
+ * answer's checkpoint whose request no longer runs (`isRunning`) was cut off by the app's end:
+ * it reads as `interrupted`.
  */
 export function conversationView(
   record: ConversationRecord,
   settings: ConversationSettings,
   all: readonly MessageRecord[],
   liveTimeline: (requestId: string) => Timeline | undefined,
+  isRunning: (requestId: string) => boolean = () => false,
 ): ConversationView {
   const versions = new Map<string, string[]>();
   for (const m of all) {
@@ -38,7 +47,11 @@ export function conversationView(
       createdWallMs: m.createdWallMs,
       requestId: m.requestId,
       timeline,
-      finishReason: m.finishReason ?? timeline?.finishReason ?? null,
+      finishReason:
+        m.finishReason ??
+        (isInterrupted(m, meta, isRunning) ? 'interrupted' : (timeline?.finishReason ?? null)),
+      errorMessage:
+        meta.errorMessage ?? (m.finishReason === 'error' ? (timeline?.errorMessage ?? null) : null),
       forecast: meta.forecast,
       numDroppedMessages: meta.numDroppedMessages,
       versionIds,
@@ -46,4 +59,13 @@ export function conversationView(
     };
   });
   return { conversation: summaryOf(record), settings, messages };
+}
+
+/** An answer stored as a checkpoint whose request is not running: the app stopped mid-answer. */
+function isInterrupted(
+  m: MessageRecord,
+  meta: MessageMeta,
+  isRunning: (requestId: string) => boolean,
+): boolean {
+  return m.finishReason === null && meta.isCheckpoint && !(m.requestId !== null && isRunning(m.requestId));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../limits';
-import { FINISH_REASONS, TimelineSchema } from '../../telemetry/timeline/schema';
+import { FINISH_REASONS, RecordedFinishSchema, TimelineSchema } from '../../telemetry/timeline/schema';
 import { ChatMessageSchema, SamplingSchema } from './schemas';
 import { wellFormedText } from './text';
 
@@ -82,6 +82,13 @@ export const MessageMetaSchema = z.object({
   numDroppedMessages: z.number().int().min(0).catch(0),
   /** The timeline that came with an imported answer (this install never ran that request). */
   importedTimeline: TimelineSchema.nullable().catch(null),
+  /** Why the answer failed, in words (its request's error), kept even when no timeline is. */
+  errorMessage: z.string().max(INPUT_LIMITS.maxMessageChars).nullable().catch(null),
+  /**
+   * The row is a checkpoint of an answer still streaming: once its request is no longer running
+   * (the app was killed mid-answer) it reads as finish reason `interrupted`.
+   */
+  isCheckpoint: z.boolean().catch(false),
 });
 export type MessageMeta = z.infer<typeof MessageMetaSchema>;
 
@@ -99,6 +106,8 @@ export const StoredMessageSchema = z.object({
   requestId: z.string().nullable(),
   timeline: TimelineSchema.nullable(),
   finishReason: z.enum(FINISH_REASONS).nullable(),
+  /** Why the answer failed (null: it did not, or was stored before errors were kept). */
+  errorMessage: z.string().nullable(),
   forecast: SendForecastSchema.nullable(),
   numDroppedMessages: z.number().int().min(0),
   versionIds: z.array(idSchema),
@@ -144,7 +153,7 @@ export const ExportedMessageSchema = z.object({
   content: wellFormedText().max(INPUT_LIMITS.maxMessageChars),
   createdWallMs: z.number(),
   requestId: z.string().max(200).nullable(),
-  finishReason: z.enum(FINISH_REASONS).nullable(),
+  finishReason: RecordedFinishSchema.nullable(),
   meta: MessageMetaSchema,
   timeline: TimelineSchema.nullable(),
 });

@@ -27,8 +27,12 @@ export function chatHandlers(deps: CoreDeps): ChatHandlers {
   const view = (conversationId: string) => {
     const conversation = conversationOrFail(conversationId);
     const live = liveTimelines();
-    return conversationView(conversation, settingsOf(conversation), chats.messages(conversationId), (id) =>
-      live.get(id),
+    return conversationView(
+      conversation,
+      settingsOf(conversation),
+      chats.messages(conversationId),
+      (id) => live.get(id),
+      (id) => deps.runtime.isInFlight(id) || deps.remote.isInFlight(id),
     );
   };
   /** Every message with its timeline, the live window's while the writer has not stored it yet. */

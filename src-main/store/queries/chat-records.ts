@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FinishReason, Timeline } from '../../telemetry/timeline';
+import type { RecordedFinishReason, Timeline } from '../../telemetry/timeline';
 
 /**
  * A conversation as the chat sidebar lists it; times are wall-clock epoch ms. `leafMessageId`
@@ -33,7 +33,7 @@ export interface MessageRecord {
   content: string;
   createdWallMs: number;
   requestId: string | null;
-  finishReason: FinishReason | null;
+  finishReason: RecordedFinishReason | null;
   /** JSON the service stored with the message (its forecast, messages left out); validated there. */
   meta: unknown;
   timeline: Timeline | null;
@@ -56,11 +56,14 @@ export interface NewMessage {
   role: MessageRole;
   content: string;
   requestId?: string | null;
-  finishReason?: FinishReason | null;
+  finishReason?: RecordedFinishReason | null;
   meta?: unknown;
   messageId?: string;
   atWallMs?: number;
 }
+
+/** What rewriting an answer changes: its text, its ending and the service's JSON. */
+export type AnswerPatch = Pick<MessageRecord, 'content' | 'finishReason' | 'meta'>;
 
 /** A conversation found by a search, with the first matching message text (null: the title matched). */
 export interface SearchHit {
@@ -124,6 +127,8 @@ export interface ChatQueries {
   /** Conversations whose title or any message contains `query` (case-insensitive), newest first. */
   search(query: string, limit: number): SearchHit[];
   addMessage(input: NewMessage): MessageRecord;
+  /** Rewrites a stored answer (a streaming answer's checkpoint, then its end); false when it is gone. */
+  updateAnswer(messageId: string, patch: AnswerPatch): boolean;
   /** Every message of the conversation (all branches), oldest first, each with its timeline when stored. */
   messages(conversationId: string): MessageRecord[];
   /** Stores a whole conversation at once (import): all of it or, on any error, nothing. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Log } from '../../telemetry/log';
-import type { FinishReason } from '../../telemetry/timeline';
+import type { RecordedFinishReason } from '../../telemetry/timeline';
 import type { TimelineQueries } from './timelines';
 import type {
   ChatQueries,
@@ -13,6 +13,7 @@ import type {
 import { conversationRecord, messageRecord, snippetOf } from './chat-records';
 
 export type {
+  AnswerPatch,
   ChatQueries,
   ConversationRecord,
   MessageRecord,
@@ -44,7 +45,7 @@ interface MessageRow {
   content: string;
   created_at_wall_ms: number;
   request_id: string | null;
-  finish_reason: FinishReason | null;
+  finish_reason: RecordedFinishReason | null;
   meta_json: string;
 }
 
@@ -140,11 +141,12 @@ function messageQueries(
   db: Database.Database,
   timelines: TimelineQueries,
   readJson: ReadJson,
-): Pick<ChatQueries, 'addMessage' | 'messages'> {
+): Pick<ChatQueries, 'addMessage' | 'updateAnswer' | 'messages'> {
   const insert = db.prepare(
     `INSERT INTO messages (id, conversation_id, parent_id, role, content, request_id, finish_reason, meta_json, created_at_wall_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const update = db.prepare('UPDATE messages SET content = ?, finish_reason = ?, meta_json = ? WHERE id = ?');
   const touch = db.prepare(
     'UPDATE conversations SET updated_at_wall_ms = max(updated_at_wall_ms, ?) WHERE id = ?',
   );
@@ -172,6 +174,8 @@ function messageQueries(
       add(message, input.conversationId);
       return message;
     },
+    updateAnswer: (messageId, patch) =>
+      update.run(patch.content, patch.finishReason, JSON.stringify(patch.meta), messageId).changes > 0,
     messages: (conversationId) => {
       const rows = list.all(conversationId) as MessageRow[];
       const linked = timelines.byRequestIds(rows.flatMap((r) => (r.request_id ? [r.request_id] : [])));

@@ -8,9 +8,26 @@ import { RemoteFactsSchema } from './remote-facts';
 export { TTFT_PARTS };
 export type { TtftPart };
 
-/** Why a request ended. `rejected` is an explicit refusal (full queue, bad input), not a hang. */
-export const FINISH_REASONS = ['stop', 'length', 'cancelled', 'deadline', 'rejected', 'error'] as const;
+/**
+ * Why a request or an answer ended. `rejected` is an explicit refusal (full queue, bad input),
+ * not a hang. `interrupted`: the app stopped (killed, crashed) while the answer streamed; only a
+ * stored answer ends so, read from its checkpoint at the next start (a request's timeline died
+ * with the process, and no database column holds it).
+ */
+export const FINISH_REASONS = [
+  'stop',
+  'length',
+  'cancelled',
+  'deadline',
+  'rejected',
+  'error',
+  'interrupted',
+] as const;
 export type FinishReason = (typeof FINISH_REASONS)[number];
+/** The finish reasons a request's timeline (and a message row) records: all but `interrupted`. */
+export const RecordedFinishSchema = z.enum(FINISH_REASONS).exclude(['interrupted']);
+/** See RecordedFinishSchema. */
+export type RecordedFinishReason = z.infer<typeof RecordedFinishSchema>;
 
 /**
  * States of a request's life as the runtime's state machine records them. `requeue` is the
@@ -91,7 +108,10 @@ export const TimelineSchema = z.object({
   numCachedTokens: countSchema,
   numOutputTokens: countSchema,
   numPreemptions: countSchema,
-  finishReason: z.enum(FINISH_REASONS),
+  // Typed with every reason (callers switch over them all), checked against the recorded ones.
+  finishReason: z.enum(FINISH_REASONS).refine((reason) => RecordedFinishSchema.safeParse(reason).success, {
+    message: 'interrupted ends an answer, never a request (its timeline died with the process)',
+  }),
   errorMessage: z.string().nullable(),
   clientTtftMs: msSchema.nullable(),
   /** Why the first token took as long as it did (page misses, a cold slot, who was ahead); absent in older exports. */

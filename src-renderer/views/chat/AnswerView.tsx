@@ -3,6 +3,7 @@ import { useSlice } from '../../store';
 import { CopyButton, Markdown } from '../../components';
 import { AnswerModel } from './AnswerModel';
 import { AnswerStats } from './AnswerStats';
+import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
 import { regenerateNote } from './regenerate-note';
 import { VersionSwitcher } from './VersionSwitcher';
 
@@ -35,6 +36,11 @@ export function AnswerView(props: { answer: AnswerItem; isBusy: boolean }) {
           ) : null}
         </div>
         <WaitingLine answer={a} />
+        {isFinished && !a.timeline && finishReason && finishReason !== 'stop' && (
+          <p className="notice wrap" data-testid="answer-finish" data-value={finishReason}>
+            {FINISH_LABELS[finishReason]}: {FINISH_EXPLANATIONS[finishReason]}
+          </p>
+        )}
         {a.error && <p className="notice error wrap">{a.error}</p>}
         {a.timeline && (
           <AnswerStats timeline={a.timeline} clientTtftMs={a.clientTtftMs} forecast={a.forecast} />

@@ -8,6 +8,7 @@ export const FINISH_LABELS: Readonly<Record<FinishReason, string>> = {
   deadline: 'ran out of time',
   rejected: 'refused',
   error: 'failed',
+  interrupted: 'interrupted',
 };
 
 /** What each ending means, on hover. */
@@ -18,4 +19,6 @@ export const FINISH_EXPLANATIONS: Readonly<Record<FinishReason, string>> = {
   deadline: 'The request passed its deadline before it finished.',
   rejected: 'The request was refused before it ran (full queue, bad input).',
   error: 'Something failed while it ran; the message below says what.',
+  interrupted:
+    'The app stopped (closed by force or crashed) while this answer was written; the text is what had arrived.',
 };

@@ -34,6 +34,8 @@ describe('codes stored by position', () => {
       deadline: 3,
       rejected: 4,
       error: 5,
+      // Appended: an answer's ending only, never a request's, so no row holds it; the codes above stay.
+      interrupted: 6,
     });
   });
 

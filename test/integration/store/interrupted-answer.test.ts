@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { conversationView } from '../../../src-main/service/chat/view';
+import { defaultSettings } from '../../../src-main/service/chat/settings';
+import { openSqliteStore } from '../../../src-main/store';
+
+const CHILD = new URL('./fixtures/answer-writer.ts', import.meta.url).pathname;
+/** Writes of the answer's row the child must report before it is killed (the first, then checkpoints). */
+const KILL_AFTER = 3;
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the answering child, SIGKILLs it after KILL_AFTER writes; its conversation and the last length it wrote. */
+async function answerThenKill(path: string): Promise<{ conversationId: string; numStoredChars: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_code, signal) => resolve(signal)),
+  );
+  let conversationId = '';
+  const stored: number[] = [];
+  for await (const line of createInterface({ input: child.stdout })) {
+    conversationId = /^conversation (\S+)$/.exec(line)?.[1] ?? conversationId;
+    const match = /^stored (\d+)$/.exec(line);
+    if (match) stored.push(Number(match[1]));
+    if (stored.length === KILL_AFTER) child.kill('SIGKILL');
+  }
+  expect(await exited, stderr).toBe('SIGKILL');
+  return { conversationId, numStoredChars: stored.at(-1)! };
+}
+
+describe('an answer cut off by SIGKILL', () => {
+  it('is there at the next start with the part that streamed, marked interrupted', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ff-interrupted-'));
+    const path = join(dir, 'history.db');
+    const { conversationId, numStoredChars } = await answerThenKill(path);
+    const store = openSqliteStore(path);
+    const record = store.chats.getConversation(conversationId)!;
+    const view = conversationView(
+      record,
+      defaultSettings(store.chats),
+      store.chats.messages(conversationId),
+      () => undefined,
+    );
+    store.close();
+    const [question, answer] = view.messages;
+    expect(question!.content).toBe('Count, please.');
+    expect(answer!.role).toBe('assistant');
+    expect(answer!.finishReason).toBe('interrupted');
+    // What was reported written is there (a later checkpoint may have landed before the kill).
+    expect(answer!.content.length).toBeGreaterThanOrEqual(numStoredChars);
+    expect(answer!.content).toMatch(/^1 2 3 (\d+ )+$/);
+    expect(record.leafMessageId).toBe(answer!.messageId);
+  });
+});
