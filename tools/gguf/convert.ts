@@ -69,8 +69,13 @@ export function convertFolderToGguf(spec: {
   onnxPath?: string;
   /** The architecture the file names (default llama). */
   architecture?: GgufArchitecture;
-  /** Weights written beside the folder's (Hugging Face names: a qwen layer's biases or q/k norms). */
+  /**
+   * Weights written beside the folder's, or in place of one of its (Hugging Face names: a qwen
+   * layer's biases or q/k norms; ggml `blk.N.…` names are written as they are).
+   */
   extraWeights?: LlamaWeights;
+  /** Metadata written after the hyperparameters, or in place of one (a Gemma file's window and soft-caps). */
+  extraMetadata?: Array<[string, GgufValue]>;
 }): GgufConversion {
   const rawConfig = JSON.parse(readFileSync(join(spec.modelDir, 'config.json'), 'utf8')) as Record<
     string,
@@ -87,8 +92,12 @@ export function convertFolderToGguf(spec: {
   const readWeights = performance.now() - startMs;
   startMs = performance.now();
   const tensors = llamaTensors(config, weights, spec.type, spec.architecture);
+  const extraMetadata = new Map(spec.extraMetadata ?? []);
   const metadata = [
-    ...llamaMetadata(config, basename(spec.modelDir), spec.type, spec.architecture),
+    ...llamaMetadata(config, basename(spec.modelDir), spec.type, spec.architecture).filter(
+      ([key]) => !extraMetadata.has(key),
+    ),
+    ...extraMetadata,
     ...tokenizerMetadata(tokenizer, config.vocab_size, specialIds(spec.modelDir, rawConfig)),
     ...chatTemplateMetadata(spec.modelDir),
   ];

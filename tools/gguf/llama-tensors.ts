@@ -11,10 +11,10 @@ export type GgufWeightType = 'f16' | 'q8_0' | 'q4_0';
 
 /**
  * Architectures the writer names: llama (Q/K rows permuted for llama.cpp's interleaved rope), or
- * qwen2 / qwen3 (NeoX rope, rows as Hugging Face holds them; their q/k/v biases or q/k norms
- * written when the weights hold them).
+ * qwen2 / qwen3 / gemma2 / gemma3 (NeoX rope, rows as Hugging Face holds them; their q/k/v biases
+ * or q/k norms written when the weights hold them).
  */
-export type GgufArchitecture = 'llama' | 'qwen2' | 'qwen3';
+export type GgufArchitecture = 'llama' | 'qwen2' | 'qwen3' | 'gemma2' | 'gemma3';
 
 /** Hugging Face names (after `model.layers.N.self_attn.`) of the extras qwen layers carry → ggml's. */
 const LAYER_EXTRAS: Array<[string, string]> = [
@@ -98,6 +98,9 @@ export function llamaTensors(
         tensors.push(ggufTensor(`blk.${layer}.${ggmlName}`, extra, type));
     }
   }
+  // Weights already under a ggml layer name (a Gemma layer's output norms) go in as they are.
+  for (const [name, tensor] of weights)
+    if (name.startsWith('blk.') && architecture !== 'llama') tensors.push(ggufTensor(name, tensor, type));
   tensors.push(ggufTensor('output_norm.weight', weightOf(weights, 'model.norm.weight'), type));
   if (!dims.isTiedEmbedding)
     tensors.push(ggufTensor('output.weight', weightOf(weights, 'lm_head.weight'), type));

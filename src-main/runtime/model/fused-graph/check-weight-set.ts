@@ -51,6 +51,17 @@ export function checkDims(dims: DecoderDims): void {
     );
   if (scaling && scaling.type !== 'frequency-factors' && !(scaling.factor > 0))
     throw new WeightSetError('dims.ropeScaling', `factor must be positive, got ${scaling.factor}`);
+  const gemma = dims.gemma;
+  if (gemma && gemma.layerAttention.length !== dims.numLayers)
+    throw new WeightSetError(
+      'dims.gemma.layerAttention',
+      `names ${gemma.layerAttention.length} layers; numLayers is ${dims.numLayers}`,
+    );
+  if (gemma && !(Number.isInteger(gemma.slidingWindow) && gemma.slidingWindow > 0))
+    throw new WeightSetError(
+      'dims.gemma.slidingWindow',
+      `must be a positive integer, got ${gemma.slidingWindow}`,
+    );
 }
 
 function checkFloat(name: string, weight: FloatWeight, shape: number[]): void {
@@ -146,6 +157,10 @@ export function checkLayer(dims: DecoderDims, index: number, layer: DecoderLayer
   if (layer.qkNorm) {
     checkFloat(at('qkNorm.q'), layer.qkNorm.q, [dims.headDim]);
     checkFloat(at('qkNorm.k'), layer.qkNorm.k, [dims.headDim]);
+  }
+  if (layer.outputNorms) {
+    checkFloat(at('outputNorms.attention'), layer.outputNorms.attention, [dims.hiddenSize]);
+    checkFloat(at('outputNorms.mlp'), layer.outputNorms.mlp, [dims.hiddenSize]);
   }
 }
 

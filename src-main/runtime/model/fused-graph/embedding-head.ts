@@ -80,15 +80,16 @@ export function addEmbedding(
     : addBlockEmbedding(builder, embedding, options);
 }
 
-/** The LM head writing `logits`: the untied weight's projection, or the embedding read back (tied). */
+/** The LM head writing `outputName`: the untied weight's projection, or the embedding read back (tied). */
 export function addLmHead(
   builder: GraphBuilder,
   lmHead: MatrixWeight | null,
   embedding: Embedding,
   input: string,
   options: ProjectionOptions,
+  outputName = 'logits',
 ): void {
   builder.scope = '/lm_head';
-  if (lmHead) addProjection(builder, input, 'lm_head', lmHead, options, 'logits');
-  else embedding.tiedHead(input, 'logits');
+  if (lmHead) addProjection(builder, input, 'lm_head', lmHead, options, outputName);
+  else embedding.tiedHead(input, outputName);
 }

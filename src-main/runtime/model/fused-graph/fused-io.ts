@@ -41,6 +41,9 @@ export const FUSED_OPS = [
   'com.microsoft:MatMulNBits',
   'com.microsoft:GatherBlockQuantized',
   'com.microsoft:QuickGelu',
+  // Gemma's GELU and soft-capping (gemma.ts).
+  'com.microsoft:FastGelu',
+  ':Tanh',
   ':MatMul',
   ':Gather',
   ':Split',

@@ -1,6 +1,8 @@
 import type { GraphBuilder } from './graph-builder';
 import { MS_DOMAIN } from './graph-builder';
 import { addAttentionInputs } from './attention-inputs';
+import { addGeluTanh, addOutputNorm, gemmaAttentionAttributes } from './gemma';
+import type { RotaryCaches } from './gemma';
 import { addPackedProjection, addProjection, canPack } from './projections';
 import type { ProjectionOptions } from './projections';
 import { addFloatVector } from './vectors';
@@ -13,6 +15,8 @@ export interface LayerInputs {
   totalSequenceLength: string;
   cosCache: string;
   sinCache: string;
+  /** Gemma's sliding layers' own rotary caches, when their RoPE differs from the global layers'. */
+  sliding?: RotaryCaches | null;
 }
 
 /** The residual stream between layers: the last sublayer's output not yet added, and the sum so far. */
@@ -65,6 +69,8 @@ function addAttention(
 ): string {
   const prefix = `model.layers.${layer}.self_attn`;
   const [query, key, value] = addAttentionInputs(builder, prefix, input, weights, dims, options);
+  const gemma = dims.gemma ?? null;
+  const rotary = gemma?.layerAttention[layer] === 'sliding' && shared.sliding ? shared.sliding : shared;
   const [context] = builder.addNode(
     'GroupQueryAttention',
     [
@@ -75,10 +81,16 @@ function addAttention(
       pastName(layer, 'value'),
       shared.seqlensK,
       shared.totalSequenceLength,
-      shared.cosCache,
-      shared.sinCache,
+      rotary.cosCache,
+      rotary.sinCache,
     ],
-    { num_heads: dims.numHeads, kv_num_heads: dims.numKvHeads, do_rotary: 1, rotary_interleaved: 0 },
+    {
+      num_heads: dims.numHeads,
+      kv_num_heads: dims.numKvHeads,
+      do_rotary: 1,
+      rotary_interleaved: 0,
+      ...(gemma ? gemmaAttentionAttributes(gemma, layer) : {}),
+    },
     3,
     [`${builder.scope}/context`, presentName(layer, 'key'), presentName(layer, 'value')],
     MS_DOMAIN,
@@ -86,12 +98,16 @@ function addAttention(
   return addProjection(builder, context!, `${prefix}.o_proj`, weights.o, options);
 }
 
-/** SwiGLU MLP: packed (or separate) gate/up, SiLU as QuickGelu(alpha 1) = x·sigmoid(x), ·up, down. */
+/**
+ * Gated MLP: packed (or separate) gate/up, SiLU as QuickGelu(alpha 1) = x·sigmoid(x) (GELU-tanh
+ * for Gemma), ·up, down.
+ */
 function addMlp(
   builder: GraphBuilder,
   layer: number,
   input: string,
   weights: DecoderLayerWeights,
+  dims: DecoderDims,
   options: ProjectionOptions,
 ): string {
   const prefix = `model.layers.${layer}.mlp`;
@@ -107,7 +123,9 @@ function addMlp(
         addProjection(builder, input, `${prefix}.gate_proj`, weights.gate, options),
         addProjection(builder, input, `${prefix}.up_proj`, weights.up, options),
       ];
-  const activated = builder.msOp('QuickGelu', [gate!], { alpha: { float: 1 } });
+  const activated = dims.gemma
+    ? addGeluTanh(builder, gate!)
+    : builder.msOp('QuickGelu', [gate!], { alpha: { float: 1 } });
   return addProjection(
     builder,
     builder.op('Mul', [activated, up!]),
@@ -131,7 +149,16 @@ export function addFusedLayer(
   const prefix = `model.layers.${layer}`;
   const inputNorm = addFloatVector(builder, `${prefix}.input_layernorm.weight`, weights.inputNorm);
   const attnIn = addNorm(builder, stream, inputNorm, dims.rmsNormEps);
-  const attnOut = addAttention(builder, layer, attnIn.normed, weights, dims, shared, options);
+  const outputNorms = weights.outputNorms ?? null;
+  let attnOut = addAttention(builder, layer, attnIn.normed, weights, dims, shared, options);
+  if (outputNorms)
+    attnOut = addOutputNorm(
+      builder,
+      attnOut,
+      `${prefix}.post_attention_norm.weight`,
+      outputNorms.attention,
+      dims.rmsNormEps,
+    );
   builder.scope = `/model/layers.${layer}/mlp`;
   const postNorm = addFloatVector(
     builder,
@@ -139,5 +166,14 @@ export function addFusedLayer(
     weights.postAttentionNorm,
   );
   const mlpIn = addNorm(builder, { pending: attnOut, residual: attnIn.residual }, postNorm, dims.rmsNormEps);
-  return { pending: addMlp(builder, layer, mlpIn.normed, weights, options), residual: mlpIn.residual };
+  let mlpOut = addMlp(builder, layer, mlpIn.normed, weights, dims, options);
+  if (outputNorms)
+    mlpOut = addOutputNorm(
+      builder,
+      mlpOut,
+      `${prefix}.post_ffw_norm.weight`,
+      outputNorms.mlp,
+      dims.rmsNormEps,
+    );
+  return { pending: mlpOut, residual: mlpIn.residual };
 }

@@ -3,6 +3,8 @@
 // random numbers). Each weight is either float in the storage it came in or already block-
 // quantized in MatMulNBits' byte layout, so quantized sources never pass through float.
 
+import type { GemmaDims } from './gemma';
+
 /** How RoPE frequencies are rescaled; null (no scaling) is plain `1 / theta^(2i/D)`. */
 export type RopeScaling =
   /** Hugging Face `rope_type: linear`: every inverse frequency divided by `factor`. */
@@ -35,6 +37,8 @@ export interface DecoderDims {
   isTiedEmbedding: boolean;
   /** Positions the model runs to: the length of the rotary cos/sin caches the graph holds. */
   contextLength: number;
+  /** What a Gemma 2 / Gemma 3 decoder changes (gemma.ts); absent or null for llama's graph. */
+  gemma?: GemmaDims | null;
 }
 
 /**
@@ -110,6 +114,8 @@ export interface DecoderLayerWeights {
   qkvBias?: { q: FloatWeight; k: FloatWeight; v: FloatWeight } | null;
   /** RMSNorm weights ([headDim]) applied to each query and key head before RoPE (Qwen3), or none. */
   qkNorm?: { q: FloatWeight; k: FloatWeight } | null;
+  /** RMSNorm weights ([hidden]) of the attention's and the MLP's outputs before the residual (Gemma), or none. */
+  outputNorms?: { attention: FloatWeight; mlp: FloatWeight } | null;
 }
 
 /**

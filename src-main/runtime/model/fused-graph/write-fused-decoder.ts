@@ -12,11 +12,12 @@ import {
 import { ExternalDataFile } from './external-data';
 import { addEmbedding, addLmHead } from './embedding-head';
 import { addFusedLayer, addNorm } from './fused-layer';
+import { addEmbeddingScale, addSoftcap } from './gemma';
 import { ATTENTION_MASK, FUSED_INPUTS, fusedIoOf } from './fused-io';
 import type { AttentionInputs } from './fused-io';
 import type { LayerInputs, Stream } from './fused-layer';
 import { GraphBuilder, ONNX_TYPE_CODE } from './graph-builder';
-import { scaledInverseFrequencies } from './rope';
+import { ropeInverseFrequencies, scaledInverseFrequencies } from './rope';
 import { addFloatVector } from './vectors';
 import { streamOf } from './weight-set';
 import type { DecoderDims, DecoderWeightSet, StreamedWeightSet } from './weight-set';
@@ -72,15 +73,16 @@ function addLayerInputs(
     builder.addFloatConstant('delta', [1], []),
   ]);
   const column = builder.op('Unsqueeze', [positions, builder.addInt64Constant('axis1', [1])]);
-  const angles = builder.op('Mul', [
-    column,
-    builder.addFloatConstant('inv_freq', scaledInverseFrequencies(dims)),
-  ]);
+  const caches = (inverse: Float32Array) => {
+    const angles = builder.op('Mul', [column, builder.addFloatConstant('inv_freq', inverse)]);
+    return { cosCache: builder.op('Cos', [angles]), sinCache: builder.op('Sin', [angles]) };
+  };
+  const slidingTheta = dims.gemma?.slidingRopeTheta ?? null;
   return {
     seqlensK: lengths?.seqlensK ?? FUSED_INPUTS.seqlensK,
     totalSequenceLength: lengths?.totalSequenceLength ?? FUSED_INPUTS.totalSequenceLength,
-    cosCache: builder.op('Cos', [angles]),
-    sinCache: builder.op('Sin', [angles]),
+    ...caches(scaledInverseFrequencies(dims)),
+    sliding: slidingTheta === null ? null : caches(ropeInverseFrequencies(dims.headDim, slidingTheta)),
   };
 }
 
@@ -149,7 +151,10 @@ function addDecoder(
   const embeddingWeight = source.embedding();
   if (isChecking) checkEmbedding(dims, embeddingWeight);
   const embedding = addEmbedding(builder, embeddingWeight, projection);
-  let stream: Stream = { pending: null, residual: embedding.hidden };
+  const hidden = dims.gemma
+    ? addEmbeddingScale(builder, embedding.hidden, dims.hiddenSize)
+    : embedding.hidden;
+  let stream: Stream = { pending: null, residual: hidden };
   for (let layer = 0; layer < dims.numLayers; layer++) {
     const weights = source.layer(layer);
     if (isChecking) checkLayer(dims, layer, weights);
@@ -162,7 +167,10 @@ function addDecoder(
   const { normed } = addNorm(builder, stream, finalNorm, dims.rmsNormEps);
   const lmHead = source.lmHead();
   if (isChecking) checkHead(dims, lmHead);
-  addLmHead(builder, lmHead, embedding, keptPositions(builder, normed), projection);
+  const finalSoftcap = dims.gemma?.finalSoftcap ?? null;
+  const logits = finalSoftcap ? 'logits_uncapped' : 'logits';
+  addLmHead(builder, lmHead, embedding, keptPositions(builder, normed), projection, logits);
+  if (finalSoftcap) addSoftcap(builder, logits, finalSoftcap, 'logits');
 }
 
 /**

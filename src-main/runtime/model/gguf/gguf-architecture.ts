@@ -6,6 +6,7 @@ import type { DecoderDims } from '../fused-graph';
 import { NotSupportedYet } from '../listing-status';
 import type { GgufMetaValue } from './gguf-header';
 import type { GgufSetTensor } from './gguf-files';
+import { gemmaDimsOf } from './gemma-dims';
 
 /**
  * A llama-family decoder's dimensions as a GGUF states them: the fused writer's, but its RoPE
@@ -15,8 +16,11 @@ export type GgufDims = Omit<DecoderDims, 'ropeScaling'> & {
   ropeScaling: { type: 'linear'; factor: number } | { type: 'frequency-factors' } | null;
 };
 
-/** What a layer of an architecture adds to llama's: q/k/v biases (Qwen2) or per-head q/k norms (Qwen3). */
-export type LayerExtra = 'qkv-bias' | 'qk-norm';
+/**
+ * What a layer of an architecture adds to llama's: q/k/v biases (Qwen2), per-head q/k norms
+ * (Qwen3, Gemma 3) or norms of the attention's and MLP's outputs (Gemma 2 and 3).
+ */
+export type LayerExtra = 'qkv-bias' | 'qk-norm' | 'output-norms';
 
 /**
  * Architectures First Frame converts: whether llama.cpp stored their Q/K rows permuted for its
@@ -27,6 +31,9 @@ export const GGUF_ARCHITECTURES: Record<string, { isRopePermuted: boolean; extra
   mistral: { isRopePermuted: true, extras: [] },
   qwen2: { isRopePermuted: false, extras: ['qkv-bias'] },
   qwen3: { isRopePermuted: false, extras: ['qk-norm'] },
+  // Gemma's other differences (embedding scale, GELU, soft-capping, sliding layers): gemma-dims.ts.
+  gemma2: { isRopePermuted: false, extras: ['output-norms'] },
+  gemma3: { isRopePermuted: false, extras: ['qk-norm', 'output-norms'] },
 };
 
 /** The extra tensors of each layer extra (ggml names without `blk.N.`), and their shape from the dims. */
@@ -39,6 +46,10 @@ export const EXTRA_TENSORS: Record<LayerExtra, Array<[string, (dims: GgufDims) =
   'qk-norm': [
     ['attn_q_norm.weight', (d) => [d.headDim]],
     ['attn_k_norm.weight', (d) => [d.headDim]],
+  ],
+  'output-norms': [
+    ['post_attention_norm.weight', (d) => [d.hiddenSize]],
+    ['post_ffw_norm.weight', (d) => [d.hiddenSize]],
   ],
 };
 
@@ -104,8 +115,10 @@ export function dimsOf(
     throw new GgufModelError(
       `${arch}.rope.dimension_count is not the head size (partial rotary is not supported)`,
     );
+  const numLayers = int('block_count');
+  const ropeScaling = ropeScalingOf(arch, meta, tensors);
   const dims: GgufDims = {
-    numLayers: int('block_count'),
+    numLayers,
     hiddenSize,
     numHeads,
     numKvHeads: int('attention.head_count_kv', numHeads),
@@ -113,10 +126,18 @@ export function dimsOf(
     intermediateSize: int('feed_forward_length'),
     vocabSize: int('vocab_size', embedding.dims[1]),
     ropeTheta: float('rope.freq_base', 10000),
-    ropeScaling: ropeScalingOf(arch, meta, tensors),
+    ropeScaling,
     rmsNormEps: float('attention.layer_norm_rms_epsilon', 1e-5),
     isTiedEmbedding: !tensors.has('output.weight'),
     contextLength: int('context_length'),
+    gemma: gemmaDimsOf(
+      arch,
+      meta,
+      { numLayers, hiddenSize, numHeads, headDim, hasRopeScaling: ropeScaling !== null },
+      (problem) => {
+        throw new GgufModelError(problem);
+      },
+    ),
   };
   if (numHeads % dims.numKvHeads !== 0)
     throw new GgufModelError(

@@ -96,6 +96,9 @@ export function ggufWeightSource(
         qkNorm: model.extras.includes('qk-norm')
           ? { q: vector(at('attn_q_norm')), k: vector(at('attn_k_norm')) }
           : null,
+        outputNorms: model.extras.includes('output-norms')
+          ? { attention: vector(at('post_attention_norm')), mlp: vector(at('post_ffw_norm')) }
+          : null,
       };
     },
     finalNorm: () => vector('output_norm.weight'),
