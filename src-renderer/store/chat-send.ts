@@ -15,6 +15,35 @@ export function activeAnswer(state: Pick<ChatState, 'items'>): AnswerItem | null
   );
 }
 
+/** What an answer cut off by a lost connection says until the stored one is read back. */
+export const CONNECTION_LOST_NOTE =
+  'The connection to First Frame dropped while this answer was written (First Frame may have stopped); the text is what had arrived. It is read back from the history when the connection returns.';
+
+/**
+ * Ends the answer in progress as `interrupted` when the connection to First Frame drops: none
+ * of its events can come now, so Send comes back at once instead of a Stop that cannot reach
+ * anyone. Returns the answer's conversation, to read the stored answer back on reconnect, or
+ * null when nothing was in progress.
+ */
+export function interruptActiveAnswer(store: StoreApi<ChatState>): string | null {
+  const answer = activeAnswer(store.getState());
+  if (!answer) return null;
+  store.setState((s) => ({
+    items: updateAnswer(
+      s.items,
+      (a) => a.key === answer.key,
+      (a) => ({
+        ...a,
+        status: 'done',
+        finishReason: 'interrupted',
+        doneAt: performance.now(),
+        error: CONNECTION_LOST_NOTE,
+      }),
+    ),
+  }));
+  return store.getState().conversationId;
+}
+
 /** What a turn needs from the chat store's surroundings. */
 export interface TurnDeps {
   store: StoreApi<ChatState>;

@@ -4,7 +4,7 @@ import type { BenchState } from './bench-store';
 import { createBenchStore } from './bench-store';
 import type { ChatState } from './chat-store';
 import { createChatStore } from './chat-store';
-import { activeAnswer } from './chat-send';
+import { interruptActiveAnswer } from './chat-send';
 import { loadPreferences } from './preferences';
 import type { LiveState } from './live-store';
 import { createLiveStore, LIVE_LIMITS } from './live-store';
@@ -57,12 +57,18 @@ export function createStores(bridge: Bridge): Stores {
     if (status?.name === 'app.status') ui.setState({ status: status.payload });
   });
   let wasLost = false;
+  let interruptedIn: string | null = null;
   const unwatch = bridge.onConnection((connection) => {
     ui.setState({ connection });
-    if (connection === 'lost') wasLost = true;
+    if (connection === 'lost') {
+      wasLost = true;
+      interruptedIn = interruptActiveAnswer(chat) ?? interruptedIn;
+    }
     if (connection !== 'open' || !wasLost) return;
     wasLost = false;
-    void resync(stores);
+    const reopen = interruptedIn;
+    interruptedIn = null;
+    void resync(stores, reopen);
   });
   const stores: Stores = { bridge, ui, chat, live, slots, bench, dispose: () => (unsubscribe(), unwatch()) };
   return stores;
@@ -70,16 +76,16 @@ export function createStores(bridge: Bridge): Stores {
 
 /**
  * After the event feed comes back: events sent meanwhile are gone, so re-read everything, and
- * if the answer in progress finished while we were away, reload its conversation (the stored
- * answer and its timeline) rather than wait for a `request.done` that will never come.
+ * if an answer was cut off by the drop (`interruptedIn`, its conversation) and that conversation
+ * is still open, read it back from the history: the answer as it finished, or as far as it got
+ * when First Frame stopped (stored as interrupted).
  */
-async function resync(stores: Stores): Promise<void> {
+async function resync(stores: Stores, interruptedIn: string | null): Promise<void> {
   await loadInitialState(stores);
   stores.chat.getState().refreshForecast(); // the last one may have failed while we were away
   const { conversationId } = stores.chat.getState();
-  const answer = activeAnswer(stores.chat.getState());
-  const isFinished = stores.live.getState().timelines.some((t) => t.requestId === answer?.requestId);
-  if (answer && isFinished && conversationId) await stores.chat.getState().openConversation(conversationId);
+  if (interruptedIn !== null && conversationId === interruptedIn)
+    await stores.chat.getState().openConversation(conversationId);
 }
 
 /** The first reads: status, models and slots, conversations, and the recent timelines. */

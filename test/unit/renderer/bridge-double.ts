@@ -5,7 +5,7 @@ import type {
   PushedEvent,
   Result,
 } from '../../../src-main/service/contract';
-import type { Bridge, EventBatchListener } from '../../../src-renderer/bridge';
+import type { Bridge, ConnectionState, EventBatchListener } from '../../../src-renderer/bridge';
 
 type Answers = { [M in MethodName]?: (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>> };
 
@@ -33,9 +33,17 @@ export class BridgeDouble implements Bridge {
     return () => this.listeners.delete(listener);
   }
 
-  onConnection(listener: (state: 'open') => void): () => void {
+  private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
+
+  onConnection(listener: (state: ConnectionState) => void): () => void {
+    this.connectionListeners.add(listener);
     listener('open');
-    return () => {};
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  /** Tells the stores the event feed is now `state` (a drop, then a reconnect). */
+  setConnection(state: ConnectionState): void {
+    for (const listener of this.connectionListeners) listener(state);
   }
 
   exportUrl(): string | null {

@@ -146,6 +146,22 @@ describe('chat store', () => {
     });
   });
 
+  it('a dropped connection ends the answer as interrupted, gives Send back, and reads the chat back on reconnect', async () => {
+    const { bridge, stores, answer, reply } = setup();
+    const sending = stores.chat.getState().send('Hello');
+    await tick();
+    reply();
+    await sending;
+    bridge.deliver([chunk(answer().requestId!, 'Half an ans')]);
+    bridge.setConnection('lost');
+    expect(answer()).toMatchObject({ status: 'done', finishReason: 'interrupted', text: 'Half an ans' });
+    expect(activeAnswer(stores.chat.getState())).toBeNull();
+    const numOpens = bridge.inputsOf('chat.getConversation').length;
+    bridge.setConnection('open');
+    await vi.waitFor(() => expect(bridge.inputsOf('chat.getConversation')).toHaveLength(numOpens + 1));
+    expect(bridge.inputsOf('chat.getConversation').at(-1)).toEqual({ conversationId: 'c1' });
+  });
+
   it('a refused first send leaves no empty chat behind: the one made for it is removed', async () => {
     const bridge = new BridgeDouble({
       'chat.createConversation': () => conversation,
