@@ -24,6 +24,8 @@ export interface ProcessOptions {
   discovery: CatalogueDiscovery;
   /** Where GGUF models are converted into, once each (the graph cache's `gguf/`); null: GGUFs are listed, not run. */
   convertedModelsDir: string | null;
+  /** Models named by path (a command line's `--model FILE.gguf|FOLDER`), listed beside the folders' own. */
+  modelPaths: readonly string[];
   /** Resident slot budget (host copies + sessions), bytes. */
   slotBudgetBytes: number;
   /** Per-slot provider by model id (`name:variant`, or a bare name for all its variants). */
@@ -57,6 +59,7 @@ export function defaultRuntimeOptions(
     revisionCacheFile: null,
     discovery: { isEnabled: false, environment: defaultDiscoveryEnvironment() },
     convertedModelsDir: null,
+    modelPaths: [],
     isPaging: true,
     slotBudgetBytes: Math.floor(os.totalmem() / 2),
     modelProviders: {},

@@ -56,6 +56,7 @@ export class Runtime {
       new RevisionCache(options.revisionCacheFile),
       options.discovery,
       options.convertedModelsDir,
+      options.modelPaths,
     );
     await catalogue.refresh();
     let runtime: Runtime | null = null;

@@ -15,6 +15,7 @@ import { memoryChats } from './chat-memory';
 import { ServiceFailure } from './contract';
 import type { ApiServerControl, Core, CoreOptions } from './core-options';
 import type { CoreDeps } from './core-deps';
+import { runtimeFoldersOf } from './data-folder';
 import { openProblemLog } from './problem-log';
 import { makeNewFilesPrivate, makePrivateFolder } from '../private-files';
 import { timelineFlagger } from './timeline-flags';
@@ -142,10 +143,7 @@ async function createRuntime(
   const base: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'> = {
     log,
     bundledModelsDir: options.bundledModelsDir,
-    userModelsDir: path.join(options.dataDir, 'models'),
-    revisionCacheFile: path.join(options.dataDir, 'revisions.json'),
-    graphCacheDir: path.join(options.dataDir, 'ort-graphs'),
-    convertedModelsDir: path.join(options.dataDir, 'ort-graphs', 'gguf'),
+    ...runtimeFoldersOf(options.dataDir),
     discovery: {
       isEnabled: options.discoverModels ?? keptDiscovery(store),
       environment: options.discoveryEnvironment ?? defaultDiscoveryEnvironment(),

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { UsageError } from '../usage-error';
 import type { ExportFormat } from '../../telemetry/trace/export-formats';
 import { EXPORT_FILE_TYPES, EXPORT_FORMATS, isExportFormat } from '../../telemetry/trace/export-formats';
 
@@ -15,11 +16,6 @@ export type ExportArgs =
       outPath: string | null;
       dataDir: string | null;
     };
-
-/** A command line that cannot be run as given; the message says what to change. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 /** Usage text printed by --help and after a bad command line. */
 export const EXPORT_USAGE = `usage: npm run export -- (--run ID | --live) --format FORMAT [--out FILE] [--data-dir DIR]

@@ -1,6 +1,7 @@
-// What the catalogue reads: the models of a models directory (folders and GGUF files), the
-// models discovery found, and the names they are listed under.
+// What the catalogue reads: the models of a models directory (folders and GGUF files), models
+// named by path, the models discovery found, and the names they are listed under.
 
+import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FoundModel } from './discovery';
@@ -13,16 +14,40 @@ export async function modelsIn(dir: string, source: 'bundled' | 'models-folder')
   const found: FoundModel[] = [];
   for (const name of names.sort()) {
     if (name.startsWith('.')) continue;
-    const full = path.join(dir, name);
-    const base = { source, path: full, label: name, facts: null, problem: null };
-    const info = await stat(full).catch(() => null);
-    const gguf = info?.isDirectory() ? await ggufOfFolder(full) : null;
-    if (gguf) found.push({ ...base, name, path: path.join(full, gguf), label: gguf, kind: 'gguf' });
-    else if (info?.isDirectory()) found.push({ ...base, name, kind: 'folder' });
-    else if (info?.isFile() && name.toLowerCase().endsWith('.gguf') && !isLaterShard(name))
-      found.push({ ...base, name: ggufModelName(name), kind: 'gguf' });
+    const model = await modelAt(path.join(dir, name), source);
+    if (model) found.push(model);
   }
   return found;
+}
+
+/**
+ * The models named by path (a command line's `--model FILE.gguf|FOLDER`), listed with the models
+ * folder's; a path that holds no model is listed with why, so a request for it says so.
+ */
+export async function modelsAt(paths: readonly string[]): Promise<FoundModel[]> {
+  const found: FoundModel[] = [];
+  for (const full of paths) {
+    const model = await modelAt(full, 'models-folder');
+    const name = path.basename(full);
+    const problem = existsSync(full) ? 'is neither a model folder nor a .gguf file' : 'does not exist';
+    found.push(
+      model ?? { source: 'models-folder', name, path: full, label: full, kind: 'gguf', facts: null, problem },
+    );
+  }
+  return found;
+}
+
+/** The model at `full`: a folder (a GGUF model's folder, or any other), a GGUF file (a set's first shard), or null. */
+async function modelAt(full: string, source: 'bundled' | 'models-folder'): Promise<FoundModel | null> {
+  const name = path.basename(full);
+  const base = { source, path: full, label: name, facts: null, problem: null };
+  const info = await stat(full).catch(() => null);
+  const gguf = info?.isDirectory() ? await ggufOfFolder(full) : null;
+  if (gguf) return { ...base, name, path: path.join(full, gguf), label: gguf, kind: 'gguf' };
+  if (info?.isDirectory()) return { ...base, name, kind: 'folder' };
+  if (info?.isFile() && name.toLowerCase().endsWith('.gguf') && !isLaterShard(name))
+    return { ...base, name: ggufModelName(name), kind: 'gguf' };
+  return null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { modelsIn, uniqueNameOf } from './catalogue-sources';
+import { modelsAt, modelsIn, uniqueNameOf } from './catalogue-sources';
 import { discoverModels, placesWhenOff } from './discovery';
 import type { DiscoveryEnvironment, FoundModel, PlaceState, SourceFacts } from './discovery';
 import { folderFingerprint } from './fingerprint';
@@ -89,13 +89,20 @@ export class ModelCatalogue {
     readonly discovery: CatalogueDiscovery | null = null,
     /** Where GGUF models are converted into (the graph cache's `gguf/`); null: GGUFs are listed, not run. */
     private readonly convertedDir: string | null = null,
+    /** Models named by path (FOLDER or FILE.gguf), listed as the models folder's; one already found is not listed twice. */
+    private readonly modelPaths: readonly string[] = [],
   ) {}
 
   /** Rescans every source; unchanged folders keep their entries, unchanged files their hashes. */
   async refresh(): Promise<CatalogueEntry[]> {
-    const found = [
+    const inFolders = [
       ...(await modelsIn(this.bundledDir, 'bundled')),
       ...(this.userDir ? await modelsIn(this.userDir, 'models-folder') : []),
+    ];
+    const named = await modelsAt(this.modelPaths);
+    const found = [
+      ...inFolders,
+      ...named.filter((m) => !inFolders.some((f) => f.path === m.path)),
       ...(await this.discovered()),
     ];
     const next = new Map<string, CatalogueEntry>();
