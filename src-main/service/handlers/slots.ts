@@ -45,8 +45,9 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       return events.slice(-(limit ?? 1000)).map(toSlotEventPayload);
     },
     'slots.prefetch': async ({ modelId }) => {
-      if (runtime.catalogue.resolve(modelId) instanceof Error)
-        throw new ServiceFailure('not_found', `unknown or broken model "${modelId}"`);
+      // Unknown (with the names it knows), not supported yet or broken: the catalogue says which.
+      const model = runtime.catalogue.resolve(modelId);
+      if (model instanceof Error) throw new ServiceFailure('not_found', model.message);
       try {
         return snapshot(await runtime.prefetch(modelId));
       } catch (error) {
