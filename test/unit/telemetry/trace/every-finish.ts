@@ -1,10 +1,15 @@
 import { ManualClock } from '../../../../src-main/telemetry/clock';
 import type { Timeline } from '../../../../src-main/telemetry/timeline';
-import { canonicalTimeline, FINISH_REASONS, TimelineRecorder } from '../../../../src-main/telemetry/timeline';
+import {
+  canonicalTimeline,
+  RecordedFinishSchema,
+  TimelineRecorder,
+} from '../../../../src-main/telemetry/timeline';
 
 /**
  * A run's worth of timelines walked through the real recorder on a hand-moved clock (unit-test
- * fixture): one request per finish reason, two preempted ones (before and after the first
+ * fixture): one request per finish reason a timeline records (`interrupted` is only ever read back
+ * from a checkpoint), two preempted ones (before and after the first
  * token), some with a client TTFT, stamps at fractional ms like real ones.
  */
 export function everyFinishTimelines(runId: string | null = null): Timeline[] {
@@ -18,7 +23,7 @@ export function everyFinishTimelines(runId: string | null = null): Timeline[] {
     );
   };
   const out: Timeline[] = [];
-  for (const reason of FINISH_REASONS) {
+  for (const reason of RecordedFinishSchema.options) {
     const r = next(`finish-${reason}`);
     let at = arrivedAt + 0.21;
     r.enter('route', at);
