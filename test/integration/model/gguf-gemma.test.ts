@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModelFolder } from '../../../src-main/runtime/model';
 import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
 import type { DecoderDims, DecoderWeightSet } from '../../../src-main/runtime/model/fused-graph';
 import type { GemmaDims } from '../../../src-main/runtime/model/fused-graph/gemma';
+import { convertGguf, CONVERTED_FILES } from '../../../src-main/runtime/model/gguf/gguf-convert';
 import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
 import { ggufWeightSet } from '../../../src-main/runtime/model/gguf/gguf-weight-set';
 import { AUSTEN_TEXT } from '../../support/austen-text';
@@ -41,9 +43,8 @@ const OMISSIONS: Record<'gemma2' | 'gemma3', Array<[string, Partial<GemmaDims>]>
 
 describe.skipIf(peersSkipReason !== null)('gemma2 and gemma3 GGUFs converted to the fused graph', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ff-gguf-gemma-'));
-  const prompt = loadModelFolder(path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID))
-    .tokenizer.encode(AUSTEN_TEXT)
-    .slice(0, PROMPT_LENGTH);
+  const bundled = loadModelFolder(path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID));
+  const prompt = bundled.tokenizer.encode(AUSTEN_TEXT).slice(0, PROMPT_LENGTH);
   const start = prompt.slice(0, 48);
   const engine = llamaCppForSuite();
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,16 +63,22 @@ describe.skipIf(peersSkipReason !== null)('gemma2 and gemma3 GGUFs converted to 
     }
   }
 
-  /** Our teacher-forced ids over the prompt and greedy ids after `start`, from the fused graph of `set`. */
-  async function ourIds(set: DecoderWeightSet) {
-    const session = await openFused(writeFusedDecoder(set));
+  /** Our teacher-forced ids over the prompt and greedy ids after `start`, from a fused graph (bytes or file). */
+  async function ourIds(graph: Uint8Array | string, dims: DecoderDims) {
+    const session =
+      typeof graph === 'string'
+        ? await ort.InferenceSession.create(graph, { intraOpNumThreads: 1, interOpNumThreads: 1 })
+        : await openFused(graph);
     try {
-      const forced = await fusedTeacherForced(session, set.dims, prompt);
-      return { forced, greedy: await fusedGreedy(session, set.dims, start, NUM_GREEDY) };
+      const forced = await fusedTeacherForced(session, dims, prompt);
+      return { forced, greedy: await fusedGreedy(session, dims, start, NUM_GREEDY) };
     } finally {
       await session.release();
     }
   }
+
+  /** Our ids from the fused graph of `set`, written in memory. */
+  const idsOf = (set: DecoderWeightSet) => ourIds(writeFusedDecoder(set), set.dims);
 
   const withGemma = (set: DecoderWeightSet, change: Partial<GemmaDims>): DecoderWeightSet => ({
     ...set,
@@ -79,7 +86,7 @@ describe.skipIf(peersSkipReason !== null)('gemma2 and gemma3 GGUFs converted to 
   });
 
   it.each(['gemma2', 'gemma3'] as const)(
-    '%s f16: each layer’s kind is llama.cpp’s, and greedy ids equal llama.cpp’s (and differ without each of Gemma’s differences)',
+    '%s f16 converted into a model folder: each layer’s kind is llama.cpp’s, and greedy ids equal llama.cpp’s (and differ without each of Gemma’s differences)',
     async (architecture) => {
       const file = gemmaGguf(architecture, dir);
       const model = inspectGguf(file);
@@ -89,14 +96,18 @@ describe.skipIf(peersSkipReason !== null)('gemma2 and gemma3 GGUFs converted to 
       const set = ggufWeightSet(model);
       expect(set.layers.every((layer) => layer.outputNorms)).toBe(true);
       expect(set.layers.every((layer) => Boolean(layer.qkNorm) === (architecture === 'gemma3'))).toBe(true);
+      const converted = path.join(dir, `${architecture}-converted`);
+      convertGguf(file, converted);
+      // The folder loads like any model; its tokenizer (rebuilt from the file) spells the ids alike.
+      expect(loadModelFolder(converted).tokenizer.decode(prompt)).toBe(bundled.tokenizer.decode(prompt));
       const theirs = await theirIds(file, set.dims);
-      const ours = await ourIds(set);
+      const ours = await ourIds(path.join(converted, CONVERTED_FILES.graph), set.dims);
       const forced = agreement(ours.forced, theirs.forced);
       console.log(`${architecture} f16: teacher-forced agreement ${forced.toFixed(4)}`);
       expect(ours.greedy).toEqual(theirs.greedy);
       expect(forced).toBeGreaterThanOrEqual(0.99);
       for (const [omitted, change] of OMISSIONS[architecture]) {
-        const without = agreement((await ourIds(withGemma(set, change))).forced, theirs.forced);
+        const without = agreement((await idsOf(withGemma(set, change))).forced, theirs.forced);
         console.log(`${architecture} f16 without ${omitted}: agreement ${without.toFixed(4)}`);
         expect(without).toBeLessThan(0.9);
       }
@@ -112,7 +123,7 @@ describe.skipIf(peersSkipReason !== null)('gemma2 and gemma3 GGUFs converted to 
       const model = inspectGguf(quantized);
       expect(model.fileType).toBe('q4_k_m');
       const set = ggufWeightSet(model);
-      const forced = agreement((await ourIds(set)).forced, (await theirIds(quantized, set.dims)).forced);
+      const forced = agreement((await idsOf(set)).forced, (await theirIds(quantized, set.dims)).forced);
       console.log(`${architecture} q4_k_m: teacher-forced agreement ${forced.toFixed(4)}`);
       expect(forced).toBeGreaterThanOrEqual(0.98);
     },
