@@ -68,12 +68,10 @@ export function gemmaDimsOf(
     return value;
   };
   const window = number('attention.sliding_window') ?? family.defaultWindow;
-  const period = number('attention.sliding_window_pattern') ?? family.swaPeriod;
   if (!Number.isInteger(window) || window < 0) refuse(`${arch}.attention.sliding_window is ${window}`);
-  if (!Number.isInteger(period) || period < 1)
-    refuse(`${arch}.attention.sliding_window_pattern is ${period} (a per-layer list is not supported)`);
-  const layerAttention = Array.from({ length: base.numLayers }, (_, layer): LayerAttention =>
-    window > 0 && layer % period < period - 1 ? 'sliding' : 'global',
+  const isSliding = slidingLayersOf(arch, meta, base.numLayers, family.swaPeriod, refuse);
+  const layerAttention = isSliding.map((sliding): LayerAttention =>
+    window > 0 && sliding ? 'sliding' : 'global',
   );
   const slidingRopeTheta = number('rope.freq_base_swa') ?? family.slidingRopeTheta;
   if (arch === 'gemma2' && slidingRopeTheta !== null && base.hasRopeScaling)
@@ -87,6 +85,30 @@ export function gemmaDimsOf(
     layerAttention,
     slidingRopeTheta: layerAttention.includes('sliding') ? slidingRopeTheta : null,
   };
+}
+
+/**
+ * Which layers slide: `attention.sliding_window_pattern` as a period (every period-th layer, the
+ * last of its group, is global: llama.cpp's set_swa_pattern), as one boolean per layer (true
+ * slides), or the family's period when absent.
+ */
+function slidingLayersOf(
+  arch: string,
+  meta: ReadonlyMap<string, GgufMetaValue>,
+  numLayers: number,
+  defaultPeriod: number,
+  refuse: (problem: string) => never,
+): boolean[] {
+  const key = `${arch}.attention.sliding_window_pattern`;
+  const pattern = meta.get(key) ?? defaultPeriod;
+  if (Array.isArray(pattern)) {
+    if (pattern.length !== numLayers || pattern.some((value) => typeof value !== 'boolean'))
+      refuse(`${key} is not one boolean per layer`);
+    return pattern as boolean[];
+  }
+  if (typeof pattern !== 'number' || !Number.isInteger(pattern) || pattern < 1)
+    refuse(`${key} is ${String(pattern)}`);
+  return Array.from({ length: numLayers }, (_, layer) => layer % pattern < pattern - 1);
 }
 
 /** A cap of 0 (or less) is no cap, as llama.cpp's `if (cap)` reads it. */

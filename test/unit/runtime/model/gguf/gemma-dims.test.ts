@@ -62,9 +62,15 @@ describe('gemmaDimsOf', () => {
     );
   });
 
-  it('refuses a per-layer pattern list, which it does not read', () => {
+  it('reads a per-layer pattern list (true slides) and refuses one of the wrong length', () => {
+    const pattern = [true, false, false, true, true, false];
+    const gemma = dimsOf('gemma3', [
+      ['gemma3.attention.sliding_window', 512],
+      ['gemma3.attention.sliding_window_pattern', pattern],
+    ]);
+    expect(gemma?.layerAttention).toEqual(pattern.map((slides) => (slides ? 'sliding' : 'global')));
     expect(() => dimsOf('gemma2', [['gemma2.attention.sliding_window_pattern', [true, false]]])).toThrow(
-      /sliding_window_pattern is not a number/,
+      /not one boolean per layer/,
     );
   });
 });
