@@ -2,8 +2,9 @@
 // on MatMulNBits' fast path. ONNX Runtime 1.30's CPU MatMulNBits runs a float zero point through
 // an unpacked path about 100× slower than with none, and uint8 zero points cannot hold min /
 // scale; without zero points it computes scale × (code − z0) (z0 = 8 at 4 bits, 128 at 8). So a
-// block's value is written as scale × (code − z0) + offset, offset = z0 × scale − min (codes
-// shifted so their middle sits at z0, keeping the offset small), and
+// block's codes q (0…top) are stored as q + z0 − m, m = (top + 1) / 2 their middle, and its value
+// is scale × (stored − z0) + offset with offset = m × scale − min (small: min is near m × scale
+// in a block that straddles zero), and
 //   X · Wᵀ = MatMulNBits(X) + BlockSums(X) · Offsetsᵀ,
 // BlockSums(X) being X summed over each block along K ([.., K / blockSize]). The sums are taken
 // once per input and block size (q/k/v read one input, gate/up another); the correction is one
