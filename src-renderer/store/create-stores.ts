@@ -31,7 +31,8 @@ export interface Stores {
  */
 export function createStores(bridge: Bridge): Stores {
   const ui = createUiStore();
-  const live = createLiveStore();
+  // The Dashboard opens on the chat's answers; a bench's cold loads are one choice away.
+  const live = createLiveStore('chats');
   const chat = createChatStore(bridge, (requestId, clientTtftMs, clientE2eMs) => {
     live.getState().setClientTtft(requestId, clientTtftMs, clientE2eMs);
     void bridge.call('timelines.reportClientTtft', {

@@ -6,6 +6,8 @@ import type { Boundary, LatencyReport } from '../../src-main/telemetry/report';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { onWallClock } from './live-timelines';
 import { createThrottle } from './throttle';
+import { isFromSource } from './timeline-source';
+import type { DashboardSource } from './timeline-source';
 import { WindowColumns } from './window-columns';
 
 /** Window size, bars drawn, load points kept, and the recompute cadence (≤ 4/s). */
@@ -29,6 +31,8 @@ export interface LiveState {
   slo: Slo | null;
   /** The boundary goodput and the p95 split are computed at (auto: the client's when present). */
   boundary: Boundary | 'auto';
+  /** Whose requests the report and bars cover (the window itself keeps every request). */
+  source: DashboardSource;
   view: LiveView;
   addTimelines(timelines: readonly Timeline[]): void;
   replaceTimelines(timelines: readonly Timeline[]): void;
@@ -37,15 +41,18 @@ export interface LiveState {
   setClientTtft(requestId: string, clientTtftMs: number, clientE2eMs?: number | null): void;
   setSlo(slo: Slo | null): void;
   setBoundary(boundary: Boundary | 'auto'): void;
+  setSource(source: DashboardSource): void;
 }
 
 /**
  * The dashboard's store. The window is an array of timelines (re-anchored to the wall clock,
- * see onWallClock) mirrored in report columns that are updated per batch, so the throttled
- * recompute only runs the report's selections, never a pass over 10,000 objects.
+ * see onWallClock); those of the chosen `source` are mirrored in report columns that are updated
+ * per batch, so the throttled recompute only runs the report's selections, never a pass over
+ * 10,000 objects (changing the source rebuilds the columns once).
  */
-export function createLiveStore(): StoreApi<LiveState> {
+export function createLiveStore(initialSource: DashboardSource = 'all'): StoreApi<LiveState> {
   const columns = new WindowColumns(LIVE_LIMITS.numTimelines);
+  const ofSource = (ts: readonly Timeline[]) => ts.filter((t) => isFromSource(t, store.getState().source));
   const store = createStore<LiveState>()((set, get) => {
     const update = (patch: Partial<LiveState>) => {
       set(patch);
@@ -56,15 +63,16 @@ export function createLiveStore(): StoreApi<LiveState> {
       load: [],
       slo: DEFAULT_SLO,
       boundary: 'auto',
-      view: viewOf(columns, [], [], DEFAULT_SLO, 'auto'),
+      source: initialSource,
+      view: viewOf(columns, [], [], DEFAULT_SLO, 'auto', initialSource),
       addTimelines(ts) {
         const added = ts.map(onWallClock);
-        columns.append(added);
+        columns.append(ofSource(added));
         update({ timelines: [...get().timelines, ...added].slice(-LIVE_LIMITS.numTimelines) });
       },
       replaceTimelines(ts) {
         const sorted = ts.map(onWallClock).sort((a, b) => a.arrivedAt - b.arrivedAt);
-        columns.replace(sorted);
+        columns.replace(ofSource(sorted));
         update({ timelines: sorted.slice(-LIVE_LIMITS.numTimelines) });
       },
       addLoad: (points) => update({ load: [...get().load, ...points].slice(-LIVE_LIMITS.numLoadPoints) }),
@@ -75,16 +83,22 @@ export function createLiveStore(): StoreApi<LiveState> {
         if (at < 0) return;
         const next = timelines.slice();
         next[at] = { ...timelines[at]!, clientTtftMs, clientE2eMs };
-        columns.setRow(at, next[at]);
+        const row = columns.rowOf(requestId);
+        if (row !== null) columns.setRow(row, next[at]);
         update({ timelines: next });
       },
       setSlo: (slo) => update({ slo }),
       setBoundary: (boundary) => update({ boundary }),
+      setSource(source) {
+        set({ source });
+        columns.replace(ofSource(get().timelines));
+        recompute.schedule();
+      },
     };
   });
   const recompute = createThrottle(() => {
-    const { timelines, load, slo, boundary } = store.getState();
-    store.setState({ view: viewOf(columns, timelines, load, slo, boundary) });
+    const { timelines, load, slo, boundary, source } = store.getState();
+    store.setState({ view: viewOf(columns, timelines, load, slo, boundary, source) });
   }, LIVE_LIMITS.recomputeMs);
   return store;
 }
@@ -95,11 +109,21 @@ function viewOf(
   load: EngineStats[],
   slo: Slo | null,
   boundary: Boundary | 'auto',
+  source: DashboardSource,
 ): LiveView {
   return {
     report: buildReportFromColumns(columns.columns(), { slo, boundary }),
-    recent: timelines.slice(-LIVE_LIMITS.numBars),
+    recent: newestOf(timelines, source, LIVE_LIMITS.numBars),
     load,
     computedAt: performance.now(),
   };
+}
+
+/** The newest `count` timelines of `source`, oldest first (a walk back from the end, not a pass over the window). */
+function newestOf(timelines: readonly Timeline[], source: DashboardSource, count: number): Timeline[] {
+  if (source === 'all') return timelines.slice(-count);
+  const out: Timeline[] = [];
+  for (let i = timelines.length - 1; i >= 0 && out.length < count; i--)
+    if (isFromSource(timelines[i]!, source)) out.push(timelines[i]!);
+  return out.reverse();
 }

@@ -50,6 +50,12 @@ export class WindowColumns {
     for (let f = 0; f < NUM_FIELDS; f++) this.values[SCALAR_FIELDS[f]!][index] = this.row[f]!;
   }
 
+  /** The row holding `requestId` (the newest if several), or null when it is not held. */
+  rowOf(requestId: string): number | null {
+    const at = this.requestIds.lastIndexOf(requestId);
+    return at < 0 ? null : at;
+  }
+
   /** The held rows as report columns (views onto this object's buffers: read, do not keep). */
   columns(): ReportColumns {
     const n = this.numRows;

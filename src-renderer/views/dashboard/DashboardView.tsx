@@ -5,6 +5,7 @@ import { LoadChart } from './LoadChart';
 import { RecentAnswersPanel } from './RecentAnswersPanel';
 import { ReportSummary } from './ReportSummary';
 import { SimpleDashboard } from './SimpleDashboard';
+import { SourcePicker } from './SourcePicker';
 import { Panel } from '../../components';
 import { PART_LAYERS } from '../../parts';
 import { useSlice } from '../../store';
@@ -28,6 +29,7 @@ function ExpertDashboard() {
   const r = view.report;
   return (
     <div className="dashboard" data-testid="dashboard" data-mode="expert">
+      <SourcePicker />
       <RecentAnswersPanel
         layers={PART_LAYERS}
         hint="the live window: the newest requests this app served, each bar its time to first token split into parts"

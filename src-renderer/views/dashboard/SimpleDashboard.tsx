@@ -2,6 +2,7 @@ import { GroupShares } from './GroupShares';
 import { LoadChart } from './LoadChart';
 import { PercentileTable } from './PercentileTable';
 import { RecentAnswersPanel } from './RecentAnswersPanel';
+import { SourcePicker } from './SourcePicker';
 import { Panel } from '../../components';
 import { SIMPLE_GROUPS } from '../../parts';
 import { changePreferences, useSlice, useStores } from '../../store';
@@ -18,6 +19,7 @@ export function SimpleDashboard() {
   const r = view.report;
   return (
     <div className="dashboard" data-testid="dashboard" data-mode="simple">
+      <SourcePicker />
       <RecentAnswersPanel
         layers={SIMPLE_GROUPS}
         hint="the newest answers this app wrote, each bar the time to its first word, in four groups"

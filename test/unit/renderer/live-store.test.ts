@@ -70,6 +70,34 @@ describe('live window store', () => {
     expect(store.getState().timelines.map((t) => t.clientTtftMs)).toEqual([42, b!.clientTtftMs]);
   });
 
+  it('covers only the chosen source: chats by choice, runs or API requests on request, every one kept in the window', () => {
+    vi.useFakeTimers();
+    const store = createLiveStore('chats');
+    const [chat, bench, api] = syntheticTimelines(3);
+    const timelines = [
+      { ...chat!, conversationId: 'c1', runId: null },
+      { ...bench!, conversationId: null, runId: 'run-1' },
+      { ...api!, conversationId: null, runId: null },
+    ];
+    store.getState().addTimelines(timelines);
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    const shown = () => store.getState().view.recent.map((t) => t.requestId);
+    expect(store.getState().view.report.numRequests).toBe(1);
+    expect(shown()).toEqual([chat!.requestId]);
+    store.getState().setSource('runs');
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    expect(shown()).toEqual([bench!.requestId]);
+    store.getState().setSource('api');
+    store.getState().setClientTtft(api!.requestId, 77);
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    expect(store.getState().view.report.ttft.p50Ms).toBe(api!.ttftMs);
+    expect(shown()).toEqual([api!.requestId]);
+    store.getState().setSource('all');
+    vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
+    expect(store.getState().view.report.numRequests).toBe(3);
+    expect(store.getState().timelines).toHaveLength(3);
+  });
+
   it('moves instants onto the wall clock, keeping every duration', () => {
     const [t] = syntheticTimelines(1);
     const moved = onWallClock(t!);
