@@ -27,6 +27,12 @@ function llama3Scaled(
   });
 }
 
+/** What the rotary cos and sin are multiplied by: LongRoPE's attention factor, else 1. */
+export function rotaryAmplitudeOf(dims: DecoderDims): number {
+  const scaling = dims.ropeScaling;
+  return scaling?.type === 'frequency-factors' ? (scaling.attentionFactor ?? 1) : 1;
+}
+
 /** The inverse frequencies with the dims' RoPE scaling applied (float32). */
 export function scaledInverseFrequencies(dims: DecoderDims): Float32Array {
   const inverse = ropeInverseFrequencies(dims.headDim, dims.ropeTheta);

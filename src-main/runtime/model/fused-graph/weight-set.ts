@@ -17,8 +17,11 @@ export type RopeScaling =
       highFreqFactor: number;
       originalContextLength: number;
     }
-  /** Per-frequency divisors, `headDim / 2` of them (GGUF's `rope_freqs.weight`). */
-  | { type: 'frequency-factors'; factors: Float32Array };
+  /**
+   * Per-frequency divisors, `headDim / 2` of them (GGUF's `rope_freqs.weight`, or LongRoPE's long
+   * or short factors), and what cos and sin are multiplied by (LongRoPE's attention factor; 1 when absent).
+   */
+  | { type: 'frequency-factors'; factors: Float32Array; attentionFactor?: number };
 
 /** A llama-family decoder's dimensions (Hugging Face config.json's, named for code). */
 export interface DecoderDims {

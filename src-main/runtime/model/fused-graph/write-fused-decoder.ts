@@ -17,7 +17,7 @@ import { ATTENTION_MASK, FUSED_INPUTS, fusedIoOf } from './fused-io';
 import type { AttentionInputs } from './fused-io';
 import type { LayerInputs, Stream } from './fused-layer';
 import { GraphBuilder, ONNX_TYPE_CODE } from './graph-builder';
-import { ropeInverseFrequencies, scaledInverseFrequencies } from './rope';
+import { ropeInverseFrequencies, rotaryAmplitudeOf, scaledInverseFrequencies } from './rope';
 import { addFloatVector } from './vectors';
 import { streamOf } from './weight-set';
 import type { DecoderDims, DecoderWeightSet, StreamedWeightSet } from './weight-set';
@@ -73,15 +73,18 @@ function addLayerInputs(
     builder.addFloatConstant('delta', [1], []),
   ]);
   const column = builder.op('Unsqueeze', [positions, builder.addInt64Constant('axis1', [1])]);
-  const caches = (inverse: Float32Array) => {
+  const caches = (inverse: Float32Array, amplitude = 1) => {
     const angles = builder.op('Mul', [column, builder.addFloatConstant('inv_freq', inverse)]);
-    return { cosCache: builder.op('Cos', [angles]), sinCache: builder.op('Sin', [angles]) };
+    // GroupQueryAttention's rotation is linear in cos and sin, so scaling them scales q and k alike.
+    const factor = amplitude === 1 ? null : builder.addFloatConstant('amplitude', [amplitude], []);
+    const scaled = (cache: string) => (factor ? builder.op('Mul', [cache, factor]) : cache);
+    return { cosCache: scaled(builder.op('Cos', [angles])), sinCache: scaled(builder.op('Sin', [angles])) };
   };
   const slidingTheta = dims.gemma?.slidingRopeTheta ?? null;
   return {
     seqlensK: lengths?.seqlensK ?? FUSED_INPUTS.seqlensK,
     totalSequenceLength: lengths?.totalSequenceLength ?? FUSED_INPUTS.totalSequenceLength,
-    ...caches(scaledInverseFrequencies(dims)),
+    ...caches(scaledInverseFrequencies(dims), rotaryAmplitudeOf(dims)),
     sliding: slidingTheta === null ? null : caches(ropeInverseFrequencies(dims.headDim, slidingTheta)),
   };
 }

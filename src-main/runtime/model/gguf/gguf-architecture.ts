@@ -7,13 +7,20 @@ import { NotSupportedYet } from '../listing-status';
 import type { GgufMetaValue } from './gguf-header';
 import type { GgufSetTensor } from './gguf-files';
 import { gemmaDimsOf } from './gemma-dims';
+import { ropeFactorsTensorOf } from './rope-factors';
+import { projectionLayoutOf } from './stacked-projections';
+import type { ProjectionLayout } from './stacked-projections';
 
 /**
  * A llama-family decoder's dimensions as a GGUF states them: the fused writer's, but its RoPE
- * scaling is a linear factor, GGUF's per-frequency factors (rope_freqs.weight), or none.
+ * scaling is a linear factor, the tensor of per-frequency factors llama.cpp picks (rope-factors.ts)
+ * with the factor cos and sin are multiplied by, or none.
  */
 export type GgufDims = Omit<DecoderDims, 'ropeScaling'> & {
-  ropeScaling: { type: 'linear'; factor: number } | { type: 'frequency-factors' } | null;
+  ropeScaling:
+    | { type: 'linear'; factor: number }
+    | { type: 'frequency-factors'; tensor: string; attentionFactor: number }
+    | null;
 };
 
 /**
@@ -24,11 +31,17 @@ export type LayerExtra = 'qkv-bias' | 'qk-norm' | 'output-norms';
 
 /**
  * Architectures First Frame converts: whether llama.cpp stored their Q/K rows permuted for its
- * interleaved rope (llama's; Qwen's use NeoX rope, Hugging Face's order), and what their layers add.
+ * interleaved rope (llama's; Qwen's and Phi-3's use NeoX rope, Hugging Face's order), what their
+ * layers add, and whether gate/up are stacked in one `ffn_up` (phi3: stacked-projections.ts).
  */
-export const GGUF_ARCHITECTURES: Record<string, { isRopePermuted: boolean; extras: LayerExtra[] }> = {
+export const GGUF_ARCHITECTURES: Record<
+  string,
+  { isRopePermuted: boolean; extras: LayerExtra[]; isGateUpStacked?: boolean }
+> = {
   llama: { isRopePermuted: true, extras: [] },
   mistral: { isRopePermuted: true, extras: [] },
+  mistral3: { isRopePermuted: true, extras: [] },
+  phi3: { isRopePermuted: false, extras: [], isGateUpStacked: true },
   qwen2: { isRopePermuted: false, extras: ['qkv-bias'] },
   qwen3: { isRopePermuted: false, extras: ['qk-norm'] },
   // Gemma's other differences (embedding scale, GELU, soft-capping, sliding layers): gemma-dims.ts.
@@ -60,18 +73,6 @@ export class GgufModelError extends Error {
     this.name = 'GgufModelError';
   }
 }
-
-const TENSORS_PER_LAYER = [
-  'attn_norm',
-  'attn_q',
-  'attn_k',
-  'attn_v',
-  'attn_output',
-  'ffn_norm',
-  'ffn_gate',
-  'ffn_up',
-  'ffn_down',
-];
 
 /** The architecture named by general.architecture; one not in GGUF_ARCHITECTURES throws NotSupportedYet. */
 export function architectureOf(meta: ReadonlyMap<string, GgufMetaValue>): string {
@@ -115,8 +116,14 @@ export function dimsOf(
     throw new GgufModelError(
       `${arch}.rope.dimension_count is not the head size (partial rotary is not supported)`,
     );
+  if (float('attention.temperature_scale', 0) !== 0)
+    throw new GgufModelError(
+      `${arch}.attention.temperature_scale (Llama 4 attention scaling) is not supported`,
+    );
+  const contextLength = int('context_length');
+  const ropeFactors = { contextLength, attentionFactor: float('rope.scaling.attn_factor', 1) };
   const numLayers = int('block_count');
-  const ropeScaling = ropeScalingOf(arch, meta, tensors);
+  const ropeScaling = ropeScalingOf(arch, meta, tensors, ropeFactors);
   const dims: GgufDims = {
     numLayers,
     hiddenSize,
@@ -129,7 +136,7 @@ export function dimsOf(
     ropeScaling,
     rmsNormEps: float('attention.layer_norm_rms_epsilon', 1e-5),
     isTiedEmbedding: !tensors.has('output.weight'),
-    contextLength: int('context_length'),
+    contextLength,
     gemma: gemmaDimsOf(
       arch,
       meta,
@@ -143,16 +150,27 @@ export function dimsOf(
     throw new GgufModelError(
       `${arch}.attention.head_count_kv (${dims.numKvHeads}) does not divide head_count (${numHeads})`,
     );
-  checkTensors(dims, tensors, GGUF_ARCHITECTURES[arch]?.extras ?? []);
+  checkTensors(dims, tensors, GGUF_ARCHITECTURES[arch]?.extras ?? [], layoutOf(arch, tensors));
   return dims;
 }
 
+/** How the file stores each layer's q/k/v and gate/up (apart, or stacked as phi3's are). */
+export function layoutOf(arch: string, tensors: ReadonlyMap<string, GgufSetTensor>): ProjectionLayout {
+  return projectionLayoutOf(tensors, GGUF_ARCHITECTURES[arch]?.isGateUpStacked ?? false);
+}
+
+/** Per-frequency factors (with LongRoPE's attention factor) when the file has them, else a scaling type. */
 function ropeScalingOf(
   arch: string,
   meta: ReadonlyMap<string, GgufMetaValue>,
   tensors: ReadonlyMap<string, GgufSetTensor>,
+  { contextLength, attentionFactor }: { contextLength: number; attentionFactor: number },
 ): GgufDims['ropeScaling'] {
-  if (tensors.has('rope_freqs.weight')) return { type: 'frequency-factors' };
+  if (!(attentionFactor > 0)) throw new GgufModelError(`${arch}.rope.scaling.attn_factor is not positive`);
+  const tensor = ropeFactorsTensorOf(arch, meta, tensors, contextLength);
+  if (tensor) return { type: 'frequency-factors', tensor, attentionFactor };
+  if (attentionFactor !== 1)
+    throw new GgufModelError(`${arch}.rope.scaling.attn_factor is set without RoPE factor tensors`);
   const type = meta.get(`${arch}.rope.scaling.type`);
   if (type === undefined || type === 'none') return null;
   const factor = meta.get(`${arch}.rope.scaling.factor`);
@@ -167,6 +185,7 @@ function checkTensors(
   dims: GgufDims,
   tensors: ReadonlyMap<string, GgufSetTensor>,
   extras: readonly LayerExtra[],
+  layout: ProjectionLayout,
 ): void {
   const expect = (name: string, shape: number[]) => {
     const tensor = tensors.get(name);
@@ -176,21 +195,11 @@ function checkTensors(
         `tensor ${name} is ${tensor.dims.join('×')}; the metadata implies ${shape.join('×')}`,
       );
   };
-  const { hiddenSize: h, numHeads, numKvHeads, headDim, intermediateSize: ffn, vocabSize } = dims;
+  const { hiddenSize: h, vocabSize } = dims;
   expect('token_embd.weight', [h, vocabSize]);
+  if (dims.ropeScaling?.type === 'frequency-factors') expect(dims.ropeScaling.tensor, [dims.headDim / 2]);
   for (let layer = 0; layer < dims.numLayers; layer++) {
-    const shapes: Record<string, number[]> = {
-      attn_norm: [h],
-      attn_q: [h, numHeads * headDim],
-      attn_k: [h, numKvHeads * headDim],
-      attn_v: [h, numKvHeads * headDim],
-      attn_output: [numHeads * headDim, h],
-      ffn_norm: [h],
-      ffn_gate: [h, ffn],
-      ffn_up: [h, ffn],
-      ffn_down: [ffn, h],
-    };
-    for (const part of TENSORS_PER_LAYER) expect(`blk.${layer}.${part}.weight`, shapes[part]!);
+    for (const [part, shape] of layerTensorsOf(dims, layout)) expect(`blk.${layer}.${part}.weight`, shape);
     for (const extra of extras)
       for (const [name, shapeOf] of EXTRA_TENSORS[extra]) expect(`blk.${layer}.${name}`, shapeOf(dims));
   }
@@ -198,5 +207,34 @@ function checkTensors(
   if (!dims.isTiedEmbedding) expect('output.weight', [h, vocabSize]);
 }
 
-/** The tensor names a layer reads (ggml names, without the `blk.N.` prefix and `.weight`). */
-export const LAYER_TENSORS: readonly string[] = TENSORS_PER_LAYER;
+/**
+ * The tensors a layer reads (ggml names, without the `blk.N.` prefix and `.weight`) in reading
+ * order, each with its ggml shape ([in, out] for a matrix).
+ */
+export function layerTensorsOf(dims: GgufDims, layout: ProjectionLayout): Array<[string, number[]]> {
+  const { hiddenSize: h, intermediateSize: ffn } = dims;
+  const qWidth = dims.numHeads * dims.headDim;
+  const kvWidth = dims.numKvHeads * dims.headDim;
+  type Entry = [string, number[]];
+  const qkv: Entry[] = layout.isQkvStacked
+    ? [['attn_qkv', [h, qWidth + 2 * kvWidth]]]
+    : [
+        ['attn_q', [h, qWidth]],
+        ['attn_k', [h, kvWidth]],
+        ['attn_v', [h, kvWidth]],
+      ];
+  const gateUp: Entry[] = layout.isGateUpStacked
+    ? [['ffn_up', [h, 2 * ffn]]]
+    : [
+        ['ffn_gate', [h, ffn]],
+        ['ffn_up', [h, ffn]],
+      ];
+  return [
+    ['attn_norm', [h]],
+    ...qkv,
+    ['attn_output', [qWidth, h]],
+    ['ffn_norm', [h]],
+    ...gateUp,
+    ['ffn_down', [ffn, h]],
+  ];
+}

@@ -2,7 +2,7 @@
 // weights will be stored once converted. Only headers are read; no tensor data.
 
 import type { TokenizerFiles } from '../tokenizer';
-import { architectureOf, dimsOf, GGUF_ARCHITECTURES } from './gguf-architecture';
+import { architectureOf, dimsOf, GGUF_ARCHITECTURES, layoutOf } from './gguf-architecture';
 import type { GgufDims, LayerExtra } from './gguf-architecture';
 import { readGgufSet } from './gguf-files';
 import type { GgufSet } from './gguf-files';
@@ -10,6 +10,7 @@ import { eosIdsOfGguf, tokenizerFilesOfGguf } from './gguf-tokenizer';
 import { fileTypeName } from './ggml-types';
 import { storagePlanOf } from './storage-plan';
 import type { StoragePlan } from './storage-plan';
+import type { ProjectionLayout } from './stacked-projections';
 
 /** A GGUF model checked at listing. */
 export interface GgufModel {
@@ -19,6 +20,8 @@ export interface GgufModel {
   isRopePermuted: boolean;
   /** What its layers add to llama's (q/k/v biases, q/k norms). */
   extras: readonly LayerExtra[];
+  /** Whether each layer's q/k/v and gate/up are stacked in one tensor each (phi3) or apart. */
+  layout: ProjectionLayout;
   dims: GgufDims;
   tokenizer: TokenizerFiles;
   eosIds: number[];
@@ -44,6 +47,7 @@ export function inspectGguf(file: string): GgufModel {
     architecture,
     isRopePermuted: GGUF_ARCHITECTURES[architecture]!.isRopePermuted,
     extras: GGUF_ARCHITECTURES[architecture]!.extras,
+    layout: layoutOf(architecture, set.tensors),
     dims,
     tokenizer,
     eosIds: eosIdsOfGguf(set.metadata),

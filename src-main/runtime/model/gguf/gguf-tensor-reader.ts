@@ -5,6 +5,12 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { GgufFormatError } from './gguf-header';
 import type { GgufSetTensor } from './gguf-files';
 
+/** One tensor of the set and its bytes as read. */
+export interface TensorRead {
+  tensor: GgufSetTensor;
+  bytes: Uint8Array;
+}
+
 /** Open shards of one set; `close()` releases them. Reads never write. */
 export class GgufTensorReader {
   private readonly fds = new Map<string, number>();

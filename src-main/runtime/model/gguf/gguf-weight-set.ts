@@ -1,7 +1,7 @@
 // A GGUF model's tensors as the fused graph writer's input (DecoderWeightSet), read one tensor at
 // a time: float tensors as stored, block-quantized matrices mapped to MatMulNBits blocks without
 // going through float where a mapping exists (to-matmul-blocks.ts), Q/K rows put back in Hugging
-// Face order when llama.cpp permuted them.
+// Face order when llama.cpp permuted them, stacked q/k/v and gate/up cut apart (stacked-projections.ts).
 
 import { blockQuantize } from '../fused-graph';
 import type {
@@ -13,11 +13,13 @@ import type {
   StreamedWeightSet,
 } from '../fused-graph';
 import { dequantize } from './ggml-dequantize';
-import { EXTRA_TENSORS, GgufModelError, LAYER_TENSORS } from './gguf-architecture';
+import { EXTRA_TENSORS, GgufModelError, layerTensorsOf } from './gguf-architecture';
 import type { GgufSetTensor } from './gguf-files';
 import type { GgufModel } from './gguf-model';
 import { GgufTensorReader } from './gguf-tensor-reader';
+import type { TensorRead } from './gguf-tensor-reader';
 import { unpermuteRows } from './rope-rows';
+import { gateUpReads, qkvReads } from './stacked-projections';
 import { blockLayoutOf, toMatMulBlocks } from './to-matmul-blocks';
 import type { BlockLayout } from './to-matmul-blocks';
 
@@ -31,11 +33,11 @@ export type ConversionProgress = (bytesDone: number, bytesTotal: number) => void
 function tensorNamesOf(model: GgufModel): string[] {
   const extras = model.extras.flatMap((extra) => EXTRA_TENSORS[extra].map(([name]) => name));
   const perLayer = (i: number) => [
-    ...LAYER_TENSORS.map((part) => `blk.${i}.${part}.weight`),
+    ...layerTensorsOf(model.dims, model.layout).map(([part]) => `blk.${i}.${part}.weight`),
     ...extras.map((name) => `blk.${i}.${name}`),
   ];
   return [
-    ...(model.dims.ropeScaling?.type === 'frequency-factors' ? ['rope_freqs.weight'] : []),
+    ...(model.dims.ropeScaling?.type === 'frequency-factors' ? [model.dims.ropeScaling.tensor] : []),
     'token_embd.weight',
     ...Array.from({ length: model.dims.numLayers }, (_, i) => perLayer(i)).flat(),
     'output_norm.weight',
@@ -76,15 +78,28 @@ export function ggufWeightSource(
     embedding: () => embeddingOf(read('token_embd.weight'), dims.hiddenSize),
     layer: (i) => {
       const at = (part: string) => `blk.${i}.${part}.weight`;
+      // Read in file order, so progress runs forward.
+      const inputNorm = vector(at('attn_norm'));
+      const [q, k, v] = qkvReads(i, model.layout, dims, read).map(matrixOf) as [
+        MatrixWeight,
+        MatrixWeight,
+        MatrixWeight,
+      ];
+      const o = matrix(at('attn_output'));
+      const postAttentionNorm = vector(at('ffn_norm'));
+      const [gate, up] = gateUpReads(i, model.layout, dims.intermediateSize, read).map(matrixOf) as [
+        MatrixWeight,
+        MatrixWeight,
+      ];
       return {
-        inputNorm: vector(at('attn_norm')),
-        q: ropeRows(matrix(at('attn_q')), dims.numHeads),
-        k: ropeRows(matrix(at('attn_k')), dims.numKvHeads),
-        v: matrix(at('attn_v')),
-        o: matrix(at('attn_output')),
-        postAttentionNorm: vector(at('ffn_norm')),
-        gate: matrix(at('ffn_gate')),
-        up: matrix(at('ffn_up')),
+        inputNorm,
+        q: ropeRows(q, dims.numHeads),
+        k: ropeRows(k, dims.numKvHeads),
+        v,
+        o,
+        postAttentionNorm,
+        gate,
+        up,
         down: matrix(at('ffn_down')),
         qkvBias: model.extras.includes('qkv-bias')
           ? {
@@ -119,19 +134,14 @@ export function ggufWeightSet(model: GgufModel, onProgress: ConversionProgress =
   }
 }
 
-interface TensorRead {
-  tensor: GgufSetTensor;
-  bytes: Uint8Array;
-}
-
-/** The writer's dims from the GGUF's, reading `rope_freqs.weight` when the file scales RoPE by it. */
+/** The writer's dims from the GGUF's, reading the factors tensor when the file scales RoPE by one. */
 function decoderDimsOf(model: GgufModel, read: (name: string) => TensorRead): DecoderDims {
   const { ropeScaling, ...rest } = model.dims;
   let scaling: RopeScaling | null = null;
   if (ropeScaling?.type === 'linear') scaling = ropeScaling;
   else if (ropeScaling?.type === 'frequency-factors') {
-    const factors = floatsOf(read('rope_freqs.weight'));
-    scaling = { type: 'frequency-factors', factors };
+    const factors = floatsOf(read(ropeScaling.tensor));
+    scaling = { type: 'frequency-factors', factors, attentionFactor: ropeScaling.attentionFactor };
   }
   return { ...rest, ropeScaling: scaling };
 }
