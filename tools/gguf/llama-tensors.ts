@@ -10,11 +10,14 @@ import { encodeTensor } from './quantize';
 export type GgufWeightType = 'f16' | 'q8_0' | 'q4_0';
 
 /**
- * Architectures the writer names: llama (Q/K rows permuted for llama.cpp's interleaved rope), or
- * qwen2 / qwen3 / gemma2 / gemma3 (NeoX rope, rows as Hugging Face holds them; their q/k/v biases
- * or q/k norms written when the weights hold them).
+ * Architectures the writer names: llama and mistral3 (Q/K rows permuted for llama.cpp's
+ * interleaved rope), or qwen2 / qwen3 / gemma2 / gemma3 (NeoX rope, rows as Hugging Face holds
+ * them; their q/k/v biases or q/k norms written when the weights hold them).
  */
-export type GgufArchitecture = 'llama' | 'qwen2' | 'qwen3' | 'gemma2' | 'gemma3';
+export type GgufArchitecture = 'llama' | 'mistral3' | 'qwen2' | 'qwen3' | 'gemma2' | 'gemma3';
+
+/** The architectures whose Q/K rows llama.cpp's converter permutes. */
+const PERMUTED: ReadonlySet<GgufArchitecture> = new Set(['llama', 'mistral3']);
 
 /** Hugging Face names (after `model.layers.N.self_attn.`) of the extras qwen layers carry → ggml's. */
 const LAYER_EXTRAS: Array<[string, string]> = [
@@ -75,7 +78,7 @@ export function llamaTensors(
 ): GgufTensor[] {
   const dims = llamaDims(config);
   const rope = (tensor: NamedTensor, numHeads: number) =>
-    architecture === 'llama' ? permuteForRope(tensor, numHeads) : tensor;
+    PERMUTED.has(architecture) ? permuteForRope(tensor, numHeads) : tensor;
   const tensors = [ggufTensor('token_embd.weight', weightOf(weights, 'model.embed_tokens.weight'), type)];
   for (let layer = 0; layer < dims.numLayers; layer++) {
     const hf = (name: string) => weightOf(weights, `model.layers.${layer}.${name}.weight`);
@@ -94,13 +97,13 @@ export function llamaTensors(
     );
     for (const [hfName, ggmlName] of LAYER_EXTRAS) {
       const extra = weights.get(`model.layers.${layer}.self_attn.${hfName}`);
-      if (extra && architecture !== 'llama')
+      if (extra && !PERMUTED.has(architecture))
         tensors.push(ggufTensor(`blk.${layer}.${ggmlName}`, extra, type));
     }
   }
   // Weights already under a ggml layer name (a Gemma layer's output norms) go in as they are.
   for (const [name, tensor] of weights)
-    if (name.startsWith('blk.') && architecture !== 'llama') tensors.push(ggufTensor(name, tensor, type));
+    if (name.startsWith('blk.') && !PERMUTED.has(architecture)) tensors.push(ggufTensor(name, tensor, type));
   tensors.push(ggufTensor('output_norm.weight', weightOf(weights, 'model.norm.weight'), type));
   if (!dims.isTiedEmbedding)
     tensors.push(ggufTensor('output.weight', weightOf(weights, 'lm_head.weight'), type));
