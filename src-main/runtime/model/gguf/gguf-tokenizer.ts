@@ -239,10 +239,37 @@ function tokenizerConfigOf(
   };
 }
 
-/** Ids that end a turn: eos, end-of-turn (eot) and end-of-message (eom) when the file names them. */
+/**
+ * Token texts llama.cpp ends generation at whatever the metadata names (llama-vocab.cpp's
+ * special_eog_ids): Phi-3's files name `<|endoftext|>` as eos, yet a turn ends at `<|end|>`.
+ */
+const END_OF_GENERATION_TEXTS = new Set([
+  '<|eot_id|>',
+  '<|im_end|>',
+  '<|end|>',
+  '<|return|>',
+  '<|call|>',
+  '<end_of_turn>',
+  '<|endoftext|>',
+  '<|eom_id|>',
+  '<EOT>',
+  '_<EOT>',
+  '<|end_of_text|>',
+  '<end_of_utterance>',
+]);
+
+/**
+ * Ids that end a turn: eos, end-of-turn (eot) and end-of-message (eom) when the file names them,
+ * and every token whose text llama.cpp ends generation at.
+ */
 export function eosIdsOfGguf(meta: ReadonlyMap<string, GgufMetaValue>): number[] {
   const ids = ['eos_token_id', 'eot_token_id', 'eom_token_id']
     .map((key) => meta.get(`tokenizer.ggml.${key}`))
     .filter((id): id is number => typeof id === 'number' && Number.isInteger(id) && id >= 0);
+  const tokens = meta.get('tokenizer.ggml.tokens');
+  if (Array.isArray(tokens))
+    tokens.forEach((text, id) => {
+      if (typeof text === 'string' && END_OF_GENERATION_TEXTS.has(text)) ids.push(id);
+    });
   return [...new Set(ids)];
 }
