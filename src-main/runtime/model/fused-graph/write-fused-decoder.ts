@@ -137,6 +137,17 @@ function projectionOf(options: FusedGraphOptions): ProjectionOptions {
 const attentionInputsOf = (options: FusedGraphOptions): AttentionInputs =>
   options.attentionInputs ?? 'lengths';
 
+/** `weight` after `check` when checking: passes it straight on, so no caller's local holds it. */
+function checked<T>(
+  weight: T,
+  isChecking: boolean,
+  check: (dims: DecoderDims, weight: T) => void,
+  dims: DecoderDims,
+): T {
+  if (isChecking) check(dims, weight);
+  return weight;
+}
+
 /**
  * Adds the whole decoder to `builder`, taking each weight from `source` when it is reached (the
  * embedding, each layer in order, the final norm, the head), checked as it arrives when `isChecking`.
@@ -151,18 +162,28 @@ function addDecoder(
   const projection = projectionOf(options);
   declareIo(builder, dims, attentionInputsOf(options));
   const shared = addLayerInputs(builder, dims, attentionInputsOf(options));
-  const embeddingWeight = source.embedding();
-  if (isChecking) checkEmbedding(dims, embeddingWeight);
-  const embedding = addEmbedding(builder, embeddingWeight, projection);
+  // Each weight is taken inside a call of its own, so nothing here keeps it once written: a
+  // local of this function lived until the head, and an untied model held its embedding (1 GB
+  // for an 8B) while the head converted.
+  const embedding = addEmbedding(
+    builder,
+    checked(source.embedding(), isChecking, checkEmbedding, dims),
+    projection,
+  );
   const hidden = dims.gemma
     ? addEmbeddingScale(builder, embedding.hidden, dims.hiddenSize)
     : embedding.hidden;
   let stream: Stream = { pending: null, residual: hidden };
-  for (let layer = 0; layer < dims.numLayers; layer++) {
-    const weights = source.layer(layer);
-    if (isChecking) checkLayer(dims, layer, weights);
-    stream = addFusedLayer(builder, layer, stream, weights, dims, shared, projection);
-  }
+  for (let layer = 0; layer < dims.numLayers; layer++)
+    stream = addFusedLayer(
+      builder,
+      layer,
+      stream,
+      checked(source.layer(layer), isChecking, (d, w) => checkLayer(d, layer, w), dims),
+      dims,
+      shared,
+      projection,
+    );
   builder.scope = '/model/norm';
   const finalNormWeight = source.finalNorm();
   if (isChecking) checkFinalNorm(dims, finalNormWeight);

@@ -5,6 +5,7 @@
 
 import { blockQuantize } from '../fused-graph';
 import type {
+  BlockWeight,
   DecoderDims,
   DecoderWeightSet,
   FloatWeight,
@@ -159,21 +160,49 @@ function matrixOf({ tensor, bytes }: TensorRead): MatrixWeight {
   return toMatMulBlocks(tensor.type.name, bytes, numRows, numCols);
 }
 
+/** Rows re-quantized per piece: dequantizing a whole 128k-row embedding to float took 1–2 GB at once. */
+const REQUANTIZE_ROWS = 4096;
+
 /**
  * The embedding: float as stored, symmetric blocks as mapped, and anything with zero points or
- * offsets (or blocks that do not tile the hidden size) re-quantized to symmetric 8-bit blocks, which the
- * writer's GatherBlockQuantized takes.
+ * offsets (or blocks that do not tile the hidden size) re-quantized to symmetric 8-bit blocks,
+ * which the writer's GatherBlockQuantized takes: REQUANTIZE_ROWS rows at a time, so the
+ * conversion holds the file's bytes, the result, and one piece of floats.
  */
 function embeddingOf(read: TensorRead, hiddenSize: number): MatrixWeight {
-  const weight = matrixOf(read);
-  if (weight.kind === 'float') return weight;
-  if (!weight.zeroPoints && !weight.offsets && hiddenSize % weight.blockSize === 0) return weight;
-  const { tensor, bytes } = read;
-  const rows = dequantize(tensor.type.name, bytes, weight.numRows * weight.numCols);
+  const mapped = matrixOf(read);
+  if (mapped.kind === 'float') return mapped;
+  if (!mapped.zeroPoints && !mapped.offsets && hiddenSize % mapped.blockSize === 0) return mapped;
+  const { numRows, numCols } = mapped;
+  return { ...mapped, ...requantizedRows(read, numRows, numCols), zeroPoints: null, offsets: null };
+}
+
+/** `read`'s rows dequantized and quantized again to REQUANTIZED_EMBEDDING's blocks, piece by piece. */
+function requantizedRows(
+  { tensor, bytes }: TensorRead,
+  numRows: number,
+  numCols: number,
+): Pick<BlockWeight, 'bits' | 'blockSize' | 'data' | 'scales'> {
   const { bits, blockSize } = REQUANTIZED_EMBEDDING;
-  const { numRows, numCols } = weight;
-  const q = blockQuantize({ rows, numRows, numCols, bits, blockSize, scheme: 'symmetric' });
-  return { ...weight, bits, blockSize, data: q.data, scales: q.scales, zeroPoints: null, offsets: null };
+  const rowBytes = bytes.byteLength / numRows; // ggml rows are whole blocks, stored one after another
+  const numBlocks = numCols / blockSize;
+  const data = new Uint8Array((numRows * numCols * bits) / 8);
+  const scales = new Float32Array(numRows * numBlocks);
+  for (let start = 0; start < numRows; start += REQUANTIZE_ROWS) {
+    const count = Math.min(REQUANTIZE_ROWS, numRows - start);
+    const piece = bytes.subarray(start * rowBytes, (start + count) * rowBytes);
+    const q = blockQuantize({
+      rows: dequantize(tensor.type.name, piece, count * numCols),
+      numRows: count,
+      numCols,
+      bits,
+      blockSize,
+      scheme: 'symmetric',
+    });
+    data.set(q.data, (start * numCols * bits) / 8);
+    scales.set(q.scales, start * numBlocks);
+  }
+  return { bits, blockSize, data, scales };
 }
 
 /** A norm vector, kept in its float type. */
