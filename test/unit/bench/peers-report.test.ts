@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { llamaSectionJson, llamaTargets } from '../../../bench/peers/llama-report';
-import { peersTargets } from '../../../bench/peers/targets';
+import { peersTargets, servingTargets } from '../../../bench/peers/targets';
 
 describe('peers: targets from one run', () => {
   const samples = (ttftMs: number[], itlMs: number[]) => ({ ttftMs, itlMs });
@@ -130,5 +130,38 @@ describe('peers: llama.cpp targets from one run', () => {
       .roofline;
     expect(roofline['First Frame']!.achieved_gb_per_s).toBeCloseTo(20);
     expect(roofline['llama.cpp']!.achieved_gb_per_s).toBeCloseTo(20);
+  });
+});
+
+describe('peers: a GGUF served in its own process', () => {
+  const figures = {
+    oursServingRssBytes: 2.4e9,
+    peerServingRssBytes: 1.5e9,
+    dataFolderBytes: 1.5e9,
+    ggufBytes: 0.8e9,
+    oursColdFirstTokenMs: 60_000,
+    oursWarmFirstTokenMs: 12_000,
+    peerFirstTokenMs: 2_000,
+    conversionPeakRssBytes: 2 ** 29,
+  };
+
+  it('judges memory and disk against llama.cpp and the file, both starts against llama.cpp open, the conversion in GiB', () => {
+    expect(servingTargets(figures).map((t) => [t.name, t.measured, t.isMet])).toEqual([
+      ['serving_rss_ours_over_llama_cpp', 1.6, false],
+      ['data_folder_bytes_over_gguf', 1.875, false],
+      ['cold_first_token_over_llama_cpp_load', 30, false],
+      ['warm_first_token_over_llama_cpp_load', 6, false],
+      ['conversion_peak_rss_gib', 0.5, true],
+    ]);
+  });
+
+  it('says n/a where llama.cpp or First Frame could not run', () => {
+    const targets = servingTargets({ ...figures, peerServingRssBytes: null, peerFirstTokenMs: null });
+    expect(targets.filter((t) => t.measured === null).map((t) => t.name)).toEqual([
+      'serving_rss_ours_over_llama_cpp',
+      'cold_first_token_over_llama_cpp_load',
+      'warm_first_token_over_llama_cpp_load',
+    ]);
+    expect(targets.every((t) => (t.measured === null) === (t.isMet === null))).toBe(true);
   });
 });
