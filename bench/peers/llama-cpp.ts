@@ -46,7 +46,14 @@ export interface LlamaCppEngine {
   /** node-llama-cpp's version and the llama.cpp release it was built from. */
   version: string;
   /** `vocabLimit`: ids from here on (a padded vocabulary's tail) are excluded when a call asks. */
-  open(ggufPath: string, numThreads: number, contextSize: number, vocab: VocabLimit): Promise<LlamaCppModel>;
+  /** `batchSize`: tokens per evaluation (its buffers scale with it); default the context size, so a prompt is one batch. */
+  open(
+    ggufPath: string,
+    numThreads: number,
+    contextSize: number,
+    vocab: VocabLimit,
+    batchSize?: number,
+  ): Promise<LlamaCppModel>;
   close(): Promise<void>;
 }
 
@@ -99,8 +106,8 @@ export async function loadLlamaCpp(): Promise<LlamaCppEngine | { error: string }
     const release = llama.llamaCppRelease;
     return {
       version: `node-llama-cpp ${version} (llama.cpp ${release.release})`,
-      open: (ggufPath, numThreads, contextSize, vocab) =>
-        openModel(lib, llama, { modelPath: ggufPath, numThreads, contextSize, vocab }),
+      open: (ggufPath, numThreads, contextSize, vocab, batchSize = contextSize) =>
+        openModel(lib, llama, { modelPath: ggufPath, numThreads, contextSize, vocab, batchSize }),
       close: () => llama.dispose(),
     };
   } catch (error) {
@@ -111,13 +118,13 @@ export async function loadLlamaCpp(): Promise<LlamaCppEngine | { error: string }
 async function openModel(
   lib: NodeLlamaCpp,
   llama: Llama,
-  spec: { modelPath: string; numThreads: number; contextSize: number; vocab: VocabLimit },
+  spec: { modelPath: string; numThreads: number; contextSize: number; vocab: VocabLimit; batchSize: number },
 ): Promise<LlamaCppModel> {
   const model = await llama.loadModel({ modelPath: spec.modelPath });
   const context = await model.createContext({
     contextSize: spec.contextSize,
     threads: spec.numThreads,
-    batchSize: spec.contextSize,
+    batchSize: spec.batchSize,
   });
   const sequence = context.getSequence();
   const { numUsable, numLogits } = spec.vocab;

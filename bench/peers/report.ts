@@ -130,7 +130,7 @@ function servingJson(s: ServingResults) {
     first_frame_warm: run(s.warm),
     llama_cpp: run(s.llamaCpp),
     boundary:
-      "each run a child process of its own answering one 16-token greedy chat request; RSS = process.memoryUsage().rss after the answer (session loaded), peak = getrusage maxrss; cold = fresh data folder, the file hard-linked into a fresh models folder; warm = the same data folder, a new process; First Frame's K/V grows with the tokens held, llama.cpp's context is allocated at open",
+      "each run a child process of its own answering one 16-token greedy chat request; RSS = process.memoryUsage().rss after the answer (session loaded), peak = getrusage maxrss; cold = fresh data folder, the file hard-linked into a fresh models folder; warm = the same data folder, a new process; First Frame's K/V grows with the tokens held, llama.cpp's context is allocated at open, its batch 512 (its default)",
   };
 }
 

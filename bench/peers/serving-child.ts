@@ -17,6 +17,9 @@ export const SERVING_TOKENS = 16;
 /** The prompt both engines answer (random weights: only its length matters). */
 export const SERVING_PROMPT = 'Tell me, in a few words, what a quiet evening at home looks like.';
 
+/** llama.cpp's batch in the serving run (tokens): its own default. */
+export const LLAMA_BATCH = 512;
+
 /** What serving.ts asks of one child. */
 export interface ServingJob {
   engine: 'first-frame' | 'llama.cpp';
@@ -92,7 +95,15 @@ async function llamaCpp(job: ServingJob): Promise<ServingFigures> {
   const engine = await loadLlamaCpp();
   if ('error' in engine) throw new Error(engine.error);
   const startMs = performance.now();
-  const model = await engine.open(job.file, job.numThreads, job.contextSize, { numUsable: 1, numLogits: 1 });
+  // llama.cpp's own default batch (512): a batch of the whole context sizes its buffers for 2048 rows of logits.
+  const batchSize = Math.min(LLAMA_BATCH, job.contextSize);
+  const model = await engine.open(
+    job.file,
+    job.numThreads,
+    job.contextSize,
+    { numUsable: 1, numLogits: 1 },
+    batchSize,
+  );
   const ids = model.tokenize(SERVING_PROMPT);
   let { nextId } = await model.prefill(ids, false);
   const firstTokenMs = performance.now();
