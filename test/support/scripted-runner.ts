@@ -5,6 +5,7 @@ import type {
   LoadedReply,
   LoadJob,
   PrefillOutcome,
+  SampledToken,
   StepJob,
   SteppedReply,
 } from '../../src-main/runtime/engine/protocol';
@@ -65,6 +66,23 @@ export class ScriptedRunner implements SlotRunner {
     /** How pages are captured when the main thread asks (null: never; the main thread never reads a page's bytes). */
     private readonly pages: ScriptedPages | null = null,
   ) {}
+
+  /**
+   * Set to make the forward's scores NaN from a sequence's n-th sampled token on (0: its first),
+   * as broken weights do; null: always sound.
+   */
+  nanScoresFrom: number | null = null;
+  private readonly numSampled = new Map<string, number>();
+
+  /** The token a sequence samples next: SCRIPTED_TOKEN_ID, or none when its scores are broken. */
+  private sampledFor(seqId: string): SampledToken {
+    const n = this.numSampled.get(seqId) ?? 0;
+    this.numSampled.set(seqId, n + 1);
+    const isBroken = this.nanScoresFrom !== null && n >= this.nanScoresFrom;
+    return isBroken
+      ? { tokenId: 0, rngState: 1, brokenScores: 'nan' }
+      : { tokenId: SCRIPTED_TOKEN_ID, rngState: 1 };
+  }
 
   /** Every load job this runner was given, in order. */
   readonly loadJobs: LoadJob[] = [];
@@ -185,7 +203,7 @@ export class ScriptedRunner implements SlotRunner {
     this.clock.advance(this.times.prefillMs);
     const logitsAt = this.clock.now();
     this.grow(work.seqId, work.tokenIds.length);
-    const sampled = work.isLastChunk ? { tokenId: SCRIPTED_TOKEN_ID, rngState: 1 } : null;
+    const sampled = work.isLastChunk ? this.sampledFor(work.seqId) : null;
     const pastSource = work.cachedPages === null ? null : work.cachedPages.length > 0 ? 'pages' : 'none';
     return {
       seqId: work.seqId,
@@ -209,7 +227,7 @@ export class ScriptedRunner implements SlotRunner {
     return {
       startedAt,
       logitsAt,
-      rows: rows.map((seqId) => ({ seqId, tokenId: SCRIPTED_TOKEN_ID, rngState: 1 })),
+      rows: rows.map((seqId) => ({ seqId, ...this.sampledFor(seqId) })),
       pages: rows.flatMap((seqId) => this.capture(seqId)),
     };
   }

@@ -6,6 +6,7 @@ import type { Slot } from '../slots';
 import type { EndedInPlan, Scheduler, Sequence, StepPlan } from '../scheduler';
 import type { RetainedPastIndex } from './retained-pasts';
 import { emitToken } from './token-output';
+import { describeBrokenScores } from '../sampling';
 
 /** What the dispatcher needs from the engine loop. */
 export interface DispatchHost {
@@ -120,9 +121,12 @@ export class StepDispatcher {
   /**
    * Flushes the token, then stores the pages the same step completed: hashing and storing them
    * is not on the token's way to the client. Both happen before a finish, which releases the
-   * sequence's pages and notes its past for the next turn.
+   * sequence's pages and notes its past for the next turn. Broken scores end the answer instead.
    */
   private emit(seq: Sequence, sampled: SampledToken, pages: readonly CapturedPage[]): void {
+    // Nothing from a forward with broken scores is kept: no token, and no page of its K/V.
+    if (sampled.brokenScores)
+      return this.host.finish(seq, 'error', describeBrokenScores(sampled.brokenScores));
     const reason = emitToken(seq, sampled, this.host.clock);
     this.host.scheduler.addCompletedPages(seq, pages);
     if (reason) this.host.finish(seq, reason);

@@ -22,6 +22,8 @@ import { mappedGraphWeights, readGraphMappingData, readWeights, releaseWeights }
 import { asExportedAfterFailure, removeTemporary, slotGraphOf } from './slot-graph';
 import type { ReadAhead, SlotGraph } from './slot-graph';
 import type { HeldWeights } from './read-weights';
+import { brokenScoresOf, describeBrokenScores } from '../sampling';
+import type { BrokenScores } from '../sampling';
 
 /**
  * The optimized graph is saved as ONNX with every initializer in one external data file, and
@@ -149,13 +151,20 @@ interface Warmed extends Built {
   warmupMs: number;
 }
 
-/** One warm-up forward; whether its logits look like a model's (finite, not all zero). */
-async function warmUp(job: LoadJob, built: Built): Promise<{ warmed: Warmed; isSound: boolean }> {
+/**
+ * One warm-up forward; whether its logits look like a model's (finite, not all zero), and what
+ * is broken about them when they are NaN or infinite.
+ */
+async function warmUp(
+  job: LoadJob,
+  built: Built,
+): Promise<{ warmed: Warmed; isSound: boolean; broken: BrokenScores | null }> {
   const startMs = performance.now();
   const result = await built.runner.forward(KvBatch.empty(job.geometry, ['warmup']), BigInt64Array.of(0n), 1);
   const logits = result.logits;
   const isSound = logits.every(Number.isFinite) && logits.some((value) => value !== 0);
-  return { warmed: { ...built, warmupMs: performance.now() - startMs }, isSound };
+  const broken = logits.some((value) => !Number.isFinite(value)) ? brokenScoresOf(logits) : null;
+  return { warmed: { ...built, warmupMs: performance.now() - startMs }, isSound, broken };
 }
 
 /**
@@ -287,7 +296,10 @@ async function loadOn(
   return fromSourceWarmed(job, provider, cache, readAhead);
 }
 
-/** Builds from the graph's file (saving into `cache` when given) and warms up. */
+/**
+ * Builds from the graph's file (saving into `cache` when given) and warms up; fails with the
+ * plain reason when the warm-up's scores are NaN or infinite (the model's own weights are broken).
+ */
 async function fromSourceWarmed(
   job: LoadJob,
   provider: ExecutionProvider,
@@ -295,11 +307,19 @@ async function fromSourceWarmed(
   readAhead: ReadAhead | null,
 ): Promise<Warmed & { stepNodes: StepNodes }> {
   const built = await fromSource(job, provider, cache, readAhead);
-  const { warmed } = await warmUp(job, built).catch(async (error: Error) => {
+  const release = async (): Promise<void> => {
     // A session that cannot run its warm-up is not kept: its memory goes before the caller decides.
     await built.runner.release();
     releaseWeights(built.weights);
+  };
+  const { warmed, broken } = await warmUp(job, built).catch(async (error: Error) => {
+    await release();
     throw error;
   });
+  // The model's own weights (not a saved graph) give NaN or ∞: every answer would be an error.
+  if (broken !== null) {
+    await release();
+    throw new Error(describeBrokenScores(broken));
+  }
   return { ...warmed, stepNodes: stepNodesOf(warmed.graphCache, cache) };
 }

@@ -1,4 +1,5 @@
 import type { SamplerSpec } from '../sampling/sampler';
+import type { BrokenScores } from '../sampling/broken-scores';
 import type { PageData } from '../pages/page-data';
 import type { KvGeometry } from '../model/kv-geometry';
 import type { DecoderIo } from '../model/decoder-io';
@@ -170,6 +171,8 @@ export interface PrefillOutcome {
 export interface SampledToken {
   tokenId: number;
   rngState: number;
+  /** Set when the forward's scores were NaN or infinite: no token was picked, the answer ends in an error. */
+  brokenScores?: BrokenScores;
 }
 
 /** What one decode step did: its stamps (ms) and each row's sampled token. */

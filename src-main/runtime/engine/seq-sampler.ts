@@ -1,4 +1,4 @@
-import { SeededRandom, sampleToken } from '../sampling';
+import { SeededRandom, brokenScoresOf, sampleToken } from '../sampling';
 import type { SamplerSpec } from '../sampling/sampler';
 import type { SampledToken } from './protocol';
 
@@ -13,9 +13,14 @@ export class SeqSampler {
     this.random = new SeededRandom(spec.rngState);
   }
 
-  /** Picks the next token from last-position logits (a padded vocabulary's tail excluded). */
+  /**
+   * Picks the next token from last-position logits (a padded vocabulary's tail excluded); when
+   * they are NaN or infinite, says so instead (token 0 stands in, never emitted).
+   */
   sample(logits: Float32Array): SampledToken {
     const usable = logits.length > this.spec.vocabLimit ? logits.subarray(0, this.spec.vocabLimit) : logits;
+    const brokenScores = brokenScoresOf(usable);
+    if (brokenScores !== null) return { tokenId: 0, rngState: this.random.state, brokenScores };
     const tokenId = sampleToken(usable, this.spec, () => this.random.next());
     return { tokenId, rngState: this.random.state };
   }

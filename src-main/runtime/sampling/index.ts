@@ -6,3 +6,5 @@ export { StopMatcher } from './stop-matcher';
 export { IncrementalDetokenizer } from './detokenizer';
 export type { Decoder } from './detokenizer';
 export { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from './limits';
+export { brokenScoresOf, describeBrokenScores } from './broken-scores';
+export type { BrokenScores } from './broken-scores';

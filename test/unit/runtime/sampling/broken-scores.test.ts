@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { brokenScoresOf, describeBrokenScores } from '../../../../src-main/runtime/sampling';
+import { SeqSampler } from '../../../../src-main/runtime/engine/seq-sampler';
+
+const scores = (...values: number[]) => Float32Array.from(values);
+
+describe('broken scores', () => {
+  it('are NaN anywhere, +∞ anywhere, or no finite score; −∞ alone is a mask', () => {
+    expect(brokenScoresOf(scores(0.5, NaN, 1))).toBe('nan');
+    expect(brokenScoresOf(scores(0.5, Infinity, 1))).toBe('infinite');
+    expect(brokenScoresOf(scores(-Infinity, -Infinity))).toBe('infinite');
+    expect(brokenScoresOf(scores(-Infinity, 2, -Infinity))).toBeNull();
+  });
+
+  it('are said by the sampler instead of picking token 0, greedy or sampled, in plain words', () => {
+    for (const temperature of [0, 0.8]) {
+      const sampler = new SeqSampler({ temperature, topK: 0, topP: 1, vocabLimit: 3, rngState: 7 });
+      expect(sampler.sample(scores(NaN, NaN, NaN))).toMatchObject({ brokenScores: 'nan' });
+      // The padded vocabulary's tail is never read: NaN there is not the model's answer.
+      expect(sampler.sample(scores(0, 3, 1, NaN)).brokenScores).toBeUndefined();
+    }
+    expect(describeBrokenScores('nan')).toBe('the model produced NaN scores: its weights are broken');
+  });
+});
