@@ -115,6 +115,13 @@ describe('chatting with a remote engine through the app (a second First Frame ho
     expect(failed.timeline.errorMessage).toMatch(/HTTP 404/);
     const [endpoint] = await call('endpoints.list', {});
     expect(endpoint!.lastError).toMatch(/HTTP 404/);
+    // The failed answer is kept with its error, so the question never stands alone after a reload.
+    expect((await call('chat.getConversation', { conversationId })).messages[1]).toMatchObject({
+      role: 'assistant',
+      messageId: failed.done.payload.messageId,
+      finishReason: 'error',
+      errorMessage: expect.stringMatching(/HTTP 404/),
+    });
     const local = await send({ conversationId, content: 'Hi', sampling: { temperature: 0, maxTokens: 3 } });
     expect(local.timeline.finishReason).toBe('length');
     expect(local.timeline.remote).toBeNull();
