@@ -173,6 +173,12 @@ export const REMOTE_LIMITS = {
   maxErrorBodyBytes: 64 * KIB,
   /** Largest `/models` or `/metrics` body (bytes): lists of thousands of models fit in far less. */
   maxListBodyBytes: 4 * MIB,
+  /**
+   * What a `/models` list may cost to parse, counted before parsing: a model is 5 to 30 items
+   * (vLLM's permissions, OpenRouter's pricing), so a thousand models fit; 145k tiny ones (4 MiB)
+   * took ~0.3 s of parsing and validation on the main thread.
+   */
+  modelListWork: { maxDepth: 32, maxItems: 32_768 },
   /** Characters one streamed token may carry: the answer is cut at maxTokens × this. */
   maxCharsPerToken: PROMPT_LIMITS.maxCharsPerToken,
   /** Events beyond the token budget (role, finish, usage, timings, [DONE]) before the stream is cut. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonTextWorkProblem } from '../../json-work';
 import { REMOTE_LIMITS } from '../../limits';
 import { readBounded } from './bounded-body';
 import type { KnownEngine } from './endpoint-input';
@@ -64,11 +65,17 @@ export async function probeModels(
     ? new Error(
         `GET /models answered more than ${maxBytes / 1024 / 1024} MiB: not read (no model list is that long)`,
       )
-    : parseModels(text);
+    : (tooMuchWork(text) ?? parseModels(text));
   if (parsed instanceof Error)
     return { isReachable: false, httpStatus: response.status, error: parsed.message, latencyMs: latency() };
   const owners = parsed.map((m) => OWNER_ENGINES[m.ownedBy ?? '']).filter((e) => e !== undefined);
   return { isReachable: true, models: parsed, engineHint: owners[0] ?? null, latencyMs: latency() };
+}
+
+/** Why a model list is refused unparsed (too deep, too many items), or null. */
+function tooMuchWork(text: string): Error | null {
+  const problem = jsonTextWorkProblem(text, REMOTE_LIMITS.modelListWork);
+  return problem === null ? null : new Error(`GET /models answered a list too large to read: ${problem}`);
 }
 
 function parseModels(text: string): RemoteModel[] | Error {

@@ -96,6 +96,18 @@ describe('a remote stream is bounded whatever the server sends', () => {
     expect(probe).toMatchObject({ isReachable: false, error: expect.stringMatching(/more than 4 MiB/) });
   });
 
+  it('a model list within its bytes but of too many items is refused before it is parsed', async () => {
+    const models = Array.from({ length: 20_000 }, (_, i) => ({ id: `m${i}` }));
+    server = await startScripted({
+      '/v1/models': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ data: models }));
+      },
+    });
+    const probe = await probeModels(server.baseUrl, {});
+    expect(probe).toMatchObject({ isReachable: false, error: expect.stringMatching(/too large to read/) });
+  });
+
   it('a server that never answers fails at the first-byte limit, in words that name it', async () => {
     server = await startScripted({ '/v1/chat/completions': () => undefined });
     const clock = new ManualClock();
