@@ -179,6 +179,12 @@ export const REMOTE_LIMITS = {
    * took ~0.3 s of parsing and validation on the main thread.
    */
   modelListWork: { maxDepth: 32, maxItems: 32_768 },
+  /**
+   * What one stream event may cost to parse, counted before parsing when it is longer than
+   * 4 KiB: real events (text, usage, timings, vLLM's metrics) hold tens of items; a 1 MiB event
+   * nested 500k deep or of 500k items would hold the main thread for tenths of a second.
+   */
+  eventWork: { maxDepth: 32, maxItems: 4_096 },
   /** Characters one streamed token may carry: the answer is cut at maxTokens × this. */
   maxCharsPerToken: PROMPT_LIMITS.maxCharsPerToken,
   /** Events beyond the token budget (role, finish, usage, timings, [DONE]) before the stream is cut. */

@@ -1,3 +1,5 @@
+import { jsonTextWorkProblem } from '../../json-work';
+import { REMOTE_LIMITS } from '../../limits';
 import type { RemoteObservation } from './observation';
 
 /** What one event did to the observation: the stream goes on, is complete, or failed. */
@@ -83,7 +85,13 @@ export function applyOllamaEvent(seen: RemoteObservation, payload: string): Even
   return text ? { kind: 'text', text } : { kind: 'none' };
 }
 
+/** Events up to this long are parsed unmeasured: no 4 KiB of JSON takes long to parse. */
+const UNMEASURED_CHARS = 4_096;
+
 function parseJson(payload: string): unknown {
+  const problem =
+    payload.length > UNMEASURED_CHARS ? jsonTextWorkProblem(payload, REMOTE_LIMITS.eventWork) : null;
+  if (problem !== null) throw new MalformedEvent(`a stream event that ${problem}: not read`);
   try {
     return JSON.parse(payload);
   } catch {

@@ -69,6 +69,20 @@ describe('a remote stream is bounded whatever the server sends', () => {
     );
   });
 
+  it('an event nested deep or of too many items fails as malformed before it is parsed', async () => {
+    server = await startScripted({
+      '/v1/chat/completions': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.end(`data: ${'['.repeat(200_000)}${']'.repeat(200_000)}\n\n`);
+      },
+    });
+    const seen = await call(`${server.baseUrl}/chat/completions`);
+    expect(seen.failure).toEqual({
+      kind: 'malformed',
+      message: 'a stream event that is nested deeper than 32 levels: not read',
+    });
+  });
+
   it('a huge error body is read up to its cap: the message is the first line, truncated', async () => {
     let ended!: Promise<{ isClosedByClient: boolean; numBytes: number }>;
     server = await startScripted({
