@@ -28,9 +28,9 @@ export interface AnswerKeeper {
 
 /**
  * One answer's row, from its first chunk to its end. Within a flush window of its first chunk
- * a checkpoint is stored (`isCheckpoint`: no finish reason yet) and put on screen; later text is
- * written at most once per flush window, so an app killed mid-answer keeps what had streamed until then and
- * shows it as `interrupted` at the next start. The end rewrites the row with the outcome's text,
+ * a checkpoint is stored (`isCheckpoint`: no finish reason yet) and put on screen; later text
+ * is written at most once per flush window, so an app killed mid-answer keeps what had
+ * streamed until then and shows it as `interrupted` at the next start. The end rewrites the row with the outcome's text,
  * finish reason and error; an answer that ends before any text (refused, failed, cancelled
  * early) is stored then, so the question never stands alone.
  */
@@ -45,22 +45,29 @@ export function answerKeeper(
   let isGone = false;
   let cancelFlush: (() => void) | null = null;
 
-  /** Runs a write; a conversation deleted meanwhile ends the keeping (the log says why). */
+  /** The answer has nowhere to go (its conversation was deleted meanwhile): the log says why. */
+  const gone = (reason: string): null => {
+    isGone = true;
+    deps.log.warn('chat', `answer of ${place.requestId} not stored: ${reason}`);
+    return null;
+  };
   const attempt = <T>(write: () => T): T | null => {
     if (isGone) return null;
     try {
       return write();
     } catch (error) {
-      isGone = true;
-      deps.log.warn('chat', `answer of ${place.requestId} not stored: ${reasonOf(error)}`);
-      return null;
+      return gone(reasonOf(error));
     }
   };
   const store = (content: string, ending: Ending): void => {
     const { finishReason, ...rest } = ending;
     const patch = { content, finishReason, meta: { ...meta, ...rest } };
     const id = messageId;
-    if (id !== null) return void attempt(() => chats.updateAnswer(id, patch));
+    if (id !== null) {
+      if (attempt(() => chats.updateAnswer(id, patch)) === false)
+        gone('its row is gone (conversation deleted)');
+      return;
+    }
     messageId = attempt(() => {
       const answer = chats.addMessage({
         conversationId: place.conversationId,

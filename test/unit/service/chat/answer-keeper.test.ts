@@ -109,4 +109,20 @@ describe('every answer that ends is kept, with how it ended', () => {
       errorMessage: 'the request passed its deadline',
     });
   });
+
+  it('a conversation deleted mid-answer leaves the answer nowhere to go: no id, and the log says so', async () => {
+    const store = openSqliteStore(join(tempDir(), 'history.db'));
+    const clock = new ManualClock();
+    const warnings: string[] = [];
+    const log = { warn: (_topic: string, message: string) => void warnings.push(message) };
+    const place = { ...askedIn(store.chats), requestId: 'r-gone' };
+    const keeper = answerKeeper({ chats: store.chats, clock, log }, place, TURN_META);
+    keeper.onText('Hel');
+    clock.advance(STORE_LIMITS.flushIntervalMs);
+    await Promise.resolve();
+    store.chats.deleteConversation(place.conversationId);
+    expect(keeper.finish(outcomeOf('r-gone', 'Hello', 'stop'))).toBeNull();
+    expect(warnings).toEqual([expect.stringMatching(/answer of r-gone not stored/)]);
+    store.close();
+  });
 });
