@@ -187,6 +187,11 @@ export const REMOTE_LIMITS = {
   eventWork: { maxDepth: 32, maxItems: 4_096 },
   /** Characters one streamed token may carry: the answer is cut at maxTokens × this. */
   maxCharsPerToken: PROMPT_LIMITS.maxCharsPerToken,
+  /**
+   * Characters per event on average over a stream, comments included (an event with text,
+   * usage, timings or logprobs is well under it): a stream past it for its events fails.
+   */
+  maxCharsPerEvent: 4 * KIB,
   /** Events beyond the token budget (role, finish, usage, timings, [DONE]) before the stream is cut. */
   maxEventsBeyondTokens: 64,
   /** Longest silence between two events once the first arrived (ms); then the answer fails. */

@@ -22,47 +22,58 @@ function tooLong(maxChars: number): MalformedEvent {
   );
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+
 /**
  * Server-sent events: the `data:` lines of each event (joined by newlines). Comments
  * (`: keep-alive`) and other fields are skipped but count toward the event's size; events end
  * at a blank line. Lines end at `\n`, `\r\n` or `\r`, also when a read cuts between `\r` and `\n`.
+ * One pass over each read's characters; only `data:` lines are copied.
  */
 export function sseSplitter(maxChars: number = REMOTE_LIMITS.maxEventChars): EventSplitter {
-  let line = '';
-  let data: string[] = [];
+  let line = ''; // the start of a line an earlier read cut off
+  const data: string[] = [];
   let numEventChars = 0;
   let isAfterCr = false;
   const keep = (numChars: number): void => {
     if (numEventChars + line.length + numChars > maxChars) throw tooLong(maxChars);
   };
-  const endLine = (events: string[]): void => {
-    if (line === '') {
-      if (data.length > 0) events.push(data.join('\n'));
-      data = [];
+  /** Ends the line `line + text[from, to)`: a blank one ends the event. */
+  const endLine = (text: string, from: number, to: number, events: string[]): void => {
+    const numChars = line.length + to - from;
+    if (numChars === 0) {
+      if (data.length > 0) events.push(data.length === 1 ? data[0]! : data.join('\n'));
+      data.length = 0;
       numEventChars = 0;
-    } else {
-      if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-      numEventChars += line.length + 1;
+      return;
     }
+    if (line === '') {
+      if (text.startsWith('data:', from))
+        data.push(text.slice(from + (text.charCodeAt(from + 5) === SPACE ? 6 : 5), to));
+    } else {
+      const whole = line + text.slice(from, to);
+      if (whole.startsWith('data:')) data.push(whole.slice(whole.startsWith('data: ') ? 6 : 5));
+    }
+    numEventChars += numChars + 1;
     line = '';
   };
   return {
     push(text) {
       const events: string[] = [];
-      let from = isAfterCr && text.startsWith('\n') ? 1 : 0;
+      let from = isAfterCr && text.charCodeAt(0) === LF ? 1 : 0;
       isAfterCr = false;
-      const breaks = /[\r\n]/g;
-      breaks.lastIndex = from;
-      for (let found = breaks.exec(text); found; found = breaks.exec(text)) {
-        keep(found.index - from);
-        line += text.slice(from, found.index);
-        endLine(events);
-        from = found.index + 1;
-        if (found[0] === '\r') {
-          if (text[from] === '\n') from += 1;
-          else if (from === text.length) isAfterCr = true;
+      for (let i = from; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code !== LF && code !== CR) continue;
+        keep(i - from);
+        endLine(text, from, i, events);
+        if (code === CR) {
+          if (i + 1 === text.length) isAfterCr = true;
+          else if (text.charCodeAt(i + 1) === LF) i++;
         }
-        breaks.lastIndex = from;
+        from = i + 1;
       }
       keep(text.length - from);
       line += text.slice(from);

@@ -133,6 +133,8 @@ async function readEvents(body: ReadableStream<Uint8Array>, run: Running): Promi
   const splitter: EventSplitter = call.protocol === 'openai' ? sseSplitter() : ndjsonSplitter();
   const apply = call.protocol === 'openai' ? applyOpenAiEvent : applyOllamaEvent;
   const decoder = new TextDecoder();
+  const maxChars = maxStreamChars(run.bounds.maxTokens);
+  let numChars = 0;
   const reader = body.getReader();
   let state: 'more' | 'done' | 'cut' = 'more';
   try {
@@ -141,7 +143,13 @@ async function readEvents(body: ReadableStream<Uint8Array>, run: Running): Promi
       if (done) break;
       const at = call.now();
       seen.stamps.firstByteAt ??= at;
-      for (const payload of splitter.push(decoder.decode(value, { stream: true }))) {
+      const text = decoder.decode(value, { stream: true });
+      numChars += text.length;
+      if (numChars > maxChars)
+        throw new MalformedEvent(
+          `the server sent more than ${Math.ceil(maxChars / 2 ** 20)} MiB for an answer of at most ${run.bounds.maxTokens} tokens: not read further`,
+        );
+      for (const payload of splitter.push(text)) {
         seen.stamps.lastChunkAt = at;
         state = onEvent(run, apply(seen, payload), at);
         if (state !== 'more') break;
@@ -181,6 +189,16 @@ function onEvent(run: Running, effect: EventEffect, at: number): 'more' | 'done'
   call.onText?.(text, at);
   if (text.length < effect.text.length) return cutAtBudget(seen);
   return seen.ollamaFinal !== null ? 'done' : 'more';
+}
+
+/**
+ * The characters a stream may send for an answer of `maxTokens`: every event it may send at
+ * the average event size, plus one largest event. Keep-alive comments count too, so a server
+ * cannot keep the client parsing without end.
+ */
+function maxStreamChars(maxTokens: number): number {
+  const numEvents = maxTokens + REMOTE_LIMITS.maxEventsBeyondTokens;
+  return numEvents * REMOTE_LIMITS.maxCharsPerEvent + REMOTE_LIMITS.maxEventChars;
 }
 
 function cutAtBudget(seen: RemoteObservation): 'cut' {

@@ -83,6 +83,22 @@ describe('a remote stream is bounded whatever the server sends', () => {
     });
   });
 
+  it('keep-alive comments without end fail once past the answer’s characters, and close the request', async () => {
+    let ended!: Promise<{ isClosedByClient: boolean; numBytes: number }>;
+    server = await startScripted({
+      '/v1/chat/completions': (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        ended = writeUntilClosed(res, () => ': keep-alive\n\n'.repeat(1_000));
+      },
+    });
+    const seen = await call(`${server.baseUrl}/chat/completions`, { bounds: { maxTokens: 8 } });
+    expect(seen.failure).toEqual({
+      kind: 'malformed',
+      message: 'the server sent more than 2 MiB for an answer of at most 8 tokens: not read further',
+    });
+    expect((await ended).isClosedByClient).toBe(true);
+  });
+
   it('a huge error body is read up to its cap: the message is the first line, truncated', async () => {
     let ended!: Promise<{ isClosedByClient: boolean; numBytes: number }>;
     server = await startScripted({
