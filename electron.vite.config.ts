@@ -34,7 +34,7 @@ const CHECKS = { bundlerTimings: false };
 
 // Three bundles from the design card's custom roots. Only Electron's declared version is read,
 // so this builds with no Electron package or binary on the machine. The main bundle also carries
-// the worker threads (`engine-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, `gguf-convert-worker.js`, found next to it at run
+// the worker threads (`engine-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, `gguf-convert-worker.js`, `listing-worker.js`, found next to it at run
 // time by threads/spawn-worker.ts). The preload is one
 // CommonJS file, the only form a sandboxed preload can load.
 export default defineConfig({
@@ -49,6 +49,7 @@ export default defineConfig({
           'trace-import-worker': resolve('src-main/telemetry/trace/import-worker-entry.ts'),
           'tokenizer-worker': resolve('src-main/runtime/tokenize/worker-entry.ts'),
           'gguf-convert-worker': resolve('src-main/runtime/model/gguf/convert-worker-entry.ts'),
+          'listing-worker': resolve('src-main/runtime/model/listing/worker-entry.ts'),
         },
       },
     },

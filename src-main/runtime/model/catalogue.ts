@@ -6,10 +6,10 @@ import type { DiscoveryEnvironment, FoundModel, PlaceState, SourceFacts } from '
 import { folderFingerprint } from './fingerprint';
 import { sweepConversions } from './gguf/converted-sweep';
 import { shardPathsOf } from './gguf/gguf-files';
-import { listGguf } from './gguf/gguf-listing';
 import type { GgufConversion } from './gguf/gguf-listing';
 import type { VariantGraph } from './inspect-variant';
-import { loadModelFolder } from './load-folder';
+import { withLazyTokenizer } from './listing/lazy-tokenizer';
+import { ListingThread } from './listing/listing-thread';
 import type { ModelFolder } from './load-folder';
 import type { ModelSource } from './model-sources';
 import { RevisionCache } from './revisions';
@@ -91,6 +91,8 @@ export class ModelCatalogue {
     private readonly convertedDir: string | null = null,
     /** Models named by path (FOLDER or FILE.gguf), listed as the models folder's; one already found is not listed twice. */
     private readonly modelPaths: readonly string[] = [],
+    /** Where models are read and checked: a worker thread, within a time and memory budget per model. */
+    private readonly listing: ListingThread = new ListingThread(),
   ) {}
 
   /** Rescans every source; unchanged folders keep their entries, unchanged files their hashes. */
@@ -107,10 +109,15 @@ export class ModelCatalogue {
     ];
     const next = new Map<string, CatalogueEntry>();
     const names = new Set<string>();
-    for (const model of found) {
-      const name = uniqueNameOf(model, names);
-      names.add(name);
-      for (const entry of await this.scan({ ...model, name })) next.set(entry.modelId, entry);
+    try {
+      for (const model of found) {
+        const name = uniqueNameOf(model, names);
+        names.add(name);
+        for (const entry of await this.scan({ ...model, name })) next.set(entry.modelId, entry);
+      }
+    } finally {
+      // What the listing thread built (headers, vocabularies) is freed between refreshes.
+      await this.listing.close();
     }
     this.entries = next;
     for (const key of this.scans.keys())
@@ -199,35 +206,43 @@ export class ModelCatalogue {
       reusable.source === found.source
     )
       return previous.entries;
-    const entries = found.kind === 'folder' ? await this.inspect(found) : [this.ggufEntry(found)];
+    const entries = found.kind === 'folder' ? await this.inspect(found) : [await this.ggufEntry(found)];
     this.scans.set(key, { fingerprint, entries });
     return entries;
   }
 
   /** A GGUF model: loadable (converted on its first load), or listed with why not (or its store's problem). */
-  private ggufEntry(found: FoundModel): CatalogueEntry {
+  private async ggufEntry(found: FoundModel): Promise<CatalogueEntry> {
     const variant: VariantName = GGUF_VARIANT;
     const base = { ...baseOf(found), modelId: modelRefOf(found.name, variant), variant };
     if (found.problem)
       return { ...baseOf(found), status: 'broken', error: `${found.label}: ${found.problem}` };
-    const listing = listGguf(found.path, this.convertedDir, found.facts?.defaultSampling ?? null);
+    const listing = await this.listing.list({
+      kind: 'gguf',
+      path: found.path,
+      convertedDir: this.convertedDir,
+      defaultSampling: found.facts?.defaultSampling ?? null,
+    });
     // A broken file's reason names the file; an unsupported one's is about the kind, not the file.
     if (listing.status !== 'ok') {
       const error = listing.status === 'broken' ? `${found.label}: ${listing.problem}` : listing.problem;
       return { ...baseOf(found), status: listing.status, error };
     }
-    const { folder, graph, revisions, conversion } = listing;
+    const { graph, revisions, conversion } = listing.gguf!;
+    const folder = withLazyTokenizer(listing.folder);
     return { ...base, status: 'ok', model: { ...base, folder, graph, revisions, conversion } };
   }
 
   private async inspect(found: FoundModel): Promise<CatalogueEntry[]> {
     const base = baseOf(found);
-    let folder: ModelFolder;
-    try {
-      folder = loadModelFolder(found.path);
-    } catch (error) {
-      return [{ ...base, status: 'broken', error: (error as Error).message }];
-    }
+    const listing = await this.listing.list({
+      kind: 'folder',
+      path: found.path,
+      convertedDir: null,
+      defaultSampling: null,
+    });
+    if (listing.status !== 'ok') return [{ ...base, status: 'broken', error: listing.problem }];
+    const folder = withLazyTokenizer(listing.folder);
     const entries: CatalogueEntry[] = [];
     for (const variant of folder.variants) {
       const at = {

@@ -48,6 +48,7 @@ describe.skipIf(reason !== null)(
         'out/main/engine-worker.js',
         'out/main/tokenizer-worker.js',
         'out/main/gguf-convert-worker.js',
+        'out/main/listing-worker.js',
         'out/main/trace-import-worker.js',
         'out/preload/index.cjs',
         'out/renderer/index.html',

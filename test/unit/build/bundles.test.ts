@@ -45,6 +45,7 @@ describe('electron-vite build', () => {
       'main/trace-import-worker.js',
       'main/tokenizer-worker.js',
       'main/gguf-convert-worker.js',
+      'main/listing-worker.js',
       'preload/index.cjs',
       'renderer/index.html',
     ]) {

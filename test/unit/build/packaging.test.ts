@@ -130,6 +130,7 @@ describe('electron-builder config', () => {
     expect([...spawned].sort()).toEqual([
       'engine-worker',
       'gguf-convert-worker',
+      'listing-worker',
       'tokenizer-worker',
       'trace-import-worker',
     ]);
