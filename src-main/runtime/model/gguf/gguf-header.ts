@@ -40,16 +40,27 @@ export class GgufFormatError extends Error {
   }
 }
 
-/** Bounds on what a header may claim before anything is allocated for it. */
+/**
+ * Bounds on what a header may claim before anything is allocated for it, as work (items,
+ * bytes): a file past one is refused at parse time, naming the number, before any slow build.
+ */
 export const GGUF_LIMITS = {
   maxStringBytes: 16 << 20,
-  maxArrayItems: 16_000_000,
+  /** Items of one metadata array: real ones are a vocabulary's tokens or merges (at most ~300k). */
+  maxArrayItems: 1_000_000,
+  /** Items of all metadata arrays together (a vocabulary's tokens, scores, types and merges). */
+  maxMetadataItems: 4_000_000,
+  /** Bytes of one vocabulary token (`tokenizer.ggml.tokens`): real ones are a few dozen. */
+  maxTokenBytes: 1024,
   maxMetadataKeys: 100_000,
   maxTensors: 1_000_000,
   maxDims: 8,
   /** A header larger than this is refused: real ones are a few MB (a 256k vocabulary's tokens). */
-  maxHeaderBytes: 512 << 20,
+  maxHeaderBytes: 64 << 20,
 } as const;
+
+/** The metadata key of the vocabulary's token strings. */
+const TOKENS_KEY = 'tokenizer.ggml.tokens';
 
 const MAGIC = 0x46554747; // "GGUF" little-endian
 const DEFAULT_ALIGNMENT = 32;
@@ -61,6 +72,8 @@ class HeaderCursor {
   private buffer = Buffer.alloc(0);
   private bufferAt = 0;
   pos = 0;
+  /** Items of every metadata array read so far (GGUF_LIMITS.maxMetadataItems). */
+  numItems = 0;
 
   constructor(
     private readonly fd: number,
@@ -147,12 +160,10 @@ class HeaderCursor {
         return b.readDoubleLE(at);
     }
   }
-  string(what: string): string {
+  string(what: string, maxBytes: number = GGUF_LIMITS.maxStringBytes): string {
     const length = this.u64(`${what}'s length`);
-    if (length > GGUF_LIMITS.maxStringBytes)
-      throw new GgufFormatError(
-        `${what} claims ${length} bytes, over the ${GGUF_LIMITS.maxStringBytes >> 20} MB limit`,
-      );
+    if (length > maxBytes)
+      throw new GgufFormatError(`${what} claims ${length} bytes, over the limit of ${maxBytes}; refused`);
     const at = this.need(length);
     this.pos += length;
     return textDecoder.decode(this.buffer.subarray(at, at + length));
@@ -160,13 +171,25 @@ class HeaderCursor {
 }
 
 function readValue(cursor: HeaderCursor, type: number, key: string, depth: number): GgufMetaValue {
-  if (type === 8) return cursor.string(`metadata "${key}"`);
+  if (type === 8)
+    return depth > 0 && key === TOKENS_KEY
+      ? cursor.string(`a token of "${key}"`, GGUF_LIMITS.maxTokenBytes)
+      : cursor.string(`metadata "${key}"`);
   if (type !== 9) return cursor.scalar(type);
   if (depth > 2) throw new GgufFormatError(`metadata "${key}" nests arrays too deep`);
   const itemType = cursor.u32();
   const count = cursor.u64(`metadata "${key}"'s item count`);
-  if (count > GGUF_LIMITS.maxArrayItems || count > cursor.fileBytes - cursor.pos)
-    throw new GgufFormatError(`metadata "${key}" claims ${count} items; refused`);
+  if (count > GGUF_LIMITS.maxArrayItems)
+    throw new GgufFormatError(
+      `metadata "${key}" claims ${count} items, over the limit of ${GGUF_LIMITS.maxArrayItems}; refused`,
+    );
+  if (count > cursor.fileBytes - cursor.pos)
+    throw new GgufFormatError(`metadata "${key}" claims ${count} items, more than the file holds; refused`);
+  cursor.numItems += count;
+  if (cursor.numItems > GGUF_LIMITS.maxMetadataItems)
+    throw new GgufFormatError(
+      `metadata arrays hold over ${GGUF_LIMITS.maxMetadataItems} items in all (at "${key}"); refused`,
+    );
   const items: GgufMetaValue[] = new Array<GgufMetaValue>(count);
   for (let i = 0; i < count; i++) items[i] = readValue(cursor, itemType, key, depth + 1);
   return items;
