@@ -9,6 +9,8 @@ import { shardPathsOf } from './gguf/gguf-files';
 import type { GgufConversion } from './gguf/gguf-listing';
 import type { VariantGraph } from './inspect-variant';
 import { withLazyTokenizer } from './listing/lazy-tokenizer';
+import { listModel } from './listing/list-model';
+import type { ListingJob, ListingResult } from './listing/listing-protocol';
 import { ListingThread } from './listing/listing-thread';
 import type { ModelFolder } from './load-folder';
 import type { ModelSource } from './model-sources';
@@ -217,7 +219,7 @@ export class ModelCatalogue {
     const base = { ...baseOf(found), modelId: modelRefOf(found.name, variant), variant };
     if (found.problem)
       return { ...baseOf(found), status: 'broken', error: `${found.label}: ${found.problem}` };
-    const listing = await this.listing.list({
+    const listing = await this.listed(found, {
       kind: 'gguf',
       path: found.path,
       convertedDir: this.convertedDir,
@@ -233,9 +235,18 @@ export class ModelCatalogue {
     return { ...base, status: 'ok', model: { ...base, folder, graph, revisions, conversion } };
   }
 
+  /**
+   * What listing makes of a model. A bundled model ships with the app and is listed once, at
+   * start, before anything is served: it is read here, sparing every start a thread's start-up.
+   * Any other file may be anything, so it is read in the listing thread, within its budgets.
+   */
+  private async listed(found: FoundModel, job: Omit<ListingJob, 'id'>): Promise<ListingResult> {
+    return found.source === 'bundled' ? listModel({ ...job, id: 0 }) : this.listing.list(job);
+  }
+
   private async inspect(found: FoundModel): Promise<CatalogueEntry[]> {
     const base = baseOf(found);
-    const listing = await this.listing.list({
+    const listing = await this.listed(found, {
       kind: 'folder',
       path: found.path,
       convertedDir: null,
