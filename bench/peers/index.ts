@@ -201,7 +201,10 @@ async function transformersCases(
 async function warmUp(ctx: PeersContext): Promise<void> {
   const [messages] = singleTurnPrompts(ctx.folder.tokenizer, { ...ctx.workload, numRuns: 1 });
   await askOurs(ctx.runtime, ctx.modelId, messages!, 4);
-  await ctx.floor.decodeStepsMs(ctx.folder.tokenizer.encode(ctx.folder.tokenizer.renderChat(messages!)), 4);
-  await ctx.peer?.generate(ctx.folder.tokenizer.renderChat(messages!), 4);
+  await ctx.floor.decodeStepsMs(
+    ctx.folder.tokenizer.encodePrompt(ctx.folder.tokenizer.renderChat(messages!)),
+    4,
+  );
+  await ctx.peer?.generate(ctx.folder.tokenizer.renderChat(messages!).text, 4);
   ctx.onProgress('warm-up done');
 }

@@ -27,12 +27,18 @@ interface LlamaContext {
 interface LlamaModel {
   tokenizer: unknown;
   tokenize(text: string, specialTokens?: boolean): number[];
+  tokens: {
+    shouldPrependBosToken: boolean;
+    shouldAppendEosToken: boolean;
+    bos: number | null;
+    eos: number | null;
+  };
   createContext(options: { contextSize: number; threads: number; batchSize: number }): Promise<LlamaContext>;
   dispose(): Promise<void>;
 }
 interface Llama {
   llamaCppRelease: { repo: string; release: string };
-  loadModel(options: { modelPath: string }): Promise<LlamaModel>;
+  loadModel(options: { modelPath: string; vocabOnly?: boolean }): Promise<LlamaModel>;
   dispose(): Promise<void>;
 }
 interface NodeLlamaCpp {
@@ -54,6 +60,18 @@ export interface LlamaCppEngine {
     vocab: VocabLimit,
     batchSize?: number,
   ): Promise<LlamaCppModel>;
+  /** The file's vocabulary alone (no weights are read): llama.cpp's tokenizer as the oracle. */
+  openVocab(ggufPath: string): Promise<LlamaCppVocab>;
+  close(): Promise<void>;
+}
+
+/** llama.cpp's tokenizer for one GGUF (llama_tokenize with add_special = false). */
+export interface LlamaCppVocab {
+  /** Ids of `text`; `isParsingSpecial`: special-token text becomes those tokens (parse_special). */
+  tokenize(text: string, isParsingSpecial: boolean): number[];
+  /** The ids llama.cpp adds around a prompt (llama_vocab_get_add_bos/eos), null when it adds none. */
+  addedBosId: number | null;
+  addedEosId: number | null;
   close(): Promise<void>;
 }
 
@@ -108,6 +126,16 @@ export async function loadLlamaCpp(): Promise<LlamaCppEngine | { error: string }
       version: `node-llama-cpp ${version} (llama.cpp ${release.release})`,
       open: (ggufPath, numThreads, contextSize, vocab, batchSize = contextSize) =>
         openModel(lib, llama, { modelPath: ggufPath, numThreads, contextSize, vocab, batchSize }),
+      openVocab: async (ggufPath) => {
+        const model = await llama.loadModel({ modelPath: ggufPath, vocabOnly: true });
+        const { tokens } = model;
+        return {
+          tokenize: (text, isParsingSpecial) => [...model.tokenize(text, isParsingSpecial)],
+          addedBosId: tokens.shouldPrependBosToken ? tokens.bos : null,
+          addedEosId: tokens.shouldAppendEosToken ? tokens.eos : null,
+          close: () => model.dispose(),
+        };
+      },
       close: () => llama.dispose(),
     };
   } catch (error) {

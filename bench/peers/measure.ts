@@ -151,12 +151,12 @@ export async function concurrent(ctx: PeersContext): Promise<{
 }
 
 function idsOf(ctx: PeersContext, messages: ChatTurn[]): number[] {
-  return ctx.folder.tokenizer.encode(ctx.folder.tokenizer.renderChat(messages));
+  return ctx.folder.tokenizer.encodePrompt(ctx.folder.tokenizer.renderChat(messages));
 }
 
 function peerGenerate(ctx: PeersContext, messages: ChatTurn[]): Promise<PeerRun | null> {
   return ctx.peer
-    ? ctx.peer.generate(ctx.folder.tokenizer.renderChat(messages), ctx.workload.numOutputTokens)
+    ? ctx.peer.generate(ctx.folder.tokenizer.renderChat(messages).text, ctx.workload.numOutputTokens)
     : Promise.resolve(null);
 }
 

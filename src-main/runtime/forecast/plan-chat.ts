@@ -79,10 +79,10 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
   const maxTokens = input.maxTokens ?? deps.limits.defaultMaxTokens;
   const fit = await fitChat(
     (messages) => {
-      const text = tokenizer.renderChat(messages);
-      return deps.tokenizeLong === null || encodesInline(tokenizer, text)
-        ? tokenizer.encode(text)
-        : deps.tokenizeLong(model, text);
+      const prompt = tokenizer.renderChat(messages);
+      return deps.tokenizeLong === null || encodesInline(tokenizer, prompt)
+        ? tokenizer.encodePrompt(prompt)
+        : deps.tokenizeLong(model, prompt);
     },
     input.messages,
     {

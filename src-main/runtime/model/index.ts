@@ -10,6 +10,8 @@ export type { DiscoveredSource, ModelSource } from './model-sources';
 export { RevisionCache, layoutRevisionOf, sha256 } from './revisions';
 export type { ContentRevisions } from './revisions';
 export { encodesInline, TextTokenizer } from './tokenizer';
+export { rawPrompt } from './chat-literals';
+export type { PromptText } from './chat-literals';
 export { readTokenizerFiles, TOKENIZER_FILES } from './tokenizer-files';
 export type { DefaultSampling } from './genai/genai-config';
 export type { ChatTurn } from './tokenizer';

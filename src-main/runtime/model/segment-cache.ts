@@ -1,3 +1,4 @@
+import { restoreLiterals } from './chat-literals';
 import { chunkAtSpaces } from './safe-cuts';
 
 /** Encodes one piece of text that holds no special token. */
@@ -16,6 +17,8 @@ export const CHUNK_CHARS = 256;
  * constructor's caller checks that on a sample and falls back to whole-text encoding if not.
  * When the tokenizer allows cuts at spaces (safe-cuts.ts), a long piece is cached in chunks,
  * so a raw-text prompt that repeats an earlier one and adds to it re-encodes only its tail.
+ * A chat's placeholders (chat-literals.ts) are put back into each part before it is encoded, and
+ * a part that then holds special-token text is encoded by `encodePlain`, which reads it as text.
  */
 export class SegmentCache {
   private readonly pieces = new Map<string, number[]>();
@@ -24,6 +27,7 @@ export class SegmentCache {
   constructor(
     private readonly specialIds: ReadonlyMap<string, number>,
     private readonly encodePiece: EncodePiece,
+    private readonly encodePlain: EncodePiece,
     private readonly chunkChars: number | null = null,
   ) {
     const tokens = [...specialIds.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
@@ -31,17 +35,17 @@ export class SegmentCache {
   }
 
   /** Token ids of `text`: special tokens by lookup, the pieces between them from the cache. */
-  encode(text: string): number[] {
-    return this.encodeCounted(text).ids;
+  encode(text: string, literals: readonly string[] = []): number[] {
+    return this.encodeCounted(text, literals).ids;
   }
 
   /** `encode`, with how many ids each part of the text gave (what `learn` needs elsewhere). */
-  encodeCounted(text: string): { ids: number[]; numIdsPerPart: number[] } {
+  encodeCounted(text: string, literals: readonly string[] = []): { ids: number[]; numIdsPerPart: number[] } {
     const ids: number[] = [];
     const numIdsPerPart: number[] = [];
     for (const part of this.parts(text)) {
       const special = this.specialIds.get(part);
-      const partIds = special !== undefined ? [special] : this.piece(part);
+      const partIds = special !== undefined ? [special] : this.piece(restoreLiterals(part, literals), part);
       for (const id of partIds) ids.push(id);
       numIdsPerPart.push(partIds.length);
     }
@@ -53,7 +57,12 @@ export class SegmentCache {
    * tokenizer (the tokenizer thread's), so this one need not encode them again. Counts that do
    * not line up with this text's parts teach nothing.
    */
-  learn(text: string, ids: readonly number[], numIdsPerPart: readonly number[]): void {
+  learn(
+    text: string,
+    ids: readonly number[],
+    numIdsPerPart: readonly number[],
+    literals: readonly string[] = [],
+  ): void {
     const parts = [...this.parts(text)];
     if (parts.length !== numIdsPerPart.length) return;
     if (numIdsPerPart.reduce((sum, n) => sum + n, 0) !== ids.length) return;
@@ -61,16 +70,19 @@ export class SegmentCache {
     parts.forEach((part, i) => {
       const numIds = numIdsPerPart[i]!;
       if (part.length >= MIN_CACHED_CHARS && !this.specialIds.has(part))
-        this.remember(part, ids.slice(at, at + numIds));
+        this.remember(restoreLiterals(part, literals), ids.slice(at, at + numIds));
       at += numIds;
     });
   }
 
   /** Characters of `text` that `encode` would have to tokenize afresh (not special, not cached). */
-  numUncachedChars(text: string): number {
+  numUncachedChars(text: string, literals: readonly string[] = []): number {
     let numChars = 0;
     for (const part of this.parts(text))
-      if (!this.specialIds.has(part) && (part.length < MIN_CACHED_CHARS || !this.pieces.has(part)))
+      if (
+        !this.specialIds.has(part) &&
+        (part.length < MIN_CACHED_CHARS || !this.pieces.has(restoreLiterals(part, literals)))
+      )
         numChars += part.length;
     return numChars;
   }
@@ -85,15 +97,21 @@ export class SegmentCache {
     }
   }
 
-  private piece(text: string): number[] {
-    if (text.length < MIN_CACHED_CHARS) return this.encodePiece(text);
+  /**
+   * The ids of `text`, a part whose placeholders are put back (`escaped` is the part as written).
+   * Special-token text in it came from a message, so it is read as text. Cached by `text`: a part
+   * of a raw prompt never holds special-token text, so the two readings never share a key.
+   */
+  private piece(text: string, escaped: string): number[] {
+    const encode = text === escaped ? this.encodePiece : this.encodePlain;
+    if (text.length < MIN_CACHED_CHARS) return encode(text);
     const cached = this.pieces.get(text);
     if (cached) {
       this.pieces.delete(text);
       this.pieces.set(text, cached);
       return cached;
     }
-    const ids = this.encodePiece(text);
+    const ids = encode(text);
     this.remember(text, ids);
     return ids;
   }

@@ -1,5 +1,7 @@
 import { Tokenizer } from '@huggingface/tokenizers';
-import { ChatTemplate } from './chat-template';
+import { ChatTemplate, TemplateError } from './chat-template';
+import { LiteralTable } from './chat-literals';
+import type { PromptText } from './chat-literals';
 import { PROMPT_LIMITS } from '../../limits';
 import { canCutAtSpaces } from './safe-cuts';
 import { CHUNK_CHARS, SegmentCache } from './segment-cache';
@@ -27,27 +29,40 @@ const SAMPLE_CHAT: ChatTurn[] = [
 ];
 
 /**
- * Text ↔ token ids for one model, plus its chat template. Encoding never adds special
- * tokens by itself: the chat template (or the caller) places them, so a prompt is exactly
- * the ids the template renders.
+ * Text ↔ token ids for one model, plus its chat template. `encode` never adds special tokens by
+ * itself; `encodePrompt` adds BOS/EOS where the model asks for them (add_bos_token/add_eos_token)
+ * as llama.cpp does: always on a raw prompt, and on a chat only where the template did not place
+ * them already. Message text in a chat is always text (chat-literals.ts).
  */
 export class TextTokenizer {
   private readonly tokenizer: Tokenizer;
   private readonly template: ChatTemplate | null;
   readonly bosToken: string | null;
   readonly eosToken: string | null;
+  /** BOS/EOS ids `encodePrompt` adds (null: the model does not ask for one). */
+  readonly addedBosId: number | null;
+  readonly addedEosId: number | null;
   /** Ids the tokenizer can decode: a model may pad its vocabulary beyond this. */
   readonly vocabSize: number;
+  /** Special tokens (control tokens) by text: what message text must never become. */
+  private readonly specials = new Map<string, number>();
   private readonly segments: SegmentCache | null;
+  /** The same tokenizer without its special tokens, built when message text first holds one. */
+  private plainTokenizer: Tokenizer | null = null;
 
-  constructor(files: TokenizerFiles) {
+  constructor(private readonly files: TokenizerFiles) {
     this.tokenizer = new Tokenizer(files.tokenizerJson, files.tokenizerConfig);
     const config = files.tokenizerConfig;
     this.bosToken = tokenText(config['bos_token']);
     this.eosToken = tokenText(config['eos_token']);
+    const adds = addedSpecials(files);
+    this.addedBosId = adds.bos && this.bosToken !== null ? (this.idOf(this.bosToken) ?? null) : null;
+    this.addedEosId = adds.eos && this.eosToken !== null ? (this.idOf(this.eosToken) ?? null) : null;
     this.vocabSize = largestId(this.tokenizer.get_vocab(true).values()) + 1;
     const source = files.chatTemplateFile ?? templateSource(config['chat_template']);
     this.template = source === null ? null : ChatTemplate.parse(source);
+    for (const [id, token] of this.tokenizer.get_added_tokens_decoder())
+      if (token.special) this.specials.set(token.content, id);
     this.segments = this.segmentCacheIfExact(files.tokenizerJson);
   }
 
@@ -56,24 +71,46 @@ export class TextTokenizer {
    * chunks long text only when the pipeline allows it (safe-cuts.ts) and a long sample agrees.
    */
   private segmentCacheIfExact(tokenizerJson: Record<string, unknown>): SegmentCache | null {
-    const specials = new Map<string, number>();
-    for (const [id, token] of this.tokenizer.get_added_tokens_decoder())
-      if (token.special) specials.set(token.content, id);
-    const encodePiece = (text: string) => this.wholeEncode(text);
     const isExact = (cache: SegmentCache, sample: string) =>
       cache.encode(sample).join() === this.wholeEncode(sample).join();
     const sample =
-      [...specials.keys()].join(' Hello,  world!\n') + ' It is a truth universally acknowledged. ';
+      [...this.specials.keys()].join(' Hello,  world!\n') + ' It is a truth universally acknowledged. ';
     if (canCutAtSpaces(tokenizerJson)) {
-      const chunked = new SegmentCache(specials, encodePiece, CHUNK_CHARS);
+      const chunked = this.segmentCache(CHUNK_CHARS);
       if (isExact(chunked, sample + LONG_SAMPLE)) return chunked;
     }
-    const cache = new SegmentCache(specials, encodePiece);
+    const cache = this.segmentCache(null);
     return isExact(cache, sample) ? cache : null;
+  }
+
+  private segmentCache(chunkChars: number | null): SegmentCache {
+    return new SegmentCache(
+      this.specials,
+      (text) => this.wholeEncode(text),
+      (text) => this.plainEncode(text),
+      chunkChars,
+    );
   }
 
   private wholeEncode(text: string): number[] {
     return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  /**
+   * `text` with special-token text in it read as plain text (llama.cpp's parse_special = false):
+   * the same pipeline with the special tokens taken out of the added tokens, so they are not split
+   * out first; user-defined added tokens still are, as llama.cpp splits them either way.
+   */
+  private plainEncode(text: string): number[] {
+    if (!this.plainTokenizer) {
+      const json = this.files.tokenizerJson;
+      const added = Array.isArray(json['added_tokens']) ? (json['added_tokens'] as unknown[]) : [];
+      this.plainTokenizer = new Tokenizer(
+        { ...json, added_tokens: added.filter((t) => (t as { special?: unknown }).special !== true) },
+        this.files.tokenizerConfig,
+      );
+    }
+    return this.plainTokenizer.encode(text, { add_special_tokens: false }).ids;
   }
 
   /** True when the model ships a chat template. */
@@ -82,25 +119,63 @@ export class TextTokenizer {
   }
 
   /** Characters of `text` that `encode` would tokenize afresh (the rest come from its cache). */
-  numUncachedChars(text: string): number {
-    return this.segments ? this.segments.numUncachedChars(text) : text.length;
+  numUncachedChars(text: string, literals: readonly string[] = []): number {
+    return this.segments ? this.segments.numUncachedChars(text, literals) : text.length;
   }
 
-  /** Token ids of `text`, special-token strings inside it recognised. */
+  /** Token ids of `text`, special-token strings inside it recognised; nothing added. */
   encode(text: string): number[] {
-    return this.segments ? this.segments.encode(text) : this.wholeEncode(text);
+    return this.encodeCounted(text).ids;
   }
 
-  /** `encode`, with the per-part counts another instance's `learn` takes (null: nothing to learn). */
-  encodeCounted(text: string): { ids: number[]; numIdsPerPart: number[] | null } {
-    return this.segments
-      ? this.segments.encodeCounted(text)
-      : { ids: this.wholeEncode(text), numIdsPerPart: null };
+  /** Token ids of `text` read as plain text: special-token text in it stays text (parse_special = false). */
+  encodePlain(text: string): number[] {
+    const table = new LiteralTable(this.specials.keys());
+    return this.encodeCounted(table.escape(text), table.literals).ids;
+  }
+
+  /** The model's ids for a prompt: its text encoded, then BOS/EOS added where the model asks. */
+  encodePrompt(prompt: PromptText): number[] {
+    return this.withAddedSpecials(prompt, this.encodeCounted(prompt.text, prompt.literals).ids);
+  }
+
+  /**
+   * `encode` (placeholders of a chat put back as plain text), with the per-part counts another
+   * instance's `learn` takes (null: nothing to learn). Nothing is added: see withAddedSpecials.
+   */
+  encodeCounted(
+    text: string,
+    literals: readonly string[] = [],
+  ): { ids: number[]; numIdsPerPart: number[] | null } {
+    if (this.segments) return this.segments.encodeCounted(text, literals);
+    // The piecewise reading differs from the whole-text one here: a chat's literals still need it.
+    if (literals.length > 0)
+      return { ids: this.segmentCache(null).encode(text, literals), numIdsPerPart: null };
+    return { ids: this.wholeEncode(text), numIdsPerPart: null };
+  }
+
+  /**
+   * A prompt's encoded text with BOS/EOS added where the model asks for them. A raw prompt always
+   * gets them (llama.cpp's server adds BOS even to a prompt that starts with one); a chat only
+   * where its template did not already put one there (llama.cpp strips the template's and adds it).
+   */
+  withAddedSpecials(prompt: PromptText, ids: readonly number[]): number[] {
+    const isChat = prompt.kind === 'chat';
+    const bos = this.addedBosId;
+    const eos = this.addedEosId;
+    const start = bos !== null && !(isChat && ids[0] === bos) ? [bos] : [];
+    const end = eos !== null && !(isChat && ids.length > 0 && ids[ids.length - 1] === eos) ? [eos] : [];
+    return [...start, ...ids, ...end];
   }
 
   /** Caches what another instance of this tokenizer encoded (see SegmentCache.learn). */
-  learn(text: string, ids: readonly number[], numIdsPerPart: readonly number[] | null): void {
-    if (numIdsPerPart) this.segments?.learn(text, ids, numIdsPerPart);
+  learn(
+    text: string,
+    ids: readonly number[],
+    numIdsPerPart: readonly number[] | null,
+    literals: readonly string[] = [],
+  ): void {
+    if (numIdsPerPart) this.segments?.learn(text, ids, numIdsPerPart, literals);
   }
 
   /** Text of `ids`; special tokens are dropped unless asked for. */
@@ -118,21 +193,31 @@ export class TextTokenizer {
   }
 
   /**
-   * Renders messages through the chat template, ending with the assistant's turn opener.
-   * Bounded (TEMPLATE_LIMITS): a runaway template throws TemplateError instead of freezing.
+   * Renders messages through the chat template, ending with the assistant's turn opener; special
+   * tokens in message text come back as placeholders, so only the template's own become control
+   * tokens (chat-literals.ts). Bounded (TEMPLATE_LIMITS): a runaway template throws TemplateError.
    */
-  renderChat(messages: readonly ChatTurn[]): string {
-    if (!this.template) return messages.map((m) => m.content).join('\n');
+  renderChat(messages: readonly ChatTurn[]): PromptText {
+    const table = new LiteralTable(this.specials.keys());
+    let escaped: ChatTurn[];
+    try {
+      escaped = messages.map((m) => ({ ...m, content: table.escape(m.content) }));
+    } catch (error) {
+      throw new TemplateError(`could not be given the messages: ${(error as Error).message}`);
+    }
+    const literals = table.literals;
+    if (!this.template) return { kind: 'chat', text: escaped.map((m) => m.content).join('\n'), literals };
     const inputChars = messages.reduce((sum, m) => sum + m.content.length, 0);
-    return this.template.render(
+    const text = this.template.render(
       {
-        messages,
+        messages: escaped,
         add_generation_prompt: true,
         bos_token: this.bosToken ?? '',
         eos_token: this.eosToken ?? '',
       },
       inputChars,
     );
+    return { kind: 'chat', text, literals };
   }
 
   /**
@@ -155,12 +240,46 @@ export class TextTokenizer {
 }
 
 /**
- * True when `text` is cheap enough to encode on the serving thread: short, or mostly in the
+ * True when a prompt is cheap enough to encode on the serving thread: short, or mostly in the
  * tokenizer's cache (a long history with a short new turn), so it never waits for a thread.
  */
-export function encodesInline(tokenizer: TextTokenizer, text: string): boolean {
+export function encodesInline(tokenizer: TextTokenizer, prompt: PromptText): boolean {
   const limit = PROMPT_LIMITS.inlineTokenizeChars;
-  return text.length <= limit || tokenizer.numUncachedChars(text) <= limit;
+  return prompt.text.length <= limit || tokenizer.numUncachedChars(prompt.text, prompt.literals) <= limit;
+}
+
+/**
+ * Whether the model asks for BOS/EOS on every prompt: tokenizer_config's add_bos_token and
+ * add_eos_token (a GGUF's are written there, llama.cpp's defaults applied), or else whether
+ * tokenizer.json's post-processor template puts them around a single text (Llama 3's folders).
+ */
+function addedSpecials(files: TokenizerFiles): { bos: boolean; eos: boolean } {
+  const config = files.tokenizerConfig;
+  const single = templateSingle(files.tokenizerJson['post_processor']);
+  const isAt = (index: number, token: unknown) => {
+    const special = single?.at(index)?.['SpecialToken'] as { id?: unknown } | undefined;
+    return special !== undefined && special.id === tokenText(token);
+  };
+  return {
+    bos:
+      typeof config['add_bos_token'] === 'boolean' ? config['add_bos_token'] : isAt(0, config['bos_token']),
+    eos:
+      typeof config['add_eos_token'] === 'boolean' ? config['add_eos_token'] : isAt(-1, config['eos_token']),
+  };
+}
+
+/** The `single` pieces of a TemplateProcessing post-processor (also inside a Sequence), or null. */
+function templateSingle(processor: unknown): Array<Record<string, unknown>> | null {
+  if (!processor || typeof processor !== 'object') return null;
+  const p = processor as { type?: unknown; single?: unknown; processors?: unknown };
+  if (p.type === 'TemplateProcessing' && Array.isArray(p.single))
+    return p.single as Array<Record<string, unknown>>;
+  if (p.type === 'Sequence' && Array.isArray(p.processors))
+    for (const inner of p.processors) {
+      const found = templateSingle(inner);
+      if (found) return found;
+    }
+  return null;
 }
 
 /** Text long enough to be chunked, with the spacing, digits and punctuation a cut may meet. */

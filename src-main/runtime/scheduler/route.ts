@@ -1,6 +1,6 @@
 import type { TimelineRecorder } from '../../telemetry/timeline';
-import { encodesInline, TemplateError } from '../model';
-import type { CatalogueModel, ModelCatalogue } from '../model';
+import { encodesInline, rawPrompt, TemplateError } from '../model';
+import type { CatalogueModel, ModelCatalogue, PromptText } from '../model';
 import { DEFAULT_SAMPLING, SAMPLING_LIMITS } from '../sampling';
 import type { SamplingParams } from '../sampling';
 import { maxPromptChars } from '../../limits';
@@ -44,7 +44,7 @@ export interface RoutedRequest {
 }
 
 /** Encodes a long prompt off the serving thread (the runtime's tokenizer thread). */
-export type TokenizeLong = (model: CatalogueModel, text: string) => Promise<number[]>;
+export type TokenizeLong = (model: CatalogueModel, prompt: PromptText) => Promise<number[]>;
 
 /**
  * Resolves a request's requirements (the `route` part): model, prompt tokens, limits and
@@ -64,12 +64,12 @@ export function routeRequest(
   const model = catalogue.resolve(modelId);
   if (model instanceof Error) throw new RequestRejected('not_found', model.message);
   const settings = { sampling: samplingOf(request), seed: seedOf(request) };
-  const text = promptText(request, model, limits);
+  const prompt = promptText(request, model, limits);
   // What the cache already holds costs nothing to encode: a long history with a short new turn
   // stays on this thread, so `route` does not grow with the history.
-  if (tokenizeLong === null || encodesInline(model.folder.tokenizer, text))
-    return withPrompt(request, model, limits, settings, model.folder.tokenizer.encode(text));
-  return tokenizeLong(model, text).then((ids) => withPrompt(request, model, limits, settings, ids));
+  if (tokenizeLong === null || encodesInline(model.folder.tokenizer, prompt))
+    return withPrompt(request, model, limits, settings, model.folder.tokenizer.encodePrompt(prompt));
+  return tokenizeLong(model, prompt).then((ids) => withPrompt(request, model, limits, settings, ids));
 }
 
 /** The rest of routing once the prompt's ids are known: the token limits and the output budget. */
@@ -103,11 +103,12 @@ function withPrompt(
 }
 
 /**
- * The prompt as the tokenizer will see it: raw text, or the messages through the chat
- * template. Refused unread when it has more characters than the token limit could ever hold
+ * The prompt as the tokenizer will see it: raw text (special-token text in it recognised, as
+ * llama.cpp's server does), or the messages through the chat template (their text kept as text).
+ * Refused unread when it has more characters than the token limit could ever hold
  * (limits.ts: no token stands for more than PROMPT_LIMITS.maxCharsPerToken characters).
  */
-function promptText(request: GenerationRequest, model: CatalogueModel, limits: RequestLimits): string {
+function promptText(request: GenerationRequest, model: CatalogueModel, limits: RequestLimits): PromptText {
   const prompt = request.prompt;
   const maxChars = maxPromptChars(limits.maxPromptTokens);
   const numChars =
@@ -118,7 +119,7 @@ function promptText(request: GenerationRequest, model: CatalogueModel, limits: R
     prompt.kind === 'text' ? numChars === 0 : prompt.messages.every((m) => m.content.trim().length === 0);
   if (isEmpty) throw new RequestRejected('invalid_input', 'prompt is empty');
   if (numChars > maxChars) throw tooManyChars('prompt', numChars, maxChars, limits);
-  if (prompt.kind === 'text') return prompt.text;
+  if (prompt.kind === 'text') return rawPrompt(prompt.text);
   // Rendering costs per message (~10 µs each on this thread): a chat with more messages than
   // tokens can fit is refused before the template runs (a template gives each one a token at least).
   const maxMessages = Math.min(limits.maxPromptTokens, model.folder.shape.maxPositions);
@@ -127,9 +128,10 @@ function promptText(request: GenerationRequest, model: CatalogueModel, limits: R
       'invalid_input',
       `the chat has ${prompt.messages.length.toLocaleString('en-US')} messages; at most ${maxMessages.toLocaleString('en-US')} can fit in ${maxMessages} tokens (each message takes at least one), so it was refused without rendering`,
     );
-  const text = renderChat(model, prompt.messages);
-  if (text.length > maxChars) throw tooManyChars("the chat template's output", text.length, maxChars, limits);
-  return text;
+  const rendered = renderChat(model, prompt.messages);
+  if (rendered.text.length > maxChars)
+    throw tooManyChars("the chat template's output", rendered.text.length, maxChars, limits);
+  return rendered;
 }
 
 function tooManyChars(
@@ -148,7 +150,7 @@ function tooManyChars(
 function renderChat(
   model: CatalogueModel,
   messages: Parameters<CatalogueModel['folder']['tokenizer']['renderChat']>[0],
-): string {
+): PromptText {
   try {
     return model.folder.tokenizer.renderChat(messages);
   } catch (error) {

@@ -1,4 +1,4 @@
-/** A request to the tokenizer thread: encode `text` with the tokenizer of the folder at `folder`. */
+/** A request to the tokenizer thread: encode `text` with the tokenizer of the folder at `folder` (nothing added). */
 export interface EncodeJob {
   id: number;
   /** The model folder, or the GGUF file (`isGguf`) whose metadata holds the tokenizer. */
@@ -7,6 +7,8 @@ export interface EncodeJob {
   /** Keys the worker's cache: a changed tokenizer gets a fresh instance. */
   tokenizerRevision: string;
   text: string;
+  /** A chat's placeholders (PromptText.literals): what each stands for, as plain text. */
+  literals: readonly string[];
 }
 
 /**

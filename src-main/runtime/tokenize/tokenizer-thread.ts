@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../threads';
-import type { CatalogueModel } from '../model';
+import { rawPrompt } from '../model';
+import type { CatalogueModel, PromptText } from '../model';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 /**
@@ -17,22 +18,25 @@ export class TokenizerThread {
   >();
 
   /**
-   * The model's token ids for `text`, exactly as `model.folder.tokenizer.encode(text)` gives
-   * them; that tokenizer's cache learns them too, so a longer text that repeats this one is
+   * The model's token ids for `prompt`, exactly as `model.folder.tokenizer.encodePrompt(prompt)`
+   * gives them; that tokenizer's cache learns them too, so a longer text that repeats this one is
    * mostly a cache hit on the serving thread.
    */
-  encode(model: CatalogueModel, text: string): Promise<number[]> {
+  encode(model: CatalogueModel, prompt: PromptText): Promise<number[]> {
+    const { text, literals } = prompt;
     const job: EncodeJob = {
       id: this.nextId++,
       folder: model.folder.folder,
       isGguf: model.folder.format === 'gguf',
       tokenizerRevision: model.revisions.tokenizerRevision,
       text,
+      literals,
     };
     return new Promise((resolve, reject) => {
       const learn = (ids: number[], numIdsPerPart: number[] | null) => {
-        model.folder.tokenizer.learn(text, ids, numIdsPerPart);
-        resolve(ids);
+        const tokenizer = model.folder.tokenizer;
+        tokenizer.learn(text, ids, numIdsPerPart, literals);
+        resolve(tokenizer.withAddedSpecials(prompt, ids));
       };
       this.waiting.set(job.id, { resolve: learn, reject });
       const worker = this.started();
@@ -48,7 +52,7 @@ export class TokenizerThread {
    * here changes nothing: the first real prompt tries again and reports it.
    */
   warm(model: CatalogueModel): void {
-    this.encode(model, '').catch(() => undefined);
+    this.encode(model, rawPrompt('')).catch(() => undefined);
   }
 
   /** Stops the thread; jobs still waiting fail. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROMPT_LIMITS } from '../../../src-main/limits';
 import type { Runtime } from '../../../src-main/runtime';
+import { rawPrompt } from '../../../src-main/runtime/model';
 import type { CatalogueModel } from '../../../src-main/runtime/model';
 import { TokenizerThread } from '../../../src-main/runtime/tokenize';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
@@ -45,7 +46,9 @@ describe('long prompts', () => {
         textOf(10_000),
         `« Émilie »  ${specials} naïve\r\n\ttabs — 東京 🎉 ${textOf(5_000)}`,
       ])
-        expect(await thread.encode(model, text)).toEqual(model.folder.tokenizer.encode(text));
+        expect(await thread.encode(model, rawPrompt(text))).toEqual(
+          model.folder.tokenizer.encodePrompt(rawPrompt(text)),
+        );
     } finally {
       await thread.close();
     }
@@ -66,15 +69,15 @@ describe('long prompts', () => {
       { role: 'assistant' as const, content: freshTextOf(500, 'Answered') },
       { role: 'user' as const, content: 'And then?' },
     ];
-    const encode = vi.spyOn(model.folder.tokenizer, 'encode');
+    const encode = vi.spyOn(model.folder.tokenizer, 'encodePrompt');
     try {
       const plan = await runtime.planChat({ modelId: TEST_MODEL_ID, messages, overflow: 'drop-oldest' });
-      const encodedHere = encode.mock.calls.map(([text]) => text.length);
+      const encodedHere = encode.mock.calls.map(([prompt]) => prompt.text.length);
       encode.mockRestore();
       expect(encodedHere.every((numChars) => numChars <= PROMPT_LIMITS.inlineTokenizeChars)).toBe(true);
       expect(plan.refusal).toBeNull();
       expect(plan.numDroppedMessages).toBe(0);
-      const inline = model.folder.tokenizer.encode(model.folder.tokenizer.renderChat(messages));
+      const inline = model.folder.tokenizer.encodePrompt(model.folder.tokenizer.renderChat(messages));
       expect(plan.numPromptTokens).toBe(inline.length);
     } finally {
       encode.mockRestore();

@@ -26,37 +26,86 @@ const QWEN2 =
   "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 const QWEN35 =
   "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?[\\p{L}\\p{M}]+|\\p{N}| ?[^\\s\\p{L}\\p{M}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+// Mistral's Tekken: llama.cpp's adapted spelling, where a letter that is not a-z counts as upper
+// case and one that is not A-Z as lower case (non-ASCII letters are both), as its regex engine reads it.
+const TEKKEN =
+  '[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}])([^a-z]))*((?=[\\p{L}])([^A-Z]))+|[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}])([^a-z]))+((?=[\\p{L}])([^A-Z]))*|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+';
 const DEFAULT = ['[\\p{P}\\$\\+<=>\\^~\\|]+', GPT2, '\\p{N}+', '[0-9][0-9][0-9]'];
 
-/** Pre-tokenizer names (tokenizer.ggml.pre) → the regexes llama.cpp splits with, in order. */
-const PRE_REGEXES: Record<string, string[]> = {
-  default: DEFAULT,
-  llama3: [LLAMA3],
-  'llama-v3': [LLAMA3],
-  'llama-bpe': [LLAMA3],
-  falcon3: [LLAMA3],
-  pixtral: [LLAMA3],
-  dbrx: [LLAMA3],
-  'smaug-bpe': [LLAMA3],
-  'chatglm-bpe': [LLAMA3],
-  glm4: [LLAMA3],
-  qwen2: [QWEN2],
-  'deepseek-r1-qwen': [QWEN2],
-  stablelm2: [QWEN2],
-  qwen35: [QWEN35],
-  'gpt-2': [GPT2],
-  'phi-2': [GPT2],
-  olmo: [GPT2],
-  mpt: [GPT2],
-  'roberta-bpe': [GPT2],
-  starcoder: ['\\p{N}', GPT2],
-  refact: ['\\p{N}', GPT2],
-  'command-r': ['\\p{N}', GPT2],
-  smollm: ['\\p{N}', GPT2],
-  exaone: ['\\p{N}', GPT2],
+/**
+ * How llama.cpp reads a pre-tokenizer name (tokenizer.ggml.pre): the regexes it splits with, in
+ * order; whether a pre-token that is itself a vocabulary token is kept whole (its ignore_merges);
+ * whether BOS is added when the file does not say (its add_bos default; add_bos_token overrides).
+ */
+interface PreTokenizer {
+  regexes: string[];
+  isIgnoringMerges: boolean;
+  addsBos: boolean;
+}
+
+const plain = (regexes: string[]): PreTokenizer => ({ regexes, isIgnoringMerges: false, addsBos: false });
+const LLAMA3_PRE: PreTokenizer = { regexes: [LLAMA3], isIgnoringMerges: true, addsBos: true };
+
+/** Pre-tokenizer names → how llama.cpp (llama-vocab.cpp) tokenizes with them. */
+const PRE_TOKENIZERS: Record<string, PreTokenizer> = {
+  default: plain(DEFAULT),
+  llama3: LLAMA3_PRE,
+  'llama-v3': LLAMA3_PRE,
+  'llama-bpe': LLAMA3_PRE,
+  falcon3: LLAMA3_PRE,
+  pixtral: LLAMA3_PRE,
+  tekken: { regexes: [TEKKEN], isIgnoringMerges: true, addsBos: true },
+  dbrx: plain([LLAMA3]),
+  'smaug-bpe': plain([LLAMA3]),
+  'chatglm-bpe': plain([LLAMA3]),
+  glm4: plain([LLAMA3]),
+  qwen2: plain([QWEN2]),
+  'deepseek-r1-qwen': plain([QWEN2]),
+  stablelm2: plain([QWEN2]),
+  qwen35: plain([QWEN35]),
+  'gpt-2': plain([GPT2]),
+  'phi-2': plain([GPT2]),
+  olmo: plain([GPT2]),
+  mpt: plain([GPT2]),
+  'roberta-bpe': plain([GPT2]),
+  starcoder: plain(['\\p{N}', GPT2]),
+  refact: plain(['\\p{N}', GPT2]),
+  'command-r': plain(['\\p{N}', GPT2]),
+  smollm: plain(['\\p{N}', GPT2]),
+  exaone: plain(['\\p{N}', GPT2]),
 };
 
+/**
+ * Token texts llama.cpp ends generation at whatever the metadata names (llama-vocab.cpp's
+ * special_eog_ids: Phi-3's files name `<|endoftext|>` as eos, yet a turn ends at `<|end|>`); it
+ * also makes them control tokens whatever type the file gives them, so text splits there too.
+ */
+const END_OF_GENERATION_TEXTS = new Set([
+  '<|eot_id|>',
+  '<|im_end|>',
+  '<|end|>',
+  '<|return|>',
+  '<|call|>',
+  '<|flush|>',
+  '<|calls|>',
+  '<end_of_turn>',
+  '<|endoftext|>',
+  '</s>',
+  '<|eom_id|>',
+  '<EOT>',
+  '_<EOT>',
+  '[EOT]',
+  '[EOS]',
+  '<|end_of_text|>',
+  '<end_of_utterance>',
+  '<eos>',
+  '<turn|>',
+  '<|tool_response>',
+  '<｜end▁of▁sentence｜>',
+]);
+
 /** llama.cpp token types (LLAMA_TOKEN_TYPE_*). */
+const NORMAL = 1;
 const UNKNOWN = 2;
 const CONTROL = 3;
 const USER_DEFINED = 4;
@@ -75,7 +124,10 @@ export function tokenizerFilesOfGguf(meta: ReadonlyMap<string, GgufMetaValue>): 
   const rawTypes = meta.get('tokenizer.ggml.token_type');
   const vocab: Vocabulary = {
     tokens: tokens as string[],
-    types: Array.isArray(rawTypes) ? (rawTypes as number[]) : tokens.map(() => 1),
+    types: (tokens as string[]).map((token, id) => {
+      const type = Array.isArray(rawTypes) ? (rawTypes[id] as number) : NORMAL;
+      return END_OF_GENERATION_TEXTS.has(token) && type !== USER_DEFINED ? CONTROL : type;
+    }),
   };
   let tokenizerJson: Record<string, unknown>;
   if (model === 'gpt2') tokenizerJson = gpt2Tokenizer(meta, vocab);
@@ -90,8 +142,10 @@ export function tokenizerFilesOfGguf(meta: ReadonlyMap<string, GgufMetaValue>): 
 /**
  * The tokens matched in text before the model splits it, as llama.cpp does: control, user-defined
  * and unknown ones (so "<unk>" written in a prompt is the unknown token, as llama.cpp makes it).
+ * All are matched in the text as written (llama.cpp partitions before it escapes spaces); control
+ * and unknown ones are special, which message text never becomes (chat-literals.ts).
  */
-function addedTokens(vocab: Vocabulary, isSentencePiece: boolean): Array<Record<string, unknown>> {
+function addedTokens(vocab: Vocabulary): Array<Record<string, unknown>> {
   const added: Array<Record<string, unknown>> = [];
   vocab.types.forEach((type, id) => {
     if (type !== CONTROL && type !== USER_DEFINED && type !== UNKNOWN) return;
@@ -101,7 +155,7 @@ function addedTokens(vocab: Vocabulary, isSentencePiece: boolean): Array<Record<
       single_word: false,
       lstrip: false,
       rstrip: false,
-      normalized: isSentencePiece && type === USER_DEFINED,
+      normalized: false,
       special: type !== USER_DEFINED,
     });
   });
@@ -109,9 +163,12 @@ function addedTokens(vocab: Vocabulary, isSentencePiece: boolean): Array<Record<
 }
 
 function gpt2Tokenizer(meta: ReadonlyMap<string, GgufMetaValue>, vocab: Vocabulary): Record<string, unknown> {
-  const pre = meta.get('tokenizer.ggml.pre') ?? 'default';
-  const regexes = PRE_REGEXES[String(pre)];
-  if (!regexes) throw new NotSupportedYet(`pre-tokenizer ${String(pre)}`, Object.keys(PRE_REGEXES));
+  const preTokenizer = preTokenizerOf(meta);
+  if (!preTokenizer)
+    throw new NotSupportedYet(
+      `pre-tokenizer ${String(meta.get('tokenizer.ggml.pre'))}`,
+      Object.keys(PRE_TOKENIZERS),
+    );
   const merges = meta.get('tokenizer.ggml.merges');
   if (!Array.isArray(merges))
     throw new GgufTokenizerError('is a gpt2 tokenizer without tokenizer.ggml.merges');
@@ -121,12 +178,12 @@ function gpt2Tokenizer(meta: ReadonlyMap<string, GgufMetaValue>, vocab: Vocabula
   });
   return {
     version: '1.0',
-    added_tokens: addedTokens(vocab, false),
+    added_tokens: addedTokens(vocab),
     normalizer: null,
     pre_tokenizer: {
       type: 'Sequence',
       pretokenizers: [
-        ...regexes.map((regex) => ({
+        ...preTokenizer.regexes.map((regex) => ({
           type: 'Split',
           pattern: { Regex: regex },
           behavior: 'Isolated',
@@ -145,7 +202,7 @@ function gpt2Tokenizer(meta: ReadonlyMap<string, GgufMetaValue>, vocab: Vocabula
       end_of_word_suffix: null,
       fuse_unk: false,
       byte_fallback: false,
-      ignore_merges: false,
+      ignore_merges: preTokenizer.isIgnoringMerges,
       vocab: ids,
       merges: merges as string[],
     },
@@ -169,7 +226,7 @@ function sentencePieceTokenizer(
   const addSpacePrefix = meta.get('tokenizer.ggml.add_space_prefix') !== false;
   return {
     version: '1.0',
-    added_tokens: addedTokens(vocab, true),
+    added_tokens: addedTokens(vocab),
     normalizer: {
       type: 'Sequence',
       normalizers: [
@@ -221,42 +278,41 @@ function mergesFromScores(tokens: string[], scores: number[], ids: Record<string
   return merges.map((m) => [m.left, m.right]);
 }
 
-/** tokenizer_config.json's fields First Frame reads: bos/eos text and the chat template. */
+/** How llama.cpp reads the file's pre-tokenizer name ("default" when it names none), or null. */
+function preTokenizerOf(meta: ReadonlyMap<string, GgufMetaValue>): PreTokenizer | null {
+  return PRE_TOKENIZERS[String(meta.get('tokenizer.ggml.pre') ?? 'default')] ?? null;
+}
+
+/**
+ * tokenizer_config.json's fields First Frame reads: bos/eos text, whether every prompt gets them,
+ * and the chat template. As llama.cpp reads them: BOS/EOS ids default to 1/2 for SentencePiece and
+ * 11 for BPE; add_bos defaults to true for SentencePiece and for the pre-tokenizers that ask for it
+ * (Llama 3's, Tekken), add_eos to false; add_bos_token/add_eos_token in the file override both.
+ */
 function tokenizerConfigOf(
   meta: ReadonlyMap<string, GgufMetaValue>,
   vocab: Vocabulary,
 ): Record<string, unknown> {
-  const tokenOf = (key: string) => {
-    const id = meta.get(`tokenizer.ggml.${key}`);
-    return typeof id === 'number' ? (vocab.tokens[id] ?? null) : null;
+  const isSentencePiece = meta.get('tokenizer.ggml.model') === 'llama';
+  const tokenOf = (key: string, fallbackId: number | null) => {
+    const stated = meta.get(`tokenizer.ggml.${key}`);
+    const id = typeof stated === 'number' && stated < vocab.tokens.length ? stated : fallbackId;
+    return id === null ? null : (vocab.tokens[id] ?? null);
   };
+  const flag = (key: string, fallback: boolean) => {
+    const stated = meta.get(`tokenizer.ggml.${key}`);
+    return typeof stated === 'boolean' ? stated : fallback;
+  };
+  const isGlm = ['chatglm-bpe', 'glm4'].includes(String(meta.get('tokenizer.ggml.pre')));
   const template = meta.get('tokenizer.chat_template');
   return {
-    bos_token: tokenOf('bos_token_id'),
-    eos_token: tokenOf('eos_token_id'),
-    add_bos_token: meta.get('tokenizer.ggml.add_bos_token') === true,
+    bos_token: tokenOf('bos_token_id', isSentencePiece ? 1 : isGlm ? null : 11),
+    eos_token: tokenOf('eos_token_id', isSentencePiece ? 2 : 11),
+    add_bos_token: flag('add_bos_token', isSentencePiece || (preTokenizerOf(meta)?.addsBos ?? false)),
+    add_eos_token: flag('add_eos_token', false),
     ...(typeof template === 'string' ? { chat_template: template } : {}),
   };
 }
-
-/**
- * Token texts llama.cpp ends generation at whatever the metadata names (llama-vocab.cpp's
- * special_eog_ids): Phi-3's files name `<|endoftext|>` as eos, yet a turn ends at `<|end|>`.
- */
-const END_OF_GENERATION_TEXTS = new Set([
-  '<|eot_id|>',
-  '<|im_end|>',
-  '<|end|>',
-  '<|return|>',
-  '<|call|>',
-  '<end_of_turn>',
-  '<|endoftext|>',
-  '<|eom_id|>',
-  '<EOT>',
-  '_<EOT>',
-  '<|end_of_text|>',
-  '<end_of_utterance>',
-]);
 
 /**
  * Ids that end a turn: eos, end-of-turn (eot) and end-of-message (eom) when the file names them,

@@ -37,7 +37,7 @@ describe('TextTokenizer', () => {
       },
       { role: 'user' as const, content: 'And then?' },
     ];
-    const text = tokenizer.renderChat(messages);
+    const { text } = tokenizer.renderChat(messages);
     expect(tokenizer.encode(text)).toEqual(wholeEncode(text));
     expect(tokenizer.encode(text)).toEqual(wholeEncode(text));
   });
