@@ -60,6 +60,10 @@ export interface SentencePieceOptions {
   addBosToken?: boolean;
   /** Pads the vocabulary with unused tokens up to this many. */
   numTokens: number;
+  /** Every normal piece scores the same (merges then go leftmost first), not by rank. */
+  isScoringEqually?: boolean;
+  /** Pieces left out (a character left out is still merged from, as SentencePiece does). */
+  droppedPieces?: readonly string[];
 }
 
 /** Llama 2's layout: <unk>, <s>, </s>, then the chat markers this repo's tests use. */
@@ -105,7 +109,8 @@ export function sentencePieceMetadata(options: SentencePieceOptions): Array<[str
     types.push(TYPE.userDefined);
   }
   const numFixed = tokens.length;
-  const pieces = piecesOfBundled(tokenizer.model.vocab).filter((piece) => !tokens.includes(piece));
+  const dropped = new Set([...tokens, ...(options.droppedPieces ?? [])]);
+  const pieces = piecesOfBundled(tokenizer.model.vocab).filter((piece) => !dropped.has(piece));
   const numPieces = options.numTokens > 0 ? options.numTokens - numFixed : pieces.length;
   for (const piece of pieces.slice(0, numPieces)) {
     tokens.push(piece);
@@ -115,7 +120,8 @@ export function sentencePieceMetadata(options: SentencePieceOptions): Array<[str
     tokens.push(`<unused${tokens.length}>`);
     types.push(TYPE.unused);
   }
-  const scores = Float32Array.from(tokens, (_, id) => (id < numFixed ? 0 : -(id - numFixed)));
+  const scoreOf = (id: number) => (options.isScoringEqually ? -1 : -(id - numFixed));
+  const scores = Float32Array.from(tokens, (_, id) => (id < numFixed ? 0 : scoreOf(id)));
   const flags: Array<[string, GgufValue]> = [];
   if (options.addSpacePrefix !== undefined)
     flags.push(['tokenizer.ggml.add_space_prefix', { type: 'bool', value: options.addSpacePrefix }]);

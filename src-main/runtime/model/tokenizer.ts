@@ -51,7 +51,7 @@ export class TextTokenizer {
   private plainTokenizer: Tokenizer | null = null;
 
   constructor(private readonly files: TokenizerFiles) {
-    this.tokenizer = new Tokenizer(files.tokenizerJson, files.tokenizerConfig);
+    this.tokenizer = withTiedMergeRanks(new Tokenizer(files.tokenizerJson, files.tokenizerConfig), files);
     const config = files.tokenizerConfig;
     this.bosToken = tokenText(config['bos_token']);
     this.eosToken = tokenText(config['eos_token']);
@@ -105,9 +105,12 @@ export class TextTokenizer {
     if (!this.plainTokenizer) {
       const json = this.files.tokenizerJson;
       const added = Array.isArray(json['added_tokens']) ? (json['added_tokens'] as unknown[]) : [];
-      this.plainTokenizer = new Tokenizer(
-        { ...json, added_tokens: added.filter((t) => (t as { special?: unknown }).special !== true) },
-        this.files.tokenizerConfig,
+      this.plainTokenizer = withTiedMergeRanks(
+        new Tokenizer(
+          { ...json, added_tokens: added.filter((t) => (t as { special?: unknown }).special !== true) },
+          this.files.tokenizerConfig,
+        ),
+        this.files,
       );
     }
     return this.plainTokenizer.encode(text, { add_special_tokens: false }).ids;
@@ -288,6 +291,22 @@ const LONG_SAMPLE = Array.from(
   (_, i) =>
     `Mr. Darcy's ${i * 37} letters,  written\tat 4:30 pm (or so)\n\nwere "kind"; ${'ab'.repeat(i)}! don't — é `,
 ).join(' ');
+
+/**
+ * A BPE model whose tokenizer.json gives `merge_ranks` (a GGUF's SentencePiece vocabulary, where
+ * merges of equal score share a rank: gguf-tokenizer.ts) ranks its merges by them, so equal ranks
+ * go leftmost first as llama.cpp's SentencePiece does. Reaches into the library's BPE model (its
+ * `bpe_ranks` map, keyed by the JSON of the pair); a library without that map is left as it is.
+ */
+function withTiedMergeRanks(tokenizer: Tokenizer, files: TokenizerFiles): Tokenizer {
+  const model = files.tokenizerJson['model'] as { merges?: unknown; merge_ranks?: unknown } | undefined;
+  const bpe = tokenizer.model as unknown as { bpe_ranks?: unknown };
+  if (!Array.isArray(model?.merge_ranks) || !Array.isArray(model.merges) || !(bpe.bpe_ranks instanceof Map))
+    return tokenizer;
+  const ranks = model.merge_ranks as number[];
+  bpe.bpe_ranks = new Map((model.merges as string[][]).map((pair, i) => [JSON.stringify(pair), ranks[i]]));
+  return tokenizer;
+}
 
 /** tokenizer_config's chat_template: a string, or a list of named templates whose `default` counts. */
 function templateSource(value: unknown): string | null {

@@ -19,6 +19,7 @@ const CORPUS = [
   'Ελληνικά, русский, 日本語のテキスト, 한국어, emoji 🎉👩‍👩‍👧 and math ∑∫√',
   '  leading spaces,   runs of   spaces,\ttabs\t\tand\n\nnewlines\r\n   \n',
   "don't WON'T I'm you're they've we'll she'd IT'S HelloWorld camelCase XMLHttpRequest",
+  'an organized quiz: the quick kind knight asked questions',
   ' noter noters noter, Noter',
   '<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|im_start|>assistant\n<|im_end|>',
   '<start_of_turn>user\nHi<end_of_turn>\n<s>x</s> <unk> <table>a</table>',
@@ -46,6 +47,15 @@ const VOCABULARIES: Array<{ name: string; write: (file: string) => string }> = [
   {
     name: 'llama (SentencePiece), Gemma layout: no space prefix, user-defined runs',
     write: (file) => sentencePieceVocabGguf(file, GEMMA_PIECES),
+  },
+  {
+    name: 'llama (SentencePiece), equal scores (leftmost first), characters missing from the pieces',
+    write: (file) =>
+      sentencePieceVocabGguf(file, {
+        ...LLAMA2_PIECES,
+        isScoringEqually: true,
+        droppedPieces: ['z', 'q', 'k'],
+      }),
   },
 ];
 

@@ -223,6 +223,7 @@ function sentencePieceTokenizer(
     if (!(token in ids)) ids[token] = id;
   });
   const unkId = meta.get('tokenizer.ggml.unknown_token_id');
+  const spm = mergesFromScores(vocab.tokens, scores as number[], ids);
   const addSpacePrefix = meta.get('tokenizer.ggml.add_space_prefix') !== false;
   return {
     version: '1.0',
@@ -255,27 +256,39 @@ function sentencePieceTokenizer(
       byte_fallback: true,
       ignore_merges: false,
       vocab: ids,
-      merges: mergesFromScores(vocab.tokens, scores as number[], ids),
+      merges: spm.merges,
+      // Read by TextTokenizer (tiedMergeRanks): Hugging Face's format has no field for it.
+      merge_ranks: spm.ranks,
     },
   };
 }
 
 /**
- * SentencePiece merges from token scores: every split of a token into two tokens is a merge,
- * ranked by the merged token's score (highest first), so BPE merges what SPM would.
+ * SentencePiece merges from token scores: every split of a token into two symbols is a merge,
+ * ranked by the merged token's score (highest first), so BPE merges what SPM would. A symbol is a
+ * token or a single character (llama.cpp starts from characters, tokens or not, and byte-falls
+ * back whatever stays unmerged). `ranks` gives merges of equal score the same rank, so that BPE,
+ * like llama.cpp, takes the leftmost of them first (the list's order alone would rank them by id).
  */
-function mergesFromScores(tokens: string[], scores: number[], ids: Record<string, number>): string[][] {
+function mergesFromScores(
+  tokens: string[],
+  scores: number[],
+  ids: Record<string, number>,
+): { merges: string[][]; ranks: number[] } {
+  const isSymbol = (text: string) => Object.hasOwn(ids, text) || [...text].length === 1;
   const merges: Array<{ left: string; right: string; score: number; id: number }> = [];
   tokens.forEach((token, id) => {
     const chars = [...token];
     for (let cut = 1; cut < chars.length; cut++) {
       const left = chars.slice(0, cut).join('');
       const right = chars.slice(cut).join('');
-      if (left in ids && right in ids) merges.push({ left, right, score: scores[id]!, id });
+      if (isSymbol(left) && isSymbol(right)) merges.push({ left, right, score: scores[id]!, id });
     }
   });
   merges.sort((a, b) => b.score - a.score || a.id - b.id);
-  return merges.map((m) => [m.left, m.right]);
+  const ranks: number[] = [];
+  merges.forEach((m, i) => ranks.push(i > 0 && merges[i - 1]!.score === m.score ? ranks[i - 1]! : i));
+  return { merges: merges.map((m) => [m.left, m.right]), ranks };
 }
 
 /** How llama.cpp reads the file's pre-tokenizer name ("default" when it names none), or null. */
