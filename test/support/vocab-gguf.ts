@@ -36,6 +36,8 @@ export interface BpeVocabOptions {
   eosToken: string | null;
   /** tokenizer.ggml.add_bos_token (absent when undefined: the pre-tokenizer's default). */
   addBosToken?: boolean;
+  /** general.name (llama.cpp reads a few models' token rules from it, Phi-3's). */
+  name?: string;
 }
 
 /** Writes a vocabulary-only gpt2 GGUF; returns its path. */
@@ -76,7 +78,11 @@ export function bpeVocabGguf(outPath: string, options: BpeVocabOptions): string 
   const kept = metadata.filter(
     ([key]) => !replaced.some(([r]) => r === key) && key !== 'tokenizer.ggml.add_bos_token',
   );
-  writeGguf(outPath, [...hyperparameters(`bpe-${options.pre}`), ...kept, ...replaced, ...flags], []);
+  writeGguf(
+    outPath,
+    [...hyperparameters(options.name ?? `bpe-${options.pre}`), ...kept, ...replaced, ...flags],
+    [],
+  );
   return outPath;
 }
 

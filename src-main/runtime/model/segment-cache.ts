@@ -4,6 +4,16 @@ import { chunkAtSpaces } from './safe-cuts';
 /** Encodes one piece of text that holds no special token. */
 export type EncodePiece = (text: string) => number[];
 
+/** Whether a special token takes the whitespace before it (lstrip) or after it (rstrip) with it. */
+export interface TokenStrip {
+  lstrip: boolean;
+  rstrip: boolean;
+}
+
+/** Whitespace as llama.cpp strips it next to a token (C's isspace). */
+const LEADING_SPACE = /^[ \t\n\v\f\r]+/;
+const TRAILING_SPACE = /[ \t\n\v\f\r]+$/;
+
 const MAX_ENTRIES = 4096;
 const MIN_CACHED_CHARS = 64;
 /** Long pieces are cached in chunks of about this many characters (see chunkAtSpaces). */
@@ -29,6 +39,7 @@ export class SegmentCache {
     private readonly encodePiece: EncodePiece,
     private readonly encodePlain: EncodePiece,
     private readonly chunkChars: number | null = null,
+    private readonly strips: ReadonlyMap<string, TokenStrip> = new Map(),
   ) {
     const tokens = [...specialIds.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
     this.splitter = tokens.length > 0 ? new RegExp(`(${tokens.join('|')})`) : null;
@@ -89,11 +100,25 @@ export class SegmentCache {
 
   /** Special tokens and the text between them, long text cut into chunks when that is exact. */
   private *parts(text: string): Generator<string> {
-    for (const part of this.splitter ? text.split(this.splitter) : [text]) {
+    const split = this.splitter ? text.split(this.splitter) : [text];
+    if (this.strips.size > 0) this.strip(split);
+    for (const part of split) {
       if (part.length === 0) continue;
       if (this.chunkChars === null || part.length <= 2 * this.chunkChars || this.specialIds.has(part))
         yield part;
       else yield* chunkAtSpaces(part, this.chunkChars);
+    }
+  }
+
+  /**
+   * Cuts the whitespace a stripping special token takes with it from the text beside it. `split`
+   * is a split by the one-group splitter: text and special tokens alternate, tokens at odd indices.
+   */
+  private strip(split: string[]): void {
+    for (let i = 1; i < split.length; i += 2) {
+      const strip = this.strips.get(split[i]!);
+      if (strip?.lstrip) split[i - 1] = split[i - 1]!.replace(TRAILING_SPACE, '');
+      if (strip?.rstrip) split[i + 1] = split[i + 1]!.replace(LEADING_SPACE, '');
     }
   }
 

@@ -5,6 +5,7 @@ import type { PromptText } from './chat-literals';
 import { PROMPT_LIMITS } from '../../limits';
 import { canCutAtSpaces } from './safe-cuts';
 import { CHUNK_CHARS, SegmentCache } from './segment-cache';
+import type { TokenStrip } from './segment-cache';
 
 /** One chat turn as the template sees it. */
 export interface ChatTurn {
@@ -46,6 +47,8 @@ export class TextTokenizer {
   readonly vocabSize: number;
   /** Special tokens (control tokens) by text: what message text must never become. */
   private readonly specials = new Map<string, number>();
+  /** Special tokens that take the whitespace beside them (added tokens' lstrip/rstrip). */
+  private readonly strips = new Map<string, TokenStrip>();
   private readonly segments: SegmentCache | null;
   /** The same tokenizer without its special tokens, built when message text first holds one. */
   private plainTokenizer: Tokenizer | null = null;
@@ -61,8 +64,12 @@ export class TextTokenizer {
     this.vocabSize = largestId(this.tokenizer.get_vocab(true).values()) + 1;
     const source = files.chatTemplateFile ?? templateSource(config['chat_template']);
     this.template = source === null ? null : ChatTemplate.parse(source);
-    for (const [id, token] of this.tokenizer.get_added_tokens_decoder())
-      if (token.special) this.specials.set(token.content, id);
+    for (const [id, token] of this.tokenizer.get_added_tokens_decoder()) {
+      if (!token.special) continue;
+      this.specials.set(token.content, id);
+      if (token.lstrip || token.rstrip)
+        this.strips.set(token.content, { lstrip: token.lstrip, rstrip: token.rstrip });
+    }
     this.segments = this.segmentCacheIfExact(files.tokenizerJson);
   }
 
@@ -89,6 +96,7 @@ export class TextTokenizer {
       (text) => this.wholeEncode(text),
       (text) => this.plainEncode(text),
       chunkChars,
+      this.strips,
     );
   }
 

@@ -23,6 +23,7 @@ const CORPUS = [
   ' noter noters noter, Noter',
   '<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|im_start|>assistant\n<|im_end|>',
   '<start_of_turn>user\nHi<end_of_turn>\n<s>x</s> <unk> <table>a</table>',
+  '<|user|>\n  Hi there <|end|>\n<|assistant|>\n \t',
   '',
   ' ',
   '\n',
@@ -40,6 +41,16 @@ const VOCABULARIES: Array<{ name: string; write: (file: string) => string }> = [
   },
   { name: 'gpt2, tekken (Mistral Nemo)', write: (file) => bpeVocabGguf(file, bpe('tekken')) },
   { name: 'gpt2, qwen2', write: (file) => bpeVocabGguf(file, bpe('qwen2')) },
+  {
+    name: 'gpt2, a file named Phi-3 (special tokens take the whitespace after them)',
+    write: (file) =>
+      bpeVocabGguf(file, {
+        ...bpe('gpt-2'),
+        // llama.cpp looks these up by text in a file named Phi-3 (and fails to load without them).
+        controls: [...CHAT_CONTROLS, '<s>', '</s>', '<unk>'],
+        name: 'Phi-3-mini-4k-instruct',
+      }),
+  },
   {
     name: 'llama (SentencePiece), Llama 2 layout',
     write: (file) => sentencePieceVocabGguf(file, { ...LLAMA2_PIECES, addBosToken: undefined }),

@@ -104,6 +104,12 @@ const END_OF_GENERATION_TEXTS = new Set([
   '<｜end▁of▁sentence｜>',
 ]);
 
+/**
+ * llama.cpp takes the whitespace after every special token of a file named Phi-3 (general.name),
+ * so its chat template's "<|end|>\n" reads as "<|end|>"; these keep it.
+ */
+const PHI3_KEEPS_SPACE = new Set(['<unk>', '<s>', '<|endoftext|>']);
+
 /** llama.cpp token types (LLAMA_TOKEN_TYPE_*). */
 const NORMAL = 1;
 const UNKNOWN = 2;
@@ -145,8 +151,12 @@ export function tokenizerFilesOfGguf(meta: ReadonlyMap<string, GgufMetaValue>): 
  * All are matched in the text as written (llama.cpp partitions before it escapes spaces); control
  * and unknown ones are special, which message text never becomes (chat-literals.ts).
  */
-function addedTokens(vocab: Vocabulary): Array<Record<string, unknown>> {
+function addedTokens(
+  meta: ReadonlyMap<string, GgufMetaValue>,
+  vocab: Vocabulary,
+): Array<Record<string, unknown>> {
   const added: Array<Record<string, unknown>> = [];
+  const isPhi3 = /phi-?3/.test(String(meta.get('general.name') ?? '').toLowerCase());
   vocab.types.forEach((type, id) => {
     if (type !== CONTROL && type !== USER_DEFINED && type !== UNKNOWN) return;
     added.push({
@@ -154,7 +164,7 @@ function addedTokens(vocab: Vocabulary): Array<Record<string, unknown>> {
       content: vocab.tokens[id],
       single_word: false,
       lstrip: false,
-      rstrip: false,
+      rstrip: isPhi3 && !PHI3_KEEPS_SPACE.has(vocab.tokens[id]!),
       normalized: false,
       special: type !== USER_DEFINED,
     });
@@ -178,7 +188,7 @@ function gpt2Tokenizer(meta: ReadonlyMap<string, GgufMetaValue>, vocab: Vocabula
   });
   return {
     version: '1.0',
-    added_tokens: addedTokens(vocab),
+    added_tokens: addedTokens(meta, vocab),
     normalizer: null,
     pre_tokenizer: {
       type: 'Sequence',
@@ -227,7 +237,7 @@ function sentencePieceTokenizer(
   const addSpacePrefix = meta.get('tokenizer.ggml.add_space_prefix') !== false;
   return {
     version: '1.0',
-    added_tokens: addedTokens(vocab),
+    added_tokens: addedTokens(meta, vocab),
     normalizer: {
       type: 'Sequence',
       normalizers: [
