@@ -312,7 +312,12 @@ function withTiedMergeRanks(tokenizer: Tokenizer, files: TokenizerFiles): Tokeni
   if (!Array.isArray(model?.merge_ranks) || !Array.isArray(model.merges) || !(bpe.bpe_ranks instanceof Map))
     return tokenizer;
   const ranks = model.merge_ranks as number[];
-  bpe.bpe_ranks = new Map((model.merges as string[][]).map((pair, i) => [JSON.stringify(pair), ranks[i]]));
+  const pairs = model.merges as string[][];
+  const bpeRanks = bpe.bpe_ranks as Map<string, number>;
+  // Only tied merges differ from their place in the list (a few, where scores repeat).
+  ranks.forEach((rank, i) => {
+    if (rank !== i) bpeRanks.set(JSON.stringify(pairs[i]), rank);
+  });
   return tokenizer;
 }
 

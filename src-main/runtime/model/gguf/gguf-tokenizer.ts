@@ -285,13 +285,16 @@ function mergesFromScores(
   scores: number[],
   ids: Record<string, number>,
 ): { merges: string[][]; ranks: number[] } {
-  const isSymbol = (text: string) => Object.hasOwn(ids, text) || [...text].length === 1;
+  // A Map and cuts by UTF-16 index: a Gemma vocabulary (256k tokens) has a million merges or so.
+  const known = new Map(Object.entries(ids));
+  const isSymbol = (text: string) =>
+    known.has(text) || text.length === 1 || (text.length === 2 && isHighSurrogate(text, 0));
   const merges: Array<{ left: string; right: string; score: number; id: number }> = [];
   tokens.forEach((token, id) => {
-    const chars = [...token];
-    for (let cut = 1; cut < chars.length; cut++) {
-      const left = chars.slice(0, cut).join('');
-      const right = chars.slice(cut).join('');
+    for (let cut = 1; cut < token.length; cut++) {
+      if (isHighSurrogate(token, cut - 1)) continue; // never inside a surrogate pair
+      const left = token.slice(0, cut);
+      const right = token.slice(cut);
       if (isSymbol(left) && isSymbol(right)) merges.push({ left, right, score: scores[id]!, id });
     }
   });
@@ -299,6 +302,11 @@ function mergesFromScores(
   const ranks: number[] = [];
   merges.forEach((m, i) => ranks.push(i > 0 && merges[i - 1]!.score === m.score ? ranks[i - 1]! : i));
   return { merges: merges.map((m) => [m.left, m.right]), ranks };
+}
+
+function isHighSurrogate(text: string, at: number): boolean {
+  const unit = text.charCodeAt(at);
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 /** How llama.cpp reads the file's pre-tokenizer name ("default" when it names none), or null. */
