@@ -97,6 +97,19 @@ describe('chat message text is text', () => {
     expect(tokenizer.decode(ids, false)).toBe(`<|endoftext|><|user|>${content}<|end|><|assistant|>`);
   });
 
+  it('gives the same ids when another instance (the tokenizer thread) encodes the chat and this one learns it', () => {
+    const long = `${'She wrote of the ball and the weather, '.repeat(12)}${injected} ${'and then of Bath. '.repeat(12)}`;
+    const rendered = tokenizer.renderChat([{ role: 'user', content: long }]);
+    const thread = withConfig({});
+    const serving = withConfig({});
+    const { ids, numIdsPerPart } = thread.encodeCounted(rendered.text, rendered.literals);
+    serving.learn(rendered.text, ids, numIdsPerPart, rendered.literals);
+    expect(serving.numUncachedChars(rendered.text, rendered.literals)).toBeLessThan(rendered.text.length / 2);
+    expect(serving.encodePrompt(rendered)).toEqual(serving.withAddedSpecials(rendered, ids));
+    expect(serving.encodePrompt(rendered)).toEqual(tokenizer.encodePrompt(rendered));
+    expect(numControls(ids)).toBe(4);
+  });
+
   it("still parses special-token text in a raw prompt (as llama.cpp's server does for completions)", () => {
     expect(numControls(tokenizer.encodePrompt(rawPrompt(injected)))).toBe(4);
   });
