@@ -1,3 +1,5 @@
+import { shapeBeyondLimits } from './shape-limits';
+
 /** A Hugging Face `config.json`, kept whole: the runtime reads only the fields below. */
 export type ModelConfig = Record<string, unknown> & { model_type?: string; torch_dtype?: string };
 
@@ -74,7 +76,8 @@ function requiredInt(config: ModelConfig, key: FieldKey): number {
 
 /**
  * Derives the K/V geometry: layers, K/V heads (default: the query heads, MHA), head dim (given,
- * or hidden size / heads), vocabulary and context length. Throws ConfigFieldError naming the field.
+ * or hidden size / heads), vocabulary and context length. Throws ConfigFieldError naming the field,
+ * also for a value beyond what First Frame can run (shape-limits.ts).
  */
 export function shapeOf(config: ModelConfig): ModelShape {
   const numLayers = requiredInt(config, 'numLayers');
@@ -93,7 +96,7 @@ export function shapeOf(config: ModelConfig): ModelShape {
       'num_key_value_heads',
       `(${numKvHeads}) does not divide num_attention_heads (${numHeads})`,
     );
-  return {
+  const shape = {
     numLayers,
     numKvHeads,
     headDim,
@@ -101,6 +104,17 @@ export function shapeOf(config: ModelConfig): ModelShape {
     hiddenSize,
     maxPositions: requiredInt(config, 'maxPositions'),
   };
+  const beyond = shapeBeyondLimits(
+    (
+      ['numLayers', 'numHeads', 'numKvHeads', 'headDim', 'hiddenSize', 'vocabSize', 'maxPositions'] as const
+    ).map((key) => ({
+      name: FIELDS[key].names.find((name) => config[name] != null) ?? FIELDS[key].names[0],
+      dimension: key,
+      value: key === 'numHeads' ? numHeads : shape[key],
+    })),
+  );
+  if (beyond) throw new ConfigFieldError(beyond.field, beyond.problem);
+  return shape;
 }
 
 /** Token ids that end generation, from config.json and generation_config.json. */

@@ -15,6 +15,7 @@ import { unknownFormatReason } from './folder-format';
 import { inspectVariant } from './inspect-variant';
 import type { VariantGraph } from './inspect-variant';
 import { ModelFolderError } from './model-folder-error';
+import { shapeBeyondLimits } from './shape-limits';
 import { TextTokenizer } from './tokenizer';
 import { defaultVariantOf, findVariantFiles, GENAI_VARIANT, VARIANT_FILES } from './variants';
 import type { VariantFile, VariantName } from './variants';
@@ -115,6 +116,15 @@ function loadGenaiFolder(abs: string, raw: Record<string, unknown>): ModelFolder
     model_type: genai.model.type,
   }) as ModelConfig;
   const shape = genaiShapeOf(genai);
+  const beyond = shapeBeyondLimits([
+    { name: 'model.decoder.num_hidden_layers', dimension: 'numLayers', value: shape.numLayers },
+    { name: 'model.decoder.num_key_value_heads', dimension: 'numKvHeads', value: shape.numKvHeads },
+    { name: 'model.decoder.head_size', dimension: 'headDim', value: shape.headDim },
+    { name: 'model.decoder.hidden_size', dimension: 'hiddenSize', value: shape.hiddenSize },
+    { name: 'model.vocab_size', dimension: 'vocabSize', value: shape.vocabSize },
+    { name: 'model.context_length', dimension: 'maxPositions', value: shape.maxPositions },
+  ]);
+  if (beyond) throw new ModelFolderError(abs, MODEL_FILES.genaiConfig, `${beyond.field} ${beyond.problem}`);
   const generationConfig = readFolderJson(abs, MODEL_FILES.generationConfig, true) ?? {};
   const tokenizer = buildTokenizer(abs);
   const eosIds = endIdsOf(abs, tokenizer, eosIdsOf(genai.model, generationConfig));

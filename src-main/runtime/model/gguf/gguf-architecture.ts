@@ -10,6 +10,7 @@ import { gemmaDimsOf } from './gemma-dims';
 import { ropeFactorsTensorOf } from './rope-factors';
 import { projectionLayoutOf } from './stacked-projections';
 import type { ProjectionLayout } from './stacked-projections';
+import { shapeBeyondLimits } from '../shape-limits';
 
 /**
  * A llama-family decoder's dimensions as a GGUF states them: the fused writer's, but its RoPE
@@ -146,6 +147,17 @@ export function dimsOf(
       },
     ),
   };
+  const beyond = shapeBeyondLimits([
+    { name: `${arch}.block_count`, dimension: 'numLayers', value: dims.numLayers },
+    { name: `${arch}.attention.head_count`, dimension: 'numHeads', value: numHeads },
+    { name: `${arch}.attention.head_count_kv`, dimension: 'numKvHeads', value: dims.numKvHeads },
+    { name: `${arch}.attention.key_length`, dimension: 'headDim', value: headDim },
+    { name: `${arch}.embedding_length`, dimension: 'hiddenSize', value: hiddenSize },
+    { name: `${arch}.feed_forward_length`, dimension: 'intermediateSize', value: dims.intermediateSize },
+    { name: `${arch}.vocab_size`, dimension: 'vocabSize', value: dims.vocabSize },
+    { name: `${arch}.context_length`, dimension: 'maxPositions', value: dims.contextLength },
+  ]);
+  if (beyond) throw new GgufModelError(`${beyond.field} ${beyond.problem}`);
   if (numHeads % dims.numKvHeads !== 0)
     throw new GgufModelError(
       `${arch}.attention.head_count_kv (${dims.numKvHeads}) does not divide head_count (${numHeads})`,

@@ -110,6 +110,23 @@ describe('config.json of the common decoder families', () => {
     expect(shapeOf(config).numKvHeads).toBe(16);
   });
 
+  it('refuses a dimension beyond what can run at listing, naming the field, instead of failing at first use', () => {
+    expect(() => shapeOf({ ...FAMILIES['llama'], max_position_embeddings: 2 ** 53 - 1 })).toThrow(
+      new ConfigFieldError(
+        'max_position_embeddings',
+        'is 9,007,199,254,740,991, more than First Frame can run (at most 1,048,576)',
+      ),
+    );
+    expect(() => shapeOf({ ...FAMILIES['llama'], num_attention_heads: 1_000_000 })).toThrow(
+      /^num_attention_heads is 1,000,000, more than First Frame can run/,
+    );
+    expect(() =>
+      shapeOf({ ...FAMILIES['llama'], max_position_embeddings: 1_048_576, head_dim: 512 }),
+    ).toThrow(
+      /^max_position_embeddings \(1,048,576\) with head_dim 512 needs rotary tables larger than First Frame allocates/,
+    );
+  });
+
   it('names the missing or wrong field and what the runtime needs it for', () => {
     const { max_position_embeddings: _m, ...noContext } = FAMILIES['llama']!;
     expect(() => shapeOf(noContext)).toThrow(
