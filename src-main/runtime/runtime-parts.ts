@@ -111,6 +111,7 @@ export function buildEngine(
     pageSize: options.pageSize,
     limits: options,
     tokenizeLong: (model, text) => tokenizer.encode(model, text),
+    log: options.log,
   });
   const dispose = () => {
     engine.dispose();

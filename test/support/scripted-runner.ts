@@ -84,12 +84,16 @@ export class ScriptedRunner implements SlotRunner {
       : { tokenId: SCRIPTED_TOKEN_ID, rngState: 1 };
   }
 
+  /** Set to make load() fail with it (as a worker's session creation or warm-up throws). */
+  loadError: Error | null = null;
+
   /** Every load job this runner was given, in order. */
   readonly loadJobs: LoadJob[] = [];
 
   async load(job: LoadJob): Promise<LoadedReply> {
     this.loadJobs.push(job);
     await Promise.resolve();
+    if (this.loadError) throw this.loadError;
     this.clock.advance(this.times.loadMs);
     const host = {
       hostBytes: 0,
@@ -163,6 +167,13 @@ export class ScriptedRunner implements SlotRunner {
     const held = this.held;
     this.held = null;
     held?.resume();
+  }
+
+  /** The held step fails with `error` (as ONNX Runtime throws inside a forward); the worker lives on. */
+  failHeld(error: Error): void {
+    const held = this.held;
+    this.held = null;
+    held?.fail(error);
   }
 
   /**

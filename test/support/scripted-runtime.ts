@@ -34,6 +34,8 @@ export interface ScriptedRuntime {
 export async function scriptedRuntime(
   overrides: Partial<RuntimeOptions> = {},
   times: RunnerTimes = SCRIPTED_TIMES,
+  /** Sets up each runner as it is made, before its load (e.g. a load that fails). */
+  prepare: (runner: ScriptedRunner) => void = () => undefined,
 ): Promise<ScriptedRuntime> {
   const clock = new ManualClock();
   const runners: ScriptedRunner[] = [];
@@ -43,6 +45,7 @@ export async function scriptedRuntime(
     clock,
     createRunner: () => {
       const runner = new ScriptedRunner(clock, times, pages);
+      prepare(runner);
       runners.push(runner);
       return runner;
     },

@@ -1,4 +1,5 @@
 import type { Clock } from '../../telemetry/clock';
+import type { Log } from '../../telemetry/log';
 import type { ModelCatalogue } from '../model';
 import type { PageStore } from '../pages';
 import type { SlotRegistry } from '../slots';
@@ -15,4 +16,6 @@ export interface EngineDeps {
   limits: RequestLimits;
   /** Tokenizes long prompts off the serving thread; null tokenizes every prompt inline. */
   tokenizeLong: TokenizeLong | null;
+  /** Hears what a user is not shown (ONNX Runtime's raw error text). */
+  log: Log;
 }

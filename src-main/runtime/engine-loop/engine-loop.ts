@@ -66,6 +66,7 @@ export class EngineLoop {
       drops: this.drops,
       finish,
       iterate: () => this.iterate(),
+      log: deps.log,
     });
     this.deadlines = new Deadlines(deps.clock, (requestId) =>
       this.end(requestId, 'deadline', 'the request passed its deadline'),

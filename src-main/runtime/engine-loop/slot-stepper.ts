@@ -1,5 +1,7 @@
 import type { FinishReason } from '../../telemetry/timeline';
 import type { StepJob } from '../engine/protocol';
+import { plainOrtError } from '../engine/ort-error';
+import type { Log } from '../../telemetry/log';
 import type { Slot, SlotRegistry } from '../slots';
 import type { Scheduler, Sequence, StepPlan } from '../scheduler';
 import type { DropQueue } from './drop-queue';
@@ -14,6 +16,8 @@ export interface StepperHost {
   finish(seq: Sequence, reason: FinishReason, errorMessage: string | null): void;
   /** Runs a whole loop iteration (inbox, deadlines, every slot). */
   iterate(): void;
+  /** Hears ONNX Runtime's raw text when a step fails (the user reads a sentence). */
+  log: Log;
 }
 
 /**
@@ -81,9 +85,13 @@ export class SlotStepper {
     );
   }
 
+  /** Ends the plan's sequences with the step's error; ONNX Runtime's own text goes to the log. */
   private failPlan(plan: StepPlan, error: Error): void {
+    const reason = plainOrtError(error.message);
+    if (reason !== error.message)
+      this.host.log.warn('engine', `a step failed; ONNX Runtime said: ${error.message}`);
     const seqs = [...(plan.prefill ? [plan.prefill.seq] : []), ...plan.decodeRows];
     for (const seq of seqs)
-      if (this.host.scheduler.isLive(seq)) this.host.finish(seq, 'error', `step failed: ${error.message}`);
+      if (this.host.scheduler.isLive(seq)) this.host.finish(seq, 'error', `step failed: ${reason}`);
   }
 }

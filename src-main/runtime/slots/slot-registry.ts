@@ -2,6 +2,7 @@ import { reasonOf } from '../../telemetry/log';
 import { isBusySlotStatus } from '../../telemetry/residency';
 import type { CatalogueModel } from '../model';
 import type { SpareState } from '../engine/spare-worker';
+import { plainOrtError } from '../engine/ort-error';
 import { footprintOf, mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
 import type { Slot, SlotRunner } from './slot';
 import { SlotEventLog } from './slot-event-log';
@@ -212,7 +213,13 @@ export class SlotRegistry {
       this.expiry.schedule(slot);
       return slot;
     } catch (error) {
-      const reason = (error as Error).message;
+      const raw = (error as Error).message;
+      const reason = plainOrtError(raw);
+      if (reason !== raw)
+        this.options.log.warn(
+          'slots',
+          `model ${slot.model.modelId} failed to load; ONNX Runtime said: ${raw}`,
+        );
       const runner = slot.runner;
       slot.runner = null;
       await this.closeRunner(slot, runner);
