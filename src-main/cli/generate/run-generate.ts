@@ -3,6 +3,7 @@ import path from 'node:path';
 import { collectGeneration, Runtime } from '../../runtime';
 import type { CollectedGeneration } from '../../runtime';
 import { runtimeFoldersOf } from '../../service/data-folder';
+import { makeNewFilesPrivate, makePrivateFolder } from '../../private-files';
 import { print, printError, printPart } from '../../printable';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../paths';
 import { UsageError } from '../usage-error';
@@ -30,9 +31,13 @@ export async function runGenerate(argv: string[]): Promise<number> {
   }
   const asPath = args.model === null ? null : path.resolve(args.model);
   const modelPath = asPath && existsSync(asPath) ? asPath : null;
+  const dataDir = args.dataDir ?? DEFAULT_DATA_DIR;
+  // The graph caches it writes there are the user's alone, as the app makes them.
+  makeNewFilesPrivate();
+  makePrivateFolder(dataDir);
   const runtime = await Runtime.create({
     bundledModelsDir: BUNDLED_MODELS_DIR,
-    ...runtimeFoldersOf(args.dataDir ?? DEFAULT_DATA_DIR),
+    ...runtimeFoldersOf(dataDir),
     modelPaths: modelPath ? [modelPath] : [],
     prefillChunkTokens: null,
     // One generation, one load: a worker started ahead of a second load would only cost startup.
