@@ -19,6 +19,11 @@ function brokenCopy(dir: string): void {
   const name = Buffer.from('\u0042\u0011model.norm.weight\u004a', 'latin1');
   const at = bytes.indexOf(name);
   expect(at).toBeGreaterThan(0);
+  const length = (bytes[at + name.length]! & 0x7f) | (bytes[at + name.length + 1]! << 7);
+  const { hidden_size: hiddenSize } = JSON.parse(readFileSync(path.join(from, 'config.json'), 'utf8')) as {
+    hidden_size: number;
+  };
+  expect(length).toBe(hiddenSize * 4); // float32, one per hidden unit
   bytes.writeFloatLE(NaN, at + name.length + 2 + 4 * 3);
   writeFileSync(path.join(dir, 'onnx', 'model.onnx'), bytes);
 }
