@@ -2,9 +2,10 @@ import { useState } from 'react';
 import type { MethodOutput } from '../../../src-main/service/contract';
 import { TRACE_EXAMPLE_LINE } from '../../../src-main/telemetry/trace/trace-example';
 import { useStores } from '../../store';
-import { BoundaryPhasesPanel, ReportSummary } from '../dashboard';
+import { ReportSummary } from '../dashboard';
 import { asLatencyReport } from './as-report';
 import { TraceDropZone } from './TraceDropZone';
+import { TracePhasesPanel } from './TracePhasesPanel';
 import { CopyButton, Notice, Panel } from '../../components';
 
 type ImportResult = MethodOutput<'traces.import'> & { fileName: string; wasStrict: boolean };
@@ -58,12 +59,8 @@ export function TracesView() {
         )}
       </Panel>
       {report && (
-        <Panel
-          title={`Where the time went, seen from the ${report.boundary}`}
-          hint="seed 003's seven phases"
-          className="wide"
-        >
-          <BoundaryPhasesPanel report={report} />
+        <Panel title="Where the time went" hint="from sending the request to the last word" className="wide">
+          <TracePhasesPanel report={report} />
         </Panel>
       )}
       {report && (

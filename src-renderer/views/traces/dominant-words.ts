@@ -1,0 +1,19 @@
+import type { BoundaryPhases } from '../../../src-main/telemetry/report';
+import { PART_LABELS } from '../../parts';
+import { formatMs, formatShare } from '../../components/format';
+import { TRACE_PHASE_LABELS } from './phase-rows';
+
+/**
+ * What took longest before the first word, in plain words, with the next thing to try. When
+ * the phase has server parts inside, the advice is the largest part's (it names what to change
+ * in this app; the phase-level advice speaks of gateways, which a local app does not have).
+ */
+export function dominantWordsOf(phases: BoundaryPhases): string | null {
+  const t = phases.dominantTtft;
+  if (!t) return null;
+  const label = TRACE_PHASE_LABELS[t.phase];
+  const head = `${label[0]!.toUpperCase()}${label.slice(1)} took longest before the first word (${formatMs(t.meanMs)} mean, ${formatShare(t.share)} of the wait for it)`;
+  if (t.part && t.partNextTest)
+    return `${head}. Inside it, ${PART_LABELS[t.part]} took most: ${t.partNextTest}.`;
+  return `${head}: ${t.nextTest}.`;
+}
