@@ -1,18 +1,24 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { ReactNode } from 'react';
-import { CopyButton, Panel } from '../../components';
+import { CopyButton, Panel, usePolling } from '../../components';
 import { useSlice, useStores } from '../../store';
 import { DiscoveredModels } from './DiscoveredModels';
 import { ModelList } from './ModelList';
 
+/** How often the open panel looks at the models folder again (each look is one models.list). */
+const FOLDER_LOOK_MS = 3000;
+
 /**
  * "Add a model": where the models folder is (open it on the desktop, copy its path in a
- * browser), what loads from it, the models already found on this machine, and a rescan.
+ * browser), what loads from it, the models already found on this machine. While it is open it
+ * looks at the folder every few seconds, so a model copied in shows up without a button press.
  */
 export function AddModelPanel(props: { onClose?: () => void }) {
   const status = useSlice('ui', (s) => s.status);
   const models = useSlice('slots', (s) => s.models);
   const refresh = useSlice('slots', (s) => s.refresh);
+  const lookAgain = useCallback(() => void refresh(), [refresh]);
+  usePolling(lookAgain, FOLDER_LOOK_MS);
   const userModels = models.filter((m) => m.source === 'models-folder');
   const close = props.onClose && (
     <button type="button" className="icon" aria-label="Close Add a model" onClick={props.onClose}>
@@ -38,8 +44,8 @@ export function AddModelPanel(props: { onClose?: () => void }) {
       <h3>In the models folder</h3>
       {userModels.length === 0 ? (
         <p className="muted" data-testid="user-models-empty">
-          Nothing yet. After copying a folder in, press Look again; it then shows up here and in the
-          chat&apos;s model picker.
+          Nothing yet. A folder copied in shows up here within a few seconds, and in the chat&apos;s model
+          picker.
         </p>
       ) : (
         <ModelList models={userModels} testId="user-models" />
