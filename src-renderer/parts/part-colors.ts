@@ -31,7 +31,7 @@ export const PART_LABELS: Readonly<Record<TtftPhase, string>> = PHASE_NAMES;
 export const PART_EXPLANATIONS: Readonly<Record<TtftPhase, string>> = {
   inbox: 'Waiting for the engine loop to pick the request up (it finishes what it is doing first).',
   route: 'Reading the request: choosing the model, rendering the chat template, tokenizing, checking limits.',
-  slotLoad: 'Waiting for the model to be loaded into memory (zero when it was already resident).',
+  slotLoad: 'Waiting for the model to be loaded into memory (zero when it was already loaded).',
   queue: 'Waiting for a free seat in the running batch and room in K/V memory.',
   requeue: 'Back in the queue after being preempted to free K/V memory.',
   lostPrefill: 'Prefill work a preemption threw away (it is computed again).',

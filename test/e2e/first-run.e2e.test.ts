@@ -194,7 +194,7 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
 
   it('lists the models Ollama, LM Studio and the Hugging Face cache keep once discovery is on, in place', async () => {
     await app.page.getByTestId('nav-slots').click();
-    // Simple names slot states and actions in plain words (Expert: resident, Prefetch, Evict).
+    // Slot states and actions in plain words (Expert uses the same ones).
     const loaded = app.page.locator('[data-testid="slot-card"][data-status="resident"]').first();
     expect(await loaded.locator('.status-badge').textContent()).toBe('loaded');
     expect(await loaded.getByRole('button', { name: 'Unload' }).count()).toBe(1);

@@ -59,14 +59,15 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await app.screenshot('slots');
   });
 
-  it('evicts and prefetches the slot from its card; the residency timeline records both', async () => {
+  it('unloads and loads the slot from its card, in the words Simple uses; the residency timeline records both', async () => {
     const card = app.page.getByTestId('slot-card').first();
-    await card.getByRole('button', { name: 'Evict' }).click();
+    expect(await card.locator('.status-badge').textContent()).toBe('loaded');
+    await card.getByRole('button', { name: 'Unload' }).click();
     await app.page
       .locator('[data-testid="slot-card"][data-status="empty"], [data-testid="model-card"]')
       .first()
       .waitFor();
-    await app.page.getByRole('button', { name: 'Prefetch' }).first().click();
+    await app.page.getByRole('button', { name: 'Load', exact: true }).first().click();
     const resident = app.page.locator('[data-testid="slot-card"][data-status="resident"]');
     await resident.waitFor();
     // The first load saved ONNX Runtime's optimized graph; this one built from it.
@@ -266,10 +267,46 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await expect.poll(() => error.count()).toBe(0);
   });
 
+  it('shows the whole model picker and the Detail menu at 1440 and at 1024 px wide', async () => {
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 700 },
+    ]) {
+      await app.page.setViewportSize(size);
+      await app.page.getByTestId('nav-chat').click();
+      await app.screenshot(`chat-${size.width}`);
+      const picker = await fitOf(app, '[data-testid="model-picker"]');
+      expect(picker.rightPx, `picker at ${size.width}`).toBeLessThanOrEqual(size.width);
+      expect(picker.widthPx, `picker at ${size.width}`).toBeGreaterThanOrEqual(picker.naturalWidthPx - 1);
+      await app.page.getByTestId('nav-settings').click();
+      await app.screenshot(`settings-${size.width}`);
+      const detail = await fitOf(app, '#pref-mode');
+      expect(detail.rightPx, `Detail at ${size.width}`).toBeLessThanOrEqual(size.width);
+      expect(detail.widthPx, `Detail at ${size.width}`).toBeGreaterThanOrEqual(detail.naturalWidthPx - 1);
+    }
+    await app.page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('raised no console errors and no CSP violations', () => {
     expect(app.problems).toEqual([]);
   });
 });
+
+/** A control's drawn width and right edge, and the width it takes with no width limit (its longest entry). */
+async function fitOf(app: E2eApp, selector: string) {
+  await app.page.locator(selector).waitFor();
+  // A string, as axe.ts does: the test project is typed without the DOM library.
+  return (await app.page.evaluate(`(() => {
+    const el = document.querySelector(${JSON.stringify(selector)});
+    const copy = el.cloneNode(true);
+    copy.style.cssText = 'position:absolute;left:0;top:0;max-width:none;min-width:0;width:auto;visibility:hidden';
+    el.parentElement.append(copy);
+    const naturalWidthPx = copy.getBoundingClientRect().width;
+    copy.remove();
+    const box = el.getBoundingClientRect();
+    return { widthPx: box.width, rightPx: box.right, naturalWidthPx };
+  })()`)) as { widthPx: number; rightPx: number; naturalWidthPx: number };
+}
 
 /** Clicks an export control and returns the downloaded file's bytes. */
 async function download(app: E2eApp, testId: string): Promise<Buffer> {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { whyUnusable } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { EndpointForm } from '../slots/EndpointForm';
+import { statusWords } from '../slots/slot-words';
 
 const MAX_OPTION_CHARS = 70;
 
@@ -21,7 +22,7 @@ export function ModelPicker() {
   const slots = useSlice('slots', (s) => s.slots);
   const modelId = useSlice('chat', (s) => s.settings.modelId);
   const setModel = useSlice('chat', (s) => s.setModel);
-  const statusOf = (id: string) => slots.find((slot) => slot.modelId === id)?.status ?? 'empty';
+  const statusOf = (id: string) => statusWords(slots.find((slot) => slot.modelId === id)?.status ?? null);
   const usable = models.filter((m) => m.status === 'ok');
   const defaultModelId = useSlice('ui', (s) => s.status?.defaultModelId ?? null);
   // The runtime's default (Settings → default model) is what a chat with no model runs on.

@@ -5,14 +5,13 @@ import { residencyRows, spanOf } from './residency-bands';
 import { statusWords } from './slot-words';
 import { formatClock, formatMs, useNow } from '../../components';
 
-const describe = (b: ResidencyBand, isExpert: boolean) =>
-  `${statusWords(b.status, isExpert)} ${formatClock(b.fromWallMs)}–${formatClock(b.toWallMs)} (${formatMs(b.toWallMs - b.fromWallMs)}), cause: ${b.cause}${b.reason ? ` — ${b.reason}` : ''}`;
+const describe = (b: ResidencyBand) =>
+  `${statusWords(b.status)} ${formatClock(b.fromWallMs)}–${formatClock(b.toWallMs)} (${formatMs(b.toWallMs - b.fromWallMs)}), cause: ${b.cause}${b.reason ? ` — ${b.reason}` : ''}`;
 
 /** State bands per slot over time; hovering a band names its status, span and cause. */
 export function ResidencyTimeline() {
   const events = useSlice('slots', (s) => s.events);
   const now = useNow();
-  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const rows = residencyRows(events, now);
   if (rows.length === 0) return <p className="empty-chart">No slot transitions yet.</p>;
   const span = spanOf(rows, now);
@@ -31,7 +30,7 @@ export function ResidencyTimeline() {
                 data-testid="residency-band"
                 data-status={b.status}
                 data-cause={b.cause}
-                title={describe(b, isExpert)}
+                title={describe(b)}
                 style={{ left: pct(b.fromWallMs - span.fromWallMs), width: pct(b.toWallMs - b.fromWallMs) }}
               />
             ))}
@@ -44,7 +43,7 @@ export function ResidencyTimeline() {
           {SLOT_STATUSES.map((s) => (
             <li key={s}>
               <span className={`swatch status-${s}`} />
-              {statusWords(s, isExpert)}
+              {statusWords(s)}
             </li>
           ))}
         </ul>

@@ -17,18 +17,20 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
   const s = props.slot;
   const now = useNow();
   const isExpert = useSlice('ui', (st) => st.preferences.viewMode === 'expert');
+  const weightBytes = useSlice(
+    'slots',
+    (st) => st.models.find((m) => m.modelId === s.modelId)?.weightBytes ?? null,
+  );
   return (
     <article className="slot-card" data-testid="slot-card" data-status={s.status} data-model-id={s.modelId}>
       <header>
-        <span className={`status-badge status-${s.status}`} title={`slot status: ${s.status}`}>
-          {statusWords(s.status, isExpert)}
-        </span>
+        <span className={`status-badge status-${s.status}`}>{statusWords(s.status)}</span>
         <b>{s.displayName}</b>
         {isExpert && <span className="muted">slot {s.slotId}</span>}
       </header>
       {s.failureReason && <p className="notice error">{s.failureReason}</p>}
-      <Figures figures={slotFigures(s, now, isExpert)} />
-      <SlotActions slot={s} isExpert={isExpert} />
+      <Figures figures={[...fileFigures(weightBytes), ...slotFigures(s, now, isExpert)]} />
+      <SlotActions slot={s} />
     </article>
   );
 }
@@ -49,7 +51,7 @@ function slotFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[
   return figures.filter(
     (f) =>
       (isExpert || !EXPERT_FIGURES.includes(f.label)) &&
-      (isHeld || !['host memory', 'resident', 'keep-alive'].includes(f.label)),
+      (isHeld || !['host memory', 'in memory', 'keep-alive'].includes(f.label)),
   );
 }
 
@@ -75,7 +77,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       value: s.hostBytes > 0 ? `${formatBytes(s.hostBytes)} · ${pinning.text}` : pinning.text,
       ...(pinning.title ? { title: pinning.title } : {}),
     },
-    { label: 'resident', value: s.residentPct === null ? '–' : `${s.residentPct.toFixed(0)}%` },
+    { label: 'in memory', value: s.residentPct === null ? '–' : `${s.residentPct.toFixed(0)}%` },
     {
       label: 'last load',
       value: lastLoad.text,
@@ -129,6 +131,13 @@ function graphTitle(fusion: FusionOutcome, fusionMs: number | null): string {
   return lines.filter((line) => line !== '').join('\n');
 }
 
+/** The model file's size on disk, when the model list knows it (the slot itself does not carry it). */
+function fileFigures(weightBytes: number | null): Figure[] {
+  return weightBytes === null
+    ? []
+    : [{ label: 'file size', value: formatBytes(weightBytes), testId: 'slot-file-size' }];
+}
+
 /** A GGUF slot's figures: the conversion while it runs (bytes done), and where its weights come from. */
 function originFigures(s: SlotSnapshot): Figure[] {
   const figures: Figure[] = [];
@@ -145,9 +154,8 @@ function originFigures(s: SlotSnapshot): Figure[] {
   return figures;
 }
 
-function SlotActions(props: { slot: SlotSnapshot; isExpert: boolean }) {
+function SlotActions(props: { slot: SlotSnapshot }) {
   const s = props.slot;
-  const words = ACTION_WORDS[props.isExpert ? 'expert' : 'simple'];
   const prefetch = useSlice('slots', (st) => st.prefetch);
   const evict = useSlice('slots', (st) => st.evict);
   const keep = useSlice('slots', (st) => st.keep);
@@ -158,14 +166,14 @@ function SlotActions(props: { slot: SlotSnapshot; isExpert: boolean }) {
         onClick={() => void prefetch(s.modelId)}
         disabled={s.status === 'resident' || s.status === 'active'}
       >
-        {words.prefetch}
+        {ACTION_WORDS.load}
       </button>
       <button
         type="button"
         onClick={() => void evict(s.slotId)}
         disabled={s.status === 'empty' || s.status === 'evicting'}
       >
-        {words.evict}
+        {ACTION_WORDS.unload}
       </button>
       <select
         aria-label="Keep alive"

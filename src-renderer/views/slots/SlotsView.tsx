@@ -8,7 +8,7 @@ import { ProblemsPanel } from './ProblemsPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
 import { SlotCard } from './SlotCard';
 import { ACTION_WORDS, statusWords } from './slot-words';
-import { Notice, Panel, usePolling } from '../../components';
+import { formatBytes, Notice, Panel, usePolling } from '../../components';
 
 /** Slots: a card per slot, models not yet loaded, the residency timeline, context pages and problems. */
 export function SlotsView() {
@@ -17,7 +17,6 @@ export function SlotsView() {
   const models = useSlice('slots', (s) => s.models);
   const error = useSlice('slots', (s) => s.error);
   const prefetch = useSlice('slots', (s) => s.prefetch);
-  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const poll = useCallback(() => {
     void store.getState().refresh();
     void store.getState().refreshPages();
@@ -40,9 +39,14 @@ export function SlotsView() {
               data-model-id={m.modelId}
             >
               <header>
-                <span className="status-badge status-empty">{statusWords(null, isExpert)}</span>
+                <span className="status-badge status-empty">{statusWords(null)}</span>
                 <b>{m.displayName}</b>
                 {m.weightDtype && <span className="muted">{m.weightDtype} weights</span>}
+                {m.weightBytes !== null && (
+                  <span className="muted" data-testid="model-file-size">
+                    {formatBytes(m.weightBytes)}
+                  </span>
+                )}
               </header>
               {m.status !== 'ok' ? (
                 <p className="notice error">{whyUnusable(m)}</p>
@@ -51,7 +55,7 @@ export function SlotsView() {
               )}
               <footer className="actions">
                 <button type="button" disabled={m.status !== 'ok'} onClick={() => void prefetch(m.modelId)}>
-                  {ACTION_WORDS[isExpert ? 'expert' : 'simple'].prefetch}
+                  {ACTION_WORDS.load}
                 </button>
               </footer>
             </article>

@@ -1,7 +1,10 @@
 import type { SlotStatus } from '../../../src-main/service/contract';
 
-/** A slot's status in Simple's words; Expert prints the status itself (its name in the design). */
-export const SIMPLE_STATUS_WORDS: Readonly<Record<SlotStatus, string>> = {
+/**
+ * A slot's status in words, the same in Simple and Expert (Expert adds figures beside them,
+ * never other names for the same state).
+ */
+export const STATUS_WORDS: Readonly<Record<SlotStatus, string>> = {
   empty: 'not loaded',
   prefetching: 'loading',
   resident: 'loaded',
@@ -10,14 +13,10 @@ export const SIMPLE_STATUS_WORDS: Readonly<Record<SlotStatus, string>> = {
   failed: 'failed',
 };
 
-/** The two slot actions as each mode names them. */
-export const ACTION_WORDS = {
-  simple: { prefetch: 'Load', evict: 'Unload' },
-  expert: { prefetch: 'Prefetch', evict: 'Evict' },
-} as const;
+/** The two slot actions, the same in both modes: load a model into memory, unload it. */
+export const ACTION_WORDS = { load: 'Load', unload: 'Unload' } as const;
 
-/** The badge text of a status (`null`: a model with no slot yet). */
-export function statusWords(status: SlotStatus | null, isExpert: boolean): string {
-  if (isExpert) return status ?? 'no slot';
-  return SIMPLE_STATUS_WORDS[status ?? 'empty'];
+/** The badge text of a status (`null`: a model with no slot yet, which is not loaded). */
+export function statusWords(status: SlotStatus | null): string {
+  return STATUS_WORDS[status ?? 'empty'];
 }
