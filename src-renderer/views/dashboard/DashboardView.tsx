@@ -1,4 +1,3 @@
-import { BoundaryPhasesPanel } from './BoundaryPhasesPanel';
 import { GoodputPanel } from './GoodputPanel';
 import { LittleAndClassesPanel } from './LittleAndClassesPanel';
 import { LoadChart } from './LoadChart';
@@ -6,6 +5,7 @@ import { RecentAnswersPanel } from './RecentAnswersPanel';
 import { ReportSummary } from './ReportSummary';
 import { SimpleDashboard } from './SimpleDashboard';
 import { SourcePicker } from './SourcePicker';
+import { TracePhasesPanel } from '../traces/TracePhasesPanel';
 import { Panel } from '../../components';
 import { PART_LAYERS } from '../../parts';
 import { useSlice } from '../../store';
@@ -48,7 +48,7 @@ function ExpertDashboard() {
         title="Where the time went, end to end"
         hint="seed 003's seven phases at the client or server boundary"
       >
-        <BoundaryPhasesPanel report={r} />
+        <TracePhasesPanel report={r} />
       </Panel>
       <Panel
         title="Load check and kinds of request"

@@ -1,3 +1,2 @@
 export { DashboardView } from './DashboardView';
 export { ReportSummary } from './ReportSummary';
-export { BoundaryPhasesPanel } from './BoundaryPhasesPanel';
