@@ -46,7 +46,7 @@ function ExpertDashboard() {
       </Panel>
       <Panel
         title="Where the time went, end to end"
-        hint="seed 003's seven phases at the client or server boundary"
+        hint="seven phases from sending the request to its last word, measured at the window or at First Frame"
       >
         <TracePhasesPanel report={r} />
       </Panel>
