@@ -9,6 +9,13 @@ export const TEMPLATE_LIMITS = {
   /** Interpreter steps per render: AST evaluations plus the items of every array a loop may walk. */
   maxSteps: 1_000_000,
   /**
+   * Steps the listing's test render of a long conversation (LISTING_BUDGET.numSampleMessages
+   * messages) may take: a template that needs more would hold every request to its model that
+   * long. About 50× the bundled model's template, and twice a template that walks the whole
+   * history for each message (Qwen3's).
+   */
+  maxSampleSteps: 100_000,
+  /**
    * Wall time per render, checked at every step: a backstop only (steps bound the work). Generous,
    * since a normal template on a machine busy with other work must never be called broken.
    */
@@ -42,11 +49,19 @@ export class ChatTemplate {
     }
   }
 
-  /** Renders with the given variables; throws TemplateError on any failure or exceeded bound. */
-  render(items: Record<string, unknown>, inputChars: number): string {
+  /**
+   * Renders with the given variables; throws TemplateError on any failure or exceeded bound
+   * (`maxSteps`: TEMPLATE_LIMITS.maxSteps unless a caller bounds the render tighter).
+   */
+  render(
+    items: Record<string, unknown>,
+    inputChars: number,
+    maxSteps: number = TEMPLATE_LIMITS.maxSteps,
+  ): string {
     const env = new Environment();
     for (const [key, value] of Object.entries({ ...GLOBALS, ...items })) env.set(key, value);
-    const interpreter = new BoundedInterpreter(env, TEMPLATE_LIMITS.baseStringChars + 8 * inputChars);
+    const maxStringChars = TEMPLATE_LIMITS.baseStringChars + 8 * inputChars;
+    const interpreter = new BoundedInterpreter(env, maxStringChars, maxSteps);
     try {
       const result = interpreter.run(this.parsed) as { value: unknown };
       return String(result.value);
@@ -66,6 +81,7 @@ class BoundedInterpreter extends Interpreter {
   constructor(
     env: Environment,
     private readonly maxStringChars: number,
+    private readonly maxSteps: number,
   ) {
     super(env);
   }
@@ -94,8 +110,8 @@ class BoundedInterpreter extends Interpreter {
 
   private step(count: number): void {
     this.numSteps += count;
-    if (this.numSteps > TEMPLATE_LIMITS.maxSteps)
-      throw new TemplateError(`took more than ${TEMPLATE_LIMITS.maxSteps} steps (a runaway loop?)`);
+    if (this.numSteps > this.maxSteps)
+      throw new TemplateError(`took more than ${this.maxSteps} steps (a runaway loop?)`);
     if (performance.now() - this.startMs > TEMPLATE_LIMITS.maxMs)
       throw new TemplateError(`took longer than ${TEMPLATE_LIMITS.maxMs} ms to render`);
   }

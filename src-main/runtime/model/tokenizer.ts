@@ -206,9 +206,10 @@ export class TextTokenizer {
   /**
    * Renders messages through the chat template, ending with the assistant's turn opener; special
    * tokens in message text come back as placeholders, so only the template's own become control
-   * tokens (chat-literals.ts). Bounded (TEMPLATE_LIMITS): a runaway template throws TemplateError.
+   * tokens (chat-literals.ts). Bounded (TEMPLATE_LIMITS; `maxSteps` bounds it tighter): a
+   * runaway template throws TemplateError.
    */
-  renderChat(messages: readonly ChatTurn[]): PromptText {
+  renderChat(messages: readonly ChatTurn[], maxSteps?: number): PromptText {
     const table = new LiteralTable(this.specials.keys());
     let escaped: ChatTurn[];
     try {
@@ -227,6 +228,7 @@ export class TextTokenizer {
         eos_token: this.eosToken ?? '',
       },
       inputChars,
+      maxSteps,
     );
     return { kind: 'chat', text, literals };
   }

@@ -2,9 +2,12 @@
 // the serving thread (config, GGUF header and metadata, tokenizer build, chat template test
 // render, graph inspection), answered as plain data.
 
+import { TEMPLATE_LIMITS, TemplateError } from '../chat-template';
 import { listGguf } from '../gguf/gguf-listing';
 import { loadModelFolder } from '../load-folder';
 import type { ModelFolder } from '../load-folder';
+import type { ChatTurn, TextTokenizer } from '../tokenizer';
+import { LISTING_BUDGET } from './listing-protocol';
 import type { ListedFolder, ListingJob, ListingResult } from './listing-protocol';
 
 /** Lists one model; never throws (an unexpected failure is the model's problem, in words). */
@@ -17,14 +20,54 @@ export function listModel(job: ListingJob): ListingResult {
 }
 
 function listFolder(dir: string): ListingResult {
-  return { status: 'ok', folder: withoutTokenizer(loadModelFolder(dir)), gguf: null };
+  const folder = loadModelFolder(dir);
+  const overBudget = longConversationProblem(folder.tokenizer);
+  if (overBudget) return { status: 'broken', problem: `${dir}: chat template ${overBudget}` };
+  return { status: 'ok', folder: withoutTokenizer(folder), gguf: null };
 }
 
 function listGgufFile(job: ListingJob): ListingResult {
   const listing = listGguf(job.path, job.convertedDir, job.defaultSampling);
   if (listing.status !== 'ok') return listing;
   const { folder, graph, revisions, conversion } = listing;
+  const overBudget = longConversationProblem(folder.tokenizer);
+  if (overBudget) return { status: 'broken', problem: `is a GGUF model whose chat template ${overBudget}` };
   return { status: 'ok', folder: withoutTokenizer(folder), gguf: { graph, revisions, conversion } };
+}
+
+/**
+ * Why the template is too slow to render per request, or null: a long conversation must render
+ * within TEMPLATE_LIMITS.maxSampleSteps, since every request to the model renders its history on
+ * the serving thread. A template that refuses system turns is tried without one.
+ */
+export function longConversationProblem(tokenizer: TextTokenizer): string | null {
+  const sample = sampleConversation(LISTING_BUDGET.numSampleMessages);
+  const turns = acceptsSystemTurn(tokenizer) ? sample : sample.slice(1);
+  try {
+    tokenizer.renderChat(turns, TEMPLATE_LIMITS.maxSampleSteps);
+    return null;
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    const why = error.message.replace(/ \(a runaway loop\?\)$/, '');
+    return `is over the budget one request may take: rendering a ${turns.length}-message conversation ${why}`;
+  }
+}
+
+function acceptsSystemTurn(tokenizer: TextTokenizer): boolean {
+  try {
+    tokenizer.renderChat(sampleConversation(2));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A system turn, then user and assistant turns alternating, ending on the user's: `numMessages` in all. */
+function sampleConversation(numMessages: number): ChatTurn[] {
+  return Array.from({ length: numMessages }, (_, i) => ({
+    role: i === 0 ? 'system' : i % 2 === 1 ? 'user' : 'assistant',
+    content: i === 0 ? 'You are helpful.' : `Message ${i} of a long conversation, a sentence or so.`,
+  }));
 }
 
 /** The folder's plain data: the tokenizer is a class instance with closures, rebuilt where it is used. */
