@@ -28,10 +28,14 @@ export class ListingThread {
     return run;
   }
 
-  /** Ends the thread, freeing what listing held; the next job starts a fresh one. */
-  async close(): Promise<void> {
-    await this.queue;
-    await this.stop();
+  /**
+   * Ends the thread once the jobs sent so far are answered, freeing what listing held; a job sent
+   * later (a refresh beside this one) starts a fresh thread.
+   */
+  close(): Promise<void> {
+    const closing = this.queue.then(() => this.stop());
+    this.queue = closing;
+    return closing;
   }
 
   private run(job: ListingJob): Promise<ListingResult> {
