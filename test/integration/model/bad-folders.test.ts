@@ -187,12 +187,14 @@ describe('bad model folders are a clear per-file error at listing, never a crash
       cpSync(name.includes('external-data') ? external : plain, dir, { recursive: true });
       breakIt(dir);
     }
-    // Renders the short test conversation fine; a long message makes it loop past the range bound.
+    // Renders the listing's test conversations (short messages) fine; a long message makes it
+    // loop past the range bound.
     const perChar = path.join(models, 'template-per-char');
     cpSync(plain, perChar, { recursive: true });
     editJson(path.join(perChar, 'tokenizer_config.json'), (c) => {
       c['chat_template'] =
-        '{% for m in messages %}{% for i in range(m.content | length * 100) %}.{% endfor %}{% endfor %}';
+        '{% for m in messages %}{% if (m.content | length) > 1000 %}' +
+        '{% for i in range(m.content | length * 100) %}.{% endfor %}{% endif %}{% endfor %}';
     });
     // One folder, two files: a good model.onnx and a truncated model_q4.onnx beside it.
     const mixed = path.join(models, 'mixed');

@@ -1,4 +1,4 @@
-import { readGgufSet } from '../gguf/gguf-files';
+import { readGgufHeader } from '../gguf/gguf-header';
 import { tokenizerFilesOfGguf } from '../gguf/gguf-tokenizer';
 import type { ModelFolder } from '../load-folder';
 import { TextTokenizer } from '../tokenizer';
@@ -23,10 +23,11 @@ export function withLazyTokenizer(listed: ListedFolder): ModelFolder {
   return folder;
 }
 
+/** A GGUF's tokenizer is in its (first) file's metadata: only that header is read, none hashed. */
 function buildTokenizer(listed: ListedFolder): TextTokenizer {
   const files =
     listed.format === 'gguf'
-      ? tokenizerFilesOfGguf(readGgufSet(listed.folder).metadata)
+      ? tokenizerFilesOfGguf(readGgufHeader(listed.folder).metadata)
       : readTokenizerFiles(listed.folder);
   return new TextTokenizer(files);
 }
