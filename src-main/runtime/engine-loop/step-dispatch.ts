@@ -2,6 +2,8 @@ import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline';
 import type { CapturedPage, PrefillOutcome, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
 import type { PageStore } from '../pages';
+import { SAMPLING_LIMITS, arePenaltiesNeutral } from '../sampling';
+import type { SamplerStart } from '../sampling/sampler';
 import type { Slot } from '../slots';
 import type { EndedInPlan, Scheduler, Sequence, StepPlan } from '../scheduler';
 import type { RetainedPastIndex } from './retained-pasts';
@@ -113,7 +115,7 @@ export class StepDispatcher {
       cachedPages: plan.isFirstChunk ? held.map((page) => page.data) : null,
       isLastChunk: plan.isLastChunk,
       captureFromPage: isCapturing ? held.length : null,
-      sampler: plan.isFirstChunk ? { ...seq.sampler } : null,
+      sampler: plan.isFirstChunk ? samplerStartOf(seq) : null,
       retainedFrom: plan.isFirstChunk ? this.host.retained.take(seq.slot, held) : null,
     };
   }
@@ -131,4 +133,15 @@ export class StepDispatcher {
     this.host.scheduler.addCompletedPages(seq, pages);
     if (reason) this.host.finish(seq, reason);
   }
+}
+
+/** A sequence's sampler as its worker starts it: the penalties' history only when one is set. */
+function samplerStartOf(seq: Sequence): SamplerStart {
+  const history = arePenaltiesNeutral(seq.sampler)
+    ? { promptTailIds: [], outputIds: [] }
+    : {
+        promptTailIds: seq.promptIds.slice(-SAMPLING_LIMITS.repeatPenalty.numLastTokens),
+        outputIds: [...seq.outputIds],
+      };
+  return { ...seq.sampler, history };
 }

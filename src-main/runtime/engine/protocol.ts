@@ -1,4 +1,4 @@
-import type { SamplerSpec } from '../sampling/sampler';
+import type { SamplerStart } from '../sampling/sampler';
 import type { BrokenScores } from '../sampling/broken-scores';
 import type { PageData } from '../pages/page-data';
 import type { KvGeometry } from '../model/kv-geometry';
@@ -64,7 +64,7 @@ export interface PrefillWork {
   /** First page index to capture as it completes, or null when paging is off. */
   captureFromPage: number | null;
   /** How this sequence samples, on the first chunk (the worker keeps it from then on). */
-  sampler: SamplerSpec | null;
+  sampler: SamplerStart | null;
   /**
    * A finished sequence whose past the worker may still hold, assembled, and whose pages begin
    * with exactly `cachedPages` (the main thread checked): used instead of copying the pages.

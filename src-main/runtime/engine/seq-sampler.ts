@@ -1,16 +1,26 @@
-import { SeededRandom, brokenScoresOf, sampleToken } from '../sampling';
-import type { SamplerSpec } from '../sampling/sampler';
+import {
+  SeededRandom,
+  TokenHistory,
+  applyPenalties,
+  arePenaltiesNeutral,
+  brokenScoresOf,
+  sampleToken,
+} from '../sampling';
+import type { SamplerStart } from '../sampling/sampler';
 import type { SampledToken } from './protocol';
 
 /**
- * A sequence's sampler inside its slot's worker: its settings and its RNG, whose state goes
- * back to the main thread with every token (so a preempted sequence resumes the same draws).
+ * A sequence's sampler inside its slot's worker: its settings, its RNG, whose state goes back
+ * to the main thread with every token (so a preempted sequence resumes the same draws), and,
+ * when a penalty is set, the tokens it looks back on.
  */
 export class SeqSampler {
   private readonly random: SeededRandom;
+  private readonly history: TokenHistory | null;
 
-  constructor(private readonly spec: SamplerSpec) {
+  constructor(private readonly spec: SamplerStart) {
     this.random = new SeededRandom(spec.rngState);
+    this.history = arePenaltiesNeutral(spec) ? null : new TokenHistory(spec.history);
   }
 
   /**
@@ -21,7 +31,9 @@ export class SeqSampler {
     const usable = logits.length > this.spec.vocabLimit ? logits.subarray(0, this.spec.vocabLimit) : logits;
     const brokenScores = brokenScoresOf(usable);
     if (brokenScores !== null) return { tokenId: 0, rngState: this.random.state, brokenScores };
-    const tokenId = sampleToken(usable, this.spec, () => this.random.next());
+    const penalized = this.history ? applyPenalties(usable, this.spec, this.history) : usable;
+    const tokenId = sampleToken(penalized, this.spec, () => this.random.next());
+    this.history?.push(tokenId);
     return { tokenId, rngState: this.random.state };
   }
 }

@@ -9,7 +9,7 @@ export interface RemoteCallPlan {
   body: object;
 }
 
-/** Engines that accept OpenAI's body plus `top_k` and `ignore_eos` (a plain OpenAI server refuses unknown fields). */
+/** Engines that accept OpenAI's body plus `top_k`, `min_p`, `repeat_penalty` and `ignore_eos` (a plain OpenAI server refuses unknown fields). */
 const EXTENDED: ReadonlySet<KnownEngine> = new Set(['first-frame', 'llama.cpp', 'vllm']);
 
 /** True when `engine` takes OpenAI's body plus `top_k` and `ignore_eos`. */
@@ -21,7 +21,7 @@ export function isExtendedEngine(engine: KnownEngine): boolean {
  * The call for a request: Ollama's native `/api/chat` for an Ollama endpoint's chats (the only
  * API where it reports its durations), otherwise OpenAI's streamed chat or text completion
  * with usage included. Sampling fields the caller left unset are not sent (the server's
- * defaults apply); `top_k` and `ignore_eos` only to engines that take them.
+ * defaults apply); the extensions (`top_k`, `min_p`, …) only to engines that take them.
  */
 export function planRemoteCall(
   baseUrl: string,
@@ -42,6 +42,10 @@ export function planRemoteCall(
           top_k: request.topK,
           top_p: request.topP,
           seed: request.seed,
+          min_p: request.minP,
+          repeat_penalty: request.repeatPenalty,
+          presence_penalty: request.presencePenalty,
+          frequency_penalty: request.frequencyPenalty,
           num_predict: request.maxTokens,
           stop: request.stop,
         }),
@@ -63,7 +67,16 @@ export function planRemoteCall(
       top_p: request.topP,
       seed: request.seed,
       stop: request.stop,
-      ...(EXTENDED.has(engine) ? { top_k: request.topK, ignore_eos: request.ignoreEos } : {}),
+      presence_penalty: request.presencePenalty,
+      frequency_penalty: request.frequencyPenalty,
+      ...(EXTENDED.has(engine)
+        ? {
+            top_k: request.topK,
+            min_p: request.minP,
+            repeat_penalty: request.repeatPenalty,
+            ignore_eos: request.ignoreEos,
+          }
+        : {}),
     }),
   };
 }

@@ -1,10 +1,15 @@
 export { seededRandom, SeededRandom } from './rng';
 export type { Random } from './rng';
-export { argmax, sampleToken, DEFAULT_SAMPLING } from './sampler';
+export { argmax, maskBelowMinP, sampleToken, DEFAULT_SAMPLING } from './sampler';
+export { applyPenalties, arePenaltiesNeutral } from './penalties';
+export type { PenaltyParams } from './penalties';
+export { TokenHistory } from './token-history';
+export type { PenaltyHistory } from './token-history';
 export type { SamplingParams } from './sampler';
 export { StopMatcher } from './stop-matcher';
 export { IncrementalDetokenizer } from './detokenizer';
 export type { Decoder } from './detokenizer';
-export { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from './limits';
+export { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS, SAMPLING_WIRE_NAMES } from './limits';
+export type { WireSamplingKey } from './limits';
 export { brokenScoresOf, describeBrokenScores } from './broken-scores';
 export type { BrokenScores } from './broken-scores';

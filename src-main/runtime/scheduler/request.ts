@@ -10,6 +10,11 @@ export interface GenerationRequest {
   temperature?: number;
   topK?: number;
   topP?: number;
+  /** Min-p and the penalties (SAMPLING_LIMITS says each one's meaning and bounds). */
+  minP?: number;
+  repeatPenalty?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
   seed?: number;
   maxTokens?: number;
   stop?: string[];

@@ -161,7 +161,7 @@ function renderChat(
 }
 
 function samplingOf(request: GenerationRequest): SamplingParams {
-  const { temperature, topK, topP } = SAMPLING_LIMITS;
+  const { temperature, topK, topP, minP, repeatPenalty, presencePenalty, frequencyPenalty } = SAMPLING_LIMITS;
   const params = {
     temperature: numberIn('temperature', request.temperature, DEFAULT_SAMPLING.temperature, temperature),
     topK: numberIn('topK', request.topK, DEFAULT_SAMPLING.topK, topK),
@@ -169,6 +169,25 @@ function samplingOf(request: GenerationRequest): SamplingParams {
       min: Number.MIN_VALUE,
       max: topP.max,
     }),
+    minP: numberIn('minP', request.minP, DEFAULT_SAMPLING.minP, minP),
+    repeatPenalty: numberIn(
+      'repeatPenalty',
+      request.repeatPenalty,
+      DEFAULT_SAMPLING.repeatPenalty,
+      repeatPenalty,
+    ),
+    presencePenalty: numberIn(
+      'presencePenalty',
+      request.presencePenalty,
+      DEFAULT_SAMPLING.presencePenalty,
+      presencePenalty,
+    ),
+    frequencyPenalty: numberIn(
+      'frequencyPenalty',
+      request.frequencyPenalty,
+      DEFAULT_SAMPLING.frequencyPenalty,
+      frequencyPenalty,
+    ),
   };
   if (!Number.isInteger(params.topK))
     throw new RequestRejected('invalid_input', `topK must be an integer, got ${params.topK}`);

@@ -34,6 +34,10 @@ export const EffectiveSamplingSchema = z.object({
   temperature: z.number(),
   topK: z.number().int(),
   topP: z.number(),
+  minP: z.number(),
+  repeatPenalty: z.number(),
+  presencePenalty: z.number(),
+  frequencyPenalty: z.number(),
   maxTokens: z.number().int(),
 });
 export type EffectiveSampling = z.infer<typeof EffectiveSamplingSchema>;

@@ -1,5 +1,7 @@
 import type { ZodError } from 'zod';
 import type { GenerationOutcome } from '../../runtime';
+import { SAMPLING_WIRE_NAMES } from '../../runtime/sampling';
+import type { WireSamplingKey } from '../../runtime/sampling';
 import type { OpenAiFailure } from './types';
 
 /** OpenAI's error `type` for a status: clients branch on the status, people read the type. */
@@ -68,12 +70,8 @@ function paramOfRefusal(message: string, endpointParam: string): string | null {
   if (/^unknown model|models folder/.test(message)) return 'model';
   if (/^prompt/.test(message)) return endpointParam;
   if (/^maxTokens/.test(message)) return 'max_tokens';
-  const sampling = /^(temperature|topK|topP|seed)\b/.exec(message)?.[1];
-  return sampling
-    ? ({ temperature: 'temperature', topK: 'top_k', topP: 'top_p', seed: 'seed' } as Record<string, string>)[
-        sampling
-      ]!
-    : null;
+  const name = /^(\w+)/.exec(message)?.[1] ?? '';
+  return Object.hasOwn(SAMPLING_WIRE_NAMES, name) ? SAMPLING_WIRE_NAMES[name as WireSamplingKey] : null;
 }
 
 /**

@@ -6,7 +6,7 @@ import { wellFormedText } from '../contract/text';
 /**
  * Request bodies of the OpenAI-compatible routes, as zod schemas. Unknown fields are dropped
  * (as most local servers do); fields we know but cannot honour (n > 1, logprobs, tools,
- * penalties) are refused with a message naming them rather than silently ignored.
+ * logit_bias) are refused with a message naming them rather than silently ignored.
  */
 
 const idSchema = z.string().min(1).max(200);
@@ -50,6 +50,12 @@ const commonFields = {
   top_k: SAMPLING_FIELD_SCHEMAS.topK.nullish(),
   /** Extension (vLLM, llama.cpp): generate through end-of-turn tokens up to max_tokens. */
   ignore_eos: z.boolean().nullish(),
+  /** Extension (llama.cpp, vLLM): keep tokens at least min_p times as likely as the likeliest. */
+  min_p: SAMPLING_FIELD_SCHEMAS.minP.nullish(),
+  /** Extension (llama.cpp's name): penalize the last 64 tokens of prompt + answer. */
+  repeat_penalty: SAMPLING_FIELD_SCHEMAS.repeatPenalty.nullish(),
+  presence_penalty: SAMPLING_FIELD_SCHEMAS.presencePenalty.nullish(),
+  frequency_penalty: SAMPLING_FIELD_SCHEMAS.frequencyPenalty.nullish(),
   seed: SAMPLING_FIELD_SCHEMAS.seed.nullish(),
   stop: z
     .union(
@@ -64,8 +70,6 @@ const commonFields = {
     .nullish(),
   n: z.literal(1, { error: unsupported('n other than 1', 'n = 1') }).nullish(),
   user: z.string().max(256).nullish(),
-  presence_penalty: z.literal(0, { error: unsupported('presence_penalty', '0') }).nullish(),
-  frequency_penalty: z.literal(0, { error: unsupported('frequency_penalty', '0') }).nullish(),
   logit_bias: z
     .record(z.string(), z.number())
     .refine((bias) => Object.keys(bias).length === 0, { error: unsupported('logit_bias', 'an empty map') })

@@ -1,4 +1,6 @@
 import type { ChatTurn, GenerationRequest } from '../../runtime';
+import { SAMPLING_WIRE_NAMES } from '../../runtime/sampling';
+import type { WireSamplingKey } from '../../runtime/sampling';
 import { fromZod } from './errors';
 import type { ChatCompletionBody, ChatMessageBody, CompletionBody } from './schemas';
 import { ChatCompletionBodySchema, CompletionBodySchema } from './schemas';
@@ -36,6 +38,17 @@ function defined<T extends object>(fields: T): { [K in keyof T]?: NonNullable<T[
   ) as { [K in keyof T]?: NonNullable<T[K]> };
 }
 
+/** The body's sampling settings under the runtime's names (SAMPLING_WIRE_NAMES). */
+function samplingOf(body: ChatCompletionBody | CompletionBody): { [K in WireSamplingKey]?: number | null } {
+  const wire = body as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(SAMPLING_WIRE_NAMES).map(([ours, theirs]) => [
+      ours,
+      wire[theirs] as number | null | undefined,
+    ]),
+  );
+}
+
 /**
  * The runtime request for a validated body: chat messages are templated by the runtime
  * (prompt kind `chat`), a completion prompt is raw text (kind `text`). `max_completion_tokens`
@@ -63,11 +76,8 @@ export function toGenerationRequest(
     ...defined({
       modelId: body.model,
       maxTokens,
-      temperature: body.temperature,
-      topP: body.top_p,
-      topK: body.top_k,
+      ...samplingOf(body),
       ignoreEos: body.ignore_eos,
-      seed: body.seed,
       stop: typeof body.stop === 'string' ? [body.stop] : body.stop,
       runId: body.first_frame?.run_id,
       conversationId: body.first_frame?.conversation_id,

@@ -5,10 +5,12 @@ import type { ForwardResult } from '../../../../src-main/runtime/engine/model-ru
 import type { CapturedPage, StepJob } from '../../../../src-main/runtime/engine/protocol';
 import { SlotExecutor } from '../../../../src-main/runtime/engine/slot-executor';
 import type { Forwarder } from '../../../../src-main/runtime/engine/slot-executor';
+import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling';
 
 const GEOMETRY: KvGeometry = { numLayers: 1, numKvHeads: 1, headDim: 2, kvDtype: 'float32', rows: 'end' };
 const PAGE_SIZE = 2;
 const VOCAB = 3;
+const NO_HISTORY = { promptTailIds: [], outputIds: [] };
 
 /** A forward that writes each new token's id into its K/V (so a copied page shows where it came from). */
 const forwarder: Forwarder = {
@@ -47,7 +49,7 @@ const firstChunk = (seqId: string, tokenIds: number[]): StepJob => ({
     cachedPages: [],
     isLastChunk: true,
     captureFromPage: 0,
-    sampler: { temperature: 0, topK: 0, topP: 1, vocabLimit: VOCAB, rngState: 1 },
+    sampler: { ...DEFAULT_SAMPLING, topK: 0, topP: 1, vocabLimit: VOCAB, rngState: 1, history: NO_HISTORY },
     retainedFrom: null,
   },
   decode: null,

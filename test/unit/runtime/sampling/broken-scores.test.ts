@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { brokenScoresOf, describeBrokenScores } from '../../../../src-main/runtime/sampling';
+import {
+  brokenScoresOf,
+  DEFAULT_SAMPLING,
+  describeBrokenScores,
+} from '../../../../src-main/runtime/sampling';
 import { SeqSampler } from '../../../../src-main/runtime/engine/seq-sampler';
 
 const scores = (...values: number[]) => Float32Array.from(values);
@@ -14,7 +18,15 @@ describe('broken scores', () => {
 
   it('are said by the sampler instead of picking token 0, greedy or sampled, in plain words', () => {
     for (const temperature of [0, 0.8]) {
-      const sampler = new SeqSampler({ temperature, topK: 0, topP: 1, vocabLimit: 3, rngState: 7 });
+      const sampler = new SeqSampler({
+        ...DEFAULT_SAMPLING,
+        temperature,
+        topK: 0,
+        topP: 1,
+        vocabLimit: 3,
+        rngState: 7,
+        history: { promptTailIds: [], outputIds: [] },
+      });
       expect(sampler.sample(scores(NaN, NaN, NaN))).toMatchObject({ brokenScores: 'nan' });
       // The padded vocabulary's tail is never read: NaN there is not the model's answer.
       expect(sampler.sample(scores(0, 3, 1, NaN)).brokenScores).toBeUndefined();

@@ -23,7 +23,11 @@ function fullSortTop(logits: Float32Array, k: number): number[] {
 }
 
 /** The reference sampler over the full sort: softmax, nucleus, then one draw walked in order. */
-function fullSortSample(logits: Float32Array, params: SamplingParams, random: () => number): number {
+function fullSortSample(
+  logits: Float32Array,
+  params: Pick<SamplingParams, 'temperature' | 'topK' | 'topP'>,
+  random: () => number,
+): number {
   const top = fullSortTop(logits, params.topK);
   const weights = top.map((id) => Math.exp((logits[id]! - logits[top[0]!]!) / params.temperature));
   const total = weights.reduce((sum, w) => sum + w, 0);

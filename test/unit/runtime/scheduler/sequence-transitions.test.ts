@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SEQUENCE_TRANSITIONS } from '../../../../src-main/runtime/scheduler';
 import type { SequenceStatus } from '../../../../src-main/runtime/scheduler';
 import { moveSequence, Sequence } from '../../../../src-main/runtime/scheduler/sequence';
+import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling';
 
 const STATUSES = Object.keys(SEQUENCE_TRANSITIONS) as SequenceStatus[];
 
@@ -13,7 +14,7 @@ function newSequence(requestId: string): Sequence {
     {} as never,
     { model: { folder: { tokenizer: {} } } } as never,
     [1],
-    { temperature: 0, topK: 0, topP: 1, vocabLimit: 2, rngState: 0 },
+    { ...DEFAULT_SAMPLING, topK: 0, topP: 1, vocabLimit: 2, rngState: 0 },
     1,
   );
 }

@@ -62,6 +62,22 @@ describe('OpenAI bodies → runtime requests', () => {
     });
   });
 
+  it('maps min_p, repeat_penalty and the OpenAI penalties to the runtime (llama.cpp / vLLM names)', () => {
+    const body = { model: 'tiny', prompt: 'x', min_p: 0.05, repeat_penalty: 1.1 };
+    const penalties = { presence_penalty: 0.5, frequency_penalty: -0.25 };
+    const request = toGenerationRequest(
+      ok(parseBody('text', { ...body, ...penalties })),
+      'cmpl-2',
+      undefined,
+    );
+    expect(request).toMatchObject({
+      minP: 0.05,
+      repeatPenalty: 1.1,
+      presencePenalty: 0.5,
+      frequencyPenalty: -0.25,
+    });
+  });
+
   it('maps a completion body to a text prompt and leaves unset fields to the runtime defaults', () => {
     const request = toGenerationRequest(
       ok(parseBody('text', { model: 'tiny', prompt: ['Once upon'], temperature: null })),
@@ -84,9 +100,10 @@ describe('OpenAI bodies → runtime requests', () => {
     expect(refused(parseBody('chat', { ...base, tools: [{ type: 'function' }] }))).toMatchObject({
       param: 'tools',
     });
-    expect(refused(parseBody('chat', { ...base, presence_penalty: 0.5 }))).toMatchObject({
+    expect(refused(parseBody('chat', { ...base, presence_penalty: 2.5 }))).toMatchObject({
       param: 'presence_penalty',
     });
+    expect(refused(parseBody('chat', { ...base, min_p: 1.5 }))).toMatchObject({ param: 'min_p' });
     expect(
       refused(
         parseBody('chat', {
