@@ -3,11 +3,24 @@ import type { EffectiveSampling, Sampling } from '../../../src-main/service/cont
 import { useSlice } from '../../store';
 import { NumberField } from '../../components';
 import { regenerateNote } from './regenerate-note';
+import { StopList } from './StopList';
+import { showStopText } from './stop-text';
 
 type NumericKey = keyof Omit<Sampling, 'stop' | 'ignoreEos'>;
 
+/** A number field; `isOptIn` ones (off by default) are named in the summary only when set. */
+interface Field {
+  key: NumericKey;
+  label: string;
+  step: number;
+  min: number;
+  max?: number;
+  hint: string;
+  isOptIn?: boolean;
+}
+
 /** The bounds come from SAMPLING_LIMITS, the declaration the contract and the runtime check. */
-const FIELDS: { key: NumericKey; label: string; step: number; min: number; max?: number; hint: string }[] = [
+const FIELDS: Field[] = [
   {
     key: 'temperature',
     label: 'temperature',
@@ -31,10 +44,53 @@ const FIELDS: { key: NumericKey; label: string; step: number; min: number; max?:
     max: SAMPLING_LIMITS.topP.max,
     hint: 'sample within this probability mass',
   },
+  {
+    key: 'minP',
+    label: 'min-p',
+    step: 0.01,
+    min: SAMPLING_LIMITS.minP.min,
+    max: SAMPLING_LIMITS.minP.max,
+    hint: 'drop words less than this fraction as likely as the likeliest (0: off)',
+    isOptIn: true,
+  },
   // No max: the runtime's configured output limit bounds it, and refuses more with its limit named.
   { key: 'maxTokens', label: 'max tokens', step: 1, min: 1, hint: 'longest answer' },
   { key: 'seed', label: 'seed', step: 1, ...SAMPLING_LIMITS.seed, hint: 'same seed, same answer' },
+  {
+    key: 'repeatPenalty',
+    label: 'repeat penalty',
+    step: 0.05,
+    min: SAMPLING_LIMITS.repeatPenalty.min,
+    max: SAMPLING_LIMITS.repeatPenalty.max,
+    hint: `make words from the last ${SAMPLING_LIMITS.repeatPenalty.numLastTokens} tokens less likely (1: off)`,
+    isOptIn: true,
+  },
+  {
+    key: 'presencePenalty',
+    label: 'presence penalty',
+    step: 0.1,
+    ...SAMPLING_LIMITS.presencePenalty,
+    hint: 'make any word already in the answer less likely (0: off)',
+    isOptIn: true,
+  },
+  {
+    key: 'frequencyPenalty',
+    label: 'frequency penalty',
+    step: 0.1,
+    ...SAMPLING_LIMITS.frequencyPenalty,
+    hint: 'make words less likely the more often the answer has them (0: off)',
+    isOptIn: true,
+  },
 ];
+
+/** The summary's fields: the opt-in ones only when set to something other than their default. */
+function summaryFields(sampling: Sampling, effective: EffectiveSampling | undefined): Field[] {
+  return FIELDS.filter(
+    (f) =>
+      !f.isOptIn ||
+      (sampling[f.key] !== undefined && sampling[f.key] !== effective?.[f.key as keyof EffectiveSampling]),
+  );
+}
 
 /** The value the runtime uses for a field left empty. */
 function effectiveOf(key: NumericKey, effective: EffectiveSampling | undefined): string {
@@ -63,9 +119,9 @@ export function SamplingFields() {
     else delete next.ignoreEos;
     setSampling(next);
   };
-  const sentWith = FIELDS.map((f) => `${f.label} ${sampling[f.key] ?? effectiveOf(f.key, effective)}`).join(
-    ' · ',
-  );
+  const sentWith = summaryFields(sampling, effective)
+    .map((f) => `${f.label} ${sampling[f.key] ?? effectiveOf(f.key, effective)}`)
+    .join(' · ');
   return (
     <fieldset className="sampling-fields" data-testid="sampling-fields">
       <legend>Sampling</legend>
@@ -82,6 +138,7 @@ export function SamplingFields() {
           />
         </span>
       ))}
+      <StopList />
       <label className="checkbox-field">
         <input
           type="checkbox"
@@ -92,6 +149,9 @@ export function SamplingFields() {
       </label>
       <p className="muted small-text" data-testid="effective-sampling">
         Sent with: {sentWith}
+        {sampling.stop?.length
+          ? ` · stop at ${sampling.stop.map((t) => `"${showStopText(t)}"`).join(', ')}`
+          : ''}
         {sampling.ignoreEos ? ' · ignoring end of turn' : ''}
       </p>
       <p className="muted small-text" data-testid="regenerate-note">
