@@ -56,6 +56,8 @@ describe('bad input gets a clear error and loses nothing', () => {
     expect(text.errorMessage).toContain('topP must be a number');
     const tooMany = await generate(runtime, { prompt: chat('Hi'), maxTokens: 1000 });
     expect(tooMany.errorMessage).toContain('maxTokens must be an integer from 1 to 100');
+    const penalty = await generate(runtime, { prompt: chat('Hi'), repeatPenalty: 5 });
+    expect(penalty.errorMessage).toBe('repeatPenalty must be a number from 0.5 to 2, got 5');
   });
 
   it('refuses sampling values past the shared limits, the same ones the schemas use', async () => {

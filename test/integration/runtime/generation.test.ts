@@ -27,6 +27,23 @@ describe('generation on the real model', () => {
     expect(first.tokenIds).toHaveLength(16);
   });
 
+  it('neutral penalties change no greedy token; the penalties reach the worker and change the answer', async () => {
+    const prompt = { kind: 'text' as const, text: 'the cat and the cat and the cat and the' };
+    const plain = await generate(runtime, { prompt, maxTokens: 12 });
+    const neutral = { minP: 0, repeatPenalty: 1, presencePenalty: 0, frequencyPenalty: 0 };
+    expect((await generate(runtime, { prompt, maxTokens: 12, ...neutral })).tokenIds).toEqual(plain.tokenIds);
+    // The repeat window holds the prompt's repeats and the answer's.
+    const repeat = await generate(runtime, { prompt, maxTokens: 12, repeatPenalty: 2 });
+    expect(repeat.tokenIds).not.toEqual(plain.tokenIds);
+    // Frequency counts the answer only: until the plain answer repeats a token of its own, it
+    // lowers only tokens greedy did not pick, so the answers agree that far, and part there.
+    const frequency = await generate(runtime, { prompt, maxTokens: 12, frequencyPenalty: 2 });
+    const firstRepeat = plain.tokenIds.findIndex((id, i) => plain.tokenIds.indexOf(id) < i);
+    expect(firstRepeat).toBeGreaterThan(0);
+    expect(frequency.tokenIds.slice(0, firstRepeat)).toEqual(plain.tokenIds.slice(0, firstRepeat));
+    expect(frequency.tokenIds).not.toEqual(plain.tokenIds);
+  });
+
   it('decodes with the past K/V fed back to the same tokens as recomputing the whole sequence each step', async () => {
     const text = 'She was the youngest of the two daughters';
     const decoded = await generate(runtime, { prompt: { kind: 'text', text }, maxTokens: 8 });
