@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLING_LIMITS } from '../../../../src-main/runtime/sampling';
+import { SAMPLING_LIMITS, SAMPLING_WIRE_NAMES } from '../../../../src-main/runtime/sampling';
 import { SamplingSchema } from '../../../../src-main/service/contract';
 import { ChatCompletionBodySchema } from '../../../../src-main/service/openai/schemas';
 
-const { temperature, topK, topP, seed, stop } = SAMPLING_LIMITS;
+const { temperature, topK, topP, seed, stop, minP, repeatPenalty, presencePenalty, frequencyPenalty } =
+  SAMPLING_LIMITS;
 const tooLongStop = 'x'.repeat(stop.maxLength + 1);
 const manyStops = Array.from({ length: stop.maxCount + 1 }, (_, i) => `s${i}`);
 
@@ -17,13 +18,29 @@ const CASES: { field: string; accepted: unknown[]; refused: unknown[] }[] = [
   { field: 'topK', accepted: [topK.min, topK.max], refused: [topK.max + 1, 1.5] },
   { field: 'topP', accepted: [topP.max, 0.01], refused: [topP.minExclusive, topP.max + 0.01] },
   { field: 'seed', accepted: [seed.min, seed.max], refused: [seed.max + 1, -1] },
+  { field: 'minP', accepted: [minP.min, minP.max], refused: [minP.max + 0.01, -0.01] },
+  {
+    field: 'repeatPenalty',
+    accepted: [repeatPenalty.min, repeatPenalty.max],
+    refused: [repeatPenalty.max + 0.01, 0],
+  },
+  {
+    field: 'presencePenalty',
+    accepted: [presencePenalty.min, presencePenalty.max],
+    refused: [presencePenalty.max + 0.01, 'high'],
+  },
+  {
+    field: 'frequencyPenalty',
+    accepted: [frequencyPenalty.min, frequencyPenalty.max],
+    refused: [frequencyPenalty.min - 0.01, 'high'],
+  },
   {
     field: 'stop',
     accepted: [manyStops.slice(0, stop.maxCount), ['x'.repeat(stop.maxLength)]],
     refused: [manyStops, [tooLongStop], [''], ['end\uD800'], ['\uDC00x']],
   },
 ];
-const OPENAI_NAMES: Record<string, string> = { topK: 'top_k', topP: 'top_p' };
+const OPENAI_NAMES: Record<string, string> = SAMPLING_WIRE_NAMES;
 
 describe('sampling limits', () => {
   it.each(CASES)('$field: the contract and /v1 accept and refuse the same values', (c) => {
