@@ -114,9 +114,9 @@ export const TRACE_LIMITS = {
   /** The import worker's heap (MB): a file that still outgrows it fails that import, not the app. */
   workerHeapMb: 3_072,
   /**
-   * Bytes of trace files imported at once, across every import of the app (a worker holds about
-   * ten times its file while it parses): one largest file, or several smaller ones side by side.
-   * Four 127 MB uploads at once peaked at 5 GB of RSS without it.
+   * Bytes of trace files imported at once, across every import of the app (a worker stages about
+   * three bytes per character of its file; staged-import.ts): one largest file, or several
+   * smaller ones side by side. Four 127 MB uploads at once peaked at 5 GB of RSS without it.
    */
   maxBytesInFlight: 128 * MIB,
   /** Imports that may wait for room; one more is refused at once (HTTP 429) before it is read. */

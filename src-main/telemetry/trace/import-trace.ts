@@ -28,11 +28,15 @@ export interface ImportResult {
   numRejected: number;
 }
 
+/** Takes each accepted timeline with the line it came from, instead of the result holding it. */
+export type TimelineSink = (timeline: Timeline, text: string) => void;
+
 /**
  * One import, line by line, within the limits of limits.ts: blank lines are ignored, a bad
  * line is rejected with its number and reason (or throws TraceImportError without
  * skipBadLines), and lines past the line cap or the in-memory gap cap are rejected as such —
- * never dropped silently, never allowed to exhaust memory.
+ * never dropped silently, never allowed to exhaust memory. With a `sink`, accepted timelines go
+ * there and `finish().timelines` stays empty (the worker keeps them compactly; staged-import.ts).
  */
 export class TraceImport {
   private readonly result: ImportResult = {
@@ -44,7 +48,10 @@ export class TraceImport {
   };
   private numGaps = 0;
 
-  constructor(private readonly options: ImportOptions = {}) {}
+  constructor(
+    private readonly options: ImportOptions = {},
+    private readonly sink: TimelineSink | null = null,
+  ) {}
 
   /** Reads one line (from LineSplitter, or numbered by the caller). */
   add(split: SplitLine): void {
@@ -69,7 +76,8 @@ export class TraceImport {
         `an import holds at most ${TRACE_LIMITS.maxTotalGaps.toLocaleString('en-US')} inter-token gaps in memory; split the file`,
       );
     this.numGaps += numGaps;
-    this.result.timelines.push(parsed.timeline);
+    if (this.sink) this.sink(parsed.timeline, split.text);
+    else this.result.timelines.push(parsed.timeline);
     this.result.numImported++;
   }
 

@@ -1,20 +1,20 @@
 import { parentPort } from 'node:worker_threads';
 import { TRACE_LIMITS } from '../../limits';
-import { buildReport } from '../report/build-report';
-import type { Timeline } from '../timeline/schema';
 import { TraceImport } from './import-trace';
 import type { FromImportWorker, ToImportWorker } from './import-protocol';
 import { LineSplitter } from './line-splitter';
+import { StagedImport } from './staged-import';
 
 // The trace import worker: parses, checks and reports on a trace off the serving thread, then
 // hands the timelines back in acknowledged batches, so the main thread never holds a whole
 // file's worth of work in one turn. Everything untrusted (JSON, ranges, stamps) is read here.
+// What it holds between reading and committing is staged compactly (staged-import.ts).
 
 const port = parentPort!;
-const importer = new TraceImport({ skipBadLines: true });
+const staged = new StagedImport();
+const importer = new TraceImport({ skipBadLines: true }, (timeline, text) => staged.add(timeline, text));
 const splitter = new LineSplitter(TRACE_LIMITS.maxLineChars);
-let timelines: Timeline[] = [];
-let numSent = 0;
+let runId: string | null = null;
 
 const post = (message: FromImportWorker) => port.postMessage(message);
 
@@ -26,12 +26,12 @@ function onMessage(message: ToImportWorker): void {
     case 'end':
       return summarise();
     case 'commit':
-      for (const t of timelines) t.runId = message.runId;
+      runId = message.runId;
       return sendNext();
     case 'next':
       return sendNext();
     case 'discard':
-      timelines = [];
+      staged.clear();
       return port.close();
   }
 }
@@ -39,24 +39,23 @@ function onMessage(message: ToImportWorker): void {
 function summarise(): void {
   for (const line of splitter.end()) importer.add(line);
   const result = importer.finish();
-  timelines = result.timelines;
   post({
     kind: 'summary',
     numLines: result.numLines,
     numImported: result.numImported,
     rejected: result.rejected,
     numRejected: result.numRejected,
-    report: timelines.length > 0 ? buildReport(timelines) : null,
+    report: staged.report(),
   });
 }
 
 function sendNext(): void {
-  if (numSent >= timelines.length) {
+  const batch = staged.nextBatch(runId);
+  if (batch.length === 0) {
+    staged.clear();
     post({ kind: 'done' });
     return port.close();
   }
-  const batch = timelines.slice(numSent, numSent + TRACE_LIMITS.batchSize);
-  numSent += batch.length;
   post({ kind: 'batch', timelines: batch });
 }
 
