@@ -9,6 +9,8 @@ export interface LoadContext {
   port: number;
   smallModel: string;
   bigVocabModel: string;
+  /** The host's models folder (a phase may drop files there). */
+  modelsDir: string;
   tally: Tally;
 }
 
@@ -18,7 +20,7 @@ export interface RunningLoad {
 }
 
 /** `numClients` loops each running `step` back to back until stopped. */
-function loops(numClients: number, step: (client: number) => Promise<void>): RunningLoad {
+export function loops(numClients: number, step: (client: number) => Promise<void>): RunningLoad {
   let isStopped = false;
   const running = Array.from({ length: numClients }, async (_, client) => {
     while (!isStopped) await step(client);
@@ -32,7 +34,7 @@ function loops(numClients: number, step: (client: number) => Promise<void>): Run
 }
 
 /** Counts an answer under `what: http N`; statuses in `expected` are fine, others are surprises. */
-async function answered(
+export async function answered(
   ctx: LoadContext,
   what: string,
   expected: number[],

@@ -3,7 +3,10 @@
  * hostile or heavy input at a time, each for N seconds while a probe sends small chats back to
  * back, after a baseline window of N/2 seconds without it: the probe's latency in both (request →
  * last byte, nearest rank), the host's RSS before, at peak and after each input, and timelines
- * acknowledged vs stored over the whole run.
+ * acknowledged vs stored over the whole run. The inputs: a big vocabulary, event clients that
+ * never read, heavy bodies, an over-budget prompt, hostile GGUFs dropped into the models folder
+ * (hostile-files.ts), a slow chat template, and a misbehaving remote on 127.0.0.1
+ * (misbehaving-remote.ts).
  */
 import path from 'node:path';
 import { nearestRankOf } from '../../src-main/telemetry/report';
@@ -19,6 +22,8 @@ import {
   overBudgetPrompt,
   TINY_KV_BUDGET_BYTES,
 } from './phase-loads';
+import { hugeArrayGguf, longTokenGguf, misbehavingRemoteChats, slowTemplateChats } from './hostile-loads';
+import { HUGE_ARRAY_LENGTH, LONG_TOKEN_CHARS, writeSlowTemplateModel } from './hostile-files';
 import { startServer } from './server-process';
 import type { ServerProcess } from './server-process';
 import { Tally } from './tally';
@@ -93,6 +98,26 @@ const PHASES: PhaseSpec[] = [
     probeModels: (c) => [c.smallModel],
     settings: { kvBudgetBytes: TINY_KV_BUDGET_BYTES },
   },
+  {
+    name: `huge-array GGUF: a header array of ${HUGE_ARRAY_LENGTH.toLocaleString('en-US')} int32s dropped into the models folder, 2 clients listing models`,
+    load: hugeArrayGguf,
+    probeModels: (c) => [c.smallModel],
+  },
+  {
+    name: `long-token GGUF: a ${LONG_TOKEN_CHARS.toLocaleString('en-US')}-character vocabulary token dropped into the models folder, 2 clients listing models`,
+    load: longTokenGguf,
+    probeModels: (c) => [c.smallModel],
+  },
+  {
+    name: 'slow template: 2 clients chatting with a model whose template loops 20,000 times',
+    load: slowTemplateChats,
+    probeModels: (c) => [c.smallModel],
+  },
+  {
+    name: 'misbehaving remote on 127.0.0.1: a chat turn a second each at an endless SSE line, a 256 MB error body, a stall, an endless stream',
+    load: misbehavingRemoteChats,
+    probeModels: (c) => [c.smallModel],
+  },
 ];
 
 /** Runs every phase on one host; resolves with what each measured. */
@@ -101,6 +126,7 @@ export async function runPhases(dataDir: string, phaseSeconds: number): Promise<
     path.join(dataDir, 'models', 'big-vocab'),
     path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'),
   );
+  writeSlowTemplateModel(path.join(dataDir, 'models'), path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
   const server = await startServer(dataDir);
   const counted = new Tally();
   const stopCounting = countFinishedTimelines(server.url, counted);
@@ -109,6 +135,7 @@ export async function runPhases(dataDir: string, phaseSeconds: number): Promise<
     port: server.port,
     smallModel: 'ff-austen-mini',
     bigVocabModel: 'big-vocab',
+    modelsDir: path.join(dataDir, 'models'),
     tally: new Tally(),
   };
   // Warm both models (slot load, JIT) so no window pays for it.
