@@ -79,10 +79,19 @@ async function writeUntil(
   res.write(head);
   while (numWritten < numBytes && !res.destroyed) {
     numWritten += filler.length;
-    if (!res.write(filler))
-      await new Promise((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
+    if (!res.write(filler)) await drainedOrClosed(res);
   }
+}
+
+/** Resolves when `res` drains or closes, leaving no listener behind. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
