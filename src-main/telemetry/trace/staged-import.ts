@@ -115,7 +115,12 @@ export class StagedImport {
 
   private addGaps(itlMs: readonly number[]): void {
     const needed = this.numGaps + itlMs.length;
-    if (needed > this.gaps.length) this.gaps = grown(this.gaps, Math.max(needed, this.gaps.length * 2));
+    // Doubling, but never past the import's gap cap (TraceImport rejects lines beyond it).
+    if (needed > this.gaps.length)
+      this.gaps = grown(
+        this.gaps,
+        Math.max(needed, Math.min(this.gaps.length * 2, TRACE_LIMITS.maxTotalGaps)),
+      );
     for (let g = 0; g < itlMs.length; g++) this.gaps[this.numGaps++] = itlMs[g]!;
   }
 
