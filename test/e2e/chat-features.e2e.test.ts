@@ -123,19 +123,19 @@ describe('the chat people switch to: settings, forecast, versions, branches, mar
     );
   });
 
-  it('refuses an over-long message on Send with its token count, keeps the text, stores nothing', async () => {
+  it('stops an over-long message before Send with its token count, keeps the text, stores nothing', async () => {
     const numQuestions = await app.page.getByTestId('message-user').count();
     const huge = 'It is a truth universally acknowledged. '.repeat(400);
     await app.page.getByTestId('chat-input').fill(huge);
     await expect
       .poll(async () => Number(await app.page.getByTestId('context-meter').getAttribute('data-used')))
       .toBeGreaterThan(2047);
-    await app.page.getByTestId('chat-send').click();
-    const refusal = app.page.getByTestId('send-error');
-    await refusal.waitFor();
-    expect(await refusal.textContent()).toMatch(
-      /This message is [\d,]+ tokens; the model holds at most 2,047/,
-    );
+    // The composer counts before sending: Send stays off and says why in the service's words.
+    const block = app.page.getByTestId('send-block');
+    await block.waitFor();
+    expect(await block.textContent()).toMatch(/This message is [\d,]+ tokens; the model holds at most 2,047/);
+    expect(await app.page.getByTestId('chat-send').isDisabled()).toBe(true);
+    await app.page.getByTestId('chat-input').press('Enter');
     expect(await app.page.getByTestId('chat-input').inputValue()).toBe(huge);
     expect(await app.page.getByTestId('message-user').count()).toBe(numQuestions);
     await app.screenshot('chat-refused');
@@ -264,10 +264,10 @@ describe('the chat people switch to: settings, forecast, versions, branches, mar
   });
 
   it('raised no console errors and no CSP violations (besides the refusals asked for)', () => {
-    // The over-long send and the bad import are answered 400 by design; Chromium logs each one,
-    // and each request the page made while the host was stopped.
+    // The bad import is answered 400 by design (the over-long message never leaves the composer);
+    // Chromium logs it, and each request the page made while the host was stopped.
     const refusals = app.problems.filter((p) => p.includes('status of 400 (Bad Request)'));
-    expect(refusals).toHaveLength(2);
+    expect(refusals).toHaveLength(1);
     const unreachable = app.problems.filter((p) => p.includes('net::ERR_CONNECTION_REFUSED'));
     const others = app.problems.filter((p) => !refusals.includes(p) && !unreachable.includes(p));
     expect(others).toEqual([]);
