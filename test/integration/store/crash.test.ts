@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isIntact } from '../../../src-main/store';
+import { runUntilKilled } from '../../support/kill-child';
 
 const CHILD = new URL('./fixtures/crash-writer.ts', import.meta.url).pathname;
 const BATCH = 200;
@@ -17,21 +16,12 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the writer child, SIGKILLs it after KILL_AFTER committed batches, returns those batches. */
 async function writeThenKill(path: string): Promise<number[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    child.on('exit', (_code, signal) => resolve(signal)),
-  );
   const committed: number[] = [];
-  for await (const line of createInterface({ input: child.stdout })) {
+  await runUntilKilled(CHILD, [path], (line) => {
     const match = /^committed (\d+)$/.exec(line);
     if (match) committed.push(Number(match[1]));
-    if (committed.length === KILL_AFTER) child.kill('SIGKILL');
-  }
-  expect(await exited, stderr).toBe('SIGKILL');
+    return committed.length === KILL_AFTER;
+  });
   return committed;
 }
 

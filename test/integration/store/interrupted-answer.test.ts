@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversationView } from '../../../src-main/service/chat/view';
 import { defaultSettings } from '../../../src-main/service/chat/settings';
 import { openSqliteStore } from '../../../src-main/store';
+import { runUntilKilled } from '../../support/kill-child';
 
 const CHILD = new URL('./fixtures/answer-writer.ts', import.meta.url).pathname;
 /** Writes of the answer's row the child must report before it is killed (the first, then checkpoints). */
@@ -17,23 +16,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the answering child, SIGKILLs it after KILL_AFTER writes; its conversation and the last length it wrote. */
 async function answerThenKill(path: string): Promise<{ conversationId: string; numStoredChars: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    child.on('exit', (_code, signal) => resolve(signal)),
-  );
   let conversationId = '';
   const stored: number[] = [];
-  for await (const line of createInterface({ input: child.stdout })) {
+  await runUntilKilled(CHILD, [path], (line) => {
     conversationId = /^conversation (\S+)$/.exec(line)?.[1] ?? conversationId;
     const match = /^stored (\d+)$/.exec(line);
     if (match) stored.push(Number(match[1]));
-    if (stored.length === KILL_AFTER) child.kill('SIGKILL');
-  }
-  expect(await exited, stderr).toBe('SIGKILL');
+    return stored.length === KILL_AFTER;
+  });
   return { conversationId, numStoredChars: stored.at(-1)! };
 }
 

@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { SeedRecord } from '../../../../src-main/telemetry/trace';
 import {
   importTraceText,
   positiveControlRecords,
   TraceImportError,
 } from '../../../../src-main/telemetry/trace';
 import { timeline } from '../report/timeline-fixture';
+import { seedRecord } from './seed-record';
 
-const record = (): SeedRecord => ({
-  request_id: 'h1',
-  prompt_tokens: 700,
-  output_tokens: 5,
-  client_send_ms: 1_000,
-  gateway_arrival_ms: 1_015,
-  queue_enter_ms: 1_020,
-  prefill_start_ms: 1_040,
-  prefill_end_ms: 1_110,
-  first_token_server_ms: 1_120,
-  first_token_client_ms: 1_140,
-  last_token_client_ms: 1_240,
-});
+const record = () => seedRecord();
 const jsonl = (...records: unknown[]) =>
   records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
 

@@ -5,20 +5,9 @@ import { importTraceText, LineSplitter, TraceImport } from '../../../../src-main
 import { StagedImport } from '../../../../src-main/telemetry/trace/staged-import';
 import { TRACE_LIMITS } from '../../../../src-main/limits';
 import { timeline } from '../report/timeline-fixture';
+import { seedRecord } from './seed-record';
 
-const SEED_LINE = JSON.stringify({
-  request_id: 's1',
-  prompt_tokens: 700,
-  output_tokens: 5,
-  client_send_ms: 1_000,
-  gateway_arrival_ms: 1_015,
-  queue_enter_ms: 1_020,
-  prefill_start_ms: 1_040,
-  prefill_end_ms: 1_110,
-  first_token_server_ms: 1_120,
-  first_token_client_ms: 1_140,
-  last_token_client_ms: 1_240,
-});
+const SEED_LINE = JSON.stringify(seedRecord('s1'));
 
 /** `numLines` lines of our own timelines, each with `numGaps` gaps of 12.5 ms, every 7th a seed record. */
 function trace(numLines: number, numGaps: number): string {
