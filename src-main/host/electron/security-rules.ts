@@ -1,6 +1,6 @@
 // The window's security rules as pure functions: which URLs are the app, who may call over IPC,
 // where navigation may go, which permissions a page gets. No Electron import, so every rule is
-// unit-tested in plain Node; harden-web-contents.ts applies them.
+// unit-tested in plain Node; harden.ts applies them.
 
 /** The privileged scheme the packaged renderer is served from (see app-protocol.ts). */
 export const APP_SCHEME = 'app';

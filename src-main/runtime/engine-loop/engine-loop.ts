@@ -1,13 +1,6 @@
 import type { FinishReason, Timeline } from '../../telemetry/timeline';
-import { RequestRejected } from '../scheduler';
-import type {
-  EndedInPlan,
-  GenerationOutcome,
-  GenerationRequest,
-  GenerationSink,
-  LeftSeat,
-  Sequence,
-} from '../scheduler';
+import { RequestRejected, Sequence } from '../scheduler';
+import type { GenerationOutcome, GenerationRequest, GenerationSink, LeftSeat } from '../scheduler';
 import type { SlotEvent } from '../slots';
 import { Deadlines } from './deadlines';
 import { DropQueue } from './drop-queue';
@@ -17,7 +10,6 @@ import type { InboxEntry } from './request-intake';
 import { RetainedPastIndex } from './retained-pasts';
 import { SlotStepper } from './slot-stepper';
 import { StepDispatcher } from './step-dispatch';
-import { flushHeldText } from './token-output';
 
 /**
  * The engine loop (nano-vllm's LLMEngine.step, event-driven): requests land in an inbox
@@ -46,7 +38,8 @@ export class EngineLoop {
     this.dispatcher = new StepDispatcher({
       ...deps,
       finish,
-      endedInPlan: (ended) => this.endedInPlan(ended),
+      endedInPlan: ({ seq, reason, message, ...left }) =>
+        this.endRequest({ entry: seq, reason, message, left }),
       takeDrops: (slot) => this.drops.take(slot.slotId),
       dropLater: (slot, seqId) => {
         this.drops.add(slot.slotId, seqId);
@@ -56,7 +49,7 @@ export class EngineLoop {
     });
     this.intake = new RequestIntake(deps, {
       reject: (entry, error) => this.reject(entry, error),
-      deliver: (...args) => this.deliver(...args),
+      end: (ending) => this.endRequest(ending),
       kick: () => this.kick(),
     });
     this.stepper = new SlotStepper({
@@ -171,7 +164,8 @@ export class EngineLoop {
     this.drops.take(slotId);
     this.retained.forget(slotId);
     const message = `the model's worker stopped (${reason}); the next request reloads it`;
-    for (const seq of this.deps.scheduler.failSlot(slotId)) this.tell(seq, 'error', message, 'internal');
+    for (const seq of this.deps.scheduler.failSlot(slotId))
+      this.endRequest({ entry: seq, reason: 'error', message, left: null });
     this.kick();
   }
 
@@ -209,13 +203,7 @@ export class EngineLoop {
 
   /** Tells each waiting request its place in the queue when it changes (not on every step). */
   private reportQueuePositions(): void {
-    for (const seq of this.deps.scheduler.liveSequences()) {
-      if (seq.status !== 'waiting') continue;
-      const position = this.deps.scheduler.positionOf(seq);
-      if (position === seq.lastQueuePosition) continue;
-      seq.lastQueuePosition = position;
-      seq.sink.onQueued?.(position);
-    }
+    for (const { seq, position } of this.deps.scheduler.queueMoves()) seq.sink.onQueued?.(position);
   }
 
   /** Ends a request wherever it is (inbox, on its way, a live sequence); false when unknown. */
@@ -225,7 +213,7 @@ export class EngineLoop {
     if (queued) {
       this.inbox = this.inbox.filter((e) => e !== queued);
       this.intake.forget(requestId);
-      this.deliver(queued, reason, '', message, null);
+      this.endRequest({ entry: queued, reason, message });
       return true;
     }
     const seq = this.deps.scheduler.sequence(requestId);
@@ -236,61 +224,55 @@ export class EngineLoop {
   }
 
   /** Ends a live sequence through the scheduler; a sequence already finished is left alone. */
-  private finishSequence(seq: Sequence, reason: FinishReason, errorMessage: string | null): void {
+  private finishSequence(seq: Sequence, reason: FinishReason, message: string | null): void {
     const left = this.deps.scheduler.finish(seq);
-    if (left) this.leaveWorker(seq, left, reason, errorMessage, reason === 'error' ? 'internal' : null);
-  }
-
-  /** A sequence the scheduler ended while planning (it can never fit, or cannot grow even alone). */
-  private endedInPlan({ seq, reason, message, ...left }: EndedInPlan): void {
-    this.leaveWorker(seq, left, reason, message, reason === 'rejected' ? 'invalid_input' : null);
-  }
-
-  /**
-   * After a finish: the worker keeps the sequence's past for the conversation's next turn and
-   * forgets the rest of its K/V with a later job (a slot without a runner has none left).
-   */
-  private leaveWorker(
-    seq: Sequence,
-    left: LeftSeat,
-    reason: FinishReason,
-    errorMessage: string | null,
-    errorCode: GenerationOutcome['errorCode'],
-  ): void {
-    if (left.hasKvInWorker && seq.slot.runner) {
-      this.retained.note(seq.slot, seq.seqId, left.pageHashes);
-      this.drops.add(seq.slot.slotId, seq.seqId);
-      this.kick();
-    }
-    this.tell(seq, reason, errorMessage, errorCode);
-  }
-
-  /** Flushes a finished sequence's held-back text and delivers its outcome. */
-  private tell(
-    seq: Sequence,
-    reason: FinishReason,
-    errorMessage: string | null,
-    errorCode: GenerationOutcome['errorCode'],
-  ): void {
-    flushHeldText(seq);
-    this.deliver(seq, reason, seq.text, errorMessage, errorCode);
+    if (left) this.endRequest({ entry: seq, reason, message, left });
   }
 
   private reject(entry: InboxEntry, error: RequestRejected): void {
-    this.deliver(entry, error.code === 'internal' ? 'error' : 'rejected', '', error.message, error.code);
+    const reason = error.code === 'internal' ? 'error' : 'rejected';
+    this.endRequest({ entry, reason, message: error.message, errorCode: error.code });
   }
 
-  /** Ends a life exactly once: checked timeline to the sink and to every listener. */
-  private deliver(
-    entry: InboxEntry,
-    reason: FinishReason,
-    text: string,
-    errorMessage: string | null,
-    errorCode: GenerationOutcome['errorCode'],
-  ): void {
-    this.deadlines.disarm(entry.request.requestId);
-    const timeline = entry.recorder.finish(reason, this.deps.clock.now(), errorMessage);
-    entry.sink.onDone({ requestId: entry.request.requestId, text, timeline, errorMessage, errorCode });
+  /**
+   * Every request ends here, exactly once (nano-vllm's `postprocess`): a live sequence the
+   * scheduler has just finished leaves its past in its worker for the conversation's next turn
+   * (the rest of its K/V is forgotten with a later job; a slot without a runner has none) and
+   * flushes its held-back text; then the deadline is disarmed and the checked timeline goes to
+   * the sink and to every listener.
+   */
+  private endRequest({ entry, reason, message, left, errorCode = errorCodeOf(reason) }: Ending): void {
+    let text = '';
+    if (entry instanceof Sequence) {
+      if (left?.hasKvInWorker && entry.slot.runner) {
+        this.retained.note(entry.slot, entry.seqId, left.pageHashes);
+        this.drops.add(entry.slot.slotId, entry.seqId);
+        this.kick();
+      }
+      const rest = this.deps.scheduler.releaseHeldText(entry);
+      if (rest.length > 0) entry.sink.onChunk({ requestId: entry.seqId, text: rest, tokenIds: [] });
+      text = entry.text;
+    }
+    const { requestId } = entry.request;
+    this.deadlines.disarm(requestId);
+    const timeline = entry.recorder.finish(reason, this.deps.clock.now(), message);
+    entry.sink.onDone({ requestId, text, timeline, errorMessage: message, errorCode });
     for (const listener of this.listeners) listener(timeline);
   }
+}
+
+/** How a request ended: where it was, why, and what a live sequence left in its worker. */
+export interface Ending {
+  entry: InboxEntry | Sequence;
+  reason: FinishReason;
+  message: string | null;
+  /** A live sequence's seat as the scheduler took it back (null: its K/V died with its worker). */
+  left?: LeftSeat | null;
+  errorCode?: GenerationOutcome['errorCode'];
+}
+
+/** The error code a finish reason carries when the ending names none: a failure is ours, a refusal the input's. */
+function errorCodeOf(reason: FinishReason): GenerationOutcome['errorCode'] {
+  if (reason === 'error') return 'internal';
+  return reason === 'rejected' ? 'invalid_input' : null;
 }

@@ -1,12 +1,12 @@
 import type { Clock } from '../../telemetry/clock';
 import { TimelineRecorder } from '../../telemetry/timeline';
-import type { FinishReason } from '../../telemetry/timeline';
 import { slotGeometryOf } from '../slots';
 import type { Slot } from '../slots';
 import { RequestRejected, Sequence, asRejected, describeRoute, routeRequest } from '../scheduler';
-import type { GenerationOutcome, GenerationRequest, GenerationSink, RoutedRequest } from '../scheduler';
+import type { GenerationRequest, GenerationSink, RoutedRequest } from '../scheduler';
 import { blockersOf, slotLoadCause } from './diagnose';
 import type { EngineDeps } from './engine-deps';
+import type { Ending } from './engine-loop';
 
 /** A request between submit and its sequence: what it asks, who hears it, its timeline so far. */
 export interface InboxEntry {
@@ -33,13 +33,8 @@ export function newInboxEntry(clock: Clock, request: GenerationRequest, sink: Ge
 /** How the intake ends a request or hands its sequence to the loop. */
 export interface IntakeHost {
   reject(entry: InboxEntry, error: RequestRejected): void;
-  deliver(
-    entry: InboxEntry,
-    reason: FinishReason,
-    text: string,
-    errorMessage: string | null,
-    errorCode: GenerationOutcome['errorCode'],
-  ): void;
+  /** Ends the request (the loop's one way to end any request). */
+  end(ending: Ending): void;
   kick(): void;
 }
 
@@ -130,7 +125,7 @@ export class RequestIntake {
         (slot) => this.enqueue(entry, slot, routed, isWarm),
         (error: Error) => {
           if (this.loading.delete(entry.request.requestId))
-            this.host.deliver(entry, 'error', '', error.message, 'unavailable');
+            this.host.end({ entry, reason: 'error', message: error.message, errorCode: 'unavailable' });
         },
       );
     } catch (error) {

@@ -129,7 +129,7 @@ export class StepDispatcher {
     // Nothing from a forward with broken scores is kept: no token, and no page of its K/V.
     if (sampled.brokenScores)
       return this.host.finish(seq, 'error', describeBrokenScores(sampled.brokenScores));
-    const reason = emitToken(seq, sampled, this.host.clock);
+    const reason = emitToken(this.host.scheduler, seq, sampled, this.host.clock);
     this.host.scheduler.addCompletedPages(seq, pages);
     if (reason) this.host.finish(seq, reason);
   }

@@ -72,7 +72,7 @@ function uninitializedKvArray(geometry: KvGeometry, length: number): KvArray {
 
 /**
  * The past K/V of the rows of one batch (see the file's comment for the layout): built empty,
- * from context pages or gathered from other batches; rows are left-padded to a common width.
+ * from context pages or gathered from other batches; rows aligned as the geometry says.
  */
 export class KvBatch {
   private constructor(

@@ -7,9 +7,11 @@
  *
  * This file is device-free and owns every piece of sequence state (nano-vllm's split): which
  * sequences are alive, their status (every change through SEQUENCE_TRANSITIONS), their seats
- * (SeatLedger), their held pages (PageLedger) and the K/V budget. It decides who gets a seat,
- * which prompt chunk runs next and who is preempted when the budget runs out; the engine loop
- * carries the decisions out and reports each step's outcome back here.
+ * (SeatLedger), their held pages (PageLedger), the K/V budget, their output (tokens, text, RNG
+ * state) and the queue position each last heard. It decides who gets a seat, which prompt chunk
+ * runs next and who is preempted when the budget runs out; the engine loop carries the decisions
+ * out and reports each step's outcome back here (a test checks no file outside this room writes
+ * a sequence's fields).
  */
 import type { KvGeometry } from '../model/kv-geometry';
 import type { CachedPage, PageStore } from '../pages';
@@ -21,6 +23,8 @@ import type { CompletedPage } from './page-ledger';
 import { explainMiss, lookupPrefix } from './prefix-lookup';
 import { SeatLedger } from './seat-ledger';
 import { SequenceQueues } from './sequence-queues';
+import { appendToken, releaseHeldText } from './sequence-output';
+import type { AppendedToken } from './sequence-output';
 import type { SeatHolder } from './seat-ledger';
 import { moveSequence } from './sequence';
 import type { Sequence } from './sequence';
@@ -29,6 +33,7 @@ import type { PrefillPlan } from './prefill-order';
 import type { LeftSeat, SchedulerOptions, StepPlan } from './step-plan';
 
 export type { PrefillPlan } from './prefill-order';
+export type { AppendedToken } from './sequence-output';
 export type { EndedInPlan, LeftSeat, SchedulerOptions, StepPlan } from './step-plan';
 
 /**
@@ -180,6 +185,32 @@ export class Scheduler {
   /** A decode step ran for `seq`: one more token's K/V is computed. */
   decoded(seq: Sequence): void {
     if (this.isLive(seq)) seq.numComputed += 1;
+  }
+
+  /** A token the worker sampled for `seq` joins its output; says what text to show and why it stops. */
+  appendToken(seq: Sequence, tokenId: number, rngState: number): AppendedToken {
+    return appendToken(seq, tokenId, rngState);
+  }
+
+  /** The text `seq` held back for a possible stop string, now part of its answer (its life is ending). */
+  releaseHeldText(seq: Sequence): string {
+    return releaseHeldText(seq);
+  }
+
+  /**
+   * The waiting sequences whose place in their queue changed since they were last told (0 = next),
+   * each noted as told: a sink hears only changes, not every step.
+   */
+  queueMoves(): { seq: Sequence; position: number }[] {
+    const moves: { seq: Sequence; position: number }[] = [];
+    for (const seq of this.liveSequences()) {
+      if (seq.status !== 'waiting') continue;
+      const position = this.positionOf(seq);
+      if (position === seq.lastQueuePosition) continue;
+      seq.lastQueuePosition = position;
+      moves.push({ seq, position });
+    }
+    return moves;
   }
 
   /** Stores the pages a step of `seq` completed, held by it (the page ledger is their only writer). */

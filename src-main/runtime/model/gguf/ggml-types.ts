@@ -1,6 +1,6 @@
 // ggml's tensor types as GGUF stores them (ggml.h `ggml_type`): block size in values and bytes per
 // block, which is all a reader needs to find and size a tensor. Whether First Frame can convert
-// a type is decided in gguf-weights.ts, not here.
+// a type is decided in storage-plan.ts (at listing) and gguf-weight-set.ts, not here.
 
 /** One ggml tensor type: its name as llama.cpp prints it, values per block and bytes per block. */
 export interface GgmlType {
