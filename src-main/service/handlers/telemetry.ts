@@ -15,11 +15,12 @@ type TelemetryHandlers = Pick<
 export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
   return {
     'timelines.recent': ({ limit }) => deps.window.toArray().slice(-limit),
-    // The one place a client's figures enter a timeline. A client reports once it has the
-    // request's timeline (pushed in timeline.finished after the window holds it).
+    // The one place a client's figures join a timeline: as their own record in the window, the
+    // checked timeline itself never changes. A client reports once it has the request's
+    // timeline (pushed in timeline.finished after the window holds it).
     'timelines.reportClientTtft': ({ requestId, clientTtftMs, clientE2eMs }) => {
       const figures = { clientTtftMs, clientE2eMs: clientE2eMs ?? null };
-      const timeline = deps.window.toArray().findLast((t) => t.requestId === requestId);
+      const timeline = deps.window.latest(requestId);
       if (!timeline)
         return {
           isRecorded: false,
@@ -36,7 +37,7 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
         deps.log.warn('timeline', `${requestId}: ${verdict.reason}`);
         return { isRecorded: false, reason: verdict.reason };
       }
-      Object.assign(timeline, figures);
+      deps.window.addClientFigures(requestId, figures);
       deps.store.writer.enqueueClientTtft({
         requestId,
         transportMs: verdict.transportMs,

@@ -25,6 +25,22 @@ describe('TimelineWindow', () => {
     expect(window.size).toBe(0);
   });
 
+  it("keeps a pushed timeline unchanged: a client's figures are their own record, joined into a copy", () => {
+    const window = new TimelineWindow(2);
+    const checked = timeline({ id: 'r0', parts: { prefill: 12 } });
+    const before = structuredClone(checked);
+    window.push(checked);
+    expect(window.addClientFigures('r0', { clientTtftMs: 15, clientE2eMs: 40 })).toBe(true);
+    expect(checked).toEqual(before);
+    expect(window.latest('r0')).toMatchObject({ requestId: 'r0', clientTtftMs: 15, clientE2eMs: 40 });
+    expect(window.toArray()[0]).toMatchObject({ clientTtftMs: 15 });
+    expect(window.addClientFigures('unknown', { clientTtftMs: 1, clientE2eMs: null })).toBe(false);
+    window.push(timeline({ id: 'r1' }));
+    window.push(timeline({ id: 'r2' }));
+    expect(window.latest('r0')).toBeUndefined();
+    expect(window.toArray().map((t) => t.clientTtftMs)).toEqual([null, null]);
+  });
+
   it('refuses a capacity that is not a positive integer', () => {
     expect(() => new TimelineWindow(0)).toThrow(RangeError);
   });
