@@ -19,11 +19,12 @@ export const dataOf = (byteLength: number) => ({
   byteLength,
 });
 
-/** Inserts the full pages of `tokens` (page size 8) and releases them, as a finished request would. */
+/** Inserts the full pages of `tokens` (the store's page size) and releases them, as a finished request would. */
 export function fill(store: PageStore, identity: PageIdentity, tokens: number[]): void {
+  const size = store.pageSize;
   let parent = CHAIN_ROOT;
-  for (let p = 0; (p + 1) * 8 <= tokens.length; p++) {
-    const page = store.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), dataOf(64));
+  for (let p = 0; (p + 1) * size <= tokens.length; p++) {
+    const page = store.insertHeld(identity, p, parent, tokens.slice(p * size, (p + 1) * size), dataOf(64));
     store.release(page);
     parent = page.hash;
   }

@@ -36,7 +36,9 @@ export function expectNothingHeld(runtime: Runtime): void {
   expect(runtime.load().numRunning).toBe(0);
   expect(runtime.load().numWaiting).toBe(0);
   expect(runtime.pageSummary().numHeldPages).toBe(0);
-  for (const slot of runtime.slots()) expect(runtime.numSeatedOn(slot)).toBe(0);
+  // The registry's own status, not the seat count again: a slot left `active` with no one seated
+  // means its seats and its status drifted apart.
+  for (const slot of runtime.slots()) expect(slot.status, slot.slotId).not.toBe('active');
 }
 
 /** A user turn as a chat prompt. */

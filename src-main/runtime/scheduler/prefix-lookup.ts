@@ -4,15 +4,11 @@ import type { Sequence } from './sequence';
 
 /**
  * The longest cached prefix of `seq`'s prompt, always leaving at least one token to prefill
- * (it makes the logits); none with paging off or before the slot has a page identity.
+ * (it makes the logits); none with paging off (no store: the runtime makes one only with paging
+ * on) or before the slot has a page identity.
  */
-export function lookupPrefix(
-  seq: Sequence,
-  store: PageStore | null,
-  isPaging: boolean,
-  pageSize: number,
-): CachedPage[] {
-  if (!isPaging || !store || !seq.slot.pageIdentity) return [];
+export function lookupPrefix(seq: Sequence, store: PageStore | null, pageSize: number): CachedPage[] {
+  if (!store || !seq.slot.pageIdentity) return [];
   return store.lookup(seq.slot.pageIdentity, seq.prefillIds, maxPagesOf(seq, pageSize));
 }
 
@@ -21,11 +17,10 @@ export function explainMiss(
   seq: Sequence,
   found: readonly CachedPage[],
   store: PageStore | null,
-  isPaging: boolean,
   pageSize: number,
 ): PageMiss {
   const identity = seq.slot.pageIdentity;
-  if (!isPaging || !store || !identity)
+  if (!store || !identity)
     return {
       kind: 'paging-off',
       numCachedTokens: 0,

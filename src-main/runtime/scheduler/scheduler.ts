@@ -261,7 +261,7 @@ export class Scheduler {
    * evicts the pages it is about to read), and given back when the rest does not fit.
    */
   private seat(seq: Sequence): boolean {
-    const cached = lookupPrefix(seq, this.store, this.options.isPaging, this.pageSize);
+    const cached = lookupPrefix(seq, this.store, this.pageSize);
     this.pages.holdPrefix(seq, cached);
     const numPages = this.budget.pagesToAdmit(seq.prefillIds.length) - cached.length;
     if (
@@ -273,13 +273,7 @@ export class Scheduler {
     this.seats.grant(seq);
     this.store?.countLookup(seq.prefillIds.length, cached.length * this.pageSize);
     seq.numCachedTokens = cached.length * this.pageSize;
-    seq.recorder.meta.diagnosis.pageMiss = explainMiss(
-      seq,
-      cached,
-      this.store,
-      this.options.isPaging,
-      this.pageSize,
-    );
+    seq.recorder.meta.diagnosis.pageMiss = explainMiss(seq, cached, this.store, this.pageSize);
     seq.numComputed = 0;
     seq.hasStartedPrefill = false;
     moveSequence(seq, 'prefilling');

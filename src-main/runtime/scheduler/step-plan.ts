@@ -1,11 +1,13 @@
 import type { PrefillPlan } from './prefill-order';
 import type { Sequence } from './sequence';
 
-/** Scheduler settings, read live: seats per slot, the prefill chunk (null = whole prompt), the K/V budget. */
+/**
+ * Scheduler settings, read live: seats per slot, the prefill chunk (null = whole prompt), the K/V
+ * budget. Paging is not among them: its page store is null when paging is off.
+ */
 export interface SchedulerOptions {
   readonly maxSeats: number;
   readonly prefillChunkTokens: number | null;
-  readonly isPaging: boolean;
   readonly kvBudgetBytes: number;
 }
 

@@ -43,20 +43,12 @@ describe('live window store', () => {
     vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
     const before = store.getState().view;
     const batch = syntheticTimelines(50, { seed: 9 });
-    const addStartedAt = performance.now();
     store.getState().addTimelines(batch);
-    const addMs = performance.now() - addStartedAt;
+    // Adding is only appending: the view is recomputed on the timer, not per batch.
     expect(store.getState().view).toBe(before);
-    const recomputeStartedAt = performance.now();
     vi.advanceTimersByTime(LIVE_LIMITS.recomputeMs);
-    const recomputeMs = performance.now() - recomputeStartedAt;
     expect(store.getState().view).not.toBe(before);
     expect(store.getState().view.report.numRequests).toBe(10_000);
-    console.log(
-      `10,000-timeline window: add a batch ${addMs.toFixed(2)} ms, recompute the view ${recomputeMs.toFixed(1)} ms`,
-    );
-    // A ratio, not a frame budget: on a shared machine both slow down together.
-    expect(addMs).toBeLessThan(recomputeMs);
   });
 
   it('patches a client TTFT into its timeline in the window, and ignores one for a timeline it never had', () => {

@@ -64,11 +64,16 @@ describe('PageStore', () => {
     expect(store.lookup(identity, TOKENS, 10)).toHaveLength(0);
   });
 
-  it('misses when the page size differs, because positions and hashes no longer line up', () => {
-    const store = new PageStore(8);
-    fill(store, IDENTITY, TOKENS);
-    const other = new PageStore(16);
-    expect(other.lookup(IDENTITY, TOKENS, 10)).toHaveLength(0);
+  it("keys pages of another size apart: no 16-token page of the same tokens has an 8-token page's key", () => {
+    const small = new PageStore(8);
+    fill(small, IDENTITY, TOKENS);
+    const large = new PageStore(16);
+    fill(large, IDENTITY, TOKENS);
+    const smallKeys = new Set(small.lookup(IDENTITY, TOKENS, 10).map((page) => page.key));
+    const largePages = large.lookup(IDENTITY, TOKENS, 10);
+    expect(smallKeys.size).toBe(5);
+    expect(largePages).toHaveLength(2);
+    expect(largePages.filter((page) => smallKeys.has(page.key))).toEqual([]);
   });
 
   it('never counts a hash alone as a hit: stored tokens must match too', () => {

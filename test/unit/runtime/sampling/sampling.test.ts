@@ -15,14 +15,23 @@ describe('sampling', () => {
     expect(argmax(logits)).toBe(1);
   });
 
-  it('gives the same tokens for the same seed and never a masked entry', () => {
+  it('draws by the softmax: each token as often as its probability, the seed deciding which, never a masked entry', () => {
     const params = { temperature: 1, topK: 0, topP: 1 };
-    const draw = (seed: number) => {
+    const draw = (seed: number, numDraws: number) => {
       const random = seededRandom(seed);
-      return Array.from({ length: 50 }, () => sampleToken(logits, params, random));
+      return Array.from({ length: numDraws }, () => sampleToken(logits, params, random));
     };
-    expect(draw(42)).toEqual(draw(42));
-    expect(draw(42)).not.toContain(4);
+    expect(draw(42, 50)).toEqual(draw(42, 50));
+    expect(draw(42, 50)).not.toEqual(draw(43, 50));
+    const picks = draw(7, 4_000);
+    const weights = [...logits].map((x) => Math.exp(x));
+    const total = weights.reduce((a, b) => a + b, 0);
+    for (let token = 0; token < logits.length; token++) {
+      const share = picks.filter((pick) => pick === token).length / picks.length;
+      // Four standard errors at the widest (p = 0.5, 4,000 draws): a fixed seed never flakes.
+      expect(Math.abs(share - weights[token]! / total), `token ${token}`).toBeLessThan(0.03);
+    }
+    expect(picks).not.toContain(4);
   });
 
   it('keeps only the top-k candidates', () => {

@@ -7,37 +7,39 @@ import {
   writeScalars,
 } from '../../../../src-main/telemetry/report';
 import { nearestRankSorted } from '../../../../src-main/telemetry/report/nearest-rank';
-import { TTFT_PARTS } from '../../../../src-main/telemetry/timeline';
+import { FINISH_REASONS, TTFT_PARTS } from '../../../../src-main/telemetry/timeline';
+import type { Timeline } from '../../../../src-main/telemetry/timeline';
+import type { ScalarField } from '../../../../src-main/telemetry/report';
 import { timeline } from './timeline-fixture';
 
 describe('report columns', () => {
-  it('write every scalar under its own name, parts included (the packed-row layout)', () => {
-    const parts = {
-      inbox: 1,
-      route: 2,
-      slotLoad: 3,
-      queue: 4,
-      activation: 5,
-      contextLookup: 6,
-      prefill: 7,
-      emit: 8,
+  it('write every scalar under its own name, parts included: each field a distinct value read back from its column', () => {
+    // Every field and every part gets a value no other has, so two fields written to each
+    // other's columns (even two parts a fixture leaves at 0, like requeue and lostPrefill) fail.
+    const parts = Object.fromEntries(TTFT_PARTS.map((part, i) => [part, 1_000 + i])) as Timeline['parts'];
+    const own = {
+      arrivedAt: 11,
+      finishedAt: 12,
+      e2eMs: 13,
+      ttftMs: 14,
+      clientTtftMs: 15,
+      unattributedMs: 16,
+      numPromptTokens: 17,
+      numCachedTokens: 18,
+      numOutputTokens: 19,
+      clientE2eMs: 20,
+      networkInMs: 21,
     };
-    const t = timeline({
-      parts,
-      gapsMs: [3, 1, 2],
-      numPromptTokens: 900,
-      numCachedTokens: 300,
-      isColdSlot: true,
-      clientTtftMs: 99,
-    });
-    const row = new Float64Array(SCALAR_FIELDS.length);
+    const t: Timeline = { ...timeline({ gapsMs: [3, 1, 2] }), ...own, parts, isColdSlot: true };
+    const row = new Float64Array(SCALAR_FIELDS.length).fill(-1);
     writeScalars(t, row, 0);
-    for (const part of TTFT_PARTS) expect(row[SCALAR_INDEX[part]], part).toBe(t.parts[part]);
-    expect(row[SCALAR_INDEX.ttftMs]).toBe(36);
-    expect(row[SCALAR_INDEX.clientTtftMs]).toBe(99);
-    expect(row[SCALAR_INDEX.numCachedTokens]).toBe(300);
+    for (const [field, value] of Object.entries({ ...own, ...parts }))
+      expect(row[SCALAR_INDEX[field as ScalarField]], field).toBe(value);
     expect(row[SCALAR_INDEX.isColdSlot]).toBe(1);
     expect(row[SCALAR_INDEX.ownItlP95Ms]).toBe(3);
+    expect(row[SCALAR_INDEX.finishCode]).toBe(FINISH_REASONS.indexOf('stop'));
+    expect(row[SCALAR_INDEX.isRemote]).toBe(0);
+    expect([...row].filter((value) => value === -1)).toEqual([]);
   });
 
   it('mark absent values NaN in columns: no first token, no client report, no gaps', () => {
