@@ -1,6 +1,5 @@
 import { PART_COLORS, PART_EXPLANATIONS, PART_LABELS, PHASES } from './part-colors';
 import type { TtftPhase } from './part-colors';
-import { SIMPLE_GROUPS } from './simple-groups';
 
 /**
  * One coloured layer of a stacked TTFT bar: a single part (Expert) or a plain group of parts
@@ -23,11 +22,6 @@ export const PART_LAYERS: readonly BarLayer[] = PHASES.map((phase) => ({
   explanation: PART_EXPLANATIONS[phase],
   phases: [phase],
 }));
-
-/** The layers a view draws: the four plain groups in Simple, every part in Expert. */
-export function layersFor(isExpert: boolean): readonly BarLayer[] {
-  return isExpert ? PART_LAYERS : SIMPLE_GROUPS;
-}
 
 /** A layer's ms in one set of part values: the sum of its parts (a negative part counts 0). */
 export function layerMs(layer: BarLayer, values: Partial<Record<TtftPhase, number | null>>): number {

@@ -4,5 +4,5 @@ export { phasesOf, slicesOf } from './phase-values';
 export type { PhaseSlice } from './phase-values';
 export { SIMPLE_GROUPS, groupSlicesOf } from './simple-groups';
 export type { GroupSlice, SimpleGroup } from './simple-groups';
-export { PART_LAYERS, layerMs, layersFor } from './bar-layers';
+export { PART_LAYERS, layerMs } from './bar-layers';
 export type { BarLayer } from './bar-layers';

@@ -8,7 +8,7 @@ export type { EventStreamOptions } from './event-stream';
 export { hostPolicy, checkHeaders, isWildcardHost } from './host-guard';
 export type { HostPolicy, GuardVerdict } from './host-guard';
 export { CONTENT_SECURITY_POLICY } from './security-headers';
-export { readBody, readJson, BodyTooLarge } from './read-body';
+export { readJson, BodyTooLarge } from './read-body';
 export type { JsonBody } from './read-body';
 export { sendJson, sendResult, sendText, failure, statusOf } from './respond';
 export { ensureRendererBuilt } from './ensure-renderer';

@@ -19,22 +19,13 @@ class BodyTooComplex extends Error {
 }
 
 /**
- * Reads a request body as UTF-8, refusing more than `maxBytes`: a declared Content-Length over
- * the limit fails before a byte is read. On refusal the stream is paused, not destroyed, so
- * the caller can still answer 413 (with `Connection: close`) on the same socket.
- */
-export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  return (await readBodyBytes(req, maxBytes, null)).toString('utf8');
-}
-
-/**
- * The body's bytes; with a `meter`, each chunk is measured as it arrives and the first chunk past
- * its limits rejects at once (BodyTooComplex), so the answer goes out from the first bytes that
+ * The body's bytes, each chunk measured by `meter` as it arrives: the first chunk past its
+ * limits rejects at once (BodyTooComplex), so the answer goes out from the first bytes that
  * show it. The rest is still read and dropped, never kept or parsed (up to `maxBytes`; past that
  * the connection is destroyed): a client writing the rest then reads the answer on an open
  * connection instead of failing its write on a closed one.
  */
-function readBodyBytes(req: IncomingMessage, maxBytes: number, meter: JsonWorkMeter | null): Promise<Buffer> {
+function readBodyBytes(req: IncomingMessage, maxBytes: number, meter: JsonWorkMeter): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > maxBytes) return Promise.reject(new BodyTooLarge(maxBytes));
   return new Promise<Buffer>((resolve, reject) => {
@@ -57,7 +48,7 @@ function readBodyBytes(req: IncomingMessage, maxBytes: number, meter: JsonWorkMe
     const onData = (chunk: Buffer) => {
       numBytes += chunk.length;
       if (numBytes > maxBytes) return stop(new BodyTooLarge(maxBytes));
-      const problem = meter?.feed(chunk) ?? null;
+      const problem = meter.feed(chunk);
       if (problem !== null) return drop(new BodyTooComplex(problem));
       chunks.push(chunk);
     };

@@ -3,20 +3,6 @@ import { shapeBeyondLimits } from './shape-limits';
 /** A Hugging Face `config.json`, kept whole: the runtime reads only the fields below. */
 export type ModelConfig = Record<string, unknown> & { model_type?: string; torch_dtype?: string };
 
-/** Decoder families whose config.json fields are known to map onto the fields below. */
-export const CONFIG_FAMILIES = [
-  'llama',
-  'mistral',
-  'qwen2',
-  'qwen3',
-  'phi3',
-  'gemma',
-  'gemma2',
-  'granite',
-  'olmo2',
-  'smollm3',
-] as const;
-
 /** The model's K/V geometry: what a context page and a past tensor look like. */
 export interface ModelShape {
   numLayers: number;

@@ -15,7 +15,7 @@ export type { PromptText } from './chat-literals';
 export { readTokenizerFiles, TOKENIZER_FILES } from './tokenizer-files';
 export type { DefaultSampling } from './genai/genai-config';
 export type { ChatTurn } from './tokenizer';
-export { CONFIG_FAMILIES, shapeOf } from './config';
+export { shapeOf } from './config';
 export type { ModelConfig, ModelShape } from './config';
 export { TemplateError, TEMPLATE_LIMITS } from './chat-template';
 export type { DecoderIo, FloatType, KvRowAlignment } from './decoder-io';

@@ -4,23 +4,6 @@
 
 import { halfToFloat } from './half';
 
-/** Types this file decodes. */
-export const DEQUANTIZED_TYPES = [
-  'F32',
-  'F16',
-  'BF16',
-  'Q4_0',
-  'Q4_1',
-  'Q5_0',
-  'Q5_1',
-  'Q8_0',
-  'Q2_K',
-  'Q3_K',
-  'Q4_K',
-  'Q5_K',
-  'Q6_K',
-] as const;
-
 type Decoder = (b: Uint8Array, at: number, out: Float32Array, to: number) => void;
 const half = (b: Uint8Array, at: number) => halfToFloat(b[at]! | (b[at + 1]! << 8));
 const u32 = (b: Uint8Array, at: number) =>
