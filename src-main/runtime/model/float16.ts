@@ -26,6 +26,14 @@ function halfTable(): Float32Array {
   return table;
 }
 
+/**
+ * The float value of IEEE half bits by table (exact: every half is a float); the hot path of
+ * dequantizing ggml blocks, whose scales are halves. Bits above 16 are ignored.
+ */
+export function halfToFloat(bits: number): number {
+  return (halfToFloatTable ?? halfTable())[bits & 0xffff]!;
+}
+
 /** Converts IEEE half bit patterns to float32 values (exact: every half is a float32). */
 export function halfArrayToFloat32(halfBits: Uint16Array): Float32Array {
   const table = halfTable();

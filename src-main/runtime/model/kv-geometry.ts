@@ -1,5 +1,6 @@
 import type { CatalogueModel } from './catalogue';
 import type { FloatType, KvRowAlignment } from './decoder-io';
+import { ELEMENT_BYTES } from './onnx-graph/element-types';
 
 /**
  * The shape of a model variant's K/V: what sizes context pages and the K/V budget, and how a
@@ -15,8 +16,8 @@ export interface KvGeometry {
   rows: KvRowAlignment;
 }
 
-/** Bytes per K/V element of each past/present dtype. */
-export const BYTES_PER_ELEMENT: Record<FloatType, number> = { float32: 4, float16: 2 };
+/** Bytes per K/V element of each past/present dtype (the one size table's entries). */
+export const BYTES_PER_ELEMENT: Readonly<Record<FloatType, number>> = ELEMENT_BYTES;
 
 /** The K/V geometry of a model variant: the config's shape in the graph's K/V dtype. */
 export function kvGeometryOf(model: Pick<CatalogueModel, 'folder' | 'graph'>): KvGeometry {

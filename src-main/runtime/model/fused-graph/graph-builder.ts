@@ -5,6 +5,7 @@
 import { endianness } from 'node:os';
 import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
+import { ELEMENT_BYTES, ELEMENT_TYPE_CODE } from '../onnx-graph/element-types';
 
 const { onnx } = onnxProto;
 
@@ -20,26 +21,8 @@ export type Dim = number | string;
  */
 export type Attributes = Record<string, number | number[] | { float: number } | { graph: Onnx.IGraphProto }>;
 
-/** ONNX TensorProto.DataType codes for ElementType (Cast's `to` takes these). */
-export const ONNX_TYPE_CODE: Record<ElementType, number> = {
-  float32: 1,
-  uint8: 2,
-  int32: 6,
-  int64: 7,
-  bool: 9,
-  float16: 10,
-  bfloat16: 16,
-};
-
-const BYTES_PER_ELEMENT: Record<ElementType, number> = {
-  float32: 4,
-  uint8: 1,
-  int32: 4,
-  int64: 8,
-  bool: 1,
-  float16: 2,
-  bfloat16: 2,
-};
+/** ONNX TensorProto.DataType codes for ElementType (Cast's `to` takes these; see element-types.ts). */
+export const ONNX_TYPE_CODE: Readonly<Record<ElementType, number>> = ELEMENT_TYPE_CODE;
 
 /**
  * Where initializers' bytes go when a graph is written with external data: a file beside the
@@ -118,7 +101,7 @@ export class GraphBuilder {
 
   /** Adds an initializer from little-endian bytes (byte length must match dims × element size). */
   addInitializer(name: string, type: ElementType, dims: number[], rawBytes: Uint8Array): string {
-    const expectedBytes = dims.reduce((a, b) => a * b, 1) * BYTES_PER_ELEMENT[type];
+    const expectedBytes = dims.reduce((a, b) => a * b, 1) * ELEMENT_BYTES[type];
     if (rawBytes.byteLength !== expectedBytes) {
       throw new Error(`initializer ${name}: ${rawBytes.byteLength} bytes for [${dims}] ${type}`);
     }

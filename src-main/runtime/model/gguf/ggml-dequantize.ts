@@ -2,7 +2,7 @@
 // for value against llama.cpp's own library in the tests). Used where a tensor cannot keep its
 // blocks: norms, vectors, an embedding whose blocks the Gather cannot read.
 
-import { halfToFloat } from './half';
+import { halfToFloat } from '../float16';
 
 type Decoder = (b: Uint8Array, at: number, out: Float32Array, to: number) => void;
 const half = (b: Uint8Array, at: number) => halfToFloat(b[at]! | (b[at + 1]! << 8));

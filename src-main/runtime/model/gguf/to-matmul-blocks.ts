@@ -8,7 +8,7 @@
 //   sums of the input times the offsets (fused-graph/block-offsets.ts). No float zero point:
 //   ONNX Runtime 1.30's CPU MatMulNBits runs those about 100× slower.
 import { q3kScales, scaleMinK4 } from './ggml-dequantize';
-import { halfToFloat } from './half';
+import { halfToFloat } from '../float16';
 import type { GgufBlockWeight } from './weight-types';
 
 /** How one ggml type maps: sub-block size, code bits, and a block decoder. */
