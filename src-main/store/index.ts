@@ -28,8 +28,8 @@ export type {
   NewConversation,
   NewMessage,
   SearchHit,
-} from './queries/chats';
-export { conversationRecord, messageRecord, snippetOf } from './queries/chats';
+} from './queries/chat-records';
+export { conversationRecord, messageRecord, snippetOf } from './queries/chat-records';
 export type { SlotEventQueries } from './queries/slot-events';
 export type { PreferenceQueries } from './queries/preferences';
 export { DEFAULT_RETENTION, RetentionPolicySchema } from './retention';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { allocateColumns } from '../telemetry/report';
 import type { StoreUnavailable } from './errors';
 import { DEFAULT_RETENTION } from './retention';
-import type { ChatQueries } from './queries/chats';
-import { conversationRecord, messageRecord } from './queries/chats';
+import type { ChatQueries } from './queries/chat-records';
+import { conversationRecord, messageRecord } from './queries/chat-records';
 import type { RunQueries } from './queries/runs';
 import type { Store } from './store';
 

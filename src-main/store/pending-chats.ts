@@ -10,8 +10,8 @@ import type {
   MessageRecord,
   NewConversation,
   NewMessage,
-} from './queries/chats';
-import { conversationRecord, messageRecord } from './queries/chats';
+} from './queries/chat-records';
+import { conversationRecord, messageRecord } from './queries/chat-records';
 import type { SpilledChatWrite } from './spill';
 import type { FlushTimer } from './writer/flush-timer';
 import { eventLoopFlushTimer } from './writer/flush-timer';

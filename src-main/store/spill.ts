@@ -5,7 +5,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Timeline } from '../telemetry/timeline';
 import type { SlotEventRecord } from '../telemetry/residency';
-import type { AnswerPatch, NewConversation, NewMessage } from './queries/chats';
+import type { AnswerPatch, NewConversation, NewMessage } from './queries/chat-records';
 import type { ClientTtftUpdate, PendingRun, WriteBatch } from './writer/batch';
 import { isRetryableWriteError } from './errors';
 import { PRIVATE_FILE_MODE, privateSharedFolder, whyNotOwnFile } from '../private-files';

@@ -13,7 +13,7 @@ import { printError } from '../printable';
 import type { SpillContent } from './spill';
 import { replaySpills, spillSize, writeSpill } from './spill';
 import { damageOf, openDatabase } from './open';
-import type { ChatQueries } from './queries/chats';
+import type { ChatQueries } from './queries/chat-records';
 import { chatQueries } from './queries/chats';
 import type { PreferenceQueries } from './queries/preferences';
 import { preferenceQueries } from './queries/preferences';

@@ -12,18 +12,6 @@ import type {
 } from './chat-records';
 import { conversationRecord, messageRecord, snippetOf } from './chat-records';
 
-export type {
-  AnswerPatch,
-  ChatQueries,
-  ConversationRecord,
-  MessageRecord,
-  MessageRole,
-  NewConversation,
-  NewMessage,
-  SearchHit,
-} from './chat-records';
-export { conversationRecord, messageRecord, snippetOf } from './chat-records';
-
 const SELECT_CONVERSATIONS = `SELECT c.id, c.title, c.created_at_wall_ms, c.updated_at_wall_ms,
   c.leaf_message_id, c.settings_json,
   (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS num_messages FROM conversations c`;
