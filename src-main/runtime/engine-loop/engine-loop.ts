@@ -7,7 +7,7 @@ import { DropQueue } from './drop-queue';
 import type { EngineDeps } from './engine-deps';
 import { RequestIntake, newInboxEntry } from './request-intake';
 import type { InboxEntry } from './request-intake';
-import { RetainedPastIndex } from './retained-pasts';
+import { RetainedPastIndex } from './retained-past-index';
 import { SlotStepper } from './slot-stepper';
 import { StepDispatcher } from './step-dispatch';
 
@@ -72,7 +72,7 @@ export class EngineLoop {
     return this.inbox.length + this.intake.numPending + this.deps.scheduler.numWaiting;
   }
 
-  /** First prefill chunks that started from a worker's retained past (see retained-pasts.ts). */
+  /** First prefill chunks that started from a worker's retained past (see retained-past-index.ts). */
   get numRetainedPastHits(): number {
     return this.dispatcher.numRetainedPastHits;
   }

@@ -6,7 +6,7 @@ import { SAMPLING_LIMITS, arePenaltiesNeutral } from '../sampling';
 import type { SamplerStart } from '../sampling/sampler';
 import type { Slot } from '../slots';
 import type { EndedInPlan, Scheduler, Sequence, StepPlan } from '../scheduler';
-import type { RetainedPastIndex } from './retained-pasts';
+import type { RetainedPastIndex } from './retained-past-index';
 import { emitToken } from './token-output';
 import { describeBrokenScores } from '../sampling';
 
