@@ -115,7 +115,7 @@ export class RequestIntake {
       const slotId = current?.slotId ?? registry.nextSlotIdFor(routed.model);
       const ready = registry.ensureResident(routed.model, 'request');
       describeRoute(entry.recorder, routed, slotId, !isWarm);
-      entry.recorder.meta.diagnosis.slotLoad = coldCause;
+      entry.recorder.diagnose({ slotLoad: coldCause });
       entry.recorder.leave('route', clock.now());
       if (!isWarm) {
         entry.recorder.enter('slotLoad', clock.now());
@@ -139,7 +139,7 @@ export class RequestIntake {
       if (!this.loading.delete(entry.request.requestId)) return; // cancelled while the slot loaded
       entry.recorder.leave('slotLoad', clock.now());
     }
-    entry.recorder.meta.slotId = slot.slotId;
+    entry.recorder.note({ slotId: slot.slotId });
     if (isWarm) this.deps.registry.countHit(slot);
     entry.recorder.enter('queue', clock.now());
     const seq = new Sequence(
@@ -153,8 +153,7 @@ export class RequestIntake {
     );
     scheduler.enqueue(seq);
     const blockers = blockersOf(scheduler.runningOn(slot), scheduler.waitingAhead(seq));
-    entry.recorder.meta.diagnosis.queuedBehind = blockers.list;
-    entry.recorder.meta.diagnosis.numQueuedBehind = blockers.total;
+    entry.recorder.diagnose({ queuedBehind: blockers.list, numQueuedBehind: blockers.total });
     this.host.kick();
   }
 }

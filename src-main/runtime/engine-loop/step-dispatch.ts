@@ -41,7 +41,7 @@ export class StepDispatcher {
     const { clock } = this.host;
     for (const seq of plan.admitted) {
       seq.recorder.enter('activation', clock.now());
-      if (!seq.recorder.hasFirstToken) seq.recorder.meta.numCachedTokens = seq.numCachedTokens;
+      if (!seq.recorder.hasFirstToken) seq.recorder.note({ numCachedTokens: seq.numCachedTokens });
     }
     for (const seq of plan.preempted) {
       seq.recorder.preempt(clock.now());

@@ -238,7 +238,7 @@ export function describeRoute(
   slotId: string,
   isColdSlot: boolean,
 ): void {
-  Object.assign(recorder.meta, {
+  recorder.note({
     modelId: routed.model.modelId,
     modelRevision: routed.model.revisions.modelRevision,
     slotId,

@@ -273,7 +273,7 @@ export class Scheduler {
     this.seats.grant(seq);
     this.store?.countLookup(seq.prefillIds.length, cached.length * this.pageSize);
     seq.numCachedTokens = cached.length * this.pageSize;
-    seq.recorder.meta.diagnosis.pageMiss = explainMiss(seq, cached, this.store, this.pageSize);
+    seq.recorder.diagnose({ pageMiss: explainMiss(seq, cached, this.store, this.pageSize) });
     seq.numComputed = 0;
     seq.hasStartedPrefill = false;
     moveSequence(seq, 'prefilling');

@@ -29,7 +29,8 @@ export interface TimelineMeta {
 export class TimelineRecorder {
   readonly arrivedAt: number;
   readonly wallStartMs: number;
-  readonly meta: TimelineMeta;
+  /** Written only here: others add facts with `note` and `diagnose`. */
+  private readonly facts: TimelineMeta;
   private readonly transitions: Transition[] = [];
   private readonly tokenAts: number[] = [];
   private firstTokenAt: number | null = null;
@@ -43,7 +44,7 @@ export class TimelineRecorder {
   ) {
     this.arrivedAt = arrivedAt;
     this.wallStartMs = clock.wallNow() - (clock.now() - arrivedAt);
-    this.meta = {
+    this.facts = {
       runId: null,
       conversationId: null,
       modelId: '',
@@ -56,6 +57,21 @@ export class TimelineRecorder {
       ...meta,
     };
     this.transitions.push({ state: 'inbox', at: arrivedAt });
+  }
+
+  /** Who and what the timeline is about, as recorded so far (read-only: see `note`, `diagnose`). */
+  get meta(): Readonly<Omit<TimelineMeta, 'diagnosis'>> & { readonly diagnosis: Readonly<Diagnosis> } {
+    return this.facts;
+  }
+
+  /** Records facts the request's life revealed where it revealed them (its route, slot, cached tokens). */
+  note(facts: Partial<Omit<TimelineMeta, 'requestId' | 'diagnosis'>>): void {
+    Object.assign(this.facts, facts);
+  }
+
+  /** Records facts that explain the TTFT in words, where they happen (see diagnosis.ts). */
+  diagnose(facts: Partial<Diagnosis>): void {
+    Object.assign(this.facts.diagnosis, facts);
   }
 
   /** The state the request is in now. */
@@ -77,7 +93,7 @@ export class TimelineRecorder {
   enter(state: LifeState, at = this.clock.now()): void {
     this.assertOpen();
     if (at < this.lastAt || at < (this.transitions[this.transitions.length - 1]!.endAt ?? -Infinity))
-      throw new TimelineBroken(this.meta.requestId, `${state} stamped before ${this.state}`);
+      throw new TimelineBroken(this.facts.requestId, `${state} stamped before ${this.state}`);
     if (state === this.state) return;
     this.transitions.push({ state, at });
   }
@@ -91,7 +107,7 @@ export class TimelineRecorder {
     this.assertOpen();
     const current = this.transitions[this.transitions.length - 1]!;
     if (current.state !== state) return;
-    if (at < current.at) throw new TimelineBroken(this.meta.requestId, `${state} ended before it began`);
+    if (at < current.at) throw new TimelineBroken(this.facts.requestId, `${state} ended before it began`);
     this.transitions[this.transitions.length - 1] = { ...current, endAt: at };
   }
 
@@ -108,7 +124,7 @@ export class TimelineRecorder {
       this.enter('decode', at);
       this.firstTokenAt = at;
     } else if (at < this.lastTokenAt()) {
-      throw new TimelineBroken(this.meta.requestId, 'token flushed before the previous one');
+      throw new TimelineBroken(this.facts.requestId, 'token flushed before the previous one');
     }
     for (let i = 0; i < count; i++) this.tokenAts.push(at);
   }
@@ -116,9 +132,9 @@ export class TimelineRecorder {
   /** Ends the life, derives every interval, checks the invariants and returns the timeline. */
   finish(reason: FinishReason, at = this.clock.now(), errorMessage: string | null = null): Timeline {
     if (this.finished) return this.finished;
-    if (at < this.lastAt) throw new TimelineBroken(this.meta.requestId, 'finished before its last state');
+    if (at < this.lastAt) throw new TimelineBroken(this.facts.requestId, 'finished before its last state');
     const derived = deriveParts(this.arrivedAt, this.transitions, this.firstTokenAt, at);
-    const { isColdSlot, ...meta } = this.meta;
+    const { isColdSlot, ...meta } = this.facts;
     this.finished = checkRecorded(
       canonicalTimeline({
         ...meta,
@@ -149,6 +165,6 @@ export class TimelineRecorder {
   }
 
   private assertOpen(): void {
-    if (this.finished) throw new TimelineBroken(this.meta.requestId, 'stamped after the finish');
+    if (this.finished) throw new TimelineBroken(this.facts.requestId, 'stamped after the finish');
   }
 }
