@@ -2,7 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import onnxProto from 'onnx-proto';
 import { median } from '../first-frame/decode';
 
-const FLOAT16 = 10;
+/** ONNX element types an initializer read through a Cast may have: int8 (3), fp16 (10). */
+const BYTES_PER_ELEMENT: Record<number, number> = { 3: 1, 10: 2 };
 
 /**
  * This machine's single-thread read bandwidth (bytes/s): memcmp (Buffer.compare) of two equal
@@ -26,18 +27,24 @@ export function measureReadBandwidth(numBytes = 1024 ** 3): { bytesPerS: number;
 
 /**
  * Bytes of weights a decode step reads through our engine: every initializer as ONNX Runtime
- * executes it. An fp16 initializer that feeds a Cast is counted at fp32 width, since ONNX
- * Runtime folds the cast at session creation and multiplies fp32 values.
+ * executes it. An initializer that feeds a Cast (fp16 matrices, a converted GGUF's int8 scale
+ * steps and fp16 factors) is counted at fp32 width, since ONNX Runtime folds the cast at session
+ * creation and reads fp32 values; a factor multiplied into its steps (`X_factors` beside
+ * `X_steps`, block-scales.ts) folds into the steps' fp32 tensor and is not counted again.
  */
 export function onnxWeightBytesPerToken(onnxPath: string): number {
   const graph = onnxProto.onnx.ModelProto.decode(readFileSync(onnxPath)).graph;
   const castInputs = new Set((graph?.node ?? []).filter((n) => n.opType === 'Cast').map((n) => n.input?.[0]));
+  const names = new Set((graph?.initializer ?? []).map((t) => t.name ?? ''));
   let total = 0;
   for (const tensor of graph?.initializer ?? []) {
+    const name = tensor.name ?? '';
+    if (name.endsWith('_factors') && names.has(name.replace(/_factors$/, '_steps'))) continue;
     // Weights in an external data file (a converted GGUF's) count by the length their entry names.
     const external = tensor.externalData?.find((entry) => entry.key === 'length')?.value;
     const numBytes = tensor.rawData?.length || Number(external ?? 0);
-    total += tensor.dataType === FLOAT16 && castInputs.has(tensor.name ?? '') ? numBytes * 2 : numBytes;
+    const width = BYTES_PER_ELEMENT[tensor.dataType ?? 0];
+    total += castInputs.has(name) && width ? (numBytes / width) * 4 : numBytes;
   }
   return total;
 }

@@ -3,13 +3,18 @@
 // `npx tsx tools/gguf/cli.ts random --shape NAME --type TYPE --out FILE`: random weights at a real
 // model's shape (random-shapes.ts), written f16 tensor by tensor, then quantized by llama.cpp's
 // own quantizer (llama_model_quantize, `npm run peers:install`) to any type it makes.
+// `npx tsx tools/gguf/cli.ts bytes --gguf FILE --onnx CONVERTED/onnx/model.onnx`: where the bytes
+// of a GGUF and of its converted graph go, kind by kind (byte-table.ts).
 
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LLAMA_FTYPES, loadLlamaFfi } from '../../bench/peers/llama-ffi';
 import type { LlamaFtypeName } from '../../bench/peers/llama-ffi';
+import { convertedByteTable, ggufByteTable, totalOf } from './byte-table';
+import type { ByteRow } from './byte-table';
 import { convertFolderToGguf } from './convert';
+import { inspectGguf } from '../../src-main/runtime/model/gguf/gguf-model';
 import type { GgufWeightType } from './llama-tensors';
 import { writeRandomGguf } from './random-model';
 import { RANDOM_SHAPES } from './random-shapes';
@@ -32,6 +37,34 @@ function convert(argv: string[]): number {
   const result = convertFolderToGguf({ modelDir: values.model, type, outPath });
   const phases = Object.entries(result.timingsMs).map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`);
   console.log(`wrote ${result.outPath} (${(result.numBytes / 1e6).toFixed(2)} MB; ${phases.join(', ')})`);
+  return 0;
+}
+
+/** Rows as `kind  MB  share`, with the total. */
+function printTable(title: string, rows: ByteRow[]): void {
+  const total = totalOf(rows);
+  console.log(`${title}: ${(total / 1e6).toFixed(1)} MB`);
+  for (const row of rows)
+    console.log(
+      `  ${row.kind.padEnd(42)} ${(row.numBytes / 1e6).toFixed(1).padStart(9)} MB ${((row.numBytes / total) * 100).toFixed(1).padStart(5)} %`,
+    );
+}
+
+/** `bytes`: the GGUF's bytes per ggml type beside its converted graph's per kind, and the ratio. */
+function bytes(argv: string[]): number {
+  const { values } = parseArgs({
+    args: argv,
+    options: { gguf: { type: 'string' }, onnx: { type: 'string' } },
+  });
+  if (!values.gguf || !values.onnx) {
+    console.error('usage: cli.ts bytes --gguf FILE --onnx CONVERTED/onnx/model.onnx');
+    return 2;
+  }
+  const gguf = ggufByteTable(values.gguf, inspectGguf(values.gguf).set.tensors.values());
+  const converted = convertedByteTable(values.onnx);
+  printTable('GGUF', gguf);
+  printTable('converted graph', converted);
+  console.log(`converted / GGUF: ${(totalOf(converted) / totalOf(gguf)).toFixed(3)}`);
   return 0;
 }
 
@@ -80,5 +113,6 @@ function random(argv: string[]): number {
   return 0;
 }
 
-process.exitCode =
-  process.argv[2] === 'random' ? random(process.argv.slice(3)) : convert(process.argv.slice(2));
+const COMMANDS: Record<string, (argv: string[]) => number> = { random, bytes };
+const command = COMMANDS[process.argv[2] ?? ''];
+process.exitCode = command ? command(process.argv.slice(3)) : convert(process.argv.slice(2));

@@ -7,6 +7,7 @@ import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
 import type { DecoderWeightSet } from '../../../src-main/runtime/model/fused-graph';
 import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
 import { ggufWeightSet } from '../../../src-main/runtime/model/gguf/gguf-weight-set';
+import { convertedByteTable, totalOf } from '../../../tools/gguf/byte-table';
 import { hfWeightsOf, readOnnxLlamaWeights } from '../../../tools/onnx-llama';
 import type { LlamaConfig } from '../../../tools/onnx-llama';
 import {
@@ -102,13 +103,19 @@ describe('a GGUF file converted to the fused graph', () => {
         ggufBytes: before.size,
       });
       expect(progress.at(-1)).toBe([...model.set.tensors.values()].reduce((sum, t) => sum + t.numBytes, 0));
-      // The listing's storage plan (codes, scales, block offsets, norms) is what the files hold, but
-      // for the graph itself, alignment and small constants.
+      // The listing's storage plan (codes, scale steps and factors, norms) is what the files hold,
+      // but for the graph itself, small constants and each initializer's 4096-byte alignment.
       const planned = [...model.plan.bytesByKind.values()].reduce((sum, bytes) => sum + bytes, 0);
+      const table = convertedByteTable(path.join(dir, 'onnx', 'model.onnx'));
       const written = record.onnxBytes + record.dataBytes;
-      console.log(`q4_k_m: planned ${planned} bytes, written ${written}`);
-      expect(written / planned).toBeGreaterThanOrEqual(1);
-      expect(written / planned).toBeLessThan(1.05);
+      console.log(`q4_k_m: planned ${planned} bytes, written ${written}`, table);
+      expect(totalOf(table)).toBe(written);
+      const padding = table.find((row) => row.kind === 'data file alignment padding')!.numBytes;
+      expect((written - padding) / planned).toBeGreaterThanOrEqual(1);
+      expect((written - padding) / planned).toBeLessThan(1.03); // the graph file: ~85 KB of nodes here
+      // Scales as GGUF stores them (int8 steps, fp16 factors): no float32 scales or offsets.
+      expect(table.map((row) => row.kind)).not.toContain('scales fp32');
+      expect(table.map((row) => row.kind)).not.toContain('block offsets fp32');
       const after = statSync(file);
       expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
       const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as Record<

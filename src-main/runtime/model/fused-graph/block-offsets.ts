@@ -12,7 +12,7 @@
 // types) gets no correction at all.
 
 import type { GraphBuilder } from './graph-builder';
-import { bytesOfBits } from './float-matrix';
+import { addBlockOffsetsMatrix } from './block-scales';
 import type { BlockWeight } from './weight-set';
 
 /** Per builder: `input|blockSize` → the value holding that input's block means. */
@@ -42,8 +42,8 @@ function addBlockMeans(builder: GraphBuilder, input: string, blockSize: number):
 
 /**
  * `projected` (MatMulNBits of `input` by `weight`'s codes) plus the block offsets' share:
- * BlockMeans(input) · (blockSize × offsets)ᵀ = BlockSums(input) · offsetsᵀ, stored [K / blockSize,
- * N] float32 as `${name}.offsets`. The result is named `outputName` when given.
+ * BlockMeans(input) · (blockSize × offsets)ᵀ = BlockSums(input) · offsetsᵀ, the offsets [K /
+ * blockSize, N] float32 (block-scales.ts). The result is named `outputName` when given.
  */
 export function addBlockOffsets(
   builder: GraphBuilder,
@@ -53,19 +53,8 @@ export function addBlockOffsets(
   weight: BlockWeight & { offsets: Float32Array },
   outputName?: string,
 ): string {
-  const { numRows, numCols, blockSize } = weight;
-  const numBlocks = numCols / blockSize;
-  const byColumn = new Float32Array(numBlocks * numRows);
-  for (let row = 0; row < numRows; row++)
-    for (let block = 0; block < numBlocks; block++)
-      byColumn[block * numRows + row] = weight.offsets[row * numBlocks + block]! * blockSize;
-  const offsets = builder.addInitializer(
-    `${name}.offsets`,
-    'float32',
-    [numBlocks, numRows],
-    bytesOfBits(byColumn),
-  );
-  const means = addBlockMeans(builder, input, blockSize);
+  const offsets = addBlockOffsetsMatrix(builder, name, weight);
+  const means = addBlockMeans(builder, input, weight.blockSize);
   const shift = builder.op('MatMul', [means, offsets]);
   return builder.op('Add', [projected, shift], {}, outputName);
 }

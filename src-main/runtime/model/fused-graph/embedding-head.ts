@@ -1,5 +1,6 @@
 import type { GraphBuilder } from './graph-builder';
-import { bytesOfBits, outInBits } from './float-matrix';
+import { outInBits } from './float-matrix';
+import { addBlockScales } from './block-scales';
 import { addFloatMatrix, addMatMulNBits, addProjection, floatStorageOf } from './projections';
 import type { ProjectionOptions } from './projections';
 import type { BlockWeight, FloatWeight, MatrixWeight } from './weight-set';
@@ -46,12 +47,7 @@ function addBlockEmbedding(
     [numRows, (numCols * bits) / 8],
     weight.data,
   );
-  const scales = builder.addInitializer(
-    `${EMBED}.scales`,
-    'float32',
-    [numRows, numBlocks],
-    bytesOfBits(weight.scales),
-  );
+  const scales = addBlockScales(builder, EMBED, weight);
   const hidden = builder.msOp('GatherBlockQuantized', [data, 'input_ids', scales], {
     gather_axis: 0,
     quantize_axis: 1,

@@ -10,7 +10,7 @@ import { ELEMENT_BYTES, ELEMENT_TYPE_CODE } from '../onnx-graph/element-types';
 const { onnx } = onnxProto;
 
 /** Element types this builder writes (ONNX TensorProto.DataType names, lower-case). */
-export type ElementType = 'float32' | 'float16' | 'bfloat16' | 'int64' | 'int32' | 'uint8' | 'bool';
+export type ElementType = 'float32' | 'float16' | 'bfloat16' | 'int64' | 'int32' | 'uint8' | 'int8' | 'bool';
 
 /** A dimension: a fixed size or a symbolic name (dim_param). */
 export type Dim = number | string;

@@ -8,6 +8,7 @@ export { EXTERNAL_DATA_ALIGNMENT } from './external-data';
 export { ropeInverseFrequencies, scaledInverseFrequencies } from './rope';
 export type {
   BlockWeight,
+  FactoredScales,
   DecoderDims,
   DecoderLayerWeights,
   DecoderWeightSet,

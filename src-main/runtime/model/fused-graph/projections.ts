@@ -4,6 +4,8 @@ import { bytesOfBits, outInBits, stackRows, storageAsGiven, transposed } from '.
 import type { FloatStorage, MatrixBits } from './float-matrix';
 import type { BlockWeight, FloatWeight, MatrixWeight } from './weight-set';
 import { addBlockOffsets, hasOffsets } from './block-offsets';
+import { addBlockScales } from './block-scales';
+import type { FactoredScales } from './weight-set';
 
 /** Writer choices every projection needs. */
 export interface ProjectionOptions {
@@ -41,7 +43,7 @@ function addFloatProjection(
   return builder.op('MatMul', [input, weight], {}, outputName);
 }
 
-/** The initializers of a block weight: data [N, blocks, blob], scales [N, blocks], zero points. */
+/** The inputs of a block weight: data [N, blocks, blob], scales [N, blocks], zero points. */
 export function addBlockInitializers(builder: GraphBuilder, name: string, weight: BlockWeight): string[] {
   const numBlocks = Math.ceil(weight.numCols / weight.blockSize);
   const blobBytes = (weight.blockSize * weight.bits) / 8;
@@ -52,12 +54,7 @@ export function addBlockInitializers(builder: GraphBuilder, name: string, weight
       [weight.numRows, numBlocks, blobBytes],
       weight.data,
     ),
-    builder.addInitializer(
-      `${name}.scales`,
-      'float32',
-      [weight.numRows, numBlocks],
-      bytesOfBits(weight.scales),
-    ),
+    addBlockScales(builder, name, weight),
   ];
   if (weight.zeroPoints)
     inputs.push(
@@ -99,15 +96,7 @@ function stackOffsets(parts: BlockWeight[]): Float32Array | null {
 
 /** Block weights stacked along their rows (they share bits, block size and zero-point presence). */
 function stackBlocks(parts: BlockWeight[]): BlockWeight {
-  const concat = (arrays: Uint8Array[]) => {
-    const out = new Uint8Array(arrays.reduce((sum, a) => sum + a.length, 0));
-    let offset = 0;
-    for (const array of arrays) {
-      out.set(array, offset);
-      offset += array.length;
-    }
-    return out;
-  };
+  const concat = (arrays: Uint8Array[]) => concatOf(arrays, (length) => new Uint8Array(length));
   const scales = new Float32Array(parts.reduce((sum, p) => sum + p.scales.length, 0));
   let offset = 0;
   for (const part of parts) {
@@ -122,6 +111,73 @@ function stackBlocks(parts: BlockWeight[]): BlockWeight {
     scales,
     zeroPoints: first.zeroPoints ? concat(parts.map((p) => p.zeroPoints!)) : null,
     offsets: stackOffsets(parts),
+    factored: stackFactored(parts),
+  };
+}
+
+/** Typed arrays of one kind end to end. */
+function concatOf<T extends Uint8Array | Int8Array | Uint16Array>(
+  arrays: T[],
+  make: (length: number) => T,
+): T {
+  const out = make(arrays.reduce((sum, a) => sum + a.length, 0));
+  let offset = 0;
+  for (const array of arrays) {
+    out.set(array, offset);
+    offset += array.length;
+  }
+  return out;
+}
+
+/**
+ * The parts' factored scales stacked along their rows, or null (float32 scales) unless every part
+ * has them with one group size, steps alike, and mins alike (a part without mins cannot read
+ * zeros from `middle × scale − min`).
+ */
+function stackFactored(parts: BlockWeight[]): FactoredScales | null {
+  const all = parts.map((p) => p.factored ?? null);
+  const [first] = all;
+  if (!first || all.some((f) => !f)) return null;
+  const factors = all as FactoredScales[];
+  const alike = factors.every(
+    (f) =>
+      f.groupSize === first.groupSize &&
+      !f.scaleSteps === !first.scaleSteps &&
+      !f.mins === !first.mins &&
+      f.mins?.middle === first.mins?.middle &&
+      !f.mins?.steps === !first.mins?.steps,
+  );
+  if (!alike) return null;
+  if (factors.length === 1) return first;
+  const int8 = (length: number) => new Int8Array(length);
+  const half = (length: number) => new Uint16Array(length);
+  return {
+    groupSize: first.groupSize,
+    scaleSteps: first.scaleSteps
+      ? concatOf(
+          factors.map((f) => f.scaleSteps!),
+          int8,
+        )
+      : null,
+    scaleFactors: concatOf(
+      factors.map((f) => f.scaleFactors),
+      half,
+    ),
+    mins: first.mins
+      ? {
+          middle: first.mins.middle,
+          steps: first.mins.steps
+            ? concatOf(
+                factors.map((f) => f.mins!.steps!),
+                int8,
+              )
+            : null,
+          factors: concatOf(
+            factors.map((f) => f.mins!.factors),
+            half,
+          ),
+        }
+      : null,
   };
 }
 

@@ -77,6 +77,8 @@ export type FloatWeight = FloatData & {
  *   values are shifted by its offset (block-offsets.ts adds it as block sums of the input times
  *   the offsets, so affine blocks run on MatMulNBits' fast default-zero-point path). Needs K a
  *   multiple of blockSize. Absent or null: no shift.
+ * - `factored` (optional): the same scales and offsets in the narrow exact form GGUF stores them
+ *   (FactoredScales); the writer stores that form and lets ONNX Runtime widen it at load.
  * Value = (code − zeroPoint) × scale + offset. GGUF Q4_0 maps with zeroPoints null (its nibbles
  * reordered: GGUF puts element j and j+16 in byte j); Q8_0 maps with code = q + 128 and zeroPoints
  * null; Q4_K with codes as they are, zeroPoints null and offset 8 × scale − min.
@@ -91,6 +93,24 @@ export interface BlockWeight {
   scales: Float32Array;
   zeroPoints: Uint8Array | null;
   offsets?: Float32Array | null;
+  factored?: FactoredScales | null;
+}
+
+/**
+ * A block weight's scales (and offsets) as GGUF stores them: blocks run in groups of `groupSize`
+ * along a row (a K-quant super-block's sub-blocks; 1 for Q4_0, Q8_0, …), each group with one
+ * half-float factor and each block with a small integer step, so
+ *   scale = scaleFactor × scaleStep,  offset = middle × scale − minFactor × minStep,
+ * every product exact in float32. 1–2 bytes a block on disk instead of 4–8.
+ */
+export interface FactoredScales {
+  groupSize: number;
+  /** int8 [N × numBlocks]; null when groupSize is 1 (every step 1: the factor is the scale). */
+  scaleSteps: Int8Array | null;
+  /** Half-float bits [N × numBlocks / groupSize]. */
+  scaleFactors: Uint16Array;
+  /** Affine blocks only: the code shift `middle` and the mins, stepped like the scales. */
+  mins: { middle: number; steps: Int8Array | null; factors: Uint16Array } | null;
 }
 
 /** A projection or embedding matrix: float or block-quantized. */

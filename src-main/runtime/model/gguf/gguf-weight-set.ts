@@ -25,7 +25,7 @@ import { blockLayoutOf, toMatMulBlocks } from './to-matmul-blocks';
 import type { BlockLayout } from './to-matmul-blocks';
 
 /** An embedding re-quantized to symmetric 8 bits (the writer's GatherBlockQuantized takes no zero points or offsets). */
-export const REQUANTIZED_EMBEDDING: BlockLayout = { bits: 8, blockSize: 32, hasOffsets: false };
+export const REQUANTIZED_EMBEDDING: BlockLayout = { bits: 8, blockSize: 32, hasOffsets: false, groupSize: 0 };
 
 /** Told after each tensor: bytes of the GGUF read and converted so far, of the tensors' total. */
 export type ConversionProgress = (bytesDone: number, bytesTotal: number) => void;
@@ -174,7 +174,8 @@ function embeddingOf(read: TensorRead, hiddenSize: number): MatrixWeight {
   if (mapped.kind === 'float') return mapped;
   if (!mapped.zeroPoints && !mapped.offsets && hiddenSize % mapped.blockSize === 0) return mapped;
   const { numRows, numCols } = mapped;
-  return { ...mapped, ...requantizedRows(read, numRows, numCols), zeroPoints: null, offsets: null };
+  const requantized = requantizedRows(read, numRows, numCols);
+  return { ...mapped, ...requantized, zeroPoints: null, offsets: null, factored: null };
 }
 
 /** `read`'s rows dequantized and quantized again to REQUANTIZED_EMBEDDING's blocks, piece by piece. */

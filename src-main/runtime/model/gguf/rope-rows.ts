@@ -2,9 +2,9 @@
 // (first half of the head's dims, then the second) to the adjacent pairs its LLAMA rope rotates
 // (`convert_hf_to_gguf.py` permute: reshape(heads, 2, D/2, in).swapaxes(1, 2)). The fused graph's
 // GroupQueryAttention rotates halves, so the rows go back: whole rows move, so quantized rows move
-// with their scales, zero points and offsets and nothing is decoded.
+// with their scales, zero points, offsets and factored scales, and nothing is decoded.
 
-import type { MatrixWeight } from '../fused-graph';
+import type { FactoredScales, MatrixWeight } from '../fused-graph';
 
 /** For each Hugging Face row, the GGUF row it comes from (heads of `headDim` rows). */
 export function unpermutedRowOrder(numHeads: number, headDim: number): Int32Array {
@@ -34,10 +34,28 @@ export function unpermuteRows(weight: MatrixWeight, numHeads: number, headDim: n
       ? moveRows(weight.zeroPoints, Math.ceil((numBlocks * weight.bits) / 8), order)
       : null,
     offsets: weight.offsets ? moveRows(weight.offsets, numBlocks, order) : null,
+    factored: weight.factored ? movedFactored(weight.factored, numBlocks, order) : null,
   };
 }
 
-function moveRows<T extends Uint8Array | Uint16Array | Float32Array>(
+/** Factored scales with their rows moved like the blocks (steps per block, factors per group). */
+function movedFactored(factored: FactoredScales, numBlocks: number, order: Int32Array): FactoredScales {
+  const numGroups = numBlocks / factored.groupSize;
+  const steps = (values: Int8Array | null) => values && moveRows(values, numBlocks, order);
+  const { mins } = factored;
+  return {
+    groupSize: factored.groupSize,
+    scaleSteps: steps(factored.scaleSteps),
+    scaleFactors: moveRows(factored.scaleFactors, numGroups, order),
+    mins: mins && {
+      middle: mins.middle,
+      steps: steps(mins.steps),
+      factors: moveRows(mins.factors, numGroups, order),
+    },
+  };
+}
+
+function moveRows<T extends Uint8Array | Int8Array | Uint16Array | Float32Array>(
   data: T,
   rowLength: number,
   order: Int32Array,

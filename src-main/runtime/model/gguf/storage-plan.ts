@@ -15,7 +15,7 @@ const FLOAT_TYPES = new Set(['F32', 'F16', 'BF16']);
 export interface StoragePlan {
   /**
    * Converted bytes per storage kind (`int4`, `int8`, `fp16`, `fp32`, `bf16`); a block matrix's
-   * codes count as int4 / int8, its scales and block offsets as fp32.
+   * codes count as int4 / int8, its scale and min steps as int8 and their factors as fp16.
    */
   bytesByKind: Map<string, number>;
   /** The least faithful mapping any tensor gets (`exact` when every tensor keeps its values). */
@@ -51,11 +51,27 @@ export function storagePlanOf(tensors: ReadonlyMap<string, GgufSetTensor>): Stor
     // gguf-weight-set.ts re-quantizes an affine embedding: GatherBlockQuantized takes no offsets.
     const isRequantized = layout.hasOffsets && tensor.name === 'token_embd.weight';
     if (isRequantized) fidelity = 'requantized';
-    const { bits, blockSize, hasOffsets } = isRequantized ? REQUANTIZED_EMBEDDING : layout;
+    const { bits, blockSize, hasOffsets, groupSize } = isRequantized ? REQUANTIZED_EMBEDDING : layout;
     add(bits === 4 ? 'int4' : 'int8', (numValues * bits) / 8);
-    add('fp32', (numValues / blockSize) * 4 * (hasOffsets ? 2 : 1));
+    addScaleBytes(add, numValues / blockSize, groupSize, hasOffsets ? 2 : 1);
   }
   return { bytesByKind, fidelity, typeCounts, numParams };
+}
+
+/**
+ * Bytes of `numBlocks` blocks' scales (and mins, `numKinds` 2) as block-scales.ts stores them:
+ * factored (groupSize ≥ 1), an int8 step a block when groups hold several and a half-float
+ * factor a group; float32 otherwise (groupSize 0: a re-quantized embedding).
+ */
+function addScaleBytes(
+  add: (kind: string, bytes: number) => void,
+  numBlocks: number,
+  groupSize: number,
+  numKinds: number,
+): void {
+  if (groupSize === 0) return add('fp32', numBlocks * 4 * numKinds);
+  if (groupSize > 1) add('int8', numBlocks * numKinds);
+  add('fp16', (numBlocks / groupSize) * 2 * numKinds);
 }
 
 /** The storage label the UI shows: kinds holding ≥ 10 % of the bytes, largest first (`int8 + int4`). */

@@ -9,6 +9,7 @@
 //   ONNX Runtime 1.30's CPU MatMulNBits runs those about 100× slower.
 import { q3kScales, scaleMinK4 } from './ggml-dequantize';
 import { halfToFloat } from '../float16';
+import type { FactoredScales } from '../fused-graph';
 import type { GgufBlockWeight } from './weight-types';
 
 /** How one ggml type maps: sub-block size, code bits, and a block decoder. */
@@ -21,6 +22,11 @@ interface BlockMapping {
   bits: 4 | 8;
   /** Affine types only: codes run 0…topCode, and each sub-block has a min. */
   topCode?: number;
+  /** Byte offset of the block's half-float scale (K-quants: the super-block's d). */
+  scaleAt: number;
+  /** Affine types: byte offset of the half-float min (K-quants: dmin); negated for Q4_1 / Q5_1's added m. */
+  minAt?: number;
+  isMinNegated?: boolean;
   /**
    * Writes the block's codes (symmetric types: already unsigned, centred on the default zero
    * point; affine: as stored, 0…topCode), one scale per sub-block and, affine, one min.
@@ -33,6 +39,11 @@ export interface BlockLayout {
   bits: 4 | 8;
   blockSize: number;
   hasOffsets: boolean;
+  /**
+   * Blocks per ggml block: each has an int8 step (when several) and the group one half-float
+   * factor (FactoredScales); 0 for blocks with float32 scales (a re-quantized embedding).
+   */
+  groupSize: number;
 }
 
 const half = (b: Uint8Array, at: number) => halfToFloat(b[at]! | (b[at + 1]! << 8));
@@ -45,6 +56,7 @@ const MAPPINGS: Record<string, BlockMapping> = {
     bytes: 18,
     subBlock: 32,
     bits: 4,
+    scaleAt: 0,
     decode: (b, at, codes, scales) => {
       scales[0] = half(b, at);
       for (let j = 0; j < 16; j++) {
@@ -58,6 +70,7 @@ const MAPPINGS: Record<string, BlockMapping> = {
     bytes: 34,
     subBlock: 32,
     bits: 8,
+    scaleAt: 0,
     decode: (b, at, codes, scales) => {
       scales[0] = half(b, at);
       for (let j = 0; j < 32; j++) codes[j] = (b[at + 2 + j]! + 128) & 255;
@@ -68,6 +81,7 @@ const MAPPINGS: Record<string, BlockMapping> = {
     bytes: 22,
     subBlock: 32,
     bits: 8,
+    scaleAt: 0,
     decode: (b, at, codes, scales) => {
       scales[0] = half(b, at);
       const qh = u32(b, at + 2);
@@ -83,6 +97,9 @@ const MAPPINGS: Record<string, BlockMapping> = {
     subBlock: 32,
     bits: 4,
     topCode: 15,
+    scaleAt: 0,
+    minAt: 2,
+    isMinNegated: true,
     decode: (b, at, codes, scales, mins) => {
       for (let j = 0; j < 16; j++) {
         codes[j] = b[at + 4 + j]! & 15;
@@ -98,6 +115,9 @@ const MAPPINGS: Record<string, BlockMapping> = {
     subBlock: 32,
     bits: 8,
     topCode: 31,
+    scaleAt: 0,
+    minAt: 2,
+    isMinNegated: true,
     decode: (b, at, codes, scales, mins) => {
       const qh = u32(b, at + 4);
       for (let j = 0; j < 16; j++) {
@@ -114,6 +134,8 @@ const MAPPINGS: Record<string, BlockMapping> = {
     subBlock: 32,
     bits: 4,
     topCode: 15,
+    scaleAt: 0,
+    minAt: 2,
     decode: (b, at, codes, scales, mins) => {
       const d = half(b, at);
       const dmin = half(b, at + 2);
@@ -133,6 +155,8 @@ const MAPPINGS: Record<string, BlockMapping> = {
     subBlock: 32,
     bits: 8,
     topCode: 31,
+    scaleAt: 0,
+    minAt: 2,
     decode: (b, at, codes, scales, mins) => {
       const d = half(b, at);
       const dmin = half(b, at + 2);
@@ -153,6 +177,8 @@ const MAPPINGS: Record<string, BlockMapping> = {
     subBlock: 16,
     bits: 4,
     topCode: 3,
+    scaleAt: 80,
+    minAt: 82,
     decode: (b, at, codes, scales, mins) => {
       const d = half(b, at + 80);
       const dmin = half(b, at + 82);
@@ -178,6 +204,7 @@ const MAPPINGS: Record<string, BlockMapping> = {
     bytes: 110,
     subBlock: 16,
     bits: 4,
+    scaleAt: 108,
     decode: (b, at, codes, scales) => {
       const d = half(b, at + 108);
       const sub = q3kScales(b, at + 96);
@@ -205,6 +232,7 @@ const MAPPINGS: Record<string, BlockMapping> = {
     bytes: 210,
     subBlock: 16,
     bits: 8,
+    scaleAt: 208,
     decode: (b, at, codes, scales) => {
       const d = half(b, at + 208);
       for (let n = 0; n < 2; n++) {
@@ -244,7 +272,12 @@ function kQuantScales(
 export function blockLayoutOf(typeName: string): BlockLayout | null {
   const map = MAPPINGS[typeName];
   if (!map) return null;
-  return { bits: map.bits, blockSize: map.subBlock, hasOffsets: map.topCode !== undefined };
+  return {
+    bits: map.bits,
+    blockSize: map.subBlock,
+    hasOffsets: map.topCode !== undefined,
+    groupSize: map.values / map.subBlock,
+  };
 }
 
 /**
@@ -274,10 +307,12 @@ export function toMatMulBlocks(
   const middle = topCode === undefined ? 0 : (topCode + 1) / 2;
   const shift = (1 << (bits - 1)) - middle;
   const numGgufBlocks = (numRows * numCols) / map.values;
+  let factored: FactoredScales | null = factoredOf(map, numGgufBlocks, middle);
   for (let g = 0; g < numGgufBlocks; g++) {
     map.decode(bytes, g * map.bytes, codes, blockScales, blockMins);
     const firstSub = g * numSub; // sub-blocks run on across rows: numCols is a whole number of ggml blocks
     scales.set(blockScales, firstSub);
+    if (factored && !factorScales(map, bytes, g, blockScales, blockMins, factored)) factored = null;
     if (offsets) {
       for (let s = 0; s < numSub; s++) offsets[firstSub + s] = middle * blockScales[s]! - blockMins[s]!;
       if (shift !== 0) for (let j = 0; j < codes.length; j++) codes[j] = codes[j]! + shift;
@@ -294,7 +329,57 @@ export function toMatMulBlocks(
     scales,
     zeroPoints: null,
     offsets,
+    factored,
   };
+}
+
+/** Empty factored scales for `numGgufBlocks` blocks of `map` (steps only where a block has sub-blocks). */
+function factoredOf(map: BlockMapping, numGgufBlocks: number, middle: number): FactoredScales {
+  const groupSize = map.values / map.subBlock;
+  const steps = () => (groupSize > 1 ? new Int8Array(numGgufBlocks * groupSize) : null);
+  return {
+    groupSize,
+    scaleSteps: steps(),
+    scaleFactors: new Uint16Array(numGgufBlocks),
+    mins:
+      map.minAt === undefined ? null : { middle, steps: steps(), factors: new Uint16Array(numGgufBlocks) },
+  };
+}
+
+/**
+ * Block `g`'s half-float factors as stored, and each sub-block's step = its decoded value ÷ the
+ * factor. False when some factor × step does not give the decoded value back exactly (a NaN or
+ * infinite factor): the tensor then keeps its float32 scales.
+ */
+function factorScales(
+  map: BlockMapping,
+  bytes: Uint8Array,
+  g: number,
+  blockScales: Float32Array,
+  blockMins: Float32Array,
+  factored: FactoredScales,
+): boolean {
+  const at = g * map.bytes;
+  const scaleBits = bytes[at + map.scaleAt]! | (bytes[at + map.scaleAt + 1]! << 8);
+  factored.scaleFactors[g] = scaleBits;
+  if (!stepsOf(scaleBits, blockScales, factored.scaleSteps, g)) return false;
+  if (!factored.mins || map.minAt === undefined) return true;
+  const minBits =
+    (bytes[at + map.minAt]! | (bytes[at + map.minAt + 1]! << 8)) ^ (map.isMinNegated ? 0x8000 : 0);
+  factored.mins.factors[g] = minBits;
+  return stepsOf(minBits, blockMins, factored.mins.steps, g);
+}
+
+/** Writes `values` ÷ the half `factorBits` into `steps` at group `g`; false unless every step is exact. */
+function stepsOf(factorBits: number, values: Float32Array, steps: Int8Array | null, g: number): boolean {
+  const factor = halfToFloat(factorBits);
+  for (let s = 0; s < values.length; s++) {
+    const step = steps === null ? 1 : factor === 0 ? 0 : values[s]! / factor;
+    if (!Number.isInteger(step) || step < -128 || step > 127 || Math.fround(step * factor) !== values[s])
+      return false;
+    if (steps) steps[g * values.length + s] = step;
+  }
+  return true;
 }
 
 /** Codes into MatMulNBits bytes: 8-bit as they are; 4-bit two a byte, the even element in the low nibble. */

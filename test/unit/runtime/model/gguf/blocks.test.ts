@@ -68,19 +68,19 @@ describe.skipIf(peersSkipReason !== null)('ggml blocks against llama.cpp', () =>
 });
 
 describe('ggml block layouts', () => {
-  it('keeps 4-bit types at 4 bits, 5-bit affine types at 8, and gives affine types offsets', () => {
+  it('keeps 4-bit types at 4 bits, 5-bit affine types at 8, gives affine types offsets, and groups scales per ggml block', () => {
     const layouts = Object.fromEntries(TYPES.map((type) => [type, blockLayoutOf(type)]));
     expect(layouts).toEqual({
-      Q4_0: { bits: 4, blockSize: 32, hasOffsets: false },
-      Q4_1: { bits: 4, blockSize: 32, hasOffsets: true },
-      Q5_0: { bits: 8, blockSize: 32, hasOffsets: false },
-      Q5_1: { bits: 8, blockSize: 32, hasOffsets: true },
-      Q8_0: { bits: 8, blockSize: 32, hasOffsets: false },
-      Q2_K: { bits: 4, blockSize: 16, hasOffsets: true },
-      Q3_K: { bits: 4, blockSize: 16, hasOffsets: false },
-      Q4_K: { bits: 4, blockSize: 32, hasOffsets: true },
-      Q5_K: { bits: 8, blockSize: 32, hasOffsets: true },
-      Q6_K: { bits: 8, blockSize: 16, hasOffsets: false },
+      Q4_0: { bits: 4, blockSize: 32, hasOffsets: false, groupSize: 1 },
+      Q4_1: { bits: 4, blockSize: 32, hasOffsets: true, groupSize: 1 },
+      Q5_0: { bits: 8, blockSize: 32, hasOffsets: false, groupSize: 1 },
+      Q5_1: { bits: 8, blockSize: 32, hasOffsets: true, groupSize: 1 },
+      Q8_0: { bits: 8, blockSize: 32, hasOffsets: false, groupSize: 1 },
+      Q2_K: { bits: 4, blockSize: 16, hasOffsets: true, groupSize: 16 },
+      Q3_K: { bits: 4, blockSize: 16, hasOffsets: false, groupSize: 16 },
+      Q4_K: { bits: 4, blockSize: 32, hasOffsets: true, groupSize: 8 },
+      Q5_K: { bits: 8, blockSize: 32, hasOffsets: true, groupSize: 8 },
+      Q6_K: { bits: 8, blockSize: 16, hasOffsets: false, groupSize: 16 },
     });
     expect(blockLayoutOf('IQ2_XXS')).toBeNull();
   });
