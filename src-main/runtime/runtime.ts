@@ -20,6 +20,8 @@ import type { RuntimeOptions } from './runtime-options';
 import { SettingsRefused } from './applied-settings';
 import type { AppliedSettings } from './applied-settings';
 import { busyReasonOf, loadSummaryOf, pageSummaryOf } from './runtime-summary';
+import { clearConversionCache, conversionCacheOf, convertedDirsInUse } from './model/gguf/conversion-cache';
+import type { ClearedConversions, ConversionCacheState } from './model/gguf/conversion-cache';
 import type { LoadSummary, PageSummary } from './runtime-summary';
 
 /**
@@ -166,6 +168,24 @@ export class Runtime {
 
   slots(): Slot[] {
     return this.registry.list();
+  }
+
+  /** The GGUF conversion cache: each converted folder's bytes on disk, and which loaded models read. */
+  conversionCache(): Promise<ConversionCacheState> {
+    return conversionCacheOf(this.options.convertedModelsDir, convertedDirsInUse(this.registry.list()));
+  }
+
+  /**
+   * Removes the converted folders no loaded, loading or converting model reads; a model whose
+   * folder went converts again at its next load.
+   */
+  async clearConversionCache(): Promise<ClearedConversions> {
+    const cleared = await clearConversionCache(this.options.convertedModelsDir, () =>
+      convertedDirsInUse(this.registry.list()),
+    );
+    // Their entries list again as still to convert (catalogue.ts), so the next load converts.
+    if (cleared.numRemoved > 0) await this.refreshModels();
+    return cleared;
   }
 
   /**

@@ -1,6 +1,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type {
+  ClearedConversions,
+  ConversionCache,
   EndpointSnapshot,
   EngineKind,
   KeepAlive,
@@ -21,6 +23,8 @@ export interface SlotsState {
   slots: SlotSnapshot[];
   events: SlotEvent[];
   pages: PageStats | null;
+  /** The GGUF conversion cache's folders and bytes (re-read with the pages). */
+  conversionCache: ConversionCache | null;
   error: string | null;
   refresh(): Promise<void>;
   refreshPages(): Promise<void>;
@@ -32,6 +36,8 @@ export interface SlotsState {
   removeEndpoint(endpointId: string): Promise<void>;
   /** Asks every endpoint's /v1/models again (reachability, models, last error). */
   checkEndpoints(): Promise<void>;
+  /** Removes the converted folders no loaded model reads; resolves with what it did, or the error message. */
+  clearConversionCache(): Promise<ClearedConversions | string>;
   onEvents(events: readonly PushedEvent[]): void;
 }
 
@@ -64,6 +70,7 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       slots: [],
       events: [],
       pages: null,
+      conversionCache: null,
       error: null,
       async refresh() {
         const [models, slots, endpoints] = await Promise.all([
@@ -77,12 +84,20 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
         if (!slots.ok) set({ error: slots.error.message });
       },
       async refreshPages() {
-        const [pages, events] = await Promise.all([
+        const [pages, events, cache] = await Promise.all([
           bridge.call('pages.stats', {}),
           bridge.call('slots.events', { limit: MAX_SLOT_EVENTS }),
+          bridge.call('models.conversionCache', {}),
         ]);
         if (pages.ok) set({ pages: pages.value });
         if (events.ok) set({ events: events.value });
+        if (cache.ok) set({ conversionCache: cache.value });
+      },
+      async clearConversionCache() {
+        const result = await bridge.call('models.clearConversionCache', {});
+        const cache = await bridge.call('models.conversionCache', {});
+        if (cache.ok) set({ conversionCache: cache.value });
+        return result.ok ? result.value : result.error.message;
       },
       prefetch: (modelId) => act(() => bridge.call('slots.prefetch', { modelId })),
       evict: (slotId) => act(() => bridge.call('slots.evict', { slotId })),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { modelsAt, modelsIn, uniqueNameOf } from './catalogue-sources';
@@ -202,10 +203,17 @@ export class ModelCatalogue {
     const key = found.path;
     const previous = this.scans.get(key);
     const reusable = previous?.entries[0];
+    // A GGUF listed as converted whose converted folder was cleared since lists again (to convert).
+    const isConversionGone =
+      reusable?.status === 'ok' &&
+      reusable.variant === GGUF_VARIANT &&
+      reusable.model.conversion === null &&
+      !existsSync(reusable.model.graph.onnxPath);
     if (
       previous?.fingerprint === fingerprint &&
       reusable?.name === found.name &&
-      reusable.source === found.source
+      reusable.source === found.source &&
+      !isConversionGone
     )
       return previous.entries;
     const entries = found.kind === 'folder' ? await this.inspect(found) : [await this.ggufEntry(found)];

@@ -1,3 +1,4 @@
+import { isConverted } from '../model/gguf/gguf-convert';
 import { reasonOf } from '../../telemetry/log';
 import { isBusySlotStatus } from '../../telemetry/residency';
 import type { CatalogueModel } from '../model';
@@ -85,6 +86,8 @@ export class SlotRegistry {
     if (pending) return pending;
     if (slot.status === 'evicting')
       return Promise.reject(new Error(`slot ${slot.slotId} is being evicted; retry`));
+    // A GGUF whose converted folder was cleared since this slot held it converts again.
+    if (model.conversion && !isConverted(model.conversion.dir)) slot.model = model;
     const load = this.load(slot, cause).finally(() => this.loads.delete(slot.model.modelId));
     this.loads.set(slot.model.modelId, load);
     return load;

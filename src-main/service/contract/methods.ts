@@ -16,7 +16,7 @@ import {
 } from './schemas';
 import { ReportSchema, RunComparisonSchema, RunSummarySchema, SloSchema } from './report-schemas';
 import { QualityResultSchema } from './quality-schemas';
-import { DiscoveryStateSchema } from './model-schemas';
+import { ClearedConversionsSchema, ConversionCacheSchema, DiscoveryStateSchema } from './model-schemas';
 import { AddEndpointSchema, EndpointSnapshotSchema } from './endpoint-schemas';
 import {
   ChatDefaultsSchema,
@@ -115,6 +115,10 @@ export const METHODS = {
   'models.setDiscovery': def(z.object({ isEnabled: z.boolean() }), DiscoveryStateSchema),
   /** Measured quality of model variants (stored by `npm run bench -- quality`), newest per revision. */
   'models.quality': def(empty, z.array(QualityResultSchema)),
+  /** The GGUF conversion cache's folders and bytes on disk. */
+  'models.conversionCache': def(empty, ConversionCacheSchema),
+  /** Removes the converted folders no loaded model reads (they convert again at their next load). */
+  'models.clearConversionCache': def(empty, ClearedConversionsSchema),
   'slots.list': def(empty, z.array(SlotSnapshotSchema)),
   'slots.events': def(
     z.object({ sinceWallMs: z.number().optional(), limit: z.number().int().min(1).max(10_000).optional() }),

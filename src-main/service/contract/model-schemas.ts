@@ -38,3 +38,32 @@ export const ConversionProgressSchema = z.object({
   startedAtWallMs: z.number(),
 });
 export type ConversionProgress = z.infer<typeof ConversionProgressSchema>;
+
+const byteCount = z.number().int().nonnegative();
+
+/**
+ * The GGUF conversion cache: each GGUF file's converted folder (its bytes on disk; in use when a
+ * loaded, loading or converting model reads it), and what clearing would free.
+ */
+export const ConversionCacheSchema = z.object({
+  folders: z.array(
+    z.object({
+      /** The GGUF file it was converted from, or null when its record does not say. */
+      sourcePath: z.string().nullable(),
+      numBytes: byteCount,
+      isInUse: z.boolean(),
+    }),
+  ),
+  numBytes: byteCount,
+  numFreeableBytes: byteCount,
+});
+export type ConversionCache = z.infer<typeof ConversionCacheSchema>;
+
+/** What clearing the conversion cache did: folders removed and bytes freed, folders kept in use, removals that failed. */
+export const ClearedConversionsSchema = z.object({
+  numRemoved: z.number().int().nonnegative(),
+  numFreedBytes: byteCount,
+  numKeptInUse: z.number().int().nonnegative(),
+  problems: z.array(z.string()),
+});
+export type ClearedConversions = z.infer<typeof ClearedConversionsSchema>;

@@ -10,6 +10,8 @@ type SlotHandlers = Pick<
   Handlers,
   | 'models.list'
   | 'models.quality'
+  | 'models.conversionCache'
+  | 'models.clearConversionCache'
   | 'slots.list'
   | 'slots.events'
   | 'slots.prefetch'
@@ -37,6 +39,18 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       if (results instanceof Error) throw new ServiceFailure('unavailable', results.message);
       return results;
     },
+    'models.conversionCache': async () => {
+      const cache = await runtime.conversionCache();
+      return {
+        ...cache,
+        folders: cache.folders.map(({ sourcePath, numBytes, isInUse }) => ({
+          sourcePath,
+          numBytes,
+          isInUse,
+        })),
+      };
+    },
+    'models.clearConversionCache': () => runtime.clearConversionCache(),
     'slots.list': () => runtime.slots().map((slot) => snapshot(slot)),
     'slots.events': ({ sinceWallMs, limit }) => {
       const events = runtime

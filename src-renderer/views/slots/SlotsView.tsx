@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { whyUnusable } from '../../../src-main/service/contract';
 import { useSlice, useStores } from '../../store';
+import { ConversionCachePanel } from './ConversionCachePanel';
 import { EndpointsPanel } from './EndpointsPanel';
 import { AddModelPanel } from '../models';
 import { PagesPanel } from './PagesPanel';
@@ -63,6 +64,9 @@ export function SlotsView() {
         </div>
       </Panel>
       <AddModelPanel />
+      <Panel title="Converted GGUF models (cache)" className="wide" testId="conversion-cache-panel">
+        <ConversionCachePanel />
+      </Panel>
       <Panel title="Remote endpoints" className="wide">
         <EndpointsPanel />
       </Panel>

@@ -93,4 +93,31 @@ describe.skipIf(peersSkipReason !== null)('a Q4_K_M GGUF in the models folder', 
     expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
     expectNothingHeld(runtime);
   }, 240_000);
+
+  it('clears the conversion cache of a model not loaded now only, and that model converts again at its next load', async () => {
+    runtime = await start(); // the conversion from the test above is on disk
+    const ask = () => ({ modelId: MODEL_ID, prompt: chat('Tell me about the ball.'), maxTokens: 8 });
+    const first = await generate(runtime, ask());
+    const loaded = await runtime.conversionCache();
+    expect(loaded.folders).toMatchObject([
+      { sourcePath: path.join(models, 'austen-q4_k_m.gguf'), isInUse: true },
+    ]);
+    expect(loaded.numBytes).toBeGreaterThan(0);
+    expect(loaded.numFreeableBytes).toBe(0);
+    expect(await runtime.clearConversionCache()).toMatchObject({ numRemoved: 0, numKeptInUse: 1 });
+    expect(readdirSync(converted)).toHaveLength(1);
+
+    await runtime.evict(runtime.slots()[0]!.slotId);
+    expect((await runtime.conversionCache()).numFreeableBytes).toBe(loaded.numBytes);
+    const cleared = await runtime.clearConversionCache();
+    expect(cleared).toMatchObject({ numRemoved: 1, numFreedBytes: loaded.numBytes, numKeptInUse: 0 });
+    expect(readdirSync(converted)).toEqual([]);
+
+    const conversions: unknown[] = [];
+    runtime.onSlotConversion((s) => conversions.push(s.conversion));
+    const again = await generate(runtime, ask());
+    expect(conversions.length).toBeGreaterThan(0);
+    expect(again.tokenIds).toEqual(first.tokenIds);
+    expect(readdirSync(converted)).toHaveLength(1);
+  }, 240_000);
 });
