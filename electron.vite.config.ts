@@ -35,7 +35,8 @@ const CHECKS = { bundlerTimings: false };
 // Three bundles from the design card's custom roots. Only Electron's declared version is read,
 // so this builds with no Electron package or binary on the machine. The main bundle also carries
 // the worker threads (`engine-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, `gguf-convert-worker.js`, `listing-worker.js`, found next to it at run
-// time by threads/spawn-worker.ts). The preload is one
+// time by threads/spawn-worker.ts) and the provider probe's child process (`provider-probe.js`,
+// threads/fork-child.ts). The preload is one
 // CommonJS file, the only form a sandboxed preload can load.
 export default defineConfig({
   main: {
@@ -50,6 +51,7 @@ export default defineConfig({
           'tokenizer-worker': resolve('src-main/runtime/tokenize/worker-entry.ts'),
           'gguf-convert-worker': resolve('src-main/runtime/model/gguf/convert-worker-entry.ts'),
           'listing-worker': resolve('src-main/runtime/model/listing/worker-entry.ts'),
+          'provider-probe': resolve('src-main/runtime/engine/probe-entry.ts'),
         },
       },
     },

@@ -31,4 +31,4 @@ export type { ChatPlan, ChatPlanInput, ContextOverflow } from './forecast';
 export { DEFAULT_SAMPLING } from './sampling';
 export { CPU_PROVIDER, EXECUTION_PROVIDERS } from './engine/providers';
 export type { ExecutionProvider, ProviderChoice, ProviderOutcome } from './engine/providers';
-export type { ProviderAvailability } from './engine/provider-probe';
+export type { ProviderAvailability } from './engine/providers';

@@ -3,6 +3,8 @@ import type { Clock } from '../telemetry/clock';
 import { systemClock } from '../telemetry/clock';
 import type { Log } from '../telemetry/log';
 import { consoleLog } from '../telemetry/log';
+import { forkChild } from '../threads';
+import type { ChildStarter } from '../threads';
 import { DEFAULT_SETTINGS } from './settings';
 import type { RuntimeSettings } from './settings';
 import type { ProviderChoice } from './engine/providers';
@@ -42,6 +44,8 @@ export interface ProcessOptions {
   isSpareWorker: boolean;
   /** Builds a slot's runner; the default starts a worker thread with ONNX Runtime. */
   createRunner: (() => SlotRunner) | null;
+  /** Starts the provider probe's quiet child process (Node's fork; the desktop app's utility process). */
+  startChild: ChildStarter;
 }
 
 /**
@@ -68,6 +72,7 @@ export function defaultRuntimeOptions(
     log: consoleLog,
     isSpareWorker: true,
     createRunner: null,
+    startChild: forkChild,
     ...DEFAULT_SETTINGS,
     ...overrides,
   };

@@ -4,8 +4,8 @@ import type { ChatPlan, ChatPlanInput } from './forecast';
 import { ModelCatalogue, RevisionCache } from './model';
 import type { CatalogueEntry, PlaceState } from './model';
 import type { PageStore } from './pages';
-import { RunnerClient } from './engine/runner-client';
-import type { ProviderAvailability } from './engine/provider-probe';
+import { probeProvidersQuietly } from './engine/probe-process';
+import type { ProviderAvailability } from './engine/providers';
 import type { ProviderChoice } from './engine/providers';
 import { buildEngine, buildRegistry, slotBuildOptionsOf, warmTokenizerOnLoad } from './runtime-parts';
 import type { EngineParts } from './runtime-parts';
@@ -33,6 +33,7 @@ export class Runtime {
   private readonly timelineListeners = new Set<(timeline: Timeline) => void>();
   private isReconfiguring = false;
   private providerProbe: Promise<ProviderAvailability[]> | null = null;
+  private checkedProviders: ProviderAvailability[] | null = null;
 
   private constructor(
     readonly options: RuntimeOptions,
@@ -190,18 +191,20 @@ export class Runtime {
 
   /**
    * Which execution providers can run here, each with the reason when it cannot ("webgpu: no
-   * adapter"). Probed once in a short-lived worker (a session build blocks its thread).
+   * adapter"). Probed once per start, on first ask, in a child process whose output is logged at
+   * debug, never printed (probe-process.ts); every later ask gets the same answer.
    */
   providers(): Promise<ProviderAvailability[]> {
-    this.providerProbe ??= (async () => {
-      const client = new RunnerClient();
-      try {
-        return await client.probe();
-      } finally {
-        await client.close();
-      }
-    })();
+    this.providerProbe ??= probeProvidersQuietly(this.options.startChild, this.options.log).then((found) => {
+      this.checkedProviders = found;
+      return found;
+    });
     return this.providerProbe;
+  }
+
+  /** The providers' availability once the probe has answered; null before (or never asked). */
+  providersIfChecked(): ProviderAvailability[] | null {
+    return this.checkedProviders;
   }
 
   /**

@@ -5,6 +5,7 @@ import type { ApiStatus, ServiceApi, TraceImportResult } from './contract';
 import type { ImportBudget, ImportBudgetLimits } from './import-budget';
 import type { TraceUpload } from './trace-import';
 import type { Log } from '../telemetry/log';
+import type { ChildStarter } from '../threads';
 import type { OpenAiService } from './openai';
 import type { ExportRequest, PreparedExport } from './run-export';
 
@@ -45,6 +46,8 @@ export interface CoreOptions {
   importBudget?: ImportBudgetLimits;
   /** The host's way to show a folder (the desktop shell); absent: `app.openModelsFolder` answers `unavailable`. */
   openFolder?: FolderOpener;
+  /** How the provider probe's quiet child process starts (the desktop app's utility process); absent: Node's fork. */
+  startChild?: ChildStarter;
 }
 
 /** What the host does to switch the `/v1` API on and off (the desktop app's settings toggle). */

@@ -143,6 +143,7 @@ async function createRuntime(
   const base: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'> = {
     log,
     bundledModelsDir: options.bundledModelsDir,
+    ...(options.startChild ? { startChild: options.startChild } : {}),
     ...runtimeFoldersOf(options.dataDir),
     discovery: {
       isEnabled: options.discoverModels ?? keptDiscovery(store),

@@ -25,5 +25,6 @@ export function openProblemLog(dataDir: string): ProblemLog & { connect(hub: Eve
       file.warn(topic, message);
       hub?.emit('app.problem', file.recent().at(-1)!);
     },
+    debug: (topic, message) => file.debug(topic, message),
   };
 }

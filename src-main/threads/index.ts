@@ -1,1 +1,3 @@
 export { spawnWorker } from './spawn-worker';
+export { bundledEntry, forkChild } from './fork-child';
+export type { ChildStarter, QuietChild } from './fork-child';

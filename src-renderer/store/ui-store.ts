@@ -2,7 +2,13 @@ import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { z } from 'zod';
 import { DEFAULT_UI_PREFERENCES } from '../../src-main/service/contract/ui-schemas';
-import type { AppStatusSchema, Problem, PushedEvent, UiPreferences } from '../../src-main/service/contract';
+import type {
+  AppStatusSchema,
+  Problem,
+  PushedEvent,
+  SettingsState,
+  UiPreferences,
+} from '../../src-main/service/contract';
 import type { ConnectionState } from '../bridge';
 
 /** The views of the app, one per nav button. */
@@ -28,6 +34,8 @@ export interface UiState {
   preferences: UiPreferences;
   /** Whether the "Add a model" panel is open over the current view. */
   isAddModelOpen: boolean;
+  /** The execution providers as the one probe of this start found them (pushed); null until it answers. */
+  checkedProviders: SettingsState['providers'] | null;
   setAddModelOpen(isOpen: boolean): void;
   setView(view: ViewName): void;
   setStatus(status: AppStatus): void;
@@ -46,12 +54,15 @@ export function createUiStore(): StoreApi<UiState> {
     runsToCompare: [],
     preferences: DEFAULT_UI_PREFERENCES,
     isAddModelOpen: false,
+    checkedProviders: null,
     setAddModelOpen: (isAddModelOpen) => set({ isAddModelOpen }),
     setView: (view) => set({ view }),
     setStatus: (status) => set({ status, problems: status.recentProblems.slice(-MAX_PROBLEMS_SHOWN) }),
     onEvents(events) {
       const added = events.flatMap((e) => (e.name === 'app.problem' ? [e.payload] : []));
       if (added.length > 0) set({ problems: [...get().problems, ...added].slice(-MAX_PROBLEMS_SHOWN) });
+      const checked = events.findLast((e) => e.name === 'providers.checked');
+      if (checked?.name === 'providers.checked') set({ checkedProviders: checked.payload.providers });
     },
     compareRuns: (runIds) => set({ view: 'runs', runsToCompare: runIds }),
   }));

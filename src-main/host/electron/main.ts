@@ -7,6 +7,7 @@ import type { ServiceApi } from '../../service/contract/service-api';
 import type { Core } from '../../service/core-options';
 import { createCore } from '../../service/create-core';
 import { createApiToggle, type ApiEnableRequest } from './api-toggle';
+import { startUtilityChild } from './utility-child';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { resolveAppPaths, type AppPaths } from './app-paths';
 import { buildContentSecurityPolicy } from './csp';
@@ -194,6 +195,7 @@ function start(): void {
     bundledModelsDir: paths.bundledModelsDir,
     host: 'electron',
     sqliteNativeBinding,
+    startChild: startUtilityChild,
     apiServer: (openai) => createApiToggle(openai, log, confirmApiEnable),
     openFolder: async (dir) => {
       mkdirSync(dir, { recursive: true });

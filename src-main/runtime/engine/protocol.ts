@@ -6,7 +6,6 @@ import type { DecoderIo } from '../model/decoder-io';
 import type { FusionOutcome } from '../model/fuse-at-load/outcome';
 import type { RecognizeHints } from '../model/fuse-at-load/recognize';
 import type { GraphCacheStatus } from './graph-cache-status';
-import type { ProviderAvailability } from './provider-probe';
 import type { ProviderChoice, ProviderOutcome } from './providers';
 
 /**
@@ -104,13 +103,8 @@ export interface UnloadJob {
   type: 'unload';
 }
 
-/** Asks the worker which execution providers can run a session here (no model needed). */
-export interface ProbeJob {
-  type: 'probe';
-}
-
 /** Every job the main thread posts to a slot worker. */
-export type WorkerJob = LoadJob | StepJob | UnloadJob | ProbeJob;
+export type WorkerJob = LoadJob | StepJob | UnloadJob;
 
 /** A completed page of K/V, written by the executor into shared memory. */
 export interface CapturedPage {
@@ -196,12 +190,6 @@ export interface UnloadedReply {
   type: 'unloaded';
 }
 
-/** The answer to a ProbeJob: each execution provider and whether it can run here. */
-export interface ProbedReply {
-  type: 'probed';
-  providers: ProviderAvailability[];
-}
-
 /** The job failed; `message` says why (the slot, not the process, pays for it). */
 export interface FailedReply {
   type: 'failed';
@@ -209,7 +197,7 @@ export interface FailedReply {
 }
 
 /** Every reply a slot worker posts. */
-export type WorkerReply = LoadedReply | SteppedReply | UnloadedReply | ProbedReply | FailedReply;
+export type WorkerReply = LoadedReply | SteppedReply | UnloadedReply | FailedReply;
 
 /**
  * Posted once by a worker when its entry has loaded (ONNX Runtime's binding included), under

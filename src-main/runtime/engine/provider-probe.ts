@@ -1,14 +1,8 @@
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
-import type { ExecutionProvider } from './providers';
+import type { ExecutionProvider, ProviderAvailability } from './providers';
 import { EXECUTION_PROVIDERS, providerUnavailableReason } from './providers';
-
-/** Whether a provider can run a session on this machine, and if not, why. */
-export interface ProviderAvailability {
-  provider: ExecutionProvider;
-  isAvailable: boolean;
-  reason: string | null;
-}
+import { sessionOptionsOf } from './session-options';
 
 /** The smallest graph a provider must accept: y = x + x on one float. */
 function probeModel(): Uint8Array {
@@ -31,8 +25,9 @@ function probeModel(): Uint8Array {
 }
 
 /**
- * Tries each provider on a one-node graph, with a run (some providers only fail there). Runs
- * in a slot worker: creating a session blocks the thread, and a GPU runtime may take a while.
+ * Tries each provider on a one-node graph, with a run (some providers only fail there), built
+ * with the options a slot's session gets (one thread, no spinning). Runs in the probe's own
+ * process (probe-process.ts): a GPU runtime prints native errors and may block a while.
  */
 export async function probeProviders(
   providers: readonly ExecutionProvider[] = EXECUTION_PROVIDERS,
@@ -41,10 +36,8 @@ export async function probeProviders(
   const results: ProviderAvailability[] = [];
   for (const provider of providers) {
     try {
-      const session = await ort.InferenceSession.create(bytes, {
-        executionProviders: [provider],
-        logSeverityLevel: 4,
-      });
+      const options = sessionOptionsOf({ numThreads: 1, canSpinThreads: false, provider });
+      const session = await ort.InferenceSession.create(bytes, options);
       await session.run({ x: new ort.Tensor('float32', Float32Array.of(1), [1]) });
       await session.release();
       results.push({ provider, isAvailable: true, reason: null });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Execution providers a slot may ask ONNX Runtime for, and the policy when one is not there.
  * `cpu` is bundled everywhere; `webgpu` is bundled in onnxruntime-node 1.30 but needs a
@@ -7,6 +9,15 @@ export const EXECUTION_PROVIDERS = ['cpu', 'webgpu', 'cuda'] as const;
 
 /** One execution provider's name. */
 export type ExecutionProvider = (typeof EXECUTION_PROVIDERS)[number];
+
+/** Whether a provider can run a session on this machine, and if not, why (`reason`, null when it can). */
+export const ProviderAvailabilitySchema = z.object({
+  provider: z.enum(EXECUTION_PROVIDERS),
+  isAvailable: z.boolean(),
+  reason: z.string().nullable(),
+});
+/** One provider's availability (ProviderAvailabilitySchema). */
+export type ProviderAvailability = z.infer<typeof ProviderAvailabilitySchema>;
 
 /** What a slot asks for: a provider, and whether it may fall back to cpu when that one fails. */
 export interface ProviderChoice {

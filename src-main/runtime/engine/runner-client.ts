@@ -9,7 +9,6 @@ import type {
   WorkerMessage,
   WorkerReply,
 } from './protocol';
-import type { ProviderAvailability } from './provider-probe';
 import { spawnSlotWorker } from './spawn-worker';
 
 /**
@@ -63,11 +62,6 @@ export class RunnerClient {
   /** Reads weights, builds the session and warms it up. */
   async load(job: LoadJob): Promise<LoadedReply> {
     return this.expect(await this.post(job), 'loaded');
-  }
-
-  /** Which execution providers can run a session on this machine, with the reason for each that cannot. */
-  async probe(): Promise<ProviderAvailability[]> {
-    return (await this.expect(await this.post({ type: 'probe' }), 'probed')).providers;
   }
 
   /** Runs one scheduler step on this slot. */

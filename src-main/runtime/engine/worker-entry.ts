@@ -4,7 +4,6 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { loadSlot } from './load-slot';
-import { probeProviders } from './provider-probe';
 import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
@@ -45,8 +44,6 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
     case 'step':
       if (!executor) throw new Error('slot is not loaded');
       return executor.step(job);
-    case 'probe':
-      return { type: 'probed', providers: await probeProviders() };
     case 'unload':
       // A step run ahead that failed was for rows nobody will ask about again: unload anyway.
       await executor?.settle().catch(() => undefined);

@@ -4,6 +4,7 @@ import { FINISH_REASONS } from '../../telemetry/timeline/schema';
 import { EngineStatsSchema, ProblemSchema, SlotEventSchema, TimelineSchema } from './schemas';
 import { ConversionProgressSchema } from './model-schemas';
 import { EndpointSnapshotSchema } from './endpoint-schemas';
+import { ProviderAvailabilitySchema } from '../../runtime/engine/providers';
 
 /**
  * Everything the core pushes to clients, by name. Transports batch and throttle these
@@ -50,6 +51,8 @@ export const EVENTS = {
   }),
   /** The app's status changed (history became degraded, recovered, or turned off). */
   'app.status': AppStatusSchema,
+  /** The one probe of this start found which execution providers can run here (Settings updates). */
+  'providers.checked': z.object({ providers: z.array(ProviderAvailabilitySchema) }),
   /** What the latest check of every remote endpoint found (at start, then periodically). */
   'endpoints.checked': z.object({ endpoints: z.array(EndpointSnapshotSchema) }),
 } as const;

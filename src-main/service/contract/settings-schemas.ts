@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPLY_LEVELS, RuntimeSettingsSchema, SETTING_KEYS } from '../../runtime/settings';
-import { EXECUTION_PROVIDERS } from '../../runtime/engine/providers';
+import { ProviderAvailabilitySchema } from '../../runtime/engine/providers';
 
 /** A slot as the Settings panel weighs it: what a rebuild would unload and what its last load took. */
 const SlotCostSchema = z.object({
@@ -22,14 +22,14 @@ export const SettingsStateSchema = z.object({
   cachedPageBytes: z.number(),
   /** Whether changes are kept across restarts (false with history off). */
   isPersistent: z.boolean(),
-  /** Each execution provider and whether it can start here (why not, when it cannot). */
-  providers: z.array(
-    z.object({
-      provider: z.enum(EXECUTION_PROVIDERS),
-      isAvailable: z.boolean(),
-      reason: z.string().nullable(),
-    }),
-  ),
+  /**
+   * Each execution provider and whether it can start here (why not, when it cannot). Until the
+   * one probe of this start answers, only cpu is offered (`areProvidersChecked` false); the answer then
+   * comes as the `providers.checked` event.
+   */
+  providers: z.array(ProviderAvailabilitySchema),
+  /** Whether `providers` is the probe's answer (false: it is still running). */
+  areProvidersChecked: z.boolean(),
 });
 export type SettingsState = z.infer<typeof SettingsStateSchema>;
 

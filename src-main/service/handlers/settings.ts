@@ -8,7 +8,7 @@ import {
   describeSettingsError,
   mergeSettings,
 } from '../../runtime';
-import type { RuntimeSettings, SettingsPatch } from '../../runtime';
+import type { ProviderAvailability, RuntimeSettings, SettingsPatch } from '../../runtime';
 import type { Store } from '../../store';
 import { ServiceFailure } from '../contract';
 import type { CoreDeps } from '../core-deps';
@@ -23,9 +23,10 @@ const PREFERENCE_KEY = 'runtime';
 /** The runtime settings and their cost now; applying a change and keeping it across restarts. */
 export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
   const { runtime, store } = deps;
+  const checkProviders = onceAnnounced(deps);
   return {
     'settings.get': async () => {
-      const providers = await providersSoon(runtime);
+      const checked = runtime.providersIfChecked() ?? (await checkProviders());
       const summary = runtime.pageSummary();
       return {
         settings: runtime.settings,
@@ -40,7 +41,8 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
         numCachedPages: summary.numPages,
         cachedPageBytes: summary.bytes,
         isPersistent: store.isPersistent,
-        providers,
+        providers: checked ?? UNCHECKED_PROVIDERS,
+        areProvidersChecked: checked !== null,
       };
     },
     'settings.apply': async (input) => {
@@ -65,22 +67,27 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
 /** How long Settings waits for the one-time provider probe before answering without it (ms). */
 const PROBE_WAIT_MS = 300;
 
+/** What Settings offers while the probe runs: the bundled cpu, the others being checked. */
+const UNCHECKED_PROVIDERS = EXECUTION_PROVIDERS.map((provider) => ({
+  provider,
+  isAvailable: provider === CPU_PROVIDER.provider,
+  reason: provider === CPU_PROVIDER.provider ? null : 'being checked',
+}));
+
 /**
- * Each provider and whether it can start here. The probe (a short-lived worker) runs once; until
- * it answers, only the bundled CPU provider is offered and the others say they are being checked.
+ * Starts the provider probe (once per start: the runtime keeps its answer) and waits for it
+ * briefly; null when it has not answered yet. Its answer goes to every client as
+ * `providers.checked` when it comes, so an open Settings updates by itself.
  */
-async function providersSoon(runtime: CoreDeps['runtime']) {
-  const probe = runtime.providers();
-  const pending = new Promise<null>((resolve) => setTimeout(() => resolve(null), PROBE_WAIT_MS).unref());
-  const known = await Promise.race([probe, pending]);
-  return (
-    known ??
-    EXECUTION_PROVIDERS.map((provider) => ({
-      provider,
-      isAvailable: provider === CPU_PROVIDER.provider,
-      reason: provider === CPU_PROVIDER.provider ? null : 'still being checked; reopen Settings in a moment',
-    }))
-  );
+function onceAnnounced(deps: CoreDeps): () => Promise<ProviderAvailability[] | null> {
+  let isStarted = false;
+  return async () => {
+    const probe = deps.runtime.providers();
+    if (!isStarted) void probe.then((providers) => deps.hub.emit('providers.checked', { providers }));
+    isStarted = true;
+    const pending = new Promise<null>((resolve) => setTimeout(() => resolve(null), PROBE_WAIT_MS).unref());
+    return Promise.race([probe, pending]);
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ export interface FileLog extends Log {
   readonly path: string;
   /** The latest entries, oldest first (what the status view shows). */
   recent(): LogEntry[];
+  debug(topic: string, message: string): void;
 }
 
 /**
@@ -53,6 +54,9 @@ export function openFileLog(dir: string, maxBytes = MAX_LOG_BYTES): FileLog {
       if (recent.length > NUM_RECENT_ENTRIES) recent.shift();
       write(`${new Date(entry.atWallMs).toISOString()} [${topic}] ${message}\n`);
       if (isBroken) consoleLog.warn(topic, message);
+    },
+    debug(topic, message) {
+      write(`${new Date().toISOString()} [${topic}] debug: ${message}\n`);
     },
     recent: () => [...recent],
   };

@@ -15,11 +15,19 @@ export interface LogEntry {
  */
 export interface Log {
   warn(topic: string, message: string): void;
+  /** What a developer may want when something looks wrong, never a problem: the file only, not shown to users. */
+  debug?(topic: string, message: string): void;
 }
 
-/** A log that writes to stderr (CLIs, tests, and the fallback when the log file cannot be written). */
+/**
+ * A log that writes to stderr (CLIs, tests, and the fallback when the log file cannot be
+ * written); debug lines only when FIRST_FRAME_DEBUG is set.
+ */
 export const consoleLog: Log = {
   warn: (topic, message) => console.warn(printable(`[${topic}] ${message}`)),
+  debug: (topic, message) => {
+    if (process.env['FIRST_FRAME_DEBUG']) console.warn(printable(`[${topic}] debug: ${message}`));
+  },
 };
 
 /** The message of anything thrown, for a log line. */

@@ -12,6 +12,8 @@ export function SettingControl(props: {
   settingKey: SettingKey;
   text: string;
   providers: SettingsState['providers'];
+  /** False while the provider probe still runs: the others are said to be checked, not missing. */
+  areProvidersChecked: boolean;
   hasError: boolean;
   onChange(text: string): void;
 }) {
@@ -41,7 +43,7 @@ export function SettingControl(props: {
         {props.providers.map((p) => (
           <option key={p.provider} value={p.provider} disabled={!p.isAvailable && p.provider !== props.text}>
             {p.provider.toUpperCase()}
-            {p.isAvailable ? '' : ` — not available here (${p.reason ?? 'cannot start'})`}
+            {p.isAvailable ? '' : unavailableWords(p.reason, props.areProvidersChecked)}
           </option>
         ))}
       </select>
@@ -75,6 +77,12 @@ export function SettingControl(props: {
       )}
     </span>
   );
+}
+
+/** Why a provider cannot be picked: still being checked, or the reason it cannot start here. */
+function unavailableWords(reason: string | null, areProvidersChecked: boolean): string {
+  if (!areProvidersChecked) return ' — checking whether it can start here…';
+  return ` — not available here (${reason ?? 'cannot start'})`;
 }
 
 /** The default model: auto, or one of the models that load here (the demo marked as such). */

@@ -25,6 +25,8 @@ const REACH_WORDS = {
 export function SettingsView() {
   const { bridge } = useStores();
   const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
+  // The provider probe answers once per start, often after Settings opened: its pushed answer wins.
+  const checkedProviders = useSlice('ui', (s) => s.checkedProviders);
   const [state, setState] = useState<SettingsState | null>(null);
   const [draft, setDraft] = useState<SettingsDraft | null>(null);
   const [applied, setApplied] = useState<AppliedSettingsPayload | null>(null);
@@ -86,7 +88,8 @@ export function SettingsView() {
                 <SettingControl
                   settingKey={key}
                   text={draft[key]}
-                  providers={state.providers}
+                  providers={checkedProviders ?? state.providers}
+                  areProvidersChecked={checkedProviders !== null || state.areProvidersChecked}
                   hasError={key in errors}
                   onChange={(text) => setDraft({ ...draft, [key]: text })}
                 />

@@ -145,14 +145,23 @@ describe('execution providers', () => {
   let runtime: Runtime | null = null;
   afterEach(() => runtime?.close());
 
-  it('probes every provider once and gives the reason for each that cannot run here', async () => {
-    runtime = await createTestRuntime();
+  it('probes every provider once in its own process, logging what it found instead of printing', async () => {
+    const debug: string[] = [];
+    const log = {
+      warn: () => undefined,
+      debug: (_topic: string, message: string) => void debug.push(message),
+    };
+    runtime = await createTestRuntime({ log });
+    expect(runtime.providersIfChecked()).toBeNull();
     const providers = await runtime.providers();
     expect(providers.map((p) => p.provider)).toEqual(['cpu', 'webgpu', 'cuda']);
     expect(providers[0]).toEqual({ provider: 'cpu', isAvailable: true, reason: null });
     for (const p of providers.filter((p) => !p.isAvailable))
-      expect(p.reason).toMatch(new RegExp(`^${p.provider}: `));
+      expect(p.reason).toMatch(new RegExp(`^${p.provider}: (?!could not be checked)`));
     expect(await runtime.providers()).toBe(providers);
+    expect(runtime.providersIfChecked()).toBe(providers);
+    expect(debug).toHaveLength(1);
+    expect(debug[0]).toMatch(/^cpu available; /);
   });
 
   it('falls back to cpu only when the slot allows it, and says why', async () => {

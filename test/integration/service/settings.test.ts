@@ -25,6 +25,22 @@ describe('runtime settings through the service', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('answers at once while the provider check runs, then pushes what it found to every client', async () => {
+    const events: PushedEvent[] = [];
+    const off = core.service.subscribe((e) => void events.push(e));
+    const first = await call(core.service.call('settings.get', {}));
+    if (!first.areProvidersChecked)
+      expect(first.providers.map((p) => p.reason)).toEqual([null, 'being checked', 'being checked']);
+    await vi.waitFor(() => expect(events.some((e) => e.name === 'providers.checked')).toBe(true), {
+      timeout: 60_000,
+    });
+    off();
+    const pushed = events.find((e) => e.name === 'providers.checked');
+    const later = await call(core.service.call('settings.get', {}));
+    expect(later.areProvidersChecked).toBe(true);
+    expect(pushed?.payload).toEqual({ providers: later.providers });
+  });
+
   it('applies seats from the next step without unloading anything', async () => {
     const applied = await call(core.service.call('settings.apply', { patch: { maxSeats: 2 } }));
     expect(applied).toMatchObject({ changed: ['maxSeats'], level: 'engine', evictedSlotIds: [] });
