@@ -1,6 +1,6 @@
 // @ts-check
 // The project's own install step (package.json `install`, run by `npm ci` after the
-// dependencies): SQLite for Node and the host-memory addon, each with a heartbeat and its
+// dependencies): first one line of what it will do and how long, then SQLite for Node and the host-memory addon, each with a heartbeat and its
 // compiler output kept back unless it fails; Electron's npm package (types and installer, from
 // the npm registry, scripts off) into .cache/electron, never its binary; then one line per
 // download the install did not make and the command that makes it. Never fails the install:
@@ -9,12 +9,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildHostMemoryAddon } from '../native/build.mjs';
+import { buildHostMemoryAddon, reasonToSkipAddon } from '../native/build.mjs';
 import { installElectronPackage } from './setup/electron-binary.mjs';
 import { readElectronPackage } from './setup/electron-release.mjs';
-import { installNotes } from './setup/install-plan.mjs';
+import { installNotes, installPlanLine } from './setup/install-plan.mjs';
 import { PREFIX } from './setup/quiet-step.mjs';
-import { ensureNodeSqlite } from './setup/sqlite-builds.mjs';
+import { ensureNodeSqlite, nodeSqliteBinary, sqliteBuildState } from './setup/sqlite-builds.mjs';
 
 const REPO_DIR = fileURLToPath(new URL('..', import.meta.url));
 const ORT_BIN = join(
@@ -27,9 +27,21 @@ const ORT_BIN = join(
   process.arch,
 );
 
+const before = readElectronPackage(REPO_DIR);
+// First, before any step: npm's own download was silent, and the steps below can take minutes.
+const plan = installPlanLine({
+  isSqliteReady: sqliteBuildState(nodeSqliteBinary(REPO_DIR), Number(process.versions.modules)) === 'ready',
+  isAddonBuilt:
+    reasonToSkipAddon(
+      process.env,
+      process.platform,
+      existsSync(join(REPO_DIR, 'node_modules', 'node-addon-api')),
+    ) === null,
+  isElectronPackagePresent: before.isPackageInstalled,
+});
+console.log(`${PREFIX} ${plan}`);
 await ensureNodeSqlite({ repoDir: REPO_DIR });
 await buildHostMemoryAddon();
-const before = readElectronPackage(REPO_DIR);
 const electronPackage = before.isPackageInstalled
   ? null
   : await installElectronPackage({ repoDir: REPO_DIR, version: before.version });

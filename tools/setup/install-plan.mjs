@@ -46,3 +46,28 @@ export function installNotes(facts) {
     );
   return notes;
 }
+
+/**
+ * @typedef {object} InstallSteps
+ * @property {boolean} isSqliteReady        SQLite for Node is already built for this Node
+ * @property {boolean} isAddonBuilt         the host-memory addon will be compiled (false: skipped)
+ * @property {boolean} isElectronPackagePresent Electron's npm package is already in .cache/electron
+ */
+
+/**
+ * The install's first line, printed before any step: what it is about to do and roughly how
+ * long, so a new user knows npm has not hung (its own package download before this is silent
+ * at `loglevel=error`). Each step then has its own line and a heartbeat every 15 s.
+ * @param {InstallSteps} steps
+ * @returns {string}
+ */
+export function installPlanLine(steps) {
+  const parts = [];
+  if (!steps.isSqliteReady)
+    parts.push('SQLite for this machine (a prebuilt download, else a 1–2 minute compile)');
+  if (steps.isAddonBuilt) parts.push('the host-memory addon (about half a minute)');
+  if (!steps.isElectronPackagePresent) parts.push("Electron's npm package (seconds)");
+  if (parts.length === 0) return 'setting up: everything is already built; checking takes seconds.';
+  const total = steps.isSqliteReady ? 'under a minute' : 'usually 1–3 minutes';
+  return `setting up ${parts.join(', ')}: ${total}, a line every 15 s while a step runs.`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { installNotes } from '../../../../tools/setup/install-plan.mjs';
+import { installNotes, installPlanLine } from '../../../../tools/setup/install-plan.mjs';
 import type { InstallFacts } from '../../../../tools/setup/install-plan.mjs';
 
 /** A fresh `npm ci` on Linux x64 (any npm: none of them installs Electron's binary). */
@@ -44,5 +44,26 @@ describe('what the install says it did and did not download', () => {
   it('says nothing about GPU files where onnxruntime-node has none, or they are there', () => {
     expect(installNotes(linuxFacts({ hasCudaManifest: false }))).toHaveLength(2);
     expect(installNotes(linuxFacts({ hasCudaFiles: true }))).toHaveLength(2);
+  });
+});
+
+describe("the install's first line", () => {
+  it('says at once what a fresh install builds and roughly how long', () => {
+    expect(
+      installPlanLine({ isSqliteReady: false, isAddonBuilt: true, isElectronPackagePresent: false }),
+    ).toBe(
+      'setting up SQLite for this machine (a prebuilt download, else a 1–2 minute compile), the host-memory ' +
+        "addon (about half a minute), Electron's npm package (seconds): usually 1–3 minutes, a line every 15 s " +
+        'while a step runs.',
+    );
+  });
+
+  it('promises less when SQLite is built already, and says so when nothing is left to build', () => {
+    expect(
+      installPlanLine({ isSqliteReady: true, isAddonBuilt: true, isElectronPackagePresent: true }),
+    ).toMatch(/^setting up the host-memory addon \(about half a minute\): under a minute/);
+    expect(
+      installPlanLine({ isSqliteReady: true, isAddonBuilt: false, isElectronPackagePresent: true }),
+    ).toBe('setting up: everything is already built; checking takes seconds.');
   });
 });
