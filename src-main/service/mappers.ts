@@ -2,15 +2,23 @@ import type { Clock } from '../telemetry/clock';
 import type { CatalogueEntry, Slot, SlotEvent } from '../runtime';
 import { isDiscoveredSource, loadMsOf, MODEL_SOURCE_LABELS, weightsOriginOf } from '../runtime';
 import type { ModelSource } from '../runtime';
+import { variantLabelOf } from '../runtime/model/variant-names';
 import type { PageSummary } from '../runtime';
 import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract';
 
 /**
- * "name · variant" (a whole broken folder shows its name alone); a model another program keeps
- * ends with that program's name: "llama3.2:3b · Ollama".
+ * "name · variant", the variant named by its weights (variantLabelOf: the bundled `model.onnx`
+ * holding fp16 is "fp16"); a whole broken folder shows its name alone; a model another program
+ * keeps ends with that program's name: "llama3.2:3b · Ollama".
  */
-export function displayNameOf(name: string, variant: string | null, source: ModelSource): string {
-  const parts = [name, variant, isDiscoveredSource(source) ? MODEL_SOURCE_LABELS[source] : null];
+export function displayNameOf(
+  name: string,
+  variant: string | null,
+  weightDtype: string | null,
+  source: ModelSource,
+): string {
+  const label = variantLabelOf(variant, weightDtype);
+  const parts = [name, label, isDiscoveredSource(source) ? MODEL_SOURCE_LABELS[source] : null];
   return parts.filter((p) => p !== null).join(' · ');
 }
 
@@ -18,7 +26,12 @@ export function displayNameOf(name: string, variant: string | null, source: Mode
 export function toModelEntry(entry: CatalogueEntry): ModelEntry {
   const base = {
     modelId: entry.modelId,
-    displayName: displayNameOf(entry.name, entry.variant, entry.source),
+    displayName: displayNameOf(
+      entry.name,
+      entry.variant,
+      entry.status === 'ok' ? entry.model.graph.weightDtype : null,
+      entry.source,
+    ),
     name: entry.name,
     variant: entry.variant,
     isDefaultVariant: entry.isDefaultVariant,
@@ -70,7 +83,12 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
   return {
     slotId: slot.slotId,
     modelId: slot.model.modelId,
-    displayName: displayNameOf(slot.model.name, slot.model.variant, slot.model.source),
+    displayName: displayNameOf(
+      slot.model.name,
+      slot.model.variant,
+      slot.model.graph.weightDtype,
+      slot.model.source,
+    ),
     variant: slot.model.variant,
     status: slot.status,
     failureReason: slot.failureReason,

@@ -68,9 +68,7 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     const answer = await sendMessage(app.page, 'Hello! Who are you?');
     await waitForDone(answer);
     const chip = answer.getByTestId('answer-model');
-    expect(await chip.textContent()).toMatch(
-      /^ff-austen-mini · fp32 \(fp16 weights\) · this computer \(CPU\)demo$/,
-    );
+    expect(await chip.textContent()).toMatch(/^ff-austen-mini · fp16 · this computer \(CPU\)demo$/);
     expect(await answer.getByTestId('ttft-groups').isVisible()).toBe(true);
     expect(await answer.locator('[data-testid^="ttft-part-"]').count()).toBe(0);
     expect(await answer.getByTestId('plain-sentence').textContent()).toMatch(

@@ -47,3 +47,18 @@ export function parseModelRef(ref: string): { name: string; variant: VariantName
 export function modelRefOf(name: string, variant: VariantName): string {
   return `${name}:${variant}`;
 }
+
+/** Variant names that claim a float precision by file convention alone (`model.onnx` is "fp32"). */
+const FLOAT_VARIANTS: ReadonlySet<string> = new Set(['fp32', 'fp16']);
+
+/**
+ * What every screen calls a variant: by the weights it holds. transformers.js's file names call
+ * `model.onnx` "fp32" whatever it stores, so a float-named variant whose graph holds other
+ * weights is named by their storage as read from its initializers (`weightDtype`: "fp16",
+ * "int4 + fp32"); quantized names (q4, q8) already say what they hold. The variant in a model
+ * reference (`name:fp32`, what the API and kept settings use) stays the file's.
+ */
+export function variantLabelOf(variant: string | null, weightDtype: string | null): string | null {
+  if (variant === null || weightDtype === null || weightDtype === 'none') return variant;
+  return FLOAT_VARIANTS.has(variant) && weightDtype !== variant ? weightDtype : variant;
+}

@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { variantLabelOf } from '../../../src-main/runtime/model/variant-names';
 import { whyUnusable } from '../../../src-main/service/contract';
+import type { ModelEntry } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
 import { EndpointForm } from '../slots/EndpointForm';
 import { statusWords } from '../slots/slot-words';
@@ -9,6 +11,19 @@ const MAX_OPTION_CHARS = 70;
 /** An option label never wider than the window: long errors are cut here and shown in full on hover. */
 function shorten(text: string): string {
   return text.length > MAX_OPTION_CHARS ? `${text.slice(0, MAX_OPTION_CHARS - 1)}…` : text;
+}
+
+/**
+ * What the picker adds to a variant's name (which is by its weights): their storage where the
+ * name does not say it ("int4 + fp32 weights" for q4), and the file's own name where it differs
+ * ("its file says fp32": the name `name:fp32` the API and Settings use).
+ */
+function weightNotes(m: ModelEntry): string[] {
+  const label = variantLabelOf(m.variant, m.weightDtype);
+  const notes: string[] = [];
+  if (m.weightDtype !== null && m.weightDtype !== label) notes.push(`${m.weightDtype} weights`);
+  if (m.variant !== null && label !== m.variant) notes.push(`its file says ${m.variant}`);
+  return notes;
 }
 
 /**
@@ -32,7 +47,7 @@ export function ModelPicker() {
     usable[0];
   // The bundled model is a tiny demo: the picker says so, so nobody mistakes it for a real assistant.
   const label = (m: (typeof models)[number]) =>
-    `${m.displayName} (${[m.isBundled ? 'demo' : null, m.weightDtype].filter(Boolean).join(', ')})`.replace(
+    `${m.displayName} (${[m.isBundled ? 'demo' : null, ...weightNotes(m)].filter(Boolean).join(', ')})`.replace(
       ' ()',
       '',
     );

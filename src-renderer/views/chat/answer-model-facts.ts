@@ -1,3 +1,4 @@
+import { variantLabelOf } from '../../../src-main/runtime/model/variant-names';
 import type { ModelEntry, SlotSnapshot } from '../../../src-main/service/contract';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 
@@ -36,21 +37,8 @@ export function answerModelFacts(
   const provider = slot?.executionProvider ?? 'cpu';
   return {
     name: entry?.name ?? modelId.split(':')[0]!,
-    variant: variantWords(entry?.variant ?? modelId.split(':')[1] ?? null, entry?.weightDtype ?? null),
+    variant: variantLabelOf(entry?.variant ?? modelId.split(':')[1] ?? null, entry?.weightDtype ?? null),
     isDemo: entry?.isBundled ?? false,
     where: `this computer (${provider.toUpperCase()})`,
   };
-}
-
-/** Float variant names the file convention gives whatever the weights are (`model.onnx` is "fp32"). */
-const FLOAT_VARIANTS: ReadonlySet<string> = new Set(['fp32', 'fp16']);
-
-/**
- * The variant as the chip says it: its name, plus the weights' real storage where the name
- * claims a float precision the graph does not hold ("fp32 (fp16 weights)").
- */
-export function variantWords(variant: string | null, weightDtype: string | null): string | null {
-  if (variant === null || weightDtype === null || !FLOAT_VARIANTS.has(variant) || weightDtype === variant)
-    return variant;
-  return `${variant} (${weightDtype} weights)`;
 }
