@@ -1,8 +1,8 @@
 import type { RunComparison } from '../../src-main/service/contract';
 
 /**
- * A run's row in a comparison without what names it (run id, name, configuration label,
- * quality): the measured figures alone, so a re-imported run can be checked against its original.
+ * A run's row in a comparison without what names it (run id, name, configuration and run
+ * labels, quality): the measured figures alone, so a re-imported run can be checked against its original.
  */
 export function figuresOf(comparison: RunComparison, runId: string) {
   const rows = comparison.workloads.flatMap((w) => w.rows);
@@ -10,6 +10,7 @@ export function figuresOf(comparison: RunComparison, runId: string) {
     runId: _r,
     name: _n,
     configLabel: _c,
+    runLabel: _l,
     quality: _q,
     ...figures
   } = rows.find((r) => r.runId === runId)!;

@@ -3,7 +3,7 @@ import type { Slo } from '../../telemetry/report';
 import { DEFAULT_TTFT_EDGES_MS } from '../../telemetry/report';
 import type { QualityResult, RunComparison } from '../contract';
 import { ServiceFailure } from '../contract';
-import { configurationsOf, differingKeys, isModelVaried } from './configurations';
+import { configurationsOf, differingKeys, isModelVaried, runLetterOf } from './configurations';
 import type { Configuration } from './configurations';
 import { decisionSentence } from './decision';
 
@@ -56,6 +56,7 @@ export function compareRuns(
     runs.map((r) => [r.runId, store.runs.metrics(r.runId, slo, DEFAULT_TTFT_EDGES_MS)!]),
   );
   const { configurations, configOf } = configurationsOf(runs, qualityResults);
+  const letterOf = new Map(runs.map((r, i) => [r.runId, runLetterOf(i)]));
   const withQuality = isModelVaried(configurations);
   const blocks = new Map<string, { label: string; runs: RunRecord[] }>();
   for (const run of runs) {
@@ -68,12 +69,14 @@ export function compareRuns(
     configurations,
     differingKeys: differingKeys(configurations),
     isModelVaried: withQuality,
-    workloads: [...blocks.values()].map((block) => workloadBlock(block, metrics, configOf, withQuality)),
+    workloads: [...blocks.values()].map((block) =>
+      workloadBlock(block, metrics, configOf, letterOf, withQuality),
+    ),
     histogram: {
       edgesMs: [...DEFAULT_TTFT_EDGES_MS],
       series: runs.map((r) => ({
         runId: r.runId,
-        label: `${configOf.get(r.runId)!.label}: ${r.name}`,
+        label: `${letterOf.get(r.runId)!}: ${r.name}`,
         boundary: metrics.get(r.runId)!.boundary,
         counts: metrics.get(r.runId)!.ttftHistogram.counts,
       })),
@@ -85,6 +88,7 @@ function workloadBlock(
   block: { label: string; runs: RunRecord[] },
   metrics: Map<string, RunMetrics>,
   configOf: Map<string, Configuration>,
+  letterOf: Map<string, string>,
   withQuality: boolean,
 ): RunComparison['workloads'][number] {
   const rows = block.runs.map((run) => {
@@ -92,6 +96,7 @@ function workloadBlock(
     const config = configOf.get(run.runId)!;
     return {
       configLabel: config.label,
+      runLabel: letterOf.get(run.runId)!,
       runId: run.runId,
       name: run.name,
       numRequests: m.numRequests,
@@ -109,7 +114,7 @@ function workloadBlock(
       quality: config.quality,
     };
   });
-  const decisionRow = (row: (typeof rows)[number]) => ({ ...row, label: row.configLabel });
+  const decisionRow = (row: (typeof rows)[number]) => ({ ...row, label: row.runLabel });
   const [base, ...others] = rows;
   const decisions = base
     ? others

@@ -7,7 +7,12 @@ import { qualityOfRevision } from '../quality-file';
 /** A run's settings as text (each as its flag writes it); `?` where the run did not record one. */
 export type SettingTexts = Record<SettingKey, string>;
 
-/** One configuration: the settings and model revisions a set of runs shared, labelled A, B, … */
+/** A compared run's letter (A, B, …, in the order the runs were picked): never shared by two runs. */
+export function runLetterOf(index: number): string {
+  return String.fromCharCode(65 + index);
+}
+
+/** One configuration: the settings and model revisions a set of runs shared, labelled by its runs' letters ("A", "A, B"). */
 export interface Configuration {
   label: string;
   runIds: string[];
@@ -55,6 +60,7 @@ export function configurationsOf(
 } {
   const byKey = new Map<string, Configuration>();
   const configOf = new Map<string, Configuration>();
+  const letterOf = new Map(runs.map((run, i) => [run.runId, runLetterOf(i)]));
   for (const run of runs) {
     const settings = settingTextsOf(run.config);
     const modelRevisions = run.config.modelRevisions ?? {};
@@ -63,7 +69,7 @@ export function configurationsOf(
     let config = byKey.get(key);
     if (!config) {
       config = {
-        label: String.fromCharCode(65 + byKey.size),
+        label: '',
         runIds: [],
         settings,
         modelRevisions,
@@ -75,6 +81,8 @@ export function configurationsOf(
     config.runIds.push(run.runId);
     configOf.set(run.runId, config);
   }
+  // Labelled by the runs it holds, so two runs with the same settings are still A and B.
+  for (const config of byKey.values()) config.label = config.runIds.map((id) => letterOf.get(id)).join(', ');
   return { configurations: [...byKey.values()], configOf };
 }
 

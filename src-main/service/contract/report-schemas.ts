@@ -211,7 +211,10 @@ export const ConfigurationSchema = z.object({
 
 /** One run's row in a workload block; TTFT, ITL and goodput at its boundary. Shares are 0..1. */
 export const CompareRowSchema = z.object({
+  /** The configuration's label: its runs' letters ("A, B" when both ran the same settings). */
   configLabel: z.string(),
+  /** This run's own letter (A, B, … in the order picked). */
+  runLabel: z.string(),
   runId: z.string(),
   name: z.string(),
   numRequests: z.number().int(),

@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { RunComparison } from '../../../src-main/service/contract';
+import { useSlice } from '../../store';
 import { bucketLabel } from './buckets';
 
 const COLORS = ['#2e86de', '#e67e22', '#27ae60', '#8e44ad', '#c0392b', '#16a085', '#d35400', '#7f8c8d'];
@@ -11,6 +12,8 @@ const COLORS = ['#2e86de', '#e67e22', '#27ae60', '#8e44ad', '#c0392b', '#16a085'
  */
 export function CompareChart(props: { comparison: RunComparison }) {
   const { edgesMs, series } = props.comparison.histogram;
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
+  const nameOf = (s: (typeof series)[number]) => (isExpert ? `${s.label} (${s.boundary} TTFT)` : s.label);
   const totals = series.map((s) => s.counts.reduce((sum, c) => sum + c, 0) || 1);
   const rows = edgesMs.map((_, i) => ({
     bucket: bucketLabel(edgesMs, i),
@@ -26,7 +29,11 @@ export function CompareChart(props: { comparison: RunComparison }) {
             dataKey="bucket"
             interval={0}
             height={48}
-            label={{ value: 'TTFT bucket', position: 'insideBottom', className: 'axis-title' }}
+            label={{
+              value: isExpert ? 'TTFT bucket' : 'wait for the first word',
+              position: 'insideBottom',
+              className: 'axis-title',
+            }}
           />
           <YAxis
             unit="%"
@@ -44,17 +51,18 @@ export function CompareChart(props: { comparison: RunComparison }) {
             isAnimationActive={false}
             formatter={(value, name, item) => {
               const payload = (item as { payload?: { counts: number[] } }).payload;
-              const k = series.findIndex((s) => `${s.label} (${s.boundary} TTFT)` === name);
+              const k = series.findIndex((s) => nameOf(s) === name);
               return [`${Number(value).toFixed(1)}% (${payload?.counts[k] ?? 0} requests)`, name];
             }}
-            labelFormatter={(label) => `TTFT ${String(label)}`}
+            labelFormatter={(label) => `${isExpert ? 'TTFT' : 'first word after'} ${String(label)}`}
           />
-          <Legend verticalAlign="top" height={28} />
+          {/* In the table's order (A, B, …): Recharts sorts legend items by name unless told not to. */}
+          <Legend verticalAlign="top" height={28} itemSorter={null} />
           {series.map((s, k) => (
             <Bar
               key={s.runId}
               dataKey={s.runId}
-              name={`${s.label} (${s.boundary} TTFT)`}
+              name={nameOf(s)}
               fill={COLORS[k % COLORS.length]}
               isAnimationActive={false}
             />

@@ -1,87 +1,85 @@
 import type { RunComparison } from '../../../src-main/service/contract';
-import { formatCount, formatMs, formatShare } from '../../components';
-
-type Block = RunComparison['workloads'][number];
-type Row = Block['rows'][number];
-
-const COLUMNS: { label: string; value(r: Row): string }[] = [
-  { label: 'requests', value: (r) => formatCount(r.numRequests) },
-  {
-    label: 'throughput',
-    value: (r) =>
-      r.outputTokensPerS === null
-        ? '–'
-        : `${r.outputTokensPerS.toFixed(1)} tok/s · ${r.requestsPerS?.toFixed(2) ?? '–'} req/s`,
-  },
-  { label: 'TTFT p50', value: (r) => formatMs(r.p50TtftMs) },
-  { label: 'TTFT p95', value: (r) => formatMs(r.p95TtftMs) },
-  { label: 'ITL p95', value: (r) => formatMs(r.p95ItlMs) },
-  {
-    label: 'goodput',
-    value: (r) =>
-      r.goodShare === null ? '–' : `${formatShare(r.goodShare)} · ${r.goodPerS?.toFixed(2) ?? '–'}/s`,
-  },
-  { label: 'missed TTFT SLO', value: (r) => formatShare(r.missedTtftSloShare) },
-  { label: 'failed or rejected', value: (r) => formatShare(r.failedOrRejectedShare) },
-];
+import { formatShare } from '../../components';
+import { useSlice } from '../../store';
+import { COMPARE_COLUMNS, differenceText } from './compare-columns';
+import type { CompareRow } from './compare-columns';
 
 /** A variant's measured quality: bits per byte on held-out text against its reference, and greedy agreement. */
-function qualityText(q: NonNullable<Row['quality']>): string {
+function qualityText(q: NonNullable<CompareRow['quality']>): string {
   const vs = `${q.bitsPerByteVsReferencePct >= 0 ? '+' : ''}${q.bitsPerByteVsReferencePct.toFixed(1)}% vs ${q.referenceVariant}`;
   return `${q.variant} (${q.weightDtype}): ${q.bitsPerByte.toFixed(4)} bits/byte (${vs}), agreement ${formatShare(q.agreement)}`;
 }
 
 /**
- * Seed 002's table, one block per workload: each configuration's throughput, TTFT p50/p95 and
- * ITL at its boundary (named per row), goodput, failed or rejected share, quality when the
- * models differ, and the decision sentences. No winner is declared.
+ * Seed 002's table, one block per workload: each run (its own letter) with its throughput,
+ * TTFT p50/p95 and ITL at its boundary (named per row), goodput, failed or rejected share,
+ * quality when the models differ; then each later run against the first (B − A, the ratio, and
+ * whether that is better or worse), and the decision sentences. No winner is declared. Simple
+ * names the figures in the Dashboard's words.
  */
 export function CompareTable(props: { comparison: RunComparison }) {
   const { workloads, isModelVaried } = props.comparison;
+  const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   return (
     <div data-testid="compare-table">
-      {workloads.map((block) => (
-        <section key={block.label} className="workload-block" data-testid="workload-block">
-          <h3>Workload: {block.label}</h3>
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">configuration</th>
-                <th scope="col">boundary</th>
-                {COLUMNS.map((c) => (
-                  <th key={c.label} scope="col">
-                    {c.label}
-                  </th>
-                ))}
-                {isModelVaried && <th scope="col">quality</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row) => (
-                <tr key={row.runId} data-testid="compare-row">
-                  <th scope="row" title={row.name}>
-                    {row.configLabel}: {row.name}
-                  </th>
-                  <td>{row.boundary}</td>
-                  {COLUMNS.map((c) => (
-                    <td key={c.label}>{c.value(row)}</td>
+      {workloads.map((block) => {
+        const [first, ...later] = block.rows;
+        return (
+          <section key={block.label} className="workload-block" data-testid="workload-block">
+            <h3>Workload: {block.label}</h3>
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">run</th>
+                  <th scope="col">{isExpert ? 'boundary' : 'measured at'}</th>
+                  {COMPARE_COLUMNS.map((c) => (
+                    <th key={c.id} scope="col">
+                      {isExpert ? c.expert : c.simple}
+                    </th>
                   ))}
-                  {isModelVaried && (
-                    <td>
-                      {row.quality ? qualityText(row.quality) : 'not measured (npm run bench -- quality)'}
-                    </td>
-                  )}
+                  {isModelVaried && <th scope="col">quality</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {block.decisions.map((sentence) => (
-            <p key={sentence} className="decision" data-testid="decision">
-              {sentence}
-            </p>
-          ))}
-        </section>
-      ))}
+              </thead>
+              <tbody>
+                {block.rows.map((row) => (
+                  <tr key={row.runId} data-testid="compare-row">
+                    <th scope="row" title={row.name}>
+                      {row.runLabel}: {row.name}
+                    </th>
+                    <td>{row.boundary}</td>
+                    {COMPARE_COLUMNS.map((c) => (
+                      <td key={c.id}>{c.text(row)}</td>
+                    ))}
+                    {isModelVaried && (
+                      <td>
+                        {row.quality ? qualityText(row.quality) : 'not measured (npm run bench -- quality)'}
+                      </td>
+                    )}
+                  </tr>
+                ))}
+                {first &&
+                  later.map((row) => (
+                    <tr key={`diff-${row.runId}`} className="difference-row" data-testid="compare-difference">
+                      <th scope="row">
+                        {row.runLabel} − {first.runLabel}
+                      </th>
+                      <td />
+                      {COMPARE_COLUMNS.map((c) => (
+                        <td key={c.id}>{differenceText(c, first, row)}</td>
+                      ))}
+                      {isModelVaried && <td />}
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+            {block.decisions.map((sentence) => (
+              <p key={sentence} className="decision" data-testid="decision">
+                {sentence}
+              </p>
+            ))}
+          </section>
+        );
+      })}
     </div>
   );
 }

@@ -56,9 +56,26 @@ export function RunsView() {
   useEffect(() => {
     if (runsToCompare.length >= 2) void compare(runsToCompare);
   }, [runsToCompare, compare]);
+  // The results sit above the list the Compare button is under: bring them into view.
+  useEffect(() => {
+    if (comparison) document.querySelector('[data-testid="compared"]')?.scrollIntoView({ block: 'start' });
+  }, [comparison]);
+  // The figures first, then what the runs ran with, then the list they were picked from: at
+  // 1440×900 the comparison's results are what a user looks for after pressing Compare.
   return (
     <div className="runs-view">
       {error && <Notice tone="error">{error}</Notice>}
+      {comparison && (
+        <Panel title="Compared" className="wide" testId="compared">
+          <CompareTable comparison={comparison} />
+          <CompareChart comparison={comparison} />
+        </Panel>
+      )}
+      {comparison && (
+        <Panel title="What they ran with" className="wide" testId="configurations">
+          <ConfigurationTable comparison={comparison} />
+        </Panel>
+      )}
       <Panel
         title="Stored runs"
         className="wide"
@@ -76,17 +93,6 @@ export function RunsView() {
         </button>
         {!slo && <p className="muted">Set the TTFT and ITL objectives on the dashboard to see goodput.</p>}
       </Panel>
-      {comparison && (
-        <Panel title="Configurations" className="wide" testId="configurations">
-          <ConfigurationTable comparison={comparison} />
-        </Panel>
-      )}
-      {comparison && (
-        <Panel title="Under each workload" className="wide">
-          <CompareTable comparison={comparison} />
-          <CompareChart comparison={comparison} />
-        </Panel>
-      )}
     </div>
   );
 }

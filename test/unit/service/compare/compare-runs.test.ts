@@ -65,13 +65,16 @@ describe('comparing configurations (seed 002)', () => {
       SLO,
     );
     expect(comparison.configurations.map((c) => [c.label, c.settings.maxSeats, c.runIds.length])).toEqual([
-      ['A', '2', 2],
+      ['A, C', '2', 2],
       ['B', '4', 1],
     ]);
     expect(comparison.differingKeys).toEqual(['maxSeats']);
-    expect(comparison.workloads.map((w) => [w.label, w.rows.map((r) => r.configLabel)])).toEqual([
-      ['arrivals bursts of 8, requests 2', ['A', 'B']],
-      ['arrivals Poisson at 2/s, requests 2', ['A']],
+    // Each run keeps its own letter; a configuration is named by the runs that share it.
+    expect(
+      comparison.workloads.map((w) => [w.label, w.rows.map((r) => `${r.runLabel} (${r.configLabel})`)]),
+    ).toEqual([
+      ['arrivals bursts of 8, requests 2', ['A (A, C)', 'B (B)']],
+      ['arrivals Poisson at 2/s, requests 2', ['C (A, C)']],
     ]);
     const [block] = comparison.workloads;
     expect(block!.rows.map((r) => [r.boundary, r.p95TtftMs, r.goodShare])).toEqual([
