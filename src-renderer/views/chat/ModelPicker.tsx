@@ -15,14 +15,14 @@ function shorten(text: string): string {
 
 /**
  * What the picker adds to a variant's name (which is by its weights): their storage where the
- * name does not say it ("int4 + fp32 weights" for q4), and the file's own name where it differs
- * ("its file says fp32": the name `name:fp32` the API and Settings use).
+ * name does not say it ("int4 + fp32" for q4), and the file's own name where it differs
+ * ("file: fp32", as in the `name:fp32` reference the API and Settings use).
  */
 function weightNotes(m: ModelEntry): string[] {
   const label = variantLabelOf(m.variant, m.weightDtype);
   const notes: string[] = [];
-  if (m.weightDtype !== null && m.weightDtype !== label) notes.push(`${m.weightDtype} weights`);
-  if (m.variant !== null && label !== m.variant) notes.push(`its file says ${m.variant}`);
+  if (m.weightDtype !== null && m.weightDtype !== label) notes.push(m.weightDtype);
+  if (m.variant !== null && label !== m.variant) notes.push(`file: ${m.variant}`);
   return notes;
 }
 

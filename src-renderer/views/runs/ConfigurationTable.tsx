@@ -10,6 +10,15 @@ function labelOf(key: string): string {
   return isNamed ? setting.label : `${setting.label} (${setting.unit})`;
 }
 
+/** How many settings the runs shared shown on one line: the first few by value, then a count. */
+const NUM_SHARED_SHOWN = 3;
+
+function sharedSummary(keys: readonly string[], settings: Record<string, string>): string {
+  const shown = keys.slice(0, NUM_SHARED_SHOWN).map((k) => `${labelOf(k)} ${settings[k] ?? '?'}`);
+  const rest = keys.length - shown.length;
+  return `${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
+}
+
 /**
  * What the compared runs ran with. The settings that differ get a row each, one column per
  * configuration (named by its runs' letters); the settings every run shared fold into one line
@@ -79,10 +88,7 @@ export function ConfigurationTable(props: { comparison: RunComparison }) {
       )}
       {same.length > 0 && (
         <details className="same-settings" data-testid="configuration-shared">
-          <summary>
-            Same in every run: {same.length} setting{same.length > 1 ? 's' : ''} (
-            {same.map((k) => `${labelOf(k)} ${first.settings[k] ?? '?'}`).join(', ')})
-          </summary>
+          <summary>Same in every run: {sharedSummary(same, first.settings)}</summary>
           <table className="data-table">
             <tbody>
               {same.map((key) => (

@@ -93,6 +93,7 @@ export function differenceText(column: CompareColumn, a: CompareRow, b: CompareR
   const y = value(b);
   if (x === null || y === null) return '–';
   const delta = y - x;
+  if (delta === 0) return 'the same';
   const scale = Math.max(Math.abs(x), Math.abs(y));
   const isSame = scale === 0 || Math.abs(delta) <= scale * SAME_WITHIN;
   const verdict = isSame ? 'about the same' : delta < 0 === (better === 'lower') ? 'better' : 'worse';

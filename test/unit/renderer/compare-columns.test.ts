@@ -38,6 +38,7 @@ describe("a comparison's difference column (B − A)", () => {
     expect(differenceText(column('itl-p95'), a, row({ p95ItlMs: 20.2 }))).toMatch(/, about the same$/);
     expect(differenceText(column('ttft-p50'), a, row({ p50TtftMs: null }))).toBe('–');
     expect(differenceText(column('requests'), a, row({ numRequests: 3 }))).toBe('');
+    expect(differenceText(column('failed'), a, row({}))).toBe('the same');
   });
 
   it('names every figure in plain words for Simple, with no latency jargon', () => {
