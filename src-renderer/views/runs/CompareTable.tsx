@@ -1,7 +1,7 @@
 import type { RunComparison } from '../../../src-main/service/contract';
 import { formatShare } from '../../components';
 import { useSlice } from '../../store';
-import { COMPARE_COLUMNS, differenceText } from './compare-columns';
+import { COMPARE_COLUMNS, differenceText, plainComparison } from './compare-columns';
 import type { CompareRow } from './compare-columns';
 
 /** A variant's measured quality: bits per byte on held-out text against its reference, and greedy agreement. */
@@ -15,7 +15,8 @@ function qualityText(q: NonNullable<CompareRow['quality']>): string {
  * TTFT p50/p95 and ITL at its boundary (named per row), goodput, failed or rejected share,
  * quality when the models differ; then each later run against the first (B − A, the ratio, and
  * whether that is better or worse), and the decision sentences. No winner is declared. Simple
- * names the figures in the Dashboard's words.
+ * names the figures in the Dashboard's words and says the trade in them, not in the decision
+ * sentences' terms.
  */
 export function CompareTable(props: { comparison: RunComparison }) {
   const { workloads, isModelVaried } = props.comparison;
@@ -72,11 +73,18 @@ export function CompareTable(props: { comparison: RunComparison }) {
                   ))}
               </tbody>
             </table>
-            {block.decisions.map((sentence) => (
-              <p key={sentence} className="decision" data-testid="decision">
-                {sentence}
-              </p>
-            ))}
+            {isExpert
+              ? block.decisions.map((sentence) => (
+                  <p key={sentence} className="decision" data-testid="decision">
+                    {sentence}
+                  </p>
+                ))
+              : first &&
+                later.map((row) => (
+                  <p key={row.runId} className="decision" data-testid="decision">
+                    {plainComparison(first, row)}
+                  </p>
+                ))}
           </section>
         );
       })}

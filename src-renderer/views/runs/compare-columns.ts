@@ -82,21 +82,49 @@ export const COMPARE_COLUMNS: readonly CompareColumn[] = [
 /** Within this share of each other two values count as the same (noise, not a change). */
 const SAME_WITHIN = 0.02;
 
+/** Which way `b` moved from `a` on one figure, or null where it cannot be compared. */
+function verdictOf(column: CompareColumn, a: CompareRow, b: CompareRow): 'better' | 'worse' | 'same' | null {
+  if (!column.diff) return null;
+  const { value, better } = column.diff;
+  const x = value(a);
+  const y = value(b);
+  if (x === null || y === null) return null;
+  const scale = Math.max(Math.abs(x), Math.abs(y));
+  if (scale === 0 || Math.abs(y - x) <= scale * SAME_WITHIN) return 'same';
+  return y < x === (better === 'lower') ? 'better' : 'worse';
+}
+
+/**
+ * Simple's sentence for `b` against `a`, in the columns' plain words: where it is better, where
+ * worse, and that the rest is about the same ("B against A: better on …; worse on …").
+ */
+export function plainComparison(a: CompareRow, b: CompareRow): string {
+  const on = (verdict: 'better' | 'worse') =>
+    COMPARE_COLUMNS.filter((c) => verdictOf(c, a, b) === verdict).map((c) => c.simple);
+  const better = on('better');
+  const worse = on('worse');
+  const parts = [
+    better.length > 0 ? `better on ${better.join(', ')}` : null,
+    worse.length > 0 ? `worse on ${worse.join(', ')}` : null,
+  ].filter((p) => p !== null);
+  const rest =
+    parts.length === 0 ? 'about the same on every figure' : `${parts.join('; ')}; the rest about the same`;
+  return `${b.runLabel} against ${a.runLabel}: ${rest}.`;
+}
+
 /**
  * How `b` differs from `a` on one figure: the difference (B − A), the ratio where it means
  * something, and "better" / "worse" / "about the same" for someone choosing between them.
  */
 export function differenceText(column: CompareColumn, a: CompareRow, b: CompareRow): string {
+  const verdict = verdictOf(column, a, b);
   if (!column.diff) return '';
-  const { value, better, kind } = column.diff;
-  const x = value(a);
-  const y = value(b);
-  if (x === null || y === null) return '–';
+  if (verdict === null) return '–';
+  const { value, kind } = column.diff;
+  const x = value(a)!;
+  const y = value(b)!;
   const delta = y - x;
   if (delta === 0) return 'the same';
-  const scale = Math.max(Math.abs(x), Math.abs(y));
-  const isSame = scale === 0 || Math.abs(delta) <= scale * SAME_WITHIN;
-  const verdict = isSame ? 'about the same' : delta < 0 === (better === 'lower') ? 'better' : 'worse';
   const shown =
     kind === 'ms'
       ? formatSignedMs(delta)
@@ -104,5 +132,5 @@ export function differenceText(column: CompareColumn, a: CompareRow, b: CompareR
         ? `${delta < 0 ? '−' : '+'}${(Math.abs(delta) * 100).toFixed(1)} points`
         : `${delta < 0 ? '−' : '+'}${Math.abs(delta).toFixed(1)} tok/s`;
   const ratio = kind !== 'share' && x > 0 ? ` (×${(y / x).toFixed(2)})` : '';
-  return `${shown}${ratio}, ${verdict}`;
+  return `${shown}${ratio}, ${verdict === 'same' ? 'about the same' : verdict}`;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { COMPARE_COLUMNS, differenceText } from '../../../src-renderer/views/runs/compare-columns';
+import {
+  COMPARE_COLUMNS,
+  differenceText,
+  plainComparison,
+} from '../../../src-renderer/views/runs/compare-columns';
 import type { CompareRow } from '../../../src-renderer/views/runs/compare-columns';
 
 const row = (figures: Partial<CompareRow>): CompareRow => ({
@@ -43,5 +47,15 @@ describe("a comparison's difference column (B − A)", () => {
 
   it('names every figure in plain words for Simple, with no latency jargon', () => {
     for (const c of COMPARE_COLUMNS) expect(c.simple).not.toMatch(/TTFT|ITL|SLO|goodput|p\d\d/);
+  });
+
+  it("says Simple's trade in the same plain words: better on, worse on, the rest the same", () => {
+    const a = row({});
+    const b = row({ runLabel: 'B', p95TtftMs: 150, p95ItlMs: 30 });
+    expect(plainComparison(a, b)).toBe(
+      'B against A: better on first word, 95 in 100 within; worse on between two words, 95 in 100 within; ' +
+        'the rest about the same.',
+    );
+    expect(plainComparison(a, row({ runLabel: 'B' }))).toBe('B against A: about the same on every figure.');
   });
 });
