@@ -238,6 +238,14 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     expect(await app.page.locator('#setting-canSpinThreads-help').textContent()).toMatch(
       /spinning instead of sleeping.*Default: on; applies when the models reload/,
     );
+    // The provider check answers after Settings opened: the list updates by itself, no reopening.
+    const providers = app.page.getByTestId('setting-executionProvider').locator('option');
+    await expect
+      .poll(async () => (await providers.allTextContents()).some((o) => /checking/.test(o)), {
+        timeout: 60_000,
+      })
+      .toBe(false);
+    expect((await providers.allTextContents())[0]).toBe('CPU');
     await app.page.getByTestId('setting-maxQueue').fill('32');
     await expect.poll(() => app.page.getByTestId('settings-cost').getAttribute('data-level')).toBe('request');
     await app.page.getByTestId('setting-pageSize').fill('32');
