@@ -34,6 +34,8 @@ export class Runtime {
   private isReconfiguring = false;
   private providerProbe: Promise<ProviderAvailability[]> | null = null;
   private checkedProviders: ProviderAvailability[] | null = null;
+  /** Stops a provider probe still running when the runtime closes (its child must not outlive us). */
+  private readonly probeStop = new AbortController();
 
   private constructor(
     readonly options: RuntimeOptions,
@@ -195,7 +197,9 @@ export class Runtime {
    * debug, never printed (probe-process.ts); every later ask gets the same answer.
    */
   providers(): Promise<ProviderAvailability[]> {
-    this.providerProbe ??= probeProvidersQuietly(this.options.startChild, this.options.log).then((found) => {
+    this.providerProbe ??= probeProvidersQuietly(this.options.startChild, this.options.log, {
+      signal: this.probeStop.signal,
+    }).then((found) => {
       this.checkedProviders = found;
       return found;
     });
@@ -292,6 +296,7 @@ export class Runtime {
   /** Stops accepting, cancels in-flight requests, waits for running steps, closes every slot. */
   async close(): Promise<void> {
     const { engine } = this.parts;
+    this.probeStop.abort();
     engine.shutdown();
     for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();

@@ -26,7 +26,7 @@ const ProbeMessageSchema = z.union([
 export async function probeProvidersQuietly(
   startChild: ChildStarter,
   log: Log,
-  timeoutMs: number = PROBE_TIMEOUT_MS,
+  { timeoutMs = PROBE_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ProviderAvailability[]> {
   let child: QuietChild;
   try {
@@ -36,16 +36,22 @@ export async function probeProvidersQuietly(
   }
   let output = '';
   child.onOutput((text) => void (output = (output + text).slice(-MAX_OUTPUT_CHARS)));
-  const found = await answerOf(child, timeoutMs);
+  const found = await answerOf(child, timeoutMs, signal);
   child.kill(); // done, or past its time: nothing more is read from it
   if (typeof found === 'string') return unchecked(log, found, oneLine(output));
   log.debug?.('providers', `${found.map(describe).join('; ')}${outputNote(oneLine(output))}`);
   return found;
 }
 
-/** The child's answer, or why there is none. */
-function answerOf(child: QuietChild, timeoutMs: number): Promise<ProviderAvailability[] | string> {
+/** The child's answer, or why there is none (past `timeoutMs`, or `signal` aborted: the caller stops it). */
+function answerOf(
+  child: QuietChild,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ProviderAvailability[] | string> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve('First Frame was closing');
+    signal?.addEventListener('abort', () => settle('First Frame was closing'), { once: true });
     const timer = setTimeout(
       () => resolve(`the check took over ${Math.round(timeoutMs / 1000)} s`),
       timeoutMs,

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { probeProvidersQuietly } from '../../../../src-main/runtime/engine/probe-process';
 import type { ChildStarter } from '../../../../src-main/threads';
 
-/** A child that prints `output` then answers `message`, or ends without answering when it is null. */
+/**
+ * A child that prints `output` then answers `message`, ends without answering when it is null,
+ * or hangs (neither answers nor ends) when it is undefined.
+ */
 function childThat(output: string, message: unknown): ChildStarter & { numKilled: number } {
   const starter = Object.assign(
     (() => ({
       onMessage: (listener: (m: unknown) => void) => {
-        if (message !== null) queueMicrotask(() => listener(message));
+        if (message !== null && message !== undefined) queueMicrotask(() => listener(message));
       },
       onOutput: (listener: (text: string) => void) => listener(output),
       onEnd: (listener: (how: string) => void) => {
@@ -56,5 +59,14 @@ describe('the quiet provider probe', () => {
     ]);
     const odd = await probeProvidersQuietly(childThat('', { providers: [{ provider: 'tpu' }] }), debugLog());
     expect(odd[1]?.reason).toBe('webgpu: could not be checked (the check answered something unreadable)');
+  });
+
+  it('stops a child that has not answered when the runtime closes', async () => {
+    const start = childThat('', undefined);
+    const stop = new AbortController();
+    const probing = probeProvidersQuietly(start, debugLog(), { signal: stop.signal });
+    stop.abort();
+    expect((await probing)[2]?.reason).toBe('cuda: could not be checked (First Frame was closing)');
+    expect(start.numKilled).toBe(1);
   });
 });
