@@ -11,6 +11,7 @@ import type { ProviderChoice } from './engine/providers';
 import type { SlotRunner } from './slots';
 import { defaultDiscoveryEnvironment } from './model/discovery';
 import type { CatalogueDiscovery } from './model/catalogue';
+import type { DiskPageRows } from './pages';
 
 /** How this process hosts the runtime: folders, budgets and test seams no user setting covers. */
 export interface ProcessOptions {
@@ -28,6 +29,11 @@ export interface ProcessOptions {
   convertedModelsDir: string | null;
   /** Models named by path (a command line's `--model FILE.gguf|FOLDER`), listed beside the folders' own. */
   modelPaths: readonly string[];
+  /**
+   * Where context pages are kept on disk (a private folder) and their index (the history's
+   * `context_pages` table); null: pages live only in RAM.
+   */
+  diskPages: { dir: string; rows: DiskPageRows } | null;
   /** Resident slot budget (host copies + sessions), bytes. */
   slotBudgetBytes: number;
   /** Per-slot provider by model id (`name:variant`, or a bare name for all its variants). */
@@ -65,6 +71,7 @@ export function defaultRuntimeOptions(
     convertedModelsDir: null,
     modelPaths: [],
     isPaging: true,
+    diskPages: null,
     slotBudgetBytes: Math.floor(os.totalmem() / 2),
     modelProviders: {},
     graphCacheDir: null,

@@ -5,7 +5,7 @@ import type { RunnerOptions } from './engine/session-options';
 import { SpareWorker } from './engine/spare-worker';
 import { parseModelRef, prepareGguf } from './model';
 import type { ModelCatalogue } from './model';
-import { PageStore } from './pages';
+import { DiskPages, PageStore } from './pages';
 import type { PageIdentity } from './pages';
 import { EngineLoop } from './engine-loop';
 import { Scheduler } from './scheduler';
@@ -99,8 +99,9 @@ export function buildEngine(
   catalogue: ModelCatalogue,
   registry: SlotRegistry,
   tokenizer: TokenizerThread,
+  disk: DiskPages | null = null,
 ): EngineParts {
-  const pages = options.isPaging ? new PageStore(options.pageSize) : null;
+  const pages = options.isPaging ? new PageStore(options.pageSize, disk) : null;
   const scheduler = new Scheduler(options, pages, options.pageSize, registry);
   const engine = new EngineLoop({
     clock: options.clock,
@@ -119,6 +120,26 @@ export function buildEngine(
     pages?.dispose();
   };
   return { pages, scheduler, engine, dispose };
+}
+
+/**
+ * The disk tier under the RAM pages, when the process has a place for it and paging is on; its
+ * budget setting is read live. A folder that cannot be made private leaves the tier off (said
+ * in the log): serving goes on from RAM.
+ */
+export function buildDiskPages(options: RuntimeOptions): DiskPages | null {
+  if (!options.diskPages || !options.isPaging) return null;
+  try {
+    return new DiskPages({
+      ...options.diskPages,
+      log: options.log,
+      budgetBytes: () => options.diskPagesBudgetBytes,
+      wallNow: () => options.clock.wallNow(),
+    });
+  } catch (error) {
+    options.log.warn('pages', `remembered context stays in memory only: ${(error as Error).message}`);
+    return null;
+  }
 }
 
 /** Warms the tokenizer thread for a model as soon as its slot finishes loading. */

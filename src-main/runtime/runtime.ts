@@ -3,11 +3,17 @@ import { planChat, PrefillRate } from './forecast';
 import type { ChatPlan, ChatPlanInput } from './forecast';
 import { ModelCatalogue, RevisionCache } from './model';
 import type { CatalogueEntry, PlaceState } from './model';
-import type { PageStore } from './pages';
+import type { DiskPages, PageStore } from './pages';
 import { probeProvidersQuietly } from './engine/probe-process';
 import type { ProviderAvailability } from './engine/providers';
 import type { ProviderChoice } from './engine/providers';
-import { buildEngine, buildRegistry, slotBuildOptionsOf, warmTokenizerOnLoad } from './runtime-parts';
+import {
+  buildDiskPages,
+  buildEngine,
+  buildRegistry,
+  slotBuildOptionsOf,
+  warmTokenizerOnLoad,
+} from './runtime-parts';
 import type { EngineParts } from './runtime-parts';
 import type { GenerationRequest, GenerationSink } from './scheduler';
 import { applyLevelOf, changedSettings, describeChange, mergeSettings, pickSettings } from './settings';
@@ -44,6 +50,8 @@ export class Runtime {
     private parts: EngineParts,
     private readonly rate: PrefillRate,
     private readonly tokenizer: TokenizerThread,
+    /** The disk tier under the pages (null: none), kept across engine rebuilds. */
+    readonly disk: DiskPages | null,
   ) {
     this.forwardTimelines();
     this.onTimeline((timeline) => rate.observe(timeline));
@@ -68,8 +76,9 @@ export class Runtime {
     const registry = buildRegistry(options, (identity) => runtime?.pages?.dropIdentity(identity));
     const tokenizer = new TokenizerThread();
     warmTokenizerOnLoad(registry, tokenizer);
-    const parts = buildEngine(options, catalogue, registry, tokenizer);
-    runtime = new Runtime(options, catalogue, registry, parts, new PrefillRate(), tokenizer);
+    const disk = buildDiskPages(options);
+    const parts = buildEngine(options, catalogue, registry, tokenizer, disk);
+    runtime = new Runtime(options, catalogue, registry, parts, new PrefillRate(), tokenizer, disk);
     return runtime;
   }
 
@@ -302,6 +311,17 @@ export class Runtime {
     await this.registry.closeAll();
     await this.tokenizer.close();
     this.parts.dispose();
+    await this.disk?.settle();
+  }
+
+  /**
+   * Forgets remembered context kept on disk: every page of the models with these revisions,
+   * or every page when `modelRevisions` is null. Resolves with the number of pages removed.
+   */
+  forgetDiskPages(modelRevisions: readonly string[] | null): Promise<number> {
+    if (!this.disk) return Promise.resolve(0);
+    const revisions = modelRevisions && new Set(modelRevisions);
+    return this.disk.forget((row) => !revisions || revisions.has(row.modelRevision));
   }
 
   /** Why the runtime is not idle (requests in flight, a slot loading), or null when it is. */
@@ -321,7 +341,7 @@ export class Runtime {
     Object.assign(this.options, after);
     this.registry.setBuildOptions(slotBuildOptionsOf(this.options));
     this.parts.dispose();
-    this.parts = buildEngine(this.options, this.catalogue, this.registry, this.tokenizer);
+    this.parts = buildEngine(this.options, this.catalogue, this.registry, this.tokenizer, this.disk);
     this.forwardTimelines();
     return { evictedSlotIds, numDroppedPages };
   }

@@ -145,6 +145,10 @@ async function createRuntime(
     bundledModelsDir: options.bundledModelsDir,
     ...(options.startChild ? { startChild: options.startChild } : {}),
     ...runtimeFoldersOf(options.dataDir),
+    diskPages: store.contextPages && {
+      dir: path.join(options.dataDir, 'context-pages'),
+      rows: store.contextPages,
+    },
     discovery: {
       isEnabled: options.discoverModels ?? keptDiscovery(store),
       environment: options.discoveryEnvironment ?? defaultDiscoveryEnvironment(),

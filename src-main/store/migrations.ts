@@ -156,6 +156,31 @@ ALTER TABLE requests ADD COLUMN remote_json TEXT;
 UPDATE requests SET report_f64 = report_f64 || x'0000000000000000';
 `;
 
+/**
+ * Schema v7: the index of the context pages kept on disk (runtime/pages/disk-pages.ts), one
+ * row per page file, so a restart knows what is on disk without reading the pages: its
+ * identity (model, tokenizer and layout revisions; the layout names K/V dtype, geometry and
+ * page size), its place in its chain, its token ids (int32 little-endian), the file's length
+ * and SHA-256, and when it was last used (least recently used goes first).
+ */
+const V7 = `
+CREATE TABLE context_pages (
+  file_name TEXT PRIMARY KEY,
+  model_revision TEXT NOT NULL,
+  tokenizer_revision TEXT NOT NULL,
+  layout_revision TEXT NOT NULL,
+  page_size_tokens INTEGER NOT NULL,
+  page_index INTEGER NOT NULL,
+  parent_hash TEXT NOT NULL,
+  chain_hash TEXT NOT NULL,
+  token_ids BLOB NOT NULL,
+  size_bytes INTEGER NOT NULL,
+  checksum_sha256 TEXT NOT NULL,
+  last_used_wall_ms REAL NOT NULL
+);
+CREATE INDEX context_pages_by_use ON context_pages (last_used_wall_ms);
+`;
+
 /** What a schema step written in code did, told once it has committed (see migrate). */
 export interface StepReport {
   /** What it converted, for the upgrade's log line. */
@@ -171,7 +196,7 @@ export interface StepReport {
 export type Migration = string | ((db: Database.Database) => StepReport);
 
 /** Every migration in order; migration i takes `user_version` from i to i + 1 (v6: migration-v6.ts). */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -89,6 +89,7 @@ export function nullStore(unavailable: StoreUnavailable): Store {
       prune: () => ({ numRequests: 0, numSlotEvents: 0, numRuns: 0 }),
     },
     preferences: { read: () => null, write: drop },
+    contextPages: null,
     close: () => undefined,
   };
 }

@@ -16,6 +16,8 @@ import { damageOf, openDatabase } from './open';
 import type { ChatQueries } from './queries/chat-records';
 import { chatQueries } from './queries/chats';
 import type { PreferenceQueries } from './queries/preferences';
+import type { DiskPageRows } from '../runtime/pages';
+import { contextPageQueries } from './queries/context-pages';
 import { preferenceQueries } from './queries/preferences';
 import type { RunQueries } from './queries/runs';
 import { RunConfigSchema, runQueries } from './queries/runs';
@@ -64,6 +66,8 @@ export interface Store {
   readonly retention: RetentionControl;
   /** Named app settings kept across restarts (nothing is kept with persistence off). */
   readonly preferences: PreferenceQueries;
+  /** The index of the context pages kept on disk; null with persistence off (no disk tier). */
+  readonly contextPages: DiskPageRows | null;
   /** Flushes and closes; the store is unusable afterwards. */
   close(): void;
 }
@@ -164,6 +168,7 @@ class SqliteStore implements Store {
   readonly slotEvents: SlotEventQueries;
   readonly retention: RetentionControl;
   readonly preferences: PreferenceQueries;
+  readonly contextPages: DiskPageRows;
   readonly writer: HistoryWriter;
   private lost: StoreUnavailable | null = null;
 
@@ -180,6 +185,7 @@ class SqliteStore implements Store {
     this.slotEvents = slotEventQueries(db);
     this.retention = retentionControl(db);
     this.preferences = preferenceQueries(db, options.log ?? consoleLog);
+    this.contextPages = contextPageQueries(db);
     const batched = new BatchedWriter(sqliteSink(db), {
       ...options.writer,
       onFatal: (error) => {

@@ -2,11 +2,20 @@ import type { Clock } from '../../telemetry/clock';
 import { TimelineRecorder } from '../../telemetry/timeline';
 import { slotGeometryOf } from '../slots';
 import type { Slot } from '../slots';
-import { RequestRejected, Sequence, asRejected, describeRoute, routeRequest } from '../scheduler';
+import {
+  RequestRejected,
+  Sequence,
+  asRejected,
+  describeRoute,
+  restoreFromDisk,
+  routeRequest,
+} from '../scheduler';
 import type { GenerationRequest, GenerationSink, RoutedRequest } from '../scheduler';
 import { blockersOf, slotLoadCause } from './diagnose';
 import type { EngineDeps } from './engine-deps';
 import type { Ending } from './engine-loop';
+import type { DiskRead } from '../pages';
+import type { DiskReadFact } from '../../telemetry/timeline';
 
 /** A request between submit and its sequence: what it asks, who hears it, its timeline so far. */
 export interface InboxEntry {
@@ -47,36 +56,39 @@ export class RequestIntake {
   /** Requests whose long prompt is being tokenized off the serving thread. */
   private readonly tokenizing = new Map<string, InboxEntry>();
   private readonly loading = new Map<string, InboxEntry>();
+  /** Requests queued whose remembered context is being read back from disk. */
+  private readonly reading = new Map<string, InboxEntry>();
 
   constructor(
     private readonly deps: EngineDeps,
     private readonly host: IntakeHost,
   ) {}
 
-  /** Requests waiting on the way: tokenizing or for their slot to load. */
+  /** Requests waiting on the way: tokenizing, for their slot to load, or for their context from disk. */
   get numPending(): number {
-    return this.tokenizing.size + this.loading.size;
+    return this.tokenizing.size + this.loading.size + this.reading.size;
   }
 
-  /** True while the request is tokenizing or waiting for its slot. */
+  /** True while the request is tokenizing, waiting for its slot or for its context from disk. */
   has(requestId: string): boolean {
-    return this.tokenizing.has(requestId) || this.loading.has(requestId);
+    return this.tokenizing.has(requestId) || this.loading.has(requestId) || this.reading.has(requestId);
   }
 
   /** The waiting entry of a request, or undefined when it is not on the way. */
   pending(requestId: string): InboxEntry | undefined {
-    return this.tokenizing.get(requestId) ?? this.loading.get(requestId);
+    return this.tokenizing.get(requestId) ?? this.loading.get(requestId) ?? this.reading.get(requestId);
   }
 
-  /** Every waiting entry: tokenizing first, then loading. */
+  /** Every waiting entry: tokenizing first, then loading, then reading context from disk. */
   entries(): InboxEntry[] {
-    return [...this.tokenizing.values(), ...this.loading.values()];
+    return [...this.tokenizing.values(), ...this.loading.values(), ...this.reading.values()];
   }
 
-  /** Stops waiting for a request (cancelled); its tokenizing or load result is then ignored. */
+  /** Stops waiting for a request (cancelled); its tokenizing, load or disk read result is then ignored. */
   forget(requestId: string): void {
     this.tokenizing.delete(requestId);
     this.loading.delete(requestId);
+    this.reading.delete(requestId);
   }
 
   /** Resolves the request's model, prompt and limits, then places it on its slot. */
@@ -134,7 +146,7 @@ export class RequestIntake {
   }
 
   private enqueue(entry: InboxEntry, slot: Slot, routed: RoutedRequest, isWarm: boolean): void {
-    const { clock, scheduler } = this.deps;
+    const { clock } = this.deps;
     if (!isWarm) {
       if (!this.loading.delete(entry.request.requestId)) return; // cancelled while the slot loaded
       entry.recorder.leave('slotLoad', clock.now());
@@ -151,9 +163,39 @@ export class RequestIntake {
       { ...routed.sampling, vocabLimit: routed.model.folder.tokenizer.vocabSize, rngState: routed.seed },
       routed.maxTokens,
     );
+    const { store, pageSize } = this.deps;
+    const reading = restoreFromDisk(seq, store, store !== null, pageSize);
+    if (!reading) return this.admit(entry, seq, slot);
+    // Its remembered context is read back from disk while it is queued: a share of `queue`.
+    const { requestId } = entry.request;
+    const startedAt = clock.now();
+    this.reading.set(requestId, entry);
+    const done = (read: DiskRead | null) => {
+      if (!this.reading.delete(requestId)) return; // cancelled while reading
+      entry.recorder.diagnose({ diskRead: diskReadOf(read, clock.now() - startedAt) });
+      this.admit(entry, seq, slot);
+    };
+    reading.then(done, (error: unknown) => {
+      this.deps.log.warn('pages', `remembered context not read from disk: ${(error as Error).message}`);
+      done(null);
+    });
+  }
+
+  private admit(entry: InboxEntry, seq: Sequence, slot: Slot): void {
+    const { scheduler } = this.deps;
     scheduler.enqueue(seq);
     const blockers = blockersOf(scheduler.runningOn(slot), scheduler.waitingAhead(seq));
     entry.recorder.diagnose({ queuedBehind: blockers.list, numQueuedBehind: blockers.total });
     this.host.kick();
   }
+}
+
+/** What the timeline keeps of a read of remembered context (nothing read: zero pages). */
+function diskReadOf(read: DiskRead | null, readMs: number): DiskReadFact {
+  return {
+    numPages: read?.pages.length ?? 0,
+    numBytes: read?.numBytes ?? 0,
+    readMs,
+    refused: read ? read.refused : 'the read failed',
+  };
 }

@@ -61,7 +61,7 @@ export class PageIndex {
 }
 
 /** Whether a stored page's token ids equal `tokenIds` from `from` on (its whole length). */
-export function sameTokens(stored: Int32Array, tokenIds: readonly number[], from = 0): boolean {
+export function sameTokens(stored: Int32Array, tokenIds: ArrayLike<number>, from = 0): boolean {
   if (from + stored.length > tokenIds.length) return false;
   for (let i = 0; i < stored.length; i++) if (stored[i] !== tokenIds[from + i]) return false;
   return true;

@@ -1,4 +1,6 @@
 import type { PageMiss } from '../../telemetry/timeline';
+import type { DiskPageRow } from './disk-page-rows';
+import type { DiskPages, DiskRead } from './disk-pages';
 import { MissIndex } from './miss-index';
 import type { PageData } from './page-data';
 import { PageIndex, sameTokens } from './page-index';
@@ -47,7 +49,11 @@ export class PageStore {
   private readonly misses: MissIndex;
   readonly counters: PageCounters = { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 };
 
-  constructor(readonly pageSize: number) {
+  /** `disk`: the tier under these pages (every new page is spilled to it), or null for none. */
+  constructor(
+    readonly pageSize: number,
+    readonly disk: DiskPages | null = null,
+  ) {
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new Error(`page size must be a positive integer, got ${pageSize}`);
     this.links = new LinkKeys(pageSize);
@@ -118,6 +124,45 @@ export class PageStore {
     tokenIds: readonly number[],
     data: PageData,
   ): CachedPage {
+    const page = this.insert(identity, pageIndex, parentHash, tokenIds, data);
+    this.hold(page);
+    return page;
+  }
+
+  /**
+   * Starts reading back from disk the pages that continue the prompt's RAM prefix (at most
+   * `maxPages` in all) and stores them unheld, so the lookup at admission finds them in RAM;
+   * null (nothing started) when the disk has none of them.
+   */
+  restoreFromDisk(
+    identity: PageIdentity,
+    tokenIds: readonly number[],
+    maxPages: number,
+  ): Promise<DiskRead> | null {
+    if (!this.disk) return null;
+    const found = this.index.leadingPages(identity, tokenIds, maxPages);
+    const parent = found.at(-1)?.hash ?? CHAIN_ROOT;
+    const rows = this.disk.continuation(identity, tokenIds, found.length, parent, maxPages, this.pageSize);
+    if (rows.length === 0) return null;
+    return this.disk.read(rows).then((read) => {
+      for (const { row, data } of read.pages) this.insertRestored(identity, row, data);
+      return read;
+    });
+  }
+
+  private insertRestored(identity: PageIdentity, row: DiskPageRow, data: PageData): void {
+    if (row.pageSize !== this.pageSize) return; // the page size changed while it was read
+    this.touch(this.insert(identity, row.pageIndex, row.parentHash, row.tokenIds, data));
+  }
+
+  /** Stores a page (or finds the identical one already stored), unheld; a new one is spilled. */
+  private insert(
+    identity: PageIdentity,
+    pageIndex: number,
+    parentHash: string,
+    tokenIds: ArrayLike<number>,
+    data: PageData,
+  ): CachedPage {
     if (tokenIds.length !== this.pageSize)
       throw new Error(`a page holds ${this.pageSize} tokens, got ${tokenIds.length}`);
     const hash = chainHash(parentHash, tokenIds);
@@ -141,8 +186,8 @@ export class PageStore {
       this.numBytes += data.byteLength;
       this.index.add(page);
       this.misses.added(page);
+      this.disk?.spill(page);
     }
-    this.hold(page);
     return page;
   }
 

@@ -7,3 +7,4 @@ export type { SequenceStatus } from './sequence';
 export { RequestRejected, asRejected, describeRoute, routeRequest } from './route';
 export type { RequestLimits, RoutedRequest, TokenizeLong } from './route';
 export type { GenerationChunk, GenerationOutcome, GenerationRequest, GenerationSink } from './request';
+export { restoreFromDisk } from './prefix-lookup';

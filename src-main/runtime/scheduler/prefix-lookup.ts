@@ -1,5 +1,5 @@
 import type { PageMiss } from '../../telemetry/timeline';
-import type { CachedPage, PageStore } from '../pages';
+import type { CachedPage, DiskRead, PageStore } from '../pages';
 import type { Sequence } from './sequence';
 
 /**
@@ -10,6 +10,20 @@ import type { Sequence } from './sequence';
 export function lookupPrefix(seq: Sequence, store: PageStore | null, pageSize: number): CachedPage[] {
   if (!store || !seq.slot.pageIdentity) return [];
   return store.lookup(seq.slot.pageIdentity, seq.prefillIds, maxPagesOf(seq, pageSize));
+}
+
+/**
+ * Starts reading back from disk the pages that continue `seq`'s cached prefix, so its lookup at
+ * admission finds them in RAM; null (nothing to wait for) when the disk has none of them.
+ */
+export function restoreFromDisk(
+  seq: Sequence,
+  store: PageStore | null,
+  isPaging: boolean,
+  pageSize: number,
+): Promise<DiskRead> | null {
+  if (!isPaging || !store || !seq.slot.pageIdentity) return null;
+  return store.restoreFromDisk(seq.slot.pageIdentity, seq.prefillIds, maxPagesOf(seq, pageSize));
 }
 
 /** Why the lookup found no more pages than `found` (recorded with the timeline). */

@@ -62,6 +62,19 @@ export const BlockerSchema = z.object({
 export type Blocker = z.infer<typeof BlockerSchema>;
 
 /**
+ * Remembered context read back from disk while the request was queued (a named share of its
+ * `queue` part): pages and bytes read, how long the read took (ms, main-thread stamps), and
+ * why it stopped early (a page file refused: missing, short, altered) or null.
+ */
+export const DiskReadSchema = z.object({
+  numPages: z.number().int().min(0),
+  numBytes: z.number().int().min(0),
+  readMs: z.number().min(0),
+  refused: z.string().nullable(),
+});
+export type DiskReadFact = z.infer<typeof DiskReadSchema>;
+
+/**
  * Facts recorded where they happen (lookup, routing, queueing) that explain a slow first token
  * in words: carried with the timeline, stored and exported with it.
  */
@@ -71,6 +84,8 @@ export const DiagnosisSchema = z.object({
   /** Up to 8 of the requests ahead when queued; `numQueuedBehind` counts them all. */
   queuedBehind: z.array(BlockerSchema),
   numQueuedBehind: z.number().int().min(0),
+  /** Set only when remembered context was read from disk for this request. */
+  diskRead: DiskReadSchema.optional(),
 });
 export type Diagnosis = z.infer<typeof DiagnosisSchema>;
 

@@ -1,0 +1,395 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, statfsSync, unlinkSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Log } from '../../telemetry/log';
+import { reasonOf } from '../../telemetry/log';
+import { PRIVATE_FILE_MODE, makePrivateFolder } from '../../private-files';
+import type { DiskPageRow, DiskPageRows } from './disk-page-rows';
+import type { PageData } from './page-data';
+import { sameTokens } from './page-index';
+import { chainHash } from './page-key';
+import type { PageIdentity } from './page-key';
+import type { CachedPage } from './page-store';
+
+/** A page file's name ends so; a file still being written ends in TEMP_SUFFIX and is never read. */
+const PAGE_SUFFIX = '.kv';
+const TEMP_SUFFIX = '.tmp';
+/** How long completed pages gather before one batch is written (ms): off the first token's path. */
+const SPILL_DELAY_MS = 50;
+/** The automatic budget: this share of the free space, at most AUTO_MAX_BYTES. */
+const AUTO_SHARE_OF_FREE = 0.05;
+const AUTO_MAX_BYTES = 2 * 1024 ** 3;
+
+/** Whether pages are being written: `on`, `off` (budget 0), or `full` (the disk refused a write). */
+export type DiskTierState = 'on' | 'off' | 'full';
+
+/** A page the disk tier read back: its row and its bytes, checked against the row. */
+export interface RestoredPage {
+  row: DiskPageRow;
+  data: PageData;
+}
+
+/** What one read of remembered context did, for the timeline's diagnosis. */
+export interface DiskRead {
+  pages: RestoredPage[];
+  numBytes: number;
+  /** Why reading stopped before the last page asked for (the file was refused), or null. */
+  refused: string | null;
+}
+
+/** What the disk tier needs from its runtime. */
+export interface DiskPagesOptions {
+  /** The pages folder (made 0700; every page file is 0600). */
+  dir: string;
+  rows: DiskPageRows;
+  log: Log;
+  /** The budget setting read live: bytes, 0 for off, null for automatic (see autoBudgetBytes). */
+  budgetBytes(): number | null;
+  wallNow(): number;
+}
+
+/** Everything but the slot revision: a page on disk outlives the slot session that wrote it. */
+export function diskIdentityKey(identity: Omit<PageIdentity, 'slotRevision'>): string {
+  return `${identity.modelRevision}/${identity.tokenizerRevision}/${identity.layoutRevision}`;
+}
+
+function diskKeyOf(identityKey: string, pageIndex: number, hash: string): string {
+  return `${identityKey}/${pageIndex}/${hash}`;
+}
+
+function rowKey(row: DiskPageRow): string {
+  return diskKeyOf(diskIdentityKey(row), row.pageIndex, row.chainHash);
+}
+
+/**
+ * The disk tier under the RAM pages: each completed page is written behind the serving path
+ * (batched, to a temp name, fsynced, renamed, then indexed), so a lookup that misses in RAM
+ * can read it back, in this process or after a restart. Fail closed: a page is used only when
+ * its identity, position, chain hash and token ids match and the file's length and checksum
+ * equal its row's; anything else is a miss, deleted and told once to the log (Problems).
+ * Least recently used pages go first when the budget is exceeded.
+ */
+export class DiskPages {
+  /** Every indexed page by disk key, least recently used first. */
+  private readonly byKey = new Map<string, DiskPageRow>();
+  private numBytes = 0;
+  private readonly queue: { row: DiskPageRow; data: PageData }[] = [];
+  /** Keys queued or being written: spilled once. */
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private isFull = false;
+  private readonly autoBytes: number;
+  /** Counters for the pages view. */
+  readonly counters = { numWritten: 0, numRead: 0, numRefused: 0, numEvicted: 0 };
+
+  constructor(private readonly options: DiskPagesOptions) {
+    makePrivateFolder(options.dir);
+    this.autoBytes = autoBudgetBytes(options.dir);
+    const indexed = new Set<string>();
+    for (const row of options.rows.all()) {
+      this.byKey.set(rowKey(row), row);
+      this.numBytes += row.numBytes;
+      indexed.add(row.fileName);
+    }
+    this.sweep(indexed);
+  }
+
+  /** Bytes of every indexed page file. */
+  get bytes(): number {
+    return this.numBytes;
+  }
+
+  get numPages(): number {
+    return this.byKey.size;
+  }
+
+  /** The budget now (bytes; 0 is off). */
+  get budgetBytes(): number {
+    return this.options.budgetBytes() ?? this.autoBytes;
+  }
+
+  get state(): DiskTierState {
+    if (this.budgetBytes === 0) return 'off';
+    return this.isFull ? 'full' : 'on';
+  }
+
+  /** Queues a completed page to be written (nothing happens now: the batch is written later). */
+  spill(page: CachedPage): void {
+    if (this.state !== 'on') return;
+    const { identity, pageIndex, parentHash, hash, tokenIds, data } = page;
+    const key = diskKeyOf(diskIdentityKey(identity), pageIndex, hash);
+    if (this.byKey.has(key) || this.pending.has(key)) return;
+    this.pending.add(key);
+    const row: DiskPageRow = {
+      fileName: `${createHash('sha256').update(key).digest('base64url')}${PAGE_SUFFIX}`,
+      modelRevision: identity.modelRevision,
+      tokenizerRevision: identity.tokenizerRevision,
+      layoutRevision: identity.layoutRevision,
+      pageSize: tokenIds.length,
+      pageIndex,
+      parentHash,
+      chainHash: hash,
+      tokenIds,
+      numBytes: data.byteLength,
+      checksum: '',
+      lastUsedWallMs: this.options.wallNow(),
+    };
+    this.queue.push({ row, data });
+    this.timer ??= setTimeout(() => this.startBatch(), SPILL_DELAY_MS).unref();
+  }
+
+  /**
+   * The indexed pages that continue a prompt after its first `numFound` pages (whose last chain
+   * hash is `parentHash`), up to `maxPages` in all. Hashes the prompt's pages, so it is asked
+   * only after the RAM lookup; the token ids of each row must equal the prompt's.
+   */
+  continuation(
+    identity: PageIdentity,
+    tokenIds: readonly number[],
+    numFound: number,
+    parentHash: string,
+    maxPages: number,
+    pageSize: number,
+  ): DiskPageRow[] {
+    const found: DiskPageRow[] = [];
+    if (this.byKey.size === 0 || this.state === 'off') return found;
+    const idKey = diskIdentityKey(identity);
+    let parent = parentHash;
+    for (let pageIndex = numFound; pageIndex < maxPages; pageIndex++) {
+      const from = pageIndex * pageSize;
+      if (from + pageSize > tokenIds.length) break;
+      const hash = chainHash(parent, tokenIds.slice(from, from + pageSize));
+      const row = this.byKey.get(diskKeyOf(idKey, pageIndex, hash));
+      if (!row || row.parentHash !== parent || !sameTokens(row.tokenIds, tokenIds, from)) break;
+      found.push(row);
+      parent = hash;
+    }
+    return found;
+  }
+
+  /**
+   * Reads `rows` (a continuation, in order) into fresh shared buffers, checking each file's
+   * length and checksum; stops at the first file refused (missing, short, altered), which is
+   * deleted with its row and told to the log. The pages read are marked used.
+   */
+  async read(rows: readonly DiskPageRow[]): Promise<DiskRead> {
+    const pages: RestoredPage[] = [];
+    let numBytes = 0;
+    for (const row of rows) {
+      const result = await this.readOne(row);
+      if (typeof result === 'string') {
+        this.refuse(row, result);
+        return { pages, numBytes, refused: result };
+      }
+      pages.push({ row, data: result });
+      numBytes += row.numBytes;
+    }
+    this.markUsed(pages.map((p) => p.row));
+    this.counters.numRead += pages.length;
+    return { pages, numBytes, refused: null };
+  }
+
+  /** Removes the files and rows of every page `isForgotten` picks; resolves with how many. */
+  async forget(isForgotten: (row: DiskPageRow) => boolean): Promise<number> {
+    await this.settle();
+    const rows = [...this.byKey.values()].filter(isForgotten);
+    await this.drop(rows);
+    return rows.length;
+  }
+
+  /** Writes what is queued now and waits until every write in flight is indexed. */
+  async settle(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.startBatch();
+    }
+    await this.writing;
+  }
+
+  /** Lets a disk that was full be tried again (the budget changed, pages were forgotten). */
+  retry(): void {
+    this.isFull = false;
+  }
+
+  private startBatch(): void {
+    this.timer = null;
+    const batch = this.queue.splice(0);
+    this.writing = this.writing.then(() => this.writeBatch(batch));
+  }
+
+  private async writeBatch(batch: { row: DiskPageRow; data: PageData }[]): Promise<void> {
+    const written: DiskPageRow[] = [];
+    for (const { row, data } of batch) {
+      if (this.state === 'on' && (await this.writeOne(row, data))) written.push(row);
+      this.pending.delete(rowKey(row));
+    }
+    if (written.length === 0) return;
+    try {
+      this.options.rows.insert(written);
+    } catch (error) {
+      this.options.log.warn('pages', `remembered context not indexed: ${reasonOf(error)}`);
+      await Promise.all(written.map((row) => unlink(this.fileOf(row)).catch(() => undefined)));
+      return;
+    }
+    for (const row of written) {
+      this.byKey.set(rowKey(row), row);
+      this.numBytes += row.numBytes;
+    }
+    this.counters.numWritten += written.length;
+    await this.evictOverBudget();
+  }
+
+  /** Writes one page file: temp name, fsync, rename. False (and told) when the disk refused. */
+  private async writeOne(row: DiskPageRow, data: PageData): Promise<boolean> {
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    row.checksum = createHash('sha256').update(bytes).digest('base64url');
+    const file = this.fileOf(row);
+    const temp = `${file}.${process.pid}${TEMP_SUFFIX}`;
+    try {
+      const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, file);
+      return true;
+    } catch (error) {
+      await unlink(temp).catch(() => undefined); // never written, or already gone: nothing to keep
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        this.isFull = true;
+        this.options.log.warn(
+          'pages',
+          'the disk is full: remembered context is no longer written to disk (serving goes on)',
+        );
+      } else this.options.log.warn('pages', `a context page was not written to disk: ${reasonOf(error)}`);
+      return false;
+    }
+  }
+
+  /** The file's bytes in a fresh shared buffer, or why they may not be used. */
+  private async readOne(row: DiskPageRow): Promise<PageData | string> {
+    const buffer = new SharedArrayBuffer(row.numBytes);
+    const bytes = new Uint8Array(buffer);
+    let handle;
+    try {
+      handle = await open(this.fileOf(row), 'r');
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its file is missing' : reasonOf(error);
+    }
+    try {
+      const { size } = await handle.stat();
+      if (size !== row.numBytes) return `its file has ${size} bytes, not ${row.numBytes}`;
+      let offset = 0;
+      while (offset < size) {
+        const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
+        if (bytesRead === 0) return 'its file ended early';
+        offset += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    const checksum = createHash('sha256').update(bytes).digest('base64url');
+    if (checksum !== row.checksum) return 'its bytes do not match their checksum (altered or swapped)';
+    return { buffer, byteOffset: 0, byteLength: row.numBytes };
+  }
+
+  private refuse(row: DiskPageRow, reason: string): void {
+    this.counters.numRefused += 1;
+    this.options.log.warn(
+      'pages',
+      `a remembered context page (${row.fileName}) was not used and is deleted: ${reason}`,
+    );
+    void this.drop([row]);
+  }
+
+  private markUsed(rows: readonly DiskPageRow[]): void {
+    if (rows.length === 0) return;
+    const atWallMs = this.options.wallNow();
+    for (const row of rows) {
+      const key = rowKey(row);
+      this.byKey.delete(key);
+      row.lastUsedWallMs = atWallMs;
+      this.byKey.set(key, row);
+    }
+    try {
+      this.options.rows.touch(
+        rows.map((row) => row.fileName),
+        atWallMs,
+      );
+    } catch (error) {
+      this.options.log.warn('pages', `last use of remembered context not saved: ${reasonOf(error)}`);
+    }
+  }
+
+  private async evictOverBudget(): Promise<void> {
+    const budget = this.budgetBytes;
+    const victims: DiskPageRow[] = [];
+    let bytes = this.numBytes;
+    for (const row of this.byKey.values()) {
+      if (bytes <= budget) break;
+      victims.push(row);
+      bytes -= row.numBytes;
+    }
+    this.counters.numEvicted += victims.length;
+    await this.drop(victims);
+  }
+
+  /** Forgets rows (index first: a row without its file is never trusted anyway) then files. */
+  private async drop(rows: readonly DiskPageRow[]): Promise<void> {
+    const gone = rows.filter((row) => this.byKey.get(rowKey(row)) === row);
+    if (gone.length === 0) return;
+    for (const row of gone) {
+      this.byKey.delete(rowKey(row));
+      this.numBytes -= row.numBytes;
+    }
+    try {
+      this.options.rows.remove(gone.map((row) => row.fileName));
+    } catch (error) {
+      this.options.log.warn('pages', `remembered context rows not removed: ${reasonOf(error)}`);
+    }
+    await Promise.all(gone.map((row) => unlink(this.fileOf(row)).catch(() => undefined)));
+    this.isFull = false;
+  }
+
+  /**
+   * At start: deletes temp files (a write a kill cut short) and page files no row names (a
+   * kill between rename and index); they are never read.
+   */
+  private sweep(indexed: ReadonlySet<string>): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.options.dir);
+    } catch (error) {
+      this.options.log.warn('pages', `cannot list remembered context: ${reasonOf(error)}`);
+      return;
+    }
+    for (const name of names) {
+      const isStray = name.endsWith(TEMP_SUFFIX) || (name.endsWith(PAGE_SUFFIX) && !indexed.has(name));
+      if (!isStray) continue;
+      try {
+        unlinkSync(path.join(this.options.dir, name));
+      } catch (error) {
+        this.options.log.warn('pages', `cannot delete ${name}: ${reasonOf(error)}`);
+      }
+    }
+  }
+
+  private fileOf(row: DiskPageRow): string {
+    return path.join(this.options.dir, row.fileName);
+  }
+}
+
+/** The automatic disk budget: 5% of the free space in `dir`, at most 2 GiB (0 when unknown). */
+export function autoBudgetBytes(dir: string): number {
+  try {
+    const stats = statfsSync(dir);
+    return Math.min(AUTO_MAX_BYTES, Math.floor(stats.bavail * stats.bsize * AUTO_SHARE_OF_FREE));
+  } catch {
+    return 0; // no free-space figure (an odd file system): the tier stays off unless set by hand
+  }
+}

@@ -1,0 +1,208 @@
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHAIN_ROOT, DiskPages, PageStore } from '../../../../src-main/runtime/pages';
+import type { DiskPageRows, PageIdentity } from '../../../../src-main/runtime/pages';
+import { openSqliteStore } from '../../../../src-main/store';
+import type { Store } from '../../../../src-main/store';
+import { IDENTITY, TOKENS } from '../../../support/pages';
+
+const PAGE_BYTES = 256;
+
+/** A page's K/V bytes: distinct per page so a swapped file cannot pass as another's. */
+function bytesOf(pageIndex: number) {
+  const buffer = new SharedArrayBuffer(PAGE_BYTES);
+  new Uint8Array(buffer).forEach((_, i, all) => (all[i] = (pageIndex * 31 + i) & 0xff));
+  return { buffer, byteOffset: 0, byteLength: PAGE_BYTES };
+}
+
+describe('DiskPages', () => {
+  let dataDir: string;
+  let store: Store;
+  let warnings: string[];
+  let budgetBytes: number | null;
+  let wallMs: number;
+
+  const pagesDir = () => path.join(dataDir, 'context-pages');
+  const openTier = (rows: DiskPageRows = store.contextPages!) =>
+    new DiskPages({
+      dir: pagesDir(),
+      rows,
+      log: { warn: (_topic, message) => void warnings.push(message) },
+      budgetBytes: () => budgetBytes,
+      wallNow: () => wallMs,
+    });
+  /** Stores the five pages of TOKENS (page size 8) through a page store over `disk`, then writes them. */
+  async function spillAll(disk: DiskPages, identity: PageIdentity = IDENTITY): Promise<void> {
+    const pages = new PageStore(8, disk);
+    let parent = CHAIN_ROOT;
+    for (let p = 0; p < 5; p++) {
+      wallMs += 1;
+      const page = pages.insertHeld(identity, p, parent, TOKENS.slice(p * 8, (p + 1) * 8), bytesOf(p));
+      parent = page.hash;
+    }
+    await disk.settle();
+  }
+  /** A restarted process: a fresh store connection and tier over the same folder. */
+  function restart(): DiskPages {
+    store.close();
+    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    return openTier();
+  }
+  const restoredFrom = (disk: DiskPages, identity: PageIdentity = IDENTITY) =>
+    new PageStore(8, disk).restoreFromDisk(identity, TOKENS, 5);
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-disk-pages-'));
+    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    warnings = [];
+    budgetBytes = null;
+    wallMs = 1_000;
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('reads back after a restart the very bytes it wrote, from owner-only files', async () => {
+    await spillAll(openTier());
+    const disk = restart();
+    expect(disk.numPages).toBe(5);
+    const read = await restoredFrom(disk);
+    expect(read!.refused).toBeNull();
+    expect(read!.pages.map((p) => [...new Uint8Array(p.data.buffer)])).toEqual(
+      [0, 1, 2, 3, 4].map((p) => [...new Uint8Array(bytesOf(p).buffer)]),
+    );
+    expect(read!.numBytes).toBe(5 * PAGE_BYTES);
+    if (process.platform !== 'win32') {
+      expect(statSync(pagesDir()).mode & 0o777).toBe(0o700);
+      for (const name of readdirSync(pagesDir()))
+        expect(statSync(path.join(pagesDir(), name)).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it('puts restored pages in RAM so the lookup finds the whole prefix', async () => {
+    await spillAll(openTier());
+    const pages = new PageStore(8, restart());
+    expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(0);
+    await pages.restoreFromDisk(IDENTITY, TOKENS, 5);
+    expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(5);
+    expect(pages.restoreFromDisk(IDENTITY, TOKENS, 5)).toBeNull();
+  });
+
+  it('never finds pages of another model, tokenizer or layout revision', async () => {
+    await spillAll(openTier());
+    const disk = restart();
+    for (const field of ['modelRevision', 'tokenizerRevision', 'layoutRevision'] as const)
+      expect(restoredFrom(disk, { ...IDENTITY, [field]: 'changed' })).toBeNull();
+    // The slot revision is not part of a page's identity on disk: a new session reads it.
+    expect(restoredFrom(disk, { ...IDENTITY, slotRevision: 9 })).not.toBeNull();
+  });
+
+  const damages: [string, (file: string, others: string[]) => void, RegExp][] = [
+    ['truncated', (file) => truncateSync(file, PAGE_BYTES - 1), /bytes, not 256/],
+    [
+      'flipped-byte',
+      (file) => {
+        const bytes = readFileSync(file);
+        bytes[17] ^= 0x01;
+        writeFileSync(file, bytes);
+      },
+      /checksum/,
+    ],
+    ['swapped', (file, others) => writeFileSync(file, readFileSync(others[0]!)), /checksum/],
+    ['missing', (file) => rmSync(file), /missing/],
+  ];
+  it.each(damages)(
+    'refuses a %s page file with the reason, deletes it and its row',
+    async (_, damage, reason) => {
+      await spillAll(openTier());
+      const rows = store.contextPages!.all().sort((a, b) => a.pageIndex - b.pageIndex);
+      const third = path.join(pagesDir(), rows[2]!.fileName);
+      damage(
+        third,
+        rows.filter((r) => r.pageIndex !== 2).map((r) => path.join(pagesDir(), r.fileName)),
+      );
+      const disk = restart();
+      const read = await restoredFrom(disk);
+      expect(read!.pages).toHaveLength(2);
+      expect(read!.refused).toMatch(reason);
+      expect(warnings.join('\n')).toMatch(reason);
+      await disk.settle();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(store.contextPages!.all().map((r) => r.pageIndex)).not.toContain(2);
+      expect(readdirSync(pagesDir())).not.toContain(rows[2]!.fileName);
+      expect(disk.numPages).toBe(4);
+    },
+  );
+
+  it('evicts least recently used pages first when over budget', async () => {
+    budgetBytes = 5 * PAGE_BYTES;
+    const disk = openTier();
+    await spillAll(disk);
+    // Use pages 0 and 1 again: pages 2, 3, 4 are now the least recently used.
+    wallMs += 10;
+    await disk.read(disk.continuation(IDENTITY, TOKENS, 0, CHAIN_ROOT, 2, 8));
+    budgetBytes = 3 * PAGE_BYTES;
+    await spillAll(disk, { ...IDENTITY, modelRevision: 'm2' });
+    const kept = store.contextPages!.all().map((r) => `${r.modelRevision}:${r.pageIndex}`);
+    expect(kept).toEqual(['m2:2', 'm2:3', 'm2:4']);
+    budgetBytes = 5 * PAGE_BYTES;
+    await spillAll(disk);
+    expect(store.contextPages!.all().map((r) => `${r.modelRevision}:${r.pageIndex}`)).toEqual([
+      'm1:0',
+      'm1:1',
+      'm1:2',
+      'm1:3',
+      'm1:4',
+    ]);
+    expect(readdirSync(pagesDir())).toHaveLength(5);
+  });
+
+  it('writes nothing with a budget of 0', async () => {
+    budgetBytes = 0;
+    const disk = openTier();
+    await spillAll(disk);
+    expect(disk.state).toBe('off');
+    expect(readdirSync(pagesDir())).toHaveLength(0);
+  });
+
+  it('never uses a half-written temp file or an unindexed page file, and deletes both at start', async () => {
+    await spillAll(openTier());
+    const [row] = store.contextPages!.all();
+    const temp = path.join(pagesDir(), `${row!.fileName}.4242.tmp`);
+    writeFileSync(temp, Buffer.alloc(PAGE_BYTES / 2));
+    const orphan = path.join(pagesDir(), 'not-indexed.kv');
+    writeFileSync(orphan, Buffer.alloc(PAGE_BYTES));
+    const disk = restart();
+    expect(readdirSync(pagesDir()).sort()).toEqual(
+      store
+        .contextPages!.all()
+        .map((r) => r.fileName)
+        .sort(),
+    );
+    expect((await restoredFrom(disk))!.pages).toHaveLength(5);
+  });
+
+  it('forgets one model or all: files and rows both go', async () => {
+    const disk = openTier();
+    await spillAll(disk);
+    await spillAll(disk, { ...IDENTITY, modelRevision: 'm2' });
+    expect(await disk.forget((row) => row.modelRevision === 'm2')).toBe(5);
+    expect(store.contextPages!.all().every((r) => r.modelRevision === 'm1')).toBe(true);
+    expect(readdirSync(pagesDir())).toHaveLength(5);
+    expect(await disk.forget(() => true)).toBe(5);
+    expect(store.contextPages!.all()).toHaveLength(0);
+    expect(readdirSync(pagesDir())).toHaveLength(0);
+    expect(restoredFrom(restart())).toBeNull();
+  });
+});
