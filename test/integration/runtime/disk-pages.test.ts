@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Runtime } from '../../../src-main/runtime';
+import type { RuntimeOptions } from '../../../src-main/runtime';
+import { openSqliteStore } from '../../../src-main/store';
+import type { Store } from '../../../src-main/store';
+import { TEST_MODELS_DIR, expectNothingHeld, generate } from '../../support/runtime';
+
+const PROMPT = {
+  kind: 'text' as const,
+  text: 'It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of foolishness, it was the epoch of belief, it was the epoch of incredulity.',
+};
+
+describe('context pages kept on disk across a restart', () => {
+  let dataDir: string;
+  let store: Store;
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-disk-restart-'));
+    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A runtime over the data folder's pages, as the app builds it (a fresh history connection). */
+  function start(overrides: Partial<RuntimeOptions> = {}): Promise<Runtime> {
+    store.close();
+    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    return Runtime.create({
+      bundledModelsDir: TEST_MODELS_DIR,
+      numThreads: 1,
+      isSpareWorker: false,
+      pageSize: 16,
+      diskPages: { dir: path.join(dataDir, 'context-pages'), rows: store.contextPages! },
+      ...overrides,
+    });
+  }
+
+  it('gives after a restart the same greedy tokens as computing the prompt anew, from pages read off disk', async () => {
+    const first = await start();
+    const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8 });
+    expect(recomputed.timeline.diagnosis?.diskRead).toBeUndefined();
+    await first.close();
+    expect(store.contextPages!.all().length).toBeGreaterThan(2);
+
+    const second = await start();
+    try {
+      const restored = await generate(second, { prompt: PROMPT, maxTokens: 8 });
+      expect(restored.tokenIds).toEqual(recomputed.tokenIds);
+      const diskRead = restored.timeline.diagnosis!.diskRead!;
+      expect(diskRead).toMatchObject({ refused: null });
+      expect(diskRead.numPages).toBeGreaterThan(2);
+      expect(restored.timeline.numCachedTokens).toBe(diskRead.numPages * 16);
+      expectNothingHeld(second);
+    } finally {
+      await second.close();
+    }
+  });
+});
