@@ -1,5 +1,5 @@
 import { isBusySlotStatus } from '../telemetry/residency';
-import type { PageCounters } from './pages';
+import type { DiskPages, DiskTierState, PageCounters } from './pages';
 import type { SlotRegistry } from './slots';
 import type { EngineParts } from './runtime-parts';
 import type { RuntimeOptions } from './runtime-options';
@@ -13,6 +13,37 @@ export interface PageSummary extends PageCounters {
   numHeldPages: number;
   bytes: number;
   budgetBytes: number;
+  /** The pages kept on disk (remembered across restarts). */
+  disk: DiskSummary;
+}
+
+/** The disk tier's totals: `none` where this process keeps no pages on disk (no history). */
+export interface DiskSummary {
+  state: DiskTierState | 'none';
+  numPages: number;
+  bytes: number;
+  budgetBytes: number;
+  numWritten: number;
+  numRead: number;
+  numRefused: number;
+  numEvicted: number;
+}
+
+/** The disk tier's totals now (all zero without one). */
+export function diskSummaryOf(disk: DiskPages | null): DiskSummary {
+  if (!disk)
+    return {
+      state: 'none',
+      numPages: 0,
+      bytes: 0,
+      budgetBytes: 0,
+      numWritten: 0,
+      numRead: 0,
+      numRefused: 0,
+      numEvicted: 0,
+    };
+  const { state, numPages, bytes, budgetBytes } = disk;
+  return { state, numPages, bytes, budgetBytes, ...disk.counters };
 }
 
 /** Engine load right now: seats in use and requests waiting. */
@@ -34,6 +65,7 @@ export function pageSummaryOf(parts: EngineParts, options: RuntimeOptions): Page
     budgetBytes: options.kvBudgetBytes,
     ...(store?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
     numRetainedPastHits: parts.engine.numRetainedPastHits,
+    disk: diskSummaryOf(store?.disk ?? null),
   };
 }
 

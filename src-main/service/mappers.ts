@@ -141,6 +141,7 @@ export function toPageStats(summary: PageSummary, conversations: PageStats['conv
     numLookupTokens: summary.numLookupTokens,
     hitRate: summary.numLookupTokens > 0 ? summary.numHitTokens / summary.numLookupTokens : null,
     numEvicted: summary.numEvicted,
+    disk: summary.disk,
     conversations,
   };
 }

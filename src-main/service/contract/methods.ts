@@ -128,6 +128,11 @@ export const METHODS = {
   'slots.evict': def(z.object({ slotId: idSchema }), SlotSnapshotSchema),
   'slots.keep': def(z.object({ slotId: idSchema, keepAlive: KeepAliveSchema }), SlotSnapshotSchema),
   'pages.stats': def(empty, PageStatsSchema),
+  /** Removes remembered context kept on disk (files and index rows): one model's, or all. */
+  'pages.forget': def(
+    z.object({ modelId: idSchema.optional() }).strict(),
+    z.object({ numPages: z.number().int().min(0) }),
+  ),
   /** Remote endpoints (their models are remote slots); `check` asks each one's /v1/models again. */
   'endpoints.list': def(empty, z.array(EndpointSnapshotSchema)),
   'endpoints.add': def(AddEndpointSchema, EndpointSnapshotSchema),

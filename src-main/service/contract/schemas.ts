@@ -184,6 +184,17 @@ export const PageStatsSchema = z.object({
   numLookupTokens: z.number().int(),
   hitRate: z.number().nullable(),
   numEvicted: z.number().int(),
+  /** Pages kept on disk across restarts (`none`: this process keeps none, e.g. history off). */
+  disk: z.object({
+    state: z.enum(['on', 'off', 'full', 'none']),
+    numPages: z.number().int(),
+    bytes: z.number(),
+    budgetBytes: z.number(),
+    numWritten: z.number().int(),
+    numRead: z.number().int(),
+    numRefused: z.number().int(),
+    numEvicted: z.number().int(),
+  }),
   conversations: z.array(
     z.object({
       conversationId: z.string(),

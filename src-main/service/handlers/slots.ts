@@ -18,6 +18,7 @@ type SlotHandlers = Pick<
   | 'slots.evict'
   | 'slots.keep'
   | 'pages.stats'
+  | 'pages.forget'
   | 'engine.stats'
 >;
 
@@ -79,6 +80,12 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
     },
     'slots.keep': ({ slotId, keepAlive }) => snapshot(runtime.keep(slotOrFail(slotId).slotId, keepAlive)),
     'pages.stats': () => toPageStats(runtime.pageSummary(), conversationCoverage(deps)),
+    'pages.forget': async ({ modelId }) => {
+      if (modelId === undefined) return { numPages: await runtime.forgetDiskPages(null) };
+      const model = runtime.catalogue.resolve(modelId);
+      if (model instanceof Error) throw new ServiceFailure('not_found', model.message);
+      return { numPages: await runtime.forgetDiskPages([model.revisions.modelRevision]) };
+    },
     'engine.stats': () => ({ atWallMs: clock.wallNow(), ...runtime.load() }),
   };
 }

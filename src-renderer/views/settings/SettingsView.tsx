@@ -5,6 +5,7 @@ import { useSlice, useStores } from '../../store';
 import { Notice, Panel } from '../../components';
 import { ModelsFolderLine } from '../models';
 import { ApiPanel } from './ApiPanel';
+import { RememberedContextPanel } from './RememberedContextPanel';
 import { AppearancePanel } from './AppearancePanel';
 import { SettingControl } from './SettingControl';
 import { costOf, draftOf, formatSetting, patchOf } from './settings-draft';
@@ -65,6 +66,9 @@ export function SettingsView() {
       </Panel>
       <Panel title="OpenAI-compatible API" className="wide">
         <ApiPanel />
+      </Panel>
+      <Panel title="Remembered context" className="wide">
+        <RememberedContextPanel />
       </Panel>
       <Panel title="Engine" className="wide" testId="settings-panel">
         {!state || !draft ? (

@@ -18,7 +18,7 @@ export function PagesPanel() {
 function pageFigures(pages: PageStats): Figure[] {
   return [
     {
-      label: 'pages',
+      label: 'pages in RAM',
       value: `${formatCount(pages.numPages)} (${formatCount(pages.numHeldPages)} in use) × ${pages.pageSize} tokens`,
       testId: 'pages-count',
       dataValue: pages.numPages,
@@ -30,6 +30,17 @@ function pageFigures(pages: PageStats): Figure[] {
       testId: 'pages-hit-rate',
     },
     { label: 'evicted', value: formatCount(pages.numEvicted) },
+    {
+      label: 'on disk',
+      value:
+        pages.disk.state === 'none'
+          ? 'none (history is off)'
+          : `${formatCount(pages.disk.numPages)} pages, ${formatBytes(pages.disk.bytes)} of ${formatBytes(pages.disk.budgetBytes)} budget` +
+            `${pages.disk.state === 'full' ? ' — disk full, no longer written' : pages.disk.state === 'off' ? ' — off' : ''}` +
+            ` (${formatCount(pages.disk.numRead)} read back, ${formatCount(pages.disk.numRefused)} refused)`,
+      testId: 'pages-disk',
+      dataValue: pages.disk.numPages,
+    },
   ];
 }
 

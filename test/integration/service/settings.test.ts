@@ -61,6 +61,21 @@ describe('runtime settings through the service', () => {
     expect(pages.pageSize).toBe(32);
   });
 
+  it('keeps context pages on disk and forgets them by model or all, refusing bad input', async () => {
+    const pages = await call(core.service.call('pages.stats', {}));
+    expect(pages.disk.state).toBe('on');
+    expect(await call(core.service.call('pages.forget', {}))).toEqual({ numPages: pages.disk.numPages });
+    expect(await core.service.call('pages.forget', { modelId: 'no-such-model' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await core.service.call('pages.forget', { modelId: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect((await call(core.service.call('pages.stats', {}))).disk.numPages).toBe(0);
+  });
+
   it('refuses a bad value or combination with the field named, and changes nothing', async () => {
     const before = await call(core.service.call('settings.get', {}));
     const tooMany = await core.service.call('settings.apply', {

@@ -1,0 +1,70 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ModelEntry, PageStats } from '../../../src-main/service/contract';
+import { useStores } from '../../store';
+import { Notice, formatBytes, formatCount } from '../../components';
+
+/** The disk tier's state in words. */
+const STATE_WORDS: Record<PageStats['disk']['state'], string> = {
+  on: 'kept on disk',
+  off: 'not kept on disk (its budget is 0)',
+  full: 'no longer written: the disk is full',
+  none: 'not kept on disk (history is off)',
+};
+
+/**
+ * Remembered context on disk: what is kept (conversation content, in the data folder's
+ * `context-pages`, readable by this user only) and "Forget remembered context" for one model
+ * or all, which removes the files and their index rows.
+ */
+export function RememberedContextPanel() {
+  const { bridge } = useStores();
+  const [disk, setDisk] = useState<PageStats['disk'] | null>(null);
+  const [models, setModels] = useState<ModelEntry[]>([]);
+  const [modelId, setModelId] = useState('');
+  const [note, setNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
+  const load = useCallback(async () => {
+    const [pages, listed] = await Promise.all([
+      bridge.call('pages.stats', {}),
+      bridge.call('models.list', {}),
+    ]);
+    if (pages.ok) setDisk(pages.value.disk);
+    if (listed.ok) setModels(listed.value);
+  }, [bridge]);
+  useEffect(() => void load(), [load]);
+  const forget = async (which: string | undefined) => {
+    const result = await bridge.call('pages.forget', which ? { modelId: which } : {});
+    setNote(
+      result.ok
+        ? { tone: 'info', text: `Forgot ${formatCount(result.value.numPages)} remembered context page(s).` }
+        : { tone: 'error', text: result.error.message },
+    );
+    await load();
+  };
+  if (!disk) return <p className="muted">Loading remembered context…</p>;
+  return (
+    <div data-testid="remembered-context" data-state={disk.state}>
+      <p className="setting-help">
+        Context pages of recent conversations are {STATE_WORDS[disk.state]}, so a long conversation answers
+        fast again after a restart: {formatCount(disk.numPages)} page(s), {formatBytes(disk.bytes)} of{' '}
+        {formatBytes(disk.budgetBytes)}. They hold conversation content, readable by your account only.
+      </p>
+      <p className="actions">
+        <select value={modelId} onChange={(e) => setModelId(e.target.value)} aria-label="Model to forget">
+          <option value="">choose a model…</option>
+          {models.map((m) => (
+            <option key={m.modelId} value={m.modelId}>
+              {m.displayName}
+            </option>
+          ))}
+        </select>
+        <button type="button" disabled={modelId === ''} onClick={() => void forget(modelId)}>
+          Forget this model&apos;s
+        </button>
+        <button type="button" data-testid="forget-all-context" onClick={() => void forget(undefined)}>
+          Forget remembered context
+        </button>
+      </p>
+      {note && <Notice tone={note.tone}>{note.text}</Notice>}
+    </div>
+  );
+}
