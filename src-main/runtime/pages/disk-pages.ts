@@ -21,6 +21,9 @@ const SPILL_DELAY_MS = 50;
 const AUTO_SHARE_OF_FREE = 0.05;
 const AUTO_MAX_BYTES = 2 * 1024 ** 3;
 
+/** How many pages removed for the budget are remembered (by disk key) to explain later misses. */
+const MAX_GONE = 8_192;
+
 /** Whether pages are being written: `on`, `off` (budget 0), or `full` (the disk refused a write). */
 export type DiskTierState = 'on' | 'off' | 'full';
 
@@ -75,6 +78,10 @@ export class DiskPages {
   private readonly byKey = new Map<string, DiskPageRow>();
   private numBytes = 0;
   private readonly queue: { row: DiskPageRow; data: PageData }[] = [];
+  /** Disk keys (all but the identity) to the identities indexed under them: a miss's other revisions. */
+  private readonly byChain = new Map<string, Set<DiskPageRow>>();
+  /** Keys of pages removed for the budget, oldest first (at most MAX_GONE). */
+  private readonly gone = new Set<string>();
   /** Keys queued or being written: spilled once. */
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
@@ -89,8 +96,7 @@ export class DiskPages {
     this.autoBytes = autoBudgetBytes(options.dir);
     const indexed = new Set<string>();
     for (const row of options.rows.all()) {
-      this.byKey.set(rowKey(row), row);
-      this.numBytes += row.numBytes;
+      this.index(row);
       indexed.add(row.fileName);
     }
     this.sweep(indexed);
@@ -180,7 +186,9 @@ export class DiskPages {
     for (const row of rows) {
       const result = await this.readOne(row);
       if (typeof result === 'string') {
-        this.refuse(row, result);
+        await this.refuse(row, result);
+        this.markUsed(pages.map((p) => p.row));
+        this.counters.numRead += pages.length;
         return { pages, numBytes, refused: result };
       }
       pages.push({ row, data: result });
@@ -213,6 +221,53 @@ export class DiskPages {
     this.isFull = false;
   }
 
+  /**
+   * Why the disk has no page `numFound` of the prompt (after `parentHash`) for `identity`:
+   * the same tokens under other revisions (the fields that differ), removed for the budget,
+   * the tier off, or never written.
+   */
+  explainMiss(
+    identity: PageIdentity,
+    tokenIds: readonly number[],
+    numFound: number,
+    parentHash: string,
+    pageSize: number,
+  ): { changedRevisions: ('model' | 'tokenizer' | 'layout')[] } | { onDisk: 'none' | 'evicted' | 'off' } {
+    if (this.state !== 'on') return { onDisk: 'off' };
+    const from = numFound * pageSize;
+    if (from + pageSize > tokenIds.length) return { onDisk: 'none' };
+    const hash = chainHash(parentHash, tokenIds.slice(from, from + pageSize));
+    const other = this.byChain.get(`${numFound}/${hash}`)?.values().next().value;
+    if (other) {
+      const changed = (['model', 'tokenizer', 'layout'] as const).filter(
+        (name) => other[`${name}Revision`] !== identity[`${name}Revision`],
+      );
+      if (changed.length > 0) return { changedRevisions: changed };
+    }
+    const isGone = this.gone.has(diskKeyOf(diskIdentityKey(identity), numFound, hash));
+    return { onDisk: isGone ? 'evicted' : 'none' };
+  }
+
+  private index(row: DiskPageRow): void {
+    const key = rowKey(row);
+    this.byKey.set(key, row);
+    this.numBytes += row.numBytes;
+    this.gone.delete(key);
+    const chain = `${row.pageIndex}/${row.chainHash}`;
+    let rows = this.byChain.get(chain);
+    if (!rows) this.byChain.set(chain, (rows = new Set()));
+    rows.add(row);
+  }
+
+  private unindex(row: DiskPageRow): void {
+    this.byKey.delete(rowKey(row));
+    this.numBytes -= row.numBytes;
+    const chain = `${row.pageIndex}/${row.chainHash}`;
+    const rows = this.byChain.get(chain);
+    rows?.delete(row);
+    if (rows?.size === 0) this.byChain.delete(chain);
+  }
+
   private startBatch(): void {
     this.timer = null;
     const batch = this.queue.splice(0);
@@ -233,10 +288,7 @@ export class DiskPages {
       await Promise.all(written.map((row) => unlink(this.fileOf(row)).catch(() => undefined)));
       return;
     }
-    for (const row of written) {
-      this.byKey.set(rowKey(row), row);
-      this.numBytes += row.numBytes;
-    }
+    for (const row of written) this.index(row);
     this.counters.numWritten += written.length;
     await this.evictOverBudget();
   }
@@ -298,13 +350,13 @@ export class DiskPages {
     return { buffer, byteOffset: 0, byteLength: row.numBytes };
   }
 
-  private refuse(row: DiskPageRow, reason: string): void {
+  private async refuse(row: DiskPageRow, reason: string): Promise<void> {
     this.counters.numRefused += 1;
     this.options.log.warn(
       'pages',
       `a remembered context page (${row.fileName}) was not used and is deleted: ${reason}`,
     );
-    void this.drop([row]);
+    await this.drop([row]);
   }
 
   private markUsed(rows: readonly DiskPageRow[]): void {
@@ -336,6 +388,10 @@ export class DiskPages {
       bytes -= row.numBytes;
     }
     this.counters.numEvicted += victims.length;
+    for (const row of victims) {
+      this.gone.add(rowKey(row));
+      if (this.gone.size > MAX_GONE) this.gone.delete(this.gone.values().next().value!);
+    }
     await this.drop(victims);
   }
 
@@ -343,10 +399,7 @@ export class DiskPages {
   private async drop(rows: readonly DiskPageRow[]): Promise<void> {
     const gone = rows.filter((row) => this.byKey.get(rowKey(row)) === row);
     if (gone.length === 0) return;
-    for (const row of gone) {
-      this.byKey.delete(rowKey(row));
-      this.numBytes -= row.numBytes;
-    }
+    for (const row of gone) this.unindex(row);
     try {
       this.options.rows.remove(gone.map((row) => row.fileName));
     } catch (error) {

@@ -7,6 +7,9 @@ import { PageIndex, sameTokens } from './page-index';
 import { CHAIN_ROOT, LinkKeys, chainHash, identityKey, pageKey } from './page-key';
 import type { PageIdentity } from './page-key';
 
+/** The RAM misses the disk tier can say more about: the next page was never in RAM, or left it. */
+const DISK_EXPLAINED: ReadonlySet<PageMiss['kind']> = new Set(['no-prefix', 'beyond-cache', 'evicted']);
+
 /** One cached page: the K/V bytes of `pageSize` tokens, shared with the worker that wrote them. */
 export interface CachedPage {
   key: string;
@@ -103,7 +106,14 @@ export class PageStore {
     maxPages: number,
   ): PageMiss {
     const parentHash = found.at(-1)?.hash ?? CHAIN_ROOT;
-    return this.misses.explain(identity, tokenIds, found.length, parentHash, maxPages);
+    const miss = this.misses.explain(identity, tokenIds, found.length, parentHash, maxPages);
+    if (!this.disk || !DISK_EXPLAINED.has(miss.kind)) return miss;
+    // Neither RAM nor disk had the next page (a disk page would have been read back at
+    // queueing): the disk tier says whether it was under another revision, removed, or never kept.
+    const onDisk = this.disk.explainMiss(identity, tokenIds, found.length, parentHash, this.pageSize);
+    return 'onDisk' in onDisk
+      ? { ...miss, onDisk: onDisk.onDisk }
+      : { ...miss, kind: 'revision', changedRevisions: onDisk.changedRevisions };
   }
 
   /** Records a lookup's outcome for the hit rate (tokens asked, tokens found). */

@@ -28,6 +28,13 @@ export type PageMissKind = (typeof PAGE_MISS_KINDS)[number];
 /** The revisions a page key holds (docs/design.md). */
 export const REVISION_NAMES = ['model', 'tokenizer', 'layout', 'slot'] as const;
 
+/**
+ * Why the disk tier had no page either, where the process keeps pages on disk: `none` (no page
+ * on disk continues the prompt: it was never written), `evicted` (it was, and was removed to
+ * stay within the disk budget), `off` (nothing is kept on disk: budget 0, or the disk is full).
+ */
+export const DISK_MISS_KINDS = ['none', 'evicted', 'off'] as const;
+
 /** The page lookup of a request's (last) admission: what was reused and why not more. */
 export const PageMissSchema = z.object({
   kind: z.enum(PAGE_MISS_KINDS),
@@ -36,6 +43,8 @@ export const PageMissSchema = z.object({
   pageSize: z.number().int().min(1),
   divergedAtToken: z.number().int().min(0).nullable(),
   changedRevisions: z.array(z.enum(REVISION_NAMES)),
+  /** Set only where pages are kept on disk and the disk had none to add (DISK_MISS_KINDS). */
+  onDisk: z.enum(DISK_MISS_KINDS).optional(),
 });
 export type PageMiss = z.infer<typeof PageMissSchema>;
 

@@ -1,5 +1,5 @@
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { formatCount, formatMs, formatShare } from '../../components/format';
+import { formatBytes, formatCount, formatMs, formatShare } from '../../components/format';
 import { groupSlicesOf, phasesOf } from '../../parts';
 import type { GroupSlice } from '../../parts';
 import type { AnswerFigures } from './answer-figures';
@@ -39,6 +39,8 @@ function whereWords(t: Timeline, slice: GroupSlice, hasTransport: boolean): stri
     case 'loading':
       return `loading the model into memory${d?.slotLoad?.kind === 'first-load' ? ' for the first time since the app started' : ''}; the next answer finds it loaded`;
     case 'waiting':
+      if (d?.diskRead && d.diskRead.numPages > 0 && d.diskRead.readMs >= slice.ms / 2)
+        return `reading ${formatBytes(d.diskRead.numBytes)} of remembered context from disk in ${formatMs(d.diskRead.readMs)}`;
       return d && d.numQueuedBehind > 0
         ? `waiting behind ${d.numQueuedBehind === 1 ? 'another request' : `${d.numQueuedBehind} other requests`}`
         : 'waiting to be picked up (no other request was ahead of it)';

@@ -1,9 +1,15 @@
-import type { Diagnosis, PageMiss, SlotLoadCause, Timeline } from '../../../src-main/telemetry/timeline';
-import { formatClock, formatCount, formatMs } from '../../components/format';
+import type {
+  Diagnosis,
+  DiskReadFact,
+  PageMiss,
+  SlotLoadCause,
+  Timeline,
+} from '../../../src-main/telemetry/timeline';
+import { formatBytes, formatClock, formatCount, formatMs } from '../../components/format';
 
 /** One reason, in words, with the part of TTFT it explains. */
 export interface Reason {
-  kind: 'slot-load' | 'queue' | 'preempted' | 'pages';
+  kind: 'slot-load' | 'queue' | 'disk' | 'preempted' | 'pages';
   text: string;
 }
 
@@ -21,8 +27,11 @@ export function whySlow(t: Timeline, conversationId: string | null): Reason[] {
   const reasons: Reason[] = [];
   if (t.parts.slotLoad > 0 && d.slotLoad)
     reasons.push({ kind: 'slot-load', text: slotLoadText(t.parts.slotLoad, d.slotLoad) });
-  if (isNotableQueue(t.parts.queue, t.ttftMs, d))
-    reasons.push({ kind: 'queue', text: queueText(t.parts.queue, d, conversationId) });
+  // Reading remembered context from disk is a named share of the queue part: the wait is the rest.
+  const queueMs = t.parts.queue - (d.diskRead?.readMs ?? 0);
+  if (isNotableQueue(queueMs, t.ttftMs, d))
+    reasons.push({ kind: 'queue', text: queueText(queueMs, d, conversationId) });
+  if (d.diskRead) reasons.push({ kind: 'disk', text: diskReadText(d.diskRead) });
   if (t.numPreemptions > 0)
     reasons.push({
       kind: 'preempted',
@@ -80,6 +89,26 @@ function queueText(ms: number, d: Diagnosis, conversationId: string | null): str
   return `Waited ${formatMs(ms)} for a seat behind ${requests(d.numQueuedBehind)} (${who}): ${ids}${more}.`;
 }
 
+/** "Read 12.3 MB of remembered context from disk in 40 ms", and a refused page's reason. */
+export function diskReadText(r: DiskReadFact): string {
+  const read = `Read ${formatBytes(r.numBytes)} of remembered context from disk in ${formatMs(r.readMs)} (${formatCount(r.numPages)} page${r.numPages === 1 ? '' : 's'})`;
+  return r.refused === null ? `${read}.` : `${read}; the next page was not used: ${r.refused}.`;
+}
+
+/** What the disk tier adds to a miss: why it had no page either. */
+function diskWords(p: PageMiss): string {
+  switch (p.onDisk) {
+    case undefined:
+      return '';
+    case 'none':
+      return ' and none is kept on disk';
+    case 'evicted':
+      return '; it had been kept on disk but was removed to stay within the disk budget';
+    case 'off':
+      return '; nothing is kept on disk (its budget is 0, or the disk is full)';
+  }
+}
+
 function pagesText(prefillMs: number, p: PageMiss): string {
   const reused = `Reused ${formatCount(p.numCachedTokens)} of ${formatCount(p.numPromptTokens)} prompt tokens`;
   const computed = `${formatCount(p.numPromptTokens - p.numCachedTokens)} computed in ${formatMs(prefillMs)}`;
@@ -94,11 +123,13 @@ function pagesText(prefillMs: number, p: PageMiss): string {
     case 'revision':
       return `${reused}: the same tokens are cached for another ${p.changedRevisions.join(' and ')} revision${p.changedRevisions.includes('slot') ? ' (the model was reloaded since)' : ''}, and pages never cross revisions (${computed}).`;
     case 'evicted':
-      return `${reused}: the next pages had been cached but were evicted to free K/V memory (${computed}).`;
+      return `${reused}: the next pages had been cached but were evicted to free K/V memory${diskWords(p)} (${computed}).`;
     case 'beyond-cache':
       return `${reused}: every cached page matched; the rest (${computed}) had never been cached.`;
     case 'no-prefix':
-      return `${reused}: nothing cached starts like this prompt${p.numCachedTokens === 0 ? ' (a first message, or a new system prompt)' : ''} (${computed}).`;
+      return p.onDisk === 'evicted' || p.onDisk === 'off'
+        ? `${reused}: nothing in memory starts like this prompt${diskWords(p)} (${computed}).`
+        : `${reused}: nothing cached${p.onDisk ? ' in memory or on disk' : ''} starts like this prompt${p.numCachedTokens === 0 ? ' (a first message, or a new system prompt)' : ''} (${computed}).`;
     case 'paging-off':
       return `Context paging is off: all ${formatCount(p.numPromptTokens)} prompt tokens were computed in ${formatMs(prefillMs)}.`;
   }

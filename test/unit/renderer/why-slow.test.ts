@@ -89,4 +89,39 @@ describe('why a turn was slow, in words', () => {
   it('says nothing for a timeline without a diagnosis (older stored rows, imports)', () => {
     expect(whySlow({ ...base!, diagnosis: null }, null)).toEqual([]);
   });
+
+  it('names remembered context read from disk as a share of the queue wait, with bytes and ms', () => {
+    const reasons = whySlow(
+      withDiagnosis(
+        {
+          slotLoad: null,
+          pageMiss: { ...miss, kind: 'beyond-cache' },
+          queuedBehind: [],
+          numQueuedBehind: 0,
+          diskRead: { numPages: 125, numBytes: 72 * 1024 * 1024, readMs: 41, refused: null },
+        },
+        { queue: 42 },
+      ),
+      null,
+    );
+    expect(reasons.map((r) => r.kind)).toEqual(['disk', 'pages']);
+    expect(reasons[0]!.text).toBe('Read 72.0 MiB of remembered context from disk in 41.0 ms (125 pages).');
+  });
+
+  it('says why a miss found nothing on disk either instead of calling it a first message', () => {
+    const textOf = (onDisk: PageMiss['onDisk']) =>
+      whySlow(
+        withDiagnosis({
+          slotLoad: null,
+          pageMiss: { ...miss, numCachedTokens: 0, kind: 'no-prefix', onDisk },
+          queuedBehind: [],
+          numQueuedBehind: 0,
+        }),
+        null,
+      )[0]!.text;
+    expect(textOf('evicted')).toMatch(/kept on disk but was removed to stay within the disk budget/);
+    expect(textOf('off')).toMatch(/nothing is kept on disk/);
+    expect(textOf('evicted')).not.toMatch(/first message/);
+    expect(textOf('none')).toMatch(/nothing cached in memory or on disk starts like this prompt/);
+  });
 });

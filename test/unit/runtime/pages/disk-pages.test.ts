@@ -42,12 +42,16 @@ describe('DiskPages', () => {
       wallNow: () => wallMs,
     });
   /** Stores the five pages of TOKENS (page size 8) through a page store over `disk`, then writes them. */
-  async function spillAll(disk: DiskPages, identity: PageIdentity = IDENTITY): Promise<void> {
+  async function spillAll(
+    disk: DiskPages,
+    identity: PageIdentity = IDENTITY,
+    tokens: number[] = TOKENS,
+  ): Promise<void> {
     const pages = new PageStore(8, disk);
     let parent = CHAIN_ROOT;
     for (let p = 0; p < 5; p++) {
       wallMs += 1;
-      const page = pages.insertHeld(identity, p, parent, TOKENS.slice(p * 8, (p + 1) * 8), bytesOf(p));
+      const page = pages.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), bytesOf(p));
       parent = page.hash;
     }
     await disk.settle();
@@ -114,7 +118,7 @@ describe('DiskPages', () => {
       'flipped-byte',
       (file) => {
         const bytes = readFileSync(file);
-        bytes[17] ^= 0x01;
+        bytes[17] = bytes[17]! ^ 0x01;
         writeFileSync(file, bytes);
       },
       /checksum/,
@@ -204,5 +208,26 @@ describe('DiskPages', () => {
     expect(store.contextPages!.all()).toHaveLength(0);
     expect(readdirSync(pagesDir())).toHaveLength(0);
     expect(restoredFrom(restart())).toBeNull();
+  });
+
+  it('explains a miss after a restart: another revision on disk, removed for the budget, or never kept', async () => {
+    budgetBytes = 5 * PAGE_BYTES;
+    const disk = openTier();
+    await spillAll(disk);
+    const pages = new PageStore(8, disk);
+    expect(pages.explainMiss({ ...IDENTITY, modelRevision: 'm2' }, TOKENS, [], 5)).toMatchObject({
+      kind: 'revision',
+      changedRevisions: ['model'],
+    });
+    const other = TOKENS.map((id) => id + 1000);
+    expect(pages.explainMiss(IDENTITY, other, [], 5)).toMatchObject({ kind: 'no-prefix', onDisk: 'none' });
+    budgetBytes = 0;
+    expect(pages.explainMiss(IDENTITY, other, [], 5)).toMatchObject({ onDisk: 'off' });
+    budgetBytes = 5 * PAGE_BYTES;
+    await spillAll(disk, IDENTITY, other);
+    expect(pages.explainMiss(IDENTITY, TOKENS, [], 5)).toMatchObject({
+      kind: 'no-prefix',
+      onDisk: 'evicted',
+    });
   });
 });
