@@ -20,6 +20,8 @@ import type { StepNodeCounts } from './summary';
 import { profiledStepNodes } from './step-nodes';
 import { measureThreadHops } from './thread-hops';
 import { print, printStatus } from '../../src-main/printable';
+import { measureRestartHit, restartHitChecks } from './restart-hit';
+import type { RestartHitResult } from './restart-hit';
 
 /** `npm run bench -- first-frame …`: measures each case, prints the table and target checks; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -31,6 +33,9 @@ export async function run(argv: string[]): Promise<number> {
       runs: { type: 'string', default: '10' },
       json: { type: 'boolean', default: false },
       threads: { type: 'string' },
+      /** `restart-hit`: only the remembered-context case (a restart hit against a RAM hit and a recompute). */
+      only: { type: 'string' },
+      'conversation-tokens': { type: 'string', default: '2000' },
     },
   });
   const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
@@ -75,7 +80,25 @@ export async function run(argv: string[]): Promise<number> {
     maxTokens: 16,
     onProgress: log,
   };
+  const restartHit = () =>
+    measureRestartHit(
+      common,
+      unpaged,
+      modelId,
+      entry.model.folder.tokenizer,
+      Number(values['conversation-tokens']),
+      Math.min(ctx.numRuns, 5),
+      log,
+    );
   try {
+    if (values.only === 'restart-hit') {
+      await unpaged.prefetch(modelId);
+      const result = await restartHit();
+      print(
+        JSON.stringify({ restart_hit: restartHitJson(result), targets: restartHitChecks(result) }, null, 2),
+      );
+      return 0;
+    }
     const cold = await coldSlotNoPage(ctx);
     const warm = await residentSlotNoPage(ctx);
     const cases = [cold, warm, ...(await pageHitVersusOff(ctx))];
@@ -86,6 +109,8 @@ export async function run(argv: string[]): Promise<number> {
     log('bare thread hops');
     const warmForwardMs = median(warm.runs.map((r) => r.timeline.parts.prefill));
     const hops = await measureThreadHops(warmForwardMs, 15);
+    log('restart hit');
+    const restart = await restartHit();
     const pagedSlot = paged.slots().find((s) => s.model.modelId === modelId);
     const slot = pagedSlot?.host;
     log('profiled decode step');
@@ -162,7 +187,12 @@ export async function run(argv: string[]): Promise<number> {
         })),
         ratios: prefetch.ratios,
       },
-      targets: [...targetChecks(cases, decode, sampleMs, hops), stepNodesCheck(stepNodes)],
+      restart_hit: restartHitJson(restart),
+      targets: [
+        ...targetChecks(cases, decode, sampleMs, hops),
+        stepNodesCheck(stepNodes),
+        ...restartHitChecks(restart),
+      ],
     };
     if (values.json) print(JSON.stringify(report, null, 2));
     else printTable(report);
@@ -173,4 +203,29 @@ export async function run(argv: string[]): Promise<number> {
     await unpaged.close();
     rmSync(graphCacheDir, { recursive: true, force: true });
   }
+}
+
+/** The restart-hit case in the report's snake_case, with its boundary and statistic. */
+function restartHitJson(r: RestartHitResult) {
+  return {
+    boundary:
+      'server TTFT of a conversation of conversation_tokens + ~20 new tokens, 1 output token: recomputed (paging off), RAM hit (same process), restart hit (fresh runtime on the same data folder; slot loaded before the request)',
+    statistic:
+      'median over runs; disk read: the diagnosis diskRead (main-thread stamps around reading, checking and storing the pages)',
+    conversation_tokens: r.conversationTokens,
+    runs: r.numRuns,
+    file_cache: r.fileCache,
+    ram_hit_ttft_ms: r.ramHitTtftMs,
+    restart_hit_ttft_ms: r.restartHitTtftMs,
+    recompute_ttft_ms: r.recomputeTtftMs,
+    disk_read_ms: r.diskReadMs,
+    disk_read_bytes: r.diskReadBytes,
+    plain_read_mb_per_s: r.plainReadBytesPerMs / 1000,
+    written_bytes_per_token: r.writtenBytesPerToken,
+    last_restart_parts_ms: r.lastRestartParts,
+    last_restart_cached_tokens: r.lastRestartCachedTokens,
+    restart_hit_ttft_over_ram_hit: r.ratios.restartOverRamHit,
+    restart_hit_ttft_over_recompute: r.ratios.restartOverRecompute,
+    disk_read_share_of_plain_read: r.ratios.readShareOfPlainRead,
+  };
 }

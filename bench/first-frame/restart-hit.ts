@@ -1,0 +1,175 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Runtime } from '../../src-main/runtime';
+import type { RuntimeOptions } from '../../src-main/runtime';
+import type { TextTokenizer } from '../../src-main/runtime/model';
+import { openSqliteStore } from '../../src-main/store';
+import type { Store } from '../../src-main/store';
+import { median } from './decode';
+import { promptOfTokens } from './prompts';
+import { request } from './cases';
+import type { TargetCheck } from './summary';
+
+/** What a restart hit costs beside a RAM hit and a recompute, all measured in this run. */
+export interface RestartHitResult {
+  conversationTokens: number;
+  numRuns: number;
+  /** Whether the OS file cache was dropped before each restart hit (needs root), and how. */
+  fileCache: string;
+  ramHitTtftMs: number;
+  restartHitTtftMs: number;
+  recomputeTtftMs: number;
+  diskReadMs: number;
+  diskReadBytes: number;
+  /** Bytes a plain sequential read of the same files moves per ms (MB/s as bytes/ms × 1e-3). */
+  plainReadBytesPerMs: number;
+  writtenBytesPerToken: number;
+  /** The TTFT parts (ms) and reused tokens of the last restart hit: where its time went. */
+  lastRestartParts: Record<string, number>;
+  lastRestartCachedTokens: number;
+  ratios: { restartOverRamHit: number; restartOverRecompute: number; readShareOfPlainRead: number };
+}
+
+/**
+ * A `conversationTokens` conversation answered three ways on one model: recomputed (paging off),
+ * from RAM pages (the same process), and after a restart from the pages its first process wrote
+ * to disk (a fresh runtime and history connection on the same data folder, the OS file cache
+ * dropped first where this process may). Each restart run starts its own runtime and loads the
+ * slot before the measured request, so slot load is not in the figure.
+ */
+export async function measureRestartHit(
+  common: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'>,
+  unpaged: Runtime,
+  modelId: string,
+  tokenizer: TextTokenizer,
+  conversationTokens: number,
+  numRuns: number,
+  onProgress: (label: string) => void,
+): Promise<RestartHitResult> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-bench-disk-pages-'));
+  let store: Store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+  const start = async (): Promise<Runtime> => {
+    store.close();
+    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    const dir = path.join(dataDir, 'context-pages');
+    const runtime = await Runtime.create({
+      ...common,
+      isPaging: true,
+      diskPages: { dir, rows: store.contextPages! },
+    });
+    await runtime.prefetch(modelId);
+    return runtime;
+  };
+  try {
+    const prefix = promptOfTokens(tokenizer, conversationTokens, 11);
+    const textOf = (i: number) => `${prefix} ${promptOfTokens(tokenizer, 20, 5000 + i)}`;
+    const first = await start();
+    // Setup, not measured: the conversation's pages, stored in RAM and written to disk.
+    await request(first, modelId, `${prefix} warm`, 1);
+    const ram: number[] = [];
+    const recompute: number[] = [];
+    for (let i = 0; i < numRuns; i++) {
+      await sleep(100);
+      ram.push((await request(first, modelId, textOf(i), 1)).timeline.ttftMs!);
+      recompute.push((await request(unpaged, modelId, textOf(i), 1)).timeline.ttftMs!);
+      onProgress(`restart hit: RAM hit and recompute ${i + 1}/${numRuns}`);
+    }
+    await first.close();
+    const diskBytes = store.contextPages!.all().reduce((sum, row) => sum + row.numBytes, 0);
+    const numDiskTokens = store.contextPages!.all().reduce((sum, row) => sum + row.pageSize, 0);
+    const restart: number[] = [];
+    const readMs: number[] = [];
+    const readBytes: number[] = [];
+    let fileCache = '';
+    let lastRestartParts: Record<string, number> = {};
+    let lastRestartCachedTokens = 0;
+    for (let i = 0; i < numRuns; i++) {
+      const runtime = await start();
+      try {
+        fileCache = dropFileCache();
+        const hit = await request(runtime, modelId, textOf(numRuns + i), 1);
+        const diskRead = hit.timeline.diagnosis?.diskRead;
+        if (!diskRead || diskRead.numPages === 0) throw new Error('the restart found no pages on disk');
+        restart.push(hit.timeline.ttftMs!);
+        lastRestartParts = { ...hit.timeline.parts, unattributed: hit.timeline.unattributedMs };
+        lastRestartCachedTokens = hit.timeline.numCachedTokens;
+        readMs.push(diskRead.readMs);
+        readBytes.push(diskRead.numBytes);
+      } finally {
+        await runtime.close();
+      }
+      onProgress(`restart hit: after a restart ${i + 1}/${numRuns}`);
+    }
+    dropFileCache();
+    const plainReadBytesPerMs = await plainReadRate(path.join(dataDir, 'context-pages'));
+    const result = {
+      conversationTokens,
+      numRuns,
+      fileCache,
+      ramHitTtftMs: median(ram),
+      restartHitTtftMs: median(restart),
+      recomputeTtftMs: median(recompute),
+      diskReadMs: median(readMs),
+      diskReadBytes: median(readBytes),
+      plainReadBytesPerMs,
+      writtenBytesPerToken: numDiskTokens > 0 ? diskBytes / numDiskTokens : 0,
+      lastRestartParts,
+      lastRestartCachedTokens,
+    };
+    return {
+      ...result,
+      ratios: {
+        restartOverRamHit: result.restartHitTtftMs / result.ramHitTtftMs,
+        restartOverRecompute: result.restartHitTtftMs / result.recomputeTtftMs,
+        readShareOfPlainRead: result.diskReadBytes / result.diskReadMs / plainReadBytesPerMs,
+      },
+    };
+  } finally {
+    store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The restart-hit targets (issue: ≤ 1.3 of a RAM hit, ≤ 0.1 of a recompute). */
+export function restartHitChecks(r: RestartHitResult): TargetCheck[] {
+  const how = `median server TTFT over ${r.numRuns} runs at ${r.conversationTokens} tokens; file cache ${r.fileCache}`;
+  return [
+    {
+      name: 'restart_hit_ttft_over_ram_hit',
+      measured: r.ratios.restartOverRamHit,
+      target: '≤ 1.3',
+      isMet: r.ratios.restartOverRamHit <= 1.3,
+      how: `${how}: ${r.restartHitTtftMs.toFixed(1)} / ${r.ramHitTtftMs.toFixed(1)} ms`,
+    },
+    {
+      name: 'restart_hit_ttft_over_recompute',
+      measured: r.ratios.restartOverRecompute,
+      target: '≤ 0.1',
+      isMet: r.ratios.restartOverRecompute <= 0.1,
+      how: `${how}: ${r.restartHitTtftMs.toFixed(1)} / ${r.recomputeTtftMs.toFixed(1)} ms`,
+    },
+  ];
+}
+
+/** Drops the OS file cache (Linux, root only) and says whether it could. */
+function dropFileCache(): string {
+  try {
+    writeFileSync('/proc/sys/vm/drop_caches', '1');
+    return 'dropped before each restart (/proc/sys/vm/drop_caches)';
+  } catch (error) {
+    return `not dropped (${(error as NodeJS.ErrnoException).code ?? 'refused'}: needs root on Linux): pages may come from the OS cache`;
+  }
+}
+
+/** Bytes per ms of plain sequential whole-file reads of every page file in `dir`. */
+async function plainReadRate(dir: string): Promise<number> {
+  const names = readdirSync(dir);
+  const startedAt = performance.now();
+  let numBytes = 0;
+  for (const name of names) numBytes += (await readFile(path.join(dir, name))).length;
+  return numBytes / Math.max(performance.now() - startedAt, 1e-3);
+}
