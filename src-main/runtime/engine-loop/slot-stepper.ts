@@ -68,7 +68,10 @@ export class SlotStepper {
     this.inFlight.add(slot.slotId);
     slot.runner
       .step(job)
-      .then((reply) => this.host.dispatcher.applyReply(plan, reply))
+      .then((reply) => {
+        this.host.dispatcher.workerReplied(slot);
+        this.host.dispatcher.applyReply(plan, reply);
+      })
       .catch((error: Error) => this.failPlan(plan, error))
       .finally(() => {
         this.inFlight.delete(slot.slotId);

@@ -67,6 +67,14 @@ export class StepDispatcher {
     };
   }
 
+  /**
+   * A reply of `slot`'s worker arrived: it filled every page it announced in earlier replies
+   * (it copies them before each job), so those may now be written to disk.
+   */
+  workerReplied(slot: Slot): void {
+    if (slot.pageIdentity) this.host.store?.markFilled(slot.pageIdentity);
+  }
+
   /** Applies a worker's reply to the sequences that are still alive. */
   applyReply(plan: StepPlan, reply: SteppedReply): void {
     const { scheduler } = this.host;

@@ -50,6 +50,12 @@ export class PageStore {
   private readonly links: LinkKeys;
   private readonly index: PageIndex;
   private readonly misses: MissIndex;
+  /**
+   * New pages whose bytes their slot's worker has not confirmed yet, by identity key: the worker
+   * fills the pages a reply announces before it takes its next job, so they are spilled to disk
+   * only once a later reply of that slot arrives (markFilled). Never read from here.
+   */
+  private readonly unfilled = new Map<string, CachedPage[]>();
   readonly counters: PageCounters = { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 };
 
   /** `disk`: the tier under these pages (every new page is spilled to it), or null for none. */
@@ -90,9 +96,18 @@ export class PageStore {
     return found;
   }
 
-  /** How many leading pages `lookup` would find now, without marking them used (forecasts). */
+  /**
+   * How many leading pages a request would reuse now, without marking them used (forecasts):
+   * those in RAM plus the disk's pages that continue them (read back at queueing).
+   */
   peek(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): number {
-    return this.index.leadingPages(identity, tokenIds, maxPages).length;
+    const found = this.index.leadingPages(identity, tokenIds, maxPages);
+    if (!this.disk) return found.length;
+    const parent = found.at(-1)?.hash ?? CHAIN_ROOT;
+    return (
+      found.length +
+      this.disk.continuation(identity, tokenIds, found.length, parent, maxPages, this.pageSize).length
+    );
   }
 
   /**
@@ -134,9 +149,28 @@ export class PageStore {
     tokenIds: readonly number[],
     data: PageData,
   ): CachedPage {
+    const numBefore = this.pages.size;
     const page = this.insert(identity, pageIndex, parentHash, tokenIds, data);
+    if (this.disk && this.pages.size > numBefore) {
+      const list = this.unfilled.get(page.identityKey) ?? [];
+      list.push(page);
+      this.unfilled.set(page.identityKey, list);
+    }
     this.hold(page);
     return page;
+  }
+
+  /**
+   * A reply of the slot whose session is `identity` arrived: every page announced before it is
+   * filled now, so it is spilled to disk (write-behind; an evicted one too, its bytes are kept).
+   */
+  markFilled(identity: PageIdentity): void {
+    if (!this.disk) return;
+    const key = identityKey(identity);
+    const list = this.unfilled.get(key);
+    if (!list) return;
+    this.unfilled.delete(key);
+    for (const page of list) this.disk.spill(page);
   }
 
   /**
@@ -165,7 +199,7 @@ export class PageStore {
     this.touch(this.insert(identity, row.pageIndex, row.parentHash, row.tokenIds, data));
   }
 
-  /** Stores a page (or finds the identical one already stored), unheld; a new one is spilled. */
+  /** Stores a page (or finds the identical one already stored), unheld. */
   private insert(
     identity: PageIdentity,
     pageIndex: number,
@@ -196,7 +230,6 @@ export class PageStore {
       this.numBytes += data.byteLength;
       this.index.add(page);
       this.misses.added(page);
-      this.disk?.spill(page);
     }
     return page;
   }
@@ -232,6 +265,8 @@ export class PageStore {
    * Returns the number of pages dropped.
    */
   dropIdentity(identity: PageIdentity): number {
+    // Its worker is gone: pages it never confirmed filled are never written to disk.
+    this.unfilled.delete(identityKey(identity));
     let numDropped = 0;
     for (const page of this.index.pagesOf(identity))
       if (page.numHolders === 0) {
@@ -243,6 +278,7 @@ export class PageStore {
 
   /** Forgets every page (the engine using this store is retired; no sequence holds any). */
   dispose(): void {
+    this.unfilled.clear();
     for (const page of [...this.pages.values()]) this.remove(page, false);
   }
 

@@ -54,6 +54,7 @@ describe('DiskPages', () => {
       const page = pages.insertHeld(identity, p, parent, tokens.slice(p * 8, (p + 1) * 8), bytesOf(p));
       parent = page.hash;
     }
+    pages.markFilled(identity); // the slot's worker replied again: the pages hold their bytes
     await disk.settle();
   }
   /** A restarted process: a fresh store connection and tier over the same folder. */
@@ -98,6 +99,7 @@ describe('DiskPages', () => {
     await spillAll(openTier());
     const pages = new PageStore(8, restart());
     expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(0);
+    expect(pages.peek(IDENTITY, TOKENS, 5)).toBe(5); // the forecast counts disk pages as reuse
     await pages.restoreFromDisk(IDENTITY, TOKENS, 5);
     expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(5);
     expect(pages.restoreFromDisk(IDENTITY, TOKENS, 5)).toBeNull();
@@ -229,5 +231,22 @@ describe('DiskPages', () => {
       kind: 'no-prefix',
       onDisk: 'evicted',
     });
+  });
+
+  it('writes no page before its worker confirms its bytes, nor one whose worker is gone', async () => {
+    const disk = openTier();
+    const pages = new PageStore(8, disk);
+    pages.insertHeld(IDENTITY, 0, CHAIN_ROOT, TOKENS.slice(0, 8), bytesOf(0));
+    await disk.settle();
+    expect(disk.numPages).toBe(0);
+    pages.markFilled(IDENTITY);
+    await disk.settle();
+    expect(disk.numPages).toBe(1);
+    const other = { ...IDENTITY, slotRevision: 2 };
+    pages.insertHeld(other, 0, CHAIN_ROOT, TOKENS.slice(8, 16), bytesOf(1));
+    pages.dropIdentity(other);
+    pages.markFilled(other);
+    await disk.settle();
+    expect(disk.numPages).toBe(1);
   });
 });
