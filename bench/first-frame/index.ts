@@ -227,5 +227,12 @@ function restartHitJson(r: RestartHitResult) {
     restart_hit_ttft_over_ram_hit: r.ratios.restartOverRamHit,
     restart_hit_ttft_over_recompute: r.ratios.restartOverRecompute,
     disk_read_share_of_plain_read: r.ratios.readShareOfPlainRead,
+    after_route_ms: {
+      ram_hit: r.afterRoute.ramHitMs,
+      restart_hit: r.afterRoute.restartHitMs,
+      recompute: r.afterRoute.recomputeMs,
+    },
+    restart_hit_over_ram_hit_after_route: r.ratios.restartOverRamHitAfterRoute,
+    restart_hit_over_recompute_after_route: r.ratios.restartOverRecomputeAfterRoute,
   };
 }

@@ -9,6 +9,7 @@ import type { RuntimeOptions } from '../../src-main/runtime';
 import type { TextTokenizer } from '../../src-main/runtime/model';
 import { openSqliteStore } from '../../src-main/store';
 import type { Store } from '../../src-main/store';
+import type { Timeline } from '../../src-main/telemetry/timeline';
 import { median } from './decode';
 import { promptOfTokens } from './prompts';
 import { request } from './cases';
@@ -31,15 +32,24 @@ export interface RestartHitResult {
   /** The TTFT parts (ms) and reused tokens of the last restart hit: where its time went. */
   lastRestartParts: Record<string, number>;
   lastRestartCachedTokens: number;
-  ratios: { restartOverRamHit: number; restartOverRecompute: number; readShareOfPlainRead: number };
+  /** The same medians without `route` (tokenizing: after a restart its text cache is cold too). */
+  afterRoute: { ramHitMs: number; restartHitMs: number; recomputeMs: number };
+  ratios: {
+    restartOverRamHit: number;
+    restartOverRecompute: number;
+    restartOverRamHitAfterRoute: number;
+    restartOverRecomputeAfterRoute: number;
+    readShareOfPlainRead: number;
+  };
 }
 
 /**
  * A `conversationTokens` conversation answered three ways on one model: recomputed (paging off),
  * from RAM pages (the same process), and after a restart from the pages its first process wrote
  * to disk (a fresh runtime and history connection on the same data folder, the OS file cache
- * dropped first where this process may). Each restart run starts its own runtime and loads the
- * slot before the measured request, so slot load is not in the figure.
+ * dropped first where this process may). Each restart run starts its own runtime, loads the
+ * slot and answers one unrelated request before the measured one, so neither the slot load nor
+ * a cold session or tokenizer thread is in the figure.
  */
 export async function measureRestartHit(
   common: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'>,
@@ -72,10 +82,16 @@ export async function measureRestartHit(
     await request(first, modelId, `${prefix} warm`, 1);
     const ram: number[] = [];
     const recompute: number[] = [];
+    const afterRoute = { ram: [] as number[], restart: [] as number[], recompute: [] as number[] };
+    const routeless = (t: Timeline) => t.ttftMs! - t.parts.route;
     for (let i = 0; i < numRuns; i++) {
       await sleep(100);
-      ram.push((await request(first, modelId, textOf(i), 1)).timeline.ttftMs!);
-      recompute.push((await request(unpaged, modelId, textOf(i), 1)).timeline.ttftMs!);
+      const hit = (await request(first, modelId, textOf(i), 1)).timeline;
+      const computed = (await request(unpaged, modelId, textOf(i), 1)).timeline;
+      ram.push(hit.ttftMs!);
+      recompute.push(computed.ttftMs!);
+      afterRoute.ram.push(routeless(hit));
+      afterRoute.recompute.push(routeless(computed));
       onProgress(`restart hit: RAM hit and recompute ${i + 1}/${numRuns}`);
     }
     await first.close();
@@ -88,13 +104,18 @@ export async function measureRestartHit(
     let lastRestartParts: Record<string, number> = {};
     let lastRestartCachedTokens = 0;
     for (let i = 0; i < numRuns; i++) {
+      // The OS cache is dropped before the process starts, as after a reboot; the slot load and
+      // an unrelated request then warm the session and the tokenizer thread, so the measured
+      // request differs from a RAM hit only in where its pages come from.
+      fileCache = dropFileCache();
       const runtime = await start();
       try {
-        fileCache = dropFileCache();
+        await request(runtime, modelId, promptOfTokens(tokenizer, 300, 99 + i), 1);
         const hit = await request(runtime, modelId, textOf(numRuns + i), 1);
         const diskRead = hit.timeline.diagnosis?.diskRead;
         if (!diskRead || diskRead.numPages === 0) throw new Error('the restart found no pages on disk');
         restart.push(hit.timeline.ttftMs!);
+        afterRoute.restart.push(routeless(hit.timeline));
         lastRestartParts = { ...hit.timeline.parts, unattributed: hit.timeline.unattributedMs };
         lastRestartCachedTokens = hit.timeline.numCachedTokens;
         readMs.push(diskRead.readMs);
@@ -119,12 +140,19 @@ export async function measureRestartHit(
       writtenBytesPerToken: numDiskTokens > 0 ? diskBytes / numDiskTokens : 0,
       lastRestartParts,
       lastRestartCachedTokens,
+      afterRoute: {
+        ramHitMs: median(afterRoute.ram),
+        restartHitMs: median(afterRoute.restart),
+        recomputeMs: median(afterRoute.recompute),
+      },
     };
     return {
       ...result,
       ratios: {
         restartOverRamHit: result.restartHitTtftMs / result.ramHitTtftMs,
         restartOverRecompute: result.restartHitTtftMs / result.recomputeTtftMs,
+        restartOverRamHitAfterRoute: result.afterRoute.restartHitMs / result.afterRoute.ramHitMs,
+        restartOverRecomputeAfterRoute: result.afterRoute.restartHitMs / result.afterRoute.recomputeMs,
         readShareOfPlainRead: result.diskReadBytes / result.diskReadMs / plainReadBytesPerMs,
       },
     };
@@ -143,14 +171,14 @@ export function restartHitChecks(r: RestartHitResult): TargetCheck[] {
       measured: r.ratios.restartOverRamHit,
       target: '≤ 1.3',
       isMet: r.ratios.restartOverRamHit <= 1.3,
-      how: `${how}: ${r.restartHitTtftMs.toFixed(1)} / ${r.ramHitTtftMs.toFixed(1)} ms`,
+      how: `${how}: ${r.restartHitTtftMs.toFixed(1)} / ${r.ramHitTtftMs.toFixed(1)} ms (without route, where a restart also re-tokenizes the whole text: ${r.ratios.restartOverRamHitAfterRoute.toFixed(2)})`,
     },
     {
       name: 'restart_hit_ttft_over_recompute',
       measured: r.ratios.restartOverRecompute,
       target: '≤ 0.1',
       isMet: r.ratios.restartOverRecompute <= 0.1,
-      how: `${how}: ${r.restartHitTtftMs.toFixed(1)} / ${r.recomputeTtftMs.toFixed(1)} ms`,
+      how: `${how}: ${r.restartHitTtftMs.toFixed(1)} / ${r.recomputeTtftMs.toFixed(1)} ms (without route: ${r.ratios.restartOverRecomputeAfterRoute.toFixed(2)})`,
     },
   ];
 }

@@ -15,6 +15,8 @@ import type { CachedPage } from './page-store';
 /** A page file's name ends so; a file still being written ends in TEMP_SUFFIX and is never read. */
 const PAGE_SUFFIX = '.kv';
 const TEMP_SUFFIX = '.tmp';
+/** Page files read at once when reading remembered context back. */
+const PARALLEL_READS = 8;
 /** How long completed pages gather before one batch is written (ms): off the first token's path. */
 const SPILL_DELAY_MS = 50;
 /** The automatic budget: this share of the free space, at most AUTO_MAX_BYTES. */
@@ -183,20 +185,24 @@ export class DiskPages {
   async read(rows: readonly DiskPageRow[]): Promise<DiskRead> {
     const pages: RestoredPage[] = [];
     let numBytes = 0;
-    for (const row of rows) {
-      const result = await this.readOne(row);
-      if (typeof result === 'string') {
-        await this.refuse(row, result);
-        this.markUsed(pages.map((p) => p.row));
-        this.counters.numRead += pages.length;
-        return { pages, numBytes, refused: result };
+    let refused: string | null = null;
+    // A few files at a time (a disk serves parallel reads faster), used in chain order.
+    for (let from = 0; from < rows.length && refused === null; from += PARALLEL_READS) {
+      const window = rows.slice(from, from + PARALLEL_READS);
+      const results = await Promise.all(window.map((row) => this.readOne(row)));
+      for (const [i, result] of results.entries()) {
+        if (typeof result === 'string') {
+          refused = result;
+          await this.refuse(window[i]!, result);
+          break;
+        }
+        pages.push({ row: window[i]!, data: result });
+        numBytes += window[i]!.numBytes;
       }
-      pages.push({ row, data: result });
-      numBytes += row.numBytes;
     }
     this.markUsed(pages.map((p) => p.row));
     this.counters.numRead += pages.length;
-    return { pages, numBytes, refused: null };
+    return { pages, numBytes, refused };
   }
 
   /** Removes the files and rows of every page `isForgotten` picks; resolves with how many. */
