@@ -36,7 +36,12 @@ describe('the data folder', () => {
 
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(modes).toEqual(
-      expect.arrayContaining(['history.sqlite 0600', 'history.sqlite-wal 0600', 'logs 0700']),
+      expect.arrayContaining([
+        'history.sqlite 0600',
+        'history.sqlite-wal 0600',
+        'logs 0700',
+        'context-pages 0700',
+      ]),
     );
     expect(modes).toContain('logs/first-frame.log 0600');
     expect(modes.filter((line) => !/ 0[67]00$/.test(line))).toEqual([]);
