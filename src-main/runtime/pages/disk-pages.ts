@@ -222,11 +222,6 @@ export class DiskPages {
     await this.writing;
   }
 
-  /** Lets a disk that was full be tried again (the budget changed, pages were forgotten). */
-  retry(): void {
-    this.isFull = false;
-  }
-
   /**
    * Why the disk has no page `numFound` of the prompt (after `parentHash`) for `identity`:
    * the same tokens under other revisions (the fields that differ), removed for the budget,
