@@ -58,7 +58,7 @@ export class PageStore {
   private readonly unfilled = new Map<string, CachedPage[]>();
   readonly counters: PageCounters = { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 };
 
-  /** `disk`: the tier under these pages (every new page is spilled to it), or null for none. */
+  /** `disk`: the tier under these pages (a new page is spilled once its worker confirms its bytes), or null. */
   constructor(
     readonly pageSize: number,
     readonly disk: DiskPages | null = null,
