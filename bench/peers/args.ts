@@ -49,8 +49,8 @@ function listOption<T extends string>(name: string, text: string, known: readonl
 
 /**
  * `npm run bench -- peers` options: the model folder (or a .gguf file), the engines, --json, the workload's sizes
- * and the thread counts to run llama.cpp's comparison at (`--threads 1,2`; the workload's
- * `numThreads` is the first, which transformers.js's cases run at); `--spin-threads on|off` sets
+ * and the thread counts and prompt lengths to run llama.cpp's comparison at (`--threads 1,2`,
+ * `--prompt-tokens 128,2000`; the workload takes the first of each, which transformers.js's cases run at); `--spin-threads on|off` sets
  * the runtime setting of that name (absent: the setting's default, as a new user has it).
  */
 export function parsePeersArgs(argv: string[]): {
@@ -63,6 +63,8 @@ export function parsePeersArgs(argv: string[]): {
   precisions: Precision[];
   workload: PeersWorkload;
   threadCounts: number[];
+  /** Prompt lengths llama.cpp's comparison runs at (`--prompt-tokens 128,2000`); the workload's is the first. */
+  promptTokenCounts: number[];
   /** Runtime settings given on the command line (`--spin-threads`), on top of the defaults. */
   settings: Partial<Pick<RuntimeSettings, 'canSpinThreads'>>;
   serving: (typeof SERVING_MODES)[number];
@@ -79,6 +81,9 @@ export function parsePeersArgs(argv: string[]): {
   const threadCounts = v.threads
     ? [...new Set(v.threads.split(',').map((text) => count('threads', text.trim())))]
     : [slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' }))];
+  const promptTokenCounts = [
+    ...new Set(v['prompt-tokens'].split(',').map((text) => count('prompt-tokens', text.trim()))),
+  ];
   const modelPath = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
   const ggufFile = modelPath.toLowerCase().endsWith('.gguf') ? modelPath : null;
   const settings =
@@ -88,6 +93,7 @@ export function parsePeersArgs(argv: string[]): {
   const [serving] = listOption('serving', v.serving, SERVING_MODES);
   return {
     threadCounts,
+    promptTokenCounts,
     settings,
     serving: serving!,
     contextSize: count('context', v.context),
@@ -99,7 +105,7 @@ export function parsePeersArgs(argv: string[]): {
     precisions: listOption('precisions', v.precisions, Object.keys(PRECISIONS) as Precision[]),
     workload: {
       numRuns: count('runs', v.runs),
-      numPromptTokens: count('prompt-tokens', v['prompt-tokens']),
+      numPromptTokens: promptTokenCounts[0]!,
       numOutputTokens: count('output-tokens', v['output-tokens']),
       numTurns: count('turns', v.turns),
       numConversationRuns: count('conversation-runs', v['conversation-runs']),

@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- peers [--engines llama.cpp,transformers.js] [--model DIR|FILE.gguf] [--threads N] [--spin-threads on|off]
+ * `npm run bench -- peers [--engines llama.cpp,transformers.js] [--model DIR|FILE.gguf] [--threads N,M]
+ * [--prompt-tokens N,M] [--spin-threads on|off]
  * [--serving on|off|only] [--context N]
  * [--json]`: First Frame beside other engines on one model folder (or one GGUF file: llama.cpp runs
  * it as it is, First Frame its conversion, timed with its peak memory), the same token ids and the
@@ -35,6 +36,7 @@ import { print, printStatus } from '../../src-main/printable';
 export async function run(argv: string[]): Promise<number> {
   const args = parsePeersArgs(argv);
   const { modelDir, ggufFile, variant, isJson, engines, precisions, workload, threadCounts, settings } = args;
+  const { promptTokenCounts } = args;
   const onProgress = (label: string) => printStatus(label, 64);
   if (ggufFile) return runGgufFile(ggufFile, isJson, args, onProgress);
   const llama: LlamaSection[] = [];
@@ -50,10 +52,11 @@ export async function run(argv: string[]): Promise<number> {
     );
     opened ??= current;
     try {
-      if (engines.includes('llama.cpp'))
+      // One section per prompt length: the length targets compare them within this run.
+      for (const numPromptTokens of engines.includes('llama.cpp') ? promptTokenCounts : [])
         llama.push(
           await llamaCppSection(
-            { ...current, modelDir, workload: atThreads, onProgress },
+            { ...current, modelDir, workload: { ...atThreads, numPromptTokens }, onProgress },
             async (pairCtx) => {
               const pairs: PairResult[] = [];
               for (const precision of precisions) pairs.push(await measurePair(pairCtx, precision));
@@ -162,7 +165,8 @@ async function llamaCppSection(
   }
   const engineInfo = 'error' in engine ? engine : { version: engine.version };
   const { canSpinThreads } = ctx.runtime.settings;
-  return { engine: engineInfo, numThreads: ctx.workload.numThreads, canSpinThreads, pairs, bandwidth };
+  const { numThreads, numPromptTokens } = ctx.workload;
+  return { engine: engineInfo, numThreads, numPromptTokens, canSpinThreads, pairs, bandwidth };
 }
 
 /** transformers.js's three cases beside First Frame and the floor. */

@@ -9,6 +9,8 @@ export interface LlamaSection {
   engine: { version: string } | { error: string };
   /** Threads every engine ran with (First Frame's slot, the floor, llama.cpp). */
   numThreads: number;
+  /** Prompt length (tokens) of every round in this section (`--prompt-tokens`, one section per value). */
+  numPromptTokens: number;
   /** Whether First Frame's slot and floor sessions ran with their threads spinning (the setting `canSpinThreads`). */
   canSpinThreads: boolean;
   pairs: PairResult[];
@@ -47,7 +49,7 @@ function pairJson(pair: PairResult, bandwidthBytesPerS: number | null) {
 }
 
 /** How First Frame's sessions ran their threads in a section: how many, and whether they spun. */
-function oursThreadsText(section: LlamaSection): string {
+export function oursThreadsText(section: LlamaSection): string {
   if (section.numThreads === 1) return '1 thread (no pool threads to spin or sleep)';
   return section.canSpinThreads
     ? `${section.numThreads} threads, spinning while a run computes (--spin-threads on)`
@@ -60,6 +62,7 @@ export function llamaSectionJson(section: LlamaSection) {
   return {
     engine: section.engine,
     threads: section.numThreads,
+    prompt_tokens: section.numPromptTokens,
     first_frame_threads: oursThreadsText(section),
     read_bandwidth: bandwidth && { gb_per_s: bandwidth.bytesPerS / 1e9, boundary: bandwidth.boundary },
     precisions: section.pairs.map((pair) => pairJson(pair, bandwidth?.bytesPerS ?? null)),
@@ -77,9 +80,11 @@ const PRECISION_ORDER = ['q4', 'q8', 'f16'] as const;
 /**
  * The issue's llama.cpp targets from this run's medians (null where a precision did not run):
  * decode and prefill ratios at one thread (or the fewest threads run), and q4 decode at every
- * core (`allCores`, when a section ran at that many threads).
+ * core (`allCores`, when a section ran at that many threads), all at the shortest prompt run.
  */
-export function llamaTargets(sections: readonly LlamaSection[], allCores: number): PeersTarget[] {
+export function llamaTargets(all: readonly LlamaSection[], allCores: number): PeersTarget[] {
+  const shortest = Math.min(...all.map((s) => s.numPromptTokens));
+  const sections = all.filter((s) => s.numPromptTokens === shortest);
   const fewest = [...sections].sort((a, b) => a.numThreads - b.numThreads)[0];
   if (!fewest) return [];
   const atAllCores = sections.find((s) => s.numThreads === allCores) ?? null;
@@ -99,14 +104,14 @@ export function llamaTargets(sections: readonly LlamaSection[], allCores: number
 }
 
 /** A section's medians of one precision, or null when it did not run. */
-function mediansOf(section: LlamaSection, precision: Precision) {
+export function mediansOf(section: LlamaSection, precision: Precision) {
   const pair = section.pairs.find((p) => p.precision === precision);
   if (pair?.status !== 'ok') return null;
-  return { ours: summaryOf(pair.ours), llama: summaryOf(pair.llama) };
+  return { ours: summaryOf(pair.ours), floor: summaryOf(pair.floor), llama: summaryOf(pair.llama) };
 }
 
 /** Why a precision's ratio is what it is: the greedy check's verdict, or why it did not run. */
-function whyOf(section: LlamaSection, precision: Precision): string {
+export function whyOf(section: LlamaSection, precision: Precision): string {
   const pair = section.pairs.find((p) => p.precision === precision);
   if ('error' in section.engine) return `not run: ${section.engine.error}`;
   if (!pair) return 'not run (--precisions)';

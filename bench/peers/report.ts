@@ -4,6 +4,7 @@ import type { Percentiles } from '../load/summary';
 import type { GgufConversionFigures } from './gguf-file';
 import type { LlamaSection } from './llama-report';
 import { llamaSectionJson, llamaTargets } from './llama-report';
+import { engineTargets } from './engine-targets';
 import type { Samples, TurnRow } from './measure';
 import type { PeerEngine } from './peer';
 import { cpuFacts, cpuLine } from './cpu-facts';
@@ -88,6 +89,9 @@ export function buildPeersReport(r: PeersResults) {
     targets: [
       // The targets name f16/q8/q4 pairs of a model folder; a GGUF run has its own one pair.
       ...(r.llama && !r.conversion ? llamaTargets(r.llama, os.availableParallelism()) : []),
+      ...(r.llama && r.llama.length > 0 && !r.conversion
+        ? engineTargets(r.llama, os.availableParallelism())
+        : []),
       ...(transformers?.targets ?? []),
       ...(r.serving ? servingTargetsOf(r.serving) : []),
     ],
@@ -206,7 +210,7 @@ export function printPeers(report: ReturnType<typeof buildPeersReport>): void {
       `conversion of ${path.basename(c.file)} (${c.file_type}, ${(c.gguf_bytes / 1e6).toFixed(1)} MB → ${c.storage}, ${((c.onnx_bytes + c.data_bytes) / 1e6).toFixed(1)} MB): ${(c.convert_ms / 1000).toFixed(2)} s, peak RSS ${(c.peak_rss_bytes / 2 ** 20).toFixed(0)} MiB (${(c.rss_before_bytes / 2 ** 20).toFixed(0)} MiB before)`,
     );
   if (report.serving) printServing(report.serving, out);
-  for (const section of report.llama_cpp ?? []) printLlama(section, out);
+  for (const section of report.llama_cpp ?? []) printLlama(section, cpuLine(report.machine.cpu), out);
   if (report.transformers_js) printTransformers(report.transformers_js, out);
   out();
   for (const t of report.targets) out(formatTarget(t));
@@ -239,8 +243,16 @@ function printServing(s: ReturnType<typeof servingJson>, out: (line?: string) =>
   out(`  data folder after the first load: ${mb(s.data_folder_bytes)} (the GGUF: ${mb(s.gguf_bytes)})`);
 }
 
-function printLlama(section: ReturnType<typeof llamaSectionJson>, out: (line?: string) => void): void {
-  out(`\nllama.cpp at ${section.threads} thread(s): ${JSON.stringify(section.engine)}`);
+function printLlama(
+  section: ReturnType<typeof llamaSectionJson>,
+  cpu: string,
+  out: (line?: string) => void,
+): void {
+  out(
+    `\nllama.cpp at ${section.threads} thread(s), ~${section.prompt_tokens}-token prompts: ${JSON.stringify(section.engine)}`,
+  );
+  // Beside every table: its figures compare only with figures of the same CPU.
+  out(`on ${cpu}`);
   out(`First Frame and the floor: ${section.first_frame_threads}`);
   if (section.read_bandwidth)
     out(

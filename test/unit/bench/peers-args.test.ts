@@ -18,3 +18,12 @@ describe('peers --spin-threads', () => {
     expect(() => parsePeersArgs(['--spin-threads', 'no'])).toThrow(/--spin-threads no: .*neither on nor off/);
   });
 });
+
+describe('peers --prompt-tokens', () => {
+  it('takes a list: one llama.cpp section per length, the workload at the first', () => {
+    const args = parsePeersArgs(['--prompt-tokens', '128,2000']);
+    expect(args.promptTokenCounts).toEqual([128, 2000]);
+    expect(args.workload.numPromptTokens).toBe(128);
+    expect(() => parsePeersArgs(['--prompt-tokens', '128,x'])).toThrow(/--prompt-tokens "x"/);
+  });
+});

@@ -61,6 +61,7 @@ describe('peers: llama.cpp targets from one run', () => {
     const section = (numThreads: number, q4Itl: number) => ({
       engine: { version: 'test' },
       numThreads,
+      numPromptTokens: 128,
       canSpinThreads: true,
       bandwidth: null,
       pairs: [pair('f16', 30, 25), pair('q8', 10, 20), pair('q4', q4Itl, 10)],
@@ -83,6 +84,7 @@ describe('peers: llama.cpp targets from one run', () => {
     const section = (numThreads: number, canSpinThreads: boolean) => ({
       engine: { version: 'test' },
       numThreads,
+      numPromptTokens: 128,
       canSpinThreads,
       bandwidth: null,
       pairs: [pair('q4', 8, 10)],
@@ -100,6 +102,7 @@ describe('peers: llama.cpp targets from one run', () => {
         {
           engine: { version: 'test' },
           numThreads: 1,
+          numPromptTokens: 128,
           canSpinThreads: true,
           bandwidth: null,
           pairs: [pair('f16', 30, 25), { precision: 'q4', status: 'skipped', reason: 'no file' }],
@@ -122,6 +125,7 @@ describe('peers: llama.cpp targets from one run', () => {
     const json = llamaSectionJson({
       engine: { version: 'test' },
       numThreads: 1,
+      numPromptTokens: 128,
       canSpinThreads: true,
       bandwidth: { bytesPerS: 20e9, boundary: 'test' },
       pairs: [pair('f16', 20, 10)],
