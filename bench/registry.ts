@@ -30,6 +30,11 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
       'side by side on one model folder: bare ONNX Runtime floor, @huggingface/transformers generate, First Frame',
     load: () => import('./peers'),
   },
+  'step-profile': {
+    summary:
+      "one warm decode step's wall time split by thread: main-thread loop, hops, worker JS around session.run, session.run, GC; beside the floor",
+    load: () => import('./step-profile'),
+  },
   soak: {
     summary:
       'the host under valid load, hang-ups and hostile inputs for N minutes (--minutes N): served, errors by kind, timelines acknowledged vs stored, RSS',

@@ -1,6 +1,7 @@
 import type { FinishReason } from '../../telemetry/timeline';
 import type { StepJob } from '../engine/protocol';
 import { plainOrtError } from '../engine/ort-error';
+import { markStep } from '../engine/step-trace';
 import type { Log } from '../../telemetry/log';
 import type { Slot, SlotRegistry } from '../slots';
 import type { Scheduler, Sequence, StepPlan } from '../scheduler';
@@ -71,6 +72,7 @@ export class SlotStepper {
       .then((reply) => {
         this.host.dispatcher.workerReplied(slot);
         this.host.dispatcher.applyReply(plan, reply);
+        markStep('replyApplied');
       })
       .catch((error: Error) => this.failPlan(plan, error))
       .finally(() => {

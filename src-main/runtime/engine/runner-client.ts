@@ -10,6 +10,7 @@ import type {
   WorkerReply,
 } from './protocol';
 import { spawnSlotWorker } from './spawn-worker';
+import { markStep } from './step-trace';
 
 /**
  * The main thread's handle on one slot worker. It allows one job in flight at a time: a slot
@@ -100,6 +101,7 @@ export class RunnerClient {
     const promise = new Promise<WorkerReply>((resolve, reject) => {
       this.pending = { jobId, resolve, reject };
       this.worker.postMessage({ jobId, body } satisfies Envelope<WorkerJob>);
+      markStep('jobPosted');
     });
     this.pendingPromise = promise;
     const clear = () => {
@@ -113,6 +115,7 @@ export class RunnerClient {
     const pending = this.pending;
     // The ready notice (a spare taken while still starting) answers no job.
     if (!pending || pending.jobId !== envelope.jobId || envelope.body.type === 'ready') return;
+    markStep('replyReceived');
     this.pending = null;
     pending.resolve(envelope.body);
   }

@@ -8,6 +8,7 @@ import {
 } from '../sampling';
 import type { SamplerStart } from '../sampling/sampler';
 import type { SampledToken } from './protocol';
+import { markStep } from './step-trace';
 
 /**
  * A sequence's sampler inside its slot's worker: its settings, its RNG, whose state goes back
@@ -34,6 +35,7 @@ export class SeqSampler {
     const penalized = this.history ? applyPenalties(usable, this.spec, this.history) : usable;
     const tokenId = sampleToken(penalized, this.spec, () => this.random.next());
     this.history?.push(tokenId);
+    markStep('sampled');
     return { tokenId, rngState: this.random.state };
   }
 }

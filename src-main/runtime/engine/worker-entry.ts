@@ -10,6 +10,8 @@ import type { ModelRunner } from './model-runner';
 import { READY_JOB_ID } from './protocol';
 import type { Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
 import { SlotExecutor } from './slot-executor';
+import { STEP_TRACE_ENV, markStep, startStepTrace } from './step-trace';
+import { traceSessionRuns } from './step-trace-runs';
 
 const now = (): number => performance.timeOrigin + performance.now();
 let runner: ModelRunner | null = null;
@@ -56,10 +58,18 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
   }
 }
 
+// The step-profile bench's stamps; off (a null check per mark) in the app.
+if (process.env[STEP_TRACE_ENV] === '1') {
+  startStepTrace('worker');
+  traceSessionRuns();
+}
+
 parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
+  markStep('jobReceived');
   handle(envelope.body).then(
     (reply) => {
       parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
+      markStep('replyPosted');
       // The reply is on its way: run the next decode step while the main thread reads it. Its page
       // copies wait for the next job (SlotExecutor.step): done here they took the core the main
       // thread needed to flush the token (measured in docs/benchmarks.md). After the last step or
