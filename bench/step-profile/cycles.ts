@@ -1,30 +1,30 @@
 import type { StepMark, ThreadTrace } from '../../src-main/runtime/engine/step-trace';
 
 /**
- * One warm decode step as the worker's cycle sees it: from posting reply k to posting reply k+1,
- * the step run ahead in between (ms). The five worker parts partition the cycle exactly; the main
- * thread's parts run beside them and reach the cycle only through `waitForJobMs`.
+ * One warm decode step as the worker's cycle sees it: from handing reply k to postMessage to
+ * handing reply k+1, the step run ahead in between (ms). The five worker parts partition the cycle
+ * exactly; the main thread's parts run beside them and reach the cycle only through `waitForJobMs`.
  */
 export interface StepCycle {
-  /** Worker: reply k posted → session.run called (run ahead: batch, ids, feeds). */
+  /** Worker: reply k handed to postMessage → session.run called (postMessage, then batch, ids, feeds of the step run ahead). */
   workerBeforeRunMs: number;
   /** Worker: the onnxruntime-node session.run call, called → outputs arrived. */
   runMs: number;
   /** Worker: outputs arrived → the row's token sampled (logits, K/V advance, pages, sampling). */
   workerAfterRunMs: number;
-  /** Worker: token sampled → job k+1's message event (idle unless the job came before). */
+  /** Worker: token sampled → job k+1's message event, when that came later (idle, waiting for the main thread); else 0. */
   waitForJobMs: number;
-  /** Worker: job k+1's message event → reply k+1 posted (settle, reply built and posted). */
-  workerJobMs: number;
-  /** The whole cycle: reply k posted → reply k+1 posted. */
+  /** Worker: token sampled or job k+1 received, whichever was later → reply k+1 handed to postMessage. */
+  workerReplyMs: number;
+  /** The whole cycle: reply k handed to postMessage → reply k+1 handed to postMessage. */
   cycleMs: number;
-  /** Reply k posted (worker) → its message event on the main thread. */
+  /** Reply k handed to postMessage (worker) → its message event on the main thread. */
   hopToMainMs: number;
   /** Main: reply k's message event → its tokens flushed and the scheduler told. */
   mainApplyMs: number;
   /** Main: reply k applied → job k+1 posted (the loop plans and builds the next job). */
   mainPlanMs: number;
-  /** Job k+1 posted → its message event in the worker; null when the worker was still busy (queued, not a hop). */
+  /** Job k+1 posted → its message event in the worker; null when it waited out a native run (queued, not a hop). */
   hopToWorkerMs: number | null;
   /** GC pauses inside the cycle, each thread's summed. */
   mainGcMs: number;
@@ -47,8 +47,10 @@ const firstWithin = (ats: readonly number[], fromAt: number, toAt: number): numb
 
 /**
  * The warm decode cycles of one request from both threads' traces (jobs pair up in order: one job
- * in flight per slot). A cycle counts only when exactly one session.run ran ahead in it, after the
- * reply and before the next job was handled (the prefill's and the first decode's are not warm).
+ * in flight per slot). A cycle counts only when exactly one session.run began in it, after reply
+ * k (a step run ahead; the prefill's and the first decode's run inside their jobs and are left out).
+ * Job k+1 usually arrives before the run ahead executes (onnxruntime-node defers the native run by
+ * a setImmediate) and its reply waits for that run's token.
  */
 export function stepCyclesOf(main: ThreadTrace, worker: ThreadTrace): StepCycle[] {
   const posted = marksOf(main, 'jobPosted');
@@ -63,25 +65,29 @@ export function stepCyclesOf(main: ThreadTrace, worker: ThreadTrace): StepCycle[
   const cycles: StepCycle[] = [];
   for (let k = 0; k + 1 < numJobs; k++) {
     const startAt = replyAt[k]!;
-    const nextJobAt = jobAt[k + 1]!;
-    const runsInside = runStarts.filter((at) => at >= startAt && at < nextJobAt);
-    if (runsInside.length !== 1) continue;
-    const runStartAt = runsInside[0]!;
-    const runEndAt = firstWithin(runEnds, runStartAt, nextJobAt);
-    const sampledAt = runEndAt === null ? null : firstWithin(sampledAts, runEndAt, nextJobAt);
-    if (runEndAt === null || sampledAt === null) continue;
     const endAt = replyAt[k + 1]!;
+    const nextJobAt = jobAt[k + 1]!;
+    const runsInside = runStarts.filter((at) => at >= startAt && at < endAt);
+    if (runsInside.length !== 1 || nextJobAt < startAt) continue;
+    const runStartAt = runsInside[0]!;
+    const runEndAt = firstWithin(runEnds, runStartAt, endAt);
+    const sampledAt = runEndAt === null ? null : firstWithin(sampledAts, runEndAt, endAt);
+    if (runEndAt === null || sampledAt === null) continue;
+    const jobPostedAt = posted[k + 1]!;
+    // A hop only where the worker's event loop was free: a message event before runEnded came
+    // before the native run (it blocks the thread), or the job was posted after the token.
+    const isHop = nextJobAt < runEndAt || jobPostedAt >= sampledAt;
     cycles.push({
       workerBeforeRunMs: runStartAt - startAt,
       runMs: runEndAt - runStartAt,
       workerAfterRunMs: sampledAt - runEndAt,
-      waitForJobMs: nextJobAt - sampledAt,
-      workerJobMs: endAt - nextJobAt,
+      waitForJobMs: Math.max(0, nextJobAt - sampledAt),
+      workerReplyMs: endAt - Math.max(sampledAt, nextJobAt),
       cycleMs: endAt - startAt,
       hopToMainMs: received[k]! - startAt,
       mainApplyMs: applied[k]! - received[k]!,
-      mainPlanMs: posted[k + 1]! - applied[k]!,
-      hopToWorkerMs: posted[k + 1]! >= sampledAt ? nextJobAt - posted[k + 1]! : null,
+      mainPlanMs: jobPostedAt - applied[k]!,
+      hopToWorkerMs: isHop ? nextJobAt - jobPostedAt : null,
       mainGcMs: gcWithin(main, startAt, endAt),
       workerGcMs: gcWithin(worker, startAt, endAt),
     });

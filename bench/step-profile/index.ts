@@ -88,6 +88,7 @@ export async function run(argv: string[]): Promise<number> {
         .sort((a, b) => b.marks.length - a.marks.length)[0];
       if (!main || !worker) throw new Error('no step trace came back from the slot worker');
       cycles.push(...stepCyclesOf(main, worker));
+
       floorMs.push(...(await floor.decodeStepsMs(tokenizer.encode(text), workload.numOutputTokens - 1)));
       onProgress(`round ${round}/${workload.numRuns}`);
     }
@@ -102,16 +103,19 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 const PARTS = {
-  worker_before_run_ms: 'worker: reply posted → session.run called (batch, ids, feeds of the step run ahead)',
+  worker_before_run_ms:
+    'worker: reply handed to postMessage → session.run called (postMessage, then batch, ids, feeds of the step run ahead)',
   run_ms: 'worker: the onnxruntime-node session.run call (its setImmediate hop and output wrapping included)',
   worker_after_run_ms: 'worker: outputs arrived → token sampled (logits, K/V advance, pages, sampling)',
-  wait_for_job_ms: "worker: token sampled → next job's message event (idle waiting for the main thread)",
-  worker_job_ms: 'worker: job message event → reply posted (settle, reply built, postMessage)',
-  cycle_ms: 'worker: reply posted → next reply posted (one decode step as the worker runs them)',
-  hop_to_main_ms: 'reply posted (worker) → its message event on the main thread',
+  wait_for_job_ms:
+    "worker: token sampled → next job's message event, where that came later (idle, waiting for the main thread), else 0",
+  worker_reply_ms: 'worker: token sampled or job received, whichever later → reply handed to postMessage',
+  cycle_ms: 'worker: reply handed to postMessage → the next one (one decode step as the worker runs them)',
+  hop_to_main_ms: 'reply handed to postMessage (worker) → its message event on the main thread',
   main_apply_ms: 'main: reply message event → token flushed, scheduler told',
   main_plan_ms: 'main: reply applied → next job posted (plan, build, postMessage)',
-  hop_to_worker_ms: "job posted → worker's message event, only where the worker was idle (else it queued)",
+  hop_to_worker_ms:
+    "job posted → worker's message event, where the worker's event loop was free (else it queued behind a native run)",
   main_gc_ms: "main thread's GC pauses within the cycle (perf_hooks 'gc' entries, summed)",
   worker_gc_ms: "worker's GC pauses within the cycle (perf_hooks 'gc' entries, summed)",
 } as const;
@@ -121,7 +125,7 @@ const FIELDS: Record<keyof typeof PARTS, keyof StepCycle> = {
   run_ms: 'runMs',
   worker_after_run_ms: 'workerAfterRunMs',
   wait_for_job_ms: 'waitForJobMs',
-  worker_job_ms: 'workerJobMs',
+  worker_reply_ms: 'workerReplyMs',
   cycle_ms: 'cycleMs',
   hop_to_main_ms: 'hopToMainMs',
   main_apply_ms: 'mainApplyMs',
