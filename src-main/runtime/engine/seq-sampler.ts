@@ -4,6 +4,7 @@ import {
   applyPenalties,
   arePenaltiesNeutral,
   brokenScoresOf,
+  greedyOrBroken,
   sampleToken,
 } from '../sampling';
 import type { SamplerStart } from '../sampling/sampler';
@@ -30,6 +31,8 @@ export class SeqSampler {
    */
   sample(logits: Float32Array): SampledToken {
     const usable = logits.length > this.spec.vocabLimit ? logits.subarray(0, this.spec.vocabLimit) : logits;
+    // Greedy without penalties, the common case: one pass over the vocabulary instead of two.
+    if (this.spec.temperature <= 0 && !this.history) return this.greedy(usable);
     const brokenScores = brokenScoresOf(usable);
     if (brokenScores !== null) return { tokenId: 0, rngState: this.random.state, brokenScores };
     const penalized = this.history ? applyPenalties(usable, this.spec, this.history) : usable;
@@ -37,5 +40,14 @@ export class SeqSampler {
     this.history?.push(tokenId);
     markStep('sampled');
     return { tokenId, rngState: this.random.state };
+  }
+
+  /** Greedy's pick (no draw: the RNG state goes back unchanged), or why the scores are broken. */
+  private greedy(usable: Float32Array): SampledToken {
+    const picked = greedyOrBroken(usable);
+    markStep('sampled');
+    if ('brokenScores' in picked)
+      return { tokenId: 0, rngState: this.random.state, brokenScores: picked.brokenScores };
+    return { tokenId: picked.tokenId, rngState: this.random.state };
   }
 }

@@ -11,5 +11,5 @@ export { IncrementalDetokenizer } from './detokenizer';
 export type { Decoder } from './detokenizer';
 export { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS, SAMPLING_WIRE_NAMES } from './limits';
 export type { WireSamplingKey } from './limits';
-export { brokenScoresOf, describeBrokenScores } from './broken-scores';
+export { brokenScoresOf, describeBrokenScores, greedyOrBroken } from './broken-scores';
 export type { BrokenScores } from './broken-scores';

@@ -3,6 +3,8 @@ import {
   brokenScoresOf,
   DEFAULT_SAMPLING,
   describeBrokenScores,
+  greedyOrBroken,
+  argmax,
 } from '../../../../src-main/runtime/sampling';
 import { SeqSampler } from '../../../../src-main/runtime/engine/seq-sampler';
 
@@ -32,5 +34,21 @@ describe('broken scores', () => {
       expect(sampler.sample(scores(0, 3, 1, NaN)).brokenScores).toBeUndefined();
     }
     expect(describeBrokenScores('nan')).toBe('the model produced NaN scores: its weights are broken');
+  });
+
+  it('are found by greedy’s one-pass pick exactly as the check then argmax find them, ties to the lowest id', () => {
+    const cases = [
+      scores(0.5, NaN, 1),
+      scores(0.5, Infinity, 1),
+      scores(-Infinity, -Infinity),
+      scores(-Infinity, 2, -Infinity),
+      scores(3, 1, 3, 2),
+      scores(-1, -2, -0.5, -0.5),
+      Float32Array.from({ length: 4096 }, (_, i) => Math.sin(i * 7.3)),
+    ];
+    for (const logits of cases) {
+      const broken = brokenScoresOf(logits);
+      expect(greedyOrBroken(logits)).toEqual(broken ? { brokenScores: broken } : { tokenId: argmax(logits) });
+    }
   });
 });
