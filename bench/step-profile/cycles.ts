@@ -8,6 +8,8 @@ import type { StepMark, ThreadTrace } from '../../src-main/runtime/engine/step-t
 export interface StepCycle {
   /** Worker: reply k handed to postMessage → session.run called (postMessage, then batch, ids, feeds of the step run ahead). */
   workerBeforeRunMs: number;
+  /** Worker: postMessage of reply k, called → returned (the part of workerBeforeRunMs that wakes the main thread). */
+  postMessageMs: number;
   /** Worker: the onnxruntime-node session.run call, called → outputs arrived. */
   runMs: number;
   /** Worker: outputs arrived → the row's token sampled (logits, K/V advance, pages, sampling). */
@@ -58,6 +60,7 @@ export function stepCyclesOf(main: ThreadTrace, worker: ThreadTrace): StepCycle[
   const applied = marksOf(main, 'replyApplied');
   const jobAt = marksOf(worker, 'jobReceived');
   const replyAt = marksOf(worker, 'replyPosted');
+  const sentAts = marksOf(worker, 'replySent');
   const runStarts = marksOf(worker, 'runStarted');
   const runEnds = marksOf(worker, 'runEnded');
   const sampledAts = marksOf(worker, 'sampled');
@@ -79,6 +82,7 @@ export function stepCyclesOf(main: ThreadTrace, worker: ThreadTrace): StepCycle[
     const isHop = nextJobAt < runEndAt || jobPostedAt >= sampledAt;
     cycles.push({
       workerBeforeRunMs: runStartAt - startAt,
+      postMessageMs: (firstWithin(sentAts, startAt, runStartAt) ?? Number.NaN) - startAt,
       runMs: runEndAt - runStartAt,
       workerAfterRunMs: sampledAt - runEndAt,
       waitForJobMs: Math.max(0, nextJobAt - sampledAt),

@@ -105,6 +105,7 @@ export async function run(argv: string[]): Promise<number> {
 const PARTS = {
   worker_before_run_ms:
     'worker: reply handed to postMessage → session.run called (postMessage, then batch, ids, feeds of the step run ahead)',
+  post_message_ms: 'worker: postMessage of the reply, called → returned (part of worker_before_run)',
   run_ms: 'worker: the onnxruntime-node session.run call (its setImmediate hop and output wrapping included)',
   worker_after_run_ms: 'worker: outputs arrived → token sampled (logits, K/V advance, pages, sampling)',
   wait_for_job_ms:
@@ -122,6 +123,7 @@ const PARTS = {
 
 const FIELDS: Record<keyof typeof PARTS, keyof StepCycle> = {
   worker_before_run_ms: 'workerBeforeRunMs',
+  post_message_ms: 'postMessageMs',
   run_ms: 'runMs',
   worker_after_run_ms: 'workerAfterRunMs',
   wait_for_job_ms: 'waitForJobMs',

@@ -15,7 +15,7 @@ const CHANNEL = 'first-frame-step-trace';
 /**
  * The stamps, in the order one decode step meets them. Main thread: `jobPosted` (RunnerClient
  * posts a job), `replyReceived` (its reply's message event), `replyApplied` (tokens flushed,
- * the next iteration not yet run). Worker: `jobReceived` (message event), `replyPosted` (handed to postMessage),
+ * the next iteration not yet run). Worker: `jobReceived` (message event), `replyPosted` (handed to postMessage), `replySent` (postMessage returned),
  * `runStarted`/`runEnded` (the onnxruntime-node `session.run` call), `sampled` (a row's token picked).
  */
 export type StepMark =
@@ -24,6 +24,7 @@ export type StepMark =
   | 'replyApplied'
   | 'jobReceived'
   | 'replyPosted'
+  | 'replySent'
   | 'runStarted'
   | 'runEnded'
   | 'sampled';

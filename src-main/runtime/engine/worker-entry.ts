@@ -70,6 +70,7 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
     (reply) => {
       markStep('replyPosted');
       parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
+      markStep('replySent');
       // The reply is on its way: run the next decode step while the main thread reads it. Its page
       // copies wait for the next job (SlotExecutor.step): done here they took the core the main
       // thread needed to flush the token (measured in docs/benchmarks.md). After the last step or

@@ -28,11 +28,13 @@ describe('stepCyclesOf', () => {
         ['runEnded', 9],
         ['sampled', 9.5],
         ['replyPosted', 10],
+        ['replySent', 10.125],
         ['runStarted', 10.25],
         ['jobReceived', 10.75],
         ['runEnded', 17],
         ['sampled', 17.5],
         ['replyPosted', 18],
+        ['replySent', 18.125],
         ['runStarted', 18.25],
         ['runEnded', 25],
         ['sampled', 25.5],
@@ -56,6 +58,7 @@ describe('stepCyclesOf', () => {
     expect(cycles).toEqual([
       {
         workerBeforeRunMs: 0.25,
+        postMessageMs: 0.125,
         runMs: 6.75,
         workerAfterRunMs: 0.5,
         waitForJobMs: 0,
@@ -70,6 +73,7 @@ describe('stepCyclesOf', () => {
       },
       {
         workerBeforeRunMs: 0.25,
+        postMessageMs: 0.125,
         runMs: 6.75,
         workerAfterRunMs: 0.5,
         waitForJobMs: 1.5,
