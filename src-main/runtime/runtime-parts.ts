@@ -11,7 +11,7 @@ import { EngineLoop } from './engine-loop';
 import { Scheduler } from './scheduler';
 import { threadsOf } from './settings';
 import { SlotRegistry } from './slots';
-import type { TokenizerThread } from './tokenize';
+import type { PromptThreads } from './tokenize';
 import type { RuntimeOptions } from './runtime-options';
 
 /**
@@ -98,7 +98,7 @@ export function buildEngine(
   options: RuntimeOptions,
   catalogue: ModelCatalogue,
   registry: SlotRegistry,
-  tokenizer: TokenizerThread,
+  threads: PromptThreads,
   disk: DiskPages | null = null,
 ): EngineParts {
   const pages = options.isPaging ? new PageStore(options.pageSize, disk) : null;
@@ -111,7 +111,7 @@ export function buildEngine(
     store: pages,
     pageSize: options.pageSize,
     limits: options,
-    tokenizeLong: (model, text) => tokenizer.encode(model, text),
+    promptThreads: threads,
     log: options.log,
   });
   const dispose = () => {
@@ -143,12 +143,12 @@ export function buildDiskPages(options: RuntimeOptions): DiskPages | null {
 }
 
 /** Warms the tokenizer thread for a model as soon as its slot finishes loading. */
-export function warmTokenizerOnLoad(registry: SlotRegistry, tokenizer: TokenizerThread): void {
+export function warmTokenizerOnLoad(registry: SlotRegistry, threads: PromptThreads): void {
   registry.onEvent((event) => {
     const slot =
       event.toStatus === 'resident' && event.fromStatus === 'prefetching'
         ? registry.list().find((s) => s.slotId === event.slotId)
         : undefined;
-    if (slot) tokenizer.warm(slot.model);
+    if (slot) threads.warm(slot.model);
   });
 }

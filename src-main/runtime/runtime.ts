@@ -19,7 +19,7 @@ import type { GenerationRequest, GenerationSink } from './scheduler';
 import { applyLevelOf, changedSettings, describeChange, mergeSettings, pickSettings } from './settings';
 import type { RuntimeSettings, SettingsPatch } from './settings';
 import type { SlotRegistry } from './slots';
-import { TokenizerThread } from './tokenize';
+import { PromptThreads } from './tokenize';
 import type { KeepAlive, Slot, SlotEvent } from './slots';
 import { defaultRuntimeOptions } from './runtime-options';
 import type { RuntimeOptions } from './runtime-options';
@@ -49,7 +49,7 @@ export class Runtime {
     readonly registry: SlotRegistry,
     private parts: EngineParts,
     private readonly rate: PrefillRate,
-    private readonly tokenizer: TokenizerThread,
+    private readonly threads: PromptThreads,
     /** The disk tier under the pages (null: none), kept across engine rebuilds. */
     readonly disk: DiskPages | null,
   ) {
@@ -74,11 +74,11 @@ export class Runtime {
     await catalogue.refresh();
     let runtime: Runtime | null = null;
     const registry = buildRegistry(options, (identity) => runtime?.pages?.dropIdentity(identity));
-    const tokenizer = new TokenizerThread();
-    warmTokenizerOnLoad(registry, tokenizer);
+    const threads = new PromptThreads();
+    warmTokenizerOnLoad(registry, threads);
     const disk = buildDiskPages(options);
-    const parts = buildEngine(options, catalogue, registry, tokenizer, disk);
-    runtime = new Runtime(options, catalogue, registry, parts, new PrefillRate(), tokenizer, disk);
+    const parts = buildEngine(options, catalogue, registry, threads, disk);
+    runtime = new Runtime(options, catalogue, registry, parts, new PrefillRate(), threads, disk);
     return runtime;
   }
 
@@ -129,7 +129,7 @@ export class Runtime {
   /**
    * What sending this chat would do, without sending it: the turns that fit the context, the
    * pages already cached and the TTFT the measured prefill rate predicts (a long prompt is
-   * tokenized in the tokenizer thread). Rejects when the model cannot be resolved.
+   * tokenized, and a slow template rendered, off the serving thread). Rejects when the model cannot be resolved.
    */
   planChat(input: ChatPlanInput): Promise<ChatPlan> {
     return planChat(
@@ -140,7 +140,7 @@ export class Runtime {
         pageSize: this.options.pageSize,
         limits: this.options,
         rate: this.rate,
-        tokenizeLong: (model, text) => this.tokenizer.encode(model, text),
+        promptThreads: this.threads,
         queueNow: () => this.load(),
       },
       input,
@@ -309,7 +309,7 @@ export class Runtime {
     engine.shutdown();
     for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();
-    await this.tokenizer.close();
+    await this.threads.close();
     this.parts.dispose();
     await this.disk?.settle();
   }
@@ -341,7 +341,7 @@ export class Runtime {
     Object.assign(this.options, after);
     this.registry.setBuildOptions(slotBuildOptionsOf(this.options));
     this.parts.dispose();
-    this.parts = buildEngine(this.options, this.catalogue, this.registry, this.tokenizer, this.disk);
+    this.parts = buildEngine(this.options, this.catalogue, this.registry, this.threads, this.disk);
     this.forwardTimelines();
     return { evictedSlotIds, numDroppedPages };
   }

@@ -97,12 +97,12 @@ export class RequestIntake {
     entry.recorder.enter('route', clock.now());
     let routed: RoutedRequest | Promise<RoutedRequest>;
     try {
-      routed = routeRequest(entry.request, catalogue, limits, this.deps.tokenizeLong);
+      routed = routeRequest(entry.request, catalogue, limits, this.deps.promptThreads);
     } catch (error) {
       return this.host.reject(entry, asRejected(error));
     }
     if (!(routed instanceof Promise)) return this.place(entry, routed);
-    // A long prompt is being tokenized in its thread: the request waits here, still in `route`.
+    // A long prompt or a slow template is being worked on off this thread: the request waits here, still in `route`.
     const { requestId } = entry.request;
     this.tokenizing.set(requestId, entry);
     routed.then(

@@ -1,7 +1,8 @@
-import { encodesInline } from '../model';
 import type { ChatTurn, ModelCatalogue } from '../model';
 import type { PageStore } from '../pages';
-import type { RequestLimits, TokenizeLong } from '../scheduler/route';
+import type { RequestLimits } from '../scheduler/route';
+import { encodePromptIds, renderChatPrompt } from '../tokenize';
+import type { OffThreadPrompts } from '../tokenize';
 import type { SlotRegistry } from '../slots';
 import type { ChatFit, ContextOverflow } from './fit-chat';
 import { fitChat } from './fit-chat';
@@ -57,8 +58,8 @@ export interface PlanDeps {
   pageSize: number;
   limits: RequestLimits;
   rate: PrefillRate;
-  /** Encodes a long rendered prompt off the serving thread (null: inline, as in unit tests). */
-  tokenizeLong: TokenizeLong | null;
+  /** Renders a slow template and encodes a long prompt off the serving thread (null: inline, as in unit tests). */
+  promptThreads: OffThreadPrompts | null;
   /** The engine's queue now (absent: nothing ahead, as in unit tests). */
   queueNow?: () => QueueNow;
 }
@@ -66,8 +67,8 @@ export interface PlanDeps {
 /**
  * Plans one chat turn without running it; rejects with an Error naming the model when it cannot
  * load. A rendered prompt with more than PROMPT_LIMITS.inlineTokenizeChars not in the tokenizer's
- * cache is tokenized in the tokenizer thread, as a request's is, so planning never holds the
- * serving thread for long.
+ * cache is tokenized in the tokenizer thread, and a slow template rendered in the template thread,
+ * as a request's are, so planning never holds the serving thread for long.
  */
 export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<ChatPlan> {
   // The same default as the route: the setting first, else the catalogue's own pick.
@@ -75,14 +76,12 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
   if (!modelId) throw new Error('no model is available: the models folder is empty or broken');
   const model = deps.catalogue.resolve(modelId);
   if (model instanceof Error) throw model;
-  const { tokenizer, shape } = model.folder;
+  const { shape } = model.folder;
   const maxTokens = input.maxTokens ?? deps.limits.defaultMaxTokens;
   const fit = await fitChat(
-    (messages) => {
-      const prompt = tokenizer.renderChat(messages);
-      return deps.tokenizeLong === null || encodesInline(tokenizer, prompt)
-        ? tokenizer.encodePrompt(prompt)
-        : deps.tokenizeLong(model, prompt);
+    async (messages) => {
+      const prompt = await renderChatPrompt(model, messages, deps.promptThreads);
+      return encodePromptIds(model, prompt, deps.promptThreads);
     },
     input.messages,
     {

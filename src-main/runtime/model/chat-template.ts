@@ -20,6 +20,18 @@ export const TEMPLATE_LIMITS = {
    * since a normal template on a machine busy with other work must never be called broken.
    */
   maxMs: 2_000,
+  /**
+   * Steps a render may take on the serving thread (TextTokenizer.renderChatInline): past it the
+   * render is abandoned and done again in the template thread, so one request's template never
+   * holds the others. A 200-message conversation through the bundled model's template takes
+   * under 4,000 (test/unit/runtime/model/chat-template-inline.test.ts).
+   */
+  inlineSteps: 10_000,
+  /**
+   * Wall time a render may take on the serving thread (ms), checked at every step: the same
+   * hand-off, for a template whose few steps are slow (or a busy machine).
+   */
+  inlineMs: 10,
   /** Items one `range()` may produce. */
   maxRangeItems: 10_000,
   /** Largest integer a template may compute (widths, counts). */
@@ -36,14 +48,42 @@ export class TemplateError extends Error {
   }
 }
 
+/** The work one render may do: interpreter steps and wall time (ms), the latter a backstop. */
+export interface RenderBudget {
+  maxSteps: number;
+  maxMs: number;
+}
+
+/** A render that ran past its RenderBudget (a TemplateError, so callers that only bound it see one). */
+export class TemplateOverBudget extends TemplateError {
+  constructor(
+    /** Which part of the budget ran out. */
+    readonly bound: 'steps' | 'time',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TemplateOverBudget';
+  }
+}
+
 /** A parsed chat template whose renders are bounded by TEMPLATE_LIMITS. */
 export class ChatTemplate {
-  private constructor(private readonly parsed: Template['parsed']) {}
+  /**
+   * Set once a render took more steps than the serving thread's budget: the template's later
+   * renders go straight to the template thread, so a slow template costs the serving thread once.
+   */
+  private isOverInlineBudget = false;
+
+  private constructor(
+    /** The template's text: the template thread parses its own copy from it. */
+    readonly source: string,
+    private readonly parsed: Template['parsed'],
+  ) {}
 
   /** Parses a template; throws TemplateError on a syntax error. */
   static parse(source: string): ChatTemplate {
     try {
-      return new ChatTemplate(new Template(source).parsed);
+      return new ChatTemplate(source, new Template(source).parsed);
     } catch (error) {
       throw new TemplateError(`cannot be parsed (${(error as Error).message})`);
     }
@@ -58,10 +98,32 @@ export class ChatTemplate {
     inputChars: number,
     maxSteps: number = TEMPLATE_LIMITS.maxSteps,
   ): string {
+    return this.renderWithin(items, inputChars, { maxSteps, maxMs: TEMPLATE_LIMITS.maxMs });
+  }
+
+  /**
+   * Renders within the serving thread's budget (TEMPLATE_LIMITS.inlineSteps, inlineMs); null
+   * when it would take more (after more steps: for every later call too, without rendering): the
+   * caller renders it in the template thread. Any other failure throws TemplateError.
+   */
+  renderInline(items: Record<string, unknown>, inputChars: number): string | null {
+    if (this.isOverInlineBudget) return null;
+    const budget = { maxSteps: TEMPLATE_LIMITS.inlineSteps, maxMs: TEMPLATE_LIMITS.inlineMs };
+    try {
+      return this.renderWithin(items, inputChars, budget);
+    } catch (error) {
+      if (!(error instanceof TemplateOverBudget)) throw error;
+      // Steps are the template's own work; time may be a busy machine's, so it is not held against it.
+      if (error.bound === 'steps') this.isOverInlineBudget = true;
+      return null;
+    }
+  }
+
+  private renderWithin(items: Record<string, unknown>, inputChars: number, budget: RenderBudget): string {
     const env = new Environment();
     for (const [key, value] of Object.entries({ ...GLOBALS, ...items })) env.set(key, value);
     const maxStringChars = TEMPLATE_LIMITS.baseStringChars + 8 * inputChars;
-    const interpreter = new BoundedInterpreter(env, maxStringChars, maxSteps);
+    const interpreter = new BoundedInterpreter(env, maxStringChars, budget);
     try {
       const result = interpreter.run(this.parsed) as { value: unknown };
       return String(result.value);
@@ -81,7 +143,7 @@ class BoundedInterpreter extends Interpreter {
   constructor(
     env: Environment,
     private readonly maxStringChars: number,
-    private readonly maxSteps: number,
+    private readonly budget: RenderBudget,
   ) {
     super(env);
   }
@@ -110,10 +172,11 @@ class BoundedInterpreter extends Interpreter {
 
   private step(count: number): void {
     this.numSteps += count;
-    if (this.numSteps > this.maxSteps)
-      throw new TemplateError(`took more than ${this.maxSteps} steps (a runaway loop?)`);
-    if (performance.now() - this.startMs > TEMPLATE_LIMITS.maxMs)
-      throw new TemplateError(`took longer than ${TEMPLATE_LIMITS.maxMs} ms to render`);
+    const { maxSteps, maxMs } = this.budget;
+    if (this.numSteps > maxSteps)
+      throw new TemplateOverBudget('steps', `took more than ${maxSteps} steps (a runaway loop?)`);
+    if (performance.now() - this.startMs > maxMs)
+      throw new TemplateOverBudget('time', `took longer than ${maxMs} ms to render`);
   }
 }
 

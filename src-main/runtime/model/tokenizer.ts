@@ -21,6 +21,18 @@ export interface TokenizerFiles {
   chatTemplateFile?: string | null;
 }
 
+/** A chat ready for its template: see TextTokenizer.chatInput. */
+export interface ChatInput {
+  /** The template's variables (messages escaped, generation prompt on, BOS/EOS texts). */
+  items: { messages: ChatTurn[]; add_generation_prompt: boolean; bos_token: string; eos_token: string };
+  /** Characters of the messages' own text (bounds the text a render may produce). */
+  inputChars: number;
+  /** What each placeholder in the escaped text stands for. */
+  literals: readonly string[];
+  /** The prompt when the model has no template: the escaped messages, one per line. */
+  untemplated: PromptText;
+}
+
 /** The conversation a template is test-rendered with at listing (a system turn is retried without). */
 const SAMPLE_CHAT: ChatTurn[] = [
   { role: 'system', content: 'You are helpful.' },
@@ -210,6 +222,37 @@ export class TextTokenizer {
    * runaway template throws TemplateError.
    */
   renderChat(messages: readonly ChatTurn[], maxSteps?: number): PromptText {
+    const chat = this.chatInput(messages);
+    if (!this.template) return chat.untemplated;
+    return {
+      kind: 'chat',
+      text: this.template.render(chat.items, chat.inputChars, maxSteps),
+      literals: chat.literals,
+    };
+  }
+
+  /**
+   * renderChat within the serving thread's budget (ChatTemplate.renderInline); null when the
+   * template needs more: render it with `chatInput` in the template thread instead.
+   */
+  renderChatInline(messages: readonly ChatTurn[]): PromptText | null {
+    const chat = this.chatInput(messages);
+    if (!this.template) return chat.untemplated;
+    const text = this.template.renderInline(chat.items, chat.inputChars);
+    return text === null ? null : { kind: 'chat', text, literals: chat.literals };
+  }
+
+  /** The chat template's text (null: the model has none). */
+  get templateSource(): string | null {
+    return this.template?.source ?? null;
+  }
+
+  /**
+   * What the template renders for `messages`: its variables (message text escaped: see
+   * renderChat), the messages' characters (its string bound), the literals the escapes stand for,
+   * and the prompt used when there is no template. Throws TemplateError when escaping fails.
+   */
+  chatInput(messages: readonly ChatTurn[]): ChatInput {
     const table = new LiteralTable(this.specials.keys());
     let escaped: ChatTurn[];
     try {
@@ -218,19 +261,17 @@ export class TextTokenizer {
       throw new TemplateError(`could not be given the messages: ${(error as Error).message}`);
     }
     const literals = table.literals;
-    if (!this.template) return { kind: 'chat', text: escaped.map((m) => m.content).join('\n'), literals };
-    const inputChars = messages.reduce((sum, m) => sum + m.content.length, 0);
-    const text = this.template.render(
-      {
+    return {
+      items: {
         messages: escaped,
         add_generation_prompt: true,
         bos_token: this.bosToken ?? '',
         eos_token: this.eosToken ?? '',
       },
-      inputChars,
-      maxSteps,
-    );
-    return { kind: 'chat', text, literals };
+      inputChars: messages.reduce((sum, m) => sum + m.content.length, 0),
+      literals,
+      untemplated: { kind: 'chat', text: escaped.map((m) => m.content).join('\n'), literals },
+    };
   }
 
   /**

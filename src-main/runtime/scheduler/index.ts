@@ -5,6 +5,6 @@ export type { SeatHolder } from './seat-ledger';
 export { SEQUENCE_TRANSITIONS, Sequence } from './sequence';
 export type { SequenceStatus } from './sequence';
 export { RequestRejected, asRejected, describeRoute, routeRequest } from './route';
-export type { RequestLimits, RoutedRequest, TokenizeLong } from './route';
+export type { RequestLimits, RoutedRequest } from './route';
 export type { GenerationChunk, GenerationOutcome, GenerationRequest, GenerationSink } from './request';
 export { restoreFromDisk } from './prefix-lookup';

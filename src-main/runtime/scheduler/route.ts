@@ -1,6 +1,8 @@
 import type { TimelineRecorder } from '../../telemetry/timeline';
-import { encodesInline, rawPrompt, TemplateError } from '../model';
-import type { CatalogueModel, ModelCatalogue, PromptText } from '../model';
+import { rawPrompt, TemplateError } from '../model';
+import type { CatalogueModel, ChatTurn, ModelCatalogue, PromptText } from '../model';
+import { encodePromptIds, renderChatPrompt } from '../tokenize';
+import type { OffThreadPrompts } from '../tokenize';
 import { DEFAULT_SAMPLING, SAMPLING_LIMITS } from '../sampling';
 import type { SamplingParams } from '../sampling';
 import { maxPromptChars } from '../../limits';
@@ -43,20 +45,18 @@ export interface RoutedRequest {
   maxTokens: number;
 }
 
-/** Encodes a long prompt off the serving thread (the runtime's tokenizer thread). */
-export type TokenizeLong = (model: CatalogueModel, prompt: PromptText) => Promise<number[]>;
-
 /**
  * Resolves a request's requirements (the `route` part): model, prompt tokens, limits and
  * sampling. Throws `RequestRejected` with a message that says what to fix. A prompt is bounded
- * by characters before any tokenizer sees it; a long one is tokenized by `tokenizeLong` off the
- * serving thread, and then the result is a promise (that rejects the same way).
+ * by characters before any tokenizer sees it; a chat whose template is over the serving thread's
+ * budget is rendered, and a long prompt tokenized, in `threads` off the serving thread, and then
+ * the result is a promise (that rejects the same way).
  */
 export function routeRequest(
   request: GenerationRequest,
   catalogue: ModelCatalogue,
   limits: RequestLimits,
-  tokenizeLong: TokenizeLong | null = null,
+  threads: OffThreadPrompts | null = null,
 ): RoutedRequest | Promise<RoutedRequest> {
   const modelId = request.modelId ?? limits.defaultModel ?? catalogue.defaultModelId();
   if (!modelId)
@@ -64,12 +64,15 @@ export function routeRequest(
   const model = catalogue.resolve(modelId);
   if (model instanceof Error) throw new RequestRejected('not_found', model.message);
   const settings = { sampling: samplingOf(request), seed: seedOf(request) };
-  const prompt = promptText(request, model, limits);
+  const withIds = (ids: number[]) => withPrompt(request, model, limits, settings, ids);
   // What the cache already holds costs nothing to encode: a long history with a short new turn
   // stays on this thread, so `route` does not grow with the history.
-  if (tokenizeLong === null || encodesInline(model.folder.tokenizer, prompt))
-    return withPrompt(request, model, limits, settings, model.folder.tokenizer.encodePrompt(prompt));
-  return tokenizeLong(model, prompt).then((ids) => withPrompt(request, model, limits, settings, ids));
+  const encoded = (prompt: PromptText) => {
+    const ids = encodePromptIds(model, prompt, threads);
+    return ids instanceof Promise ? ids.then(withIds) : withIds(ids);
+  };
+  const prompt = promptText(request, model, limits, threads);
+  return prompt instanceof Promise ? prompt.then(encoded) : encoded(prompt);
 }
 
 /** The rest of routing once the prompt's ids are known: the token limits and the output budget. */
@@ -108,7 +111,12 @@ function withPrompt(
  * Refused unread when it has more characters than the token limit could ever hold
  * (limits.ts: no token stands for more than PROMPT_LIMITS.maxCharsPerToken characters).
  */
-function promptText(request: GenerationRequest, model: CatalogueModel, limits: RequestLimits): PromptText {
+function promptText(
+  request: GenerationRequest,
+  model: CatalogueModel,
+  limits: RequestLimits,
+  threads: OffThreadPrompts | null,
+): PromptText | Promise<PromptText> {
   const prompt = request.prompt;
   const maxChars = maxPromptChars(limits.maxPromptTokens);
   const numChars =
@@ -128,10 +136,13 @@ function promptText(request: GenerationRequest, model: CatalogueModel, limits: R
       'invalid_input',
       `the chat has ${prompt.messages.length.toLocaleString('en-US')} messages; at most ${maxMessages.toLocaleString('en-US')} can fit in ${maxMessages} tokens (each message takes at least one), so it was refused without rendering`,
     );
-  const rendered = renderChat(model, prompt.messages);
-  if (rendered.text.length > maxChars)
-    throw tooManyChars("the chat template's output", rendered.text.length, maxChars, limits);
-  return rendered;
+  const checked = (rendered: PromptText) => {
+    if (rendered.text.length > maxChars)
+      throw tooManyChars("the chat template's output", rendered.text.length, maxChars, limits);
+    return rendered;
+  };
+  const rendered = renderChat(model, prompt.messages, threads);
+  return rendered instanceof Promise ? rendered.then(checked) : checked(rendered);
 }
 
 function tooManyChars(
@@ -146,18 +157,27 @@ function tooManyChars(
   );
 }
 
-/** The chat template's text; a template that fails or runs past its bounds refuses the request. */
+/**
+ * The chat template's text (off the serving thread when its template is slow: see
+ * renderChatPrompt); a template that fails or runs past its bounds refuses the request.
+ */
 function renderChat(
   model: CatalogueModel,
-  messages: Parameters<CatalogueModel['folder']['tokenizer']['renderChat']>[0],
-): PromptText {
+  messages: readonly ChatTurn[],
+  threads: OffThreadPrompts | null,
+): PromptText | Promise<PromptText> {
   try {
-    return model.folder.tokenizer.renderChat(messages);
+    const rendered = renderChatPrompt(model, messages, threads);
+    return rendered instanceof Promise ? rendered.catch(templateRefusal) : rendered;
   } catch (error) {
-    if (error instanceof TemplateError)
-      throw new RequestRejected('invalid_input', `chat template ${error.message}`);
-    throw error;
+    return templateRefusal(error);
   }
+}
+
+function templateRefusal(error: unknown): never {
+  if (error instanceof TemplateError)
+    throw new RequestRejected('invalid_input', `chat template ${error.message}`);
+  throw error;
 }
 
 function samplingOf(request: GenerationRequest): SamplingParams {

@@ -1,3 +1,5 @@
+import type { ChatInput } from '../model';
+
 /** A request to the tokenizer thread: encode `text` with the tokenizer of the folder at `folder` (nothing added). */
 export interface EncodeJob {
   id: number;
@@ -17,3 +19,18 @@ export interface EncodeJob {
  */
 export type EncodeReply =
   { id: number; ids: number[]; numIdsPerPart: number[] | null } | { id: number; error: string };
+
+/**
+ * A request to the template thread: render a chat template over variables already prepared on
+ * the serving thread (TextTokenizer.chatInput: message text escaped), within TEMPLATE_LIMITS.
+ */
+export interface RenderJob {
+  id: number;
+  /** The template's text (the thread keeps the few it parsed last). */
+  source: string;
+  items: ChatInput['items'];
+  inputChars: number;
+}
+
+/** The template thread's answer: the rendered text, or the TemplateError's message. */
+export type RenderReply = { id: number; text: string } | { id: number; error: string };

@@ -47,6 +47,7 @@ describe.skipIf(reason !== null)(
         'out/main/index.js',
         'out/main/engine-worker.js',
         'out/main/tokenizer-worker.js',
+        'out/main/template-worker.js',
         'out/main/gguf-convert-worker.js',
         'out/main/listing-worker.js',
         'out/main/trace-import-worker.js',

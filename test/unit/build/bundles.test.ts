@@ -44,6 +44,7 @@ describe('electron-vite build', () => {
       'main/engine-worker.js',
       'main/trace-import-worker.js',
       'main/tokenizer-worker.js',
+      'main/template-worker.js',
       'main/gguf-convert-worker.js',
       'main/listing-worker.js',
       'preload/index.cjs',

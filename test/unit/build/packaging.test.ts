@@ -131,6 +131,7 @@ describe('electron-builder config', () => {
       'engine-worker',
       'gguf-convert-worker',
       'listing-worker',
+      'template-worker',
       'tokenizer-worker',
       'trace-import-worker',
     ]);
