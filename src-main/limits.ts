@@ -105,12 +105,20 @@ export const TRACE_LIMITS = {
   maxIdChars: 1_000,
   /** Longest request a record may span, first stamp to last (ms). */
   maxSpanMs: DAY_MS,
-  /** Most inter-token gaps one import may hold in memory (≈ 8 bytes each). */
+  /**
+   * Most inter-token gaps one import may bring (its records' token counts): each becomes a stored
+   * value at commit. In memory before then they are aggregated (trace/gap-pool.ts).
+   */
   maxTotalGaps: 20_000_000,
   /** Rejected lines listed one by one; beyond this they are only counted. */
   maxListedRejections: 1_000,
   /** Timelines per message from the import worker (each message is one short main-thread turn). */
   batchSize: 500,
+  /**
+   * Inter-token gaps per message from the import worker (≈ 8 MB): a batch ends at this many even
+   * with fewer than batchSize timelines, since one 300-character record may claim a million tokens.
+   */
+  batchGaps: 1_000_000,
   /** The import worker's heap (MB): a file that still outgrows it fails that import, not the app. */
   workerHeapMb: 3_072,
   /**

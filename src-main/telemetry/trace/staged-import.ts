@@ -4,6 +4,7 @@ import type { ReportColumns, ScalarField } from '../report/columns';
 import { SCALAR_FIELDS, writeScalars } from '../report/columns';
 import type { LatencyReport } from '../report/types';
 import type { Timeline } from '../timeline/schema';
+import { GapPool } from './gap-pool';
 import { parseTraceLine } from './parse-line';
 
 /** Typed arrays start this long and double, so a small import allocates little. */
@@ -17,9 +18,13 @@ export interface RetainedState {
   numLines: number;
   /** Characters of those lines. */
   numLineChars: number;
-  /** Inter-token gaps pooled for the report. */
+  /** Inter-token gaps pooled for the report (GapPool: held as far fewer values when they repeat). */
   numGaps: number;
-  /** Upper bound on the bytes all of it takes: text at 2 bytes a character, arrays at capacity. */
+  /**
+   * Upper bound on the bytes all of it takes, gaps included: text at 2 bytes a character, arrays
+   * at capacity. It follows the characters read, never the token counts lines claim, so the
+   * import budget's count of file bytes bounds it (TRACE_LIMITS.maxBytesInFlight).
+   */
   numBytes: number;
 }
 
@@ -36,8 +41,7 @@ export class StagedImport {
   private numRows = 0;
   private rowCapacity = MIN_CAPACITY;
   private scalars = SCALAR_FIELDS.map(() => new Float64Array(MIN_CAPACITY));
-  private gaps = new Float64Array(MIN_CAPACITY);
-  private numGaps = 0;
+  private readonly gaps = new GapPool();
   private readonly modelIds: string[] = [];
   private readonly requestIds: string[] = [];
   private readonly internedModelIds = new Map<string, string>();
@@ -52,25 +56,32 @@ export class StagedImport {
     writeScalars(timeline, this.row, 0);
     for (let f = 0; f < this.scalars.length; f++) this.scalars[f]![this.numRows] = this.row[f]!;
     this.numRows++;
-    this.addGaps(timeline.itlMs);
+    this.gaps.add(timeline.itlMs);
     this.modelIds.push(this.intern(timeline.modelId));
     this.requestIds.push(timeline.requestId);
   }
 
   /** The report over every staged timeline; null when none was staged. */
   report(): LatencyReport | null {
-    return this.numRows === 0 ? null : buildReportFromColumns(this.columns());
+    if (this.numRows === 0) return null;
+    return { ...buildReportFromColumns(this.columns()), itl: this.gaps.distribution() };
   }
 
-  /** The next `TRACE_LIMITS.batchSize` timelines, parsed again under `runId`; [] when all are sent. */
-  nextBatch(runId: string | null): Timeline[] {
+  /**
+   * The next timelines, parsed again under `runId`: up to `TRACE_LIMITS.batchSize` of them, and
+   * no more once they hold `maxGaps` gaps (a seed record's claimed tokens become gaps here, a
+   * million for 300 characters); [] when all are sent.
+   */
+  nextBatch(runId: string | null, maxGaps: number = TRACE_LIMITS.batchGaps): Timeline[] {
     const end = Math.min(this.lines.length, this.numSent + TRACE_LIMITS.batchSize);
     const batch: Timeline[] = [];
-    for (; this.numSent < end; this.numSent++) {
+    let numGaps = 0;
+    for (; this.numSent < end && numGaps < maxGaps; this.numSent++) {
       const parsed = parseTraceLine(this.lines[this.numSent]!, runId);
       if (!('timeline' in parsed)) throw new Error(`a staged line no longer parses: ${parsed.reason}`);
       this.lines[this.numSent] = '';
       batch.push(parsed.timeline);
+      numGaps += parsed.timeline.itlMs.length;
     }
     return batch;
   }
@@ -80,17 +91,17 @@ export class StagedImport {
     this.lines = [];
     this.numLineChars = 0;
     this.scalars = [];
-    this.gaps = new Float64Array(0);
+    this.gaps.clear();
   }
 
   /** What this import holds now (see RetainedState). */
   retained(): RetainedState {
-    const numArrayBytes = (this.scalars.length * this.rowCapacity + this.gaps.length) * 8;
+    const numArrayBytes = this.scalars.length * this.rowCapacity * 8 + this.gaps.numBytes;
     return {
       numTimelines: 0,
       numLines: this.lines.length,
       numLineChars: this.numLineChars,
-      numGaps: this.numGaps,
+      numGaps: this.gaps.numGaps,
       numBytes: this.numLineChars * 2 + numArrayBytes,
     };
   }
@@ -104,24 +115,14 @@ export class StagedImport {
       values,
       modelIds: this.modelIds,
       requestIds: this.requestIds,
-      itlGapsMs: this.gaps.subarray(0, this.numGaps),
+      // The gaps' distribution comes from the pool (report): none are listed one by one.
+      itlGapsMs: new Float64Array(0),
     };
   }
 
   private growRows(): void {
     this.rowCapacity *= 2;
     this.scalars = this.scalars.map((column) => grown(column, this.rowCapacity));
-  }
-
-  private addGaps(itlMs: readonly number[]): void {
-    const needed = this.numGaps + itlMs.length;
-    // Doubling, but never past the import's gap cap (TraceImport rejects lines beyond it).
-    if (needed > this.gaps.length)
-      this.gaps = grown(
-        this.gaps,
-        Math.max(needed, Math.min(this.gaps.length * 2, TRACE_LIMITS.maxTotalGaps)),
-      );
-    for (let g = 0; g < itlMs.length; g++) this.gaps[this.numGaps++] = itlMs[g]!;
   }
 
   // JSON.parse makes a fresh string per line; a trace names few models, so keep one of each.

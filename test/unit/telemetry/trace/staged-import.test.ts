@@ -80,4 +80,39 @@ describe('staged trace import', () => {
     staged.clear();
     expect(staged.retained()).toMatchObject({ numLines: 0, numLineChars: 0, numBytes: 0 });
   });
+
+  it('holds the same bytes whether its records claim 2 or 20,000 tokens each, and reports every gap', async () => {
+    // Many small uploads of such records each held up to 160 MB of gaps beyond their budgeted bytes.
+    const records = (numTokens: number) =>
+      Array.from({ length: 20 }, (_, i) =>
+        JSON.stringify({
+          ...seedRecord(`c${i}`),
+          output_tokens: numTokens,
+          last_token_client_ms: 1_240 + 7 * i,
+        }),
+      ).join('\n');
+    const claimed = records(20_000);
+    const few = stage(records(2)).staged.retained();
+    const { staged } = stage(claimed);
+    const many = staged.retained();
+    expect(many.numGaps).toBe(20 * 19_999);
+    expect(many.numBytes).toBe(few.numBytes + 2 * (many.numLineChars - few.numLineChars));
+    const whole = await importTraceText(claimed);
+    expect(staged.report()!.itl).toEqual(buildReport(whole.timelines).itl);
+  });
+
+  it('commits a batch no larger than its gap bound, however many tokens the records claim', () => {
+    const line = JSON.stringify({ ...seedRecord('g'), output_tokens: 3_001 });
+    const { staged } = stage(Array.from({ length: 12 }, () => line).join('\n'));
+    const sizes: number[] = [];
+    const maxGaps = 10_000;
+    for (
+      let batch = staged.nextBatch(null, maxGaps);
+      batch.length > 0;
+      batch = staged.nextBatch(null, maxGaps)
+    )
+      sizes.push(batch.reduce((sum, t) => sum + t.itlMs.length, 0));
+    // A batch closes once it reaches the bound (one line past it at most), well under batchSize lines.
+    expect(sizes).toEqual([12_000, 12_000, 12_000]);
+  });
 });
