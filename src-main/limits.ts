@@ -204,4 +204,10 @@ export const REMOTE_LIMITS = {
   maxEventsBeyondTokens: 64,
   /** Longest silence between two events once the first arrived (ms); then the answer fails. */
   idleTimeoutMs: 60_000,
+  /**
+   * Longest a request may take to reach a connected socket, TCP and TLS done (ms); then the answer
+   * fails naming this limit. Node's fetch has its own 10 s, so this stays under it; a reachable
+   * server takes well under a second, and 5 s still rides out two lost SYNs (retried at 1 s and 3 s).
+   */
+  connectTimeoutMs: 5_000,
 } as const;

@@ -1,6 +1,7 @@
 import { REMOTE_LIMITS } from '../../limits';
 import { MAX_OUTPUT_TOKENS_BOUND, SETTINGS } from '../settings/declaration';
 import { readBounded } from './bounded-body';
+import { sendWatchingConnect } from './connect-watch';
 import type { EventSplitter } from './event-splitters';
 import { ndjsonSplitter, sseSplitter } from './event-splitters';
 import { describeFetchError, describeHttpError, safeOrigin } from './fetch-errors';
@@ -14,6 +15,8 @@ export type StreamProtocol = 'openai' | 'ollama';
 
 /** How long a streamed answer may keep the client waiting, and how much of it is read. */
 export interface StreamBounds {
+  /** The request created → on a connected socket, TCP and TLS done (ms). */
+  connectMs: number;
   /** Send → the first event (ms): covers connecting, the headers and a server loading a model. */
   firstByteMs: number;
   /** Longest silence between two events once the first arrived (ms). */
@@ -24,6 +27,7 @@ export interface StreamBounds {
 
 /** The bounds a call without its own gets (the first-byte limit's setting default). */
 export const DEFAULT_STREAM_BOUNDS: StreamBounds = {
+  connectMs: REMOTE_LIMITS.connectTimeoutMs,
   firstByteMs: SETTINGS.remoteFirstByteMs.defaultValue,
   idleMs: REMOTE_LIMITS.idleTimeoutMs,
   maxTokens: MAX_OUTPUT_TOKENS_BOUND,
@@ -56,6 +60,8 @@ interface Running {
   limitHit: string | null;
   /** (Re)arms the one watchdog: `words` become the failure if `ms` pass first. */
   arm(ms: number, words: string): void;
+  /** Arms the connect limit (Infinity disarms it): a second watchdog, beside the first-byte one. */
+  armConnect(ms: number): void;
   numEvents: number;
 }
 
@@ -71,13 +77,20 @@ export async function streamCall(call: StreamCall): Promise<RemoteObservation> {
   const { seen } = run;
   const signal = call.signal ? AbortSignal.any([call.signal, run.stop.signal]) : run.stop.signal;
   try {
-    const response = await fetch(call.url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...call.headers },
-      body: JSON.stringify(call.body),
-      redirect: 'error',
-      signal,
-    });
+    const connecting = {
+      onRequest: () => run.armConnect(run.bounds.connectMs),
+      onConnected: () => run.armConnect(Infinity),
+    };
+    const response = await sendWatchingConnect(connecting, () =>
+      fetch(call.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...call.headers },
+        body: JSON.stringify(call.body),
+        redirect: 'error',
+        signal,
+      }),
+    );
+    run.armConnect(Infinity);
     seen.stamps.headersAt = call.now();
     seen.httpStatus = response.status;
     if (!response.ok || !response.body) {
@@ -90,6 +103,7 @@ export async function streamCall(call: StreamCall): Promise<RemoteObservation> {
     seen.failure = failureOf(error, run);
   }
   run.arm(Infinity, '');
+  run.armConnect(Infinity);
   seen.stamps.endedAt = call.now();
   return seen;
 }
@@ -104,6 +118,8 @@ function start(call: StreamCall): Running {
       return () => clearTimeout(timer);
     });
   let cancelTimer = (): void => undefined;
+  let cancelConnectTimer = (): void => undefined;
+  const where = safeOrigin(call.url);
   const run: Running = {
     call,
     seen: emptyObservation(call.now()),
@@ -119,8 +135,15 @@ function start(call: StreamCall): Running {
         run.stop.abort();
       });
     },
+    armConnect(ms) {
+      cancelConnectTimer();
+      if (ms === Infinity) return;
+      cancelConnectTimer = callAt(call.now() + ms, () => {
+        run.limitHit = `${where} did not complete the connection within ${secondsOf(ms)} (the remote connect limit)`;
+        run.stop.abort();
+      });
+    },
   };
-  const where = safeOrigin(call.url);
   run.arm(
     bounds.firstByteMs,
     `${where} sent nothing within ${secondsOf(bounds.firstByteMs)} of the request (the remote first-byte limit, in Settings)`,

@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REMOTE_LIMITS } from '../../../../src-main/limits';
 import { probeModels } from '../../../../src-main/runtime/remote/probe';
@@ -157,6 +159,31 @@ describe('a remote stream is bounded whatever the server sends', () => {
       ),
     });
     expect(result.stamps.endedAt - result.stamps.sentAt).toBe(120_000);
+  });
+
+  it('a server that takes the connection and never completes TLS fails at the connect limit, naming it', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const clock = new ManualClock();
+    try {
+      const seen = call(`https://127.0.0.1:${port}/v1/chat/completions`, {
+        now: () => clock.now(),
+        callAt: (atMs, fire) => clock.callAt(atMs, fire),
+      });
+      await vi.waitFor(() => expect(sockets).toHaveLength(1));
+      clock.advance(REMOTE_LIMITS.connectTimeoutMs);
+      const result = await seen;
+      expect(result.failure).toEqual({
+        kind: 'timeout',
+        message: `https://127.0.0.1:${port} did not complete the connection within ${REMOTE_LIMITS.connectTimeoutMs / 1_000} s (the remote connect limit)`,
+      });
+      expect(result.stamps.endedAt - result.stamps.sentAt).toBe(REMOTE_LIMITS.connectTimeoutMs);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('a server that goes silent mid-answer fails at the idle limit, keeping the text so far', async () => {
