@@ -4,6 +4,7 @@ import { CONVERSATION_EXPORT_FORMAT, ConversationExportSchema, MessageMetaSchema
 import type { ConversationExport, ConversationSettings } from '../contract';
 import { describeIssues } from '../contract';
 import { pathTo } from './tree';
+import { isInterruptedAnswer } from './view';
 import { jsonTextWorkProblem } from '../../json-work';
 import { JSON_WORK_LIMITS } from '../../limits';
 
@@ -17,12 +18,16 @@ export function fileNameOf(title: string, extension: 'json' | 'md'): string {
   return `${base || 'conversation'}.${extension}`;
 }
 
-/** The whole conversation as JSON: every branch, settings and each answer's timeline. */
+/**
+ * The whole conversation as JSON: every branch, settings and each answer's timeline. An answer
+ * whose request is gone mid-stream (not `isRunning`) is exported `interrupted`, as it is shown.
+ */
 export function exportJson(
   conversation: ConversationRecord,
   settings: ConversationSettings,
   messages: readonly MessageRecord[],
   atWallMs: number,
+  isRunning: (requestId: string) => boolean = () => false,
 ): string {
   const data: ConversationExport = {
     format: CONVERSATION_EXPORT_FORMAT,
@@ -31,17 +36,20 @@ export function exportJson(
     createdWallMs: conversation.createdWallMs,
     settings,
     leafMessageId: conversation.leafMessageId,
-    messages: messages.map((m) => ({
-      messageId: m.messageId,
-      parentId: m.parentId,
-      role: m.role,
-      content: m.content,
-      createdWallMs: m.createdWallMs,
-      requestId: m.requestId,
-      finishReason: m.finishReason,
-      meta: { ...MessageMetaSchema.parse(m.meta ?? {}), importedTimeline: null },
-      timeline: m.timeline ?? MessageMetaSchema.parse(m.meta ?? {}).importedTimeline,
-    })),
+    messages: messages.map((m) => {
+      const meta = MessageMetaSchema.parse(m.meta ?? {});
+      return {
+        messageId: m.messageId,
+        parentId: m.parentId,
+        role: m.role,
+        content: m.content,
+        createdWallMs: m.createdWallMs,
+        requestId: m.requestId,
+        finishReason: m.finishReason ?? (isInterruptedAnswer(m, meta, isRunning) ? 'interrupted' : null),
+        meta: { ...meta, importedTimeline: null },
+        timeline: m.timeline ?? meta.importedTimeline,
+      };
+    }),
   };
   return `${JSON.stringify(data, null, 2)}\n`;
 }
@@ -115,8 +123,13 @@ export function parseImport(text: string, fileName: string): ParsedImport {
       role: m.role,
       content: m.content,
       requestId: m.requestId,
-      finishReason: m.finishReason,
-      meta: { ...m.meta, importedTimeline: m.timeline },
+      // An interrupted answer is stored as what it is: a checkpoint with no finish (view.ts).
+      finishReason: m.finishReason === 'interrupted' ? null : m.finishReason,
+      meta: {
+        ...m.meta,
+        importedTimeline: m.timeline,
+        isCheckpoint: m.meta.isCheckpoint || m.finishReason === 'interrupted',
+      },
       atWallMs: m.createdWallMs,
     })),
   };

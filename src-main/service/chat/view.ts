@@ -49,7 +49,7 @@ export function conversationView(
       timeline,
       finishReason:
         m.finishReason ??
-        (isInterrupted(m, meta, isRunning) ? 'interrupted' : (timeline?.finishReason ?? null)),
+        (isInterruptedAnswer(m, meta, isRunning) ? 'interrupted' : (timeline?.finishReason ?? null)),
       errorMessage:
         meta.errorMessage ?? (m.finishReason === 'error' ? (timeline?.errorMessage ?? null) : null),
       forecast: meta.forecast,
@@ -62,7 +62,7 @@ export function conversationView(
 }
 
 /** An answer stored as a checkpoint whose request is not running: the app stopped mid-answer. */
-function isInterrupted(
+export function isInterruptedAnswer(
   m: MessageRecord,
   meta: MessageMeta,
   isRunning: (requestId: string) => boolean,

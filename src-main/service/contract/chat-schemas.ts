@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INPUT_LIMITS } from '../../limits';
-import { FINISH_REASONS, RecordedFinishSchema, TimelineSchema } from '../../telemetry/timeline/schema';
+import { AnswerFinishSchema, TimelineSchema } from '../../telemetry/timeline/schema';
 import { ChatMessageSchema, SamplingSchema } from './schemas';
 import { wellFormedText } from './text';
 
@@ -109,7 +109,7 @@ export const StoredMessageSchema = z.object({
   createdWallMs: z.number(),
   requestId: z.string().nullable(),
   timeline: TimelineSchema.nullable(),
-  finishReason: z.enum(FINISH_REASONS).nullable(),
+  finishReason: AnswerFinishSchema.nullable(),
   /** Why the answer failed (null: it did not, or was stored before errors were kept). */
   errorMessage: z.string().nullable(),
   forecast: SendForecastSchema.nullable(),
@@ -157,7 +157,7 @@ export const ExportedMessageSchema = z.object({
   content: wellFormedText().max(INPUT_LIMITS.maxMessageChars),
   createdWallMs: z.number(),
   requestId: z.string().max(200).nullable(),
-  finishReason: RecordedFinishSchema.nullable(),
+  finishReason: AnswerFinishSchema.nullable(),
   meta: MessageMetaSchema,
   timeline: TimelineSchema.nullable(),
 });

@@ -23,6 +23,8 @@ export function chatHandlers(deps: CoreDeps): ChatHandlers {
     return conversation;
   };
   const settingsOf = (c: ConversationRecord) => readSettings(c.settings, defaultSettings(chats));
+  const isRunning = (requestId: string) =>
+    deps.runtime.isInFlight(requestId) || deps.remote.isInFlight(requestId);
   const liveTimelines = () => new Map(deps.window.toArray().map((t) => [t.requestId, t]));
   const view = (conversationId: string) => {
     const conversation = conversationOrFail(conversationId);
@@ -32,7 +34,7 @@ export function chatHandlers(deps: CoreDeps): ChatHandlers {
       settingsOf(conversation),
       chats.messages(conversationId),
       (id) => live.get(id),
-      (id) => deps.runtime.isInFlight(id) || deps.remote.isInFlight(id),
+      isRunning,
     );
   };
   /** Every message with its timeline, the live window's while the writer has not stored it yet. */
@@ -95,7 +97,7 @@ export function chatHandlers(deps: CoreDeps): ChatHandlers {
       return format === 'json'
         ? {
             fileName: fileNameOf(conversation.title, 'json'),
-            text: exportJson(conversation, settings, all, Date.now()),
+            text: exportJson(conversation, settings, all, Date.now(), isRunning),
           }
         : {
             fileName: fileNameOf(conversation.title, 'md'),

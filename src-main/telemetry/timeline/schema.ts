@@ -28,6 +28,12 @@ export type FinishReason = (typeof FINISH_REASONS)[number];
 export const RecordedFinishSchema = z.enum(FINISH_REASONS).exclude(['interrupted']);
 /** See RecordedFinishSchema. */
 export type RecordedFinishReason = z.infer<typeof RecordedFinishSchema>;
+/**
+ * The finish a stored answer is shown and exported with: every reason, `interrupted` included. An
+ * interrupted answer is kept as its checkpoint (no finish in its row: RecordedFinishSchema); it
+ * reads as `interrupted` once its request is gone, and an import stores it so again.
+ */
+export const AnswerFinishSchema = z.enum(FINISH_REASONS);
 
 /**
  * States of a request's life as the runtime's state machine records them. `requeue` is the
