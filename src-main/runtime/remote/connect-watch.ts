@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 
 /** What a call hears about its own request while Node's fetch sends it. */
@@ -9,8 +8,8 @@ export interface ConnectWatcher {
   onConnected(): void;
 }
 
-/** The watcher of the call whose async context is running (the context a fetch was started in). */
-const watcherOfContext = new AsyncLocalStorage<ConnectWatcher>();
+/** The watcher of the call whose fetch is being started, for that synchronous call only. */
+let watcherStarting: ConnectWatcher | null = null;
 /** Each request Node's fetch created for a watched call, to its watcher. */
 const watcherOfRequest = new WeakMap<object, ConnectWatcher>();
 let isSubscribed = false;
@@ -18,20 +17,27 @@ let isSubscribed = false;
 /**
  * Runs `send` (a fetch) telling `watcher` when its request is created and when it is on a
  * connected socket, so the app can bound connecting by its own limit (Node's fetch only has its
- * built-in 10 s). Node's fetch (undici) publishes both on diagnostics channels; the call's async
- * context ties each request to the call that made it, so concurrent calls never mix. Where the
- * channels are silent, `onRequest` never comes either: a limit armed there never fires wrongly.
+ * built-in 10 s). Node's fetch (undici) publishes both on diagnostics channels, and creates its
+ * request inside the fetch call itself: a request created while `send` runs is this call's, so
+ * concurrent calls never mix (no async context is tracked, which would cost every promise of the
+ * process). Where the channels are silent, or the request is created later, `onRequest` never
+ * comes: a limit armed there never fires wrongly, and Node's own 10 s applies.
  */
 export function sendWatchingConnect<T>(watcher: ConnectWatcher, send: () => Promise<T>): Promise<T> {
   subscribeOnce();
-  return watcherOfContext.run(watcher, send);
+  watcherStarting = watcher;
+  try {
+    return send();
+  } finally {
+    watcherStarting = null;
+  }
 }
 
 function subscribeOnce(): void {
   if (isSubscribed) return;
   isSubscribed = true;
   subscribe('undici:request:create', (message) => {
-    const watcher = watcherOfContext.getStore();
+    const watcher = watcherStarting;
     const { request } = message as { request: object };
     if (!watcher) return;
     watcherOfRequest.set(request, watcher);
