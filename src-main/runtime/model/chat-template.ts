@@ -69,8 +69,10 @@ export class TemplateOverBudget extends TemplateError {
 /** A parsed chat template whose renders are bounded by TEMPLATE_LIMITS. */
 export class ChatTemplate {
   /**
-   * Set once a render took more steps than the serving thread's budget: the template's later
-   * renders go straight to the template thread, so a slow template costs the serving thread once.
+   * Set once a render ran past the serving thread's budget: the template's later renders go
+   * straight to the template thread, so a slow template costs the serving thread once. Cleared
+   * when the thread finds a render within the budget's steps (noteThreadRender): the time ran out
+   * on a busy machine, not in the template.
    */
   private isOverInlineBudget = false;
 
@@ -98,35 +100,56 @@ export class ChatTemplate {
     inputChars: number,
     maxSteps: number = TEMPLATE_LIMITS.maxSteps,
   ): string {
+    return this.renderCounted(items, inputChars, maxSteps).text;
+  }
+
+  /** `render`, with the interpreter steps it took (the template thread reports them: noteThreadRender). */
+  renderCounted(
+    items: Record<string, unknown>,
+    inputChars: number,
+    maxSteps: number = TEMPLATE_LIMITS.maxSteps,
+  ): { text: string; numSteps: number } {
     return this.renderWithin(items, inputChars, { maxSteps, maxMs: TEMPLATE_LIMITS.maxMs });
   }
 
   /**
+   * What a render in the template thread took: within the serving thread's steps, later renders
+   * are tried inline again; past them, they keep going to the thread.
+   */
+  noteThreadRender(numSteps: number): void {
+    this.isOverInlineBudget = numSteps > TEMPLATE_LIMITS.inlineSteps;
+  }
+
+  /**
    * Renders within the serving thread's budget (TEMPLATE_LIMITS.inlineSteps, inlineMs); null
-   * when it would take more (after more steps: for every later call too, without rendering): the
-   * caller renders it in the template thread. Any other failure throws TemplateError.
+   * when it would take more (then for every later call too, without rendering, until
+   * noteThreadRender says otherwise): the caller renders it in the template thread. Any other
+   * failure throws TemplateError.
    */
   renderInline(items: Record<string, unknown>, inputChars: number): string | null {
     if (this.isOverInlineBudget) return null;
     const budget = { maxSteps: TEMPLATE_LIMITS.inlineSteps, maxMs: TEMPLATE_LIMITS.inlineMs };
     try {
-      return this.renderWithin(items, inputChars, budget);
+      return this.renderWithin(items, inputChars, budget).text;
     } catch (error) {
       if (!(error instanceof TemplateOverBudget)) throw error;
-      // Steps are the template's own work; time may be a busy machine's, so it is not held against it.
-      if (error.bound === 'steps') this.isOverInlineBudget = true;
+      this.isOverInlineBudget = true;
       return null;
     }
   }
 
-  private renderWithin(items: Record<string, unknown>, inputChars: number, budget: RenderBudget): string {
+  private renderWithin(
+    items: Record<string, unknown>,
+    inputChars: number,
+    budget: RenderBudget,
+  ): { text: string; numSteps: number } {
     const env = new Environment();
     for (const [key, value] of Object.entries({ ...GLOBALS, ...items })) env.set(key, value);
     const maxStringChars = TEMPLATE_LIMITS.baseStringChars + 8 * inputChars;
     const interpreter = new BoundedInterpreter(env, maxStringChars, budget);
     try {
       const result = interpreter.run(this.parsed) as { value: unknown };
-      return String(result.value);
+      return { text: String(result.value), numSteps: interpreter.numSteps };
     } catch (error) {
       if (error instanceof TemplateError) throw error;
       throw new TemplateError(`failed to render (${(error as Error).message})`);
@@ -136,7 +159,8 @@ export class ChatTemplate {
 
 /** Counts every evaluation and checks time, integers and produced string size as it goes. */
 class BoundedInterpreter extends Interpreter {
-  private numSteps = 0;
+  /** Steps taken so far. */
+  numSteps = 0;
   private numStringChars = 0;
   private readonly startMs = performance.now();
 

@@ -242,6 +242,11 @@ export class TextTokenizer {
     return text === null ? null : { kind: 'chat', text, literals: chat.literals };
   }
 
+  /** Tells the template how many steps its render took in the template thread (ChatTemplate.noteThreadRender). */
+  noteThreadRender(numSteps: number): void {
+    this.template?.noteThreadRender(numSteps);
+  }
+
   /** The chat template's text (null: the model has none). */
   get templateSource(): string | null {
     return this.template?.source ?? null;

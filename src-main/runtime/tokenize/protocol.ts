@@ -32,5 +32,5 @@ export interface RenderJob {
   inputChars: number;
 }
 
-/** The template thread's answer: the rendered text, or the TemplateError's message. */
-export type RenderReply = { id: number; text: string } | { id: number; error: string };
+/** The template thread's answer: the rendered text and the steps it took, or the TemplateError's message. */
+export type RenderReply = { id: number; text: string; numSteps: number } | { id: number; error: string };

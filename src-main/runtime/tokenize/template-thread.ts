@@ -24,6 +24,7 @@ export class TemplateThread {
     if (source === null) return chat.untemplated;
     const reply = await this.jobs.run({ source, items: chat.items, inputChars: chat.inputChars });
     if (!('text' in reply)) throw new TemplateError(reply.error);
+    tokenizer.noteThreadRender(reply.numSteps);
     return { kind: 'chat', text: reply.text, literals: chat.literals };
   }
 

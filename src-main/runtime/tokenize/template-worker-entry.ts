@@ -24,7 +24,7 @@ function templateOf(source: string): ChatTemplate {
 port.on('message', (job: RenderJob) => {
   let reply: RenderReply;
   try {
-    reply = { id: job.id, text: templateOf(job.source).render(job.items, job.inputChars) };
+    reply = { id: job.id, ...templateOf(job.source).renderCounted(job.items, job.inputChars) };
   } catch (error) {
     reply = { id: job.id, error: error instanceof Error ? error.message : String(error) };
   }

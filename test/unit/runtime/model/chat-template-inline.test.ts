@@ -57,6 +57,20 @@ describe('a chat template on the serving thread', () => {
     expect(template.render(probed, 2)).toBe('Hi');
   });
 
+  it('tries inline again once the thread found a render within the steps, and not when it did not', () => {
+    let numProbes = 0;
+    const probed = { ...items, probe: () => ++numProbes && '' };
+    const template = ChatTemplate.parse(`{{ probe() }}${LONG_LOOP}`);
+    expect(template.renderInline(probed, 2)).toBeNull();
+    template.noteThreadRender(template.renderCounted(probed, 2).numSteps);
+    expect(template.renderInline(probed, 2)).toBeNull();
+    expect(numProbes).toBe(2); // the inline try, the thread's render: no second try
+    // A render cut off by time on a busy machine: the thread's steps fit, so inline it is again.
+    template.noteThreadRender(TEMPLATE_LIMITS.inlineSteps);
+    expect(template.renderInline(probed, 2)).toBeNull();
+    expect(numProbes).toBe(3);
+  });
+
   it('still refuses a failing template inline rather than handing it on', () => {
     const template = ChatTemplate.parse("{{ raise_exception('no system turns') }}");
     expect(() => template.renderInline(items, 2)).toThrow(/raised: no system turns/);
