@@ -13,7 +13,9 @@
         "src/read_file.cc",
         "src/residency.cc",
         "src/memlock.cc",
-        "src/cuda_register.cc"
+        "src/cuda_register.cc",
+        "src/ort_api.cc",
+        "src/ort_session.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": [

@@ -9,6 +9,7 @@
 #include "host_block.h"
 #include "memlock.h"
 #include "native_buffer.h"
+#include "ort_session.h"
 #include "read_file.h"
 #include "residency.h"
 
@@ -151,6 +152,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("adviseDontNeed", Napi::Function::New<AdviseDontNeedJs>(env, "adviseDontNeed"));
   exports.Set("capabilities", Napi::Function::New<Capabilities>(env, "capabilities"));
   exports.Set("setMemlockLimit", Napi::Function::New<SetMemlockLimit>(env, "setMemlockLimit"));
+  InitOrtBinding(env, exports);
   // Bump when the JS-visible shape changes; the loader refuses a stale build with a clear reason.
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   return exports;

@@ -14,6 +14,7 @@ namespace ffhm {
 // Per-environment state (one per main thread / worker thread).
 struct AddonData {
   Napi::FunctionReference nativeBufferCtor;
+  Napi::FunctionReference boundSessionCtor;  // ort_session.cc
   bool isExternalAllowed = true;  // false under a V8 memory cage (Electron)
 };
 

@@ -21,6 +21,9 @@ export interface NativeAddon {
   capabilities(): NativeCapabilities;
   /** Returns '' on success, else why not. */
   setMemlockLimit(numBytes: number): string;
+  /** ONNX Runtime's C API with an I/O binding (engine/ort-binding/); absent from builds before it. */
+  ortLoad?(libraryPath: string): { isLoaded: boolean; reason: string; version: string };
+  ortCreateSession?(libraryPath: string, source: string | Uint8Array, options: object): Promise<unknown>;
 }
 
 /** Page counts from mincore; residentBytes ≤ totalBytes. */
