@@ -44,7 +44,7 @@ export class BoundRunner {
   private constructor(
     private readonly session: NativeBoundSession,
     readonly spec: RunnerSpec,
-    readonly kv: SlotKv,
+    private slotKv: SlotKv,
     private readonly size: BoundKvSize,
     private readonly keepInput: string | null,
   ) {
@@ -111,6 +111,26 @@ export class BoundRunner {
       vocabSize: this.size.vocabSize,
       numPositions,
     };
+  }
+
+  /** The slot's K/V buffer (a new object after `ensureSize` grew it). */
+  get kv(): SlotKv {
+    return this.slotKv;
+  }
+
+  /**
+   * Grows the K/V buffer (rows kept) so it has `numRows` rows and each can hold `numTokens`:
+   * rows double, the capacity doubles from ROOM_STEP tokens, so a long answer relayouts
+   * a handful of times, never per token.
+   */
+  ensureSize(numRows: number, numTokens: number): void {
+    const kv = this.slotKv;
+    if (numRows <= kv.maxRows && numTokens <= kv.capacity) return;
+    let [maxRows, capacity] = [kv.maxRows, kv.capacity];
+    while (maxRows < numRows) maxRows *= 2;
+    while (capacity < numTokens) capacity = Math.max(ROOM_STEP, capacity * 2);
+    this.slotKv = kv.grown(maxRows, capacity);
+    this.boundRows = '';
   }
 
   /** Ends profiling (a runner built with `profileFilePrefix`): the profile file's path. */
@@ -185,6 +205,9 @@ export class BoundRunner {
       );
   }
 }
+
+/** The smallest capacity a grown K/V buffer gets (tokens per row). */
+const ROOM_STEP = 256;
 
 /** Every input a bound forward feeds. */
 const BOUND_INPUTS =

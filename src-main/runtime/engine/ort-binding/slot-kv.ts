@@ -66,7 +66,46 @@ export class SlotKv {
 
   /** Empties a row (its columns are overwritten before they are read again). */
   clear(row: number): void {
-    this.numTokens[this.checkedRow(row)] = 0;
+    this.truncate(row, 0);
+  }
+
+  /** Keeps a row's first `numTokens` tokens (a past cut to its pages); the rest become room. */
+  truncate(row: number, numTokens: number): void {
+    const held = this.numTokensOf(row);
+    if (!Number.isInteger(numTokens) || numTokens < 0 || numTokens > held)
+      throw new Error(`row ${row} holds ${held} tokens: cannot keep ${numTokens}`);
+    this.numTokens[row] = numTokens;
+  }
+
+  /** Exchanges two rows' tokens (a batch's rows are brought together this way, one row at a time). */
+  swapRows(a: number, b: number): void {
+    if (this.checkedRow(a) === this.checkedRow(b)) return;
+    const { numKvHeads, headDim } = this.geometry;
+    const rowElements = numKvHeads * this.capacity * headDim;
+    for (const tensor of this.tensors) {
+      const held = tensor.slice(a * rowElements, (a + 1) * rowElements);
+      tensor.copyWithin(a * rowElements, b * rowElements, (b + 1) * rowElements);
+      tensor.set(held as never, b * rowElements);
+    }
+    [this.numTokens[a], this.numTokens[b]] = [this.numTokens[b]!, this.numTokens[a]!];
+  }
+
+  /** A larger buffer holding this one's rows (the rows beyond them empty); this one is left as it was. */
+  grown(maxRows: number, capacity: number): SlotKv {
+    if (maxRows < this.maxRows || capacity < this.capacity) throw new Error('a K/V buffer only grows');
+    const next = new SlotKv(this.geometry, maxRows, capacity);
+    const { numKvHeads, headDim } = this.geometry;
+    this.tensors.forEach((tensor, t) => {
+      for (let block = 0; block < this.maxRows * numKvHeads; block++) {
+        const from = block * this.capacity * headDim;
+        next.tensors[t]!.set(
+          tensor.subarray(from, from + this.capacity * headDim) as never,
+          block * capacity * headDim,
+        );
+      }
+    });
+    this.numTokens.forEach((numTokens, row) => (next.numTokens[row] = numTokens));
+    return next;
   }
 
   /** Copies page `pageIndex` of `row` into `target`, in the page layout `KvBatch.fromPages` reads. */

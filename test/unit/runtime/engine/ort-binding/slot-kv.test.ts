@@ -49,4 +49,23 @@ describe('SlotKv (a slot’s one K/V buffer)', () => {
     expect(kv.numTokensOf(1)).toBe(0);
     expect(() => kv.copyPageIn(0, 0, PAGE_SIZE, pageOf(1))).toThrow(/does not follow them/);
   });
+
+  it('swaps two rows, grows with every row kept, and cuts a row to its pages', () => {
+    const kv = new SlotKv(GEOMETRY, 2, 4);
+    kv.copyPageIn(0, 0, PAGE_SIZE, pageOf(1));
+    kv.copyPageIn(1, 0, PAGE_SIZE, pageOf(2));
+    kv.copyPageIn(1, 1, PAGE_SIZE, pageOf(3));
+    kv.swapRows(0, 1);
+    const out = new Float32Array(pageElements(GEOMETRY, PAGE_SIZE));
+    kv.copyPageOut(0, 1, PAGE_SIZE, out);
+    expect(out).toEqual(pageOf(3));
+    expect([kv.numTokensOf(0), kv.numTokensOf(1)]).toEqual([4, 2]);
+    const grown = kv.grown(4, 8);
+    grown.copyPageOut(1, 0, PAGE_SIZE, out);
+    expect(out).toEqual(pageOf(1));
+    expect([grown.numTokensOf(0), grown.numTokensOf(3)]).toEqual([4, 0]);
+    grown.truncate(0, 2);
+    expect(() => grown.copyPageOut(0, 1, PAGE_SIZE, out)).toThrow(/not complete/);
+    expect(() => grown.truncate(0, 3)).toThrow(/cannot keep 3/);
+  });
 });

@@ -1,0 +1,313 @@
+import { kvView } from '../kv-batch';
+import { pageBytes } from '../../model/kv-geometry';
+import { PageBuffers } from '../page-buffers';
+import { MAX_RETAINED_PASTS } from '../protocol';
+import type {
+  CapturedPage,
+  DecodeOutcome,
+  DecodeWork,
+  PastSource,
+  PrefillOutcome,
+  PrefillWork,
+  StepJob,
+  SteppedReply,
+} from '../protocol';
+import { SeqSampler } from '../seq-sampler';
+import type { PageData } from '../../pages/page-data';
+import type { BoundRunner } from './bound-runner';
+
+/** What the worker keeps per seated sequence besides its row of K/V. */
+interface SeqState {
+  sampler: SeqSampler;
+  /** The token sampled last, the input of the sequence's next decode step. */
+  pendingTokenId: number | null;
+  nextCapturePage: number | null;
+}
+
+/** Who holds a row of the K/V buffer: a seated sequence, a finished one's retained past, or nobody. */
+type RowHolder = { kind: 'seq'; seqId: string } | { kind: 'retained'; seqId: string } | { kind: 'free' };
+
+/**
+ * Worker-side state of a slot on the bound run path: the slot's one K/V buffer (`SlotKv`, which
+ * ONNX Runtime writes in place) and which sequence holds each of its rows. A prefill chunk runs
+ * on its sequence's own row; a decode step on rows 0 … n − 1, its sequences brought there by
+ * swapping rows (one row's copy when a sequence joins or another leaves, none while the batch
+ * is unchanged). Pages are copied out of a row and into a fresh one; a finished sequence's row
+ * stays as its retained past (up to MAX_RETAINED_PASTS, least recent out) until a next turn
+ * takes it or its row is needed. The jobs, replies, stamps and running ahead are the
+ * onnxruntime-node executor's (slot-executor.ts), which stays the fallback.
+ */
+export class BoundSlotExecutor {
+  private readonly seqs = new Map<string, SeqState>();
+  private holders: RowHolder[] = [];
+  /** Retained pasts, least recent first: seqId → tokens kept (its completed pages). */
+  private readonly retained = new Map<string, number>();
+  private continueRows: { rows: string[]; pageSize: number } | null = null;
+  private ahead: Promise<DecodeOutcome> | null = null;
+  private pendingCopies: Array<() => void> = [];
+  /** Buffers for the pages steps complete, allocated ahead while idle. */
+  readonly pageBuffers = new PageBuffers();
+  private pageSize = 0;
+  private numSteps = 0;
+
+  constructor(
+    private readonly runner: BoundRunner,
+    private readonly now: () => number,
+  ) {
+    this.holders = Array.from({ length: runner.kv.maxRows }, () => ({ kind: 'free' }));
+  }
+
+  /** Runs one step job and reports stamps, sampled tokens and completed pages. */
+  async step(job: StepJob): Promise<SteppedReply> {
+    this.numSteps += 1;
+    const ahead = await this.settle();
+    const pickedUpAt = this.now();
+    this.copyPendingPages();
+    this.pageSize = job.pageSize;
+    for (const seqId of job.drop) this.forget(seqId);
+    const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill, pickedUpAt) : null;
+    const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
+    const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;
+    if (rows.length === 0) this.continueRows = null;
+    return { type: 'stepped', prefill, decode };
+  }
+
+  /** Starts the next decode step of the last job's rows, if it allowed that. Call after replying. */
+  runAhead(): void {
+    if (!this.continueRows || this.ahead) return;
+    const { rows, pageSize } = this.continueRows;
+    this.continueRows = null;
+    this.ahead = this.decodeOnce(pageSize, rows);
+    // Not lost: the next step awaits `ahead` (settle) and its job fails with this error.
+    this.ahead.catch(() => undefined);
+  }
+
+  /** As SlotExecutor.tidyWhenIdle: fills announced pages and spare page buffers once idle. */
+  tidyWhenIdle(reply: SteppedReply): void {
+    if (this.ahead || reply.prefill) return;
+    const numSteps = this.numSteps;
+    setImmediate(() => {
+      if (this.ahead || this.numSteps !== numSteps) return;
+      try {
+        this.copyPendingPages();
+        if (this.pageSize > 0) this.pageBuffers.refill(pageBytes(this.runner.spec.geometry, this.pageSize));
+      } catch (error) {
+        // The next job's own copy (step) reports a page that cannot be filled.
+        console.warn(`slot worker: idle page copy failed: ${(error as Error).message}`);
+      }
+    });
+  }
+
+  /** Waits for a step run ahead, if any, and hands over its outcome. */
+  async settle(): Promise<DecodeOutcome | null> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    return ahead;
+  }
+
+  private copyPendingPages(): void {
+    const copies = this.pendingCopies;
+    this.pendingCopies = [];
+    for (const copy of copies) copy();
+  }
+
+  private async decode(
+    pageSize: number,
+    work: DecodeWork,
+    rows: string[],
+    ahead: DecodeOutcome | null,
+  ): Promise<DecodeOutcome> {
+    this.continueRows = work.mayContinue ? { rows, pageSize } : null;
+    if (!ahead) return this.decodeOnce(pageSize, rows);
+    // The step already ran for the rows seated then; a row that joined since waits for the next.
+    return {
+      ...ahead,
+      rows: ahead.rows.filter((r) => rows.includes(r.seqId)),
+      pages: ahead.pages.filter((p) => rows.includes(p.seqId)),
+    };
+  }
+
+  private async prefillChunk(
+    pageSize: number,
+    work: PrefillWork,
+    pickedUpAt: number,
+  ): Promise<PrefillOutcome> {
+    const startedAt = this.now();
+    let pastSource: PastSource | null = null;
+    if (work.cachedPages !== null || this.rowOf(work.seqId) === null) {
+      pastSource = this.seat(work, pageSize);
+      if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
+      this.seqs.set(work.seqId, {
+        sampler: new SeqSampler(work.sampler),
+        pendingTokenId: null,
+        nextCapturePage: work.captureFromPage,
+      });
+    }
+    const state = this.stateOf(work.seqId);
+    const row = this.rowOf(work.seqId)!;
+    const numNew = work.tokenIds.length;
+    this.runner.ensureSize(this.holders.length, this.runner.kv.numTokensOf(row) + numNew);
+    const contextReadyAt = this.now();
+    const result = await this.runner.forward(
+      { first: row, count: 1 },
+      BigInt64Array.from(work.tokenIds, BigInt),
+      numNew,
+    );
+    const logitsAt = this.now();
+    const pages = this.capture(work.seqId, state, pageSize);
+    const sampled = work.isLastChunk
+      ? state.sampler.sample(result.logits.subarray(0, result.vocabSize))
+      : null;
+    if (sampled) state.pendingTokenId = sampled.tokenId;
+    return { seqId: work.seqId, pastSource, pickedUpAt, startedAt, contextReadyAt, logitsAt, sampled, pages };
+  }
+
+  /** Gives a first chunk's sequence a row: its conversation's retained past, or a free row filled from pages. */
+  private seat(work: PrefillWork, pageSize: number): PastSource {
+    const pages = work.cachedPages ?? [];
+    const numTokens = pages.length * pageSize;
+    const retainedRow =
+      work.retainedFrom && pages.length > 0 ? this.retainedRowOf(work.retainedFrom, numTokens) : null;
+    if (retainedRow !== null) {
+      this.retained.delete(work.retainedFrom!);
+      this.holders[retainedRow] = { kind: 'seq', seqId: work.seqId };
+      this.runner.kv.truncate(retainedRow, numTokens);
+      return 'retained';
+    }
+    const row = this.freeRow();
+    this.holders[row] = { kind: 'seq', seqId: work.seqId };
+    this.runner.ensureSize(this.holders.length, numTokens + work.tokenIds.length);
+    const kv = this.runner.kv;
+    kv.clear(row);
+    pages.forEach((page, index) => kv.copyPageIn(row, index, pageSize, this.pageView(page)));
+    return pages.length > 0 ? 'pages' : 'none';
+  }
+
+  /** A row nobody holds: a free one, else the least recent retained past's, else a new one (the buffer grows). */
+  private freeRow(): number {
+    const free = this.holders.findIndex((holder) => holder.kind === 'free');
+    if (free >= 0) return free;
+    const oldest = this.retained.keys().next();
+    if (!oldest.done) {
+      const row = this.retainedRowOf(oldest.value, 0)!;
+      this.retained.delete(oldest.value);
+      return row;
+    }
+    this.holders.push({ kind: 'free' });
+    this.runner.ensureSize(this.holders.length, 0);
+    while (this.holders.length < this.runner.kv.maxRows) this.holders.push({ kind: 'free' });
+    return this.holders.findIndex((holder) => holder.kind === 'free');
+  }
+
+  /** One batched decode forward over `rows`, each fed the token it sampled last. */
+  private async decodeOnce(pageSize: number, rows: string[]): Promise<DecodeOutcome> {
+    const startedAt = this.now();
+    this.gatherFront(rows);
+    const kv = this.runner.kv;
+    const longest = Math.max(...rows.map((_, r) => kv.numTokensOf(r)));
+    this.runner.ensureSize(this.holders.length, longest + 1);
+    const inputIds = BigInt64Array.from(rows, (seqId) => BigInt(this.pendingTokenOf(seqId)));
+    const result = await this.runner.forward({ first: 0, count: rows.length }, inputIds, 1);
+    const logitsAt = this.now();
+    const pages: CapturedPage[] = [];
+    const sampled = rows.map((seqId, r) => {
+      const state = this.stateOf(seqId);
+      pages.push(...this.capture(seqId, state, pageSize));
+      const token = state.sampler.sample(
+        result.logits.subarray(r * result.vocabSize, (r + 1) * result.vocabSize),
+      );
+      state.pendingTokenId = token.tokenId;
+      return { seqId, ...token };
+    });
+    return { startedAt, logitsAt, rows: sampled, pages };
+  }
+
+  /** Brings `rows` (in order) to rows 0 … n − 1 of the buffer, swapping out whoever held those. */
+  private gatherFront(rows: string[]): void {
+    rows.forEach((seqId, target) => {
+      const row = this.rowOf(seqId);
+      if (row === null) throw new Error(`sequence ${seqId} has no K/V in this slot`);
+      if (row === target) return;
+      this.runner.kv.swapRows(row, target);
+      [this.holders[row], this.holders[target]] = [this.holders[target]!, this.holders[row]!];
+    });
+  }
+
+  /** Announces every page of `seqId` completed since the last capture; the copy runs after the reply. */
+  private capture(seqId: string, state: SeqState, pageSize: number): CapturedPage[] {
+    if (state.nextCapturePage === null) return [];
+    const row = this.rowOf(seqId)!;
+    const firstPage = state.nextCapturePage;
+    const numPages = Math.floor(this.runner.kv.numTokensOf(row) / pageSize) - firstPage;
+    if (numPages <= 0) return [];
+    const buffers = this.pageBuffers.take(numPages, pageBytes(this.runner.spec.geometry, pageSize));
+    const pages = buffers.map((data, i) => ({ seqId, pageIndex: firstPage + i, data }));
+    // The row is looked up when the copy runs: swaps may have moved it by then (never its columns).
+    for (const page of pages)
+      this.pendingCopies.push(() =>
+        this.runner.kv.copyPageOut(this.heldRowOf(seqId), page.pageIndex, pageSize, this.pageView(page.data)),
+      );
+    state.nextCapturePage = firstPage + numPages;
+    return pages;
+  }
+
+  private pageView(page: PageData) {
+    return kvView(this.runner.spec.geometry, page.buffer, page.byteOffset, page.byteLength);
+  }
+
+  /** The row of a seated sequence, or null. */
+  private rowOf(seqId: string): number | null {
+    const row = this.holders.findIndex((h) => h.kind === 'seq' && h.seqId === seqId);
+    return row >= 0 ? row : null;
+  }
+
+  /** The row holding `seqId`'s K/V, seated or retained (a page copy may outlive its seat). */
+  private heldRowOf(seqId: string): number {
+    const row = this.holders.findIndex((h) => h.kind !== 'free' && h.seqId === seqId);
+    if (row < 0) throw new Error(`sequence ${seqId} has no K/V in this slot`);
+    return row;
+  }
+
+  /** The row of a retained past holding at least `numTokens` tokens, or null. */
+  private retainedRowOf(seqId: string, numTokens: number): number | null {
+    const held = this.retained.get(seqId);
+    if (held === undefined || held < numTokens) return null;
+    const row = this.holders.findIndex((h) => h.kind === 'retained' && h.seqId === seqId);
+    return row >= 0 ? row : null;
+  }
+
+  private stateOf(seqId: string): SeqState {
+    const state = this.seqs.get(seqId);
+    if (!state) throw new Error(`sequence ${seqId} is unknown to this slot`);
+    return state;
+  }
+
+  private pendingTokenOf(seqId: string): number {
+    const tokenId = this.stateOf(seqId).pendingTokenId;
+    if (tokenId === null) throw new Error(`sequence ${seqId} has no token to decode`);
+    return tokenId;
+  }
+
+  /** Leaves a sequence's row as its retained past (up to its completed pages) or frees it. */
+  private forget(seqId: string): void {
+    const row = this.rowOf(seqId);
+    const numTokens = (this.seqs.get(seqId)?.nextCapturePage ?? 0) * this.pageSize;
+    this.seqs.delete(seqId);
+    if (this.continueRows) this.continueRows.rows = this.continueRows.rows.filter((id) => id !== seqId);
+    if (row === null) return;
+    if (numTokens <= 0 || numTokens > this.runner.kv.numTokensOf(row)) {
+      this.holders[row] = { kind: 'free' };
+      return;
+    }
+    this.runner.kv.truncate(row, numTokens);
+    this.holders[row] = { kind: 'retained', seqId };
+    this.retained.delete(seqId);
+    this.retained.set(seqId, numTokens);
+    while (this.retained.size > MAX_RETAINED_PASTS) {
+      const oldest = this.retained.keys().next().value!;
+      const oldRow = this.retainedRowOf(oldest, 0);
+      if (oldRow !== null) this.holders[oldRow] = { kind: 'free' };
+      this.retained.delete(oldest);
+    }
+  }
+}
