@@ -12,10 +12,15 @@ import type { Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './p
 import { SlotExecutor } from './slot-executor';
 import { STEP_TRACE_ENV, markStep, startStepTrace } from './step-trace';
 import { traceSessionRuns } from './step-trace-runs';
+import { BoundSlotExecutor } from './ort-binding/bound-slot-executor';
+import type { BoundRunner } from './ort-binding/bound-runner';
+import { openBoundSlot } from './ort-binding/bound-slot';
 
 const now = (): number => performance.timeOrigin + performance.now();
 let runner: ModelRunner | null = null;
-let executor: SlotExecutor | null = null;
+/** The bound run path's runner (K/V written in place), when it replaced `runner` after the load. */
+let boundRunner: BoundRunner | null = null;
+let executor: SlotExecutor | BoundSlotExecutor | null = null;
 /** The slot's host copy of its weights, kept (and locked, when allowed) while the slot is resident. */
 let weights: HeldWeights | null = null;
 
@@ -23,7 +28,17 @@ async function load(job: LoadJob): Promise<WorkerReply> {
   const loaded = await loadSlot(job);
   runner = loaded.runner;
   weights = loaded.weights;
-  executor = new SlotExecutor(runner, now);
+  const bound = await openBoundSlot(job, loaded).catch((error: Error) => ({ reason: error.message }));
+  if ('runner' in bound) {
+    // One session per slot: onnxruntime-node's goes once the bound one has matched its warm-up.
+    await runner.release();
+    runner = null;
+    boundRunner = bound.runner;
+    executor = new BoundSlotExecutor(bound.runner, now);
+  } else {
+    console.info(`${job.file}: K/V runs through onnxruntime-node (${bound.reason})`);
+    executor = new SlotExecutor(runner, now);
+  }
   return {
     type: 'loaded',
     host: weights.info,
@@ -50,8 +65,10 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
       // A step run ahead that failed was for rows nobody will ask about again: unload anyway.
       await executor?.settle().catch(() => undefined);
       await runner?.release();
+      boundRunner?.release();
       if (weights) releaseWeights(weights);
       runner = null;
+      boundRunner = null;
       executor = null;
       weights = null;
       return { type: 'unloaded' };

@@ -1,4 +1,4 @@
-import { KEEP_INPUT, kvNamesOf, pastName, presentName } from '../../model';
+import { KEEP_INPUT, NEW_COLUMN_INDEX, kvNamesOf, pastName, presentName } from '../../model';
 import { halfArrayToFloat32 } from '../../model/float16';
 import type { LogitsWanted } from '../forward-feeds';
 import type { RunnerSpec } from '../model-runner';
@@ -47,6 +47,8 @@ export class BoundRunner {
     private slotKv: SlotKv,
     private readonly size: BoundKvSize,
     private readonly keepInput: string | null,
+    /** The slot rewrite's gathered-delta index (a cached optimized graph has it): fed zeros, its outputs unread. */
+    private readonly hasNewColumnIndex: boolean,
   ) {
     const { numLayers } = spec.geometry;
     this.pastNames = kvNamesOf(numLayers, pastName);
@@ -77,13 +79,9 @@ export class BoundRunner {
     }
     const keepInput =
       spec.io.logitsToKeepInput ?? (session.inputNames.includes(KEEP_INPUT) ? KEEP_INPUT : null);
-    return new BoundRunner(
-      session,
-      spec,
-      new SlotKv(spec.geometry, size.maxRows, size.capacity),
-      size,
-      keepInput,
-    );
+    const kv = new SlotKv(spec.geometry, size.maxRows, size.capacity);
+    const hasNewColumnIndex = session.inputNames.includes(NEW_COLUMN_INDEX);
+    return new BoundRunner(session, spec, kv, size, keepInput, hasNewColumnIndex);
   }
 
   /**
@@ -196,6 +194,11 @@ export class BoundRunner {
         for (let j = 0; j < numNew; j++) positions[r * numNew + j] = BigInt(seqlensK[r]! - numNew + 1 + j);
       this.session.bindInput('position_ids', positions, [numRows, numNew], ELEMENT_TYPE.int64);
     }
+    if (this.hasNewColumnIndex) {
+      const dims = [numRows, this.spec.geometry.numKvHeads, numNew, 1];
+      const index = new BigInt64Array(dims.reduce((a, b) => a * b, 1));
+      this.session.bindInput(NEW_COLUMN_INDEX, index, dims, ELEMENT_TYPE.int64);
+    }
     if (this.keepInput)
       this.session.bindInput(
         this.keepInput,
@@ -211,7 +214,7 @@ const ROOM_STEP = 256;
 
 /** Every input a bound forward feeds. */
 const BOUND_INPUTS =
-  /^(input_ids|seqlens_k|total_sequence_length|position_ids|num_logits_to_keep|logits_to_keep|past_key_values\.\d+\.(key|value))$/;
+  /^(input_ids|seqlens_k|total_sequence_length|position_ids|num_logits_to_keep|logits_to_keep|present_new_index|past_key_values\.\d+\.(key|value))$/;
 
 /** Why a session lacks an input or output the bound path binds, or null. */
 function ioProblem(session: NativeBoundSession, spec: RunnerSpec): string | null {

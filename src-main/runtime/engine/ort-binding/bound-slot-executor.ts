@@ -155,9 +155,10 @@ export class BoundSlotExecutor {
     );
     const logitsAt = this.now();
     const pages = this.capture(work.seqId, state, pageSize);
-    const sampled = work.isLastChunk
-      ? state.sampler.sample(result.logits.subarray(0, result.vocabSize))
-      : null;
+    // The last position's logits (a graph without logits-to-keep returns every position's).
+    const last = (result.numPositions - 1) * result.vocabSize;
+    const logits = result.logits.subarray(last, last + result.vocabSize);
+    const sampled = work.isLastChunk ? state.sampler.sample(logits) : null;
     if (sampled) state.pendingTokenId = sampled.tokenId;
     return { seqId: work.seqId, pastSource, pickedUpAt, startedAt, contextReadyAt, logitsAt, sampled, pages };
   }
