@@ -106,6 +106,14 @@ std::string CreateHandles(const Api& api, const std::string& path, const std::ve
   return error;
 }
 
+// A typed array's first byte, read from N-API directly so SharedArrayBuffer-backed arrays work too.
+uint8_t* DataOf(const Napi::TypedArray& array) {
+  void* data = nullptr;
+  const napi_status status = napi_get_typedarray_info(array.Env(), array, nullptr, nullptr, &data, nullptr, nullptr);
+  NAPI_THROW_IF_FAILED(array.Env(), status, nullptr);
+  return static_cast<uint8_t*>(data);
+}
+
 Napi::Array NamesJs(Napi::Env env, const std::vector<std::string>& names) {
   Napi::Array out = Napi::Array::New(env, names.size());
   for (size_t i = 0; i < names.size(); i++) out.Set(static_cast<uint32_t>(i), names[i]);
@@ -163,7 +171,7 @@ class BoundSession : public Napi::ObjectWrap<BoundSession> {
     std::vector<int64_t> dims(dimsJs.Length());
     for (uint32_t i = 0; i < dimsJs.Length(); i++) dims[i] = dimsJs.Get(i).As<Napi::Number>().Int64Value();
     const int elementType = info[3].As<Napi::Number>().Int32Value();
-    auto* data = static_cast<uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
+    uint8_t* data = DataOf(array);
     const Api& api = *handles_.api;
     ort::Value* value = nullptr;
     std::string error = api.Call<ort::CreateTensorWithDataFn>(ort::kCreateTensorWithDataAsOrtValue, handles_.cpu, data,
@@ -345,7 +353,7 @@ Napi::Value OrtCreateSession(const Napi::CallbackInfo& info) {
   } else {
     // A copy: the graph's bytes must outlive the caller's array while the pool builds the session.
     Napi::TypedArray array = info[1].As<Napi::TypedArray>();
-    const auto* data = static_cast<const uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
+    const uint8_t* data = DataOf(array);
     bytes.assign(data, data + array.ByteLength());
   }
   auto* worker = new CreateWorker(env, api, std::move(path), std::move(bytes), ConfigOf(info[2].As<Napi::Object>()));
