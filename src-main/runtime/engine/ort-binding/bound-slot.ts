@@ -4,8 +4,11 @@ import type { LoadedSlot } from '../load-slot';
 import type { LoadJob } from '../protocol';
 import { BoundRunner } from './bound-runner';
 
-/** Rows and tokens per row a slot's K/V buffer starts with; it grows as sequences need. */
-const INITIAL_ROWS = 4;
+/**
+ * Rows and tokens per row a slot's K/V buffer starts with; it grows as sequences need it (rows
+ * double, so a free row, which costs its whole capacity, is rare).
+ */
+const INITIAL_ROWS = 1;
 const INITIAL_CAPACITY = 256;
 /** Largest |difference| between the two paths' warm-up logits, relative to the largest logit. */
 const MAX_RELATIVE_DIFF = 1e-4;
