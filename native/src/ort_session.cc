@@ -1,6 +1,8 @@
 #include "ort_session.h"
 
+#include <condition_variable>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <utility>
@@ -127,6 +129,34 @@ struct Bound {
   Napi::Reference<Napi::TypedArray> array;
 };
 
+// Whether RunWithBinding is executing on the pool: the session's memory (ONNX Runtime's handles and
+// the bound arrays) must outlive it, so teardown waits here before freeing anything.
+class RunGate {
+ public:
+  void Begin() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    isRunning_ = true;
+  }
+  void End() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    isRunning_ = false;
+    done_.notify_all();
+  }
+  bool IsRunning() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return isRunning_;
+  }
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return !isRunning_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_;
+  bool isRunning_ = false;
+};
+
 class BoundSession : public Napi::ObjectWrap<BoundSession> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -138,15 +168,28 @@ class BoundSession : public Napi::ObjectWrap<BoundSession> {
                         InstanceMethod<&BoundSession::Release>("release")});
   }
 
-  explicit BoundSession(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BoundSession>(info) {}
-  ~BoundSession() override { FreeAll(); }
+  explicit BoundSession(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BoundSession>(info), env_(info.Env()) {}
+  ~BoundSession() override {
+    if (hasCleanupHook_) napi_remove_env_cleanup_hook(env_, Cleanup, this);
+    FreeAll();
+  }
 
-  void Adopt(SessionHandles handles) { handles_ = std::move(handles); }
-  SessionHandles& Handles() { return handles_; }
-  void SetRunning(bool isRunning) { isRunning_ = isRunning; }
+  // Takes the built session; an environment torn down (a worker terminated) mid-run frees it after the run.
+  void Adopt(SessionHandles handles) {
+    handles_ = std::move(handles);
+    hasCleanupHook_ = napi_add_env_cleanup_hook(env_, Cleanup, this) == napi_ok;
+  }
 
  private:
+  static void Cleanup(void* arg) {
+    auto* self = static_cast<BoundSession*>(arg);
+    self->hasCleanupHook_ = false;
+    self->FreeAll();
+  }
+
+  // Frees ONNX Runtime's values and handles, after a run in flight has returned.
   void FreeAll() {
+    gate_->Wait();
     if (handles_.api == nullptr) return;
     for (auto& [name, bound] : bound_) handles_.api->At<ort::ReleaseFn<ort::Value>>(ort::kReleaseValue)(bound.value);
     bound_.clear();
@@ -155,7 +198,7 @@ class BoundSession : public Napi::ObjectWrap<BoundSession> {
 
   void CheckUsable(Napi::Env env) const {
     if (handles_.session == nullptr) throw Napi::Error::New(env, "the session was released");
-    if (isRunning_) throw Napi::Error::New(env, "the session is running: wait for run() to settle");
+    if (gate_->IsRunning()) throw Napi::Error::New(env, "the session is running: wait for run() to settle");
   }
 
   // bindInput|bindOutput(name, typedArray, dims, elementType)
@@ -212,48 +255,58 @@ class BoundSession : public Napi::ObjectWrap<BoundSession> {
   }
 
   Napi::Value Release(const Napi::CallbackInfo& info) {
-    if (isRunning_) throw Napi::Error::New(info.Env(), "the session is running: wait for run() to settle");
+    if (gate_->IsRunning()) throw Napi::Error::New(info.Env(), "the session is running: wait for run() to settle");
     FreeAll();
     return info.Env().Undefined();
   }
 
+  napi_env env_;
   SessionHandles handles_;
   std::map<std::string, Bound> bound_;
-  bool isRunning_ = false;
+  std::shared_ptr<RunGate> gate_ = std::make_shared<RunGate>();
+  bool hasCleanupHook_ = false;
 };
 
 // RunWithBinding on the libuv pool: the JS thread never waits for a forward.
 class RunWorker : public Napi::AsyncWorker {
  public:
-  RunWorker(Napi::Env env, BoundSession* session, Napi::Object self)
-      : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), session_(session),
-        self_(Napi::Persistent(self)) {}
+  RunWorker(Napi::Env env, const SessionHandles& handles, std::shared_ptr<RunGate> gate, Napi::Object self)
+      : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), api_(handles.api),
+        session_(handles.session), binding_(handles.binding), gate_(std::move(gate)), self_(Napi::Persistent(self)) {
+    gate_->Begin();
+  }
+  ~RunWorker() override { gate_->End(); }  // also when the work never ran (cancelled at teardown)
   Napi::Promise Promise() const { return deferred_.Promise(); }
 
  protected:
   void Execute() override {
-    SessionHandles& h = session_->Handles();
-    error_ = h.api->Call<ort::RunWithBindingFn>(ort::kRunWithBinding, h.session, nullptr, h.binding);
+    error_ = api_->Call<ort::RunWithBindingFn>(ort::kRunWithBinding, session_, nullptr, binding_);
+    gate_->End();
   }
   void OnOK() override {
-    session_->SetRunning(false);
-    if (error_.empty())
-      deferred_.Resolve(Env().Undefined());
-    else
-      deferred_.Reject(Napi::Error::New(Env(), error_).Value());
+    try {
+      if (error_.empty())
+        deferred_.Resolve(Env().Undefined());
+      else
+        deferred_.Reject(Napi::Error::New(Env(), error_).Value());
+    } catch (const Napi::Error&) {
+      // The environment is being torn down (a terminated worker): nobody awaits this run.
+    }
   }
 
  private:
   Napi::Promise::Deferred deferred_;
-  BoundSession* session_;
+  const Api* api_;
+  ort::Session* session_;
+  ort::IoBinding* binding_;
+  std::shared_ptr<RunGate> gate_;
   Napi::ObjectReference self_;
   std::string error_;
 };
 
 Napi::Value BoundSession::Run(const Napi::CallbackInfo& info) {
   CheckUsable(info.Env());
-  isRunning_ = true;
-  auto* worker = new RunWorker(info.Env(), this, info.This().As<Napi::Object>());
+  auto* worker = new RunWorker(info.Env(), handles_, gate_, info.This().As<Napi::Object>());
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;
@@ -265,6 +318,7 @@ class CreateWorker : public Napi::AsyncWorker {
   CreateWorker(Napi::Env env, const Api& api, std::string path, std::vector<uint8_t> bytes, SessionConfig config)
       : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), api_(api), path_(std::move(path)),
         bytes_(std::move(bytes)), config_(std::move(config)) {}
+  ~CreateWorker() override { handles_.Release(); }
   Napi::Promise Promise() const { return deferred_.Promise(); }
 
  protected:
@@ -275,16 +329,20 @@ class CreateWorker : public Napi::AsyncWorker {
   }
   void OnOK() override {
     Napi::Env env = Env();
-    if (!error_.empty()) {
-      deferred_.Reject(Napi::Error::New(env, error_).Value());
-      return;
+    try {
+      if (!error_.empty()) {
+        deferred_.Reject(Napi::Error::New(env, error_).Value());
+        return;
+      }
+      Napi::Object object = env.GetInstanceData<AddonData>()->boundSessionCtor.New({});
+      object.Set("inputNames", NamesJs(env, handles_.inputNames));
+      object.Set("outputNames", NamesJs(env, handles_.outputNames));
+      BoundSession::Unwrap(object)->Adopt(std::move(handles_));
+      handles_ = SessionHandles();
+      deferred_.Resolve(object);
+    } catch (const Napi::Error&) {
+      // The environment is being torn down: the destructor frees a session nobody took.
     }
-    Napi::Object object = env.GetInstanceData<AddonData>()->boundSessionCtor.New({});
-    object.Set("inputNames", NamesJs(env, handles_.inputNames));
-    object.Set("outputNames", NamesJs(env, handles_.outputNames));
-    BoundSession::Unwrap(object)->Adopt(std::move(handles_));
-    handles_ = SessionHandles();
-    deferred_.Resolve(object);
   }
 
  private:
