@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { loadNativeAddon } from '../../host-memory/native-addon';
 
 /**
@@ -58,7 +58,9 @@ export function ortLibraryPath(): string | null {
     return null; // onnxruntime-node not installed: the caller reports it
   }
   const fileName = process.platform === 'darwin' ? 'libonnxruntime.1.dylib' : 'libonnxruntime.so.1';
-  const path = join(packageDir, 'bin', 'napi-v6', process.platform, process.arch, fileName);
+  // A packaged app's native files lie beside its archive (dlopen cannot read inside app.asar).
+  const unpacked = packageDir.replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
+  const path = join(unpacked, 'bin', 'napi-v6', process.platform, process.arch, fileName);
   // The real path: the same file onnxruntime-node's binding loaded, so one library serves both.
   return existsSync(path) ? realpathSync(path) : null;
 }
