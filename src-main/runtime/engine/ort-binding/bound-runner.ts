@@ -6,6 +6,7 @@ import type { RunnerOptions } from '../session-options';
 import { ELEMENT_TYPE, loadBoundOrt } from './bound-library';
 import type { NativeBoundSession } from './bound-library';
 import { boundSessionConfigOf } from './bound-session-config';
+import { markStep } from '../step-trace';
 import { SlotKv } from './slot-kv';
 import type { RowRange } from './slot-kv';
 
@@ -102,7 +103,10 @@ export class BoundRunner {
     const numPositions = wanted === 'last' && this.keepInput ? 1 : numNew;
     const logits = this.bindLogits(rows.count, numPositions);
     this.bindSteps(rows, inputIds, numNew, wanted);
+    // The step-profile bench's stamps (step-trace-runs.ts stamps onnxruntime-node's runs alike).
+    markStep('runStarted');
     await this.session.run();
+    markStep('runEnded');
     this.kv.advance(rows, numNew);
     return {
       logits: logits instanceof Uint16Array ? halfArrayToFloat32(logits) : logits,
