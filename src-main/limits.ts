@@ -211,3 +211,25 @@ export const REMOTE_LIMITS = {
    */
   connectTimeoutMs: 5_000,
 } as const;
+
+/**
+ * What the Hugging Face hub (or a server at FF_HUB_URL) may send back when a model is fetched,
+ * and how long a download may stall. A repository's listing is read bounded and measured before
+ * it is parsed; the file itself streams to disk and is never held in memory.
+ */
+export const HUB_LIMITS = {
+  /** Largest `/api/models/{repo}` body (bytes): a repository of 2,000 files answers ~1 MiB. */
+  maxRepoInfoBytes: 8 * MIB,
+  /** What that listing may cost to parse: about 10 items per file, so 20,000 files fit. */
+  repoInfoWork: { maxDepth: 16, maxItems: 200_000 },
+  /** Longest a listing request may take (ms). */
+  repoInfoTimeoutMs: 30_000,
+  /** Longest a download may go without a byte (ms); then it stops, its `.part` kept to resume. */
+  idleTimeoutMs: 60_000,
+  /** Times a dropped connection is resumed (HTTP Range) before the download fails. */
+  numResumes: 3,
+  /** Room left on the disk after a download (bytes): a download that would leave less is refused. */
+  minFreeBytesAfter: 512 * MIB,
+  /** Least time between two progress events of one download (ms). */
+  progressEveryMs: 250,
+} as const;

@@ -44,6 +44,8 @@ export interface CoreOptions {
   pickSavePath?: SavePathPicker;
   /** The trace import budget (tests make it small); absent: TRACE_LIMITS'. */
   importBudget?: ImportBudgetLimits;
+  /** The model hub's address (tests: a local server); absent: FF_HUB_URL, else https://huggingface.co. */
+  hubUrl?: string;
   /** The host's way to show a folder (the desktop shell); absent: `app.openModelsFolder` answers `unavailable`. */
   openFolder?: FolderOpener;
   /** How the provider probe's quiet child process starts (the desktop app's utility process); absent: Node's fork. */

@@ -28,6 +28,7 @@ import { runHandlers } from './handlers/runs';
 import { settingsHandlers, storedSettings } from './handlers/settings';
 import { slotHandlers } from './handlers/slots';
 import { discoveryHandlers, keptDiscovery } from './handlers/discovery';
+import { hubHandlers, openHubDownloads } from './handlers/hub';
 import { appStatus, telemetryHandlers } from './handlers/telemetry';
 import { toSlotEventPayload } from './mappers';
 import { createOpenAiService } from './openai';
@@ -87,6 +88,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Each endpoint's /v1/models at start and periodically; clients hear what each check found.
   const stopWatching = watchEndpoints(deps);
   const openai = createOpenAiService(deps);
+  const downloads = openHubDownloads(deps, options.hubUrl);
   const api = options.apiServer?.(openai) ?? fixedApiServer(options.host);
   const service = createService(
     {
@@ -99,6 +101,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ...runHandlers(deps),
       ...exportHandlers(deps),
       ...settingsHandlers(deps),
+      ...hubHandlers(deps, downloads),
       'bench.start': (input) => startBench(deps, input),
       'api.status': () => api.status(),
       'api.setEnabled': (input) => api.setEnabled(input),
@@ -122,6 +125,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       unsubscribe();
       stopWatching();
       deps.remote.cancelAll();
+      if (!(downloads instanceof Error)) await downloads.close();
       await api.close();
       await runtime.close();
       store.writer.flush();

@@ -5,6 +5,7 @@ import { EngineStatsSchema, ProblemSchema, SlotEventSchema, TimelineSchema } fro
 import { ConversionProgressSchema } from './model-schemas';
 import { EndpointSnapshotSchema } from './endpoint-schemas';
 import { ProviderAvailabilitySchema } from '../../runtime/engine/providers';
+import { HubDownloadSchema } from './hub-schemas';
 
 /**
  * Everything the core pushes to clients, by name. Transports batch and throttle these
@@ -33,6 +34,8 @@ export const EVENTS = {
     modelId: z.string(),
     progress: ConversionProgressSchema,
   }),
+  /** A download from the hub moved on (throttled), or ended: done, failed or cancelled. */
+  'hub.download': HubDownloadSchema,
   /** The core logged a problem a user should see (it is in `<dataDir>/logs/first-frame.log` too). */
   'app.problem': ProblemSchema,
   'engine.stats': EngineStatsSchema,

@@ -12,3 +12,4 @@ export * from './endpoint-schemas';
 export { wellFormedText } from './text';
 export * from './model-schemas';
 export * from './ui-schemas';
+export * from './hub-schemas';

@@ -17,6 +17,14 @@ import {
 import { ReportSchema, RunComparisonSchema, RunSummarySchema, SloSchema } from './report-schemas';
 import { QualityResultSchema } from './quality-schemas';
 import { ClearedConversionsSchema, ConversionCacheSchema, DiscoveryStateSchema } from './model-schemas';
+import {
+  HubDownloadSchema,
+  HubFilePathSchema,
+  HubRefSchema,
+  HubRepoSchema,
+  HubRevisionSchema,
+  ModelRemovalSchema,
+} from './hub-schemas';
 import { AddEndpointSchema, EndpointSnapshotSchema } from './endpoint-schemas';
 import {
   ChatDefaultsSchema,
@@ -119,6 +127,21 @@ export const METHODS = {
   'models.conversionCache': def(empty, ConversionCacheSchema),
   /** Removes the converted folders no loaded model reads (they convert again at their next load). */
   'models.clearConversionCache': def(empty, ClearedConversionsSchema),
+  /** What deleting a model's files from disk would remove, or why it cannot be deleted now. */
+  'models.removal': def(z.object({ modelId: idSchema }), ModelRemovalSchema),
+  /** Deletes a models-folder model's files (and its GGUF conversion); refused while it is loaded or in use. */
+  'models.delete': def(z.object({ modelId: idSchema }), ModelRemovalSchema),
+  /** A Hugging Face repository (id or URL): the files of it that run here, their sizes, the free disk. */
+  'hub.files': def(z.object({ repo: HubRefSchema }), HubRepoSchema),
+  /** Starts downloading one choice of `hub.files` into the models folder; progress comes as `hub.download`. */
+  'hub.download': def(
+    z.object({ repo: HubRefSchema, revision: HubRevisionSchema, filePath: HubFilePathSchema }),
+    HubDownloadSchema,
+  ),
+  /** Downloads of this session, newest last. */
+  'hub.downloads': def(empty, z.array(HubDownloadSchema)),
+  /** Stops a download and removes its `.part` files. */
+  'hub.cancel': def(z.object({ downloadId: idSchema }), HubDownloadSchema),
   'slots.list': def(empty, z.array(SlotSnapshotSchema)),
   'slots.events': def(
     z.object({ sinceWallMs: z.number().optional(), limit: z.number().int().min(1).max(10_000).optional() }),

@@ -1,0 +1,186 @@
+// The one owner of downloads from the hub: it starts them, counts their bytes, tells the
+// clients, cancels them and renames a finished model into the models folder. A model appears
+// in the folder (and so in the catalogue) only once every file of it arrived and was checked:
+// until then its files are `.part` files, which nothing lists.
+
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rename, rm, statfs } from 'node:fs/promises';
+import path from 'node:path';
+import { HUB_LIMITS } from '../../limits';
+import type { HubDownload } from '../contract';
+import { fetchFile } from './file-download';
+import type { HubClient } from './hub-client';
+import type { GgufChoice } from './hub-choices';
+
+/** What the downloads need from the core: where models go, and what to do once one arrived. */
+export interface HubDownloadsDeps {
+  client: HubClient;
+  modelsDir: string;
+  /** Every change of a download, throttled to HUB_LIMITS.progressEveryMs (ends are never held back). */
+  onChange(download: HubDownload): void;
+  /** Rescans the models folder: a finished model is listed before its `done` is told. */
+  refreshModels(): Promise<unknown>;
+  wallNow(): number;
+}
+
+interface Running {
+  snapshot: HubDownload;
+  abort: AbortController;
+  lastToldAt: number;
+  /** Settles once the download stopped and its files are where they stay. */
+  finished: Promise<void>;
+  /** Set once its files are renamed into place: too late to cancel. */
+  isInPlace: boolean;
+}
+
+/** Downloads from the hub into the models folder, one owner for their state. */
+export class HubDownloads {
+  private readonly downloads = new Map<string, Running>();
+
+  constructor(private readonly deps: HubDownloadsDeps) {}
+
+  /** The hub the downloads come from. */
+  get client(): HubClient {
+    return this.deps.client;
+  }
+
+  /** Every download of this session, oldest first. */
+  list(): HubDownload[] {
+    return [...this.downloads.values()].map((d) => d.snapshot);
+  }
+
+  /** Where a model file goes in the models folder (its base name: a GGUF lists from the folder's top). */
+  targetOf(filePath: string): string {
+    return path.join(this.deps.modelsDir, path.posix.basename(filePath));
+  }
+
+  /** Bytes free on the models folder's disk, or null when the system does not say. */
+  async freeBytes(): Promise<number | null> {
+    const info = await statfs(this.deps.modelsDir).catch(() => null);
+    return info ? info.bavail * info.bsize : null;
+  }
+
+  /**
+   * Starts fetching `choice` of `repo` at `revision`; throws an Error in words when it cannot
+   * start (already in the folder, already downloading, no room on the disk).
+   */
+  async start(repo: string, revision: string, choice: GgufChoice): Promise<HubDownload> {
+    const targets = choice.files.map((f) => this.targetOf(f.path));
+    const present = targets.find((t) => existsSync(t));
+    if (present) throw new Error(`${path.basename(present)} is already in the models folder`);
+    const busy = this.list().find((d) => d.modelName === choice.modelName && isActive(d));
+    if (busy) throw new Error(`${choice.modelName} is already downloading`);
+    await this.checkRoom(choice.numBytes);
+    const snapshot: HubDownload = {
+      downloadId: randomUUID(),
+      repo,
+      revision,
+      filePath: choice.filePath,
+      modelName: choice.modelName,
+      state: 'downloading',
+      bytesDone: 0,
+      bytesTotal: choice.numBytes,
+      error: null,
+      isVerified: null,
+      startedAtWallMs: this.deps.wallNow(),
+    };
+    const running: Running = {
+      snapshot,
+      abort: new AbortController(),
+      lastToldAt: -Infinity,
+      finished: Promise.resolve(),
+      isInPlace: false,
+    };
+    this.downloads.set(snapshot.downloadId, running);
+    running.finished = this.run(running, choice, targets);
+    return snapshot;
+  }
+
+  /** Stops a download and resolves once its `.part` files are removed; a finished one is left as it is. */
+  async cancel(downloadId: string): Promise<HubDownload | null> {
+    const running = this.downloads.get(downloadId);
+    if (!running) return null;
+    if (isActive(running.snapshot) && !running.isInPlace) {
+      this.update(running, { state: 'cancelled', error: null }, true);
+      running.abort.abort();
+      await running.finished;
+    }
+    return running.snapshot;
+  }
+
+  /** Stops every download at shutdown, keeping their `.part` files so a later start resumes them. */
+  async close(): Promise<void> {
+    const stopping = [...this.downloads.values()].filter((d) => isActive(d.snapshot));
+    for (const running of stopping) {
+      this.update(running, { state: 'failed', error: 'the app closed: download it again to resume' }, true);
+      running.abort.abort();
+    }
+    await Promise.all(stopping.map((d) => d.finished));
+  }
+
+  private async run(running: Running, choice: GgufChoice, targets: string[]): Promise<void> {
+    const parts = targets.map((t) => `${t}.part`);
+    let bytesBefore = 0;
+    let isVerified = true;
+    try {
+      for (const [i, file] of choice.files.entries()) {
+        const before = bytesBefore;
+        const outcome = await fetchFile({
+          url: this.deps.client.fileUrl(running.snapshot.repo, running.snapshot.revision, file.path),
+          headers: this.deps.client.headers(),
+          partPath: parts[i]!,
+          numBytes: file.numBytes,
+          sha256: file.sha256,
+          signal: running.abort.signal,
+          onBytes: (numBytes) => this.update(running, { state: 'downloading', bytesDone: before + numBytes }),
+          onVerifying: () => this.update(running, { state: 'verifying' }),
+        });
+        isVerified &&= outcome.isVerified;
+        bytesBefore += file.numBytes ?? 0;
+      }
+      // Later shards first: the set is listed by its first file, which appears last.
+      running.isInPlace = true;
+      for (let i = targets.length - 1; i >= 0; i--) await rename(parts[i]!, targets[i]!);
+    } catch (error) {
+      // A cancel frees the parts; closing the app keeps them for a resume.
+      if (running.snapshot.state === 'cancelled') await removeAll(parts);
+      if (running.abort.signal.aborted) return;
+      const canResume = (error as { canResume?: boolean }).canResume === true;
+      if (!canResume) await removeAll(parts);
+      const kept = canResume ? ' (what arrived is kept: download it again to resume)' : '';
+      this.update(running, { state: 'failed', error: `${(error as Error).message}${kept}` }, true);
+      return;
+    }
+    await this.deps.refreshModels().catch(() => undefined); // the panel's next look lists it anyway
+    this.update(running, { state: 'done', bytesDone: choice.numBytes, isVerified }, true);
+  }
+
+  /** Refuses a download that would leave less than HUB_LIMITS.minFreeBytesAfter on the disk. */
+  private async checkRoom(numBytes: number): Promise<void> {
+    const free = await this.freeBytes();
+    if (free === null || free - numBytes >= HUB_LIMITS.minFreeBytesAfter) return;
+    const gb = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GiB`;
+    throw new Error(
+      `not enough room: it needs ${gb(numBytes)} and the disk has ${gb(free)} free (the app keeps ${gb(HUB_LIMITS.minFreeBytesAfter)} free)`,
+    );
+  }
+
+  /** Changes a download and tells the clients: at once for an end, else at most every progressEveryMs. */
+  private update(running: Running, patch: Partial<HubDownload>, isEnd = false): void {
+    if (!isActive(running.snapshot)) return;
+    running.snapshot = { ...running.snapshot, ...patch };
+    const now = performance.now();
+    if (!isEnd && now - running.lastToldAt < HUB_LIMITS.progressEveryMs) return;
+    running.lastToldAt = now;
+    this.deps.onChange(running.snapshot);
+  }
+}
+
+function isActive(download: HubDownload): boolean {
+  return download.state === 'downloading' || download.state === 'verifying';
+}
+
+async function removeAll(files: readonly string[]): Promise<void> {
+  for (const file of files) await rm(file, { force: true });
+}
