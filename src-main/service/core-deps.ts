@@ -5,6 +5,7 @@ import type { RemoteEngine } from '../runtime/remote';
 import type { ChatQueries, Store } from '../store';
 import type { FolderOpener, SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
+import type { ModelOrigins } from './hub/model-origins';
 import type { ImportBudget } from './import-budget';
 import type { ProblemLog } from './problem-log';
 
@@ -28,6 +29,8 @@ export interface CoreDeps {
   pickSavePath: SavePathPicker | null;
   /** The one budget every trace import runs under. */
   imports: ImportBudget;
+  /** Where each model downloaded from the hub came from (the lists say it). */
+  origins: ModelOrigins;
   /** The host's folder opener, or null where the host has none (headless: the path is copied instead). */
   openFolder: FolderOpener | null;
 }

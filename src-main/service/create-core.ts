@@ -29,6 +29,7 @@ import { settingsHandlers, storedSettings } from './handlers/settings';
 import { slotHandlers } from './handlers/slots';
 import { discoveryHandlers, keptDiscovery } from './handlers/discovery';
 import { hubHandlers, openHubDownloads } from './handlers/hub';
+import { ModelOrigins } from './hub/model-origins';
 import { appStatus, telemetryHandlers } from './handlers/telemetry';
 import { toSlotEventPayload } from './mappers';
 import { createOpenAiService } from './openai';
@@ -81,6 +82,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     pickSavePath: options.pickSavePath ?? null,
     imports: new ImportBudget(options.importBudget),
     openFolder: options.openFolder ?? null,
+    origins: new ModelOrigins(options.dataDir),
   };
   // After a restart the Dashboard shows the window it showed before, read back from the history.
   reloadWindow(store, deps.window, log);

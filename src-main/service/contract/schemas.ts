@@ -106,6 +106,8 @@ export const ModelEntrySchema = z.object({
   status: z.enum(LISTING_STATUSES),
   /** Why it cannot run (null when `status` is ok); shown after UNUSABLE_WORDS[status]. */
   error: z.string().nullable(),
+  /** Where a model downloaded in the app came from (`someone/Model-GGUF at 0123abc (huggingface.co)`), else null. */
+  origin: z.string().nullable().optional(),
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export {

@@ -20,7 +20,7 @@ type HubHandlers = Pick<
  * HF_TOKEN when set; an Error in words when the address is not one.
  */
 export function openHubDownloads(
-  deps: Pick<CoreDeps, 'dataDir' | 'runtime' | 'hub' | 'clock'>,
+  deps: Pick<CoreDeps, 'dataDir' | 'runtime' | 'hub' | 'clock' | 'origins'>,
   hubUrl: string | undefined,
 ): HubDownloads | Error {
   const url = hubUrl ?? process.env['FF_HUB_URL'] ?? DEFAULT_HUB_URL;
@@ -35,6 +35,7 @@ export function openHubDownloads(
   return new HubDownloads({
     client,
     modelsDir: modelsDirOf(deps),
+    origins: deps.origins,
     onChange: (download) => deps.hub.emit('hub.download', download),
     refreshModels: () => deps.runtime.refreshModels(),
     wallNow: () => deps.clock.wallNow(),
@@ -92,6 +93,11 @@ export function hubHandlers(deps: CoreDeps, downloads: HubDownloads | Error): Hu
       return download;
     },
     'models.removal': ({ modelId }) => removalOf(deps.runtime, modelsDir, modelId),
-    'models.delete': ({ modelId }) => deleteModel(deps.runtime, modelsDir, modelId),
+    'models.delete': async ({ modelId }) => {
+      const modelPath = deps.runtime.catalogue.entryOf(modelId)?.path;
+      const removal = await deleteModel(deps.runtime, modelsDir, modelId);
+      if (modelPath) deps.origins.set(modelPath, null);
+      return removal;
+    },
   };
 }

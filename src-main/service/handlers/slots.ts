@@ -34,7 +34,8 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
   };
   const snapshot = (slot: Slot) => toSlotSnapshot(slot, runtime.numSeatedOn(slot), clock);
   return {
-    'models.list': async () => (await runtime.refreshModels()).map(toModelEntry),
+    'models.list': async () =>
+      (await runtime.refreshModels()).map((e) => ({ ...toModelEntry(e), origin: deps.origins.of(e.path) })),
     'models.quality': () => {
       const results = readQualityResults(deps.dataDir);
       if (results instanceof Error) throw new ServiceFailure('unavailable', results.message);

@@ -12,11 +12,14 @@ import type { HubDownload } from '../contract';
 import { fetchFile } from './file-download';
 import type { HubClient } from './hub-client';
 import type { GgufChoice } from './hub-choices';
+import type { ModelOrigins } from './model-origins';
 
 /** What the downloads need from the core: where models go, and what to do once one arrived. */
 export interface HubDownloadsDeps {
   client: HubClient;
   modelsDir: string;
+  /** Where each downloaded model came from, recorded once it is in place. */
+  origins: ModelOrigins;
   /** Every change of a download, throttled to HUB_LIMITS.progressEveryMs (ends are never held back). */
   onChange(download: HubDownload): void;
   /** Rescans the models folder: a finished model is listed before its `done` is told. */
@@ -142,6 +145,7 @@ export class HubDownloads {
       // Later shards first: the set is listed by its first file, which appears last.
       running.isInPlace = true;
       for (let i = targets.length - 1; i >= 0; i--) await rename(parts[i]!, targets[i]!);
+      this.deps.origins.set(targets[0]!, originWords(running.snapshot, this.deps.client.baseUrl));
     } catch (error) {
       // A cancel frees the parts; closing the app keeps them for a resume.
       if (running.snapshot.state === 'cancelled') await removeAll(parts);
@@ -175,6 +179,11 @@ export class HubDownloads {
     running.lastToldAt = now;
     this.deps.onChange(running.snapshot);
   }
+}
+
+/** Where a download came from, as the lists say it: `someone/Model-GGUF at 0123abc (huggingface.co)`. */
+function originWords(download: HubDownload, hubUrl: string): string {
+  return `${download.repo} at ${download.revision.slice(0, 7)} (${new URL(hubUrl).host})`;
 }
 
 function isActive(download: HubDownload): boolean {

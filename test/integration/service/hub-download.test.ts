@@ -114,7 +114,12 @@ describe('getting a model from the hub and deleting one', () => {
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(readdirSync(modelsDir).filter((n) => n.endsWith('.part'))).toEqual([]);
     const listed = (await call('models.list', {})).find((m) => m.name === 'Austen-Mini-F16');
-    expect(listed).toMatchObject({ status: 'ok', format: 'gguf', source: 'models-folder' });
+    expect(listed).toMatchObject({
+      status: 'ok',
+      format: 'gguf',
+      source: 'models-folder',
+      origin: `${GGUF_REPO} at 0123456 (${new URL(hub.url).host})`,
+    });
     expect((await call('hub.files', { repo: GGUF_REPO })).choices[0]!.isInModelsFolder).toBe(true);
     expect(
       await refusal('hub.download', {
