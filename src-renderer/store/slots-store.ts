@@ -5,6 +5,7 @@ import type {
   ConversionCache,
   EndpointSnapshot,
   EngineKind,
+  HubDownload,
   KeepAlive,
   ModelEntry,
   PageStats,
@@ -25,6 +26,8 @@ export interface SlotsState {
   pages: PageStats | null;
   /** The GGUF conversion cache's folders and bytes (re-read with the pages). */
   conversionCache: ConversionCache | null;
+  /** Downloads from the model hub this session, oldest first (kept current by `hub.download` events). */
+  downloads: HubDownload[];
   error: string | null;
   refresh(): Promise<void>;
   refreshPages(): Promise<void>;
@@ -71,14 +74,17 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       events: [],
       pages: null,
       conversionCache: null,
+      downloads: [],
       error: null,
       async refresh() {
-        const [models, slots, endpoints] = await Promise.all([
+        const [models, slots, endpoints, downloads] = await Promise.all([
           bridge.call('models.list', {}),
           bridge.call('slots.list', {}),
           bridge.call('endpoints.list', {}),
+          bridge.call('hub.downloads', {}),
         ]);
         if (models.ok) set({ models: models.value });
+        if (downloads.ok) set({ downloads: downloads.value });
         if (endpoints.ok) set({ endpoints: endpoints.value });
         if (slots.ok) set({ slots: slots.value });
         if (!slots.ok) set({ error: slots.error.message });
@@ -110,6 +116,12 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       removeEndpoint: (endpointId) => act(() => bridge.call('endpoints.remove', { endpointId })),
       checkEndpoints: () => act(() => bridge.call('endpoints.check', {})),
       onEvents(events) {
+        const downloads = events.flatMap((e) => (e.name === 'hub.download' ? [e.payload] : []));
+        if (downloads.length > 0) {
+          set({ downloads: mergeDownloads(get().downloads, downloads) });
+          // A finished download is listed by now: show it in the lists and the picker.
+          if (downloads.some((d) => d.state === 'done')) reread.schedule();
+        }
         const checked = events.findLast((e) => e.name === 'endpoints.checked');
         if (checked?.name === 'endpoints.checked') set({ endpoints: checked.payload.endpoints });
         // A conversion's bytes done reach its card as they come, not at the next poll.
@@ -133,4 +145,11 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
   });
   const reread = createThrottle(() => void store.getState().refresh(), 250);
   return store;
+}
+
+/** The downloads with newer snapshots put in place (a new one appended). */
+function mergeDownloads(known: readonly HubDownload[], newer: readonly HubDownload[]): HubDownload[] {
+  const byId = new Map(known.map((d) => [d.downloadId, d]));
+  for (const d of newer) byId.set(d.downloadId, d);
+  return [...byId.values()];
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { CopyButton, Panel, usePolling } from '../../components';
 import { useSlice, useStores } from '../../store';
 import { DiscoveredModels } from './DiscoveredModels';
+import { HubDownloads } from './HubDownloads';
 import { ModelList } from './ModelList';
 
 /** How often the open panel looks at the models folder again (each look is one models.list). */
@@ -10,7 +11,8 @@ const FOLDER_LOOK_MS = 3000;
 
 /**
  * "Add a model": where the models folder is (open it on the desktop, copy its path in a
- * browser), what loads from it, the models already found on this machine. While it is open it
+ * browser), getting a GGUF from Hugging Face into it, what loads from it, the models in it
+ * (each can be deleted from disk), the models already found on this machine. While it is open it
  * looks at the folder every few seconds, so a model copied in shows up without a button press.
  */
 export function AddModelPanel(props: { onClose?: () => void }) {
@@ -33,6 +35,7 @@ export function AddModelPanel(props: { onClose?: () => void }) {
           Look again
         </button>
       </ModelsFolderLine>
+      <HubDownloads />
       <h3>What loads</h3>
       <ul className="formats">
         {(status?.modelFormats ?? []).map((f) => (
@@ -48,7 +51,7 @@ export function AddModelPanel(props: { onClose?: () => void }) {
           picker.
         </p>
       ) : (
-        <ModelList models={userModels} testId="user-models" />
+        <ModelList models={userModels} testId="user-models" canDelete />
       )}
       <DiscoveredModels />
     </Panel>

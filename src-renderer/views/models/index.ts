@@ -1,2 +1,3 @@
 export { AddModelPanel, ModelsFolderLine } from './AddModelPanel';
 export { FirstRunCard } from './FirstRunCard';
+export { DeleteModelAction } from './DeleteModelAction';

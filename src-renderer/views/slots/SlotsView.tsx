@@ -3,7 +3,7 @@ import { whyUnusable } from '../../../src-main/service/contract';
 import { useSlice, useStores } from '../../store';
 import { ConversionCachePanel } from './ConversionCachePanel';
 import { EndpointsPanel } from './EndpointsPanel';
-import { AddModelPanel } from '../models';
+import { AddModelPanel, DeleteModelAction } from '../models';
 import { PagesPanel } from './PagesPanel';
 import { ProblemsPanel } from './ProblemsPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
@@ -58,6 +58,7 @@ export function SlotsView() {
                 <button type="button" disabled={m.status !== 'ok'} onClick={() => void prefetch(m.modelId)}>
                   {ACTION_WORDS.load}
                 </button>
+                <DeleteModelAction model={m} />
               </footer>
             </article>
           ))}

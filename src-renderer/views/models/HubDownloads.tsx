@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import type { HubChoice, HubDownload, HubRepo } from '../../../src-main/service/contract';
+import { formatBytes, Notice } from '../../components';
+import { useSlice, useStores } from '../../store';
+
+/** Each download state in words, as the panel shows it. */
+const STATE_WORDS: Record<HubDownload['state'], string> = {
+  downloading: 'downloading',
+  verifying: 'checking what arrived',
+  done: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+/**
+ * "Get from Hugging Face": the user names a repository (its id or its address), picks one of
+ * the GGUF files it lists (with size and quantization, against the free disk), and watches
+ * it arrive; the app checks it and lists it once it is whole.
+ */
+export function HubDownloads() {
+  const { bridge } = useStores();
+  const downloads = useSlice('slots', (s) => s.downloads);
+  const [text, setText] = useState('');
+  const [repo, setRepo] = useState<HubRepo | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [isLooking, setLooking] = useState(false);
+  const look = async (event: FormEvent) => {
+    event.preventDefault();
+    setLooking(true);
+    const result = await bridge.call('hub.files', { repo: text });
+    setLooking(false);
+    setRepo(result.ok ? result.value : null);
+    setProblem(result.ok ? null : result.error.message);
+  };
+  const start = async (choice: HubChoice) => {
+    if (!repo) return;
+    const result = await bridge.call('hub.download', {
+      repo: repo.repo,
+      revision: repo.revision,
+      filePath: choice.filePath,
+    });
+    setProblem(result.ok ? null : result.error.message);
+  };
+  return (
+    <section className="hub-downloads" data-testid="hub-downloads">
+      <h3>Get one from Hugging Face</h3>
+      <form className="hub-form" onSubmit={(e) => void look(e)}>
+        <label>
+          Repository
+          <input
+            type="text"
+            data-testid="hub-repo"
+            value={text}
+            placeholder="bartowski/Llama-3.2-1B-Instruct-GGUF, or its address"
+            onChange={(e) => setText(e.target.value)}
+          />
+        </label>
+        <button type="submit" data-testid="hub-look" disabled={text.trim() === '' || isLooking}>
+          {isLooking ? 'Looking…' : 'Show its files'}
+        </button>
+      </form>
+      {problem && <Notice tone="error">{problem}</Notice>}
+      {repo && <HubChoices repo={repo} downloads={downloads} onPick={(c) => void start(c)} />}
+      {downloads.length > 0 && (
+        <ul className="downloads" data-testid="hub-download-list">
+          {downloads.map((d) => (
+            <DownloadLine key={d.downloadId} download={d} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** A repository's runnable files, each with its size and a Download button (or why not). */
+function HubChoices(props: {
+  repo: HubRepo;
+  downloads: readonly HubDownload[];
+  onPick(choice: HubChoice): void;
+}) {
+  const { repo } = props;
+  // The latest download of each model says whether it is here now or on its way.
+  const latest = new Map(props.downloads.map((d) => [d.modelName, d.state]));
+  const others =
+    repo.numOtherFiles > 0 ? ` (and ${repo.numOtherFiles} other files that do not run here)` : '';
+  if (repo.choices.length === 0)
+    return (
+      <p className="muted" data-testid="hub-no-choices">
+        {repo.repo} holds no GGUF model file{others}. First Frame gets GGUF files from the hub; an ONNX folder
+        can be copied into the models folder.
+      </p>
+    );
+  return (
+    <>
+      <p className="muted">
+        {repo.repo} at {repo.revision.slice(0, 7)}: {repo.choices.length} GGUF{' '}
+        {repo.choices.length === 1 ? 'file' : 'files'}
+        {others}. {repo.freeBytes === null ? '' : `${formatBytes(repo.freeBytes)} free on this disk.`}
+      </p>
+      <table className="hub-choices" data-testid="hub-choices">
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Quantization</th>
+            <th scope="col">Size</th>
+            <th scope="col">
+              <span className="visually-hidden">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {repo.choices.map((c) => {
+            const isTooBig = repo.freeBytes !== null && c.numBytes > repo.freeBytes;
+            const state = latest.get(c.modelName);
+            const why =
+              c.isInModelsFolder || state === 'done'
+                ? 'in the models folder'
+                : state === 'downloading' || state === 'verifying'
+                  ? 'downloading'
+                  : isTooBig
+                    ? 'not enough room'
+                    : null;
+            return (
+              <tr key={c.filePath} data-testid="hub-choice" data-file={c.filePath}>
+                <th scope="row">
+                  {c.modelName}
+                  {c.numFiles > 1 && <span className="muted"> · {c.numFiles} parts</span>}
+                </th>
+                <td>{c.quant ?? '–'}</td>
+                <td>{formatBytes(c.numBytes)}</td>
+                <td>
+                  {why ? (
+                    <span className="muted">{why}</span>
+                  ) : (
+                    <button type="button" className="small" onClick={() => props.onPick(c)}>
+                      Download
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+/** One download: its progress, its state in words (and why it failed), and Cancel while it runs. */
+function DownloadLine(props: { download: HubDownload }) {
+  const { bridge } = useStores();
+  const d = props.download;
+  const isActive = d.state === 'downloading' || d.state === 'verifying';
+  const checked =
+    d.state === 'done' ? (d.isVerified ? ' · sha256 checked' : ' · the hub gave no sha256 to check') : '';
+  return (
+    <li data-testid="hub-download" data-state={d.state}>
+      <b>{d.modelName}</b>{' '}
+      <progress
+        max={Math.max(1, d.bytesTotal)}
+        value={d.bytesDone}
+        aria-label={`${d.modelName} downloaded`}
+      />{' '}
+      <span>
+        {formatBytes(d.bytesDone)} of {formatBytes(d.bytesTotal)} · {STATE_WORDS[d.state]}
+        {checked}
+      </span>
+      {isActive && (
+        <button
+          type="button"
+          className="quiet small"
+          data-testid="hub-cancel"
+          onClick={() => void bridge.call('hub.cancel', { downloadId: d.downloadId })}
+        >
+          Cancel
+        </button>
+      )}
+      {d.error && <span className="notice error">{d.error}</span>}
+    </li>
+  );
+}
