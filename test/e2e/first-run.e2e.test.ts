@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import type { Locator } from 'playwright-core';
 import type { E2eApp } from './harness';
 import { SCREENSHOT_DIR, startE2eApp } from './harness';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../support/models';
+import { startHubServer } from '../support/hub-server';
+import type { HubServer } from '../support/hub-server';
 import {
   fakeEnvironment,
   treeStamp,
@@ -26,14 +28,22 @@ const SIZES = [
 
 describe('a newcomer on a fresh profile: first-run card, Simple view, model chip, Regenerate, every view checked', () => {
   let app: E2eApp;
+  let hub: HubServer;
   // A temporary home where Ollama, LM Studio and the Hugging Face cache keep a model each.
   const home = mkdtempSync(path.join(tmpdir(), 'ff-e2e-home-'));
   beforeAll(async () => {
     fakeStores(home);
-    app = await startE2eApp({ discoveryEnvironment: fakeEnvironment(home) });
+    // A hub on loopback laid out as huggingface.co, holding one GGUF repository (a tiny file).
+    hub = await startHubServer({
+      'someone/Tiny-GGUF': [
+        { path: 'Tiny-Mamba-Q4_0.gguf', bytes: readFileSync(path.join(home, 'src', 'tiny.gguf')) },
+      ],
+    });
+    app = await startE2eApp({ discoveryEnvironment: fakeEnvironment(home), hubUrl: hub.url });
   });
   afterAll(async () => {
     await app?.close();
+    await hub?.close();
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -231,6 +241,33 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     await app.page.getByTestId('nav-chat').click();
     const options = await app.page.getByTestId('model-picker').locator('option').allTextContents();
     expect(options.some((o) => /austen-copy/.test(o))).toBe(true);
+  });
+
+  it('gets a GGUF from the hub in Add a model, lists it with its origin, and deletes it after a confirmation naming file and size', async () => {
+    await app.page.getByTestId('nav-slots').click();
+    const panel = app.page.getByTestId('add-model');
+    await panel.getByTestId('hub-repo').fill('https://huggingface.co/someone/Tiny-GGUF');
+    await panel.getByTestId('hub-look').click();
+    const choice = panel.getByTestId('hub-choice');
+    await choice.waitFor();
+    expect(await choice.textContent()).toMatch(/^Tiny-Mamba-Q4_0Q4_0\d+ BDownload$/);
+    await choice.getByRole('button', { name: 'Download' }).click();
+    const done = panel.locator('[data-testid="hub-download"][data-state="done"]');
+    await done.waitFor({ timeout: 30_000 });
+    expect(await done.textContent()).toMatch(/(\d+) B of \1 B · done · sha256 checked/);
+    expect(await choice.textContent()).toMatch(/in the models folder$/);
+    const listed = panel.locator('[data-testid="user-models"] li[data-model-id="Tiny-Mamba-Q4_0"]');
+    await listed.waitFor({ timeout: 30_000 });
+    expect(await listed.getByTestId('model-origin').textContent()).toMatch(
+      /from someone\/Tiny-GGUF at 0123456/,
+    );
+    await app.screenshot('add-model-hub');
+    await listed.getByTestId('model-delete').click();
+    const confirm = listed.getByTestId('model-delete-confirm');
+    expect(await confirm.textContent()).toMatch(/^Delete Tiny-Mamba-Q4_0\.gguf \(\d+ B\) from disk\?/);
+    await confirm.getByTestId('model-delete-confirmed').click();
+    await expect.poll(() => listed.count()).toBe(0);
+    expect((await app.call('models.list', {})).some((m) => m.name === 'Tiny-Mamba-Q4_0')).toBe(false);
   });
 
   it('raised no console errors and no CSP violations', () => {

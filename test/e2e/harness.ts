@@ -36,11 +36,13 @@ export interface E2eApp {
 
 /**
  * Starts core, host (free port) and chromium (fresh profile), and opens the app. `options`
- * reach the core (a fake home for discovery, say); the data folder is always a fresh one, with
+ * reach the core (a fake home for discovery, a loopback hub, say); the data folder is always a fresh one, with
  * `userModels` (name → a model folder or file) copied into its models folder first.
  */
 export async function startE2eApp(
-  options: Pick<CoreOptions, 'discoveryEnvironment'> & { userModels?: Record<string, string> } = {},
+  options: Pick<CoreOptions, 'discoveryEnvironment' | 'hubUrl'> & {
+    userModels?: Record<string, string>;
+  } = {},
 ): Promise<E2eApp> {
   const modelFile = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID, 'onnx', 'model.onnx');
   if (!existsSync(modelFile))
