@@ -9,11 +9,15 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** One file of a fixture repository; `listedSha256` overrides what the listing says (a wrong checksum). */
+/**
+ * One file of a fixture repository; `listedSha256` overrides what the listing says (a wrong
+ * checksum); `isInGit`: a small file kept in git itself, listed with its blob id and no LFS.
+ */
 export interface HubFixtureFile {
   path: string;
   bytes: Buffer;
   listedSha256?: string;
+  isInGit?: boolean;
 }
 
 /** A running fixture hub. */
@@ -56,12 +60,16 @@ export async function startHubServer(
     const files = repos[repo];
     if (!files) return void res.writeHead(404).end('{"error":"Repository not found"}');
     const siblings = [
-      ...files.map((f) => ({
-        rfilename: f.path,
-        size: f.bytes.length,
-        blobId: 'b'.repeat(40),
-        lfs: { sha256: f.listedSha256 ?? sha(f), size: f.bytes.length, pointerSize: 134 },
-      })),
+      ...files.map((f) =>
+        f.isInGit
+          ? { rfilename: f.path, size: f.bytes.length, blobId: gitBlobId(f.bytes) }
+          : {
+              rfilename: f.path,
+              size: f.bytes.length,
+              blobId: 'b'.repeat(40),
+              lfs: { sha256: f.listedSha256 ?? sha(f), size: f.bytes.length, pointerSize: 134 },
+            },
+      ),
       { rfilename: 'README.md', size: 12, blobId: 'c'.repeat(40) },
     ];
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -116,4 +124,9 @@ export async function startHubServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Git's id of a blob: sha1 over `blob <size>\0` and the bytes. */
+function gitBlobId(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

@@ -21,23 +21,25 @@ export const HubFilePathSchema = z
   });
 
 /**
- * One thing of a repository that runs here, as the user picks it: a GGUF file, or a split set
- * of them (`…-00001-of-00002.gguf`), whose first file names it.
+ * One thing of a repository that runs here, as the user picks it: a GGUF file (or a split set,
+ * `…-00001-of-00002.gguf`, named by its first file), an ONNX variant of a Hugging Face ONNX
+ * folder (its graph with the folder's config and tokenizer), or an onnxruntime-genai folder.
  */
 export const HubChoiceSchema = z.object({
-  /** The first file's path: what `hub.download` takes. */
+  /** The file that names it (the GGUF's first file, the ONNX graph, genai_config.json): what `hub.download` takes. */
   filePath: z.string(),
-  /** The model's name once in the models folder (the file name without `.gguf`). */
+  kind: z.enum(['gguf', 'onnx', 'genai']),
+  /** The model reference it will list under (`Model-Q4_K_M`, `Model-ONNX:q4`, `Model-ONNX-cpu:genai`). */
   modelName: z.string(),
-  /** The quantization its name says (`Q4_K_M`, `F16`), or null when it says none. */
+  /** The quantization its name says (`Q4_K_M`, `F16`; an ONNX variant's name, `q4`), or null. */
   quant: z.string().nullable(),
   /** Every file it takes (one unless split). */
   numFiles: z.number().int().min(1),
   /** Bytes of all its files, as the hub lists them. */
   numBytes: z.number().int().min(0),
-  /** Whether the hub gives its sha256 (an LFS file), so the download is checked against it. */
+  /** Whether the hub gives a checksum for every file (an LFS sha256, a git blob id), so each is checked. */
   hasSha256: z.boolean(),
-  /** Whether the models folder already holds a file of that name. */
+  /** Whether the models folder already holds it. */
   isInModelsFolder: z.boolean(),
 });
 export type HubChoice = z.infer<typeof HubChoiceSchema>;
@@ -48,7 +50,7 @@ export const HubRepoSchema = z.object({
   /** The commit every file is fetched at (the hub's `sha`), so a resume gets the same bytes. */
   revision: z.string(),
   choices: z.array(HubChoiceSchema),
-  /** Files it holds that do not run here (a vision projector, safetensors, ONNX files), counted. */
+  /** Files it holds that are in no choice (a vision projector, safetensors, a README), counted. */
   numOtherFiles: z.number().int().min(0),
   /** Bytes free on the disk of the models folder now, or null when unknown. */
   freeBytes: z.number().int().min(0).nullable(),

@@ -3,7 +3,7 @@ import { ServiceFailure } from '../contract';
 import type { HubRepo } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import { DEFAULT_HUB_URL, HubClient } from '../hub/hub-client';
-import { ggufChoicesOf } from '../hub/hub-choices';
+import { modelChoicesOf } from '../hub/hub-choices';
 import { HubDownloads } from '../hub/hub-downloads';
 import { parseHubRef } from '../hub/hub-ref';
 import { deleteModel, removalOf } from '../model-removal';
@@ -55,7 +55,7 @@ export function hubHandlers(deps: CoreDeps, downloads: HubDownloads | Error): Hu
     if (ref instanceof Error) throw new ServiceFailure('invalid_input', ref.message);
     const info = await hub.client.repoInfo(ref.repo, revision ?? ref.revision);
     if (info instanceof Error) throw new ServiceFailure('unavailable', info.message);
-    return { hub, info, ...ggufChoicesOf(info.files) };
+    return { hub, info, ...modelChoicesOf(info.repo, info.files) };
   };
   return {
     'hub.files': async ({ repo }): Promise<HubRepo> => {
@@ -63,10 +63,15 @@ export function hubHandlers(deps: CoreDeps, downloads: HubDownloads | Error): Hu
       return {
         repo: info.repo,
         revision: info.revision,
-        choices: choices.map(({ files, ...choice }) => ({
-          ...choice,
-          numFiles: files.length,
-          isInModelsFolder: files.some((f) => existsSync(hub.targetOf(f.path))),
+        choices: choices.map((choice) => ({
+          filePath: choice.filePath,
+          kind: choice.kind,
+          modelName: choice.modelName,
+          quant: choice.quant,
+          numFiles: choice.files.length,
+          numBytes: choice.numBytes,
+          hasSha256: choice.hasSha256,
+          isInModelsFolder: existsSync(hub.placementOf(choice).primary),
         })),
         numOtherFiles,
         freeBytes: await hub.freeBytes(),
@@ -76,10 +81,7 @@ export function hubHandlers(deps: CoreDeps, downloads: HubDownloads | Error): Hu
       const { hub, info, choices } = await repoOf(repo, revision);
       const choice = choices.find((c) => c.filePath === filePath);
       if (!choice)
-        throw new ServiceFailure(
-          'not_found',
-          `${info.repo} has no GGUF model file ${filePath} at ${revision}`,
-        );
+        throw new ServiceFailure('not_found', `${info.repo} has no model file ${filePath} at ${revision}`);
       try {
         return await hub.start(info.repo, info.revision, choice);
       } catch (error) {

@@ -10,6 +10,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { HUB_LIMITS } from '../../limits';
 import { PRIVATE_FILE_MODE } from '../../private-files';
 import { describeFetchError } from '../../runtime/remote/fetch-errors';
+import type { FileCheck } from './hub-client';
 
 /** What to fetch and where it goes. */
 export interface FileFetch {
@@ -19,8 +20,8 @@ export interface FileFetch {
   partPath: string;
   /** Bytes the hub lists for it, or null when it did not say. */
   numBytes: number | null;
-  /** The hub's sha256 (lowercase hex), or null when it gives none (then nothing is checked). */
-  sha256: string | null;
+  /** What the bytes must hash to, or null when the hub gives nothing (then nothing is checked). */
+  check: FileCheck | null;
   signal: AbortSignal;
   /** Bytes in the `.part` so far, after every chunk. */
   onBytes(numBytes: number): void;
@@ -58,7 +59,7 @@ export async function fetchFile(job: FileFetch): Promise<{ isVerified: boolean }
 
 /** One try: hash what the part holds, ask for the rest, append it, check the whole. */
 async function fetchOnce(job: FileFetch): Promise<{ isVerified: boolean }> {
-  let hash = createHash('sha256');
+  let hash = newHash(job);
   let numHave = await sizeOf(job.partPath);
   if (job.numBytes !== null && numHave > job.numBytes) numHave = await restart(job.partPath);
   if (numHave > 0) {
@@ -70,23 +71,30 @@ async function fetchOnce(job: FileFetch): Promise<{ isVerified: boolean }> {
     if (numHave > 0 && response.status === 200) {
       // The server sends the whole file instead of the rest: start over with it.
       numHave = await restart(job.partPath);
-      hash = createHash('sha256');
+      hash = newHash(job);
     }
     await appendBody(job, response, hash, numHave);
   }
   const numBytes = await sizeOf(job.partPath);
   if (job.numBytes !== null && numBytes !== job.numBytes)
     throw new DownloadError(`the hub sent ${numBytes} of ${job.numBytes} bytes`, true);
-  if (job.sha256 === null) return { isVerified: false };
+  if (job.check === null) return { isVerified: false };
   const digest = hash.digest('hex');
-  if (digest !== job.sha256) {
+  if (digest !== job.check.hex) {
     await rm(job.partPath, { force: true });
+    const what = job.check.kind === 'sha256' ? 'sha256' : 'git blob id';
     throw new DownloadError(
-      `the file's sha256 is ${digest.slice(0, 12)}…, not the ${job.sha256.slice(0, 12)}… the hub lists: it was damaged on the way and was removed; try again`,
+      `the file's ${what} is ${digest.slice(0, 12)}…, not the ${job.check.hex.slice(0, 12)}… the hub lists: it was damaged on the way and was removed; try again`,
       false,
     );
   }
   return { isVerified: true };
+}
+
+/** The hash the file's check takes: sha256, or git's sha1 over `blob <size>\0` and the bytes. */
+function newHash(job: FileFetch): Hash {
+  if (job.check?.kind !== 'git-blob' || job.numBytes === null) return createHash('sha256');
+  return createHash('sha1').update(`blob ${job.numBytes}\0`);
 }
 
 /** The file's response from byte `from` on (a Range request when resuming), or why not. */

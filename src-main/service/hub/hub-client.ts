@@ -12,13 +12,23 @@ import { describeFetchError, safeOrigin } from '../../runtime/remote/fetch-error
 /** The hub this app talks to when FF_HUB_URL does not say another. */
 export const DEFAULT_HUB_URL = 'https://huggingface.co';
 
+/**
+ * How a file's bytes are checked: an LFS file by its sha256, a file kept in git itself by its git
+ * blob id (sha1 over `blob <size>\0` and the bytes), both as the hub lists them.
+ */
+export interface FileCheck {
+  kind: 'sha256' | 'git-blob';
+  /** Lowercase hex. */
+  hex: string;
+}
+
 /** A file of a repository as the hub lists it. */
 export interface HubFile {
   path: string;
   /** Bytes, or null when the hub did not say. */
   numBytes: number | null;
-  /** The LFS object's sha256 (lowercase hex), or null for a file kept in git itself. */
-  sha256: string | null;
+  /** What its bytes must hash to, or null when the hub said nothing to check. */
+  check: FileCheck | null;
 }
 
 /** A repository at one commit. */
@@ -36,6 +46,10 @@ const RepoInfoSchema = z.object({
     z.object({
       rfilename: z.string().min(1).max(1000),
       size: z.number().int().min(0).optional(),
+      blobId: z
+        .string()
+        .regex(/^[0-9a-f]{40}$/i)
+        .optional(),
       lfs: z
         .object({ sha256: z.string().regex(/^[0-9a-f]{64}$/i), size: z.number().int().min(0) })
         .optional(),
@@ -98,10 +112,18 @@ export class HubClient {
     const files = parsed.siblings.map((s) => ({
       path: s.rfilename,
       numBytes: s.lfs?.size ?? s.size ?? null,
-      sha256: s.lfs?.sha256.toLowerCase() ?? null,
+      check: checkOf(s),
     }));
     return { repo, revision: parsed.sha, files };
   }
+}
+
+/** An LFS file's sha256, else a git file's blob id when its size is known (the id hashes it), else null. */
+function checkOf(sibling: z.infer<typeof RepoInfoSchema>['siblings'][number]): FileCheck | null {
+  if (sibling.lfs) return { kind: 'sha256', hex: sibling.lfs.sha256.toLowerCase() };
+  if (sibling.blobId && sibling.size !== undefined)
+    return { kind: 'git-blob', hex: sibling.blobId.toLowerCase() };
+  return null;
 }
 
 /**

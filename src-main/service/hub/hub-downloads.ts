@@ -5,13 +5,15 @@
 
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rename, rm, statfs } from 'node:fs/promises';
+import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { HUB_LIMITS } from '../../limits';
 import type { HubDownload } from '../contract';
 import { fetchFile } from './file-download';
 import type { HubClient } from './hub-client';
-import type { GgufChoice } from './hub-choices';
+import type { HubModelChoice } from './hub-choices';
+import { placeModel, placementOf, prepareParts, removeParts } from './model-placement';
+import type { Placement } from './model-placement';
 import type { ModelOrigins } from './model-origins';
 
 /** What the downloads need from the core: where models go, and what to do once one arrived. */
@@ -53,9 +55,9 @@ export class HubDownloads {
     return [...this.downloads.values()].map((d) => d.snapshot);
   }
 
-  /** Where a model file goes in the models folder (its base name: a GGUF lists from the folder's top). */
-  targetOf(filePath: string): string {
-    return path.join(this.deps.modelsDir, path.posix.basename(filePath));
+  /** Where `choice` arrives and goes in the models folder. */
+  placementOf(choice: HubModelChoice): Placement {
+    return placementOf(choice, this.deps.modelsDir);
   }
 
   /** Bytes free on the models folder's disk, or null when the system does not say. */
@@ -68,10 +70,13 @@ export class HubDownloads {
    * Starts fetching `choice` of `repo` at `revision`; throws an Error in words when it cannot
    * start (already in the folder, already downloading, no room on the disk).
    */
-  async start(repo: string, revision: string, choice: GgufChoice): Promise<HubDownload> {
-    const targets = choice.files.map((f) => this.targetOf(f.path));
-    const present = targets.find((t) => existsSync(t));
-    if (present) throw new Error(`${path.basename(present)} is already in the models folder`);
+  async start(repo: string, revision: string, choice: HubModelChoice): Promise<HubDownload> {
+    const placement = this.placementOf(choice);
+    // A GGUF's every file is its own; a folder's config is shared with its other variants.
+    const own = placement.folder === null ? placement.targets : [placement.primary];
+    const present = own.find((t) => existsSync(t));
+    if (present)
+      throw new Error(`${path.relative(this.deps.modelsDir, present)} is already in the models folder`);
     const busy = this.list().find((d) => d.modelName === choice.modelName && isActive(d));
     if (busy) throw new Error(`${choice.modelName} is already downloading`);
     await this.checkRoom(choice.numBytes);
@@ -96,7 +101,7 @@ export class HubDownloads {
       isInPlace: false,
     };
     this.downloads.set(snapshot.downloadId, running);
-    running.finished = this.run(running, choice, targets);
+    running.finished = this.run(running, choice, placement);
     return snapshot;
   }
 
@@ -122,19 +127,19 @@ export class HubDownloads {
     await Promise.all(stopping.map((d) => d.finished));
   }
 
-  private async run(running: Running, choice: GgufChoice, targets: string[]): Promise<void> {
-    const parts = targets.map((t) => `${t}.part`);
+  private async run(running: Running, choice: HubModelChoice, placement: Placement): Promise<void> {
     let bytesBefore = 0;
     let isVerified = true;
     try {
-      for (const [i, file] of choice.files.entries()) {
+      await prepareParts(placement);
+      for (const [i, { file }] of choice.files.entries()) {
         const before = bytesBefore;
         const outcome = await fetchFile({
           url: this.deps.client.fileUrl(running.snapshot.repo, running.snapshot.revision, file.path),
           headers: this.deps.client.headers(),
-          partPath: parts[i]!,
+          partPath: placement.parts[i]!,
           numBytes: file.numBytes,
-          sha256: file.sha256,
+          check: file.check,
           signal: running.abort.signal,
           onBytes: (numBytes) => this.update(running, { state: 'downloading', bytesDone: before + numBytes }),
           onVerifying: () => this.update(running, { state: 'verifying' }),
@@ -142,16 +147,16 @@ export class HubDownloads {
         isVerified &&= outcome.isVerified;
         bytesBefore += file.numBytes ?? 0;
       }
-      // Later shards first: the set is listed by its first file, which appears last.
       running.isInPlace = true;
-      for (let i = targets.length - 1; i >= 0; i--) await rename(parts[i]!, targets[i]!);
-      this.deps.origins.set(targets[0]!, originWords(running.snapshot, this.deps.client.baseUrl));
+      await placeModel(placement);
+      const modelPath = placement.folder ?? placement.primary;
+      this.deps.origins.set(modelPath, originWords(running.snapshot, this.deps.client.baseUrl));
     } catch (error) {
       // A cancel frees the parts; closing the app keeps them for a resume.
-      if (running.snapshot.state === 'cancelled') await removeAll(parts);
+      if (running.snapshot.state === 'cancelled') await removeParts(placement);
       if (running.abort.signal.aborted) return;
       const canResume = (error as { canResume?: boolean }).canResume === true;
-      if (!canResume) await removeAll(parts);
+      if (!canResume) await removeParts(placement);
       const kept = canResume ? ' (what arrived is kept: download it again to resume)' : '';
       this.update(running, { state: 'failed', error: `${(error as Error).message}${kept}` }, true);
       return;
@@ -188,8 +193,4 @@ function originWords(download: HubDownload, hubUrl: string): string {
 
 function isActive(download: HubDownload): boolean {
   return download.state === 'downloading' || download.state === 'verifying';
-}
-
-async function removeAll(files: readonly string[]): Promise<void> {
-  for (const file of files) await rm(file, { force: true });
 }

@@ -4,6 +4,13 @@ import type { HubChoice, HubDownload, HubRepo } from '../../../src-main/service/
 import { formatBytes, Notice } from '../../components';
 import { useSlice, useStores } from '../../store';
 
+/** Each kind of choice in words. */
+const KIND_WORDS: Record<HubChoice['kind'], string> = {
+  gguf: 'GGUF',
+  onnx: 'ONNX',
+  genai: 'ONNX (genai)',
+};
+
 /** Each download state in words, as the panel shows it. */
 const STATE_WORDS: Record<HubDownload['state'], string> = {
   downloading: 'downloading',
@@ -15,8 +22,9 @@ const STATE_WORDS: Record<HubDownload['state'], string> = {
 
 /**
  * "Get from Hugging Face": the user names a repository (its id or its address), picks one of
- * the GGUF files it lists (with size and quantization, against the free disk), and watches
- * it arrive; the app checks it and lists it once it is whole.
+ * the models it holds (a GGUF file, an ONNX variant, a genai folder, with size and
+ * quantization, against the free disk), and watches it arrive; the app checks each file and
+ * lists the model once it is whole.
  */
 export function HubDownloads() {
   const { bridge } = useStores();
@@ -87,21 +95,21 @@ function HubChoices(props: {
   if (repo.choices.length === 0)
     return (
       <p className="muted" data-testid="hub-no-choices">
-        {repo.repo} holds no GGUF model file{others}. First Frame gets GGUF files from the hub; an ONNX folder
-        can be copied into the models folder.
+        {repo.repo} holds no GGUF file and no ONNX model First Frame can run{others}.
       </p>
     );
   return (
     <>
       <p className="muted">
-        {repo.repo} at {repo.revision.slice(0, 7)}: {repo.choices.length} GGUF{' '}
-        {repo.choices.length === 1 ? 'file' : 'files'}
+        {repo.repo} at {repo.revision.slice(0, 7)}: {repo.choices.length}{' '}
+        {repo.choices.length === 1 ? 'model' : 'models'} to choose from
         {others}. {repo.freeBytes === null ? '' : `${formatBytes(repo.freeBytes)} free on this disk.`}
       </p>
       <table className="hub-choices" data-testid="hub-choices">
         <thead>
           <tr>
-            <th scope="col">File</th>
+            <th scope="col">Model</th>
+            <th scope="col">Kind</th>
             <th scope="col">Quantization</th>
             <th scope="col">Size</th>
             <th scope="col">
@@ -125,8 +133,11 @@ function HubChoices(props: {
               <tr key={c.filePath} data-testid="hub-choice" data-file={c.filePath}>
                 <th scope="row">
                   {c.modelName}
-                  {c.numFiles > 1 && <span className="muted"> · {c.numFiles} parts</span>}
+                  {c.kind === 'gguf' && c.numFiles > 1 && (
+                    <span className="muted"> · {c.numFiles} parts</span>
+                  )}
                 </th>
+                <td>{KIND_WORDS[c.kind]}</td>
                 <td>{c.quant ?? '–'}</td>
                 <td>{formatBytes(c.numBytes)}</td>
                 <td>
@@ -153,7 +164,7 @@ function DownloadLine(props: { download: HubDownload }) {
   const d = props.download;
   const isActive = d.state === 'downloading' || d.state === 'verifying';
   const checked =
-    d.state === 'done' ? (d.isVerified ? ' · sha256 checked' : ' · the hub gave no sha256 to check') : '';
+    d.state === 'done' ? (d.isVerified ? ' · checksum checked' : ' · the hub gave no checksum to check') : '';
   return (
     <li data-testid="hub-download" data-state={d.state}>
       <b>{d.modelName}</b>{' '}

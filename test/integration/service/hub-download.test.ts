@@ -25,6 +25,13 @@ import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 const GGUF_REPO = 'someone/Austen-Mini-GGUF';
 const BYTES_REPO = 'someone/Bytes-GGUF';
+const ONNX_REPO = 'someone/Austen-Mini-ONNX';
+const ONNX_FOLDER_FILES = [
+  'config.json',
+  'generation_config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+];
 const BIG = randomBytes(512 * 1024);
 
 describe('getting a model from the hub and deleting one', () => {
@@ -62,6 +69,11 @@ describe('getting a model from the hub and deleting one', () => {
           { path: 'split/Austen-Mini-Q8_0-00001-of-00002.gguf', bytes: randomBytes(1000) },
           { path: 'split/Austen-Mini-Q8_0-00002-of-00002.gguf', bytes: randomBytes(500) },
           { path: 'mmproj-Austen-Mini-F16.gguf', bytes: randomBytes(10) },
+        ],
+        [ONNX_REPO]: [
+          ...ONNX_FOLDER_FILES.map((f) => ({ path: f, bytes: testModelFile(f), isInGit: true })),
+          { path: 'onnx/model_q4.onnx', bytes: testModelFile('onnx/model_q4.onnx') },
+          { path: 'onnx/model_q8.onnx', bytes: testModelFile('onnx/model_q8.onnx') },
         ],
         [BYTES_REPO]: [
           { path: 'Resumed-Q4_K_M.gguf', bytes: BIG },
@@ -128,6 +140,28 @@ describe('getting a model from the hub and deleting one', () => {
         filePath: 'Austen-Mini-F16.gguf',
       }),
     ).toMatchObject({ message: 'Austen-Mini-F16.gguf is already in the models folder' });
+  });
+
+  it('downloads ONNX variants into one folder named after the repository, each checked and listed', async () => {
+    const repo = await call('hub.files', { repo: ONNX_REPO });
+    expect(repo.choices.map((c) => [c.modelName, c.kind, c.quant, c.numFiles])).toEqual([
+      ['Austen-Mini-ONNX:q8', 'onnx', 'q8', 5],
+      ['Austen-Mini-ONNX:q4', 'onnx', 'q4', 5],
+    ]);
+    for (const graph of ['onnx/model_q4.onnx', 'onnx/model_q8.onnx']) {
+      const done = await finished((await download(ONNX_REPO, graph)).downloadId);
+      expect(done).toMatchObject({ state: 'done', isVerified: true });
+    }
+    const folder = path.join(modelsDir, 'Austen-Mini-ONNX');
+    expect(
+      readFileSync(path.join(folder, 'onnx', 'model_q4.onnx')).equals(testModelFile('onnx/model_q4.onnx')),
+    ).toBe(true);
+    expect(readdirSync(modelsDir).filter((n) => n.startsWith('.'))).toEqual([]); // no staging folder left
+    const listed = (await call('models.list', {})).filter((m) => m.name === 'Austen-Mini-ONNX');
+    expect(listed.map((m) => [m.modelId, m.status]).sort()).toEqual([
+      ['Austen-Mini-ONNX:q4', 'ok'],
+      ['Austen-Mini-ONNX:q8', 'ok'],
+    ]);
   });
 
   it('resumes with an HTTP Range request after the connection drops, and the whole file still verifies', async () => {
@@ -197,3 +231,8 @@ describe('getting a model from the hub and deleting one', () => {
     expect((await call('models.list', {})).some((m) => m.name === 'Austen-Mini-F16')).toBe(false);
   });
 });
+
+/** A file of the test model's folder, as bytes. */
+function testModelFile(relative: string): Buffer {
+  return readFileSync(path.join(TEST_MODELS_DIR, TEST_MODEL_ID, relative));
+}
