@@ -250,11 +250,11 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     await panel.getByTestId('hub-look').click();
     const choice = panel.getByTestId('hub-choice');
     await choice.waitFor();
-    expect(await choice.textContent()).toMatch(/^Tiny-Mamba-Q4_0Q4_0\d+ BDownload$/);
+    expect(await choice.textContent()).toMatch(/^Tiny-Mamba-Q4_0GGUFQ4_0\d+ BDownload$/);
     await choice.getByRole('button', { name: 'Download' }).click();
     const done = panel.locator('[data-testid="hub-download"][data-state="done"]');
     await done.waitFor({ timeout: 30_000 });
-    expect(await done.textContent()).toMatch(/(\d+) B of \1 B · done · sha256 checked/);
+    expect(await done.textContent()).toMatch(/(\d+) B of \1 B · done · checksum checked/);
     expect(await choice.textContent()).toMatch(/in the models folder$/);
     const listed = panel.locator('[data-testid="user-models"] li[data-model-id="Tiny-Mamba-Q4_0"]');
     await listed.waitFor({ timeout: 30_000 });

@@ -109,13 +109,22 @@ export class HubClient {
     } catch {
       return new Error(`${safeOrigin(url)} did not answer a model repository listing for ${repo}`);
     }
-    const files = parsed.siblings.map((s) => ({
-      path: s.rfilename,
-      numBytes: s.lfs?.size ?? s.size ?? null,
-      check: checkOf(s),
-    }));
+    // A path that could lead out of the models folder is never offered, whatever the hub says.
+    const files = parsed.siblings
+      .filter((s) => isPlainRepoPath(s.rfilename))
+      .map((s) => ({
+        path: s.rfilename,
+        numBytes: s.lfs?.size ?? s.size ?? null,
+        check: checkOf(s),
+      }));
     return { repo, revision: parsed.sha, files };
   }
+}
+
+/** True for a relative path of plain segments: no `..`, no empty segment, no backslash or control character. */
+export function isPlainRepoPath(filePath: string): boolean {
+  if (filePath.includes('\\') || [...filePath].some((c) => c.charCodeAt(0) < 0x20)) return false;
+  return filePath.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
 /** An LFS file's sha256, else a git file's blob id when its size is known (the id hashes it), else null. */

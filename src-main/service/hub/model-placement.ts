@@ -23,7 +23,13 @@ export interface Placement {
 
 /** Where `choice` arrives and goes in `modelsDir`. */
 export function placementOf(choice: HubModelChoice, modelsDir: string): Placement {
-  const inFolder = (relative: string) => path.join(modelsDir, ...relative.split('/'));
+  const inFolder = (relative: string) => {
+    const full = path.join(modelsDir, ...relative.split('/'));
+    // The choices are built from plain paths (hub-client.ts); this holds the line regardless.
+    if (!full.startsWith(path.join(modelsDir, path.sep)))
+      throw new Error(`${relative} would lie outside the models folder`);
+    return full;
+  };
   const targets = choice.files.map((f) => inFolder(f.target));
   const primary = inFolder(choice.primary);
   if (choice.folderName === null)
