@@ -18,6 +18,8 @@ export interface HubFixtureFile {
   bytes: Buffer;
   listedSha256?: string;
   isInGit?: boolean;
+  /** The size the listing claims instead of the real one (a file larger than the disk). */
+  listedNumBytes?: number;
 }
 
 /** A running fixture hub. */
@@ -65,9 +67,13 @@ export async function startHubServer(
           ? { rfilename: f.path, size: f.bytes.length, blobId: gitBlobId(f.bytes) }
           : {
               rfilename: f.path,
-              size: f.bytes.length,
+              size: f.listedNumBytes ?? f.bytes.length,
               blobId: 'b'.repeat(40),
-              lfs: { sha256: f.listedSha256 ?? sha(f), size: f.bytes.length, pointerSize: 134 },
+              lfs: {
+                sha256: f.listedSha256 ?? sha(f),
+                size: f.listedNumBytes ?? f.bytes.length,
+                pointerSize: 134,
+              },
             },
       ),
       { rfilename: 'README.md', size: 12, blobId: 'c'.repeat(40) },

@@ -79,6 +79,7 @@ describe('getting a model from the hub and deleting one', () => {
           { path: 'Resumed-Q4_K_M.gguf', bytes: BIG },
           { path: 'Damaged-Q4_0.gguf', bytes: BIG, listedSha256: 'f'.repeat(64) },
           { path: 'Stalled-IQ3_XXS.gguf', bytes: BIG },
+          { path: 'Huge-F32.gguf', bytes: BIG, listedNumBytes: 2 ** 53 - 1 },
         ],
       },
       ['someone/Private-GGUF'],
@@ -104,13 +105,23 @@ describe('getting a model from the hub and deleting one', () => {
     expect(repo.freeBytes).toBeGreaterThan(0);
   });
 
-  it('refuses a missing repository, a private one and a name that is no repository, in words', async () => {
+  it('refuses a missing repository, a private one, a name that is no repository and a file larger than the disk, in words', async () => {
     expect(await refusal('hub.files', { repo: 'someone/Nothing-GGUF' })).toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(/has no someone\/Nothing-GGUF/),
     });
     expect(await refusal('hub.files', { repo: 'someone/Private-GGUF' })).toMatchObject({
       message: expect.stringMatching(/would not show someone\/Private-GGUF: .*HF_TOKEN/),
+    });
+    expect(
+      await refusal('hub.download', {
+        repo: BYTES_REPO,
+        revision: FIXTURE_COMMIT,
+        filePath: 'Huge-F32.gguf',
+      }),
+    ).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/^not enough room: it needs [\d.]+ GiB and the disk has/),
     });
     expect(await refusal('hub.files', { repo: 'not a repo/../x' })).toMatchObject({
       code: 'invalid_input',
