@@ -77,6 +77,8 @@ export const HubDownloadSchema = z.object({
   state: z.enum(DOWNLOAD_STATES),
   bytesDone: z.number().int().min(0),
   bytesTotal: z.number().int().min(0),
+  /** Bytes a second over the last two seconds; null while checking or before that is measured. */
+  bytesPerS: z.number().int().min(0).nullable(),
   /** Why it failed, in words, or null. */
   error: z.string().nullable(),
   /** Whether the hub's sha256 was checked (null until it is done). */

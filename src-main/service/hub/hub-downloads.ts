@@ -1,7 +1,7 @@
 // The one owner of downloads from the hub: it starts them, counts their bytes, tells the
 // clients, cancels them and renames a finished model into the models folder. A model appears
 // in the folder (and so in the catalogue) only once every file of it arrived and was checked:
-// until then its files are `.part` files, which nothing lists.
+// until then its files are parts (model-placement.ts), which nothing lists.
 
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -29,10 +29,15 @@ export interface HubDownloadsDeps {
   wallNow(): number;
 }
 
+/** How long a rate is measured over (ms): long enough to smooth a bursty connection. */
+const RATE_WINDOW_MS = 2_000;
+
 interface Running {
   snapshot: HubDownload;
   abort: AbortController;
   lastToldAt: number;
+  /** Where the current rate window began (monotonic ms, bytes done then), null before the first bytes. */
+  rateFrom: { at: number; bytesDone: number } | null;
   /** Settles once the download stopped and its files are where they stay. */
   finished: Promise<void>;
   /** Set once its files are renamed into place: too late to cancel. */
@@ -89,6 +94,7 @@ export class HubDownloads {
       state: 'downloading',
       bytesDone: 0,
       bytesTotal: choice.numBytes,
+      bytesPerS: null,
       error: null,
       isVerified: null,
       startedAtWallMs: this.deps.wallNow(),
@@ -97,6 +103,7 @@ export class HubDownloads {
       snapshot,
       abort: new AbortController(),
       lastToldAt: -Infinity,
+      rateFrom: null,
       finished: Promise.resolve(),
       isInPlace: false,
     };
@@ -178,12 +185,30 @@ export class HubDownloads {
   /** Changes a download and tells the clients: at once for an end, else at most every progressEveryMs. */
   private update(running: Running, patch: Partial<HubDownload>, isEnd = false): void {
     if (!isActive(running.snapshot)) return;
-    running.snapshot = { ...running.snapshot, ...patch };
     const now = performance.now();
+    running.snapshot = { ...running.snapshot, ...patch, ...rateOf(running, patch, now) };
     if (!isEnd && now - running.lastToldAt < HUB_LIMITS.progressEveryMs) return;
     running.lastToldAt = now;
     this.deps.onChange(running.snapshot);
   }
+}
+
+/**
+ * The download's rate over the last RATE_WINDOW_MS (bytes a second), measured from its own
+ * bytes and clock; null while checking or before a window has passed.
+ */
+function rateOf(running: Running, patch: Partial<HubDownload>, now: number): Partial<HubDownload> {
+  if (patch.state !== undefined && patch.state !== 'downloading') {
+    running.rateFrom = null;
+    return { bytesPerS: null };
+  }
+  if (patch.bytesDone === undefined) return {};
+  if (running.rateFrom === null) running.rateFrom = { at: now, bytesDone: patch.bytesDone };
+  const elapsedMs = now - running.rateFrom.at;
+  if (elapsedMs < RATE_WINDOW_MS) return {};
+  const bytesPerS = ((patch.bytesDone - running.rateFrom.bytesDone) * 1000) / elapsedMs;
+  running.rateFrom = { at: now, bytesDone: patch.bytesDone };
+  return { bytesPerS: Math.max(0, Math.round(bytesPerS)) };
 }
 
 /** Where a download came from, as the lists say it: `someone/Model-GGUF at 0123abc (huggingface.co)`. */

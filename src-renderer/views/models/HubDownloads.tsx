@@ -175,6 +175,10 @@ function DownloadLine(props: { download: HubDownload }) {
       />{' '}
       <span>
         {formatBytes(d.bytesDone)} of {formatBytes(d.bytesTotal)} · {STATE_WORDS[d.state]}
+        {isActive &&
+          d.bytesPerS !== null &&
+          d.bytesPerS > 0 &&
+          ` · ${formatBytes(d.bytesPerS)}/s · ${timeLeftWords((d.bytesTotal - d.bytesDone) / d.bytesPerS)}`}
         {checked}
       </span>
       {isActive && (
@@ -190,4 +194,11 @@ function DownloadLine(props: { download: HubDownload }) {
       {d.error && <span className="notice error">{d.error}</span>}
     </li>
   );
+}
+
+/** Seconds left in words a person reads at a glance ("about 3 min left"). */
+function timeLeftWords(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s left`;
+  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
+  return `about ${(seconds / 3600).toFixed(1)} h left`;
 }
