@@ -147,9 +147,12 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
   return store;
 }
 
-/** The downloads with newer snapshots put in place (a new one appended). */
+/** The downloads with newer snapshots put in place; a new try of a model replaces its earlier ones. */
 function mergeDownloads(known: readonly HubDownload[], newer: readonly HubDownload[]): HubDownload[] {
   const byId = new Map(known.map((d) => [d.downloadId, d]));
-  for (const d of newer) byId.set(d.downloadId, d);
+  for (const d of newer) {
+    for (const [id, k] of byId) if (k.modelName === d.modelName && id !== d.downloadId) byId.delete(id);
+    byId.set(d.downloadId, d);
+  }
   return [...byId.values()];
 }

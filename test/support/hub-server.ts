@@ -31,6 +31,8 @@ export interface HubServer {
   cutNext(path: string, numBytes: number): void;
   /** Answers for `path` send `numBytes` and then nothing more (until close). */
   stall(path: string, numBytes: number): void;
+  /** Later answers for `path` send the whole file again. */
+  unstall(path: string): void;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export async function startHubServer(
     fileRequests,
     cutNext: (path, numBytes) => cuts.set(path, numBytes),
     stall: (path, numBytes) => stalls.set(path, numBytes),
+    unstall: (path) => stalls.delete(path),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -79,6 +79,8 @@ export const HubDownloadSchema = z.object({
   bytesTotal: z.number().int().min(0),
   /** Bytes a second over the last two seconds; null while checking or before that is measured. */
   bytesPerS: z.number().int().min(0).nullable(),
+  /** A failed download whose parts are kept: `hub.download` of the same file and commit resumes it. */
+  canResume: z.boolean(),
   /** Why it failed, in words, or null. */
   error: z.string().nullable(),
   /** Whether the hub's sha256 was checked (null until it is done). */

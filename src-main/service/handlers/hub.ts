@@ -4,6 +4,7 @@ import type { HubRepo } from '../contract';
 import type { CoreDeps } from '../core-deps';
 import { DEFAULT_HUB_URL, HubClient } from '../hub/hub-client';
 import { modelChoicesOf } from '../hub/hub-choices';
+import { DownloadJournal } from '../hub/download-journal';
 import { HubDownloads } from '../hub/hub-downloads';
 import { parseHubRef } from '../hub/hub-ref';
 import { deleteModel, removalOf } from '../model-removal';
@@ -36,6 +37,7 @@ export function openHubDownloads(
     client,
     modelsDir: modelsDirOf(deps),
     origins: deps.origins,
+    journal: new DownloadJournal(deps.dataDir),
     onChange: (download) => deps.hub.emit('hub.download', download),
     refreshModels: () => deps.runtime.refreshModels(),
     wallNow: () => deps.clock.wallNow(),

@@ -15,6 +15,7 @@ import type { HubModelChoice } from './hub-choices';
 import { placeModel, placementOf, prepareParts, removeParts } from './model-placement';
 import type { Placement } from './model-placement';
 import type { ModelOrigins } from './model-origins';
+import type { DownloadJournal, JournalEntry } from './download-journal';
 
 /** What the downloads need from the core: where models go, and what to do once one arrived. */
 export interface HubDownloadsDeps {
@@ -22,11 +23,45 @@ export interface HubDownloadsDeps {
   modelsDir: string;
   /** Where each downloaded model came from, recorded once it is in place. */
   origins: ModelOrigins;
+  /** The downloads not finished yet, kept across restarts so they can be resumed. */
+  journal: DownloadJournal;
   /** Every change of a download, throttled to HUB_LIMITS.progressEveryMs (ends are never held back). */
   onChange(download: HubDownload): void;
   /** Rescans the models folder: a finished model is listed before its `done` is told. */
   refreshModels(): Promise<unknown>;
   wallNow(): number;
+}
+
+/** A download's bookkeeping before (or without) a run: nothing to abort, nothing to wait for. */
+function stopped(snapshot: HubDownload): Running {
+  return {
+    snapshot,
+    abort: new AbortController(),
+    lastToldAt: -Infinity,
+    rateFrom: null,
+    finished: Promise.resolve(),
+    isInPlace: false,
+  };
+}
+
+/** A download the journal kept from an earlier run of the app: failed, its parts kept to resume. */
+function unfinishedSnapshot(entry: JournalEntry): HubDownload {
+  return {
+    ...entry,
+    downloadId: randomUUID(),
+    state: 'failed',
+    bytesDone: 0,
+    bytesPerS: null,
+    canResume: true,
+    error: 'the app closed before it finished: Resume picks it up where it stopped',
+    isVerified: null,
+  };
+}
+
+/** The journal's fields of a download. */
+function journalEntryOf(d: HubDownload): JournalEntry {
+  const { repo, revision, filePath, modelName, bytesTotal, startedAtWallMs } = d;
+  return { repo, revision, filePath, modelName, bytesTotal, startedAtWallMs };
 }
 
 /** How long a rate is measured over (ms): long enough to smooth a bursty connection. */
@@ -48,7 +83,12 @@ interface Running {
 export class HubDownloads {
   private readonly downloads = new Map<string, Running>();
 
-  constructor(private readonly deps: HubDownloadsDeps) {}
+  constructor(private readonly deps: HubDownloadsDeps) {
+    for (const entry of deps.journal.list()) {
+      const snapshot = unfinishedSnapshot(entry);
+      this.downloads.set(snapshot.downloadId, stopped(snapshot));
+    }
+  }
 
   /** The hub the downloads come from. */
   get client(): HubClient {
@@ -85,6 +125,9 @@ export class HubDownloads {
     const busy = this.list().find((d) => d.modelName === choice.modelName && isActive(d));
     if (busy) throw new Error(`${choice.modelName} is already downloading`);
     await this.checkRoom(choice.numBytes);
+    // A new try of the model replaces its earlier, ended ones in the list.
+    for (const [id, d] of this.downloads)
+      if (d.snapshot.modelName === choice.modelName) this.downloads.delete(id);
     const snapshot: HubDownload = {
       downloadId: randomUUID(),
       repo,
@@ -95,19 +138,14 @@ export class HubDownloads {
       bytesDone: 0,
       bytesTotal: choice.numBytes,
       bytesPerS: null,
+      canResume: false,
       error: null,
       isVerified: null,
       startedAtWallMs: this.deps.wallNow(),
     };
-    const running: Running = {
-      snapshot,
-      abort: new AbortController(),
-      lastToldAt: -Infinity,
-      rateFrom: null,
-      finished: Promise.resolve(),
-      isInPlace: false,
-    };
+    const running = stopped(snapshot);
     this.downloads.set(snapshot.downloadId, running);
+    this.deps.journal.add(journalEntryOf(snapshot));
     running.finished = this.run(running, choice, placement);
     return snapshot;
   }
@@ -128,7 +166,8 @@ export class HubDownloads {
   async close(): Promise<void> {
     const stopping = [...this.downloads.values()].filter((d) => isActive(d.snapshot));
     for (const running of stopping) {
-      this.update(running, { state: 'failed', error: 'the app closed: download it again to resume' }, true);
+      const error = 'the app closed before it finished: Resume picks it up where it stopped';
+      this.update(running, { state: 'failed', canResume: true, error }, true);
       running.abort.abort();
     }
     await Promise.all(stopping.map((d) => d.finished));
@@ -159,15 +198,22 @@ export class HubDownloads {
       const modelPath = placement.folder ?? placement.primary;
       this.deps.origins.set(modelPath, originWords(running.snapshot, this.deps.client.baseUrl));
     } catch (error) {
-      // A cancel frees the parts; closing the app keeps them for a resume.
-      if (running.snapshot.state === 'cancelled') await removeParts(placement);
+      // A cancel frees the parts; closing the app keeps them (and the journal's line) for a resume.
+      if (running.snapshot.state === 'cancelled') {
+        await removeParts(placement);
+        this.deps.journal.remove(choice.modelName);
+      }
       if (running.abort.signal.aborted) return;
       const canResume = (error as { canResume?: boolean }).canResume === true;
-      if (!canResume) await removeParts(placement);
-      const kept = canResume ? ' (what arrived is kept: download it again to resume)' : '';
-      this.update(running, { state: 'failed', error: `${(error as Error).message}${kept}` }, true);
+      if (!canResume) {
+        await removeParts(placement);
+        this.deps.journal.remove(choice.modelName);
+      }
+      const kept = canResume ? ' (what arrived is kept: Resume picks it up there)' : '';
+      this.update(running, { state: 'failed', canResume, error: `${(error as Error).message}${kept}` }, true);
       return;
     }
+    this.deps.journal.remove(choice.modelName);
     await this.deps.refreshModels().catch(() => undefined); // the panel's next look lists it anyway
     this.update(running, { state: 'done', bytesDone: choice.numBytes, isVerified }, true);
   }

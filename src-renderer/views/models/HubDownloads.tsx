@@ -161,7 +161,16 @@ function HubChoices(props: {
 /** One download: its progress, its state in words (and why it failed), and Cancel while it runs. */
 function DownloadLine(props: { download: HubDownload }) {
   const { bridge } = useStores();
+  const [problem, setProblem] = useState<string | null>(null);
   const d = props.download;
+  const resume = async () => {
+    const result = await bridge.call('hub.download', {
+      repo: d.repo,
+      revision: d.revision,
+      filePath: d.filePath,
+    });
+    setProblem(result.ok ? null : result.error.message);
+  };
   const isActive = d.state === 'downloading' || d.state === 'verifying';
   const checked =
     d.state === 'done' ? (d.isVerified ? ' · checksum checked' : ' · the hub gave no checksum to check') : '';
@@ -191,7 +200,12 @@ function DownloadLine(props: { download: HubDownload }) {
           Cancel
         </button>
       )}
-      {d.error && <span className="notice error">{d.error}</span>}
+      {d.state === 'failed' && d.canResume && (
+        <button type="button" className="small" data-testid="hub-resume" onClick={() => void resume()}>
+          Resume
+        </button>
+      )}
+      {(problem ?? d.error) && <span className="notice error">{problem ?? d.error}</span>}
     </li>
   );
 }

@@ -79,6 +79,7 @@ describe('getting a model from the hub and deleting one', () => {
           { path: 'Resumed-Q4_K_M.gguf', bytes: BIG },
           { path: 'Damaged-Q4_0.gguf', bytes: BIG, listedSha256: 'f'.repeat(64) },
           { path: 'Stalled-IQ3_XXS.gguf', bytes: BIG },
+          { path: 'Restarted-Q5_K_M.gguf', bytes: BIG },
           { path: 'Huge-F32.gguf', bytes: BIG, listedNumBytes: 2 ** 53 - 1 },
         ],
       },
@@ -203,6 +204,28 @@ describe('getting a model from the hub and deleting one', () => {
     });
     expect(existsSync(part)).toBe(false);
     expect(existsSync(path.join(modelsDir, 'Stalled-IQ3_XXS.gguf'))).toBe(false);
+  });
+
+  it('a download cut by the app closing is listed after a restart with Resume, and resumes where it stopped', async () => {
+    hub.stall('Restarted-Q5_K_M.gguf', 100_000);
+    await download(BYTES_REPO, 'Restarted-Q5_K_M.gguf');
+    const part = path.join(modelsDir, 'Restarted-Q5_K_M.gguf.part');
+    await vi.waitFor(() => expect(existsSync(part) && statSync(part).size).toBe(100_000));
+    await core.close();
+    expect(statSync(part).size).toBe(100_000); // kept for a resume
+    hub.unstall('Restarted-Q5_K_M.gguf');
+    core = await createTestCore(dataDir, { hubUrl: hub.url });
+    const [kept] = (await call('hub.downloads', {})).filter((d) => d.modelName === 'Restarted-Q5_K_M');
+    expect(kept).toMatchObject({ state: 'failed', canResume: true, error: expect.stringMatching(/Resume/) });
+    const done = await finished((await download(kept!.repo, kept!.filePath)).downloadId);
+    expect(done).toMatchObject({ state: 'done', isVerified: true });
+    expect(hub.fileRequests.filter((r) => r.path === 'Restarted-Q5_K_M.gguf').map((r) => r.range)).toEqual([
+      null,
+      'bytes=100000-',
+    ]);
+    // The resumed try replaced the one the restart listed.
+    const tries = (await call('hub.downloads', {})).filter((d) => d.modelName === 'Restarted-Q5_K_M');
+    expect(tries.map((d) => d.state)).toEqual(['done']);
   });
 
   it('refuses to delete a loaded model or a bundled one; once unloaded, deletes its folder', async () => {
