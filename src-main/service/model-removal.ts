@@ -65,10 +65,13 @@ function inUseWords(runtime: Runtime, entry: CatalogueEntry): string | null {
   const ids = new Set(runtime.models().flatMap((e) => (e.path === entry.path ? [e.modelId] : [])));
   for (const slot of runtime.slots()) {
     if (!ids.has(slot.model.modelId)) continue;
-    if (runtime.numSeatedOn(slot) > 0)
-      return `${slot.model.modelId} is answering a request: stop it, unload the model, then delete it`;
-    if (slot.status !== 'empty' && slot.status !== 'failed')
-      return `${slot.model.modelId} is loaded: unload it first (Slots → Unload), then delete it`;
+    const id = slot.model.modelId;
+    if (runtime.numSeatedOn(slot) > 0 || slot.status === 'active')
+      return `${id} is answering a request: stop it, unload the model, then delete it`;
+    if (slot.status === 'prefetching') return `${id} is loading: wait for it, unload it, then delete it`;
+    if (slot.status === 'evicting') return `${id} is being unloaded: try again in a moment`;
+    if (slot.status === 'resident')
+      return `${id} is loaded: unload it first (Slots → Unload), then delete it`;
   }
   return null;
 }
