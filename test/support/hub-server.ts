@@ -39,10 +39,14 @@ export interface HubServer {
 /** The commit every fixture repository is at. */
 export const FIXTURE_COMMIT = '0123456789abcdef0123456789abcdef01234567';
 
-/** Starts a hub holding `repos` (repository id → files); `privateRepos` answer 401 as the hub does. */
+/**
+ * Starts a hub holding `repos` (repository id → files); `privateRepos` answer 401 as the hub
+ * does; `gatedRepos` are listed with `gated: "manual"`.
+ */
 export async function startHubServer(
   repos: Record<string, HubFixtureFile[]>,
   privateRepos: readonly string[] = [],
+  gatedRepos: readonly string[] = [],
 ): Promise<HubServer> {
   const fileRequests: HubServer['fileRequests'] = [];
   const cuts = new Map<string, number>();
@@ -81,7 +85,8 @@ export async function startHubServer(
       { rfilename: 'README.md', size: 12, blobId: 'c'.repeat(40) },
     ];
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: repo, sha: FIXTURE_COMMIT, private: false, siblings }));
+    const gated = gatedRepos.includes(repo) ? 'manual' : false;
+    res.end(JSON.stringify({ id: repo, sha: FIXTURE_COMMIT, private: false, gated, siblings }));
   };
   const redirect = (res: ServerResponse, repo: string, path: string) => {
     const file = repos[repo]?.find((f) => f.path === path);

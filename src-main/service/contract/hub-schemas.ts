@@ -52,6 +52,8 @@ export const HubRepoSchema = z.object({
   choices: z.array(HubChoiceSchema),
   /** Files it holds that are in no choice (a vision projector, safetensors, a README), counted. */
   numOtherFiles: z.number().int().min(0),
+  /** Why its files may be refused (a gated repository: its terms and a token), or null. */
+  accessNote: z.string().nullable(),
   /** Bytes free on the disk of the models folder now, or null when unknown. */
   freeBytes: z.number().int().min(0).nullable(),
 });

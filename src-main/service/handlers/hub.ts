@@ -76,6 +76,11 @@ export function hubHandlers(deps: CoreDeps, downloads: HubDownloads | Error): Hu
           isInModelsFolder: existsSync(hub.placementOf(choice).primary),
         })),
         numOtherFiles,
+        accessNote: !info.isGated
+          ? null
+          : hub.client.hasToken
+            ? 'this model is gated: the token in HF_TOKEN must have access to it (its terms accepted on the hub)'
+            : 'this model is gated: accept its terms on the hub, then set HF_TOKEN to a token of yours before starting the app',
         freeBytes: await hub.freeBytes(),
       };
     },

@@ -37,11 +37,15 @@ export interface HubRepoInfo {
   /** The commit the listing describes. */
   revision: string;
   files: HubFile[];
+  /** Whether its files need its terms accepted on the hub (and a token that did). */
+  isGated: boolean;
 }
 
 /** What the hub may answer for a repository; unknown fields are ignored. */
 const RepoInfoSchema = z.object({
   sha: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
+  /** false, or how access is granted (`auto`, `manual`). */
+  gated: z.union([z.boolean(), z.string().max(100)]).optional(),
   siblings: z.array(
     z.object({
       rfilename: z.string().min(1).max(1000),
@@ -72,6 +76,11 @@ export class HubClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new Error(`the hub address must be http or https, not ${url.protocol}`);
     this.baseUrl = url.href.replace(/\/+$/, '');
+  }
+
+  /** Whether a token (HF_TOKEN) is sent. */
+  get hasToken(): boolean {
+    return this.token !== null;
   }
 
   /** Headers for a request to the hub (the token, when there is one). */
@@ -117,7 +126,7 @@ export class HubClient {
         numBytes: s.lfs?.size ?? s.size ?? null,
         check: checkOf(s),
       }));
-    return { repo, revision: parsed.sha, files };
+    return { repo, revision: parsed.sha, files, isGated: Boolean(parsed.gated) };
   }
 }
 

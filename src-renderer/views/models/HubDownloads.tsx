@@ -105,6 +105,7 @@ function HubChoices(props: {
         {repo.choices.length === 1 ? 'model' : 'models'} to choose from
         {others}. {repo.freeBytes === null ? '' : `${formatBytes(repo.freeBytes)} free on this disk.`}
       </p>
+      {repo.accessNote && <Notice>{repo.accessNote}</Notice>}
       <table className="hub-choices" data-testid="hub-choices">
         <thead>
           <tr>

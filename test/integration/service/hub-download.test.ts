@@ -84,6 +84,7 @@ describe('getting a model from the hub and deleting one', () => {
         ],
       },
       ['someone/Private-GGUF'],
+      [BYTES_REPO],
     );
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-hub-'));
     modelsDir = path.join(dataDir, 'models');
@@ -104,6 +105,11 @@ describe('getting a model from the hub and deleting one', () => {
     ]);
     expect(repo.numOtherFiles).toBe(2); // the vision projector and the README
     expect(repo.freeBytes).toBeGreaterThan(0);
+    expect(repo.accessNote).toBeNull();
+    // A gated repository says up front what its files will need.
+    expect((await call('hub.files', { repo: BYTES_REPO })).accessNote).toMatch(
+      /^this model is gated: .*HF_TOKEN/,
+    );
   });
 
   it('refuses a missing repository, a private one, a name that is no repository and a file larger than the disk, in words', async () => {
