@@ -1,29 +1,46 @@
-// ggml's tensor types as GGUF stores them (ggml.h `ggml_type`): block size in values and bytes per
-// block, which is all a reader needs to find and size a tensor. Whether First Frame can convert
-// a type is decided in storage-plan.ts (at listing) and gguf-weight-set.ts, not here.
+// ggml's tensor types as GGUF stores them (ggml.h `ggml_type`): the one table of block size in
+// values, bytes per block and, for the types First Frame converts, how a block unpacks into codes,
+// scales and mins (ggml-block-unpack.ts). Dequantization (ggml-dequantize.ts) and the MatMulNBits
+// mapping (to-matmul-blocks.ts) both derive from it; a type without an unpacker is refused at
+// listing (storage-plan.ts).
+import {
+  Q2_K_UNPACK,
+  Q3_K_UNPACK,
+  Q4_0_UNPACK,
+  Q4_1_UNPACK,
+  Q4_K_UNPACK,
+  Q5_0_UNPACK,
+  Q5_1_UNPACK,
+  Q5_K_UNPACK,
+  Q6_K_UNPACK,
+  Q8_0_UNPACK,
+} from './ggml-block-unpack';
+import type { BlockUnpack } from './ggml-block-unpack';
 
-/** One ggml tensor type: its name as llama.cpp prints it, values per block and bytes per block. */
+/** One ggml tensor type: its name as llama.cpp prints it, values and bytes per block, its unpacker. */
 export interface GgmlType {
   id: number;
   name: string;
   blockValues: number;
   blockBytes: number;
+  /** How a block unpacks into codes and scales; null for float types and those not converted. */
+  unpack: BlockUnpack | null;
 }
 
-const TYPES: ReadonlyArray<readonly [number, string, number, number]> = [
+const TYPES: ReadonlyArray<readonly [number, string, number, number, BlockUnpack?]> = [
   [0, 'F32', 1, 4],
   [1, 'F16', 1, 2],
-  [2, 'Q4_0', 32, 18],
-  [3, 'Q4_1', 32, 20],
-  [6, 'Q5_0', 32, 22],
-  [7, 'Q5_1', 32, 24],
-  [8, 'Q8_0', 32, 34],
+  [2, 'Q4_0', 32, 18, Q4_0_UNPACK],
+  [3, 'Q4_1', 32, 20, Q4_1_UNPACK],
+  [6, 'Q5_0', 32, 22, Q5_0_UNPACK],
+  [7, 'Q5_1', 32, 24, Q5_1_UNPACK],
+  [8, 'Q8_0', 32, 34, Q8_0_UNPACK],
   [9, 'Q8_1', 32, 36],
-  [10, 'Q2_K', 256, 84],
-  [11, 'Q3_K', 256, 110],
-  [12, 'Q4_K', 256, 144],
-  [13, 'Q5_K', 256, 176],
-  [14, 'Q6_K', 256, 210],
+  [10, 'Q2_K', 256, 84, Q2_K_UNPACK],
+  [11, 'Q3_K', 256, 110, Q3_K_UNPACK],
+  [12, 'Q4_K', 256, 144, Q4_K_UNPACK],
+  [13, 'Q5_K', 256, 176, Q5_K_UNPACK],
+  [14, 'Q6_K', 256, 210, Q6_K_UNPACK],
   [15, 'Q8_K', 256, 292],
   [16, 'IQ2_XXS', 256, 66],
   [17, 'IQ2_XS', 256, 74],
@@ -45,13 +62,24 @@ const TYPES: ReadonlyArray<readonly [number, string, number, number]> = [
   [39, 'MXFP4', 32, 17],
 ];
 
-const BY_ID = new Map(
-  TYPES.map(([id, name, blockValues, blockBytes]) => [id, { id, name, blockValues, blockBytes }]),
-);
+const ALL: readonly GgmlType[] = TYPES.map(([id, name, blockValues, blockBytes, unpack]) => ({
+  id,
+  name,
+  blockValues,
+  blockBytes,
+  unpack: unpack ?? null,
+}));
+const BY_ID = new Map(ALL.map((type) => [type.id, type]));
+const BY_NAME = new Map(ALL.map((type) => [type.name, type]));
 
 /** The ggml type with this id, or null for an id this table does not know. */
 export function ggmlTypeOf(id: number): GgmlType | null {
   return BY_ID.get(id) ?? null;
+}
+
+/** The ggml type llama.cpp prints as `name` (`Q4_K`), or null for a name this table does not know. */
+export function ggmlTypeNamed(name: string): GgmlType | null {
+  return BY_NAME.get(name) ?? null;
 }
 
 /** Bytes a tensor of `numValues` values takes in `type` (rows are whole blocks in a valid file). */

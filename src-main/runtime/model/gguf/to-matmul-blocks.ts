@@ -1,37 +1,22 @@
-// A GGUF matrix's blocks → MatMulNBits blocks, every mapped type exact and at its own width:
-// - Q4_0, Q8_0, Q5_0, Q3_K, Q6_K are symmetric (value = scale × signed code): codes shift into
-//   MatMulNBits' unsigned range and its default zero point (8 at 4 bits, 128 at 8) undoes the
+// A GGUF matrix's blocks → MatMulNBits blocks, every mapped type exact and at its own width. The
+// codes and scales come from the type table's unpacker (ggml-block-unpack.ts):
+// - symmetric types' codes arrive centred on MatMulNBits' default zero point, which undoes the
 //   shift;
-// - Q4_1, Q4_K, Q2_K (4-bit blocks) and Q5_1, Q5_K (8-bit blocks holding the 5-bit codes) are
-//   affine (value = scale × code − min): codes shift so their middle sits at the default zero
-//   point, and each block carries an offset (middle × scale − min) that the graph adds as block
-//   sums of the input times the offsets (fused-graph/block-offsets.ts). No float zero point:
-//   ONNX Runtime 1.30's CPU MatMulNBits runs those about 100× slower.
-import { q3kScales, scaleMinK4 } from './ggml-dequantize';
+// - affine types' codes shift so their middle sits at the default zero point, and each block
+//   carries an offset (middle × scale − min) that the graph adds as block sums of the input times
+//   the offsets (fused-graph/block-offsets.ts). No float zero point: ONNX Runtime 1.30's CPU
+//   MatMulNBits runs those about 100× slower.
 import { halfToFloat } from '../float16';
 import type { FactoredScales } from '../fused-graph';
+import type { BlockUnpack } from './ggml-block-unpack';
+import { ggmlTypeNamed } from './ggml-types';
+import type { GgmlType } from './ggml-types';
 import type { GgufBlockWeight } from './weight-types';
 
-/** How one ggml type maps: sub-block size, code bits, and a block decoder. */
+/** A ggml type that has an unpacker, with it. */
 interface BlockMapping {
-  /** Values and bytes of one ggml block. */
-  values: number;
-  bytes: number;
-  /** MatMulNBits block size (a ggml block holds values / subBlock of them). */
-  subBlock: number;
-  bits: 4 | 8;
-  /** Affine types only: codes run 0…topCode, and each sub-block has a min. */
-  topCode?: number;
-  /** Byte offset of the block's half-float scale (K-quants: the super-block's d). */
-  scaleAt: number;
-  /** Affine types: byte offset of the half-float min (K-quants: dmin); negated for Q4_1 / Q5_1's added m. */
-  minAt?: number;
-  isMinNegated?: boolean;
-  /**
-   * Writes the block's codes (symmetric types: already unsigned, centred on the default zero
-   * point; affine: as stored, 0…topCode), one scale per sub-block and, affine, one min.
-   */
-  decode(b: Uint8Array, at: number, codes: Uint8Array, scales: Float32Array, mins: Float32Array): void;
+  type: GgmlType;
+  unpack: BlockUnpack;
 }
 
 /** How a ggml type is laid out once mapped: code bits, block size, and whether blocks carry offsets. */
@@ -46,237 +31,22 @@ export interface BlockLayout {
   groupSize: number;
 }
 
-const half = (b: Uint8Array, at: number) => halfToFloat(b[at]! | (b[at + 1]! << 8));
-const u32 = (b: Uint8Array, at: number) =>
-  (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
-
-const MAPPINGS: Record<string, BlockMapping> = {
-  Q4_0: {
-    values: 32,
-    bytes: 18,
-    subBlock: 32,
-    bits: 4,
-    scaleAt: 0,
-    decode: (b, at, codes, scales) => {
-      scales[0] = half(b, at);
-      for (let j = 0; j < 16; j++) {
-        codes[j] = b[at + 2 + j]! & 15;
-        codes[j + 16] = b[at + 2 + j]! >> 4;
-      }
-    },
-  },
-  Q8_0: {
-    values: 32,
-    bytes: 34,
-    subBlock: 32,
-    bits: 8,
-    scaleAt: 0,
-    decode: (b, at, codes, scales) => {
-      scales[0] = half(b, at);
-      for (let j = 0; j < 32; j++) codes[j] = (b[at + 2 + j]! + 128) & 255;
-    },
-  },
-  Q5_0: {
-    values: 32,
-    bytes: 22,
-    subBlock: 32,
-    bits: 8,
-    scaleAt: 0,
-    decode: (b, at, codes, scales) => {
-      scales[0] = half(b, at);
-      const qh = u32(b, at + 2);
-      for (let j = 0; j < 16; j++) {
-        codes[j] = ((b[at + 6 + j]! & 15) | (((qh >>> j) << 4) & 0x10)) - 16 + 128;
-        codes[j + 16] = ((b[at + 6 + j]! >> 4) | ((qh >>> (j + 12)) & 0x10)) - 16 + 128;
-      }
-    },
-  },
-  Q4_1: {
-    values: 32,
-    bytes: 20,
-    subBlock: 32,
-    bits: 4,
-    topCode: 15,
-    scaleAt: 0,
-    minAt: 2,
-    isMinNegated: true,
-    decode: (b, at, codes, scales, mins) => {
-      for (let j = 0; j < 16; j++) {
-        codes[j] = b[at + 4 + j]! & 15;
-        codes[j + 16] = b[at + 4 + j]! >> 4;
-      }
-      scales[0] = half(b, at);
-      mins[0] = -half(b, at + 2); // ggml adds m: value = d × q + m
-    },
-  },
-  Q5_1: {
-    values: 32,
-    bytes: 24,
-    subBlock: 32,
-    bits: 8,
-    topCode: 31,
-    scaleAt: 0,
-    minAt: 2,
-    isMinNegated: true,
-    decode: (b, at, codes, scales, mins) => {
-      const qh = u32(b, at + 4);
-      for (let j = 0; j < 16; j++) {
-        codes[j] = (b[at + 8 + j]! & 15) | (((qh >>> j) << 4) & 0x10);
-        codes[j + 16] = (b[at + 8 + j]! >> 4) | ((qh >>> (j + 12)) & 0x10);
-      }
-      scales[0] = half(b, at);
-      mins[0] = -half(b, at + 2);
-    },
-  },
-  Q4_K: {
-    values: 256,
-    bytes: 144,
-    subBlock: 32,
-    bits: 4,
-    topCode: 15,
-    scaleAt: 0,
-    minAt: 2,
-    decode: (b, at, codes, scales, mins) => {
-      const d = half(b, at);
-      const dmin = half(b, at + 2);
-      for (let j = 0; j < 4; j++) {
-        const q = at + 16 + 32 * j;
-        for (let l = 0; l < 32; l++) {
-          codes[64 * j + l] = b[q + l]! & 15;
-          codes[64 * j + 32 + l] = b[q + l]! >> 4;
-        }
-      }
-      kQuantScales(b, at + 4, d, dmin, scales, mins);
-    },
-  },
-  Q5_K: {
-    values: 256,
-    bytes: 176,
-    subBlock: 32,
-    bits: 8,
-    topCode: 31,
-    scaleAt: 0,
-    minAt: 2,
-    decode: (b, at, codes, scales, mins) => {
-      const d = half(b, at);
-      const dmin = half(b, at + 2);
-      for (let j = 0; j < 4; j++) {
-        const ql = at + 48 + 32 * j;
-        for (let l = 0; l < 32; l++) {
-          const qh = b[at + 16 + l]!;
-          codes[64 * j + l] = (b[ql + l]! & 15) | (((qh >> (2 * j)) & 1) << 4);
-          codes[64 * j + 32 + l] = (b[ql + l]! >> 4) | (((qh >> (2 * j + 1)) & 1) << 4);
-        }
-      }
-      kQuantScales(b, at + 4, d, dmin, scales, mins);
-    },
-  },
-  Q2_K: {
-    values: 256,
-    bytes: 84,
-    subBlock: 16,
-    bits: 4,
-    topCode: 3,
-    scaleAt: 80,
-    minAt: 82,
-    decode: (b, at, codes, scales, mins) => {
-      const d = half(b, at + 80);
-      const dmin = half(b, at + 82);
-      let y = 0;
-      let is = 0;
-      for (let n = 0; n < 2; n++) {
-        const q = at + 16 + n * 32;
-        for (let shift = 0; shift < 8; shift += 2) {
-          for (const half16 of [0, 16]) {
-            for (let l = 0; l < 16; l++) codes[y + l] = (b[q + l + half16]! >> shift) & 3;
-            const sc = b[at + is]!;
-            scales[is] = d * (sc & 15);
-            mins[is] = dmin * (sc >> 4);
-            is += 1;
-            y += 16;
-          }
-        }
-      }
-    },
-  },
-  Q3_K: {
-    values: 256,
-    bytes: 110,
-    subBlock: 16,
-    bits: 4,
-    scaleAt: 108,
-    decode: (b, at, codes, scales) => {
-      const d = half(b, at + 108);
-      const sub = q3kScales(b, at + 96);
-      let y = 0;
-      let is = 0;
-      let m = 1;
-      for (let n = 0; n < 2; n++) {
-        const q = at + 32 + n * 32;
-        for (let shift = 0; shift < 8; shift += 2, m <<= 1) {
-          for (const half16 of [0, 16]) {
-            for (let l = 0; l < 16; l++) {
-              const low = (b[q + l + half16]! >> shift) & 3;
-              codes[y + l] = low - (b[at + l + half16]! & m ? 0 : 4) + 8;
-            }
-            scales[is] = d * sub[is]!;
-            is += 1;
-            y += 16;
-          }
-        }
-      }
-    },
-  },
-  Q6_K: {
-    values: 256,
-    bytes: 210,
-    subBlock: 16,
-    bits: 8,
-    scaleAt: 208,
-    decode: (b, at, codes, scales) => {
-      const d = half(b, at + 208);
-      for (let n = 0; n < 2; n++) {
-        const ql = at + 64 * n;
-        const qh = at + 128 + 32 * n;
-        for (let l = 0; l < 32; l++) {
-          const h = b[qh + l]!;
-          const y = 128 * n + l;
-          codes[y] = ((b[ql + l]! & 15) | ((h & 3) << 4)) - 32 + 128;
-          codes[y + 32] = ((b[ql + l + 32]! & 15) | (((h >> 2) & 3) << 4)) - 32 + 128;
-          codes[y + 64] = ((b[ql + l]! >> 4) | (((h >> 4) & 3) << 4)) - 32 + 128;
-          codes[y + 96] = ((b[ql + l + 32]! >> 4) | (((h >> 6) & 3) << 4)) - 32 + 128;
-        }
-        for (let s = 0; s < 8; s++) scales[8 * n + s] = d * ((b[at + 192 + 8 * n + s]! << 24) >> 24);
-      }
-    },
-  },
-};
-
-/** The 8 sub-block scales and mins of a Q4_K / Q5_K block (its 12 scale bytes at `at`). */
-function kQuantScales(
-  b: Uint8Array,
-  at: number,
-  d: number,
-  dmin: number,
-  scales: Float32Array,
-  mins: Float32Array,
-): void {
-  for (let s = 0; s < 8; s++) {
-    const [sc, m] = scaleMinK4(b, at, s);
-    scales[s] = d * sc;
-    mins[s] = dmin * m;
-  }
+/** `typeName`'s type and unpacker, or null when it has none. */
+function mappingOf(typeName: string): BlockMapping | null {
+  const type = ggmlTypeNamed(typeName);
+  return type?.unpack ? { type, unpack: type.unpack } : null;
 }
 
 /** How `typeName` lays out as MatMulNBits blocks, or null when it has no mapping. */
 export function blockLayoutOf(typeName: string): BlockLayout | null {
-  const map = MAPPINGS[typeName];
+  const map = mappingOf(typeName);
   if (!map) return null;
+  const { bits, subBlock, topCode } = map.unpack;
   return {
-    bits: map.bits,
-    blockSize: map.subBlock,
-    hasOffsets: map.topCode !== undefined,
-    groupSize: map.values / map.subBlock,
+    bits,
+    blockSize: subBlock,
+    hasOffsets: topCode !== undefined,
+    groupSize: map.type.blockValues / subBlock,
   };
 }
 
@@ -291,25 +61,26 @@ export function toMatMulBlocks(
   numRows: number,
   numCols: number,
 ): GgufBlockWeight {
-  const map = MAPPINGS[typeName];
+  const map = mappingOf(typeName);
   if (!map) throw new Error(`ggml type ${typeName} has no MatMulNBits mapping`);
-  const { bits, subBlock, topCode } = map;
-  const numSub = map.values / subBlock;
+  const { bits, subBlock, topCode } = map.unpack;
+  const { blockValues, blockBytes: ggufBlockBytes } = map.type;
+  const numSub = blockValues / subBlock;
   const numBlocks = (numRows * numCols) / subBlock;
   const blockBytes = (subBlock * bits) / 8;
   const data = new Uint8Array(numBlocks * blockBytes);
   const scales = new Float32Array(numBlocks);
   const offsets = topCode === undefined ? null : new Float32Array(numBlocks);
-  const codes = new Uint8Array(map.values);
+  const codes = new Uint8Array(blockValues);
   const blockScales = new Float32Array(numSub);
   const blockMins = new Float32Array(numSub);
   // Affine codes move so their middle sits on the default zero point: the offset stays small.
   const middle = topCode === undefined ? 0 : (topCode + 1) / 2;
   const shift = (1 << (bits - 1)) - middle;
-  const numGgufBlocks = (numRows * numCols) / map.values;
+  const numGgufBlocks = (numRows * numCols) / blockValues;
   let factored: FactoredScales | null = factoredOf(map, numGgufBlocks, middle);
   for (let g = 0; g < numGgufBlocks; g++) {
-    map.decode(bytes, g * map.bytes, codes, blockScales, blockMins);
+    map.unpack.unpack(bytes, g * ggufBlockBytes, codes, blockScales, blockMins);
     const firstSub = g * numSub; // sub-blocks run on across rows: numCols is a whole number of ggml blocks
     scales.set(blockScales, firstSub);
     if (factored && !factorScales(map, bytes, g, blockScales, blockMins, factored)) factored = null;
@@ -335,14 +106,16 @@ export function toMatMulBlocks(
 
 /** Empty factored scales for `numGgufBlocks` blocks of `map` (steps only where a block has sub-blocks). */
 function factoredOf(map: BlockMapping, numGgufBlocks: number, middle: number): FactoredScales {
-  const groupSize = map.values / map.subBlock;
+  const groupSize = map.type.blockValues / map.unpack.subBlock;
   const steps = () => (groupSize > 1 ? new Int8Array(numGgufBlocks * groupSize) : null);
   return {
     groupSize,
     scaleSteps: steps(),
     scaleFactors: new Uint16Array(numGgufBlocks),
     mins:
-      map.minAt === undefined ? null : { middle, steps: steps(), factors: new Uint16Array(numGgufBlocks) },
+      map.unpack.minAt === undefined
+        ? null
+        : { middle, steps: steps(), factors: new Uint16Array(numGgufBlocks) },
   };
 }
 
@@ -359,13 +132,13 @@ function factorScales(
   blockMins: Float32Array,
   factored: FactoredScales,
 ): boolean {
-  const at = g * map.bytes;
-  const scaleBits = bytes[at + map.scaleAt]! | (bytes[at + map.scaleAt + 1]! << 8);
+  const { scaleAt, minAt, isMinNegated } = map.unpack;
+  const at = g * map.type.blockBytes;
+  const scaleBits = bytes[at + scaleAt]! | (bytes[at + scaleAt + 1]! << 8);
   factored.scaleFactors[g] = scaleBits;
   if (!stepsOf(scaleBits, blockScales, factored.scaleSteps, g)) return false;
-  if (!factored.mins || map.minAt === undefined) return true;
-  const minBits =
-    (bytes[at + map.minAt]! | (bytes[at + map.minAt + 1]! << 8)) ^ (map.isMinNegated ? 0x8000 : 0);
+  if (!factored.mins || minAt === undefined) return true;
+  const minBits = (bytes[at + minAt]! | (bytes[at + minAt + 1]! << 8)) ^ (isMinNegated ? 0x8000 : 0);
   factored.mins.factors[g] = minBits;
   return stepsOf(minBits, blockMins, factored.mins.steps, g);
 }
