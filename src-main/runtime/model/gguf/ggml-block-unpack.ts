@@ -75,6 +75,27 @@ function kQuantScales(
   }
 }
 
+/**
+ * Codes stored two a byte: each run of `runBytes` bytes at `at` gives `runBytes` values from the
+ * low nibbles, then `runBytes` from the high ones (ggml's order for Q4_0/Q5_0/Q4_K/Q5_K's lows).
+ */
+function nibbles(b: Uint8Array, at: number, runBytes: number, numRuns: number, codes: Uint8Array): void {
+  for (let r = 0; r < numRuns; r++) {
+    const q = at + runBytes * r;
+    const y = 2 * runBytes * r;
+    for (let l = 0; l < runBytes; l++) {
+      codes[y + l] = b[q + l]! & 15;
+      codes[y + runBytes + l] = b[q + l]! >> 4;
+    }
+  }
+}
+
+/** Sets bit 4 of Q5_0 / Q5_1's 32 codes from the block's u32 of high bits at `at` (value y: bit y). */
+function fifthBits(b: Uint8Array, at: number, codes: Uint8Array): void {
+  const qh = u32(b, at);
+  for (let y = 0; y < 32; y++) codes[y] = codes[y]! | (((qh >>> y) & 1) << 4);
+}
+
 /** Q4_0: a half scale, 32 4-bit codes; value = d × (q − 8). */
 export const Q4_0_UNPACK: BlockUnpack = {
   subBlock: 32,
@@ -82,10 +103,7 @@ export const Q4_0_UNPACK: BlockUnpack = {
   scaleAt: 0,
   unpack: (b, at, codes, scales) => {
     scales[0] = half(b, at);
-    for (let j = 0; j < 16; j++) {
-      codes[j] = b[at + 2 + j]! & 15;
-      codes[j + 16] = b[at + 2 + j]! >> 4;
-    }
+    nibbles(b, at + 2, 16, 1, codes);
   },
 };
 
@@ -107,11 +125,9 @@ export const Q5_0_UNPACK: BlockUnpack = {
   scaleAt: 0,
   unpack: (b, at, codes, scales) => {
     scales[0] = half(b, at);
-    const qh = u32(b, at + 2);
-    for (let j = 0; j < 16; j++) {
-      codes[j] = ((b[at + 6 + j]! & 15) | (((qh >>> j) << 4) & 0x10)) - 16 + 128;
-      codes[j + 16] = ((b[at + 6 + j]! >> 4) | ((qh >>> (j + 12)) & 0x10)) - 16 + 128;
-    }
+    nibbles(b, at + 6, 16, 1, codes);
+    fifthBits(b, at + 2, codes);
+    for (let y = 0; y < 32; y++) codes[y] = codes[y]! - 16 + 128;
   },
 };
 
@@ -124,10 +140,7 @@ export const Q4_1_UNPACK: BlockUnpack = {
   minAt: 2,
   isMinNegated: true,
   unpack: (b, at, codes, scales, mins) => {
-    for (let j = 0; j < 16; j++) {
-      codes[j] = b[at + 4 + j]! & 15;
-      codes[j + 16] = b[at + 4 + j]! >> 4;
-    }
+    nibbles(b, at + 4, 16, 1, codes);
     scales[0] = half(b, at);
     mins[0] = -half(b, at + 2); // ggml adds m: value = d × q + m
   },
@@ -142,11 +155,8 @@ export const Q5_1_UNPACK: BlockUnpack = {
   minAt: 2,
   isMinNegated: true,
   unpack: (b, at, codes, scales, mins) => {
-    const qh = u32(b, at + 4);
-    for (let j = 0; j < 16; j++) {
-      codes[j] = (b[at + 8 + j]! & 15) | (((qh >>> j) << 4) & 0x10);
-      codes[j + 16] = (b[at + 8 + j]! >> 4) | ((qh >>> (j + 12)) & 0x10);
-    }
+    nibbles(b, at + 8, 16, 1, codes);
+    fifthBits(b, at + 4, codes);
     scales[0] = half(b, at);
     mins[0] = -half(b, at + 2);
   },
@@ -160,18 +170,12 @@ export const Q4_K_UNPACK: BlockUnpack = {
   scaleAt: 0,
   minAt: 2,
   unpack: (b, at, codes, scales, mins) => {
-    for (let j = 0; j < 4; j++) {
-      const q = at + 16 + 32 * j;
-      for (let l = 0; l < 32; l++) {
-        codes[64 * j + l] = b[q + l]! & 15;
-        codes[64 * j + 32 + l] = b[q + l]! >> 4;
-      }
-    }
+    nibbles(b, at + 16, 32, 4, codes);
     kQuantScales(b, at + 4, half(b, at), half(b, at + 2), scales, mins);
   },
 };
 
-/** Q5_K: as Q4_K with a fifth code bit per value. */
+/** Q5_K: as Q4_K with a fifth code bit per value (value y: bit y ÷ 32 of high byte y mod 32). */
 export const Q5_K_UNPACK: BlockUnpack = {
   subBlock: 32,
   bits: 8,
@@ -179,17 +183,25 @@ export const Q5_K_UNPACK: BlockUnpack = {
   scaleAt: 0,
   minAt: 2,
   unpack: (b, at, codes, scales, mins) => {
-    for (let j = 0; j < 4; j++) {
-      const ql = at + 48 + 32 * j;
-      for (let l = 0; l < 32; l++) {
-        const qh = b[at + 16 + l]!;
-        codes[64 * j + l] = (b[ql + l]! & 15) | (((qh >> (2 * j)) & 1) << 4);
-        codes[64 * j + 32 + l] = (b[ql + l]! >> 4) | (((qh >> (2 * j + 1)) & 1) << 4);
-      }
-    }
+    nibbles(b, at + 48, 32, 4, codes);
+    for (let y = 0; y < 256; y++) codes[y] = codes[y]! | (((b[at + 16 + (y & 31)]! >> (y >> 5)) & 1) << 4);
     kQuantScales(b, at + 4, half(b, at), half(b, at + 2), scales, mins);
   },
 };
+
+/**
+ * The low 2 bits of a Q2_K / Q3_K block's 256 codes (64 bytes at `at`), in ggml's value order:
+ * two halves of 128 values, each byte's four bit pairs in turn, 16 values per sub-block.
+ */
+function twoBitLows(b: Uint8Array, at: number, codes: Uint8Array): void {
+  let y = 0;
+  for (let n = 0; n < 2; n++) {
+    const q = at + n * 32;
+    for (let shift = 0; shift < 8; shift += 2) {
+      for (let l = 0; l < 32; l++) codes[y++] = (b[q + l]! >> shift) & 3;
+    }
+  }
+}
 
 /** Q2_K: half d and dmin, 16 sub-blocks of 16 2-bit codes with 4-bit scales and mins. */
 export const Q2_K_UNPACK: BlockUnpack = {
@@ -199,22 +211,13 @@ export const Q2_K_UNPACK: BlockUnpack = {
   scaleAt: 80,
   minAt: 82,
   unpack: (b, at, codes, scales, mins) => {
+    twoBitLows(b, at + 16, codes);
     const d = half(b, at + 80);
     const dmin = half(b, at + 82);
-    let y = 0;
-    let is = 0;
-    for (let n = 0; n < 2; n++) {
-      const q = at + 16 + n * 32;
-      for (let shift = 0; shift < 8; shift += 2) {
-        for (const half16 of [0, 16]) {
-          for (let l = 0; l < 16; l++) codes[y + l] = (b[q + l + half16]! >> shift) & 3;
-          const sc = b[at + is]!;
-          scales[is] = d * (sc & 15);
-          mins[is] = dmin * (sc >> 4);
-          is += 1;
-          y += 16;
-        }
-      }
+    for (let is = 0; is < 16; is++) {
+      const sc = b[at + is]!;
+      scales[is] = d * (sc & 15);
+      mins[is] = dmin * (sc >> 4);
     }
   },
 };
@@ -225,25 +228,12 @@ export const Q3_K_UNPACK: BlockUnpack = {
   bits: 4,
   scaleAt: 108,
   unpack: (b, at, codes, scales) => {
+    twoBitLows(b, at + 32, codes);
+    // Value y's high bit sits in mask byte y mod 32, bit y ÷ 32; a clear bit means low − 4.
+    for (let y = 0; y < 256; y++) codes[y] = codes[y]! + (b[at + (y & 31)]! & (1 << (y >> 5)) ? 8 : 4);
     const d = half(b, at + 108);
     const sub = q3kScales(b, at + 96);
-    let y = 0;
-    let is = 0;
-    let m = 1;
-    for (let n = 0; n < 2; n++) {
-      const q = at + 32 + n * 32;
-      for (let shift = 0; shift < 8; shift += 2, m <<= 1) {
-        for (const half16 of [0, 16]) {
-          for (let l = 0; l < 16; l++) {
-            const low = (b[q + l + half16]! >> shift) & 3;
-            codes[y + l] = low - (b[at + l + half16]! & m ? 0 : 4) + 8;
-          }
-          scales[is] = d * sub[is]!;
-          is += 1;
-          y += 16;
-        }
-      }
-    }
+    for (let is = 0; is < 16; is++) scales[is] = d * sub[is]!;
   },
 };
 
