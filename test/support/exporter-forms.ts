@@ -1,5 +1,5 @@
 import type { onnx as Onnx } from 'onnx-proto';
-import { ropeInverseFrequencies } from '../../src-main/runtime/model/fused-graph';
+import { ropeInverseFrequencies } from '../../src-main/runtime/model/rope';
 
 /**
  * Edits that turn tools/onnx-llama's naive graph into the other spellings exporters write for the

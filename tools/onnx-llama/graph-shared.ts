@@ -6,7 +6,7 @@
 import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
 import { ONNX_TYPE_CODE } from '../../src-main/runtime/model/fused-graph';
 import type { LlamaDims } from './config';
-import { ropeInverseFrequencies } from '../../src-main/runtime/model/fused-graph';
+import { ropeInverseFrequencies } from '../../src-main/runtime/model/rope';
 
 /** Added to masked scores: finite (no NaN for fully masked rows) yet exp() underflows to 0. */
 export const MASK_NEGATIVE = -3.4028234663852886e38 / 2;

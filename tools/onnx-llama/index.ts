@@ -5,7 +5,7 @@ export type { LlamaConfig, LlamaDims, LlamaShape } from './config';
 export { buildLlamaOnnx, LLAMA_OPSET } from './llama-graph';
 export type { BuildLlamaOptions } from './llama-graph';
 export { MASK_NEGATIVE } from './graph-shared';
-export { ropeInverseFrequencies } from '../../src-main/runtime/model/fused-graph';
+export { ropeInverseFrequencies } from '../../src-main/runtime/model/rope';
 export { randomLlamaWeights } from './random-weights';
 export type { RandomWeightsOptions } from './random-weights';
 export { encodeSafetensors, parseSafetensors, readSafetensors, writeSafetensors } from './safetensors';

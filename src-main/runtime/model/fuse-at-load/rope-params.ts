@@ -1,5 +1,5 @@
-import { ropeInverseFrequencies } from '../fused-graph';
-import type { RopeScaling } from '../fused-graph';
+import { ropeParamsOfFrequencies } from '../rope';
+import type { RopeParams } from '../rope';
 import { expectFor } from './refusal';
 import type { Angles } from './rotary';
 
@@ -9,17 +9,9 @@ const TABLE_TOLERANCE = 2e-3;
 /** Rows of a cos/sin table compared with the frequencies read from it (a 128k-position table holds 8M values). */
 const MAX_ROWS_CHECKED = 4096;
 
-/** RoPE as the fused writer's dims express it: a base, and per-frequency divisors when it is scaled. */
-export interface RopeParams {
-  ropeTheta: number;
-  ropeScaling: RopeScaling | null;
-}
-
 /**
- * The writer's RoPE parameters for the graph's angles: the base whose plain frequencies equal the
- * graph's (to float32 rounding), else that base with per-frequency divisors (any scaling the graph
- * computed into its frequencies, llama3's and linear included). Tables are read back into
- * frequencies first and must be cos/sin of position × those frequencies.
+ * The writer's RoPE parameters for the graph's angles (rope.ts's ropeParamsOfFrequencies). Tables
+ * are read back into frequencies first and must be cos/sin of position × those frequencies.
  */
 export function ropeParamsOf(angles: Angles, headDim: number, part: string): RopeParams {
   const inverse = angles.kind === 'frequencies' ? angles.inverse : tableFrequencies(angles, headDim, part);
@@ -28,20 +20,7 @@ export function ropeParamsOf(angles: Angles, headDim: number, part: string): Rop
     inverse.every((f) => f > 0 && Number.isFinite(f)),
     'its rotary frequencies are not all positive',
   );
-  // inverse[i] = theta^(−2i / headDim): the lowest frequency pins theta best, the second one is
-  // the one scalings leave alone; float32 rounding leaves either a little off a round base.
-  const baseFrom = (i: number) => inverse[i]! ** (-headDim / (2 * i));
-  const last = inverse.length - 1;
-  const estimates = last >= 1 ? [baseFrom(1), baseFrom(last)] : [10_000];
-  const candidates = estimates.flatMap((e) => [Number(e.toPrecision(4)), Math.round(e), e]);
-  for (const ropeTheta of candidates) {
-    const plain = ropeInverseFrequencies(headDim, ropeTheta);
-    if (plain.every((f, i) => f === inverse[i])) return { ropeTheta, ropeScaling: null };
-  }
-  const ropeTheta = candidates[0]!;
-  const plain = ropeInverseFrequencies(headDim, ropeTheta);
-  const factors = Float32Array.from(plain, (f, i) => f / inverse[i]!);
-  return { ropeTheta, ropeScaling: { type: 'frequency-factors', factors } };
+  return ropeParamsOfFrequencies(inverse, headDim);
 }
 
 /**

@@ -5,7 +5,6 @@ export { streamOf } from './weight-set';
 export { ATTENTION_MASK, FUSED_OPS, fusedIoOf } from './fused-io';
 export type { AttentionInputs, FusedIoTensor } from './fused-io';
 export { EXTERNAL_DATA_ALIGNMENT } from './external-data';
-export { ropeInverseFrequencies, scaledInverseFrequencies } from './rope';
 export type {
   BlockWeight,
   FactoredScales,
@@ -15,7 +14,6 @@ export type {
   FloatData,
   FloatWeight,
   MatrixWeight,
-  RopeScaling,
   StreamedWeightSet,
 } from './weight-set';
 export { quantizeWeightSet } from './quantize-weight-set';

@@ -3,28 +3,11 @@
 // random numbers). Each weight is either float in the storage it came in or already block-
 // quantized in MatMulNBits' byte layout, so quantized sources never pass through float.
 
+import type { RopeParams } from '../rope';
 import type { GemmaDims } from './gemma';
 
-/** How RoPE frequencies are rescaled; null (no scaling) is plain `1 / theta^(2i/D)`. */
-export type RopeScaling =
-  /** Hugging Face `rope_type: linear`: every inverse frequency divided by `factor`. */
-  | { type: 'linear'; factor: number }
-  /** Hugging Face `rope_type: llama3` (Llama 3.1+): long wavelengths slowed, short kept, smooth between. */
-  | {
-      type: 'llama3';
-      factor: number;
-      lowFreqFactor: number;
-      highFreqFactor: number;
-      originalContextLength: number;
-    }
-  /**
-   * Per-frequency divisors, `headDim / 2` of them (GGUF's `rope_freqs.weight`, or LongRoPE's long
-   * or short factors), and what cos and sin are multiplied by (LongRoPE's attention factor; 1 when absent).
-   */
-  | { type: 'frequency-factors'; factors: Float32Array; attentionFactor?: number };
-
-/** A llama-family decoder's dimensions (Hugging Face config.json's, named for code). */
-export interface DecoderDims {
+/** A llama-family decoder's dimensions (Hugging Face config.json's, named for code), RoPE's included. */
+export interface DecoderDims extends RopeParams {
   numLayers: number;
   hiddenSize: number;
   numHeads: number;
@@ -33,8 +16,6 @@ export interface DecoderDims {
   headDim: number;
   intermediateSize: number;
   vocabSize: number;
-  ropeTheta: number;
-  ropeScaling: RopeScaling | null;
   rmsNormEps: number;
   /** The LM head is the embedding (the weight set then has no `lmHead`). */
   isTiedEmbedding: boolean;

@@ -17,7 +17,7 @@ import { ATTENTION_MASK, FUSED_INPUTS, fusedIoOf } from './fused-io';
 import type { AttentionInputs } from './fused-io';
 import type { LayerInputs, Stream } from './fused-layer';
 import { GraphBuilder, ONNX_TYPE_CODE } from './graph-builder';
-import { ropeInverseFrequencies, rotaryAmplitudeOf, scaledInverseFrequencies } from './rope';
+import { ropeInverseFrequencies, rotaryAmplitudeOf, scaledInverseFrequencies } from '../rope';
 import { addFloatVector } from './vectors';
 import { streamOf } from './weight-set';
 import type { DecoderDims, DecoderWeightSet, StreamedWeightSet } from './weight-set';

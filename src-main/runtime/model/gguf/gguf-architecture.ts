@@ -4,17 +4,17 @@
 
 import type { DecoderDims } from '../fused-graph';
 import { NotSupportedYet } from '../listing-status';
+import { longRopeSetOf } from '../rope';
 import type { GgufMetaValue } from './gguf-header';
 import type { GgufSetTensor } from './gguf-files';
 import { gemmaDimsOf } from './gemma-dims';
-import { ropeFactorsTensorOf } from './rope-factors';
 import { projectionLayoutOf } from './stacked-projections';
 import type { ProjectionLayout } from './stacked-projections';
 import { shapeBeyondLimits } from '../shape-limits';
 
 /**
  * A llama-family decoder's dimensions as a GGUF states them: the fused writer's, but its RoPE
- * scaling is a linear factor, the tensor of per-frequency factors llama.cpp picks (rope-factors.ts)
+ * scaling is a linear factor, the tensor of per-frequency factors llama.cpp picks (ropeFactorsTensorOf)
  * with the factor cos and sin are multiplied by, or none.
  */
 export type GgufDims = Omit<DecoderDims, 'ropeScaling'> & {
@@ -190,6 +190,26 @@ function ropeScalingOf(
   throw new GgufModelError(
     `${arch}.rope.scaling.type ${String(type)} is not supported (linear and llama3 frequency factors are)`,
   );
+}
+
+/**
+ * The tensor of per-frequency divisors llama.cpp applies to a sequence of up to `contextLength`
+ * positions (the length First Frame runs a slot at), or null when the file has none: Llama 3's
+ * `rope_freqs.weight`, else LongRoPE's `rope_factors_long.weight` or `rope_factors_short.weight`
+ * as rope.ts's longRopeSetOf picks against `{arch}.rope.scaling.original_context_length`.
+ * LongRoPE's attention factor (`{arch}.rope.scaling.attn_factor`, sqrt(1 + ln(scale) / ln(original
+ * context))) multiplies cos and sin, as ggml_rope_ext's mscale does.
+ */
+export function ropeFactorsTensorOf(
+  arch: string,
+  meta: ReadonlyMap<string, GgufMetaValue>,
+  tensors: ReadonlyMap<string, GgufSetTensor>,
+  contextLength: number,
+): string | null {
+  if (tensors.has('rope_freqs.weight')) return 'rope_freqs.weight';
+  const original = meta.get(`${arch}.rope.scaling.original_context_length`);
+  const tensor = `rope_factors_${longRopeSetOf(contextLength, typeof original === 'number' ? original : null)}.weight`;
+  return tensors.has(tensor) ? tensor : null;
 }
 
 /** Every tensor the decoder reads is present with the shape the dimensions imply. */

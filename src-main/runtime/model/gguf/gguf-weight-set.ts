@@ -10,9 +10,9 @@ import type {
   DecoderWeightSet,
   FloatWeight,
   MatrixWeight,
-  RopeScaling,
   StreamedWeightSet,
 } from '../fused-graph';
+import type { RopeScaling } from '../rope';
 import { dequantize } from './ggml-dequantize';
 import { EXTRA_TENSORS, GgufModelError, layerTensorsOf } from './gguf-architecture';
 import type { GgufSetTensor } from './gguf-files';

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ropeInverseFrequencies,
-  scaledInverseFrequencies,
-} from '../../../../../src-main/runtime/model/fused-graph';
+import { ropeInverseFrequencies, scaledInverseFrequencies } from '../../../../../src-main/runtime/model/rope';
 import type { DecoderDims } from '../../../../../src-main/runtime/model/fused-graph';
 import { ropeParamsOf } from '../../../../../src-main/runtime/model/fuse-at-load/rope-params';
 import { FusionRefused } from '../../../../../src-main/runtime/model/fuse-at-load/refusal';

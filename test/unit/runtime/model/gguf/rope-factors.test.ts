@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ggmlTypeOf } from '../../../../../src-main/runtime/model/gguf/ggml-types';
 import type { GgufSetTensor } from '../../../../../src-main/runtime/model/gguf/gguf-files';
-import { ropeFactorsTensorOf } from '../../../../../src-main/runtime/model/gguf/rope-factors';
+import { ropeFactorsTensorOf } from '../../../../../src-main/runtime/model/gguf/gguf-architecture';
 
 describe('LongRoPE factors as llama.cpp picks them', () => {
   const factor = (name: string): [string, GgufSetTensor] => [
