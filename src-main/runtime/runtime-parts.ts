@@ -142,13 +142,14 @@ export function buildDiskPages(options: RuntimeOptions): DiskPages | null {
   }
 }
 
-/** Warms the tokenizer thread for a model as soon as its slot finishes loading. */
+/**
+ * Warms the tokenizer thread for a model as its slot starts loading: the thread's start (seconds
+ * from source) then overlaps the load, instead of landing in the `route` of the first long prompt.
+ */
 export function warmTokenizerOnLoad(registry: SlotRegistry, threads: PromptThreads): void {
   registry.onEvent((event) => {
     const slot =
-      event.toStatus === 'resident' && event.fromStatus === 'prefetching'
-        ? registry.list().find((s) => s.slotId === event.slotId)
-        : undefined;
+      event.toStatus === 'prefetching' ? registry.list().find((s) => s.slotId === event.slotId) : undefined;
     if (slot) threads.warm(slot.model);
   });
 }

@@ -3,6 +3,12 @@ import { rawPrompt } from '../model';
 import type { CatalogueModel, PromptText } from '../model';
 import type { EncodeJob, EncodeReply } from './protocol';
 
+/** Plain prose of about 2,000 characters: enough encoding to compile a tokenizer's hot paths. */
+const WARM_TEXT = Array.from(
+  { length: 24 },
+  (_, i) => `Note ${i}: the letter came on a fine morning, and everyone in the house read it twice.`,
+).join(' ');
+
 /**
  * Encodes long prompts in a worker thread (started on first use, restarted after a crash),
  * so tokenizing a long input never holds the serving thread. Jobs run one after another in
@@ -35,11 +41,12 @@ export class TokenizerThread {
 
   /**
    * Starts the thread and builds the model's tokenizer there ahead of need (when its slot
-   * loads), so the first long prompt does not pay for either in its `route` time. A failure
-   * here changes nothing: the first real prompt tries again and reports it.
+   * loads), then encodes a few KB of text so the tokenizer's code is compiled: the first long
+   * prompt pays for none of it in its `route` time. A failure here changes nothing: the first
+   * real prompt tries again and reports it.
    */
   warm(model: CatalogueModel): void {
-    this.encode(model, rawPrompt('')).catch(() => undefined);
+    this.encode(model, rawPrompt(WARM_TEXT)).catch(() => undefined);
   }
 
   /** Stops the thread; jobs still waiting fail. */

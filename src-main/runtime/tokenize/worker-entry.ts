@@ -1,5 +1,10 @@
 import { parentPort } from 'node:worker_threads';
-import { readGgufSet, readTokenizerFiles, TextTokenizer, tokenizerFilesOfGguf } from '../model';
+// The few model files this thread needs, not the room's index: a worker starts by loading its
+// imports, and the index's whole graph (ONNX, GGUF, fusion) would delay the first encode.
+import { readGgufSet } from '../model/gguf/gguf-files';
+import { tokenizerFilesOfGguf } from '../model/gguf/gguf-tokenizer';
+import { TextTokenizer } from '../model/tokenizer';
+import { readTokenizerFiles } from '../model/tokenizer-files';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 // The tokenizer thread: long prompts are encoded here, so the serving thread never spends

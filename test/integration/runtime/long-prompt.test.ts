@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROMPT_LIMITS } from '../../../src-main/limits';
 import type { Runtime } from '../../../src-main/runtime';
-import { rawPrompt } from '../../../src-main/runtime/model';
+import { rawPrompt, readTokenizerFiles, TextTokenizer } from '../../../src-main/runtime/model';
 import type { CatalogueModel } from '../../../src-main/runtime/model';
 import { TokenizerThread } from '../../../src-main/runtime/tokenize';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
@@ -49,6 +49,19 @@ describe('long prompts', () => {
         expect(await thread.encode(model, rawPrompt(text))).toEqual(
           model.folder.tokenizer.encodePrompt(rawPrompt(text)),
         );
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('warms its thread on the slot load, then encodes a long prompt to the ids a fresh tokenizer makes', async () => {
+    const thread = new TokenizerThread();
+    try {
+      thread.warm(model);
+      const text = freshTextOf(PROMPT_LIMITS.inlineTokenizeChars * 2, 'Warmed');
+      // A fresh instance (a restart's): nothing the warm-up or an earlier test encoded is in its cache.
+      const fresh = new TextTokenizer(readTokenizerFiles(model.folder.folder));
+      expect(await thread.encode(model, rawPrompt(text))).toEqual(fresh.encodePrompt(rawPrompt(text)));
     } finally {
       await thread.close();
     }
