@@ -9,6 +9,7 @@ import type { RuntimeOptions } from '../../src-main/runtime';
 import type { TextTokenizer } from '../../src-main/runtime/model';
 import { openSqliteStore } from '../../src-main/store';
 import type { Store } from '../../src-main/store';
+import { deriveBarParts } from '../../src-main/telemetry/timeline';
 import type { Timeline } from '../../src-main/telemetry/timeline';
 import { median } from './decode';
 import { promptOfTokens } from './prompts';
@@ -116,7 +117,9 @@ export async function measureRestartHit(
         if (!diskRead || diskRead.numPages === 0) throw new Error('the restart found no pages on disk');
         restart.push(hit.timeline.ttftMs!);
         afterRoute.restart.push(routeless(hit.timeline));
-        lastRestartParts = { ...hit.timeline.parts, unattributed: hit.timeline.unattributedMs };
+        // As the answer's bar draws them: the disk read its own part, cut from queue.
+        const parts = deriveBarParts(hit.timeline.parts, diskRead);
+        lastRestartParts = { ...parts, unattributed: hit.timeline.unattributedMs };
         lastRestartCachedTokens = hit.timeline.numCachedTokens;
         readMs.push(diskRead.readMs);
         readBytes.push(diskRead.numBytes);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { PART_COLORS, PART_EXPLANATIONS, PART_LABELS, slicesOf } from '../parts';
-import type { PhaseSlice, TtftPhase } from '../parts';
+import type { BarPhase, PhaseSlice } from '../parts';
 import { formatMs, formatShare } from './format';
 
 /** A hovered slice, described: "prefill 12.3 ms (45.0%)". */
@@ -13,7 +13,7 @@ export function describeSlice(slice: PhaseSlice): string {
  * phase colours. Hovering a segment names it with its ms and %; the parts list beside it
  * reaches the segments too thin to hover. Zero phases draw nothing.
  */
-export function TtftBar(props: { values: Partial<Record<TtftPhase, number | null>>; testId?: string }) {
+export function TtftBar(props: { values: Partial<Record<BarPhase, number | null>>; testId?: string }) {
   const slices = slicesOf(props.values);
   const [hovered, setHovered] = useState<PhaseSlice | null>(null);
   return (

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TTFT_PARTS } from '../../src-main/telemetry/timeline';
+import { deriveBarParts, TTFT_PARTS } from '../../src-main/telemetry/timeline';
 import {
   drawnParts,
   recordStreaming,
@@ -45,8 +45,17 @@ describe('chat in a real browser on the bundled model', () => {
     )!;
     expect(timeline.ttftMs).not.toBeNull();
     const { barWidthPx, parts } = await drawnParts(answer);
-    const expected = [
-      ...TTFT_PARTS.map((p) => [p, timeline.parts[p]] as const),
+    // As the bar draws them: a read of remembered context from disk is its own part after queue.
+    const barParts = deriveBarParts(timeline.parts, timeline.diagnosis?.diskRead);
+    const expected: (readonly [string, number])[] = [
+      ...TTFT_PARTS.flatMap((p): (readonly [string, number])[] =>
+        p === 'queue'
+          ? [
+              ['queue', barParts.queue],
+              ['diskRead', barParts.diskRead],
+            ]
+          : [[p, barParts[p]]],
+      ),
       ['unattributed', timeline.unattributedMs] as const,
     ].filter(([, ms]) => ms > 0);
     expect(parts.map((p) => p.phase)).toEqual(expected.map(([phase]) => phase));

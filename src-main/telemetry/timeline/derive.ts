@@ -1,3 +1,4 @@
+import type { DiskReadFact } from './diagnosis';
 import type { LifeState, PartsMs, Transition, TtftPart } from './schema';
 import { ATTEMPT_STATES, zeroParts } from './schema';
 
@@ -11,6 +12,8 @@ import { ATTEMPT_STATES, zeroParts } from './schema';
  *   route         taken (main)               → requirements resolved, slot chosen (main, own stamp)
  *   slotLoad      slot chosen (main)         → the load resolved (main, own stamp; 0 when warm)
  *   queue         slot resident (main)       → a seat and K/V budget were granted (main)
+ *     (diskRead   the disk read began (main)   → its pages were read back (main): inside queue,
+ *                 cut out of it only where a bar draws it, see deriveBarParts)
  *   requeue       preempted (main)           → admitted again (main)
  *   lostPrefill   admitted (attempt)         → preempted: activation+lookup+prefill of an attempt thrown away
  *   activation    admitted (main)            → the slot's worker took the job (worker, own stamp; lock wait included)
@@ -70,6 +73,21 @@ export function deriveParts(
     unattributedMs: totalMs - attributedMs,
     ttftMs: firstTokenAt === null ? null : firstTokenAt - arrivedAt,
   };
+}
+
+/**
+ * The TTFT parts as a bar draws them: `diskRead` (ms reading remembered context back from disk)
+ * is its own part, cut from `queue`, where it happens: request-intake starts the read after the
+ * request enters the queue and admits it when the read ends, so the read lies inside the queue
+ * interval and `queue` here is the rest of the wait. The parts still sum to the same TTFT.
+ * Never clamped: a read longer than the queue makes `queue` negative, which shows the bug.
+ */
+export type BarPartsMs = PartsMs & { diskRead: number };
+
+/** See BarPartsMs: `diskRead` is `diagnosis.diskRead.readMs` (0 when nothing was read from disk). */
+export function deriveBarParts(parts: PartsMs, diskRead: DiskReadFact | null | undefined): BarPartsMs {
+  const diskReadMs = diskRead?.readMs ?? 0;
+  return { ...parts, queue: parts.queue - diskReadMs, diskRead: diskReadMs };
 }
 
 /** An attempt that ended in preemption before the first token: all its work was lost. */

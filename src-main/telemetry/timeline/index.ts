@@ -1,9 +1,9 @@
 export * from './schema';
 export * from './diagnosis';
-export { deriveParts, deriveInterTokenGaps, transportMs } from './derive';
+export { deriveBarParts, deriveParts, deriveInterTokenGaps, transportMs } from './derive';
 export { CLIENT_CLOCK_TOLERANCE_MS, judgeClientTtft } from './client-ttft';
 export type { ClientTtftVerdict } from './client-ttft';
-export type { DerivedParts } from './derive';
+export type { BarPartsMs, DerivedParts } from './derive';
 export {
   checkRecorded,
   checkTimeline,

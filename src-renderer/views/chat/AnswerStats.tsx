@@ -1,6 +1,6 @@
 import type { SendForecast } from '../../../src-main/service/contract';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { phasesOf } from '../../parts';
+import { barPhasesOf, phasesOf } from '../../parts';
 import { answerFigures } from './answer-figures';
 import type { AnswerFigures } from './answer-figures';
 import { RateAndFinishSpans, WindowTtftSpans } from './FigureSpans';
@@ -28,7 +28,7 @@ export function AnswerStats(props: {
   if (mode === 'simple') return <SimpleAnswerStats timeline={t} figures={f} />;
   return (
     <div className="answer-stats">
-      {t.ttftMs !== null && <TtftBar values={phasesOf(t)} />}
+      {t.ttftMs !== null && <TtftBar values={barPhasesOf(t)} />}
       <div className="answer-figures">
         <span title="Arrival at First Frame → first chunk sent to the window">
           <Term name="TTFT" /> server{' '}

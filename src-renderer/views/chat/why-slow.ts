@@ -5,6 +5,7 @@ import type {
   SlotLoadCause,
   Timeline,
 } from '../../../src-main/telemetry/timeline';
+import { deriveBarParts } from '../../../src-main/telemetry/timeline/derive';
 import { formatBytes, formatClock, formatCount, formatMs } from '../../components/format';
 
 /** One reason, in words, with the part of TTFT it explains. */
@@ -27,8 +28,8 @@ export function whySlow(t: Timeline, conversationId: string | null): Reason[] {
   const reasons: Reason[] = [];
   if (t.parts.slotLoad > 0 && d.slotLoad)
     reasons.push({ kind: 'slot-load', text: slotLoadText(t.parts.slotLoad, d.slotLoad) });
-  // Reading remembered context from disk is a named share of the queue part: the wait is the rest.
-  const queueMs = t.parts.queue - (d.diskRead?.readMs ?? 0);
+  // Reading remembered context from disk is its own bar part, cut from queue: the wait is the rest.
+  const queueMs = deriveBarParts(t.parts, d.diskRead).queue;
   if (isNotableQueue(queueMs, t.ttftMs, d))
     reasons.push({ kind: 'queue', text: queueText(queueMs, d, conversationId) });
   if (d.diskRead) reasons.push({ kind: 'disk', text: diskReadText(d.diskRead) });

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
 import { formatMs, formatSignedMs } from '../../../src-renderer/components/format';
 import {
-  PART_COLORS,
+  BAR_PHASES,
   PHASES,
+  PART_COLORS,
+  barPhasesOf,
   SIMPLE_GROUPS,
   groupSlicesOf,
   layerMs,
@@ -14,21 +16,40 @@ import { answerFigures } from '../../../src-renderer/views/chat/answer-figures';
 import { barRows, niceCeil, stackedPaths } from '../../../src-renderer/views/dashboard/bar-rows';
 import { residencyRows, spanOf } from '../../../src-renderer/views/slots/residency-bands';
 
+const emptyDiagnosis = { pageMiss: null, slotLoad: null, queuedBehind: [], numQueuedBehind: 0 };
+
 describe('what the views compute', () => {
   it('TTFT slices: non-zero phases only, in life order, shares summing to 1', () => {
     const [t] = syntheticTimelines(1, { seed: 2 });
     const slices = slicesOf(phasesOf(t!));
     expect(slices.every((s) => s.ms > 0)).toBe(true);
-    expect(slices.map((s) => PHASES.indexOf(s.phase))).toEqual(
-      [...slices.map((s) => PHASES.indexOf(s.phase))].sort((a, b) => a - b),
+    expect(slices.map((s) => BAR_PHASES.indexOf(s.phase))).toEqual(
+      [...slices.map((s) => BAR_PHASES.indexOf(s.phase))].sort((a, b) => a - b),
     );
     expect(slices.reduce((sum, s) => sum + s.share, 0)).toBeCloseTo(1, 9);
     expect(slices.reduce((sum, s) => sum + s.ms, 0)).toBeCloseTo(t!.ttftMs!, 3);
     expect(slicesOf({ prefill: 0 })).toEqual([]);
   });
 
+  it("an answer's bar draws a disk read as its own part right after queue, cut from it, still summing to TTFT", () => {
+    const [t] = syntheticTimelines(1, { seed: 2 });
+    const parts = { ...t!.parts, queue: 30 };
+    const ttftMs = Object.values(parts).reduce((sum, ms) => sum + ms, 0) + t!.unattributedMs;
+    const diskRead = { numPages: 3, numBytes: 3_000_000, readMs: 20, refused: null };
+    const slices = slicesOf(barPhasesOf({ ...t!, parts, diagnosis: { ...emptyDiagnosis, diskRead } }));
+    const at = slices.findIndex((s) => s.phase === 'queue');
+    expect(slices.slice(at, at + 2).map((s) => [s.phase, s.ms])).toEqual([
+      ['queue', 10],
+      ['diskRead', 20],
+    ]);
+    expect(slices.reduce((sum, s) => sum + s.ms, 0)).toBeCloseTo(ttftMs, 6);
+    expect(slicesOf(barPhasesOf({ ...t!, parts, diagnosis: null })).some((s) => s.phase === 'diskRead')).toBe(
+      false,
+    );
+  });
+
   it('gives every phase its own colour', () => {
-    expect(new Set(PHASES.map((p) => PART_COLORS[p])).size).toBe(PHASES.length);
+    expect(new Set(BAR_PHASES.map((p) => PART_COLORS[p])).size).toBe(BAR_PHASES.length);
   });
 
   it('answer figures: transport is client − server, tokens/s counts tokens after the first', () => {
