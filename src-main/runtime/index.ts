@@ -12,6 +12,7 @@ export type { CollectedGeneration } from './collect';
 export type { CatalogueEntry, CatalogueModel, ChatTurn, ModelFolder } from './model';
 export {
   findEntry,
+  isRefTo,
   LOADABLE_FORMATS,
   loadModelFolder,
   ModelFolderError,

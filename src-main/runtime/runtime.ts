@@ -116,9 +116,14 @@ export class Runtime {
     return this.catalogue.places();
   }
 
-  /** The model requests get when they name none: the setting, else the first bundled model. */
+  /**
+   * The model requests get when they name none: the setting, else the first bundled model. A
+   * setting kept from before (a bare name, a variant's old id) is said as the id it names now.
+   */
   defaultModelId(): string | null {
-    return this.options.defaultModel ?? this.catalogue.defaultModelId();
+    const setting = this.options.defaultModel;
+    if (setting === null) return this.catalogue.defaultModelId();
+    return this.catalogue.entryOf(setting)?.modelId ?? setting;
   }
 
   /** Starts a request; the sink receives its chunks and one outcome. */

@@ -1,3 +1,4 @@
+import { isRefTo } from '../runtime';
 import type { Runtime } from '../runtime';
 
 /**
@@ -7,8 +8,6 @@ import type { Runtime } from '../runtime';
  */
 export function modelRevisionsOf(runtime: Runtime, modelId: string | null): Record<string, string> {
   if (modelId === null) return {};
-  const entry = runtime
-    .models()
-    .find((e) => e.modelId === modelId || (e.name === modelId && e.isDefaultVariant));
+  const entry = runtime.models().find((e) => isRefTo(e, modelId));
   return entry?.status === 'ok' ? { [entry.modelId]: entry.model.revisions.modelRevision } : {};
 }

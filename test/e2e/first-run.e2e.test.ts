@@ -9,7 +9,7 @@ import { sendMessage, setSampling, setViewMode, waitForDone } from './chat-drive
 import type { Locator } from 'playwright-core';
 import type { E2eApp } from './harness';
 import { SCREENSHOT_DIR, startE2eApp } from './harness';
-import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../support/models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, BUNDLED_MODELS_DIR } from '../support/models';
 import { startHubServer } from '../support/hub-server';
 import type { HubServer } from '../support/hub-server';
 import {
@@ -185,7 +185,7 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     await app.page.getByTestId('nav-runs').click();
     const row = app.page.getByTestId('run-row').first();
     const runId = (await row.getAttribute('data-run-id'))!;
-    expect(await row.locator('th').textContent()).toMatch(/^Load test · ff-austen-mini:fp32 · /);
+    expect(await row.locator('th').textContent()).toMatch(new RegExp(`^Load test · ${BUNDLED_MODEL_REF} · `));
     await row.getByTestId('run-rename').click();
     await row.getByTestId('run-name-input').fill('Two quick requests');
     await row.getByRole('button', { name: 'Save' }).click();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_MODEL_ID } from '../support/models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF } from '../support/models';
 import type { ApiFixture } from '../integration/openai/api-server';
 import { startApiFixture } from '../integration/openai/api-server';
 import { sendMessage, setSampling, waitForDone } from './chat-driver';
@@ -64,14 +64,14 @@ describe('a remote endpoint in a real browser (a second First Frame host)', () =
     await form.getByRole('button', { name: 'Add endpoint' }).click();
     const card = app.page.locator('[data-testid="endpoint-card"][data-reachability="reachable"]');
     await card.waitFor();
-    expect(await card.getByTestId('remote-models').textContent()).toContain(`${BUNDLED_MODEL_ID}:fp32`);
+    expect(await card.getByTestId('remote-models').textContent()).toContain(BUNDLED_MODEL_REF);
     expect(await app.page.content()).not.toContain(KEY);
     await app.screenshot('slots-remote');
   });
 
   it('chats through a remote slot picked in the model picker: the answer shows the client-boundary bar', async () => {
     await app.page.getByTestId('nav-chat').click();
-    const modelId = `@second-host/${BUNDLED_MODEL_ID}:fp32`;
+    const modelId = `@second-host/${BUNDLED_MODEL_REF}`;
     await app.page.getByTestId('model-picker').selectOption(modelId);
     await setSampling(app.page, { temperature: 0, maxTokens: 6 });
     const answer = await sendMessage(app.page, 'Good morning!');

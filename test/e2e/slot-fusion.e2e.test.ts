@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withLayerNorm, writeEditedModel } from '../support/fusion-graphs';
-import { BUNDLED_MODEL_ID, naiveBundledModelsDir } from '../support/models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, naiveBundledModelsDir } from '../support/models';
 import { setViewMode } from './chat-driver';
 import type { E2eApp } from './harness';
 import { startE2eApp } from './harness';
@@ -28,28 +28,28 @@ describe('the Slots card says which graph each slot runs', () => {
     await app.page.getByTestId('nav-slots').click();
     const card = (modelId: string) =>
       app.page.locator(`[data-testid="slot-card"][data-model-id="${modelId}"]`);
-    for (const modelId of ['austen-naive:fp32', 'tiny-layernorm:fp32']) {
+    for (const modelId of ['austen-naive:fp16', 'tiny-layernorm:fp32']) {
       await app.page
         .locator(`[data-testid="model-card"][data-model-id="${modelId}"]`)
         .getByRole('button', { name: 'Load' })
         .click();
       await card(modelId).and(app.page.locator('[data-status="resident"]')).waitFor();
     }
-    const bundled = `${BUNDLED_MODEL_ID}:fp32`;
+    const bundled = BUNDLED_MODEL_REF;
     await app.call('slots.prefetch', { modelId: bundled });
     await card(bundled).and(app.page.locator('[data-status="resident"]')).waitFor();
     const graphOf = (modelId: string) => card(modelId).getByTestId('slot-graph').textContent();
     // Simple says which graph runs; Expert adds the nodes per token before → after.
-    expect(await graphOf('austen-naive:fp32')).toMatch(/fused at load$/);
+    expect(await graphOf('austen-naive:fp16')).toMatch(/fused at load$/);
     await setViewMode(app.page, 'expert');
-    expect(await graphOf('austen-naive:fp32')).toMatch(/fused at load · \d+ → \d+ nodes per token$/);
+    expect(await graphOf('austen-naive:fp16')).toMatch(/fused at load · \d+ → \d+ nodes per token$/);
     expect(await graphOf('tiny-layernorm:fp32')).toMatch(
       /as exported — layers\.0\.input_layernorm did not fuse: \S.*$/,
     );
     expect(await graphOf(bundled)).toMatch(/already fused$/);
     const slots = await app.call('slots.list', {});
     expect(Object.fromEntries(slots.map((s) => [s.modelId, s.fusion?.status]))).toEqual({
-      'austen-naive:fp32': 'fused',
+      'austen-naive:fp16': 'fused',
       'tiny-layernorm:fp32': 'as-exported',
       [bundled]: 'already-fused',
     });
@@ -63,7 +63,7 @@ describe('the Slots card says which graph each slot runs', () => {
     await toggle.uncheck();
     const cost = app.page.getByTestId('settings-cost');
     await expect.poll(() => cost.getAttribute('data-level')).toBe('slots');
-    expect(await cost.textContent()).toMatch(/austen-naive:fp32 unloads/);
+    expect(await cost.textContent()).toMatch(/austen-naive:fp16 unloads/);
     await app.screenshot('settings-fusion-off');
     await app.page.getByRole('button', { name: 'Discard' }).click();
     expect(await toggle.isChecked()).toBe(true);

@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRACE_EXAMPLE_LINE } from '../../src-main/telemetry/trace';
 import { figuresOf } from '../support/compare';
+import { BUNDLED_MODEL_REF } from '../support/models';
 import { sendMessage, setSampling, waitForDone, setViewMode } from './chat-driver';
 import type { E2eApp } from './harness';
 import { startE2eApp } from './harness';
@@ -105,7 +106,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await app.page.getByTestId('compare-chart').waitFor();
     // Both runs recorded the weights they ran on (Expert shows the content hash).
     expect(await app.page.getByTestId('configuration-models').first().textContent()).toMatch(
-      /^ff-austen-mini:fp32 [0-9a-f]{8}$/,
+      new RegExp(`^${BUNDLED_MODEL_REF} [0-9a-f]{8}$`),
     );
     expect(await app.page.getByTestId('workload-block').first().textContent()).not.toMatch(/\b1 runs\b/);
     await app.screenshot('runs');

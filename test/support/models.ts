@@ -18,6 +18,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BUNDLED_MODELS_DIR = path.join(ROOT, 'resources', 'models');
 /** The bundled model's id (its folder name). */
 export const BUNDLED_MODEL_ID = 'ff-austen-mini';
+/** The bundled variant's id: named by its fp16 weights, though its file is `model.onnx` ("fp32" by name). */
+export const BUNDLED_MODEL_REF = `${BUNDLED_MODEL_ID}:fp16`;
+/** The id the bundled variant had before ids named weights (its file's): still resolves to it. */
+export const BUNDLED_MODEL_OLD_REF = `${BUNDLED_MODEL_ID}:fp32`;
 
 /**
  * A folder of small random-weight models (the bundled model's tokenizer) for tests that need

@@ -2,11 +2,17 @@ import { expect } from 'vitest';
 import { collectGeneration, Runtime } from '../../src-main/runtime';
 import type { CollectedGeneration, GenerationRequest, RuntimeOptions } from '../../src-main/runtime';
 import { checkTimeline } from '../../src-main/telemetry/timeline';
-import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, BUNDLED_MODELS_DIR } from './models';
 
 /** Models folder for runtime integration tests: the bundled model unless overridden for local experiments. */
 export const TEST_MODELS_DIR = process.env['FF_TEST_MODELS_DIR'] ?? BUNDLED_MODELS_DIR;
 export const TEST_MODEL_ID = process.env['FF_TEST_MODEL_ID'] ?? BUNDLED_MODEL_ID;
+/**
+ * The test model's default variant id: the bundled one's (fp16 weights), or, for a model named
+ * by FF_TEST_MODEL_ID, its file's (`:fp32`), which resolves to that variant whatever its weights.
+ */
+export const TEST_MODEL_REF =
+  TEST_MODEL_ID === BUNDLED_MODEL_ID ? BUNDLED_MODEL_REF : `${TEST_MODEL_ID}:fp32`;
 
 /** A real runtime (worker threads, ONNX Runtime) on the test model folder. */
 export function createTestRuntime(overrides: Partial<RuntimeOptions> = {}): Promise<Runtime> {

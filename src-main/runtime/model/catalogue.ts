@@ -19,12 +19,15 @@ import { RevisionCache } from './revisions';
 import type { ContentRevisions } from './revisions';
 import { unusableSentence } from './listing-status';
 import type { UnusableStatus } from './listing-status';
-import { GGUF_VARIANT, modelRefOf } from './variants';
+import { fileRefOf } from './variant-names';
+import { GGUF_VARIANT, idVariantOf, modelRefOf } from './variants';
 import type { VariantName } from './variants';
 
 /**
  * One variant of a model folder, ready for a slot to prepare. `modelId` is its canonical
- * reference `name:variant`; a bare `name` resolves to the folder's default variant.
+ * reference `name:variant`, the variant named by its weights (idVariantOf: `ff-austen-mini:fp16`
+ * for a `model.onnx` holding fp16); the file's own reference (`ff-austen-mini:fp32`) still
+ * resolves to it, and a bare `name` resolves to the folder's default variant.
  */
 export interface CatalogueModel {
   modelId: string;
@@ -48,7 +51,10 @@ export interface CatalogueModel {
 interface EntryBase {
   modelId: string;
   name: string;
-  /** Null when the whole model cannot run (a folder's config, tokenizer, no ONNX file; a GGUF's file). */
+  /**
+   * The file's variant (`fp32` for `model.onnx`, whatever its weights), which the id may not
+   * name; null when the whole model cannot run (a folder's config, tokenizer, no ONNX file; a GGUF's file).
+   */
   variant: VariantName | null;
   isDefaultVariant: boolean;
   path: string;
@@ -165,7 +171,9 @@ export class ModelCatalogue {
       // `name:tag` of a known folder: say which tags it has (the tag may be no variant name at all).
       const colonAt = ref.lastIndexOf(':');
       const name = ref.slice(0, Math.max(0, colonAt));
-      const variants = this.list().flatMap((e) => (e.name === name && e.variant ? [e.variant] : []));
+      const variants = this.list().flatMap((e) =>
+        e.name === name && e.variant ? [e.modelId.slice(name.length + 1)] : [],
+      );
       if (variants.length > 0)
         return new Error(
           `${name} has no variant "${ref.slice(colonAt + 1)}"; its variants: ${variants.join(', ')}`,
@@ -263,10 +271,12 @@ export class ModelCatalogue {
     if (listing.status !== 'ok') return [{ ...base, status: 'broken', error: listing.problem }];
     const folder = withLazyTokenizer(listing.folder);
     const entries: CatalogueEntry[] = [];
+    const fileVariants = folder.variants.map((v) => v.found.variant);
     for (const variant of folder.variants) {
+      const weightDtype = variant.status === 'broken' ? null : variant.graph.weightDtype;
       const at = {
         ...base,
-        modelId: modelRefOf(found.name, variant.found.variant),
+        modelId: modelRefOf(found.name, idVariantOf(variant.found.variant, weightDtype, fileVariants)),
         variant: variant.found.variant,
         isDefaultVariant: variant.found.variant === folder.defaultVariant,
       };
@@ -283,12 +293,14 @@ export class ModelCatalogue {
 }
 
 /**
- * The entry a reference names among `entries`: an exact id, a name's default variant (names may
- * hold a colon: `llama3.2:3b`), or, for `name:tag` of a model that cannot run as a whole (no
- * variants listed), that model's entry, so the answer is its reason rather than "unknown model".
+ * The entry a reference names among `entries`: an exact id, a variant's old id (its file's
+ * variant: `name:fp32` for a `model.onnx` now listed by its fp16 weights), a name's default
+ * variant (names may hold a colon: `llama3.2:3b`), or, for `name:tag` of a model that cannot
+ * run as a whole (no variants listed), that model's entry, so the answer is its reason rather
+ * than "unknown model".
  */
 export function findEntry(entries: readonly CatalogueEntry[], ref: string): CatalogueEntry | undefined {
-  const exact = entries.find((e) => e.modelId === ref);
+  const exact = entries.find((e) => e.modelId === ref) ?? entries.find((e) => fileRefOf(e) === ref);
   if (exact) return exact;
   const ofName = entries.filter((e) => e.name === ref);
   const byName = ofName.find((e) => e.isDefaultVariant) ?? ofName.find((e) => e.variant === null);

@@ -20,7 +20,7 @@ export type { ModelConfig, ModelShape } from './config';
 export { ChatTemplate, TemplateError, TEMPLATE_LIMITS } from './chat-template';
 export type { DecoderIo, FloatType, KvRowAlignment } from './decoder-io';
 export type { ExternalDataFile, VariantGraph } from './inspect-variant';
-export { VARIANT_FILES, VARIANT_NAMES, modelRefOf, parseModelRef } from './variants';
+export { VARIANT_FILES, VARIANT_NAMES, isRefTo, modelRefOf, parseModelRef } from './variants';
 export type { VariantName } from './variants';
 export { KEEP_INPUT, keepLastLogits } from './onnx-graph/keep-last-logits';
 export { addPresentDeltas, deltaNameOf, NEW_COLUMN_INDEX } from './onnx-graph/present-deltas';

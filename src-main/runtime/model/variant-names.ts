@@ -55,10 +55,53 @@ const FLOAT_VARIANTS: ReadonlySet<string> = new Set(['fp32', 'fp16']);
  * What every screen calls a variant: by the weights it holds. transformers.js's file names call
  * `model.onnx` "fp32" whatever it stores, so a float-named variant whose graph holds other
  * weights is named by their storage as read from its initializers (`weightDtype`: "fp16",
- * "int4 + fp32"); quantized names (q4, q8) already say what they hold. The variant in a model
- * reference (`name:fp32`, what the API and kept settings use) stays the file's.
+ * "int4 + fp32"); quantized names (q4, q8) already say what they hold. A model id names the
+ * variant the same way where it can (idVariantOf).
  */
 export function variantLabelOf(variant: string | null, weightDtype: string | null): string | null {
   if (variant === null || weightDtype === null || weightDtype === 'none') return variant;
   return FLOAT_VARIANTS.has(variant) && weightDtype !== variant ? weightDtype : variant;
+}
+
+/**
+ * The variant a model id names: what its weights are (variantLabelOf) when that is a variant
+ * name no file of the folder (`fileVariants`) already takes, else the file's own. So the
+ * bundled `model.onnx` holding fp16 is `name:fp16`, unless a `model_fp16.onnx` sits beside it;
+ * "int4 + fp32" is no variant name, so such a file keeps its name's variant.
+ */
+export function idVariantOf(
+  variant: VariantName,
+  weightDtype: string | null,
+  fileVariants: readonly VariantName[],
+): VariantName {
+  const label = variantLabelOf(variant, weightDtype);
+  const isFree =
+    (VARIANT_NAMES as readonly string[]).includes(label!) &&
+    !(fileVariants as readonly string[]).includes(label!);
+  return label !== variant && isFree ? (label as VariantName) : variant;
+}
+
+/** What a reference is matched against: a listed variant, or a whole model (variant null). */
+export interface RefTarget {
+  modelId: string;
+  name: string;
+  /** The file's variant (`fp32` for `model.onnx`), whatever the id names. */
+  variant: string | null;
+  isDefaultVariant: boolean;
+}
+
+/**
+ * The id a variant had before ids named its weights: `name:` and the file's variant
+ * (`ff-austen-mini:fp32`). Kept settings, stored runs, scripts and API clients may still
+ * send it, so it stays an alias; idVariantOf keeps it from being any other variant's id.
+ */
+export function fileRefOf(target: RefTarget): string | null {
+  return target.variant === null ? null : modelRefOf(target.name, target.variant as VariantName);
+}
+
+/** Whether `ref` names `target`: its id, its file's old id (fileRefOf), or its bare name when it is the default. */
+export function isRefTo(target: RefTarget, ref: string): boolean {
+  return (
+    target.modelId === ref || fileRefOf(target) === ref || (target.name === ref && target.isDefaultVariant)
+  );
 }

@@ -8,6 +8,9 @@ export {
   GGUF_VARIANT,
   VARIANT_FILES,
   VARIANT_NAMES,
+  fileRefOf,
+  idVariantOf,
+  isRefTo,
   modelRefOf,
   parseModelRef,
 } from './variant-names';

@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { CPU_PROVIDER, EXECUTION_PROVIDERS, loadMsOf, SettingsRefused } from '../../runtime';
+import { CPU_PROVIDER, EXECUTION_PROVIDERS, isRefTo, loadMsOf, SettingsRefused } from '../../runtime';
 import {
   DEFAULT_SETTINGS,
   SETTING_KEYS,
@@ -96,7 +96,7 @@ function onceAnnounced(deps: CoreDeps): () => Promise<ProviderAvailability[] | n
  */
 function refuseUnknownModel(runtime: CoreDeps['runtime'], ref: string): void {
   const usable = runtime.models().filter((m) => m.status === 'ok');
-  if (usable.some((m) => m.modelId === ref || m.name === ref)) return;
+  if (usable.some((m) => isRefTo(m, ref) || m.name === ref)) return;
   const known = usable.map((m) => m.modelId).join(', ');
   throw new ServiceFailure(
     'invalid_input',

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { variantLabelOf } from '../../../src-main/runtime/model/variant-names';
+import { isRefTo, variantLabelOf } from '../../../src-main/runtime/model/variant-names';
 import { whyUnusable } from '../../../src-main/service/contract';
 import type { ModelEntry } from '../../../src-main/service/contract';
 import { useSlice } from '../../store';
@@ -16,7 +16,7 @@ function shorten(text: string): string {
 /**
  * What the picker adds to a variant's name (which is by its weights): their storage where the
  * name does not say it ("int4 + fp32" for q4), and the file's own name where it differs
- * ("file: fp32", as in the `name:fp32` reference the API and Settings use).
+ * ("file: fp32": `model.onnx`, which the old `name:fp32` id still reaches).
  */
 function weightNotes(m: ModelEntry): string[] {
   const label = variantLabelOf(m.variant, m.weightDtype);
@@ -40,6 +40,8 @@ export function ModelPicker() {
   const statusOf = (id: string) => statusWords(slots.find((slot) => slot.modelId === id)?.status ?? null);
   const usable = models.filter((m) => m.status === 'ok');
   const defaultModelId = useSlice('ui', (s) => s.status?.defaultModelId ?? null);
+  // A conversation kept from before may hold a variant's old id: shown as the variant it names.
+  const chosen = modelId === null ? '' : (models.find((m) => isRefTo(m, modelId))?.modelId ?? modelId);
   // The runtime's default (Settings → default model) is what a chat with no model runs on.
   const fallback =
     usable.find((m) => m.modelId === defaultModelId) ??
@@ -57,7 +59,7 @@ export function ModelPicker() {
         Model
         <select
           data-testid="model-picker"
-          value={modelId ?? ''}
+          value={chosen}
           onChange={(event) => setModel(event.target.value || null)}
         >
           <option value="">

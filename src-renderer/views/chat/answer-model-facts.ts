@@ -1,4 +1,4 @@
-import { variantLabelOf } from '../../../src-main/runtime/model/variant-names';
+import { isRefTo, variantLabelOf } from '../../../src-main/runtime/model/variant-names';
 import type { ModelEntry, SlotSnapshot } from '../../../src-main/service/contract';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 
@@ -31,9 +31,11 @@ export function answerModelFacts(
     const [endpoint, ...rest] = modelId.slice(1).split('/');
     return { name: rest.join('/') || modelId, variant: null, isDemo: false, where: `${endpoint} (remote)` };
   }
-  const entry = models.find((m) => m.modelId === modelId);
+  // A stored answer may name its variant by the old id (the file's variant): isRefTo finds it.
+  const entry = models.find((m) => isRefTo(m, modelId));
+  const currentId = entry?.modelId ?? modelId;
   const slot =
-    slots.find((s) => s.slotId === timeline?.slotId) ?? slots.find((s) => s.modelId === modelId) ?? null;
+    slots.find((s) => s.slotId === timeline?.slotId) ?? slots.find((s) => s.modelId === currentId) ?? null;
   const provider = slot?.executionProvider ?? 'cpu';
   return {
     name: entry?.name ?? modelId.split(':')[0]!,

@@ -1,3 +1,4 @@
+import { isRefTo } from '../../../src-main/runtime/model/variant-names';
 import { SETTINGS, settingRange } from '../../../src-main/runtime/settings';
 import type { SettingKey } from '../../../src-main/runtime/settings';
 import type { SettingsState } from '../../../src-main/service/contract';
@@ -88,10 +89,15 @@ function unavailableWords(reason: string | null, areProvidersChecked: boolean): 
 /** The default model: auto, or one of the models that load here (the demo marked as such). */
 function ModelSelect(props: { text: string; common: Record<string, unknown>; onChange(text: string): void }) {
   const models = useSlice('slots', (s) => s.models).filter((m) => m.status === 'ok');
-  const isKnown =
-    props.text === 'auto' || models.some((m) => m.modelId === props.text || m.name === props.text);
+  // A setting kept from before may name a variant by its old id: shown as the variant it names.
+  const named = models.find((m) => isRefTo(m, props.text));
+  const isKnown = props.text === 'auto' || named !== undefined || models.some((m) => m.name === props.text);
   return (
-    <select {...props.common} value={props.text} onChange={(e) => props.onChange(e.target.value)}>
+    <select
+      {...props.common}
+      value={named?.modelId ?? props.text}
+      onChange={(e) => props.onChange(e.target.value)}
+    >
       <option value="auto">auto (the bundled model)</option>
       {models.map((m) => (
         <option key={m.modelId} value={m.modelId}>

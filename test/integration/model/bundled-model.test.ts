@@ -7,7 +7,7 @@ import { lastLogits } from '../../../src-main/runtime/engine/model-runner';
 import { openRunner } from '../../../src-main/runtime/engine/open-runner';
 import { ModelCatalogue, RevisionCache } from '../../../src-main/runtime/model';
 import { argmax } from '../../../src-main/runtime/sampling';
-import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, BUNDLED_MODELS_DIR } from '../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
 const REFERENCE = JSON.parse(readFileSync(path.join(FOLDER, 'greedy-reference.json'), 'utf8')) as {
@@ -26,7 +26,7 @@ describe('the shipped model', () => {
   it('gives the greedy tokens recorded from torch at training time', async () => {
     const catalogue = new ModelCatalogue(BUNDLED_MODELS_DIR, null, new RevisionCache(null));
     await catalogue.refresh();
-    const model = catalogue.resolve(`${BUNDLED_MODEL_ID}:fp32`);
+    const model = catalogue.resolve(BUNDLED_MODEL_REF);
     if (model instanceof Error) throw model;
     const runner = await openRunner(model, { numThreads: 1, canSpinThreads: true });
     try {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGguf } from '../../../tools/gguf';
 import { TTFT_PARTS } from '../../../src-main/telemetry/timeline';
 import { partKey } from '../../../src-main/service/openai';
-import { expectNothingHeld, TEST_MODEL_ID } from '../../support/runtime';
+import { BUNDLED_MODEL_OLD_REF, BUNDLED_MODEL_REF } from '../../support/models';
+import { expectNothingHeld, TEST_MODEL_ID, TEST_MODEL_REF } from '../../support/runtime';
 import type { ApiFixture } from './api-server';
 import { startApiFixture } from './api-server';
 
@@ -41,11 +42,27 @@ describe('the OpenAI-compatible API, driven by the official openai client', () =
   it('lists each variant as name:variant and retrieves a bare name as its default variant', async () => {
     const models = await api.client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(
-      expect.arrayContaining([`${TEST_MODEL_ID}:fp32`, `${TEST_MODEL_ID}:q8`, `${TEST_MODEL_ID}:q4`]),
+      expect.arrayContaining([TEST_MODEL_REF, `${TEST_MODEL_ID}:q8`, `${TEST_MODEL_ID}:q4`]),
     );
     const model = await api.client.models.retrieve(TEST_MODEL_ID);
     expect(model).toMatchObject({ id: TEST_MODEL_ID, object: 'model' });
     await expect(api.client.models.retrieve('no-such-model')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('lists the bundled variant by its fp16 weights and still answers a request naming its old id', async () => {
+    const ids = (await api.client.models.list()).data.map((m) => m.id);
+    expect(ids).toContain(BUNDLED_MODEL_REF);
+    expect(ids).not.toContain(BUNDLED_MODEL_OLD_REF);
+    const model = await api.client.models.retrieve(BUNDLED_MODEL_OLD_REF);
+    expect(model).toMatchObject({ id: BUNDLED_MODEL_OLD_REF, object: 'model' });
+    const completion = await api.client.chat.completions.create({
+      model: BUNDLED_MODEL_OLD_REF,
+      messages: [{ role: 'user', content: 'Good morning!' }],
+      max_tokens: 2,
+      temperature: 0,
+    });
+    expect(completion.choices[0]?.finish_reason).toBe('length');
+    expect((await api.timelineOf(completion.id)).modelId).toBe(BUNDLED_MODEL_REF);
   });
 
   it('answers a chat completion with usage, cached tokens and timings that sum to TTFT', async () => {

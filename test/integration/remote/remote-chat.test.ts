@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core, MethodInput, MethodName, MethodOutput, PushedEvent } from '../../../src-main/service';
 import { finishedTimelineOf } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
-import { TEST_MODEL_ID } from '../../support/runtime';
+import { TEST_MODEL_ID, TEST_MODEL_REF } from '../../support/runtime';
 import type { ApiFixture } from '../openai/api-server';
 import { startApiFixture } from '../openai/api-server';
 
@@ -73,7 +73,7 @@ describe('chatting with a remote engine through the app (a second First Frame ho
       engine: 'auto',
     });
     expect(added).toMatchObject({ endpointId: 'second-host', reachability: 'reachable', hasKey: true });
-    expect(added.models.map((m) => m.modelId)).toContain(`@second-host/${TEST_MODEL_ID}:fp32`);
+    expect(added.models.map((m) => m.modelId)).toContain(`@second-host/${TEST_MODEL_REF}`);
     expect(JSON.stringify(await call('endpoints.list', {}))).not.toContain(KEY);
     expect(readFileSync(path.join(dataDir, 'endpoints.json'), 'utf8')).not.toContain(KEY);
   });

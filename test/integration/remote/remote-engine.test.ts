@@ -5,7 +5,7 @@ import { remoteRef } from '../../../src-main/runtime/remote/endpoints';
 import { RemoteEngine } from '../../../src-main/runtime/remote/remote-engine';
 import { systemClock } from '../../../src-main/telemetry/clock';
 import { checkTimeline, TTFT_PARTS } from '../../../src-main/telemetry/timeline';
-import { TEST_MODEL_ID } from '../../support/runtime';
+import { TEST_MODEL_ID, TEST_MODEL_REF } from '../../support/runtime';
 import { expectNothingHeld } from '../../support/runtime';
 import type { SecondHost } from './second-host';
 import { startSecondHost } from './second-host';
@@ -37,7 +37,7 @@ describe('a second First Frame host as the remote engine (real HTTP, real stream
     expect(second.endpoint.reachability).toBe('reachable');
     expect(second.endpoint.resolvedEngine).toBe('first-frame');
     // The second host lists each variant as name:variant; a bare name asks for its default.
-    expect(second.endpoint.models.map((m) => m.modelId)).toContain(`${TEST_MODEL_ID}:fp32`);
+    expect(second.endpoint.models.map((m) => m.modelId)).toContain(TEST_MODEL_REF);
   });
 
   it('streams an answer whose timeline nests the server’s own parts inside the client boundary', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
-import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, BUNDLED_MODELS_DIR } from '../../support/models';
 import { createTestRuntime, generate } from '../../support/runtime';
 
 const REFERENCE = JSON.parse(
@@ -19,7 +19,7 @@ describe('greedy decoding through the engine', () => {
   afterAll(() => runtime.close());
 
   it('gives the greedy tokens recorded from torch for every reference prompt', async () => {
-    const entry = runtime.catalogue.entryOf(`${BUNDLED_MODEL_ID}:fp32`);
+    const entry = runtime.catalogue.entryOf(BUNDLED_MODEL_REF);
     if (entry?.status !== 'ok') throw new Error('the bundled model did not load');
     const { tokenizer } = entry.model.folder;
     for (const { prompt, tokens } of REFERENCE.cases) {
@@ -27,7 +27,7 @@ describe('greedy decoding through the engine', () => {
       // The engine takes text: only a prompt whose text encodes back to the same ids is comparable.
       expect(tokenizer.encode(text)).toEqual(prompt);
       const result = await generate(runtime, {
-        modelId: `${BUNDLED_MODEL_ID}:fp32`,
+        modelId: BUNDLED_MODEL_REF,
         prompt: { kind: 'text', text },
         maxTokens: tokens.length,
         ignoreEos: true,

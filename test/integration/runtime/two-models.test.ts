@@ -1,9 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime';
 import { randomModelsDir } from '../../support/models';
-import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
+import {
+  createTestRuntime,
+  expectNothingHeld,
+  generate,
+  TEST_MODEL_ID,
+  TEST_MODEL_REF,
+} from '../../support/runtime';
 
 const MODELS = [TEST_MODEL_ID, 'second-model'];
+/** Each model's default variant id: the test model's fp16 weights, the random model's fp32. */
+const DEFAULT_REFS: Record<string, string> = {
+  [TEST_MODEL_ID]: TEST_MODEL_REF,
+  'second-model': 'second-model:fp32',
+};
 
 const PROMPTS = ['Once upon a time', 'The morning was fine', 'She wrote a letter'];
 
@@ -38,8 +49,8 @@ describe('two models at once', () => {
     for (const { modelId, i, result } of mixed) {
       expect(result.tokenIds).toEqual(alone[modelId]![i]);
       // A bare name resolves to the folder's default variant, the one recorded and slotted.
-      expect(result.timeline.slotId).toBe(`slot-${modelId}:fp32`);
-      expect(result.timeline.modelId).toBe(`${modelId}:fp32`);
+      expect(result.timeline.slotId).toBe(`slot-${DEFAULT_REFS[modelId]}`);
+      expect(result.timeline.modelId).toBe(DEFAULT_REFS[modelId]);
     }
     expect(
       runtime

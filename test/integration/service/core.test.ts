@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src-main/service';
 import { finishedTimelineOf, sendTurn as sendAndWait } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
-import { TEST_MODEL_ID } from '../../support/runtime';
+import { TEST_MODEL_ID, TEST_MODEL_REF } from '../../support/runtime';
 
 describe('the core behind every transport', () => {
   let dataDir: string;
@@ -80,13 +80,15 @@ describe('the core behind every transport', () => {
   it('lists the model, its resident slot and a live report with percentiles', async () => {
     const models = await core.service.call('models.list', {});
     if (!models.ok) throw new Error(models.error.message);
-    const fp32 = models.value.find((m) => m.name === TEST_MODEL_ID && m.isDefaultVariant);
-    expect(fp32).toMatchObject({
-      modelId: `${TEST_MODEL_ID}:fp32`,
-      displayName: `${TEST_MODEL_ID} · fp32`,
+    const fp16 = models.value.find((m) => m.name === TEST_MODEL_ID && m.isDefaultVariant);
+    // model.onnx is the fp32 variant by file name; its weights are stored fp16, and its id says so.
+    expect(fp16).toMatchObject({
+      modelId: TEST_MODEL_REF,
+      variant: 'fp32',
+      displayName: `${TEST_MODEL_ID} · fp16`,
       error: null,
     });
-    expect(fp32?.weightDtype).toBe('fp16'); // model.onnx is the fp32 variant by name; its weights are stored fp16
+    expect(fp16?.weightDtype).toBe('fp16');
     expect(models.value.find((m) => m.modelId === `${TEST_MODEL_ID}:q4`)?.weightDtype).toBe('int4');
     const slots = await core.service.call('slots.list', {});
     expect(slots.ok && slots.value[0]?.status).toBe('resident');

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Core, MethodInput, MethodName, MethodOutput } from '../../../src-main/service';
 import { sendTurn } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
+import { BUNDLED_MODEL_OLD_REF, BUNDLED_MODEL_REF } from '../../support/models';
 
 describe('first run and everyday use: models folder, look, settings truth, runs, the window after a restart', () => {
   const dirs: string[] = [];
@@ -71,6 +72,18 @@ describe('first run and everyday use: models folder, look, settings truth, runs,
     const [model] = (await call('models.list', {})).filter((m) => m.error === null);
     const applied = await call('settings.apply', { patch: { defaultModel: model!.modelId } });
     expect(applied.settings.defaultModel).toBe(model!.modelId);
+  });
+
+  it('keeps a default model saved under a variant’s old id: accepted, and said as the id it names now', async () => {
+    const dataDir = newDir();
+    const applied = await callOn(await start(dataDir))('settings.apply', {
+      patch: { defaultModel: BUNDLED_MODEL_OLD_REF },
+    });
+    expect(applied.settings.defaultModel).toBe(BUNDLED_MODEL_OLD_REF);
+    await cores.pop()!.close();
+    const again = callOn(await start(dataDir));
+    expect((await again('settings.get', {})).settings.defaultModel).toBe(BUNDLED_MODEL_OLD_REF);
+    expect((await again('app.status', {})).defaultModelId).toBe(BUNDLED_MODEL_REF);
   });
 
   it('renames and deletes a stored run; the delete removes its rows from SQLite', async () => {

@@ -41,13 +41,14 @@ describe('measured quality beside speed', () => {
     const models = await probe.service.call('models.list', {});
     await probe.close();
     if (!models.ok) throw new Error(models.error.message);
+    // By the file's variant: the id names model.onnx by its weights (fp16).
     const entryOf = (variant: string) =>
-      models.value.find((m) => m.modelId === `${TEST_MODEL_ID}:${variant}`)!;
+      models.value.find((m) => m.name === TEST_MODEL_ID && m.variant === variant)!;
     storeQualityResults(dataDir, [resultFor(entryOf('fp32'), 1.3), resultFor(entryOf('q4'), 1.31)]);
     const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
     const run = (name: string, config: Record<string, unknown>) => store.runs.create({ name, config }).runId;
     const revisions = (variant: string) => ({
-      [`${TEST_MODEL_ID}:${variant}`]: entryOf(variant).modelRevision,
+      [entryOf(variant).modelId]: entryOf(variant).modelRevision,
     });
     runIds = {
       fp32: run('fp32', { modelRevisions: revisions('fp32') }),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SendForecast } from '../../../src-main/service/contract';
 import { simpleForecast } from '../../../src-renderer/views/chat/forecast-words';
+import { BUNDLED_MODEL_REF } from '../../support/models';
 
 const FORECAST: SendForecast = {
-  modelId: 'ff-austen-mini:fp32',
+  modelId: BUNDLED_MODEL_REF,
   numPromptTokens: 120,
   promptLimit: 2047,
   contextTokens: 2048,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../src-main/runtime';
 import { plainOrtError } from '../../../../src-main/runtime/engine/ort-error';
-import { BUNDLED_MODEL_ID } from '../../../support/models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF } from '../../../support/models';
 import { submitAndTally } from '../../../support/outcome-tally';
 import { scriptedRequest, scriptedRuntime, SCRIPTED_TIMES } from '../../../support/scripted-runtime';
 
@@ -39,9 +39,7 @@ describe("ONNX Runtime's internal error text", () => {
     });
     runtime = built.runtime;
     const failedLoad = await submitAndTally(runtime, scriptedRequest()).done;
-    expect(failedLoad.errorMessage).toBe(
-      `model ${BUNDLED_MODEL_ID}:fp32 failed to load: ${PLAIN_RANGE_FAILURE}`,
-    );
+    expect(failedLoad.errorMessage).toBe(`model ${BUNDLED_MODEL_REF} failed to load: ${PLAIN_RANGE_FAILURE}`);
 
     isLoadFailing = false;
     await runtime.prefetch(BUNDLED_MODEL_ID);
