@@ -9,7 +9,7 @@ import { GGUF_ARCHITECTURES } from '../../../src-main/runtime/model/gguf/gguf-ar
 import { writeGguf } from '../../../tools/gguf';
 import { runCaptured } from '../../support/cli';
 import { bundledGguf } from '../../support/gguf-fixtures';
-import { BUNDLED_MODEL_ID } from '../../support/models';
+import { BUNDLED_MODEL_ID, BUNDLED_MODEL_OLD_REF, BUNDLED_MODEL_REF } from '../../support/models';
 
 // One data folder for every run: the bundled model's hashes are remembered there after the first.
 const dir = mkdtempSync(path.join(tmpdir(), 'ff-generate-'));
@@ -62,6 +62,19 @@ describe('npm run generate: models', () => {
       finish_reason: 'length',
       output_tokens: 3,
     });
+  });
+
+  it('--model with a variant’s old id answers on that variant, recorded under its id now', async () => {
+    const { code, out } = await generate(
+      'Once',
+      '--model',
+      BUNDLED_MODEL_OLD_REF,
+      '--max-tokens',
+      '2',
+      '--json',
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toMatchObject({ model: BUNDLED_MODEL_REF, output_tokens: 2 });
   });
 
   it('refuses a variant the model does not have, or a name nothing has, naming what the catalogue lists', async () => {
