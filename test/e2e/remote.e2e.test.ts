@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF } from '../support/models';
+import { BUNDLED_MODEL_REF } from '../support/models';
 import type { ApiFixture } from '../integration/openai/api-server';
 import { startApiFixture } from '../integration/openai/api-server';
 import { sendMessage, setSampling, waitForDone } from './chat-driver';
