@@ -114,6 +114,7 @@ export class ScriptedRunner implements SlotRunner {
       fusion: { status: 'off', reason: 'scripted' },
       fuseMs: 0,
       io: job.io,
+      runPath: { path: 'ort-node', reason: 'scripted' },
     };
   }
 

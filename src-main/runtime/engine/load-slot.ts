@@ -253,7 +253,7 @@ async function loadGraph(
  * Nodes ONNX Runtime runs per decode step, counted in the optimized graph it saved for this slot
  * (the graph cache's entry, read without its weights); null with the reason when there is none.
  */
-function stepNodesOf(graphCache: GraphCacheOutcome, cache: CachedGraph | null): StepNodes {
+export function stepNodesOf(graphCache: GraphCacheOutcome, cache: CachedGraph | null): StepNodes {
   if (!cache || graphCache.status === 'off')
     return { count: null, reason: 'counted in the saved optimized graph, and none was saved' };
   try {

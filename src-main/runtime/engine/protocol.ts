@@ -128,6 +128,9 @@ export interface StepNodes {
   reason: string | null;
 }
 
+/** Which way a slot runs: the bound path (K/V written in place), or onnxruntime-node and why. */
+export type SlotRunPath = { path: 'bound' } | { path: 'ort-node'; reason: string };
+
 /** The session is built: where the weights sit, which provider runs and the load's parts (ms). */
 export interface LoadedReply {
   type: 'loaded';
@@ -143,6 +146,8 @@ export interface LoadedReply {
   fuseMs: number;
   /** How the graph that runs is fed: the fused graph's after fusion (float32 K/V, start-aligned rows). */
   io: DecoderIo;
+  /** Which way the slot runs its K/V: the bound path, or onnxruntime-node and why. */
+  runPath: SlotRunPath;
 }
 
 /** What one prefill chunk did; stamps (`*At`) are the worker's clock in ms, comparable to the main thread's. */

@@ -3,7 +3,6 @@
  * runs on) and the slot's K/V, and answers one job at a time from the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { loadSlot } from './load-slot';
 import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
@@ -14,7 +13,7 @@ import { STEP_TRACE_ENV, markStep, startStepTrace } from './step-trace';
 import { traceSessionRuns } from './step-trace-runs';
 import { BoundSlotExecutor } from './ort-binding/bound-slot-executor';
 import type { BoundRunner } from './ort-binding/bound-runner';
-import { openBoundSlot } from './ort-binding/bound-slot';
+import { loadSlotRun } from './ort-binding/bound-load';
 
 const now = (): number => performance.timeOrigin + performance.now();
 let runner: ModelRunner | null = null;
@@ -25,18 +24,16 @@ let executor: SlotExecutor | BoundSlotExecutor | null = null;
 let weights: HeldWeights | null = null;
 
 async function load(job: LoadJob): Promise<WorkerReply> {
-  const loaded = await loadSlot(job);
-  runner = loaded.runner;
+  const { loaded, runPath, ...runners } = await loadSlotRun(job);
   weights = loaded.weights;
-  const bound = await openBoundSlot(job, loaded).catch((error: Error) => ({ reason: error.message }));
-  if ('runner' in bound) {
-    // One session per slot: onnxruntime-node's goes once the bound one has matched its warm-up.
-    await runner.release();
-    runner = null;
-    boundRunner = bound.runner;
-    executor = new BoundSlotExecutor(bound.runner, now);
+  if (runners.bound) {
+    boundRunner = runners.bound;
+    executor = new BoundSlotExecutor(runners.bound, now);
   } else {
-    console.info(`${job.file}: K/V runs through onnxruntime-node (${bound.reason})`);
+    runner = runners.runner!;
+    console.info(
+      `${job.file}: K/V runs through onnxruntime-node (${runPath.path === 'ort-node' ? runPath.reason : ''})`,
+    );
     executor = new SlotExecutor(runner, now);
   }
   return {
@@ -51,6 +48,7 @@ async function load(job: LoadJob): Promise<WorkerReply> {
     fusion: loaded.fusion,
     fuseMs: loaded.fuseMs,
     io: loaded.io,
+    runPath,
   };
 }
 

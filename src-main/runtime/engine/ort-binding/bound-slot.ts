@@ -1,8 +1,13 @@
 import { cachedGraphPath } from '../graph-cache';
+import type { FusionOutcome } from '../../model/fuse-at-load/outcome';
 import { KvBatch } from '../kv-batch';
 import type { LoadedSlot } from '../load-slot';
-import type { LoadJob } from '../protocol';
+import type { GraphCacheOutcome, LoadJob } from '../protocol';
+import type { ExecutionProvider } from '../providers';
+import type { RunnerOptions } from '../session-options';
 import { BoundRunner } from './bound-runner';
+import { referenceOf, referenceProblem } from './bound-verdict';
+import type { ReferenceLogits } from './bound-verdict';
 
 /**
  * Rows and tokens per row a slot's K/V buffer starts with; it grows as sequences need it (rows
@@ -10,67 +15,91 @@ import { BoundRunner } from './bound-runner';
  */
 const INITIAL_ROWS = 1;
 const INITIAL_CAPACITY = 256;
-/** Largest |difference| between the two paths' warm-up logits, relative to the largest logit. */
-const MAX_RELATIVE_DIFF = 1e-4;
 
-/** The bound run path for a loaded slot, or why the slot stays on onnxruntime-node. */
+/** The bound run path for a slot, or why the slot stays on onnxruntime-node. */
 export type BoundSlot = { runner: BoundRunner } | { reason: string };
 
+/** Opens a bound session (BoundRunner.open, or a counting wrapper of it in tests). */
+export type OpenBound = typeof BoundRunner.open;
+
+/** The graph file and session options a slot's bound session opens with. */
+export interface BoundSource {
+  file: string;
+  options: RunnerOptions;
+}
+
+/** Why a slot on `provider` running `fusion`'s graph cannot take the bound path, or null when it can. */
+export function boundIneligibility(
+  job: LoadJob,
+  provider: ExecutionProvider,
+  fusion: FusionOutcome,
+): string | null {
+  if (provider !== 'cpu') return `runs on ${provider}, the bound path on cpu only`;
+  if (fusion.status === 'fused') return 'its graph was fused at load';
+  if (!job.io.hasLengthInputs) return 'its graph does not run GroupQueryAttention';
+  return null;
+}
+
 /**
- * Opens the bound run path for a slot onnxruntime-node just loaded and warmed: same graph (the
- * optimized graph the load saved or served, else the model's file), same session options. It
- * is taken only when its warm-up logits equal onnxruntime-node's; any other outcome is a reason
- * and the slot runs as before. The caller then releases the onnxruntime-node session.
+ * The graph onnxruntime-node's session of the slot was built from: the optimized graph the load
+ * saved or served (opened without the optimizer pass again), else the model's file.
  */
-export async function openBoundSlot(job: LoadJob, loaded: LoadedSlot): Promise<BoundSlot> {
-  if (loaded.provider.used !== 'cpu')
-    return { reason: `runs on ${loaded.provider.used}, the bound path on cpu only` };
-  if (loaded.fusion.status === 'fused') return { reason: 'its graph was fused at load' };
-  if (!job.io.hasLengthInputs) return { reason: 'its graph does not run GroupQueryAttention' };
+export function boundSourceOf(job: LoadJob, graphCache: GraphCacheOutcome): BoundSource {
   const isCached =
-    job.graphCacheDir !== null &&
-    (loaded.graphCache.status === 'hit' || loaded.graphCache.status === 'saved');
-  const source = isCached
-    ? cachedGraphPath(job.graphCacheDir!, job.modelRevision, 'cpu', job.canCachePrepacked).file
-    : job.onnxPath;
-  const reference = await loaded.runner.forward(
-    KvBatch.empty(job.geometry, ['warmup']),
-    BigInt64Array.of(0n),
-    1,
-  );
+    job.graphCacheDir !== null && (graphCache.status === 'hit' || graphCache.status === 'saved');
+  const options = { numThreads: job.numThreads, canSpinThreads: job.canSpinThreads };
+  if (!isCached) return { file: job.onnxPath, options };
+  const cache = cachedGraphPath(job.graphCacheDir!, job.modelRevision, 'cpu', job.canCachePrepacked);
+  return { file: cache.file, options: { ...options, graphOptimizationLevel: 'disabled' } };
+}
+
+/**
+ * Opens the bound session on `source` and runs its warm-up; taken only when its logits match
+ * onnxruntime-node's `reference`, any other outcome is a reason (and the session is released).
+ */
+export async function openBoundOn(
+  job: LoadJob,
+  source: BoundSource,
+  reference: ReferenceLogits,
+  open: OpenBound = BoundRunner.open.bind(BoundRunner),
+): Promise<BoundSlot> {
   const spec = { file: job.file, io: job.io, geometry: job.geometry };
-  const options = {
-    numThreads: job.numThreads,
-    canSpinThreads: job.canSpinThreads,
-    ...(isCached ? { graphOptimizationLevel: 'disabled' as const } : {}),
-  };
   const size = { maxRows: INITIAL_ROWS, capacity: INITIAL_CAPACITY, vocabSize: reference.vocabSize };
   let runner: BoundRunner;
   try {
-    runner = await BoundRunner.open(source, spec, options, size);
+    runner = await open(source.file, spec, source.options, size);
   } catch (error) {
     return { reason: (error as Error).message };
   }
-  const problem = await warmUpProblem(runner, reference.logits).catch((error: Error) => error.message);
+  const problem = await warmUpProblem(runner, reference).catch((error: Error) => error.message);
   if (problem === null) return { runner };
   runner.release();
   return { reason: problem };
 }
 
-/** Why the bound path's warm-up logits differ from onnxruntime-node's, or null when they agree. */
-async function warmUpProblem(runner: BoundRunner, expected: Float32Array): Promise<string | null> {
+/** onnxruntime-node's warm-up logits of a loaded slot, as a verdict keeps them. */
+export async function referenceFrom(job: LoadJob, loaded: LoadedSlot): Promise<ReferenceLogits> {
+  const result = await loaded.runner.forward(
+    KvBatch.empty(job.geometry, ['warmup']),
+    BigInt64Array.of(0n),
+    1,
+  );
+  return referenceOf(result.logits);
+}
+
+/**
+ * Opens the bound run path beside a slot onnxruntime-node just loaded and warmed (both sessions
+ * at once: for tests; a slot's load goes through loadSlotRun, one session at a time).
+ */
+export async function openBoundSlot(job: LoadJob, loaded: LoadedSlot): Promise<BoundSlot> {
+  const reason = boundIneligibility(job, loaded.provider.used, loaded.fusion);
+  if (reason !== null) return { reason };
+  return openBoundOn(job, boundSourceOf(job, loaded.graphCache), await referenceFrom(job, loaded));
+}
+
+/** Why the bound path's warm-up logits differ from the reference, or null when they agree. */
+async function warmUpProblem(runner: BoundRunner, reference: ReferenceLogits): Promise<string | null> {
   const result = await runner.forward({ first: 0, count: 1 }, BigInt64Array.of(0n), 1);
   runner.kv.clear(0);
-  const { logits } = result;
-  if (logits.length !== expected.length)
-    return `warm-up gave ${logits.length} logits, not ${expected.length}`;
-  let scale = 0;
-  let diff = 0;
-  for (let i = 0; i < logits.length; i++) {
-    scale = Math.max(scale, Math.abs(expected[i]!));
-    diff = Math.max(diff, Math.abs(logits[i]! - expected[i]!));
-  }
-  return Number.isFinite(diff) && diff <= MAX_RELATIVE_DIFF * scale
-    ? null
-    : `its warm-up logits differ from onnxruntime-node's (largest difference ${diff})`;
+  return referenceProblem(reference, result.logits);
 }
