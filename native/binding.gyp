@@ -13,6 +13,7 @@
         "src/read_file.cc",
         "src/residency.cc",
         "src/memlock.cc",
+        "src/heap_trim.cc",
         "src/cuda_register.cc",
         "src/ort_api.cc",
         "src/ort_session.cc"

@@ -6,6 +6,7 @@
 
 #include "advice.h"
 #include "cuda_register.h"
+#include "heap_trim.h"
 #include "host_block.h"
 #include "memlock.h"
 #include "native_buffer.h"
@@ -140,6 +141,13 @@ bool ProbeExternalBuffers(Napi::Env env) {
   return napi_create_external_arraybuffer(env, probe, sizeof probe, nullptr, nullptr, &value) == napi_ok;
 }
 
+// trimHeap() -> { isApplied, reason }: glibc's malloc_trim(0); isApplied says whether pages went back.
+Napi::Value TrimHeapJs(const Napi::CallbackInfo& info) {
+  std::string reason;
+  const bool isApplied = TrimHeap(&reason);
+  return AdviceResultJs(info.Env(), isApplied, reason);
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   env.SetInstanceData<AddonData>(data);
@@ -152,6 +160,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("adviseDontNeed", Napi::Function::New<AdviseDontNeedJs>(env, "adviseDontNeed"));
   exports.Set("capabilities", Napi::Function::New<Capabilities>(env, "capabilities"));
   exports.Set("setMemlockLimit", Napi::Function::New<SetMemlockLimit>(env, "setMemlockLimit"));
+  exports.Set("trimHeap", Napi::Function::New<TrimHeapJs>(env, "trimHeap"));
   InitOrtBinding(env, exports);
   // Bump when the JS-visible shape changes; the loader refuses a stale build with a clear reason.
   exports.Set("abiVersion", Napi::Number::New(env, 1));

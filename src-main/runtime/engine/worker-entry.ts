@@ -3,6 +3,7 @@
  * runs on) and the slot's K/V, and answers one job at a time from the main thread.
  */
 import { parentPort } from 'node:worker_threads';
+import { getHostMemory } from '../host-memory';
 import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
@@ -25,6 +26,9 @@ let weights: HeldWeights | null = null;
 
 async function load(job: LoadJob): Promise<WorkerReply> {
   const { loaded, runPath, ...runners } = await loadSlotRun(job);
+  // A session build frees its scratch (repacked weights, the optimizer's copies) without glibc
+  // handing the pages back: hundreds of MB resident for nothing on a real-size model.
+  getHostMemory().trimHeap();
   weights = loaded.weights;
   if (runners.bound) {
     boundRunner = runners.bound;
@@ -69,6 +73,7 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
       boundRunner = null;
       executor = null;
       weights = null;
+      getHostMemory().trimHeap();
       return { type: 'unloaded' };
   }
 }

@@ -96,6 +96,7 @@ export function createFallbackHostMemory(reason: string): HostMemory {
     adviseWillNeed: () => Promise.resolve(notApplied),
     adviseDontNeed: () => notApplied,
     setMemlockLimit: () => notApplied,
+    trimHeap: () => notApplied,
     capabilities(): HostMemoryCapabilities {
       return {
         isNativeLoaded: false,

@@ -80,6 +80,11 @@ export function createNativeHostMemory(addon: NativeAddon, addonPath: string): H
     residency: (path: string): Residency => withResidentPct(addon.fileResidency(path)),
     adviseWillNeed: (path, options = {}) => addon.adviseWillNeed(path, options.method ?? 'fadvise'),
     adviseDontNeed: (path) => addon.adviseDontNeed(path),
+    trimHeap: () =>
+      addon.trimHeap?.() ?? {
+        isApplied: false,
+        reason: 'this native addon build predates trimHeap: run node native/build.mjs',
+      },
     setMemlockLimit(numBytes: number) {
       assertByteCount(numBytes);
       const error = addon.setMemlockLimit(numBytes);

@@ -111,5 +111,10 @@ export interface HostMemory {
   adviseDontNeed(path: string): AdviceResult;
   /** Sets the soft RLIMIT_MEMLOCK of this process (raising past the hard limit needs privilege). */
   setMemlockLimit(numBytes: number): AdviceResult;
+  /**
+   * Hands the C heap's free pages back to the system (glibc's malloc_trim): a session build
+   * leaves hundreds of MB freed but resident. Synchronous; not applied without the native addon.
+   */
+  trimHeap(): AdviceResult;
   capabilities(): HostMemoryCapabilities;
 }

@@ -12,6 +12,13 @@ const KIB = 1024;
 describe.skipIf(nativeSkipReason !== null)('host memory: native buffers', () => {
   const memory = loadHostMemory();
 
+  it('trims the C heap with glibc, and says why not elsewhere', () => {
+    const header = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header;
+    const result = memory.trimHeap();
+    if (header.glibcVersionRuntime) expect(result.reason).toMatch(/^(trimmed|nothing to trim)$/);
+    else expect(result).toEqual({ isApplied: false, reason: 'not available on this platform' });
+  });
+
   it('loads the addon and reports its capabilities', () => {
     const caps = memory.capabilities();
     expect(memory.kind).toBe('native');

@@ -67,6 +67,7 @@ describe('host memory: forced fallback', () => {
     });
     expect(memory.adviseDontNeed(path).isApplied).toBe(false);
     expect(memory.setMemlockLimit(1 << 20).isApplied).toBe(false);
+    expect(memory.trimHeap()).toEqual({ isApplied: false, reason: expect.stringMatching(/native addon/) });
     expect(() => memory.residency(join(dir, 'missing.bin'))).toThrow(/ENOENT/);
     await expect(memory.readFileInto(join(dir, 'missing.bin'))).rejects.toThrow(/ENOENT/);
   });
