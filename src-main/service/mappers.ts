@@ -105,6 +105,12 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
     graphCacheReason: slot.graphCache?.reason ?? null,
     decodeNodesPerStep: slot.stepNodes?.count ?? null,
     decodeNodesReason: slot.stepNodes?.reason ?? null,
+    kvPath:
+      slot.runPath === null
+        ? null
+        : slot.runPath.path === 'bound'
+          ? 'K/V written in place'
+          : `through onnxruntime-node: ${slot.runPath.reason}`,
     fusion: slot.fusion,
     fusionMs: slot.loadTimings?.fuseMs ?? null,
     loadMs: loadMsOf(slot),

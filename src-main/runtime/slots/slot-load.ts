@@ -56,6 +56,7 @@ export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): 
   slot.graphCache = loaded.graphCache;
   slot.stepNodes = loaded.stepNodes;
   slot.fusion = loaded.fusion;
+  slot.runPath = loaded.runPath;
   slot.graphIo = loaded.io;
   slot.loadTimings = {
     readMs: loaded.readMs,

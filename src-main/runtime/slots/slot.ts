@@ -7,6 +7,7 @@ import type {
   LoadedReply,
   StepJob,
   SteppedReply,
+  SlotRunPath,
   StepNodes,
 } from '../engine/protocol';
 import type { ExecutionProvider, ProviderOutcome } from '../engine/providers';
@@ -56,6 +57,8 @@ export interface Slot {
   stepNodes: StepNodes | null;
   /** Which graph the last load runs: fused at load, as exported (and why), already fused. */
   fusion: FusionOutcome | null;
+  /** Which way the last load runs the K/V: the bound path, or onnxruntime-node and why (null until loaded). */
+  runPath: SlotRunPath | null;
   /**
    * How the graph the session runs is fed (the fused graph's after fusion at load: float32 K/V,
    * start-aligned rows), null until this slot loads: its pages and K/V budget follow it (slotGeometryOf).
@@ -131,6 +134,7 @@ export function newSlot(
     graphCache: previous?.graphCache ?? null,
     stepNodes: previous?.stepNodes ?? null,
     fusion: previous?.fusion ?? null,
+    runPath: previous?.runPath ?? null,
     graphIo: null,
     footprintBytes: footprintOf(model),
     keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,

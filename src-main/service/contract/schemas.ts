@@ -148,6 +148,8 @@ export const SlotSnapshotSchema = z.object({
   decodeNodesPerStep: z.number().int().nullable(),
   /** Why there is no count (no optimized graph saved for this slot …), or null. */
   decodeNodesReason: z.string().nullable(),
+  /** How the last load runs the K/V, in plain words ("written in place", or through onnxruntime-node and why); null before a load. */
+  kvPath: z.string().nullable(),
   /** Which graph the last load runs (fused at load, as exported and why, already fused); null before a load. */
   fusion: FusionOutcomeSchema.nullable(),
   /** Of the last load, ms spent recognizing, rewriting and checking the graph (0 when the load cache answered); null before a load. */
