@@ -90,7 +90,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       ...(s.fusion ? { title: graphTitle(s.fusion, s.fusionMs) } : {}),
       testId: 'slot-graph',
     },
-    { label: 'K/V', value: s.kvPath ?? 'not loaded yet', testId: 'slot-kv-path' },
+    { label: 'run path', value: s.kvPath ?? 'not loaded yet', testId: 'slot-kv-path' },
     {
       label: 'per token',
       value:
