@@ -1,15 +1,16 @@
-import { cachedGraphPath } from '../graph-cache';
+import { cachedGraphPath, machineHashOf } from '../graph-cache';
 import { loadSlot, stepNodesOf } from '../load-slot';
 import type { LoadedSlot } from '../load-slot';
 import type { ModelRunner } from '../model-runner';
-import type { LoadJob, SlotRunPath } from '../protocol';
+import type { GraphCacheOutcome, LoadJob, SlotRunPath } from '../protocol';
 import { mappedGraphWeights, releaseWeights } from '../read-weights';
+import type { HeldWeights } from '../read-weights';
 import { removeTemporary, slotGraphOf } from '../slot-graph';
 import { loadBoundOrt } from './bound-library';
 import type { BoundRunner } from './bound-runner';
 import { BoundRunner as Runner } from './bound-runner';
 import { boundIneligibility, boundSourceOf, openBoundOn, referenceFrom } from './bound-slot';
-import type { OpenBound } from './bound-slot';
+import type { BoundSource, OpenBound } from './bound-slot';
 import { readVerdict, verdictFileOf, writeVerdict } from './bound-verdict';
 
 /** The two session builders a slot's load uses; tests wrap them to count builds. */
@@ -46,7 +47,7 @@ export async function loadSlotRun(job: LoadJob, seams: SlotLoadSeams = REAL_SEAM
   const ineligible = boundIneligibility(job, loaded.provider.used, loaded.fusion);
   if (ineligible !== null) return onNode(loaded, ineligible);
   const source = boundSourceOf(job, loaded.graphCache);
-  const verdictFile = loaded.graphCache.status === 'off' ? null : verdictFileOf(entryOf(job), source.options);
+  const verdictFile = verdictFileFor(job, source);
   const verdict = verdictFile ? readVerdict(verdictFile) : null;
   if (verdict?.path === 'ort-node') return onNode(loaded, verdict.reason);
   const reference = await referenceFrom(job, loaded);
@@ -65,9 +66,30 @@ function onNode(loaded: LoadedSlot, reason: string): SlotRun {
   return { loaded, runner: loaded.runner, bound: null, runPath: { path: 'ort-node', reason } };
 }
 
-function entryOf(job: LoadJob): string {
-  return cachedGraphPath(job.graphCacheDir!, job.modelRevision, 'cpu', job.canCachePrepacked).dir;
+/**
+ * Where the verdict on `source` is recorded: in the cached graph's entry (it goes with the graph),
+ * else in the cache folder keyed by the model revision and machine; null without a cache folder.
+ */
+function verdictFileFor(job: LoadJob, source: BoundSource): string | null {
+  if (job.graphCacheDir === null) return null;
+  if (source.isCached) {
+    const entry = cachedGraphPath(job.graphCacheDir, job.modelRevision, 'cpu', job.canCachePrepacked).dir;
+    return verdictFileOf(entry, source.options);
+  }
+  return verdictFileOf(job.graphCacheDir, source.options, `${job.modelRevision}|${machineHashOf('cpu')}`);
 }
+
+/** A bound session built from the model's own file holds no buffer of ours. */
+const READ_BY_ORT: HeldWeights = {
+  info: {
+    hostBytes: 0,
+    isPinned: false,
+    pinnedReason: 'read by ONNX Runtime from the model file (no copy of ours to lock)',
+    lockedBytes: 0,
+    residentPct: null,
+  },
+  buffers: [],
+};
 
 /**
  * The load with only the bound session, when a cached graph of this job has a `bound` verdict;
@@ -79,13 +101,17 @@ async function fromVerdict(job: LoadJob, seams: SlotLoadSeams): Promise<SlotRun 
     job.provider.provider === 'cpu' &&
     job.io.hasLengthInputs &&
     job.io.kvRows === 'start' &&
-    job.graphCacheDir !== null &&
-    job.graphCacheSkip === null;
+    job.graphCacheDir !== null;
   if (!isCandidate) return null;
   const cache = cachedGraphPath(job.graphCacheDir!, job.modelRevision, 'cpu', job.canCachePrepacked);
-  if (!cache.isPresent || cache.isUnusable) return null;
-  const source = boundSourceOf(job, { status: 'hit', reason: null });
-  const verdictFile = verdictFileOf(cache.dir, source.options);
+  // A graph the cache may hold runs from its entry: none yet (or a broken one) is a first load.
+  if (job.graphCacheSkip === null && (!cache.isPresent || cache.isUnusable)) return null;
+  const graphCache: GraphCacheOutcome =
+    job.graphCacheSkip === null
+      ? { status: 'hit', reason: null }
+      : { status: 'off', reason: job.graphCacheSkip };
+  const source = boundSourceOf(job, graphCache);
+  const verdictFile = verdictFileFor(job, source)!;
   const verdict = readVerdict(verdictFile);
   if (verdict?.path !== 'bound') return null;
   // A GroupQueryAttention graph is never fused: this decides without reading the model.
@@ -99,14 +125,14 @@ async function fromVerdict(job: LoadJob, seams: SlotLoadSeams): Promise<SlotRun 
     return null;
   }
   const loaded: SlotRun['loaded'] = {
-    weights: mappedGraphWeights(),
+    weights: source.isCached ? mappedGraphWeights() : READ_BY_ORT,
     provider: { requested: 'cpu', used: 'cpu', unavailableReason: null },
-    graphCache: { status: 'hit', reason: null },
+    graphCache,
     readMs: 0,
     // The bound open includes its warm-up forward: one figure, reported as the build.
     buildMs: performance.now() - buildStartMs,
     warmupMs: 0,
-    stepNodes: stepNodesOf({ status: 'hit', reason: null }, cache),
+    stepNodes: stepNodesOf(graphCache, source.isCached ? cache : null),
     fusion: graph.fusion,
     io: job.io,
     fuseMs: 0,

@@ -26,6 +26,8 @@ export type OpenBound = typeof BoundRunner.open;
 export interface BoundSource {
   file: string;
   options: RunnerOptions;
+  /** Whether `file` is the graph cache's optimized graph (else the model's own file). */
+  isCached: boolean;
 }
 
 /** Why a slot on `provider` running `fusion`'s graph cannot take the bound path, or null when it can. */
@@ -48,9 +50,9 @@ export function boundSourceOf(job: LoadJob, graphCache: GraphCacheOutcome): Boun
   const isCached =
     job.graphCacheDir !== null && (graphCache.status === 'hit' || graphCache.status === 'saved');
   const options = { numThreads: job.numThreads, canSpinThreads: job.canSpinThreads };
-  if (!isCached) return { file: job.onnxPath, options };
+  if (!isCached) return { file: job.onnxPath, options, isCached };
   const cache = cachedGraphPath(job.graphCacheDir!, job.modelRevision, 'cpu', job.canCachePrepacked);
-  return { file: cache.file, options: { ...options, graphOptimizationLevel: 'disabled' } };
+  return { file: cache.file, options: { ...options, graphOptimizationLevel: 'disabled' }, isCached };
 }
 
 /**

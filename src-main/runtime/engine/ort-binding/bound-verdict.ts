@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { PRIVATE_FILE_MODE } from '../../../private-files';
+import { PRIVATE_FILE_MODE, makePrivateFolder } from '../../../private-files';
 import type { RunnerOptions } from '../session-options';
 import { boundSessionConfigOf } from './bound-session-config';
 
@@ -69,12 +69,13 @@ export function referenceProblem(reference: ReferenceLogits, logits: Float32Arra
 }
 
 /**
- * The verdict file of a bound session with `options` on the cached graph in `entry`: inside the
- * entry, so it goes when the graph goes, and keyed by the session config both paths derive.
+ * The verdict file of a bound session with `options` in `dir`, keyed by the session config both
+ * paths derive and `graphKey` (what else names the graph: nothing inside a cached graph's entry,
+ * which goes with the graph; the model revision and machine for a model's own file).
  */
-export function verdictFileOf(entry: string, options: RunnerOptions): string {
-  const config = JSON.stringify(boundSessionConfigOf(options));
-  return path.join(entry, `bound-${createHash('sha256').update(config).digest('hex').slice(0, 16)}.json`);
+export function verdictFileOf(dir: string, options: RunnerOptions, graphKey = ''): string {
+  const key = `${graphKey}|${JSON.stringify(boundSessionConfigOf(options))}`;
+  return path.join(dir, `bound-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`);
 }
 
 /** The recorded verdict, or null when there is none (a file that does not read back is removed). */
@@ -98,6 +99,7 @@ export function readVerdict(file: string): BoundVerdict | null {
 export function writeVerdict(file: string, verdict: BoundVerdict): void {
   const pending = `${file}.${process.pid}.partial`;
   try {
+    makePrivateFolder(path.dirname(file)); // a cache folder nothing was saved in yet
     writeFileSync(pending, `${JSON.stringify(verdict)}\n`, { mode: PRIVATE_FILE_MODE });
     renameSync(pending, file);
   } catch (error) {

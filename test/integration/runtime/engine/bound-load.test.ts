@@ -149,4 +149,19 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot load, one session at 
     await greedyIdsOf(run);
     expect(JSON.parse(readFileSync(verdict, 'utf8')).path).toBe('ort-node');
   });
+
+  it('records the verdict in the cache folder for a graph the cache does not hold', async () => {
+    const skipped = { ...job, graphCacheDir: path.join(root, 'skipped'), graphCacheSkip: 'not saved: test' };
+    const first = countingSeams();
+    const firstRun = await loadSlotRun(skipped, first);
+    expect(firstRun.runPath).toEqual({ path: 'bound' });
+    expect([first.numNode, first.numBound]).toEqual([1, 1]);
+    await greedyIdsOf(firstRun);
+    const second = countingSeams();
+    const secondRun = await loadSlotRun(skipped, second);
+    expect(secondRun.runPath).toEqual({ path: 'bound' });
+    expect(secondRun.loaded.graphCache).toEqual({ status: 'off', reason: 'not saved: test' });
+    expect([second.numNode, second.numBound]).toEqual([0, 1]);
+    expect(await greedyIdsOf(secondRun)).toEqual(boundIds);
+  });
 });
