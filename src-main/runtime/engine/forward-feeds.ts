@@ -1,5 +1,5 @@
 import * as ort from 'onnxruntime-node';
-import { NEW_COLUMN_INDEX, kvNamesOf, pastName } from '../model';
+import { GRAPH_IO, NEW_COLUMN_INDEX, kvNamesOf, pastName } from '../model';
 import type { DecoderIo } from '../model';
 import type { KvArray, KvBatch } from './kv-batch';
 import { attentionMaskOf, newColumnIndexOf, positionIdsOf, sequenceLengthsOf } from './kv-feeds';
@@ -45,18 +45,18 @@ export class ForwardFeeds {
     const { io } = this;
     const numRows = batch.rows.length;
     const feeds: Record<string, ort.Tensor> = {
-      input_ids: new ort.Tensor('int64', inputIds, [numRows, numNew]),
+      [GRAPH_IO.inputIds]: new ort.Tensor('int64', inputIds, [numRows, numNew]),
     };
     if (io.hasLengthInputs) {
       const { seqlensK, total } = sequenceLengthsOf(batch, numNew);
-      feeds['seqlens_k'] = new ort.Tensor('int32', seqlensK, [numRows]);
-      feeds['total_sequence_length'] = new ort.Tensor('int32', Int32Array.of(total), []);
+      feeds[GRAPH_IO.seqlensK] = new ort.Tensor('int32', seqlensK, [numRows]);
+      feeds[GRAPH_IO.totalSequenceLength] = new ort.Tensor('int32', Int32Array.of(total), []);
     } else {
       const { mask, width } = attentionMaskOf(batch, numNew);
-      feeds['attention_mask'] = new ort.Tensor('int64', mask, [numRows, width]);
+      feeds[GRAPH_IO.attentionMask] = new ort.Tensor('int64', mask, [numRows, width]);
     }
     if (io.hasPositionIds)
-      feeds['position_ids'] = new ort.Tensor('int64', positionIdsOf(batch, numNew), [numRows, numNew]);
+      feeds[GRAPH_IO.positionIds] = new ort.Tensor('int64', positionIdsOf(batch, numNew), [numRows, numNew]);
     if (this.hasNewColumnIndex) {
       const dims = [numRows, batch.geometry.numKvHeads, numNew, 1];
       feeds[NEW_COLUMN_INDEX] = new ort.Tensor('int64', newColumnIndexOf(batch, numNew), dims);
@@ -65,7 +65,7 @@ export class ForwardFeeds {
     if (io.logitsToKeepInput) feeds[io.logitsToKeepInput] = wanted === 'last' ? this.keepLast : this.keepAll;
     // A merged decoder takes its with-past branch only when there is a past.
     if (io.hasUseCacheBranch)
-      feeds['use_cache_branch'] = new ort.Tensor('bool', Uint8Array.of(batch.width > 0 ? 1 : 0), [1]);
+      feeds[GRAPH_IO.useCacheBranch] = new ort.Tensor('bool', Uint8Array.of(batch.width > 0 ? 1 : 0), [1]);
     const past = this.pastOf(batch);
     for (let i = 0; i < past.length; i++) feeds[this.pastNames[i]!] = past[i]!;
     return feeds;

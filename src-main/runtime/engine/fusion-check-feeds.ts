@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { FUSED_INPUTS } from '../model/fused-graph';
+import { GRAPH_IO, kvNamesOf, pastName, presentName } from '../model/graph-io-names';
 import type { DecoderIo } from '../model/decoder-io';
 import { halfArrayToFloat32 } from '../model/float16';
 import type { KvGeometry } from '../model/kv-geometry';
@@ -37,7 +38,7 @@ function pastFeeds(
   for (let layer = 0; layer < geometry.numLayers; layer++)
     (['key', 'value'] as const).forEach((kind, i) => {
       const data = past[2 * layer + i] ?? (kvType === 'float16' ? new Uint16Array(0) : new Float32Array(0));
-      feeds[`past_key_values.${layer}.${kind}`] = new ort.Tensor(kvType, data, dims);
+      feeds[pastName(layer, kind)] = new ort.Tensor(kvType, data, dims);
     });
   return feeds;
 }
@@ -54,14 +55,15 @@ export function originalSide(
     feeds: (ids, pastLength, past) => {
       const total = pastLength + ids.length;
       const feeds: Feeds = {
-        input_ids: int64(ids, [1, ids.length]),
-        attention_mask: int64(new Array<number>(total).fill(1), [1, total]),
+        [GRAPH_IO.inputIds]: int64(ids, [1, ids.length]),
+        [GRAPH_IO.attentionMask]: int64(new Array<number>(total).fill(1), [1, total]),
         ...pastFeeds(geometry, io.kvDtype, pastLength, past),
       };
-      if (io.hasPositionIds) feeds['position_ids'] = int64(range(pastLength, ids.length), [1, ids.length]);
+      if (io.hasPositionIds)
+        feeds[GRAPH_IO.positionIds] = int64(range(pastLength, ids.length), [1, ids.length]);
       if (io.logitsToKeepInput) feeds[io.logitsToKeepInput] = int64([0], []);
       if (io.hasUseCacheBranch)
-        feeds['use_cache_branch'] = new ort.Tensor('bool', Uint8Array.of(pastLength > 0 ? 1 : 0), [1]);
+        feeds[GRAPH_IO.useCacheBranch] = new ort.Tensor('bool', Uint8Array.of(pastLength > 0 ? 1 : 0), [1]);
       return feeds;
     },
   };
@@ -75,7 +77,7 @@ export function fusedSide(session: ort.InferenceSession, geometry: KvGeometry): 
     feeds: (ids, pastLength, past) => {
       const total = pastLength + ids.length;
       return {
-        input_ids: int64(ids, [1, ids.length]),
+        [GRAPH_IO.inputIds]: int64(ids, [1, ids.length]),
         [FUSED_INPUTS.seqlensK]: new ort.Tensor('int32', Int32Array.of(total - 1), [1]),
         [FUSED_INPUTS.totalSequenceLength]: new ort.Tensor('int32', Int32Array.of(total), []),
         [FUSED_INPUTS.logitsToKeep]: int64([0], []),
@@ -93,11 +95,11 @@ export async function checkedStep(
   past: KvArrays,
   numLayers: number,
 ): Promise<CheckedStep> {
-  const presents = range(0, numLayers).flatMap((layer) => [`present.${layer}.key`, `present.${layer}.value`]);
-  const outputs = await side.session.run(side.feeds(ids, pastLength, past), ['logits', ...presents]);
-  const logits = outputs['logits']!.data as Float32Array | Uint16Array;
+  const presents = kvNamesOf(numLayers, presentName);
+  const outputs = await side.session.run(side.feeds(ids, pastLength, past), [GRAPH_IO.logits, ...presents]);
+  const logits = outputs[GRAPH_IO.logits]!.data as Float32Array | Uint16Array;
   return {
-    width: outputs['logits']!.dims.at(-1)!,
+    width: outputs[GRAPH_IO.logits]!.dims.at(-1)!,
     logits:
       side.logitsType === 'float16' ? halfArrayToFloat32(logits as Uint16Array) : (logits as Float32Array),
     past: presents.map((name) => outputs[name]!.data as Float32Array | Uint16Array),

@@ -1,10 +1,12 @@
 import * as ort from 'onnxruntime-node';
 import {
+  fedInputsOf,
+  GRAPH_IO,
   KEEP_INPUT,
+  missingIoOf,
   NEW_COLUMN_INDEX,
   deltaNameOf,
   kvNamesOf,
-  pastName,
   presentName,
   rewriteForSlot,
 } from '../model';
@@ -77,7 +79,7 @@ export class ModelRunner {
     const hasNewColumnIndex = session.inputNames.includes(NEW_COLUMN_INDEX);
     this.feeds = new ForwardFeeds(spec.io, spec.geometry.numLayers, hasNewColumnIndex);
     this.kvOutputs = hasDeltas ? presents.map(deltaNameOf) : presents;
-    this.fetches = ['logits', ...this.kvOutputs];
+    this.fetches = [GRAPH_IO.logits, ...this.kvOutputs];
   }
 
   /** The K/V geometry the runner's batches use. */
@@ -125,7 +127,7 @@ export class ModelRunner {
     // Only what is read: onnxruntime-node copies every fetched output into a fresh buffer.
     const feeds = this.feeds.of(batch, inputIds, numNew, wanted);
     const outputs = await this.session.run(feeds, this.fetches);
-    const logits = outputs['logits']!;
+    const logits = outputs[GRAPH_IO.logits]!;
     const tensors = this.kvOutputs.map((name) => outputs[name]!.data as KvArray);
     const data =
       io.logitsDtype === 'float16'
@@ -198,29 +200,9 @@ export function graphProblem(
   session: Pick<ort.InferenceSession, 'inputNames' | 'outputNames'>,
   spec: RunnerSpec,
 ): string | null {
-  const inputs = new Set(session.inputNames);
-  const outputs = new Set(session.outputNames);
   const { io, geometry, file } = spec;
-  const fed = [
-    'input_ids',
-    ...(io.hasLengthInputs ? ['seqlens_k', 'total_sequence_length'] : ['attention_mask']),
-  ];
-  if (io.hasPositionIds) fed.push('position_ids');
-  if (io.logitsToKeepInput) fed.push(io.logitsToKeepInput);
-  if (io.hasUseCacheBranch) fed.push('use_cache_branch');
-  for (const name of fed) if (!inputs.has(name)) return `${file}: graph has no input "${name}"`;
-  if (!outputs.has('logits')) return `${file}: graph has no output "logits"`;
-  const numPastLayers = session.inputNames.filter((n) => /^past_key_values\.\d+\.key$/.test(n)).length;
-  if (numPastLayers !== geometry.numLayers)
-    return `${file}: graph has ${numPastLayers} layers of past_key_values but config.json num_hidden_layers is ${geometry.numLayers}`;
-  for (let layer = 0; layer < geometry.numLayers; layer++) {
-    for (const kind of ['key', 'value'] as const) {
-      if (!inputs.has(pastName(layer, kind))) return `${file}: missing input ${pastName(layer, kind)}`;
-      if (!outputs.has(presentName(layer, kind)))
-        return `${file}: missing output ${presentName(layer, kind)}`;
-    }
-  }
-  return null;
+  const missing = missingIoOf(session.inputNames, session.outputNames, fedInputsOf(io), geometry.numLayers);
+  return missing && `${file}: ${missing}`;
 }
 
 /** The logits of row `row`'s last position, as a view (no copy). */

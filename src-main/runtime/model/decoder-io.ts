@@ -2,6 +2,15 @@ import type { ModelShape } from './config';
 import type { GraphSummary, TensorInfo } from './onnx-graph/read-graph';
 import { unknownOpReason } from './onnx-graph/known-ops';
 import { SHORT_WEIGHT_NAMES } from './onnx-graph/element-types';
+import {
+  GRAPH_IO,
+  LENGTH_INPUTS,
+  LOGITS_TO_KEEP_INPUTS,
+  numPastLayersOf,
+  pastName,
+  pastOf,
+  presentName,
+} from './graph-io-names';
 
 /** Element types of K/V and logits the engine feeds and reads. */
 export type FloatType = 'float32' | 'float16';
@@ -24,7 +33,7 @@ export interface DecoderIo {
   /** False: the graph derives positions from attention_mask itself. */
   hasPositionIds: boolean;
   /** `num_logits_to_keep` or `logits_to_keep` when the graph can compute the last row(s) only. */
-  logitsToKeepInput: 'num_logits_to_keep' | 'logits_to_keep' | null;
+  logitsToKeepInput: (typeof LOGITS_TO_KEEP_INPUTS)[number] | null;
   /** Merged decoders (`decoder_model_merged.onnx`): true when a past is fed. */
   hasUseCacheBranch: boolean;
   /** How rows sit in the past's columns: `start` for graphs that run GroupQueryAttention. */
@@ -36,16 +45,14 @@ export interface DecoderIo {
   hasLengthInputs: boolean;
 }
 
-const PAST = /^past_key_values\.(\d+)\.(key|value)$/;
-const LENGTH_INPUTS = ['seqlens_k', 'total_sequence_length'] as const;
-const FED_INPUTS = new Set([
-  'input_ids',
-  'attention_mask',
+/** Every input but the past that some graph is fed; a graph taking any other is refused. */
+const FEEDABLE_INPUTS: ReadonlySet<string> = new Set([
+  GRAPH_IO.inputIds,
+  GRAPH_IO.attentionMask,
   ...LENGTH_INPUTS,
-  'position_ids',
-  'use_cache_branch',
-  'num_logits_to_keep',
-  'logits_to_keep',
+  GRAPH_IO.positionIds,
+  GRAPH_IO.useCacheBranch,
+  ...LOGITS_TO_KEEP_INPUTS,
 ]);
 
 /** A graph that does not fit the decoder contract; the message names the input, output or field. */
@@ -69,35 +76,77 @@ export function decoderIoOf(graph: GraphSummary, shape: ModelShape, tokenizerVoc
   }
   const inputs = new Map(graph.inputs.map((t) => [t.name, t]));
   const outputs = new Map(graph.outputs.map((t) => [t.name, t]));
-  expectInput(inputs, 'input_ids', ['int64']);
-  const hasLengthInputs = inputs.has(LENGTH_INPUTS[0]);
-  if (hasLengthInputs) for (const name of LENGTH_INPUTS) expectInput(inputs, name, ['int32']);
-  else expectInput(inputs, 'attention_mask', ['int64']);
-  if (inputs.has('position_ids')) expectInput(inputs, 'position_ids', ['int64']);
-  if (inputs.has('use_cache_branch')) expectInput(inputs, 'use_cache_branch', ['bool']);
-  const logitsToKeepInput = inputs.has('num_logits_to_keep')
-    ? 'num_logits_to_keep'
-    : inputs.has('logits_to_keep')
-      ? 'logits_to_keep'
-      : null;
-  if (logitsToKeepInput) expectInput(inputs, logitsToKeepInput, ['int64']);
+  const feeds: FedInputs = {
+    hasLengthInputs: inputs.has(LENGTH_INPUTS[0]),
+    hasPositionIds: inputs.has(GRAPH_IO.positionIds),
+    logitsToKeepInput: LOGITS_TO_KEEP_INPUTS.find((name) => inputs.has(name)) ?? null,
+    hasUseCacheBranch: inputs.has(GRAPH_IO.useCacheBranch),
+  };
+  const missing = missingIoOf(inputs.keys(), outputs.keys(), fedInputsOf(feeds), shape.numLayers);
+  if (missing) throw new GraphContractError(missing);
+  expectInput(inputs, GRAPH_IO.inputIds, ['int64']);
+  if (feeds.hasLengthInputs) for (const name of LENGTH_INPUTS) expectInput(inputs, name, ['int32']);
+  else expectInput(inputs, GRAPH_IO.attentionMask, ['int64']);
+  if (feeds.hasPositionIds) expectInput(inputs, GRAPH_IO.positionIds, ['int64']);
+  if (feeds.hasUseCacheBranch) expectInput(inputs, GRAPH_IO.useCacheBranch, ['bool']);
+  if (feeds.logitsToKeepInput) expectInput(inputs, feeds.logitsToKeepInput, ['int64']);
   for (const name of inputs.keys())
-    if (!FED_INPUTS.has(name) && !PAST.test(name))
+    if (!FEEDABLE_INPUTS.has(name) && !pastOf(name))
       throw new GraphContractError(`graph input "${name}" is not one First Frame feeds`);
-  const logits = outputs.get('logits');
-  if (!logits) throw new GraphContractError('graph has no output "logits"');
+  const logits = outputs.get(GRAPH_IO.logits)!;
   const logitsDtype = floatType(logits, 'output');
   checkVocab(logits, shape, tokenizerVocab);
-  const kvDtype = checkPast(inputs, outputs, shape);
+  const kvDtype = checkPast(inputs, shape);
   return {
+    ...feeds,
     kvDtype,
     logitsDtype,
-    hasPositionIds: inputs.has('position_ids'),
-    logitsToKeepInput,
-    hasUseCacheBranch: inputs.has('use_cache_branch'),
     kvRows: graph.ops.has('com.microsoft:GroupQueryAttention') ? 'start' : 'end',
-    hasLengthInputs,
   };
+}
+
+/** Which optional inputs a graph is fed (the DecoderIo fields the fed names follow from). */
+export type FedInputs = Pick<
+  DecoderIo,
+  'hasLengthInputs' | 'hasPositionIds' | 'logitsToKeepInput' | 'hasUseCacheBranch'
+>;
+
+/** Every input the engine feeds a graph with these optional inputs, besides the past. */
+export function fedInputsOf(feeds: FedInputs): string[] {
+  const fed: string[] = [
+    GRAPH_IO.inputIds,
+    ...(feeds.hasLengthInputs ? LENGTH_INPUTS : [GRAPH_IO.attentionMask]),
+  ];
+  if (feeds.hasPositionIds) fed.push(GRAPH_IO.positionIds);
+  if (feeds.logitsToKeepInput) fed.push(feeds.logitsToKeepInput);
+  if (feeds.hasUseCacheBranch) fed.push(GRAPH_IO.useCacheBranch);
+  return fed;
+}
+
+/**
+ * The graph contract's name check, the one both listing (decoderIoOf) and a slot's session build
+ * (graphProblem) run: the first of `fed`, logits, and each layer's past and present that the
+ * graph's names lack, or the layer count disagreeing with config.json; null when all are there.
+ */
+export function missingIoOf(
+  inputNames: Iterable<string>,
+  outputNames: Iterable<string>,
+  fed: readonly string[],
+  numLayers: number,
+): string | null {
+  const inputs = new Set(inputNames);
+  const outputs = new Set(outputNames);
+  for (const name of fed) if (!inputs.has(name)) return `graph has no input "${name}"`;
+  if (!outputs.has(GRAPH_IO.logits)) return `graph has no output "${GRAPH_IO.logits}"`;
+  const numPastLayers = numPastLayersOf(inputs);
+  if (numPastLayers !== numLayers)
+    return `graph has ${numPastLayers} layers of past_key_values but config.json num_hidden_layers is ${numLayers}`;
+  for (let layer = 0; layer < numLayers; layer++)
+    for (const kind of ['key', 'value'] as const) {
+      if (!inputs.has(pastName(layer, kind))) return `graph has no input "${pastName(layer, kind)}"`;
+      if (!outputs.has(presentName(layer, kind))) return `graph has no output "${presentName(layer, kind)}"`;
+    }
+  return null;
 }
 
 function splitOp(key: string): [string, string] {
@@ -134,24 +183,12 @@ function checkVocab(logits: TensorInfo, shape: ModelShape, tokenizerVocab: numbe
     );
 }
 
-/** Checks every layer's past/present pair; returns their element type (one for all). */
-function checkPast(
-  inputs: Map<string, TensorInfo>,
-  outputs: Map<string, TensorInfo>,
-  shape: ModelShape,
-): FloatType {
-  const numPastLayers = [...inputs.keys()].filter((n) => /^past_key_values\.\d+\.key$/.test(n)).length;
-  if (numPastLayers !== shape.numLayers)
-    throw new GraphContractError(
-      `graph has ${numPastLayers} layers of past_key_values but config.json num_hidden_layers is ${shape.numLayers}`,
-    );
+/** Checks every layer's past (missingIoOf found them all); returns their element type (one for all). */
+function checkPast(inputs: Map<string, TensorInfo>, shape: ModelShape): FloatType {
   let kvDtype: FloatType | null = null;
   for (let layer = 0; layer < shape.numLayers; layer++) {
-    for (const kind of ['key', 'value']) {
-      const past = inputs.get(`past_key_values.${layer}.${kind}`);
-      if (!past) throw new GraphContractError(`graph has no input "past_key_values.${layer}.${kind}"`);
-      if (!outputs.has(`present.${layer}.${kind}`))
-        throw new GraphContractError(`graph has no output "present.${layer}.${kind}"`);
+    for (const kind of ['key', 'value'] as const) {
+      const past = inputs.get(pastName(layer, kind))!;
       const dtype = floatType(past, 'input');
       if (kvDtype && dtype !== kvDtype)
         throw new GraphContractError(

@@ -18,13 +18,23 @@ export type { ChatInput, ChatTurn } from './tokenizer';
 export { shapeOf } from './config';
 export type { ModelConfig, ModelShape } from './config';
 export { ChatTemplate, TemplateError, TEMPLATE_LIMITS } from './chat-template';
-export type { DecoderIo, FloatType, KvRowAlignment } from './decoder-io';
+export { fedInputsOf, missingIoOf } from './decoder-io';
+export type { DecoderIo, FedInputs, FloatType, KvRowAlignment } from './decoder-io';
 export type { ExternalDataFile, VariantGraph } from './inspect-variant';
 export { VARIANT_FILES, VARIANT_NAMES, isRefTo, modelRefOf, parseModelRef } from './variants';
 export type { VariantName } from './variants';
 export { KEEP_INPUT, keepLastLogits } from './onnx-graph/keep-last-logits';
 export { addPresentDeltas, deltaNameOf, NEW_COLUMN_INDEX } from './onnx-graph/present-deltas';
-export { kvNamesOf, pastName, presentName } from './fused-graph/fused-io';
+export {
+  GRAPH_IO,
+  kvNamesOf,
+  LENGTH_INPUTS,
+  LOGITS_TO_KEEP_INPUTS,
+  pastName,
+  pastOf,
+  presentName,
+} from './graph-io-names';
+export type { KvKind } from './graph-io-names';
 export type { PresentDeltas } from './onnx-graph/present-deltas';
 export { GRAPH_REWRITE_FORM, rewriteForSlot } from './onnx-graph/rewrite-for-slot';
 export type { SlotRewrite } from './onnx-graph/rewrite-for-slot';

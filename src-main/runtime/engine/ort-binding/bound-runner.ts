@@ -1,4 +1,14 @@
-import { KEEP_INPUT, NEW_COLUMN_INDEX, kvNamesOf, pastName, presentName } from '../../model';
+import {
+  GRAPH_IO,
+  KEEP_INPUT,
+  LENGTH_INPUTS,
+  LOGITS_TO_KEEP_INPUTS,
+  NEW_COLUMN_INDEX,
+  kvNamesOf,
+  pastName,
+  pastOf,
+  presentName,
+} from '../../model';
 import { halfArrayToFloat32 } from '../../model/float16';
 import type { LogitsWanted } from '../forward-feeds';
 import type { RunnerSpec } from '../model-runner';
@@ -71,7 +81,9 @@ export class BoundRunner {
     const ort = loadBoundOrt();
     if (!ort.isAvailable) throw new Error(`bound run path unavailable: ${ort.reason}`);
     if (!spec.io.hasLengthInputs || spec.geometry.rows !== 'start')
-      throw new Error(`${spec.file}: the bound run path needs a GroupQueryAttention graph (seqlens_k)`);
+      throw new Error(
+        `${spec.file}: the bound run path needs a GroupQueryAttention graph (${GRAPH_IO.seqlensK})`,
+      );
     const session = await ort.create(source, boundSessionConfigOf(options));
     const problem = ioProblem(session, spec);
     if (problem) {
@@ -173,7 +185,7 @@ export class BoundRunner {
     const key = `${numRows}x${numPositions}`;
     if (key !== this.boundLogits) {
       const type = ELEMENT_TYPE[this.spec.io.logitsDtype];
-      this.session.bindOutput('logits', view, [numRows, numPositions, this.size.vocabSize], type);
+      this.session.bindOutput(GRAPH_IO.logits, view, [numRows, numPositions, this.size.vocabSize], type);
       this.boundLogits = key;
     }
     return view;
@@ -189,14 +201,19 @@ export class BoundRunner {
       seqlensK[r] = numTokens + numNew - 1;
       longest = Math.max(longest, numTokens);
     }
-    this.session.bindInput('input_ids', inputIds, [numRows, numNew], ELEMENT_TYPE.int64);
-    this.session.bindInput('seqlens_k', seqlensK, [numRows], ELEMENT_TYPE.int32);
-    this.session.bindInput('total_sequence_length', Int32Array.of(longest + numNew), [], ELEMENT_TYPE.int32);
+    this.session.bindInput(GRAPH_IO.inputIds, inputIds, [numRows, numNew], ELEMENT_TYPE.int64);
+    this.session.bindInput(GRAPH_IO.seqlensK, seqlensK, [numRows], ELEMENT_TYPE.int32);
+    this.session.bindInput(
+      GRAPH_IO.totalSequenceLength,
+      Int32Array.of(longest + numNew),
+      [],
+      ELEMENT_TYPE.int32,
+    );
     if (this.spec.io.hasPositionIds) {
       const positions = new BigInt64Array(numRows * numNew);
       for (let r = 0; r < numRows; r++)
         for (let j = 0; j < numNew; j++) positions[r * numNew + j] = BigInt(seqlensK[r]! - numNew + 1 + j);
-      this.session.bindInput('position_ids', positions, [numRows, numNew], ELEMENT_TYPE.int64);
+      this.session.bindInput(GRAPH_IO.positionIds, positions, [numRows, numNew], ELEMENT_TYPE.int64);
     }
     if (this.hasNewColumnIndex) {
       const dims = [numRows, this.spec.geometry.numKvHeads, numNew, 1];
@@ -216,19 +233,24 @@ export class BoundRunner {
 /** The smallest capacity a grown K/V buffer gets (tokens per row). */
 const ROOM_STEP = 256;
 
-/** Every input a bound forward feeds. */
-const BOUND_INPUTS =
-  /^(input_ids|seqlens_k|total_sequence_length|position_ids|num_logits_to_keep|logits_to_keep|present_new_index|past_key_values\.\d+\.(key|value))$/;
+/** Every input but the past that a bound forward may feed. */
+const BOUND_INPUTS: ReadonlySet<string> = new Set([
+  GRAPH_IO.inputIds,
+  ...LENGTH_INPUTS,
+  GRAPH_IO.positionIds,
+  ...LOGITS_TO_KEEP_INPUTS,
+  NEW_COLUMN_INDEX,
+]);
 
 /** Why a session lacks an input or output the bound path binds, or null. */
 function ioProblem(session: NativeBoundSession, spec: RunnerSpec): string | null {
   const inputs = new Set(session.inputNames);
   const outputs = new Set(session.outputNames);
   const { numLayers } = spec.geometry;
-  for (const name of ['input_ids', 'seqlens_k', 'total_sequence_length', ...kvNamesOf(numLayers, pastName)])
+  for (const name of [GRAPH_IO.inputIds, ...LENGTH_INPUTS, ...kvNamesOf(numLayers, pastName)])
     if (!inputs.has(name)) return `${spec.file}: graph has no input "${name}"`;
-  for (const name of ['logits', ...kvNamesOf(numLayers, presentName)])
+  for (const name of [GRAPH_IO.logits, ...kvNamesOf(numLayers, presentName)])
     if (!outputs.has(name)) return `${spec.file}: graph has no output "${name}"`;
-  const unfed = session.inputNames.find((name) => !BOUND_INPUTS.test(name));
+  const unfed = session.inputNames.find((name) => !BOUND_INPUTS.has(name) && !pastOf(name));
   return unfed ? `${spec.file}: the bound path does not feed input "${unfed}"` : null;
 }

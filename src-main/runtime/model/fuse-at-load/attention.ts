@@ -7,9 +7,15 @@ import { requireProjection } from './weights';
 import type { Projection } from './weights';
 import { describeProducer, LAYOUT_OPS, normalDomain } from './walker';
 import type { Walker } from './walker';
+import { GRAPH_IO, pastOf } from '../graph-io-names';
 
-/** Graph inputs a rotary's positions and an attention mask may be computed from. */
-const POSITION_SOURCES = /^(position_ids|attention_mask|input_ids|past_key_values\.\d+\.(key|value))$/;
+/** Graph inputs besides the past a rotary's positions and an attention mask may be computed from. */
+const POSITION_INPUTS: ReadonlySet<string> = new Set([
+  GRAPH_IO.positionIds,
+  GRAPH_IO.attentionMask,
+  GRAPH_IO.inputIds,
+]);
+const isPositionSource = (name: string) => POSITION_INPUTS.has(name) || pastOf(name) !== null;
 /** Contrib attention ops: a graph with them was fused by someone else's tool. */
 const CONTRIB_ATTENTION = new Set([
   'Attention',
@@ -17,7 +23,6 @@ const CONTRIB_ATTENTION = new Set([
   'GroupQueryAttention',
   'PackedAttention',
 ]);
-const PAST = /^past_key_values\.(\d+)\.(key|value)$/;
 
 /**
  * One layer's attention: its projections (q, k and v with their biases when the graph adds them,
@@ -88,7 +93,7 @@ export function matchAttention(
     'its q, k and v do not read the same normalized input',
   );
   const positionsOk = [...walker.inputsOf(q.positions), ...walker.inputsOf(k.positions)].every((n) =>
-    POSITION_SOURCES.test(n),
+    isPositionSource(n),
   );
   expectFor(
     part,
@@ -158,8 +163,8 @@ function checkMask(walker: Walker, mask: string, part: string): void {
   const sources = [...walker.inputsOf(mask)];
   expectFor(
     part,
-    sources.every((n) => POSITION_SOURCES.test(n)),
-    () => `its mask reads ${sources.find((n) => !POSITION_SOURCES.test(n))}`,
+    sources.every((n) => isPositionSource(n)),
+    () => `its mask reads ${sources.find((n) => !isPositionSource(n))}`,
   );
 }
 
@@ -189,10 +194,10 @@ function pastConcat(walker: Walker, name: string, kind: 'key' | 'value', part: s
     () =>
       `its ${kind}s are not the past concatenated with the new ones (found ${describeProducer(walker, walker.skip(name, LAYOUT_OPS))})`,
   );
-  const past = PAST.exec(walker.skip(concat.inputs[0]!));
+  const past = pastOf(walker.skip(concat.inputs[0]!));
   expectFor(
     part,
-    past !== null && past[2] === kind,
+    past !== null && past.kind === kind,
     `its ${kind}s do not start with a past_key_values input`,
   );
   expectFor(
@@ -200,7 +205,7 @@ function pastConcat(walker: Walker, name: string, kind: 'key' | 'value', part: s
     [2, -2].includes(intAttribute(concat, 'axis', 0)),
     `its ${kind}s are not concatenated along the sequence axis`,
   );
-  return { layer: Number(past[1]), fresh: concat.inputs[1]!, concat: concat.outputs[0]! };
+  return { layer: past.layer, fresh: concat.inputs[1]!, concat: concat.outputs[0]! };
 }
 
 /** A rotated projection: the rotary's match and the projection it rotates. */

@@ -19,6 +19,7 @@ import { ropeParamsOf } from './rope-params';
 import { embeddingAt, outIn } from './weights';
 import type { FoundWeight, Projection } from './weights';
 import { Walker } from './walker';
+import { GRAPH_IO, pastOf } from '../graph-io-names';
 
 /** What the recognizer is told besides the graph: config.json and the geometry read from it. */
 export interface RecognizeHints {
@@ -36,7 +37,6 @@ export type Recognition =
   | { kind: 'already-fused'; reason: string }
   | { kind: 'refused'; part: string; reason: string };
 
-const PAST_KEY = /^past_key_values\.(\d+)\.key$/;
 /** ONNX Runtime's GroupQueryAttention rotates only head sizes that are a multiple of this. */
 const GQA_HEAD_MULTIPLE = 16;
 
@@ -87,15 +87,15 @@ function contribAttentionOf(graph: GraphView): string | null {
  */
 function bodyOf(graph: GraphView): { body: GraphView; logits: string } {
   const walker = new Walker(graph);
-  const node = walker.producer('logits');
-  if (node?.opType !== 'If') return { body: graph, logits: 'logits' };
+  const node = walker.producer(GRAPH_IO.logits);
+  if (node?.opType !== 'If') return { body: graph, logits: GRAPH_IO.logits };
   expectFor(
     'graph',
     walker.skip(node.inputs[0]!) === 'use_cache_branch',
     'its logits come from an If that is not on use_cache_branch',
   );
   const body = graph.subgraph(node, 'then_branch');
-  const index = node.outputs.indexOf(walker.skip('logits'));
+  const index = node.outputs.indexOf(walker.skip(GRAPH_IO.logits));
   expectFor(
     'graph',
     body !== null && body.outputs[index] !== undefined,
@@ -106,7 +106,7 @@ function bodyOf(graph: GraphView): { body: GraphView; logits: string } {
 
 function fusable(graph: GraphView, hints: RecognizeHints): Recognition {
   checkConfig(hints);
-  const pastKeys = graph.inputs.filter((input) => PAST_KEY.test(input.name));
+  const pastKeys = graph.inputs.filter((input) => pastOf(input.name)?.kind === 'key');
   const pastDims = pastKeys[0]?.dims ?? [];
   const headDim = typeof pastDims[3] === 'number' ? pastDims[3] : hints.shape.headDim;
   expectFor(
@@ -127,7 +127,7 @@ function fusable(graph: GraphView, hints: RecognizeHints): Recognition {
     set.lmHead,
     ...set.layers.flatMap((l) => [l.q, l.k, l.v, l.o, l.gate, l.up, l.down]),
   ];
-  const logitsOutput = graph.outputs.find((o) => o.name === 'logits');
+  const logitsOutput = graph.outputs.find((o) => o.name === GRAPH_IO.logits);
   const isExact =
     matrices.every((m) => m === null || isFloat32(m)) &&
     pastKeys.every((p) => p.elemType === 'float32') &&

@@ -4,6 +4,7 @@
 
 import type { Dim, ElementType } from './graph-builder';
 import type { DecoderDims } from './weight-set';
+import { GRAPH_IO, pastName, presentName } from '../graph-io-names';
 
 /**
  * The fused form's inputs besides input_ids and the past: per row, its past plus new tokens
@@ -12,13 +13,13 @@ import type { DecoderDims } from './weight-set';
  * mask subgraph); `num_logits_to_keep` (int64 scalar, 0 = every position) keeps the last rows.
  */
 export const FUSED_INPUTS = {
-  seqlensK: 'seqlens_k',
-  totalSequenceLength: 'total_sequence_length',
-  logitsToKeep: 'num_logits_to_keep',
+  seqlensK: GRAPH_IO.seqlensK,
+  totalSequenceLength: GRAPH_IO.totalSequenceLength,
+  logitsToKeep: GRAPH_IO.numLogitsToKeep,
 } as const;
 
 /** The input a graph written with `attentionInputs: 'attention-mask'` takes instead of the lengths. */
-export const ATTENTION_MASK = 'attention_mask';
+export const ATTENTION_MASK = GRAPH_IO.attentionMask;
 
 /** How a fused graph takes its rows' lengths: `lengths` (FUSED_INPUTS) or an `attention-mask`. */
 export type AttentionInputs = 'lengths' | 'attention-mask';
@@ -66,21 +67,6 @@ export const FUSED_OPS = [
 
 const BATCH = 'batch_size';
 
-/** The K/V names of a layer (Hugging Face's). */
-export const pastName = (layer: number, kind: 'key' | 'value') => `past_key_values.${layer}.${kind}`;
-export const presentName = (layer: number, kind: 'key' | 'value') => `present.${layer}.${kind}`;
-
-/** Every layer's K/V names by `nameOf` (pastName or presentName), key then value, layer by layer. */
-export function kvNamesOf(
-  numLayers: number,
-  nameOf: (layer: number, kind: 'key' | 'value') => string,
-): string[] {
-  return Array.from({ length: numLayers }, (_, layer) => [
-    nameOf(layer, 'key'),
-    nameOf(layer, 'value'),
-  ]).flat();
-}
-
 /** The graph's inputs and outputs for these dims, in the order the writer declares them. */
 export function fusedIoOf(
   dims: Pick<DecoderDims, 'numLayers' | 'numKvHeads' | 'headDim' | 'vocabSize'>,
@@ -91,18 +77,18 @@ export function fusedIoOf(
 } {
   const lengths: FusedIoTensor[] =
     attentionInputs === 'attention-mask'
-      ? [{ name: ATTENTION_MASK, type: 'int64', dims: [BATCH, 'total_sequence_length'] }]
+      ? [{ name: ATTENTION_MASK, type: 'int64', dims: [BATCH, GRAPH_IO.totalSequenceLength] }]
       : [
           { name: FUSED_INPUTS.seqlensK, type: 'int32', dims: [BATCH] },
           { name: FUSED_INPUTS.totalSequenceLength, type: 'int32', dims: [] },
         ];
   const inputs: FusedIoTensor[] = [
-    { name: 'input_ids', type: 'int64', dims: [BATCH, 'sequence_length'] },
+    { name: GRAPH_IO.inputIds, type: 'int64', dims: [BATCH, 'sequence_length'] },
     ...lengths,
     { name: FUSED_INPUTS.logitsToKeep, type: 'int64', dims: [] },
   ];
   const outputs: FusedIoTensor[] = [
-    { name: 'logits', type: 'float32', dims: [BATCH, 'kept_length', dims.vocabSize] },
+    { name: GRAPH_IO.logits, type: 'float32', dims: [BATCH, 'kept_length', dims.vocabSize] },
   ];
   const kv = (length: string) => [BATCH, dims.numKvHeads, length, dims.headDim];
   for (let layer = 0; layer < dims.numLayers; layer++)

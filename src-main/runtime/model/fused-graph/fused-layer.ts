@@ -6,7 +6,7 @@ import type { RotaryCaches } from './gemma';
 import { addPackedProjection, addProjection, canPack } from './projections';
 import type { ProjectionOptions } from './projections';
 import { addFloatVector } from './vectors';
-import { pastName, presentName } from './fused-io';
+import { pastName, presentName } from '../graph-io-names';
 import type { DecoderDims, DecoderLayerWeights } from './weight-set';
 
 /** Graph values every layer reads: the per-row lengths and the rotary caches. */

@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import type { ModelShape } from '../config';
+import { GRAPH_IO, pastName, presentName } from '../graph-io-names';
 
 const PositiveInt = z.number().int().positive();
 const TokenIds = z.union([z.number().int().nonnegative(), z.array(z.number().int().nonnegative())]);
@@ -61,15 +62,15 @@ const PIPELINE_PARTS = ['embedding', 'vision', 'speech', 'encoder', 'audio'];
 
 /** The name maps First Frame's decoder contract needs, as the builder writes them. */
 const EXPECTED_NAMES: Record<string, string> = {
-  input_ids: 'input_ids',
-  attention_mask: 'attention_mask',
-  past_key_names: 'past_key_values.%d.key',
-  past_value_names: 'past_key_values.%d.value',
+  input_ids: GRAPH_IO.inputIds,
+  attention_mask: GRAPH_IO.attentionMask,
+  past_key_names: pastName('%d', 'key'),
+  past_value_names: pastName('%d', 'value'),
 };
 const EXPECTED_OUTPUTS: Record<string, string> = {
-  logits: 'logits',
-  present_key_names: 'present.%d.key',
-  present_value_names: 'present.%d.value',
+  logits: GRAPH_IO.logits,
+  present_key_names: presentName('%d', 'key'),
+  present_value_names: presentName('%d', 'value'),
 };
 
 /**

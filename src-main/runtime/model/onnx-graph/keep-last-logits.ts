@@ -9,9 +9,10 @@ import type { FieldSpan } from './proto-bytes';
 import { modelPartsOf } from './graph-parts';
 import { int64InitializerField, nodeField, valueInfoField, withGraph } from './graph-writes';
 import type { ModelParts, NodeParts } from './graph-parts';
+import { GRAPH_IO } from '../graph-io-names';
 
 /** The input a rewritten graph takes: int64 scalar, how many last positions' logits to compute. */
-export const KEEP_INPUT = 'num_logits_to_keep' as const;
+export const KEEP_INPUT = GRAPH_IO.numLogitsToKeep;
 /** Slice with its starts/ends/axes as inputs (opset 10) and int64 Greater (opset 9). */
 const MIN_OPSET = 11;
 const INT64 = 7;
@@ -34,19 +35,19 @@ const CONSTANT_OPS = new Set(['Constant', 'Transpose', 'Cast', 'Identity', 'Dequ
 /** Rewrites `bytes` (a ModelProto) to take KEEP_INPUT; never changes what the kept rows compute. */
 export function keepLastLogits(bytes: Uint8Array): KeepLastLogits {
   const parts = modelPartsOf(bytes);
-  if (parts.inputs.has(KEEP_INPUT) || parts.inputs.has('logits_to_keep'))
+  if (parts.inputs.has(KEEP_INPUT) || parts.inputs.has(GRAPH_IO.logitsToKeep))
     return { skipped: 'the graph already takes a logits-to-keep input' };
   if (parts.defaultOpset < MIN_OPSET)
     return { skipped: `opset ${parts.defaultOpset} is older than ${MIN_OPSET}` };
-  const logits = parts.outputs.find((o) => o.name === 'logits');
+  const logits = parts.outputs.find((o) => o.name === GRAPH_IO.logits);
   const producerOf = new Map(
     parts.nodes.flatMap((node) => node.outputs.map((name) => [name, node] as const)),
   );
-  const producer = producerOf.get('logits');
+  const producer = producerOf.get(GRAPH_IO.logits);
   if (!logits || !producer) return { skipped: 'no top-level node writes "logits"' };
   // Axis 1 is positions only in [rows, positions, vocab]: any other declared form is left alone.
   if (logits.rank !== 3) return { skipped: `"logits" is not declared as [rows, positions, vocab]` };
-  if ((parts.numReads.get('logits') ?? 0) > 0) return { skipped: 'a node reads "logits"' };
+  if ((parts.numReads.get(GRAPH_IO.logits) ?? 0) > 0) return { skipped: 'a node reads "logits"' };
   const head = headOf(parts, producerOf);
   const edit = head ? beforeHead(head) : onLogits(producer);
   return { bytes: rewrite(bytes, parts, edit, logits.span, logits.elemType), placement: edit.placement };
@@ -58,7 +59,7 @@ export function keepLastLogits(bytes: Uint8Array): KeepLastLogits {
  * logits' rank (3: rows, positions, hidden), so slicing axis 1 keeps positions.
  */
 function headOf(parts: ModelParts, producerOf: Map<string, NodeParts>): NodeParts | null {
-  let node = producerOf.get('logits');
+  let node = producerOf.get(GRAPH_IO.logits);
   while (node && node.domain === '' && PER_POSITION_OPS.has(node.opType)) {
     const input = node.inputs[0]!;
     if (parts.numReads.get(input) !== 1 || parts.outputs.some((o) => o.name === input)) return null;
@@ -104,14 +105,14 @@ function beforeHead(head: NodeParts): Edit {
 
 /** The producer writes all logits under a new name; the slice writes `logits`. */
 function onLogits(producer: NodeParts): Edit {
-  const index = producer.outputs.indexOf('logits');
+  const index = producer.outputs.indexOf(GRAPH_IO.logits);
   return {
     placement: 'on-logits',
     node: producer,
     slot: 'output',
     index,
     full: `${PREFIX}all_logits`,
-    kept: 'logits',
+    kept: GRAPH_IO.logits,
   };
 }
 
@@ -174,5 +175,5 @@ function keepInitializers(): Uint8Array[] {
 
 /** `logits` with its element type and no declared shape (its positions axis is now the kept count). */
 function logitsOutput(elemType: number): Uint8Array {
-  return valueInfoField(12, 'logits', elemType);
+  return valueInfoField(12, GRAPH_IO.logits, elemType);
 }

@@ -9,12 +9,14 @@
  */
 import { modelPartsOf } from './graph-parts';
 import { int64InitializerField, nodeField, valueInfoField, withGraph } from './graph-writes';
+import { GRAPH_IO, presentOf } from '../graph-io-names';
 
 const INT64 = 7;
 
 /** The delta output's name for a `present.N.kind` output. */
 export function deltaNameOf(presentName: string): string {
-  return presentName.replace(/^present\./, 'present_new.');
+  const present = presentOf(presentName);
+  return present ? `present_new.${present.layer}.${present.kind}` : presentName;
 }
 
 /** Slice with its starts/ends/axes as inputs, negative starts from the end (11); GatherND's batch_dims (12). */
@@ -36,8 +38,8 @@ export function addPresentDeltas(bytes: Uint8Array): PresentDeltas {
   const form = parts.opTypes.has('GroupQueryAttention') ? 'gathered' : 'sliced';
   if (parts.defaultOpset < MIN_OPSET[form])
     return { skipped: `opset ${parts.defaultOpset} is older than ${MIN_OPSET[form]}` };
-  if (!parts.inputs.has('input_ids')) return { skipped: 'the graph has no input "input_ids"' };
-  const presents = parts.outputs.filter((o) => /^present\.\d+\.(key|value)$/.test(o.name));
+  if (!parts.inputs.has(GRAPH_IO.inputIds)) return { skipped: 'the graph has no input "input_ids"' };
+  const presents = parts.outputs.filter((o) => presentOf(o.name) !== null);
   if (presents.length === 0) return { skipped: 'the graph has no present.N.key/value outputs' };
   if (parts.outputs.some((o) => o.name.startsWith('present_new.')))
     return { skipped: 'the graph already has present_new outputs' };
@@ -69,7 +71,7 @@ function gatheredDeltas(presents: ReadonlyArray<{ name: string }>): Uint8Array[]
 /** The last input_ids-length columns of each present (a masked graph appends at the end). */
 function slicedDeltas(presents: ReadonlyArray<{ name: string }>): Uint8Array[] {
   return [
-    nodeField(p('Shape'), 'Shape', ['input_ids'], p('ids_shape')),
+    nodeField(p('Shape'), 'Shape', [GRAPH_IO.inputIds], p('ids_shape')),
     nodeField(p('Gather'), 'Gather', [p('ids_shape'), p('one')], p('num_new')),
     nodeField(p('Neg'), 'Neg', [p('num_new')], p('negated')),
     nodeField(p('Reshape'), 'Reshape', [p('negated'), p('one_dim')], p('starts')),
