@@ -13,10 +13,8 @@ import {
 import type { CachedGraph } from './graph-cache';
 import { ModelRunner } from './model-runner';
 import { readGraphSummary } from '../model';
-import type { DecoderIo } from '../model';
-import type { FusionOutcome } from '../model/fuse-at-load/outcome';
-import type { GraphCacheOutcome, LoadJob, StepNodes } from './protocol';
-import type { ExecutionProvider, ProviderOutcome } from './providers';
+import type { GraphCacheOutcome, LoadedReply, LoadJob, StepNodes } from './protocol';
+import type { ExecutionProvider } from './providers';
 import { withProvider } from './providers';
 import { mappedGraphWeights, readGraphMappingData, readWeights, releaseWeights } from './read-weights';
 import { asExportedAfterFailure, removeTemporary, slotGraphOf } from './slot-graph';
@@ -40,21 +38,14 @@ const saveGraphConfig = (job: LoadJob): Record<string, string> => ({
 });
 const CACHED_GRAPH_LEVEL = 'disabled' as const;
 
-/** A loaded slot: its runner, what it holds in host memory, and how the load went. */
-export interface LoadedSlot {
+/**
+ * A loaded slot: its runner and what it holds in host memory, beside how the load went (the
+ * worker's LoadedReply without the wire tag, the host buffer's summary, which `weights` holds,
+ * and the run path, which is chosen after this load: ort-binding/bound-load.ts).
+ */
+export interface LoadedSlot extends Omit<LoadedReply, 'type' | 'host' | 'runPath'> {
   runner: ModelRunner;
   weights: HeldWeights;
-  provider: ProviderOutcome;
-  graphCache: GraphCacheOutcome;
-  readMs: number;
-  buildMs: number;
-  warmupMs: number;
-  stepNodes: StepNodes;
-  /** What load-time fusion decided, and how the graph that runs is fed (the fused graph's, when it fused). */
-  fusion: FusionOutcome;
-  io: DecoderIo;
-  /** Recognizing, rewriting and checking the graph (0 when the load cache answered or fusion did not run). */
-  fuseMs: number;
 }
 
 interface Built {
