@@ -1,7 +1,7 @@
 export { Runtime } from './runtime';
 export { SettingsRefused } from './applied-settings';
 export type { AppliedSettings } from './applied-settings';
-export type { PageSummary, LoadSummary } from './runtime-summary';
+export type { PageSummary, QueueSummary } from './runtime-summary';
 export { slotSessionThreadsOf, slotThreadsOf } from './runtime-parts';
 export * from './settings';
 export { defaultRuntimeOptions } from './runtime-options';

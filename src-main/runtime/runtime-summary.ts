@@ -46,8 +46,8 @@ export function diskSummaryOf(disk: DiskPages | null): DiskSummary {
   return { state, numPages, bytes, budgetBytes, ...disk.counters };
 }
 
-/** Engine load right now: seats in use and requests waiting. */
-export interface LoadSummary {
+/** The request queue right now: seats in use, requests waiting, and their limits. */
+export interface QueueSummary {
   numRunning: number;
   numWaiting: number;
   numSeats: number;
@@ -70,11 +70,11 @@ export function pageSummaryOf(parts: EngineParts, options: RuntimeOptions): Page
 }
 
 /** Requests running and waiting now, against the seats of every slot holding a runner (at least one). */
-export function loadSummaryOf(
+export function queueSummaryOf(
   parts: EngineParts,
   registry: SlotRegistry,
   options: RuntimeOptions,
-): LoadSummary {
+): QueueSummary {
   const { engine } = parts;
   return {
     numRunning: engine.numRunning,

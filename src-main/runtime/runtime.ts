@@ -25,10 +25,10 @@ import { defaultRuntimeOptions } from './runtime-options';
 import type { RuntimeOptions } from './runtime-options';
 import { SettingsRefused } from './applied-settings';
 import type { AppliedSettings } from './applied-settings';
-import { busyReasonOf, loadSummaryOf, pageSummaryOf } from './runtime-summary';
+import { busyReasonOf, queueSummaryOf, pageSummaryOf } from './runtime-summary';
 import { clearConversionCache, conversionCacheOf, convertedDirsInUse } from './model/gguf/conversion-cache';
 import type { ClearedConversions, ConversionCacheState } from './model/gguf/conversion-cache';
-import type { LoadSummary, PageSummary } from './runtime-summary';
+import type { QueueSummary, PageSummary } from './runtime-summary';
 
 /**
  * The inference runtime: model catalogue, slots, context pages, scheduler and engine loop,
@@ -146,7 +146,7 @@ export class Runtime {
         limits: this.options,
         rate: this.rate,
         promptThreads: this.threads,
-        queueNow: () => this.load(),
+        queueNow: () => this.queueSummary(),
       },
       input,
     );
@@ -257,8 +257,9 @@ export class Runtime {
     return pageSummaryOf(this.parts, this.options);
   }
 
-  load(): LoadSummary {
-    return loadSummaryOf(this.parts, this.registry, this.options);
+  /** Requests running and waiting now, against the seats (what `/v1` and engine.stats report). */
+  queueSummary(): QueueSummary {
+    return queueSummaryOf(this.parts, this.registry, this.options);
   }
 
   /**

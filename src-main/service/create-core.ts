@@ -202,7 +202,7 @@ function wire(deps: CoreDeps): () => void {
   });
   let lastStatus = '';
   const timer = setInterval(() => {
-    deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.load() });
+    deps.hub.emit('engine.stats', { atWallMs: deps.clock.wallNow(), ...deps.runtime.queueSummary() });
     // History can become degraded (busy, full) or off at any time, and Settings can change the
     // default model (the picker's "default:" option): tell clients when either changes.
     const status = appStatus(deps);

@@ -39,8 +39,8 @@ export async function generate(
 
 /** Asserts nothing is left held: no running or waiting sequences, no held pages, no active slot. */
 export function expectNothingHeld(runtime: Runtime): void {
-  expect(runtime.load().numRunning).toBe(0);
-  expect(runtime.load().numWaiting).toBe(0);
+  expect(runtime.queueSummary().numRunning).toBe(0);
+  expect(runtime.queueSummary().numWaiting).toBe(0);
   expect(runtime.pageSummary().numHeldPages).toBe(0);
   // The registry's own status, not the seat count again: a slot left `active` with no one seated
   // means its seats and its status drifted apart.

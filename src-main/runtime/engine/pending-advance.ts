@@ -17,8 +17,8 @@ export class PendingAdvance {
     private readonly numNew: number,
   ) {}
 
-  /** An advance done at once (no move to put off, or no token waiting on it). */
-  static now(past: KvBatch, kv: ForwardKv, numNew: number): PendingAdvance {
+  /** Makes one advanced at once (no move to put off, or no token waiting on it). */
+  static alreadyAdvanced(past: KvBatch, kv: ForwardKv, numNew: number): PendingAdvance {
     const pending = new PendingAdvance(past, kv, numNew);
     void pending.batch;
     return pending;

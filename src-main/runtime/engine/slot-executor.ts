@@ -185,7 +185,7 @@ export class SlotExecutor {
     // The first token does not wait for the new columns to be written (or the past to move).
     const advance = work.isLastChunk
       ? new PendingAdvance(batch, result.kv, numNew)
-      : PendingAdvance.now(batch, result.kv, numNew);
+      : PendingAdvance.alreadyAdvanced(batch, result.kv, numNew);
     this.prefilling.set(work.seqId, advance);
     const pages = this.capture(
       () => advance.batch,

@@ -87,7 +87,7 @@ export function slotHandlers(deps: CoreDeps): SlotHandlers {
       if (model instanceof Error) throw new ServiceFailure('not_found', model.message);
       return { numPages: await runtime.forgetDiskPages([model.revisions.modelRevision]) };
     },
-    'engine.stats': () => ({ atWallMs: clock.wallNow(), ...runtime.load() }),
+    'engine.stats': () => ({ atWallMs: clock.wallNow(), ...runtime.queueSummary() }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { LoadSummary } from '../../runtime';
+import type { QueueSummary } from '../../runtime';
 
 /** Weight of the newest request in the moving mean of request durations. */
 const EWMA_WEIGHT = 0.2;
@@ -17,9 +17,9 @@ export class RetryAfterEstimate {
     if (Number.isFinite(e2eMs) && e2eMs >= 0) this.meanE2eMs += EWMA_WEIGHT * (e2eMs - this.meanE2eMs);
   }
 
-  /** Seconds to wait under `load`. */
-  secondsFor(load: LoadSummary): number {
-    const rounds = (load.numWaiting + 1) / Math.max(1, load.numSeats);
+  /** Seconds to wait behind `queue`. */
+  secondsFor(queue: QueueSummary): number {
+    const rounds = (queue.numWaiting + 1) / Math.max(1, queue.numSeats);
     const seconds = Math.ceil((rounds * this.meanE2eMs) / 1000);
     return Math.min(MAX_RETRY_AFTER_S, Math.max(1, seconds));
   }

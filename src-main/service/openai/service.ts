@@ -102,7 +102,7 @@ function submit(
     },
     out,
     {
-      retryAfterS: () => retryAfter.secondsFor(deps.runtime.load()),
+      retryAfterS: () => retryAfter.secondsFor(deps.runtime.queueSummary()),
       onFinished: (outcome) => {
         const reason = outcome.timeline.finishReason;
         if (reason === 'stop' || reason === 'length') retryAfter.observe(outcome.timeline.e2eMs);

@@ -51,7 +51,7 @@ export interface OpenAiModel {
  * the store's runs (then `first_frame.run_id` must name a stored run). CoreDeps satisfies it.
  */
 export interface OpenAiDeps {
-  runtime: Pick<Runtime, 'submit' | 'cancel' | 'models' | 'load' | 'defaultModelId'>;
+  runtime: Pick<Runtime, 'submit' | 'cancel' | 'models' | 'queueSummary' | 'defaultModelId'>;
   clock: Clock;
   store?: { isPersistent: boolean; runs: Pick<RunQueries, 'get'> };
 }

@@ -72,7 +72,7 @@ describe('a client that goes away, and a full queue', () => {
     const controller = new AbortController();
     const numBefore = api.timelines.length;
     const pending = api.client.chat.completions.create(LONG, { signal: controller.signal });
-    await vi.waitFor(() => expect(api.runtime.load().numRunning).toBe(1), WAIT);
+    await vi.waitFor(() => expect(api.runtime.queueSummary().numRunning).toBe(1), WAIT);
     controller.abort();
     await expect(pending).rejects.toThrow();
     const timeline = await vi.waitFor(() => {
@@ -94,9 +94,9 @@ describe('a client that goes away, and a full queue', () => {
         max_tokens: 200,
       });
     const running = ask(0);
-    await vi.waitFor(() => expect(api.runtime.load().numRunning).toBe(1), WAIT);
+    await vi.waitFor(() => expect(api.runtime.queueSummary().numRunning).toBe(1), WAIT);
     const waiting = ask(1);
-    await vi.waitFor(() => expect(api.runtime.load().numWaiting).toBe(1), WAIT);
+    await vi.waitFor(() => expect(api.runtime.queueSummary().numWaiting).toBe(1), WAIT);
     const settled = await Promise.allSettled([running, waiting, ask(2), ask(3), ask(4), ask(5)]);
     const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
     expect(refused).toHaveLength(4);

@@ -109,6 +109,6 @@ describe('a second First Frame host as the remote engine (real HTTP, real stream
     );
     const result = await done;
     expect(result.timeline.finishReason).toBe('cancelled');
-    await expect.poll(() => second.host.runtime.load().numRunning, { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => second.host.runtime.queueSummary().numRunning, { timeout: 20_000 }).toBe(0);
   });
 });

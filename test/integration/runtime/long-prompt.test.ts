@@ -140,7 +140,7 @@ describe('long prompts', () => {
       requestId: 'cancel-while-tokenizing',
       prompt: { kind: 'text', text: freshTextOf(30_000, 'Cancelled') },
     });
-    expect(runtime.load().numWaiting).toBe(1);
+    expect(runtime.queueSummary().numWaiting).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));
     expect(runtime.cancel('cancel-while-tokenizing')).toBe(true);
     expect((await pending).timeline.finishReason).toBe('cancelled');

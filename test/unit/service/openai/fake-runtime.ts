@@ -2,7 +2,7 @@ import type {
   GenerationOutcome,
   GenerationRequest,
   GenerationSink,
-  LoadSummary,
+  QueueSummary,
 } from '../../../../src-main/runtime';
 import type { OpenAiDeps } from '../../../../src-main/service/openai';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
@@ -18,7 +18,7 @@ export interface Script {
 }
 
 /** A runtime stand-in that answers synchronously from a script, with real (manual-clock) timelines. */
-export function fakeRuntime(load: Partial<LoadSummary> = {}) {
+export function fakeRuntime(queue: Partial<QueueSummary> = {}) {
   const clock = new ManualClock();
   const requests: GenerationRequest[] = [];
   const cancelled: string[] = [];
@@ -68,7 +68,7 @@ export function fakeRuntime(load: Partial<LoadSummary> = {}) {
         error: 'architecture gemma3 (supported: llama)',
       },
     ],
-    load: () => ({ numRunning: 4, numWaiting: 8, numSeats: 4, maxQueue: 8, ...load }),
+    queueSummary: () => ({ numRunning: 4, numWaiting: 8, numSeats: 4, maxQueue: 8, ...queue }),
   };
   return { runtime, clock, requests, cancelled, setScript: (next: Script) => (script = next) };
 }
