@@ -144,7 +144,7 @@ describe('every finish reason releases seats and pages', () => {
     const name = TEST_MODEL_ID.split(':')[0]!;
     const variants = runtime.catalogue
       .list()
-      .flatMap((e) => (e.name === name && e.variant ? [e.variant] : []));
+      .flatMap((e) => (e.name === name && e.variant ? [e.modelId.slice(name.length + 1)] : []));
     const result = await generate(runtime, { prompt: chat('Hi'), modelId: `${name}:q3` });
     expect(result.timeline.finishReason).toBe('rejected');
     expect(result.errorCode).toBe('not_found');
