@@ -7,6 +7,8 @@ import { parseModelRef, prepareGguf } from './model';
 import type { ModelCatalogue } from './model';
 import { DiskPages, PageStore } from './pages';
 import type { PageIdentity } from './pages';
+import { prefetchPages } from './pages/page-prefetch';
+import type { PrefetchOutcome } from './pages/page-prefetch';
 import { EngineLoop } from './engine-loop';
 import { Scheduler } from './scheduler';
 import { threadsOf } from './settings';
@@ -151,5 +153,31 @@ export function warmTokenizerOnLoad(registry: SlotRegistry, threads: PromptThrea
     const slot =
       event.toStatus === 'prefetching' ? registry.list().find((s) => s.slotId === event.slotId) : undefined;
     if (slot) threads.warm(slot.model);
+  });
+}
+
+/**
+ * Reads a slot's remembered context back into RAM as its load finishes (prefetchPages), so a
+ * conversation resumed after a restart is a RAM hit; `parts` is read live (an engine rebuild
+ * ends the prefetch). `started` hears each prefetch's outcome promise.
+ */
+export function prefetchPagesOnLoad(
+  registry: SlotRegistry,
+  parts: () => EngineParts | null,
+  started: (outcome: Promise<PrefetchOutcome>) => void,
+): void {
+  registry.onEvent((event) => {
+    if (event.fromStatus !== 'prefetching' || event.toStatus !== 'resident') return;
+    const slot = registry.list().find((s) => s.slotId === event.slotId);
+    const current = parts();
+    const identity = slot?.pageIdentity;
+    if (!slot || !identity || !current?.pages?.disk) return;
+    const { pages, scheduler } = current;
+    started(
+      prefetchPages(pages, identity, {
+        freeBytes: () => scheduler.freeKvBytes(),
+        isCurrent: () => slot.pageIdentity === identity && parts()?.pages === pages,
+      }),
+    );
   });
 }

@@ -9,12 +9,14 @@ import type { ProviderAvailability } from './engine/providers';
 import type { ProviderChoice } from './engine/providers';
 import {
   buildDiskPages,
+  prefetchPagesOnLoad,
   buildEngine,
   buildRegistry,
   slotBuildOptionsOf,
   warmTokenizerOnLoad,
 } from './runtime-parts';
 import type { EngineParts } from './runtime-parts';
+import type { PrefetchOutcome } from './pages/page-prefetch';
 import type { GenerationRequest, GenerationSink } from './scheduler';
 import { applyLevelOf, changedSettings, describeChange, mergeSettings, pickSettings } from './settings';
 import type { RuntimeSettings, SettingsPatch } from './settings';
@@ -42,6 +44,8 @@ export class Runtime {
   private checkedProviders: ProviderAvailability[] | null = null;
   /** Stops a provider probe still running when the runtime closes (its child must not outlive us). */
   private readonly probeStop = new AbortController();
+  /** The latest prefetch of remembered context (prefetchPagesOnLoad), or null before any. */
+  private pagesPrefetch: Promise<PrefetchOutcome | null> = Promise.resolve(null);
 
   private constructor(
     readonly options: RuntimeOptions,
@@ -79,6 +83,17 @@ export class Runtime {
     const disk = buildDiskPages(options);
     const parts = buildEngine(options, catalogue, registry, threads, disk);
     runtime = new Runtime(options, catalogue, registry, parts, new PrefillRate(), threads, disk);
+    const started = runtime;
+    prefetchPagesOnLoad(
+      registry,
+      () => started.parts,
+      (outcome) => {
+        started.pagesPrefetch = outcome.catch((error: unknown) => {
+          options.log.warn('pages', `remembered context not read back: ${(error as Error).message}`);
+          return null;
+        });
+      },
+    );
     return runtime;
   }
 
@@ -308,6 +323,14 @@ export class Runtime {
     return this.registry.onConversion(listener);
   }
 
+  /**
+   * Resolves when the latest prefetch of remembered context into RAM has ended (null: none
+   * ran): what it read and why it stopped.
+   */
+  settlePrefetch(): Promise<PrefetchOutcome | null> {
+    return this.pagesPrefetch;
+  }
+
   /** Stops accepting, cancels in-flight requests, waits for running steps, closes every slot. */
   async close(): Promise<void> {
     const { engine } = this.parts;
@@ -315,6 +338,7 @@ export class Runtime {
     engine.shutdown();
     for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();
+    await this.pagesPrefetch; // it sees its slot gone and ends after the batch it is reading
     await this.threads.close();
     this.parts.dispose();
     await this.disk?.settle();

@@ -89,6 +89,9 @@ export class DiskPages {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private isFull = false;
+  /** Reads a request waits on now: a prefetch waits until none is left (whenNoServingRead). */
+  private numServingReads = 0;
+  private servingReadsDone: (() => void)[] = [];
   private readonly autoBytes: number;
   /** Counters for the pages view. */
   readonly counters = { numWritten: 0, numRead: 0, numRefused: 0, numEvicted: 0 };
@@ -180,9 +183,53 @@ export class DiskPages {
   /**
    * Reads `rows` (a continuation, in order) into fresh shared buffers, checking each file's
    * length and checksum; stops at the first file refused (missing, short, altered), which is
-   * deleted with its row and told to the log. The pages read are marked used.
+   * deleted with its row and told to the log. The pages read are marked used. A request's read
+   * (`isServing`) comes first: a prefetch waits for it between its batches (whenNoServingRead).
    */
-  async read(rows: readonly DiskPageRow[]): Promise<DiskRead> {
+  async read(rows: readonly DiskPageRow[], isServing = true): Promise<DiskRead> {
+    if (!isServing) return this.readRows(rows);
+    this.numServingReads += 1;
+    try {
+      return await this.readRows(rows);
+    } finally {
+      this.numServingReads -= 1;
+      if (this.numServingReads === 0) for (const resolve of this.servingReadsDone.splice(0)) resolve();
+    }
+  }
+
+  /** Resolves once no request is reading from disk (at once when none is). */
+  whenNoServingRead(): Promise<void> {
+    if (this.numServingReads === 0) return Promise.resolve();
+    return new Promise((resolve) => this.servingReadsDone.push(resolve));
+  }
+
+  /**
+   * The indexed pages of one identity as whole chains, each in chain order (a page after its
+   * parent), the chain of the most recently used page first: what a prefetch reads back. A page
+   * whose ancestors are not all on disk could never be found, so it is left out.
+   */
+  recentChains(identity: Omit<PageIdentity, 'slotRevision'>): DiskPageRow[][] {
+    const idKey = diskIdentityKey(identity);
+    const planned = new Set<DiskPageRow>();
+    const chains: DiskPageRow[][] = [];
+    for (const leaf of [...this.byKey.values()].reverse()) {
+      if (planned.has(leaf) || diskIdentityKey(leaf) !== idKey) continue;
+      const chain: DiskPageRow[] = [];
+      let row: DiskPageRow | undefined = leaf;
+      while (row && !planned.has(row)) {
+        chain.push(row);
+        if (row.pageIndex === 0) break;
+        row = this.byKey.get(diskKeyOf(idKey, row.pageIndex - 1, row.parentHash));
+      }
+      if (!row) continue; // an ancestor is gone: the chain breaks before this page
+      chain.reverse();
+      for (const link of chain) planned.add(link);
+      chains.push(chain);
+    }
+    return chains;
+  }
+
+  private async readRows(rows: readonly DiskPageRow[]): Promise<DiskRead> {
     const pages: RestoredPage[] = [];
     let numBytes = 0;
     let refused: string | null = null;

@@ -194,6 +194,16 @@ export class PageStore {
     });
   }
 
+  /** Whether the page at this place of a chain is in RAM now (a prefetch skips reading it). */
+  has(identity: PageIdentity, pageIndex: number, hash: string): boolean {
+    return this.pages.has(pageKey(identity, pageIndex, hash));
+  }
+
+  /** Stores pages a prefetch read back from disk (in chain order), unheld. */
+  insertPrefetched(identity: PageIdentity, read: DiskRead): void {
+    for (const { row, data } of read.pages) this.insertRestored(identity, row, data);
+  }
+
   private insertRestored(identity: PageIdentity, row: DiskPageRow, data: PageData): void {
     if (row.pageSize !== this.pageSize) return; // the page size changed while it was read
     this.touch(this.insert(identity, row.pageIndex, row.parentHash, row.tokenIds, data));

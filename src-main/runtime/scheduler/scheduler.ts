@@ -326,6 +326,11 @@ export class Scheduler {
     this.pages.releaseAll(seq);
   }
 
+  /** Bytes the K/V budget has left now without evicting a cached page (running sequences' next step counted). */
+  freeKvBytes(): number {
+    return this.budget.capacityBytes - this.budget.usedBytes(this.allRunning());
+  }
+
   private allRunning(): Sequence[] {
     return this.seats.allSeated();
   }

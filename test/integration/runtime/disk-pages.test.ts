@@ -6,7 +6,7 @@ import { Runtime } from '../../../src-main/runtime';
 import type { RuntimeOptions } from '../../../src-main/runtime';
 import { openSqliteStore } from '../../../src-main/store';
 import type { Store } from '../../../src-main/store';
-import { TEST_MODELS_DIR, expectNothingHeld, generate } from '../../support/runtime';
+import { TEST_MODELS_DIR, TEST_MODEL_ID, expectNothingHeld, generate } from '../../support/runtime';
 
 const PROMPT = {
   kind: 'text' as const,
@@ -54,6 +54,28 @@ describe('context pages kept on disk across a restart', () => {
       expect(diskRead).toMatchObject({ refused: null });
       expect(diskRead.numPages).toBeGreaterThan(2);
       expect(restored.timeline.numCachedTokens).toBe(diskRead.numPages * 16);
+      expectNothingHeld(second);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('reads the pages back into RAM as the slot loads, so the resumed prompt is a RAM hit with the same greedy tokens', async () => {
+    const first = await start();
+    const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8 });
+    await first.close();
+
+    const second = await start();
+    try {
+      await second.prefetch(TEST_MODEL_ID);
+      const outcome = (await second.settlePrefetch())!;
+      expect(outcome).toMatchObject({ end: 'done' });
+      expect(outcome.numPages).toBeGreaterThan(2);
+      expect(second.pages!.numPages).toBe(outcome.numPages);
+      const resumed = await generate(second, { prompt: PROMPT, maxTokens: 8 });
+      expect(resumed.tokenIds).toEqual(recomputed.tokenIds);
+      expect(resumed.timeline.diagnosis?.diskRead).toBeUndefined();
+      expect(resumed.timeline.numCachedTokens).toBeGreaterThan(2 * 16);
       expectNothingHeld(second);
     } finally {
       await second.close();
