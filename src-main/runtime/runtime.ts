@@ -345,6 +345,14 @@ export class Runtime {
   }
 
   /**
+   * Forgets the remembered context only a deleted conversation reached (pages another stored
+   * conversation shares stay). Resolves with the number of pages removed.
+   */
+  forgetConversationPages(conversationId: string): Promise<number> {
+    return this.disk?.forgetConversation(conversationId) ?? Promise.resolve(0);
+  }
+
+  /**
    * Forgets remembered context kept on disk: every page of the models with these revisions,
    * or every page when `modelRevisions` is null. Resolves with the number of pages removed.
    */

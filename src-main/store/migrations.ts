@@ -181,6 +181,21 @@ CREATE TABLE context_pages (
 CREATE INDEX context_pages_by_use ON context_pages (last_used_wall_ms);
 `;
 
+/**
+ * Schema v8: which remembered context pages each conversation's requests used or wrote, as the
+ * last page (identity, place, chain hash) a request held; the pages before it follow from the
+ * chain. Deleting a conversation forgets the pages no remaining conversation reaches this way.
+ */
+const V8 = `
+CREATE TABLE conversation_pages (
+  conversation_id TEXT NOT NULL,
+  identity_key TEXT NOT NULL,
+  page_index INTEGER NOT NULL,
+  chain_hash TEXT NOT NULL,
+  PRIMARY KEY (conversation_id, identity_key, page_index, chain_hash)
+) WITHOUT ROWID;
+`;
+
 /** What a schema step written in code did, told once it has committed (see migrate). */
 export interface StepReport {
   /** What it converted, for the upgrade's log line. */
@@ -196,7 +211,7 @@ export interface StepReport {
 export type Migration = string | ((db: Database.Database) => StepReport);
 
 /** Every migration in order; migration i takes `user_version` from i to i + 1 (v6: migration-v6.ts). */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7, V8];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

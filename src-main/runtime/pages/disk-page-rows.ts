@@ -23,6 +23,15 @@ export interface DiskPageRow {
   lastUsedWallMs: number;
 }
 
+/** The last page one request of a conversation held: it and the pages before it in its chain are that conversation's. */
+export interface ConversationLeaf {
+  conversationId: string;
+  /** The page identity without the slot revision (diskIdentityKey). */
+  identityKey: string;
+  pageIndex: number;
+  chainHash: string;
+}
+
 /**
  * Where the disk tier keeps its index (the history's `context_pages` table; see
  * store/queries/context-pages.ts). Every call is synchronous and small: a batch of rows per
@@ -34,4 +43,10 @@ export interface DiskPageRows {
   insert(rows: readonly DiskPageRow[]): void;
   remove(fileNames: readonly string[]): void;
   touch(fileNames: readonly string[], atWallMs: number): void;
+  /** Records that a conversation used or wrote the chain ending at this page (kept once). */
+  noteConversation(leaf: ConversationLeaf): void;
+  /** Every conversation's recorded leaves. */
+  conversationLeaves(): ConversationLeaf[];
+  /** Forgets a conversation's leaves (it was deleted). */
+  removeConversation(conversationId: string): void;
 }

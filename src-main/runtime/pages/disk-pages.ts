@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Log } from '../../telemetry/log';
 import { reasonOf } from '../../telemetry/log';
 import { PRIVATE_FILE_MODE, makePrivateFolder } from '../../private-files';
-import type { DiskPageRow, DiskPageRows } from './disk-page-rows';
+import type { ConversationLeaf, DiskPageRow, DiskPageRows } from './disk-page-rows';
 import type { PageData } from './page-data';
 import { sameTokens } from './page-index';
 import { chainHash } from './page-key';
@@ -52,6 +52,8 @@ export interface DiskPagesOptions {
   /** The budget setting read live: bytes, 0 for off, null for automatic (see autoBudgetBytes). */
   budgetBytes(): number | null;
   wallNow(): number;
+  /** Opens a file (fs/promises open; a unit test's seam to make the disk refuse writes). */
+  openFile?: typeof open;
 }
 
 /** Everything but the slot revision: a page on disk outlives the slot session that wrote it. */
@@ -260,6 +262,60 @@ export class DiskPages {
     return rows.length;
   }
 
+  /**
+   * Records that a request of `conversationId` held the chain ending at this page (told once
+   * per page; a failed write is told to the log and only means the page may outlive a delete).
+   */
+  noteConversation(
+    conversationId: string,
+    identity: PageIdentity,
+    pageIndex: number,
+    chainHash: string,
+  ): void {
+    try {
+      this.options.rows.noteConversation({
+        conversationId,
+        identityKey: diskIdentityKey(identity),
+        pageIndex,
+        chainHash,
+      });
+    } catch (error) {
+      this.options.log.warn(
+        'pages',
+        `which conversation used remembered context not saved: ${reasonOf(error)}`,
+      );
+    }
+  }
+
+  /**
+   * A conversation was deleted: removes the files and rows of the pages its requests reached
+   * that no remaining conversation reaches (pages no conversation recorded stay, LRU as ever),
+   * and its records. Resolves with how many pages were removed.
+   */
+  async forgetConversation(conversationId: string): Promise<number> {
+    await this.settle();
+    const mine = new Set<DiskPageRow>();
+    const kept = new Set<DiskPageRow>();
+    for (const leaf of this.options.rows.conversationLeaves())
+      for (const row of this.chainTo(leaf)) (leaf.conversationId === conversationId ? mine : kept).add(row);
+    const rows = [...mine].filter((row) => !kept.has(row));
+    this.options.rows.removeConversation(conversationId);
+    await this.drop(rows);
+    return rows.length;
+  }
+
+  /** The indexed pages of the chain ending at `leaf`, as far back as the disk has them. */
+  private chainTo(leaf: ConversationLeaf): DiskPageRow[] {
+    const rows: DiskPageRow[] = [];
+    let row = this.byKey.get(diskKeyOf(leaf.identityKey, leaf.pageIndex, leaf.chainHash));
+    while (row) {
+      rows.push(row);
+      if (row.pageIndex === 0) break;
+      row = this.byKey.get(diskKeyOf(leaf.identityKey, row.pageIndex - 1, row.parentHash));
+    }
+    return rows;
+  }
+
   /** Writes what is queued now and waits until every write in flight is indexed. */
   async settle(): Promise<void> {
     if (this.timer) {
@@ -348,7 +404,7 @@ export class DiskPages {
     const file = this.fileOf(row);
     const temp = `${file}.${process.pid}${TEMP_SUFFIX}`;
     try {
-      const handle = await open(temp, 'w', PRIVATE_FILE_MODE);
+      const handle = await (this.options.openFile ?? open)(temp, 'w', PRIVATE_FILE_MODE);
       try {
         await handle.writeFile(bytes);
         await handle.sync();

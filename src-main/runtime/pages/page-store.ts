@@ -194,6 +194,11 @@ export class PageStore {
     });
   }
 
+  /** A request of `conversationId` held pages up to `last`: the disk tier records it (see DiskPages.forgetConversation). */
+  noteConversation(conversationId: string, last: CachedPage): void {
+    this.disk?.noteConversation(conversationId, last.identity, last.pageIndex, last.hash);
+  }
+
   /** Whether the page at this place of a chain is in RAM now (a prefetch skips reading it). */
   has(identity: PageIdentity, pageIndex: number, hash: string): boolean {
     return this.pages.has(pageKey(identity, pageIndex, hash));

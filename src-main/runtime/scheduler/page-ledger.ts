@@ -55,8 +55,11 @@ export class PageLedger {
     }
   }
 
-  /** Releases every page `seq` holds (it finished or was preempted); they stay cached. */
+  /** Releases every page `seq` holds (it finished or was preempted; they stay cached), recording its conversation reached them. */
   releaseAll(seq: Sequence): void {
+    const last = this.held.get(seq)?.at(-1);
+    const { conversationId } = seq.request;
+    if (last && conversationId) this.store?.noteConversation(conversationId, last);
     for (const page of this.held.get(seq) ?? NONE) this.store?.release(page);
     this.held.delete(seq);
   }

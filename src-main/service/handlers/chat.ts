@@ -60,9 +60,12 @@ export function chatHandlers(deps: CoreDeps): ChatHandlers {
       chats.renameConversation(conversationId, title);
       return summaryOf(conversationOrFail(conversationId));
     },
-    'chat.deleteConversation': ({ conversationId }) => ({
-      isDeleted: chats.deleteConversation(conversationId),
-    }),
+    'chat.deleteConversation': async ({ conversationId }) => {
+      const isDeleted = chats.deleteConversation(conversationId);
+      // Its remembered context goes with it, but for pages another conversation shares.
+      if (isDeleted) await deps.runtime.forgetConversationPages(conversationId);
+      return { isDeleted };
+    },
     'chat.search': ({ query, limit }) =>
       chats
         .search(query, limit ?? 100)

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DiskPageRow, DiskPageRows } from '../../runtime/pages';
+import type { ConversationLeaf } from '../../runtime/pages/disk-page-rows';
 
 interface StoredRow {
   file_name: string;
@@ -16,7 +17,10 @@ interface StoredRow {
   last_used_wall_ms: number;
 }
 
-/** The disk tier's page index over the history's `context_pages` table (schema v7). */
+/**
+ * The disk tier's page index over the history's `context_pages` table (schema v7), and which
+ * conversation reached which page over `conversation_pages` (v8).
+ */
 export function contextPageQueries(db: Database.Database): DiskPageRows {
   const all = db.prepare('SELECT * FROM context_pages ORDER BY last_used_wall_ms, rowid');
   const insert = db.prepare(
@@ -37,7 +41,19 @@ export function contextPageQueries(db: Database.Database): DiskPageRows {
   const touchAll = db.transaction((names: readonly string[], atWallMs: number) => {
     for (const name of names) touch.run(atWallMs, name);
   });
+  const note = db.prepare(
+    `INSERT OR IGNORE INTO conversation_pages (conversation_id, identity_key, page_index, chain_hash)
+     VALUES (@conversationId, @identityKey, @pageIndex, @chainHash)`,
+  );
+  const leaves = db.prepare(
+    `SELECT conversation_id AS conversationId, identity_key AS identityKey, page_index AS pageIndex,
+       chain_hash AS chainHash FROM conversation_pages`,
+  );
+  const removeConversation = db.prepare('DELETE FROM conversation_pages WHERE conversation_id = ?');
   return {
+    noteConversation: (leaf) => void note.run(leaf),
+    conversationLeaves: () => leaves.all() as ConversationLeaf[],
+    removeConversation: (conversationId) => void removeConversation.run(conversationId),
     all: () => (all.all() as StoredRow[]).map(fromStored),
     insert: (rows) => insertAll(rows),
     remove: (names) => removeAll(names),

@@ -41,10 +41,11 @@ describe('context pages kept on disk across a restart', () => {
 
   it('gives after a restart the same greedy tokens as computing the prompt anew, from pages read off disk', async () => {
     const first = await start();
-    const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8 });
+    const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8, conversationId: 'c1' });
     expect(recomputed.timeline.diagnosis?.diskRead).toBeUndefined();
     await first.close();
     expect(store.contextPages!.all().length).toBeGreaterThan(2);
+    expect(store.contextPages!.conversationLeaves()).toMatchObject([{ conversationId: 'c1' }]);
 
     const second = await start();
     try {

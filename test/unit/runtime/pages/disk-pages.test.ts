@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAIN_ROOT, DiskPages, PageStore } from '../../../../src-main/runtime/pages';
 import type { DiskPageRows, PageIdentity } from '../../../../src-main/runtime/pages';
+import { open } from 'node:fs/promises';
 import { openSqliteStore } from '../../../../src-main/store';
 import type { Store } from '../../../../src-main/store';
 import { IDENTITY, TOKENS } from '../../../support/pages';
@@ -46,7 +47,7 @@ describe('DiskPages', () => {
     disk: DiskPages,
     identity: PageIdentity = IDENTITY,
     tokens: number[] = TOKENS,
-  ): Promise<void> {
+  ): Promise<string> {
     const pages = new PageStore(8, disk);
     let parent = CHAIN_ROOT;
     for (let p = 0; p < 5; p++) {
@@ -56,6 +57,7 @@ describe('DiskPages', () => {
     }
     pages.markFilled(identity); // the slot's worker replied again: the pages hold their bytes
     await disk.settle();
+    return parent;
   }
   /** A restarted process: a fresh store connection and tier over the same folder. */
   function restart(): DiskPages {
@@ -248,5 +250,60 @@ describe('DiskPages', () => {
     pages.markFilled(other);
     await disk.settle();
     expect(disk.numPages).toBe(1);
+  });
+
+  it('deleting a conversation removes the pages only it reached; a page another conversation shares stays', async () => {
+    const disk = openTier();
+    const shared = TOKENS.slice(0, 16);
+    const other = [...shared, ...TOKENS.slice(16).map((t) => t + 1000)];
+    const lastOfMine = await spillAll(disk);
+    const lastOfOther = await spillAll(disk, IDENTITY, other);
+    expect(disk.numPages).toBe(8); // pages 0 and 1 are the same in both chains
+    disk.noteConversation('mine', IDENTITY, 4, lastOfMine);
+    disk.noteConversation('other', IDENTITY, 4, lastOfOther);
+
+    expect(await disk.forgetConversation('mine')).toBe(3);
+    expect(disk.numPages).toBe(5);
+    expect(readdirSync(pagesDir())).toHaveLength(5);
+    const restarted = restart(); // the rows say the same after a restart
+    expect(restarted.numPages).toBe(5);
+    expect(await restarted.forgetConversation('other')).toBe(5);
+    expect(store.contextPages!.all()).toHaveLength(0);
+    expect(readdirSync(pagesDir())).toHaveLength(0);
+    expect(store.contextPages!.conversationLeaves()).toHaveLength(0);
+  });
+
+  it('stops writing when the disk is full, says so once, and goes on serving from RAM', async () => {
+    const full = ((file: string, flags: string, mode?: number) =>
+      flags === 'w'
+        ? Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))
+        : open(file, flags, mode)) as typeof open;
+    const disk = new DiskPages({
+      dir: pagesDir(),
+      rows: store.contextPages!,
+      log: { warn: (_topic, message) => void warnings.push(message) },
+      budgetBytes: () => budgetBytes,
+      wallNow: () => wallMs,
+      openFile: full,
+    });
+    const pages = new PageStore(8, disk);
+    let parent = CHAIN_ROOT;
+    for (let p = 0; p < 5; p++) {
+      const page = pages.insertHeld(IDENTITY, p, parent, TOKENS.slice(p * 8, (p + 1) * 8), bytesOf(p));
+      pages.release(page);
+      parent = page.hash;
+    }
+    pages.markFilled(IDENTITY);
+    await disk.settle();
+    await spillAll(
+      disk,
+      IDENTITY,
+      TOKENS.map((t) => t + 5000),
+    ); // later pages are not even tried
+    expect(disk.state).toBe('full');
+    expect(warnings.filter((w) => w.includes('disk is full'))).toHaveLength(1);
+    expect(disk.numPages).toBe(0);
+    expect(readdirSync(pagesDir())).toHaveLength(0);
+    expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(5);
   });
 });
