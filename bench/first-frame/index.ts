@@ -209,14 +209,17 @@ export async function run(argv: string[]): Promise<number> {
 function restartHitJson(r: RestartHitResult) {
   return {
     boundary:
-      'server TTFT of a conversation of conversation_tokens + ~20 new tokens, 1 output token: recomputed (paging off), RAM hit (same process), restart hit (fresh runtime on the same data folder; slot loaded before the request)',
+      'server TTFT of a conversation of conversation_tokens + ~20 new tokens, 1 output token: recomputed (paging off), RAM hit (same process), restart hit (fresh runtime on the same data folder, slot loaded before the request; restart_hit_*: sent after an unrelated request and the end of the prefetch of its pages into RAM; immediate_restart_hit_*: sent the moment the slot finished loading, racing the prefetch, session cold)',
     statistic:
-      'median over runs; disk read: the diagnosis diskRead (main-thread stamps around reading, checking and storing the pages)',
+      "median over runs; disk read: the immediate hits' diagnosis diskRead (main-thread stamps around reading, checking and storing the pages)",
     conversation_tokens: r.conversationTokens,
     runs: r.numRuns,
     file_cache: r.fileCache,
     ram_hit_ttft_ms: r.ramHitTtftMs,
     restart_hit_ttft_ms: r.restartHitTtftMs,
+    immediate_restart_hit_ttft_ms: r.immediateRestartHitTtftMs,
+    last_immediate_parts_ms: r.lastImmediateParts,
+    prefetched_pages: r.numPrefetchedPages,
     recompute_ttft_ms: r.recomputeTtftMs,
     disk_read_ms: r.diskReadMs,
     disk_read_bytes: r.diskReadBytes,
@@ -225,6 +228,7 @@ function restartHitJson(r: RestartHitResult) {
     last_restart_parts_ms: r.lastRestartParts,
     last_restart_cached_tokens: r.lastRestartCachedTokens,
     restart_hit_ttft_over_ram_hit: r.ratios.restartOverRamHit,
+    immediate_restart_hit_ttft_over_ram_hit: r.ratios.immediateRestartOverRamHit,
     restart_hit_ttft_over_recompute: r.ratios.restartOverRecompute,
     disk_read_share_of_plain_read: r.ratios.readShareOfPlainRead,
     after_route_ms: {

@@ -23,8 +23,16 @@ export interface RestartHitResult {
   /** Whether the OS file cache was dropped before each restart hit (needs root), and how. */
   fileCache: string;
   ramHitTtftMs: number;
+  /** After the pause: an unrelated request answered and the prefetch of its pages ended. */
   restartHitTtftMs: number;
+  /** Sent as soon as the slot finished loading (the prefetch just started; a cold session). */
+  immediateRestartHitTtftMs: number;
+  /** The TTFT parts (ms) of the last immediate restart hit. */
+  lastImmediateParts: Record<string, number>;
+  /** Pages the last paused restart's prefetch read back into RAM. */
+  numPrefetchedPages: number;
   recomputeTtftMs: number;
+  /** The immediate hits' own disk read (median over those that read any; 0 when none did). */
   diskReadMs: number;
   diskReadBytes: number;
   /** Bytes a plain sequential read of the same files moves per ms (MB/s as bytes/ms × 1e-3). */
@@ -37,6 +45,7 @@ export interface RestartHitResult {
   afterRoute: { ramHitMs: number; restartHitMs: number; recomputeMs: number };
   ratios: {
     restartOverRamHit: number;
+    immediateRestartOverRamHit: number;
     restartOverRecompute: number;
     restartOverRamHitAfterRoute: number;
     restartOverRecomputeAfterRoute: number;
@@ -48,9 +57,10 @@ export interface RestartHitResult {
  * A `conversationTokens` conversation answered three ways on one model: recomputed (paging off),
  * from RAM pages (the same process), and after a restart from the pages its first process wrote
  * to disk (a fresh runtime and history connection on the same data folder, the OS file cache
- * dropped first where this process may). Each restart run starts its own runtime, loads the
- * slot and answers one unrelated request before the measured one, so neither the slot load nor
- * a cold session or tokenizer thread is in the figure.
+ * dropped first where this process may). Each run restarts twice: once sending the measured
+ * request the moment the slot has loaded (the immediate figure: it races the prefetch), once
+ * after an unrelated request and the prefetch's end (the paused figure, the targets' main one).
+ * The slot load is in neither figure.
  */
 export async function measureRestartHit(
   common: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'>,
@@ -99,30 +109,47 @@ export async function measureRestartHit(
     const diskBytes = store.contextPages!.all().reduce((sum, row) => sum + row.numBytes, 0);
     const numDiskTokens = store.contextPages!.all().reduce((sum, row) => sum + row.pageSize, 0);
     const restart: number[] = [];
+    const immediate: number[] = [];
     const readMs: number[] = [];
     const readBytes: number[] = [];
     let fileCache = '';
     let lastRestartParts: Record<string, number> = {};
     let lastRestartCachedTokens = 0;
+    let lastImmediateParts: Record<string, number> = {};
+    let numPrefetchedPages = 0;
     for (let i = 0; i < numRuns; i++) {
-      // The OS cache is dropped before the process starts, as after a reboot; the slot load and
-      // an unrelated request then warm the session and the tokenizer thread, so the measured
-      // request differs from a RAM hit only in where its pages come from.
+      // Sent at once: the slot load has just started reading its pages back into RAM; the
+      // request's own read takes what the prefetch has not read yet (its session is cold too).
       fileCache = dropFileCache();
+      const cold = await start();
+      try {
+        const hit = (await request(cold, modelId, textOf(numRuns + i), 1)).timeline;
+        if (hit.numCachedTokens === 0) throw new Error('the restart found no pages on disk');
+        immediate.push(hit.ttftMs!);
+        const diskRead = hit.diagnosis?.diskRead;
+        lastImmediateParts = { ...deriveBarParts(hit.parts, diskRead), unattributed: hit.unattributedMs };
+        if (diskRead && diskRead.numPages > 0) {
+          readMs.push(diskRead.readMs);
+          readBytes.push(diskRead.numBytes);
+        }
+      } finally {
+        await cold.close();
+      }
+      // After a realistic pause: the OS cache is dropped before the process starts, as after a
+      // reboot; the slot load and an unrelated request then warm the session and the tokenizer
+      // thread, and the prefetch has ended, so the measured request is a RAM hit again.
+      dropFileCache();
       const runtime = await start();
       try {
         await request(runtime, modelId, promptOfTokens(tokenizer, 300, 99 + i), 1);
-        const hit = await request(runtime, modelId, textOf(numRuns + i), 1);
-        const diskRead = hit.timeline.diagnosis?.diskRead;
-        if (!diskRead || diskRead.numPages === 0) throw new Error('the restart found no pages on disk');
+        numPrefetchedPages = (await runtime.settlePrefetch())?.numPages ?? 0;
+        const hit = await request(runtime, modelId, textOf(2 * numRuns + i), 1);
+        if (hit.timeline.numCachedTokens === 0) throw new Error('the restart found no pages on disk');
         restart.push(hit.timeline.ttftMs!);
         afterRoute.restart.push(routeless(hit.timeline));
-        // As the answer's bar draws them: the disk read its own part, cut from queue.
-        const parts = deriveBarParts(hit.timeline.parts, diskRead);
+        const parts = deriveBarParts(hit.timeline.parts, hit.timeline.diagnosis?.diskRead);
         lastRestartParts = { ...parts, unattributed: hit.timeline.unattributedMs };
         lastRestartCachedTokens = hit.timeline.numCachedTokens;
-        readMs.push(diskRead.readMs);
-        readBytes.push(diskRead.numBytes);
       } finally {
         await runtime.close();
       }
@@ -136,9 +163,12 @@ export async function measureRestartHit(
       fileCache,
       ramHitTtftMs: median(ram),
       restartHitTtftMs: median(restart),
+      immediateRestartHitTtftMs: median(immediate),
+      lastImmediateParts,
+      numPrefetchedPages,
       recomputeTtftMs: median(recompute),
-      diskReadMs: median(readMs),
-      diskReadBytes: median(readBytes),
+      diskReadMs: readMs.length > 0 ? median(readMs) : 0,
+      diskReadBytes: readBytes.length > 0 ? median(readBytes) : 0,
       plainReadBytesPerMs,
       writtenBytesPerToken: numDiskTokens > 0 ? diskBytes / numDiskTokens : 0,
       lastRestartParts,
@@ -153,10 +183,12 @@ export async function measureRestartHit(
       ...result,
       ratios: {
         restartOverRamHit: result.restartHitTtftMs / result.ramHitTtftMs,
+        immediateRestartOverRamHit: result.immediateRestartHitTtftMs / result.ramHitTtftMs,
         restartOverRecompute: result.restartHitTtftMs / result.recomputeTtftMs,
         restartOverRamHitAfterRoute: result.afterRoute.restartHitMs / result.afterRoute.ramHitMs,
         restartOverRecomputeAfterRoute: result.afterRoute.restartHitMs / result.afterRoute.recomputeMs,
-        readShareOfPlainRead: result.diskReadBytes / result.diskReadMs / plainReadBytesPerMs,
+        readShareOfPlainRead:
+          result.diskReadMs > 0 ? result.diskReadBytes / result.diskReadMs / plainReadBytesPerMs : 0,
       },
     };
   } finally {
@@ -174,7 +206,14 @@ export function restartHitChecks(r: RestartHitResult): TargetCheck[] {
       measured: r.ratios.restartOverRamHit,
       target: '≤ 1.3',
       isMet: r.ratios.restartOverRamHit <= 1.3,
-      how: `${how}: ${r.restartHitTtftMs.toFixed(1)} / ${r.ramHitTtftMs.toFixed(1)} ms (without route, where a restart also re-tokenizes the whole text: ${r.ratios.restartOverRamHitAfterRoute.toFixed(2)})`,
+      how: `${how}, sent after the prefetch ended: ${r.restartHitTtftMs.toFixed(1)} / ${r.ramHitTtftMs.toFixed(1)} ms (without route, where a restart also re-tokenizes the whole text: ${r.ratios.restartOverRamHitAfterRoute.toFixed(2)})`,
+    },
+    {
+      name: 'immediate_restart_hit_ttft_over_ram_hit',
+      measured: r.ratios.immediateRestartOverRamHit,
+      target: '≤ 1.3',
+      isMet: r.ratios.immediateRestartOverRamHit <= 1.3,
+      how: `${how}, sent the moment the slot finished loading (prefetch just started, session cold): ${r.immediateRestartHitTtftMs.toFixed(1)} / ${r.ramHitTtftMs.toFixed(1)} ms`,
     },
     {
       name: 'restart_hit_ttft_over_recompute',
