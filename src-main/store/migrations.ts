@@ -196,6 +196,16 @@ CREATE TABLE conversation_pages (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * Schema v9: the read of remembered context from disk as its own column (a share of queue_ms,
+ * as the answer's bar draws it), filled for stored rows from their diagnosis.
+ */
+const V9 = `
+ALTER TABLE requests ADD COLUMN disk_read_ms REAL;
+UPDATE requests SET disk_read_ms = coalesce(json_extract(diagnosis_json, '$.diskRead.readMs'), 0)
+  WHERE diagnosis_json IS NOT NULL;
+`;
+
 /** What a schema step written in code did, told once it has committed (see migrate). */
 export interface StepReport {
   /** What it converted, for the upgrade's log line. */
@@ -211,7 +221,7 @@ export interface StepReport {
 export type Migration = string | ((db: Database.Database) => StepReport);
 
 /** Every migration in order; migration i takes `user_version` from i to i + 1 (v6: migration-v6.ts). */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7, V8];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7, V8, V9];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -87,6 +87,11 @@ export const TIMELINE_COLUMNS: readonly TimelineColumn[] = [
     value: (t) => t.parts[part],
   })),
   own('unattributed_ms', 'ms', 'unattributedMs'),
+  // A share of queue_ms, not an eleventh part: the parts still sum to TTFT. 0 when nothing was
+  // read from disk; unknown for a timeline without a diagnosis.
+  derived('disk_read_ms', 'ms (inside queue_ms)', 'both', (t) =>
+    t.diagnosis ? (t.diagnosis.diskRead?.readMs ?? 0) : null,
+  ),
   own('num_prompt_tokens', 'tokens', 'numPromptTokens'),
   own('num_cached_tokens', 'tokens', 'numCachedTokens'),
   own('num_output_tokens', 'tokens', 'numOutputTokens'),

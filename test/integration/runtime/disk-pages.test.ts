@@ -6,6 +6,7 @@ import { Runtime } from '../../../src-main/runtime';
 import type { RuntimeOptions } from '../../../src-main/runtime';
 import { openSqliteStore } from '../../../src-main/store';
 import type { Store } from '../../../src-main/store';
+import { TIMELINE_COLUMNS } from '../../../src-main/telemetry/timeline';
 import { TEST_MODELS_DIR, TEST_MODEL_ID, expectNothingHeld, generate } from '../../support/runtime';
 
 const PROMPT = {
@@ -55,6 +56,10 @@ describe('context pages kept on disk across a restart', () => {
       expect(diskRead).toMatchObject({ refused: null });
       expect(diskRead.numPages).toBeGreaterThan(2);
       expect(restored.timeline.numCachedTokens).toBe(diskRead.numPages * 16);
+      // Stored and exported as its own column, a share of queue_ms (the parts still sum to TTFT).
+      const column = TIMELINE_COLUMNS.find((c) => c.name === 'disk_read_ms')!;
+      expect(column.value(restored.timeline)).toBe(diskRead.readMs);
+      expect(restored.timeline.parts.queue).toBeGreaterThanOrEqual(diskRead.readMs);
       expectNothingHeld(second);
     } finally {
       await second.close();

@@ -3,6 +3,9 @@ import type { Timeline } from '../../../src-main/telemetry/timeline';
 import { REQUEST_COLUMNS, toRequestParams } from '../../../src-main/store/codec/timeline-row';
 import { MIGRATIONS } from '../../../src-main/store/migrations';
 
+/** `requests` columns added after schema v5 (v9: disk_read_ms). */
+const LATER_COLUMNS: ReadonlySet<string> = new Set(['disk_read_ms']);
+
 /**
  * Writes a database at schema v5 holding `timelines` as that schema's writer stored them: every
  * column as today, but the transitions as JSON text in `transitions_json`.
@@ -15,7 +18,11 @@ export function writeV5Database(path: string, timelines: readonly Timeline[]): v
   }
   db.pragma('user_version = 5');
   const transitionsIndex = REQUEST_COLUMNS.indexOf('transitions_f64');
-  const columns = REQUEST_COLUMNS.map((c, i) => (i === transitionsIndex ? 'transitions_json' : c));
+  // Columns a later schema added are not in a v5 file.
+  const isLater = (c: string) => LATER_COLUMNS.has(c);
+  const columns = REQUEST_COLUMNS.map((c, i) => (i === transitionsIndex ? 'transitions_json' : c)).filter(
+    (c) => !isLater(c),
+  );
   const insert = db.prepare(
     `INSERT INTO requests (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
   );
@@ -23,7 +30,7 @@ export function writeV5Database(path: string, timelines: readonly Timeline[]): v
     for (const t of timelines) {
       const params = toRequestParams(t);
       params[transitionsIndex] = JSON.stringify(t.transitions);
-      insert.run(params);
+      insert.run(params.filter((_, i) => !isLater(REQUEST_COLUMNS[i]!)));
     }
   })();
   db.close();
