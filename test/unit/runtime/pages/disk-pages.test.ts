@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAIN_ROOT, DiskPages, PageStore } from '../../../../src-main/runtime/pages';
 import type { DiskPageRows, PageIdentity } from '../../../../src-main/runtime/pages';
 import { open } from 'node:fs/promises';
+import { prefetchPages } from '../../../../src-main/runtime/pages/page-prefetch';
 import { openSqliteStore } from '../../../../src-main/store';
 import type { Store } from '../../../../src-main/store';
 import { IDENTITY, TOKENS } from '../../../support/pages';
@@ -305,5 +306,39 @@ describe('DiskPages', () => {
     expect(disk.numPages).toBe(0);
     expect(readdirSync(pagesDir())).toHaveLength(0);
     expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(5);
+  });
+
+  it("prefetches a restarted tier's pages into RAM, newest chain first, and stops before the budget would evict", async () => {
+    await spillAll(openTier());
+    await spillAll(
+      openTier(),
+      IDENTITY,
+      TOKENS.map((t) => t + 1000),
+    ); // used last
+    const nextSession = { ...IDENTITY, slotRevision: 2 };
+    const room = (freeBytes: number) => ({ freeBytes: () => freeBytes, isCurrent: () => true });
+
+    const tight = new PageStore(8, restart());
+    const chains = tight.disk!.recentChains(nextSession);
+    expect(chains.map((chain) => chain[0]!.tokenIds[0])).toEqual([1100, 100]);
+    expect(await prefetchPages(tight, nextSession, room(4 * PAGE_BYTES))).toMatchObject({
+      numPages: 0,
+      end: 'budget',
+    });
+    expect(tight.numPages).toBe(0);
+
+    const roomy = new PageStore(8, restart());
+    expect(await prefetchPages(roomy, nextSession, room(Infinity))).toMatchObject({
+      numPages: 10,
+      end: 'done',
+    });
+    expect(roomy.lookup(nextSession, TOKENS, 5)).toHaveLength(5);
+    expect(
+      roomy.lookup(
+        nextSession,
+        TOKENS.map((t) => t + 1000),
+        5,
+      ),
+    ).toHaveLength(5);
   });
 });
