@@ -22,6 +22,7 @@ import { measureThreadHops } from './thread-hops';
 import { print, printStatus } from '../../src-main/printable';
 import { measureRestartHit, restartHitChecks } from './restart-hit';
 import type { RestartHitResult } from './restart-hit';
+import { measureSpillItl, spillItlCheck } from './spill-itl';
 
 /** `npm run bench -- first-frame …`: measures each case, prints the table and target checks; resolves with the exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -33,7 +34,10 @@ export async function run(argv: string[]): Promise<number> {
       runs: { type: 'string', default: '10' },
       json: { type: 'boolean', default: false },
       threads: { type: 'string' },
-      /** `restart-hit`: only the remembered-context case (a restart hit against a RAM hit and a recompute). */
+      /**
+       * `restart-hit`: only the remembered-context case (a restart hit against a RAM hit and a
+       * recompute); `spill-itl`: only a decode step's ITL while pages are written to disk.
+       */
       only: { type: 'string' },
       'conversation-tokens': { type: 'string', default: '2000' },
     },
@@ -91,6 +95,19 @@ export async function run(argv: string[]): Promise<number> {
       log,
     );
   try {
+    if (values.only === 'spill-itl') {
+      const tokens = Number(values['conversation-tokens']);
+      const result = await measureSpillItl(
+        common,
+        modelId,
+        entry.model.folder.tokenizer,
+        tokens,
+        ctx.numRuns,
+        log,
+      );
+      print(JSON.stringify({ spill_itl: result, targets: [spillItlCheck(result)] }, null, 2));
+      return 0;
+    }
     if (values.only === 'restart-hit') {
       await unpaged.prefetch(modelId);
       const result = await restartHit();
