@@ -46,6 +46,8 @@ export class Runtime {
   private readonly probeStop = new AbortController();
   /** The latest prefetch of remembered context (prefetchPagesOnLoad), or null before any. */
   private pagesPrefetch: Promise<PrefetchOutcome | null> = Promise.resolve(null);
+  /** Every prefetch not ended yet (one per slot loading): close waits for them all. */
+  private readonly pagesPrefetches = new Set<Promise<PrefetchOutcome | null>>();
 
   private constructor(
     readonly options: RuntimeOptions,
@@ -88,10 +90,13 @@ export class Runtime {
       registry,
       () => started.parts,
       (outcome) => {
-        started.pagesPrefetch = outcome.catch((error: unknown) => {
+        const ended = outcome.catch((error: unknown) => {
           options.log.warn('pages', `remembered context not read back: ${(error as Error).message}`);
           return null;
         });
+        started.pagesPrefetch = ended;
+        started.pagesPrefetches.add(ended);
+        void ended.then(() => started.pagesPrefetches.delete(ended));
       },
     );
     return runtime;
@@ -338,7 +343,8 @@ export class Runtime {
     engine.shutdown();
     for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();
-    await this.pagesPrefetch; // it sees its slot gone and ends after the batch it is reading
+    // Each sees its slot gone and ends after the batch it is reading.
+    await Promise.all(this.pagesPrefetches);
     await this.threads.close();
     this.parts.dispose();
     await this.disk?.settle();

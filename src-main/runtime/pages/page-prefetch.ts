@@ -35,7 +35,7 @@ export async function prefetchPages(
 ): Promise<PrefetchOutcome> {
   const outcome: PrefetchOutcome = { numPages: 0, numBytes: 0, end: 'done' };
   const disk = store.disk;
-  if (!disk) return outcome;
+  if (!disk || disk.state === 'off') return outcome; // budget 0: what is on disk is not to be used
   for (const chain of disk.recentChains(identity)) {
     for (let from = 0; from < chain.length; from += PREFETCH_BATCH_PAGES) {
       await yieldTurn();
