@@ -1,5 +1,6 @@
 import { EVENTS, failure, METHODS, ServiceErrorSchema } from '../../src-main/service/contract';
 import type { MethodName, MethodOutput, PushedEvent, Result } from '../../src-main/service/contract';
+import { plainIssueWords } from './plain-issues';
 
 /**
  * Checks a raw answer against the contract: an `ok` value must match the method's output
@@ -12,10 +13,16 @@ export function validateResult<M extends MethodName>(method: M, raw: unknown): R
   if (raw.ok === true && 'value' in raw) {
     const parsed = METHODS[method].output.safeParse(raw.value);
     if (parsed.success) return { ok: true, value: parsed.data as MethodOutput<M> };
-    return failure('internal', `${method}: the answer does not match the contract: ${parsed.error.message}`);
+    // The issues go to the console; the window says what it means for the user.
+    console.warn(`[bridge] ${method} answered outside the contract`, parsed.error.issues);
+    return failure(
+      'internal',
+      `${method}: the host answered in a form this window does not know (reload the window)`,
+    );
   }
   const error = ServiceErrorSchema.safeParse('error' in raw ? raw.error : undefined);
-  return error.success ? { ok: false, error: error.data } : failure('internal', `${method}: malformed error`);
+  if (!error.success) return failure('internal', `${method}: malformed error`);
+  return { ok: false, error: { ...error.data, message: plainIssueWords(error.data.message) } };
 }
 
 /** The events of a raw batch that match the contract; the others are dropped with a warning. */
