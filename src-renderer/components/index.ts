@@ -10,6 +10,7 @@ export { PartLegend } from './PartLegend';
 export { describeSlice, TtftBar } from './TtftBar';
 export { useNow, usePolling } from './use-ticker';
 export { CopyButton } from './CopyButton';
+export { cancelOnEscape } from './cancel-on-escape';
 export { copyText } from './copy-text';
 export { Markdown } from './markdown/Markdown';
 export { saveTextFile } from './save-file';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../store';
 import { useSlice } from '../../store';
-import { formatClock, saveTextFile } from '../../components';
+import { cancelOnEscape, formatClock, saveTextFile } from '../../components';
 
 type Mode = 'idle' | 'renaming' | 'exporting' | 'confirm-delete';
 
@@ -100,8 +100,14 @@ function ExportMenu(props: { conversation: ConversationSummary; onDone(): void }
     props.onDone();
   };
   return (
-    <div className="row-panel" role="group" aria-label="Export">
-      <button type="button" className="small" data-testid="export-json" onClick={() => void save('json')}>
+    <div className="row-panel" role="group" aria-label="Export" onKeyDown={cancelOnEscape(props.onDone)}>
+      <button
+        type="button"
+        className="small"
+        data-testid="export-json"
+        onClick={() => void save('json')}
+        autoFocus
+      >
         JSON (with timelines)
       </button>
       <button
@@ -127,6 +133,7 @@ function DeleteConfirm(props: { conversation: ConversationSummary; onDone(): voi
       role="alertdialog"
       aria-label="Delete conversation"
       data-testid="delete-confirm"
+      onKeyDown={cancelOnEscape(props.onDone)}
     >
       <span>
         Delete “{props.conversation.title}” and its {props.conversation.numMessages} messages?

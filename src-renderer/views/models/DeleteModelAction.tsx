@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ModelEntry, ModelRemoval } from '../../../src-main/service/contract';
-import { formatBytes } from '../../components';
+import { cancelOnEscape, formatBytes } from '../../components';
 import { useSlice, useStores } from '../../store';
 
 /**
@@ -45,6 +45,7 @@ export function DeleteModelAction(props: { model: ModelEntry }) {
       role="alertdialog"
       aria-label="Confirm delete"
       data-testid="model-delete-confirm"
+      onKeyDown={cancelOnEscape(() => setRemoval(null))}
     >
       Delete {removal.paths.map((p) => fileNameOf(p)).join(', ')} ({formatBytes(removal.numBytes)}) from disk?
       It cannot be undone.{' '}
@@ -57,7 +58,7 @@ export function DeleteModelAction(props: { model: ModelEntry }) {
       >
         Delete
       </button>{' '}
-      <button type="button" className="quiet small" onClick={() => setRemoval(null)}>
+      <button type="button" className="quiet small" onClick={() => setRemoval(null)} autoFocus>
         Keep
       </button>
     </span>

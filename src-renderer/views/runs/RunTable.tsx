@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { RunSummary } from '../../../src-main/service/contract';
-import { ExportControl, formatClock, formatCount } from '../../components';
+import { cancelOnEscape, ExportControl, formatClock, formatCount } from '../../components';
 import { RunName } from './RunName';
 
 /** The most runs one comparison takes (configurations × workloads). */
@@ -88,7 +88,13 @@ function DeleteRun(props: { run: RunSummary; onDelete(): Promise<string | null> 
       </button>
     );
   return (
-    <span className="confirm" role="alertdialog" aria-label="Confirm delete" data-testid="run-delete-confirm">
+    <span
+      className="confirm"
+      role="alertdialog"
+      aria-label="Confirm delete"
+      data-testid="run-delete-confirm"
+      onKeyDown={cancelOnEscape(() => setAsking(false))}
+    >
       Delete this run and its {formatCount(props.run.numRequests)} requests from the history?{' '}
       <button
         type="button"
@@ -98,7 +104,7 @@ function DeleteRun(props: { run: RunSummary; onDelete(): Promise<string | null> 
       >
         Delete
       </button>{' '}
-      <button type="button" className="quiet small" onClick={() => setAsking(false)}>
+      <button type="button" className="quiet small" onClick={() => setAsking(false)} autoFocus>
         Keep
       </button>
       {problem && <span className="notice error">{problem}</span>}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ModelEntry, PageStats } from '../../../src-main/service/contract';
 import { useStores } from '../../store';
-import { Notice, formatBytes, formatCount } from '../../components';
+import { cancelOnEscape, Notice, formatBytes, formatCount } from '../../components';
 
 /** The disk tier's state in words. */
 const STATE_WORDS: Record<PageStats['disk']['state'], string> = {
@@ -14,7 +14,7 @@ const STATE_WORDS: Record<PageStats['disk']['state'], string> = {
 /**
  * Remembered context on disk: what is kept (conversation content, in the data folder's
  * `context-pages`, readable by this user only) and "Forget remembered context" for one model
- * or all, which removes the files and their index rows.
+ * or all, which removes the files and their index rows after a confirmation (Escape keeps them).
  */
 export function RememberedContextPanel() {
   const { bridge } = useStores();
@@ -22,6 +22,8 @@ export function RememberedContextPanel() {
   const [models, setModels] = useState<ModelEntry[]>([]);
   const [modelId, setModelId] = useState('');
   const [note, setNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
+  // The model whose pages a confirmation is asking about ('' for every model), or none asked.
+  const [asking, setAsking] = useState<string | null>(null);
   const load = useCallback(async () => {
     const [pages, listed] = await Promise.all([
       bridge.call('pages.stats', {}),
@@ -32,6 +34,7 @@ export function RememberedContextPanel() {
   }, [bridge]);
   useEffect(() => void load(), [load]);
   const forget = async (which: string | undefined) => {
+    setAsking(null);
     const result = await bridge.call('pages.forget', which ? { modelId: which } : {});
     setNote(
       result.ok
@@ -57,13 +60,41 @@ export function RememberedContextPanel() {
             </option>
           ))}
         </select>
-        <button type="button" disabled={modelId === ''} onClick={() => void forget(modelId)}>
-          Forget this model&apos;s
+        <button type="button" disabled={modelId === ''} onClick={() => setAsking(modelId)}>
+          Forget this model&apos;s…
         </button>
-        <button type="button" data-testid="forget-all-context" onClick={() => void forget(undefined)}>
-          Forget remembered context
+        <button type="button" data-testid="forget-all-context" onClick={() => setAsking('')}>
+          Forget remembered context…
         </button>
       </p>
+      {asking !== null && (
+        <div
+          className="row-panel danger"
+          role="alertdialog"
+          aria-label="Forget remembered context"
+          data-testid="forget-confirm"
+          onKeyDown={cancelOnEscape(() => setAsking(null))}
+        >
+          <span>
+            Forget the remembered context of{' '}
+            {asking === ''
+              ? 'every model'
+              : (models.find((m) => m.modelId === asking)?.displayName ?? asking)}
+            ? A long conversation then reads its whole prompt again on its first answer after a restart.
+          </span>
+          <button
+            type="button"
+            className="stop small"
+            data-testid="forget-confirm-yes"
+            onClick={() => void forget(asking === '' ? undefined : asking)}
+          >
+            Forget
+          </button>
+          <button type="button" className="small" onClick={() => setAsking(null)} autoFocus>
+            Keep
+          </button>
+        </div>
+      )}
       {note && <Notice tone={note.tone}>{note.text}</Notice>}
     </div>
   );

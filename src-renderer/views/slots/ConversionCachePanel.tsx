@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatBytes } from '../../components';
+import { cancelOnEscape, formatBytes } from '../../components';
 import { useSlice } from '../../store';
 import { clearedSentence, clearSentence, fileNameOf } from './conversion-cache-words';
 
@@ -46,6 +46,7 @@ export function ConversionCachePanel() {
           role="alertdialog"
           aria-label="Clear cache"
           data-testid="clear-cache-confirm"
+          onKeyDown={cancelOnEscape(() => setConfirming(false))}
         >
           <span>{clearSentence(cache)}</span>
           <button
