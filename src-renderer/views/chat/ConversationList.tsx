@@ -21,7 +21,7 @@ export function ConversationList() {
         className="conversation-search"
         data-testid="conversation-search"
         aria-label="Search conversations"
-        placeholder="Search titles and messages"
+        placeholder="Search conversations"
         value={query}
         onChange={(event) => void search(event.target.value)}
       />

@@ -106,8 +106,9 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       testId: 'keep-alive',
     },
     {
-      label: 'hits / active',
-      value: `${formatCount(s.numHits)} ${s.numHits === 1 ? 'hit' : 'hits'} · ${s.numActiveSequences} ${s.numActiveSequences === 1 ? 'sequence' : 'sequences'} · last used ${s.lastUsedWallMs ? formatClock(s.lastUsedWallMs) : 'never'}`,
+      // The same plain words in both modes: a hit is a request that found the model loaded.
+      label: 'use',
+      value: `found loaded by ${formatCount(s.numHits)} ${s.numHits === 1 ? 'request' : 'requests'} · ${s.numActiveSequences} answering now · last used ${s.lastUsedWallMs ? formatClock(s.lastUsedWallMs) : 'never'}`,
     },
   ];
 }
