@@ -21,7 +21,10 @@ export function BenchView() {
   return (
     <div className="bench-view">
       <Panel title="First-frame benchmark" testId="bench-first-frame">
-        <p className="muted">Cold and warm first tokens on the default model: slot load, prefill, emit.</p>
+        <p className="muted">
+          The default model's first word from cold (loading the model first) and already loaded: loading the
+          model, reading your prompt, first word.
+        </p>
         <NumberField label="runs" min={1} max={100} value={numRuns} onChange={setNumRuns} />
         <RunButton
           testId="bench-start-first-frame"
@@ -29,7 +32,10 @@ export function BenchView() {
         />
       </Panel>
       <Panel title="Load replay" testId="bench-load">
-        <p className="muted">Poisson arrivals at a fixed rate; the dashboard shows them live.</p>
+        <p className="muted">
+          Requests arriving at random around a set rate per second (Poisson arrivals); the Dashboard shows
+          them live.
+        </p>
         <NumberField label="requests" min={1} max={1000} value={numRequests} onChange={setNumRequests} />
         <NumberField label="rate/s" min={0.1} max={100} step={0.1} value={ratePerS} onChange={setRatePerS} />
         <RunButton
