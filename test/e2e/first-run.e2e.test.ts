@@ -21,6 +21,16 @@ import {
 } from '../support/model-stores';
 
 const GROUP_KEYS = ['waiting', 'loading', 'reading', 'first-token'];
+/** Zod's default wording: none of it may reach a user. */
+const SCHEMA_TEXT = /Too big|Too small|Invalid input|Invalid option|expected (string|number|array)|received/;
+// Runs in the page: the focused control's name and whether a ring (outline or shadow) is drawn.
+const FOCUSED_RING = `(() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || !el.matches('button, a, input, select, textarea, summary')) return null;
+  const s = getComputedStyle(el);
+  const hasOutline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+  return { name: el.getAttribute('aria-label') || el.textContent.trim().slice(0, 40) || el.tagName, hasRing: hasOutline || s.boxShadow !== 'none' };
+})()`;
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 1024, height: 700 },
@@ -262,12 +272,69 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
       /from someone\/Tiny-GGUF at 0123456/,
     );
     await app.screenshot('add-model-hub');
+    // Escape keeps the file (and leaves Add a model open); asked again, the delete goes ahead.
+    await listed.getByTestId('model-delete').click();
+    await listed.getByTestId('model-delete-confirm').waitFor();
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => listed.getByTestId('model-delete-confirm').count()).toBe(0);
     await listed.getByTestId('model-delete').click();
     const confirm = listed.getByTestId('model-delete-confirm');
     expect(await confirm.textContent()).toMatch(/^Delete Tiny-Mamba-Q4_0\.gguf \(\d+ B\) from disk\?/);
     await confirm.getByTestId('model-delete-confirmed').click();
     await expect.poll(() => listed.count()).toBe(0);
     expect((await app.call('models.list', {})).some((m) => m.name === 'Tiny-Mamba-Q4_0')).toBe(false);
+  });
+
+  it('keyboard: Tab shows a focus ring on every control it reaches; Escape keeps what a confirmation asks about', async () => {
+    await app.page.getByTestId('nav-slots').click();
+    await app.page.getByTestId('nav-slots').focus();
+    const unringed: string[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      await app.page.keyboard.press('Tab');
+      const focused = (await app.page.evaluate(FOCUSED_RING)) as { name: string; hasRing: boolean } | null;
+      if (focused && !focused.hasRing) unringed.push(focused.name);
+    }
+    expect(unringed).toEqual([]);
+    // A conversation's delete, and Forget remembered context, close on Escape too.
+    await app.page.getByTestId('nav-chat').click();
+    await app.page.getByTestId('conversation-delete').first().click();
+    await app.page.getByTestId('delete-confirm').waitFor();
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => app.page.getByTestId('delete-confirm').count()).toBe(0);
+    await app.page.getByTestId('nav-settings').click();
+    await app.page.getByTestId('forget-all-context').click();
+    await app.page.getByTestId('forget-confirm').waitFor();
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => app.page.getByTestId('forget-confirm').count()).toBe(0);
+  });
+
+  it('errors from the hub (an overlong or unknown repository) and Forget are plain sentences, never schema text', async () => {
+    const seen: string[] = [];
+    await app.page.getByTestId('nav-slots').click();
+    const panel = app.page.getByTestId('add-model');
+    for (const repo of ['x'.repeat(600), 'someone/No-Such-Repo']) {
+      await panel.getByTestId('hub-repo').fill(repo);
+      await panel.getByTestId('hub-look').click();
+      const error = panel.getByTestId('hub-downloads').locator('.notice.error');
+      const before = seen.at(-1);
+      await expect.poll(async () => (await error.allTextContents())[0] ?? before).not.toBe(before);
+      seen.push((await error.textContent()) ?? '');
+    }
+    expect(seen[0]).toMatch(/too long \(at most 500 characters\)/);
+    expect(seen[1]).toMatch(/No-Such-Repo/);
+    await app.page.getByTestId('nav-settings').click();
+    await app.page.getByTestId('forget-all-context').click();
+    await app.page.getByTestId('forget-confirm-yes').click();
+    const forgotten = app.page.getByTestId('remembered-context').locator('.notice');
+    await forgotten.waitFor();
+    seen.push((await forgotten.textContent()) ?? '');
+    expect(seen.filter((text) => SCHEMA_TEXT.test(text))).toEqual([]);
+    // The refusals arrive as HTTP errors, which the browser logs: these two are expected.
+    expect(app.problems).toEqual([
+      expect.stringMatching(/status of 400/),
+      expect.stringMatching(/status of 503/),
+    ]);
+    app.problems.length = 0;
   });
 
   it('raised no console errors and no CSP violations', () => {
