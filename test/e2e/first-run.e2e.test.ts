@@ -65,6 +65,11 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     await card.getByRole('button', { name: 'Add a model' }).click();
     const folder = app.page.getByTestId('models-folder-path');
     await folder.waitFor();
+    // The card steps aside while the panel is open (it is not squeezed under it), and the panel has the focus.
+    expect(await card.count()).toBe(0);
+    expect(await app.page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe(
+      'Close Add a model',
+    );
     const status = await app.call('app.status', {});
     expect(await folder.textContent()).toBe(status.modelsDir);
     expect(path.isAbsolute(status.modelsDir)).toBe(true);
@@ -81,6 +86,7 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     // It lies over the chat, so Escape closes it (and stops nothing).
     await app.page.keyboard.press('Escape');
     await expect.poll(() => app.page.getByTestId('add-model').count()).toBe(0);
+    await card.waitFor();
   });
 
   it('Simple view: the answer carries its model chip, a four-group bar and one sentence', async () => {

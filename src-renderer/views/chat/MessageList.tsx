@@ -11,6 +11,9 @@ export function MessageList() {
   const hasOwnModel = useSlice('slots', (s) =>
     s.models.some((m) => m.source !== 'bundled' && m.status === 'ok'),
   );
+  // The first-run card only leads to "Add a model": while that is open above, the card would be
+  // squeezed under it (1024×700), so it steps aside.
+  const isAddModelOpen = useSlice('ui', (s) => s.isAddModelOpen);
   const bottom = useRef<HTMLDivElement>(null);
   const last = items.at(-1);
   const lastLength = last?.kind === 'assistant' ? last.text.length + (last.timeline ? 1 : 0) : 0;
@@ -21,11 +24,9 @@ export function MessageList() {
   if (items.length === 0) {
     return (
       <div className="messages empty">
-        {hasOwnModel ? (
-          'Ask something. Every answer shows where the wait before its first word went.'
-        ) : (
-          <FirstRunCard />
-        )}
+        {hasOwnModel
+          ? 'Ask something. Every answer shows where the wait before its first word went.'
+          : !isAddModelOpen && <FirstRunCard />}
       </div>
     );
   }

@@ -23,7 +23,8 @@ export function AddModelPanel(props: { onClose?: () => void }) {
   usePolling(lookAgain, FOLDER_LOOK_MS);
   const userModels = models.filter((m) => m.source === 'models-folder');
   const close = props.onClose && (
-    <button type="button" className="icon" aria-label="Close Add a model" onClick={props.onClose}>
+    // Opened over the chat, the panel takes the focus (on its close button: Escape or Enter closes).
+    <button type="button" className="icon" aria-label="Close Add a model" onClick={props.onClose} autoFocus>
       ×
     </button>
   );

@@ -19,7 +19,8 @@ export function FirstRunCard() {
         goes.
       </p>
       <p>
-        For real answers, add a model you have downloaded (an ONNX folder from Hugging Face, for example).
+        For real answers, add a model: get one from Hugging Face in the app, or put one you have downloaded
+        (an ONNX folder or a GGUF file) into the models folder.
       </p>
       <div className="actions">
         <button
