@@ -3,7 +3,10 @@ import { useSlice } from '../../store';
 import { Figures, formatBytes, formatCount, formatShare } from '../../components';
 import type { Figure } from '../../components';
 
-/** Context page totals, hit rate, and how much of each conversation's prompt the pages cover. */
+/**
+ * Remembered context (the word Settings uses for context pages): totals, how much of the prompts
+ * looked up was found remembered, and how much of each conversation's prompt the pages cover.
+ */
 export function PagesPanel() {
   const pages = useSlice('slots', (s) => s.pages);
   if (!pages) return <p className="empty-chart">Loading page stats…</p>;
@@ -18,24 +21,24 @@ export function PagesPanel() {
 function pageFigures(pages: PageStats): Figure[] {
   return [
     {
-      label: 'pages in RAM',
+      label: 'pages in memory',
       value: `${formatCount(pages.numPages)} (${formatCount(pages.numHeldPages)} in use) × ${pages.pageSize} tokens`,
       testId: 'pages-count',
       dataValue: pages.numPages,
     },
-    { label: 'bytes', value: `${formatBytes(pages.bytes)} of ${formatBytes(pages.budgetBytes)} budget` },
+    { label: 'size', value: `${formatBytes(pages.bytes)} of ${formatBytes(pages.budgetBytes)} allowed` },
     {
-      label: 'hit rate',
-      value: `${formatShare(pages.hitRate)} (${formatCount(pages.numHitTokens)} of ${formatCount(pages.numLookupTokens)} tokens, ${formatCount(pages.numLookups)} lookups)`,
+      label: 'found remembered',
+      value: `${formatShare(pages.hitRate)} of prompt tokens looked up (${formatCount(pages.numHitTokens)} of ${formatCount(pages.numLookupTokens)}, ${formatCount(pages.numLookups)} lookups)`,
       testId: 'pages-hit-rate',
     },
-    { label: 'evicted', value: formatCount(pages.numEvicted) },
+    { label: 'dropped for room', value: formatCount(pages.numEvicted) },
     {
       label: 'on disk',
       value:
         pages.disk.state === 'none'
           ? 'none (history is off)'
-          : `${formatCount(pages.disk.numPages)} pages, ${formatBytes(pages.disk.bytes)} of ${formatBytes(pages.disk.budgetBytes)} budget` +
+          : `${formatCount(pages.disk.numPages)} pages, ${formatBytes(pages.disk.bytes)} of ${formatBytes(pages.disk.budgetBytes)} allowed` +
             `${pages.disk.state === 'full' ? ' — disk full, no longer written' : pages.disk.state === 'off' ? ' — off' : ''}` +
             ` (${formatCount(pages.disk.numRead)} read back, ${formatCount(pages.disk.numRefused)} refused)`,
       testId: 'pages-disk',

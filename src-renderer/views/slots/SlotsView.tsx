@@ -74,7 +74,7 @@ export function SlotsView() {
       <Panel title="Residency over time" className="wide">
         <ResidencyTimeline />
       </Panel>
-      <Panel title="Context pages" className="wide">
+      <Panel title="Remembered context" className="wide">
         <PagesPanel />
       </Panel>
       <Panel title="Problems" className="wide" testId="problems-panel">
