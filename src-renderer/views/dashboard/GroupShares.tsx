@@ -34,7 +34,9 @@ export function GroupShares(props: { report: LatencyReport }) {
           <tr className="total" data-testid="group-mean-total" data-ms={parts.meanTtftMs}>
             <th scope="row">time to first word, mean</th>
             <td>{formatMs(parts.meanTtftMs)}</td>
-            <td>{parts.numRequests} answers</td>
+            <td>
+              {parts.numRequests} {parts.numRequests === 1 ? 'answer' : 'answers'}
+            </td>
           </tr>
         </tbody>
       </table>

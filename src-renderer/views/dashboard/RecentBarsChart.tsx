@@ -49,7 +49,10 @@ export function RecentBarsChart(props: { timelines: readonly Timeline[]; layers:
             tickFormatter={(i: number) => (rows[i] ? formatClock(rows[i].wallStartMs) : '')}
             height={44}
             label={{
-              value: `last ${rows.length} ${isGrouped ? 'answers' : 'requests'}, by start time →`,
+              value:
+                rows.length === 1
+                  ? `the last ${isGrouped ? 'answer' : 'request'}, by start time →`
+                  : `last ${rows.length} ${isGrouped ? 'answers' : 'requests'}, by start time →`,
               position: 'insideBottom',
               className: 'axis-title',
             }}
