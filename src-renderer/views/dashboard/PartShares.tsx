@@ -27,7 +27,9 @@ export function PartShares(props: { report: LatencyReport }) {
           <tr className="total">
             <th scope="row">mean TTFT</th>
             <td>{formatMs(parts.meanTtftMs)}</td>
-            <td>{parts.numRequests} requests</td>
+            <td>
+              {parts.numRequests} {parts.numRequests === 1 ? 'request' : 'requests'}
+            </td>
           </tr>
         </tbody>
       </table>

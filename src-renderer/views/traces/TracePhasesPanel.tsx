@@ -16,7 +16,8 @@ export function TracePhasesPanel(props: { report: LatencyReport }) {
   return (
     <div data-testid="boundary-phases" data-boundary={phases.boundary}>
       <p className="muted">
-        Means over {formatCount(phases.numRequests)} requests, timed{' '}
+        Means over {formatCount(phases.numRequests)} {phases.numRequests === 1 ? 'request' : 'requests'},
+        timed{' '}
         {phases.boundary === 'client' ? 'from the sender’s side' : 'from when the app received each request'}.
       </p>
       {broken && broken.count > 0 && (
