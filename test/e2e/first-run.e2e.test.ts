@@ -87,6 +87,7 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     await app.page.keyboard.press('Escape');
     await expect.poll(() => app.page.getByTestId('add-model').count()).toBe(0);
     await card.waitFor();
+    expect(await app.page.evaluate('document.activeElement?.dataset.testid')).toBe('open-add-model');
   });
 
   it('Simple view: the answer carries its model chip, a four-group bar and one sentence', async () => {

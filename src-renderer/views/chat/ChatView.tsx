@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useSlice } from '../../store';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
@@ -20,6 +20,12 @@ export function ChatView() {
   const setSettingsOpen = useSlice('chat', (s) => s.setSettingsOpen);
   const isAddModelOpen = useSlice('ui', (s) => s.isAddModelOpen);
   const setAddModelOpen = useSlice('ui', (s) => s.setAddModelOpen);
+  const addModelButton = useRef<HTMLButtonElement>(null);
+  // Closing the panel gives the focus back to its button, so a keyboard user keeps their place.
+  const closeAddModel = useCallback(() => {
+    setAddModelOpen(false);
+    addModelButton.current?.focus();
+  }, [setAddModelOpen]);
   const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   const hasAnswers = useSlice('chat', (s) => s.items.some((item) => item.kind === 'assistant'));
   const systemPrompt = useSlice('chat', (s) => s.settings.systemPrompt.trim());
@@ -28,12 +34,12 @@ export function ChatView() {
     // so with the panel closed Escape stops the answer.
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      if (isAddModelOpen) setAddModelOpen(false);
+      if (isAddModelOpen) closeAddModel();
       else void stop();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [stop, isAddModelOpen, setAddModelOpen]);
+  }, [stop, isAddModelOpen, closeAddModel]);
   return (
     <div className={isSettingsOpen ? 'chat-view with-settings' : 'chat-view'}>
       <ConversationList />
@@ -43,6 +49,7 @@ export function ChatView() {
           <button
             type="button"
             data-testid="open-add-model"
+            ref={addModelButton}
             aria-expanded={isAddModelOpen}
             onClick={() => setAddModelOpen(!isAddModelOpen)}
           >
@@ -72,7 +79,7 @@ export function ChatView() {
           <AddEndpointHere />
           {isExpert && hasAnswers && <PartLegend isCompact />}
         </div>
-        {isAddModelOpen && <AddModelPanel onClose={() => setAddModelOpen(false)} />}
+        {isAddModelOpen && <AddModelPanel onClose={closeAddModel} />}
         {error && <Notice tone="error">{error}</Notice>}
         {notice && <Notice>{notice}</Notice>}
         <MessageList />
