@@ -288,7 +288,8 @@ describe('a newcomer on a fresh profile: first-run card, Simple view, model chip
     const confirm = listed.getByTestId('model-delete-confirm');
     expect(await confirm.textContent()).toMatch(/^Delete Tiny-Mamba-Q4_0\.gguf \(\d+ B\) from disk\?/);
     await confirm.getByTestId('model-delete-confirmed').click();
-    await expect.poll(() => listed.count()).toBe(0);
+    // Deleting and the list's next read can take seconds on a loaded machine.
+    await expect.poll(() => listed.count(), { timeout: 30_000 }).toBe(0);
     expect((await app.call('models.list', {})).some((m) => m.name === 'Tiny-Mamba-Q4_0')).toBe(false);
   });
 
