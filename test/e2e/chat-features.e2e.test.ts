@@ -46,7 +46,7 @@ describe('the chat people switch to: settings, forecast, versions, branches, mar
       /^Loading the model took .*: it had not been loaded since First Frame started\.$/,
     );
     expect(await first.locator('[data-testid="why-slow"] li[data-kind="pages"]').textContent()).toMatch(
-      /nothing cached starts like this prompt/,
+      /nothing cached (in memory or on disk )?starts like this prompt/,
     );
     await app.screenshot('chat-settings');
     await app.page.reload();
