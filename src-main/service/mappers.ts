@@ -111,6 +111,7 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
         : slot.runPath.path === 'bound'
           ? 'K/V written in place'
           : `through onnxruntime-node: ${slot.runPath.reason}`,
+    kvBufferBytes: slot.kvBufferBytes,
     fusion: slot.fusion,
     fusionMs: slot.loadTimings?.fuseMs ?? null,
     loadMs: loadMsOf(slot),

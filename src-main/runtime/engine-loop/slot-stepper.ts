@@ -71,6 +71,7 @@ export class SlotStepper {
       .step(job)
       .then((reply) => {
         this.host.dispatcher.workerReplied(slot);
+        if (reply.kvBytes !== undefined) slot.kvBufferBytes = reply.kvBytes;
         this.host.dispatcher.applyReply(plan, reply);
         markStep('replyApplied');
       })

@@ -188,6 +188,11 @@ export interface SteppedReply {
   type: 'stepped';
   prefill: PrefillOutcome | null;
   decode: DecodeOutcome | null;
+  /**
+   * Bytes of the slot's one K/V buffer after the step (the bound path's `SlotKv`, every row's
+   * whole capacity); absent where the K/V lives in per-step arrays counted by their pages.
+   */
+  kvBytes?: number;
 }
 
 /** The session and the host buffer are released. */

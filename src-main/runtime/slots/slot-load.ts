@@ -57,6 +57,7 @@ export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): 
   slot.stepNodes = loaded.stepNodes;
   slot.fusion = loaded.fusion;
   slot.runPath = loaded.runPath;
+  slot.kvBufferBytes = null;
   slot.graphIo = loaded.io;
   slot.loadTimings = {
     readMs: loaded.readMs,

@@ -313,6 +313,7 @@ export class SlotRegistry {
    * detached from the slot), so the failure is logged: its memory may be held until exit.
    */
   private async closeRunner(slot: Slot, runner: SlotRunner | null): Promise<void> {
+    slot.kvBufferBytes = null;
     await runner
       ?.close()
       .catch((error: unknown) =>

@@ -60,6 +60,12 @@ export interface Slot {
   /** Which way the last load runs the K/V: the bound path, or onnxruntime-node and why (null until loaded). */
   runPath: SlotRunPath | null;
   /**
+   * Bytes of the slot's one K/V buffer as its worker last reported them (the bound path: every
+   * row's whole capacity, retained pasts included; the K/V budget counts pages, not this);
+   * null while its K/V lives in per-step arrays.
+   */
+  kvBufferBytes: number | null;
+  /**
    * How the graph the session runs is fed (the fused graph's after fusion at load: float32 K/V,
    * start-aligned rows), null until this slot loads: its pages and K/V budget follow it (slotGeometryOf).
    */
@@ -135,6 +141,7 @@ export function newSlot(
     stepNodes: previous?.stepNodes ?? null,
     fusion: previous?.fusion ?? null,
     runPath: previous?.runPath ?? null,
+    kvBufferBytes: null,
     graphIo: null,
     footprintBytes: footprintOf(model),
     keepAlive: previous?.keepAlive ?? DEFAULT_KEEP_ALIVE,

@@ -150,6 +150,8 @@ export const SlotSnapshotSchema = z.object({
   decodeNodesReason: z.string().nullable(),
   /** How the last load runs the K/V, in plain words ("written in place", or through onnxruntime-node and why); null before a load. */
   kvPath: z.string().nullable(),
+  /** Bytes the slot's one K/V buffer allocates now (K/V written in place: every seat's whole room, beyond the pages the K/V budget counts); null when its K/V lives in per-step arrays. */
+  kvBufferBytes: z.number().nullable(),
   /** Which graph the last load runs (fused at load, as exported and why, already fused); null before a load. */
   fusion: FusionOutcomeSchema.nullable(),
   /** Of the last load, ms spent recognizing, rewriting and checking the graph (0 when the load cache answered); null before a load. */

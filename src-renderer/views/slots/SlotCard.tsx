@@ -91,6 +91,17 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       testId: 'slot-graph',
     },
     { label: 'run path', value: s.kvPath ?? 'not loaded yet', testId: 'slot-kv-path' },
+    ...(s.kvBufferBytes === null
+      ? []
+      : [
+          {
+            label: 'K/V memory',
+            value: formatBytes(s.kvBufferBytes),
+            title:
+              "what this slot's K/V buffer allocates now: every seat's whole room, which can exceed the pages the K/V budget counts",
+            testId: 'slot-kv-bytes',
+          },
+        ]),
     {
       label: 'per token',
       value:

@@ -134,15 +134,17 @@ export class BoundRunner {
 
   /**
    * Grows the K/V buffer (rows kept) so it has `numRows` rows and each can hold `numTokens`:
-   * rows double, the capacity doubles from ROOM_STEP tokens, so a long answer relayouts
-   * a handful of times, never per token.
+   * rows to exactly the seats asked for, the capacity in steps of whole `pageSize`-token pages
+   * (about ROOM_STEP tokens each; ROOM_STEP itself with paging off), so the buffer stays within
+   * a step of what the scheduler admitted while a long answer relayouts once a step, not per
+   * token. The slot reports the buffer's real bytes (`kv.bytes`) on its card.
    */
-  ensureSize(numRows: number, numTokens: number): void {
+  ensureSize(numRows: number, numTokens: number, pageSize = 0): void {
     const kv = this.slotKv;
     if (numRows <= kv.maxRows && numTokens <= kv.capacity) return;
-    let [maxRows, capacity] = [kv.maxRows, kv.capacity];
-    while (maxRows < numRows) maxRows *= 2;
-    while (capacity < numTokens) capacity = Math.max(ROOM_STEP, capacity * 2);
+    const step = pageSize > 0 ? Math.ceil(ROOM_STEP / pageSize) * pageSize : ROOM_STEP;
+    const maxRows = Math.max(kv.maxRows, numRows);
+    const capacity = Math.max(kv.capacity, Math.ceil(numTokens / step) * step);
     this.slotKv = kv.grown(maxRows, capacity);
     this.boundRows = '';
   }
@@ -230,7 +232,7 @@ export class BoundRunner {
   }
 }
 
-/** The smallest capacity a grown K/V buffer gets (tokens per row). */
+/** About how many tokens a row's capacity grows by at a time (rounded to whole pages). */
 const ROOM_STEP = 256;
 
 /** Every input but the past that a bound forward may feed. */

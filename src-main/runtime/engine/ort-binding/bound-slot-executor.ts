@@ -69,7 +69,7 @@ export class BoundSlotExecutor {
     const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
     const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;
     if (rows.length === 0) this.continueRows = null;
-    return { type: 'stepped', prefill, decode };
+    return { type: 'stepped', prefill, decode, kvBytes: this.runner.kv.bytes };
   }
 
   /** Starts the next decode step of the last job's rows, if it allowed that. Call after replying. */
@@ -146,7 +146,7 @@ export class BoundSlotExecutor {
     const state = this.stateOf(work.seqId);
     const row = this.rowOf(work.seqId)!;
     const numNew = work.tokenIds.length;
-    this.runner.ensureSize(this.holders.length, this.runner.kv.numTokensOf(row) + numNew);
+    this.runner.ensureSize(this.holders.length, this.runner.kv.numTokensOf(row) + numNew, pageSize);
     const contextReadyAt = this.now();
     const result = await this.runner.forward(
       { first: row, count: 1 },
@@ -177,7 +177,7 @@ export class BoundSlotExecutor {
     }
     const row = this.freeRow();
     this.holders[row] = { kind: 'seq', seqId: work.seqId };
-    this.runner.ensureSize(this.holders.length, numTokens + work.tokenIds.length);
+    this.runner.ensureSize(this.holders.length, numTokens + work.tokenIds.length, pageSize);
     const kv = this.runner.kv;
     kv.clear(row);
     pages.forEach((page, index) => kv.copyPageIn(row, index, pageSize, this.pageView(page)));
@@ -195,7 +195,7 @@ export class BoundSlotExecutor {
       return row;
     }
     this.holders.push({ kind: 'free' });
-    this.runner.ensureSize(this.holders.length, 0);
+    this.runner.ensureSize(this.holders.length, 0, this.pageSize);
     while (this.holders.length < this.runner.kv.maxRows) this.holders.push({ kind: 'free' });
     return this.holders.findIndex((holder) => holder.kind === 'free');
   }
@@ -206,7 +206,7 @@ export class BoundSlotExecutor {
     this.gatherFront(rows);
     const kv = this.runner.kv;
     const longest = Math.max(...rows.map((_, r) => kv.numTokensOf(r)));
-    this.runner.ensureSize(this.holders.length, longest + 1);
+    this.runner.ensureSize(this.holders.length, longest + 1, pageSize);
     const inputIds = BigInt64Array.from(rows, (seqId) => BigInt(this.pendingTokenOf(seqId)));
     const result = await this.runner.forward({ first: 0, count: rows.length }, inputIds, 1);
     const logitsAt = this.now();

@@ -32,6 +32,11 @@ export class SlotKv {
     this.numTokens = new Array<number>(maxRows).fill(0);
   }
 
+  /** Bytes the buffer allocates (every row's whole capacity, held or not): what a slot's K/V really costs. */
+  get bytes(): number {
+    return this.tensors.reduce((sum, tensor) => sum + tensor.byteLength, 0);
+  }
+
   /** Tokens row `row` holds. */
   numTokensOf(row: number): number {
     return this.numTokens[this.checkedRow(row)]!;

@@ -67,9 +67,11 @@ async function script(executor: Executor, vocabLimit: number) {
   });
   const trace: Array<number | string | null> = [];
   const pages: CapturedPage[] = [];
+  const kvBytes: Array<number | undefined> = [];
   const run = async (stepJob: StepJob) => {
     const reply = await executor.step(stepJob);
     executor.runAhead();
+    kvBytes.push(reply.kvBytes);
     if (reply.prefill) trace.push(reply.prefill.pastSource, reply.prefill.sampled?.tokenId ?? null);
     for (const row of reply.decode?.rows ?? []) trace.push(`${row.seqId}:${row.tokenId}`);
     pages.push(...(reply.prefill?.pages ?? []), ...(reply.decode?.pages ?? []));
@@ -89,6 +91,7 @@ async function script(executor: Executor, vocabLimit: number) {
   await run(job({ drop: ['b', 'd'] })); // fills the pages the last replies announced
   return {
     trace,
+    kvBytes,
     pages: pages.map((page) => ({ seqId: page.seqId, pageIndex: page.pageIndex, data: bytesOf(page) })),
   };
 }
@@ -120,6 +123,14 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path
       expect(actual.trace).toContain('pages');
       expect(actual.pages).toEqual(expected.pages);
       expect([runner.kv.maxRows, runner.kv.capacity]).toEqual([2, 256]);
+      // Every reply says the buffer's real bytes: after the growths, exactly what it allocates.
+      const { numLayers, numKvHeads, headDim } = model.folder.shape;
+      const allocated = runner.kv.tensors.reduce((sum, tensor) => sum + tensor.byteLength, 0);
+      expect(allocated).toBe(
+        numLayers * 2 * 2 * numKvHeads * 256 * headDim * runner.kv.tensors[0]!.BYTES_PER_ELEMENT,
+      );
+      expect(actual.kvBytes.at(-1)).toBe(allocated);
+      expect(new Set(actual.kvBytes).size).toBeGreaterThan(1);
     } finally {
       runner.release();
     }

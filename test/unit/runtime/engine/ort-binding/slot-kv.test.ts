@@ -68,4 +68,14 @@ describe('SlotKv (a slot’s one K/V buffer)', () => {
     expect(() => grown.copyPageOut(0, 1, PAGE_SIZE, out)).toThrow(/not complete/);
     expect(() => grown.truncate(0, 3)).toThrow(/cannot keep 3/);
   });
+
+  it('reports the bytes its arrays allocate, after growing too', () => {
+    const kv = new SlotKv(GEOMETRY, 1, 4);
+    const allocated = (k: SlotKv) => k.tensors.reduce((sum, t) => sum + t.byteLength, 0);
+    expect(kv.bytes).toBe(allocated(kv));
+    expect(kv.bytes).toBe(2 * 2 * 1 * 2 * 4 * 3 * 4);
+    const grown = kv.grown(3, 10);
+    expect(grown.bytes).toBe(allocated(grown));
+    expect(grown.bytes).toBe(2 * 2 * 3 * 2 * 10 * 3 * 4);
+  });
 });
