@@ -55,7 +55,11 @@ export async function loadSlotRun(job: LoadJob, seams: SlotLoadSeams = REAL_SEAM
   const bound = await openBoundOn(job, source, reference, seams.openBound);
   if ('runner' in bound) {
     if (verdictFile) writeVerdict(verdictFile, { path: 'bound', reference });
-    return { loaded, runner: null, bound: bound.runner, runPath: { path: 'bound' } };
+    // The bound session reads its own file: the host copy built for onnxruntime-node's session
+    // (released above) has no reader left, so it goes and the slot reports what is really held.
+    releaseWeights(loaded.weights);
+    const weights = boundWeightsOf(source);
+    return { loaded: { ...loaded, weights }, runner: null, bound: bound.runner, runPath: { path: 'bound' } };
   }
   if (verdictFile) writeVerdict(verdictFile, { path: 'ort-node', reason: bound.reason });
   releaseWeights(loaded.weights);
@@ -77,6 +81,11 @@ function verdictFileFor(job: LoadJob, source: BoundSource): string | null {
     return verdictFileOf(entry, source.options);
   }
   return verdictFileOf(job.graphCacheDir, source.options, `${job.modelRevision}|${machineHashOf('cpu')}`);
+}
+
+/** What a bound session on `source` holds of ours: no buffer (ONNX Runtime reads or maps the file). */
+function boundWeightsOf(source: BoundSource): HeldWeights {
+  return source.isCached ? mappedGraphWeights() : READ_BY_ORT;
 }
 
 /** A bound session built from the model's own file holds no buffer of ours. */
@@ -125,7 +134,7 @@ async function fromVerdict(job: LoadJob, seams: SlotLoadSeams): Promise<SlotRun 
     return null;
   }
   const loaded: SlotRun['loaded'] = {
-    weights: source.isCached ? mappedGraphWeights() : READ_BY_ORT,
+    weights: boundWeightsOf(source),
     provider: { requested: 'cpu', used: 'cpu', unavailableReason: null },
     graphCache,
     readMs: 0,

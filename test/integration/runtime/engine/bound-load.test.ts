@@ -106,6 +106,9 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot load, one session at 
     const firstRun = await loadSlotRun(job, first);
     expect(firstRun.runPath).toEqual({ path: 'bound' });
     expect([first.numNode, first.numBound]).toEqual([1, 1]);
+    // onnxruntime-node's host copy of the weights went with its session: nothing of ours is held.
+    expect(firstRun.loaded.weights.buffers).toEqual([]);
+    expect(firstRun.loaded.weights.info.hostBytes).toBe(0);
     const firstIds = await greedyIdsOf(firstRun);
 
     const entry = cachedGraphPath(job.graphCacheDir!, job.modelRevision, 'cpu', false).dir;
@@ -156,6 +159,9 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot load, one session at 
     const firstRun = await loadSlotRun(skipped, first);
     expect(firstRun.runPath).toEqual({ path: 'bound' });
     expect([first.numNode, first.numBound]).toEqual([1, 1]);
+    // onnxruntime-node's host copy of the weights went with its session: nothing of ours is held.
+    expect(firstRun.loaded.weights.buffers).toEqual([]);
+    expect(firstRun.loaded.weights.info.hostBytes).toBe(0);
     await greedyIdsOf(firstRun);
     const second = countingSeams();
     const secondRun = await loadSlotRun(skipped, second);
