@@ -30,6 +30,8 @@ function pairJson(pair: PairResult, bandwidthBytesPerS: number | null) {
   return {
     precision: pair.precision,
     status: pair.status,
+    /** How the slot ran its K/V, and the floor with it ('bound': written in place). */
+    run_path: pair.runPath,
     engines: summaries,
     greedy_check: {
       same: pair.greedyCheck.numSame,

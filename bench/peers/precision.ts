@@ -1,6 +1,7 @@
 import { collectGeneration, slotSessionThreadsOf } from '../../src-main/runtime';
 import type { Runtime } from '../../src-main/runtime';
 import type { CatalogueModel } from '../../src-main/runtime';
+import { BoundFloor } from '../first-frame/bound-floor';
 import { Floor } from '../first-frame/floor';
 import { promptOfTokens } from '../first-frame/prompts';
 import type { LlamaCppEngine, LlamaCppModel } from './llama-cpp';
@@ -31,6 +32,8 @@ export type PairResult =
       status: 'ok';
       ours: Samples;
       floor: Samples;
+      /** How First Frame's slot ran its K/V, which the floor then ran too ('bound': K/V in place). */
+      runPath: 'bound' | 'ort-node';
       llama: Samples;
       /** f16: free-running greedy ids of both engines on the check prompt, position by position. */
       greedyCheck: { numSame: number; numCompared: number; firstDifferentAt: number | null };
@@ -146,15 +149,22 @@ export async function measureTarget(ctx: PairContext, target: PairTarget): Promi
     numUsable: ctx.model.folder.tokenizer.vocabSize,
     numLogits: ctx.model.folder.shape.vocabSize,
   });
-  let floor: Floor | null = null;
+  let floor: Floor | BoundFloor | null = null;
   try {
-    floor = await Floor.open(entry.model, slotSessionThreadsOf(ctx.runtime.options));
     const prompt = (i: number) => promptOfTokens(ctx.model.folder.tokenizer, numPromptTokens, 8000 + i);
     // The check doubles as every engine's warm-up.
     const checkText = prompt(0);
     const checkIds = ctx.model.folder.tokenizer.encode(checkText);
     const oursCheck = await askOurs(ctx, modelRef, checkText, checkIds, numOutputTokens);
     const greedyCheck = compare(oursCheck.ids, await llamaGreedy(llama, checkIds, numOutputTokens));
+    // The floor runs the slot's own run path, so engine over floor compares like with like.
+    const slot = ctx.runtime.slots().find((s) => s.model.graph.onnxPath === entry.model.graph.onnxPath);
+    const runPath = slot?.runPath?.path === 'bound' ? 'bound' : 'ort-node';
+    const threads = slotSessionThreadsOf(ctx.runtime.options);
+    floor =
+      runPath === 'bound'
+        ? await BoundFloor.open(entry.model, threads, 2 * (numPromptTokens + numOutputTokens) + 64)
+        : await Floor.open(entry.model, threads);
     await floor.decodeStepsMs(checkIds, 2);
     const ours: Samples = { ttftMs: [], itlMs: [] };
     const floorSamples: Samples = { ttftMs: [], itlMs: [] };
@@ -180,6 +190,7 @@ export async function measureTarget(ctx: PairContext, target: PairTarget): Promi
       status: 'ok',
       ours,
       floor: floorSamples,
+      runPath,
       llama: llamaSamples,
       greedyCheck,
       agreement,

@@ -50,6 +50,7 @@ describe('peers: llama.cpp targets from one run', () => {
     status: 'ok' as const,
     ours: samples([60, 70, 80], [oursItl, oursItl, oursItl + 5]),
     floor: samples([55], [oursItl]),
+    runPath: 'bound' as const,
     llama: samples([100, 100, 120], [llamaItl, llamaItl]),
     greedyCheck: { numSame: 32, numCompared: 32, firstDifferentAt: null },
     agreement: { numSame: 30, numCompared: 32 },
