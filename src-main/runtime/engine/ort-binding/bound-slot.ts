@@ -11,7 +11,7 @@ import type { ReferenceLogits } from './bound-verdict';
 
 /**
  * Rows and tokens per row a slot's K/V buffer starts with; it grows as sequences need it (rows
- * double, so a free row, which costs its whole capacity, is rare).
+ * to the seats taken, the capacity in whole pages: BoundRunner.ensureSize).
  */
 const INITIAL_ROWS = 1;
 const INITIAL_CAPACITY = 256;
