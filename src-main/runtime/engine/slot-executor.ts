@@ -4,20 +4,11 @@ import { pageBytes } from '../model/kv-geometry';
 import type { KvGeometry } from '../model/kv-geometry';
 import { lastLogits } from './model-runner';
 import type { ForwardResult, LogitsWanted } from './model-runner';
-import type {
-  CapturedPage,
-  DecodeOutcome,
-  DecodeWork,
-  PastSource,
-  PrefillOutcome,
-  PrefillWork,
-  StepJob,
-  SteppedReply,
-} from './protocol';
-import { PageBuffers } from './page-buffers';
+import type { CapturedPage, DecodeOutcome, PastSource, PrefillOutcome, PrefillWork } from './protocol';
 import { PendingAdvance } from './pending-advance';
 import { RetainedPasts } from './retained-pasts';
 import { SeqSampler } from './seq-sampler';
+import { StepExecutor } from './step-executor';
 import type { PageData } from '../pages/page-data';
 
 /** The one thing the executor needs from a model: a forward over a K/V batch. */
@@ -47,108 +38,30 @@ interface SeqState {
  * decode, so a long prompt is cut into chunks that interleave with everyone else's tokens.
  * After replying, `runAhead` starts the next decode step of the same rows (one step ahead).
  */
-export class SlotExecutor {
+export class SlotExecutor extends StepExecutor {
   private readonly prefilling = new Map<string, PendingAdvance>();
   private readonly seqs = new Map<string, SeqState>();
   private decodeBatch: KvBatch | null = null;
-  private continueRows: { rows: string[]; pageSize: number } | null = null;
-  private ahead: Promise<DecodeOutcome> | null = null;
-  /** Page copies promised in a reply, done when the next job arrives (see copyPendingPages). */
-  private pendingCopies: Array<() => void> = [];
   /** Finished sequences' pasts, for their conversations' next turns. */
   readonly retained = new RetainedPasts();
-  /** Buffers for the pages steps complete, allocated ahead while idle. */
-  readonly pageBuffers = new PageBuffers();
-  private pageSize = 0;
-  /** Step jobs begun, so an idle tidy queued before a job knows a job has begun since. */
-  private numSteps = 0;
 
   constructor(
     private readonly model: Forwarder,
-    private readonly now: () => number,
-  ) {}
-
-  /** Runs one step job and reports stamps, sampled tokens and completed pages. */
-  async step(job: StepJob): Promise<SteppedReply> {
-    this.numSteps += 1;
-    const ahead = await this.settle();
-    const pickedUpAt = this.now();
-    this.copyPendingPages();
-    this.pageSize = job.pageSize;
-    for (const seqId of job.drop) this.forget(seqId);
-    const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill, pickedUpAt) : null;
-    const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
-    const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;
-    if (rows.length === 0) this.continueRows = null;
-    return { type: 'stepped', prefill, decode };
+    now: () => number,
+  ) {
+    super(now);
   }
 
-  /**
-   * Fills the pages the last reply announced. Their buffers went out empty so the token did not
-   * wait for the copy; only this thread ever reads a page's contents (pages are keyed by this
-   * slot's revision), and it fills them before it handles the next job.
-   */
-  private copyPendingPages(): void {
-    const copies = this.pendingCopies;
-    this.pendingCopies = [];
-    for (const copy of copies) copy();
+  protected get geometry(): KvGeometry {
+    return this.model.geometry;
   }
 
-  /** Starts the next decode step of the last job's rows, if it allowed that. Call after replying. */
-  runAhead(): void {
-    if (!this.continueRows || this.ahead) return;
-    const { rows, pageSize } = this.continueRows;
-    this.continueRows = null;
-    this.ahead = this.decodeOnce(pageSize, rows);
-    // Not lost: the next step awaits `ahead` (settle) and its job fails with this error.
-    this.ahead.catch(() => undefined);
+  /** Its K/V lives in per-step arrays, counted by their pages: no one buffer to report. */
+  protected kvBytes(): undefined {
+    return undefined;
   }
 
-  /**
-   * After a decode or drop reply that ran nothing ahead (the rows finished or wait for the
-   * scheduler): once the reply is on its way, fills the announced pages and allocates spare
-   * page buffers, so the next request waits for neither. Not after a first token (the main
-   * thread is flushing it) and not once a job has begun (it copied what it reads itself).
-   */
-  tidyWhenIdle(reply: SteppedReply): void {
-    if (this.ahead || reply.prefill) return;
-    const numSteps = this.numSteps;
-    setImmediate(() => {
-      if (this.ahead || this.numSteps !== numSteps) return;
-      try {
-        this.copyPendingPages();
-        if (this.pageSize > 0) this.pageBuffers.refill(pageBytes(this.model.geometry, this.pageSize));
-      } catch (error) {
-        // The next job's own copy (SlotExecutor.step) reports a page that cannot be filled.
-        console.warn(`slot worker: idle page copy failed: ${(error as Error).message}`);
-      }
-    });
-  }
-
-  /** Waits for a step run ahead, if any, and hands over its outcome. */
-  async settle(): Promise<DecodeOutcome | null> {
-    const ahead = this.ahead;
-    this.ahead = null;
-    return ahead;
-  }
-
-  private async decode(
-    pageSize: number,
-    work: DecodeWork,
-    rows: string[],
-    ahead: DecodeOutcome | null,
-  ): Promise<DecodeOutcome> {
-    this.continueRows = work.mayContinue ? { rows, pageSize } : null;
-    if (!ahead) return this.decodeOnce(pageSize, rows);
-    // The step already ran for the rows seated then; a row that joined since waits for the next.
-    return {
-      ...ahead,
-      rows: ahead.rows.filter((r) => rows.includes(r.seqId)),
-      pages: ahead.pages.filter((p) => rows.includes(p.seqId)),
-    };
-  }
-
-  private async prefillChunk(
+  protected async prefillChunk(
     pageSize: number,
     work: PrefillWork,
     pickedUpAt: number,
@@ -209,7 +122,7 @@ export class SlotExecutor {
   }
 
   /** One batched decode forward over `rows`, each fed the token it sampled last. */
-  private async decodeOnce(pageSize: number, rows: string[]): Promise<DecodeOutcome> {
+  protected async decodeOnce(pageSize: number, rows: string[]): Promise<DecodeOutcome> {
     const startedAt = this.now();
     const batch = this.composeDecodeBatch(rows);
     const inputIds = BigInt64Array.from(rows, (seqId) => BigInt(this.pendingTokenOf(seqId)));
@@ -314,7 +227,7 @@ export class SlotExecutor {
     return tokenId;
   }
 
-  private forget(seqId: string): void {
+  protected forget(seqId: string): void {
     this.retain(seqId);
     this.prefilling.delete(seqId);
     this.seqs.delete(seqId);

@@ -1,18 +1,10 @@
 import { kvView } from '../kv-batch';
 import { pageBytes } from '../../model/kv-geometry';
-import { PageBuffers } from '../page-buffers';
+import type { KvGeometry } from '../../model/kv-geometry';
 import { MAX_RETAINED_PASTS } from '../protocol';
-import type {
-  CapturedPage,
-  DecodeOutcome,
-  DecodeWork,
-  PastSource,
-  PrefillOutcome,
-  PrefillWork,
-  StepJob,
-  SteppedReply,
-} from '../protocol';
+import type { CapturedPage, DecodeOutcome, PastSource, PrefillOutcome, PrefillWork } from '../protocol';
 import { SeqSampler } from '../seq-sampler';
+import { StepExecutor } from '../step-executor';
 import type { PageData } from '../../pages/page-data';
 import type { BoundRunner } from './bound-runner';
 
@@ -34,100 +26,33 @@ type RowHolder = { kind: 'seq'; seqId: string } | { kind: 'retained'; seqId: str
  * swapping rows (one row's copy when a sequence joins or another leaves, none while the batch
  * is unchanged). Pages are copied out of a row and into a fresh one; a finished sequence's row
  * stays as its retained past (up to MAX_RETAINED_PASTS, least recent out) until a next turn
- * takes it or its row is needed. The jobs, replies, stamps and running ahead are the
- * onnxruntime-node executor's (slot-executor.ts), which stays the fallback.
+ * takes it or its row is needed. The jobs, replies, stamps and running ahead are shared with
+ * the onnxruntime-node executor (step-executor.ts), which stays the fallback.
  */
-export class BoundSlotExecutor {
+export class BoundSlotExecutor extends StepExecutor {
   private readonly seqs = new Map<string, SeqState>();
   private holders: RowHolder[] = [];
   /** Retained pasts, least recent first: seqId → tokens kept (its completed pages). */
   private readonly retained = new Map<string, number>();
-  private continueRows: { rows: string[]; pageSize: number } | null = null;
-  private ahead: Promise<DecodeOutcome> | null = null;
-  private pendingCopies: Array<() => void> = [];
-  /** Buffers for the pages steps complete, allocated ahead while idle. */
-  readonly pageBuffers = new PageBuffers();
-  private pageSize = 0;
-  private numSteps = 0;
 
   constructor(
     private readonly runner: BoundRunner,
-    private readonly now: () => number,
+    now: () => number,
   ) {
+    super(now);
     this.holders = Array.from({ length: runner.kv.maxRows }, () => ({ kind: 'free' }));
   }
 
-  /** Runs one step job and reports stamps, sampled tokens and completed pages. */
-  async step(job: StepJob): Promise<SteppedReply> {
-    this.numSteps += 1;
-    const ahead = await this.settle();
-    const pickedUpAt = this.now();
-    this.copyPendingPages();
-    this.pageSize = job.pageSize;
-    for (const seqId of job.drop) this.forget(seqId);
-    const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill, pickedUpAt) : null;
-    const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
-    const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;
-    if (rows.length === 0) this.continueRows = null;
-    return { type: 'stepped', prefill, decode, kvBytes: this.runner.kv.bytes };
+  protected get geometry(): KvGeometry {
+    return this.runner.spec.geometry;
   }
 
-  /** Starts the next decode step of the last job's rows, if it allowed that. Call after replying. */
-  runAhead(): void {
-    if (!this.continueRows || this.ahead) return;
-    const { rows, pageSize } = this.continueRows;
-    this.continueRows = null;
-    this.ahead = this.decodeOnce(pageSize, rows);
-    // Not lost: the next step awaits `ahead` (settle) and its job fails with this error.
-    this.ahead.catch(() => undefined);
+  /** The slot's one K/V buffer's real bytes, every reply (the Slots card says them). */
+  protected kvBytes(): number {
+    return this.runner.kv.bytes;
   }
 
-  /** As SlotExecutor.tidyWhenIdle: fills announced pages and spare page buffers once idle. */
-  tidyWhenIdle(reply: SteppedReply): void {
-    if (this.ahead || reply.prefill) return;
-    const numSteps = this.numSteps;
-    setImmediate(() => {
-      if (this.ahead || this.numSteps !== numSteps) return;
-      try {
-        this.copyPendingPages();
-        if (this.pageSize > 0) this.pageBuffers.refill(pageBytes(this.runner.spec.geometry, this.pageSize));
-      } catch (error) {
-        // The next job's own copy (step) reports a page that cannot be filled.
-        console.warn(`slot worker: idle page copy failed: ${(error as Error).message}`);
-      }
-    });
-  }
-
-  /** Waits for a step run ahead, if any, and hands over its outcome. */
-  async settle(): Promise<DecodeOutcome | null> {
-    const ahead = this.ahead;
-    this.ahead = null;
-    return ahead;
-  }
-
-  private copyPendingPages(): void {
-    const copies = this.pendingCopies;
-    this.pendingCopies = [];
-    for (const copy of copies) copy();
-  }
-
-  private async decode(
-    pageSize: number,
-    work: DecodeWork,
-    rows: string[],
-    ahead: DecodeOutcome | null,
-  ): Promise<DecodeOutcome> {
-    this.continueRows = work.mayContinue ? { rows, pageSize } : null;
-    if (!ahead) return this.decodeOnce(pageSize, rows);
-    // The step already ran for the rows seated then; a row that joined since waits for the next.
-    return {
-      ...ahead,
-      rows: ahead.rows.filter((r) => rows.includes(r.seqId)),
-      pages: ahead.pages.filter((p) => rows.includes(p.seqId)),
-    };
-  }
-
-  private async prefillChunk(
+  protected async prefillChunk(
     pageSize: number,
     work: PrefillWork,
     pickedUpAt: number,
@@ -201,7 +126,7 @@ export class BoundSlotExecutor {
   }
 
   /** One batched decode forward over `rows`, each fed the token it sampled last. */
-  private async decodeOnce(pageSize: number, rows: string[]): Promise<DecodeOutcome> {
+  protected async decodeOnce(pageSize: number, rows: string[]): Promise<DecodeOutcome> {
     const startedAt = this.now();
     this.gatherFront(rows);
     const kv = this.runner.kv;
@@ -290,7 +215,7 @@ export class BoundSlotExecutor {
   }
 
   /** Leaves a sequence's row as its retained past (up to its completed pages) or frees it. */
-  private forget(seqId: string): void {
+  protected forget(seqId: string): void {
     const row = this.rowOf(seqId);
     const numTokens = (this.seqs.get(seqId)?.nextCapturePage ?? 0) * this.pageSize;
     this.seqs.delete(seqId);
