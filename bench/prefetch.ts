@@ -15,18 +15,16 @@ import { existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync, closeSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadHostMemory } from '../src-main/runtime/host-memory/loader';
+import type { MsSummary, PrefetchSample } from '../src-main/runtime/host-memory/prefetch-measure';
 import {
   armsForRep,
   COLD_THRESHOLD_PCT,
-  loadHostMemory,
   measureColdPrefetch,
   PREFETCH_ARMS,
   summarizeMs,
-  type HostMemory,
-  type MemlockLimit,
-  type MsSummary,
-  type PrefetchSample,
-} from '../src-main/runtime/host-memory';
+} from '../src-main/runtime/host-memory/prefetch-measure';
+import type { HostMemory, MemlockLimit } from '../src-main/runtime/host-memory/types';
 import { print, printError } from '../src-main/printable';
 
 const DEFAULT_MODEL = 'resources/models/ff-austen-mini/onnx/model.onnx';

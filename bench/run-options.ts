@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Slo } from '../src-main/telemetry/report';
+import type { Slo } from '../src-main/telemetry/report/goodput';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../src-main/cli/paths';
 
 /**

@@ -1,11 +1,12 @@
 import './zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { pickBridge } from './bridge';
-import type { FirstFrameApi } from '../src-main/service/contract';
-import { createStores, loadInitialState, StoresProvider } from './store';
+import { pickBridge } from './bridge/pick-bridge';
+import type { FirstFrameApi } from '../src-main/service/contract/window-api';
+import { createStores, loadInitialState } from './store/create-stores';
+import { StoresProvider } from './store/react';
 import { followConversationInUrl } from './store/conversation-url';
-import { App } from './views';
+import { App } from './views/App';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/chat.css';

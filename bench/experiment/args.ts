@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Slo } from '../../src-main/telemetry/report';
+import type { Slo } from '../../src-main/telemetry/report/goodput';
 import {
   parseSettingValue,
   settingByName,
   settingsUsage,
   takeSettingFlags,
-} from '../../src-main/runtime/settings';
-import type { SettingKey, SettingsPatch } from '../../src-main/runtime/settings';
+} from '../../src-main/runtime/settings/flags';
+import type { SettingKey } from '../../src-main/runtime/settings/declaration';
+import type { SettingsPatch } from '../../src-main/runtime/settings/schema';
 import { SHARED_RUN_OPTIONS, dataDirOf, integer, modelDirOf, sloOf } from '../run-options';
 import type { LengthSpec } from '../load/lengths';
 import { parseLengthSpec } from '../load/lengths';

@@ -1,9 +1,9 @@
-import type { ArmSummary } from '../../src-main/telemetry/report';
-import type { Timeline } from '../../src-main/telemetry/timeline';
-import { armSummary } from '../../src-main/telemetry/report';
+import type { ArmSummary } from '../../src-main/telemetry/report/arm-summary';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
+import { armSummary } from '../../src-main/telemetry/report/arm-summary';
 import { prng } from '../../src-main/telemetry/synthetic/workload';
 import { promptOfTokens } from '../first-frame/prompts';
-import type { TextTokenizer } from '../../src-main/runtime/model';
+import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
 import { startInProcessHost } from '../load/in-process';
 import { independentPairs, lengthSampler } from '../load/lengths';
 import type { LoadHost } from '../load/load-host';

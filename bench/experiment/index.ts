@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { loadModelFolder } from '../../src-main/runtime/model';
-import { BOUNDARIES } from '../../src-main/telemetry/report';
+import { loadModelFolder } from '../../src-main/runtime/model/load-folder';
+import { BOUNDARIES } from '../../src-main/telemetry/report/types';
 import type { ExperimentConfig } from './args';
 import { EXPERIMENT_USAGE, parseExperimentArgs } from './args';
 import type { ArmProgress, ArmResult, ExperimentIdentity } from './arm';

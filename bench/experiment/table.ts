@@ -1,5 +1,5 @@
-import type { TtftPhase } from '../../src-main/telemetry/report';
-import { TTFT_PHASES } from '../../src-main/telemetry/report';
+import type { TtftPhase } from '../../src-main/telemetry/report/remedies';
+import { TTFT_PHASES } from '../../src-main/telemetry/report/phases';
 import type { ArmResult } from './arm';
 
 const ms = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : v.toFixed(1));

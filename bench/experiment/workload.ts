@@ -1,6 +1,6 @@
-import type { TextTokenizer } from '../../src-main/runtime/model';
+import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
 import { prng } from '../../src-main/telemetry/synthetic/workload';
-import { importTraceFile } from '../../src-main/telemetry/trace';
+import { importTraceFile } from '../../src-main/telemetry/trace/import-trace';
 import { promptOfTokens } from '../first-frame/prompts';
 import type { Arrivals } from '../load/arrivals';
 import { arrivalsOf } from '../load/arrivals';

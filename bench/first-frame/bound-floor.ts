@@ -1,8 +1,8 @@
 import { runnerSpecOf } from '../../src-main/runtime/engine/open-runner';
 import { BoundRunner } from '../../src-main/runtime/engine/ort-binding/bound-runner';
 import type { RunnerOptions } from '../../src-main/runtime/engine/session-options';
-import type { CatalogueModel } from '../../src-main/runtime/model';
-import { argmax } from '../../src-main/runtime/sampling';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
+import { argmax } from '../../src-main/runtime/sampling/sampler';
 
 /**
  * The floor of a slot on the bound run path: a bare BoundRunner (K/V written in place) on the

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { collectGeneration } from '../../src-main/runtime';
-import type { Runtime } from '../../src-main/runtime';
-import type { ModelFolder } from '../../src-main/runtime/model';
-import type { Timeline } from '../../src-main/telemetry/timeline';
+import { collectGeneration } from '../../src-main/runtime/collect';
+import type { Runtime } from '../../src-main/runtime/runtime';
+import type { ModelFolder } from '../../src-main/runtime/model/load-folder';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { KvBatch } from '../../src-main/runtime/engine/kv-batch';
 import type { Floor } from './floor';
 import { promptOfTokens } from './prompts';

@@ -1,5 +1,5 @@
-import { nearestRankOf } from '../../src-main/telemetry/report';
-import type { Timeline } from '../../src-main/telemetry/timeline';
+import { nearestRankOf } from '../../src-main/telemetry/report/nearest-rank';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { request } from './cases';
 import type { CaseContext } from './cases';
 import { promptOfTokens } from './prompts';

@@ -1,8 +1,8 @@
 import { KvBatch } from '../../src-main/runtime/engine/kv-batch';
 import type { ModelRunner, RunnerOptions } from '../../src-main/runtime/engine/model-runner';
 import { openRunner } from '../../src-main/runtime/engine/open-runner';
-import type { CatalogueModel } from '../../src-main/runtime/model';
-import { argmax } from '../../src-main/runtime/sampling';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
+import { argmax } from '../../src-main/runtime/sampling/sampler';
 
 /**
  * The floor: bare `session.run` on this thread with the same model and the slots' threads (how

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Runtime } from '../../src-main/runtime';
-import type { RuntimeOptions } from '../../src-main/runtime';
-import type { TextTokenizer } from '../../src-main/runtime/model';
-import { openSqliteStore } from '../../src-main/store';
+import { Runtime } from '../../src-main/runtime/runtime';
+import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
+import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import { openSqliteStore } from '../../src-main/store/store';
 import { nearestRankOf } from '../../src-main/telemetry/report/nearest-rank';
 import { median } from './decode';
 import { promptOfTokens } from './prompts';

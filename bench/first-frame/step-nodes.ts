@@ -5,7 +5,7 @@ import { KvBatch } from '../../src-main/runtime/engine/kv-batch';
 import type { RunnerOptions } from '../../src-main/runtime/engine/model-runner';
 import { openRunner } from '../../src-main/runtime/engine/open-runner';
 import { nodesInLastProfiledRun } from '../../src-main/runtime/engine/profiled-nodes';
-import type { CatalogueModel } from '../../src-main/runtime/model';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 
 /**
  * Nodes one decode step runs, from an ONNX Runtime profile of a slot's session (the slot's own

@@ -1,5 +1,5 @@
-import { TTFT_PARTS } from '../../src-main/telemetry/timeline';
-import type { Timeline } from '../../src-main/telemetry/timeline';
+import { TTFT_PARTS } from '../../src-main/telemetry/timeline/parts';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { CaseResult, CaseRun } from './cases';
 import type { DecodeResult } from './decode';
 import { median } from './decode';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Slo } from '../../src-main/telemetry/report';
-import { settingsUsage, takeSettingFlags } from '../../src-main/runtime/settings';
-import type { SettingsPatch } from '../../src-main/runtime/settings';
+import type { Slo } from '../../src-main/telemetry/report/goodput';
+import { settingsUsage, takeSettingFlags } from '../../src-main/runtime/settings/flags';
+import type { SettingsPatch } from '../../src-main/runtime/settings/schema';
 import { SHARED_RUN_OPTIONS, dataDirOf, integer, modelDirOf, positive, sloOf } from '../run-options';
 import type { ArrivalProfile } from './arrivals';
 import type { LengthSpec } from './lengths';

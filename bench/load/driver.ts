@@ -2,7 +2,7 @@ import type { Arrivals } from './arrivals';
 import type { ClientObservation, Target } from './client';
 import { streamChat } from './client';
 import type { PlannedRequest } from './plan';
-import type { RemoteObservation } from '../../src-main/runtime/remote';
+import type { RemoteObservation } from '../../src-main/runtime/remote/observation';
 import { remoteStreamChat } from './remote-call';
 
 /** One request as sent: its plan, when it was due and sent (ms from phase start), what came back. */

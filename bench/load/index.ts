@@ -5,8 +5,8 @@
  * ITL, throughput, rejected share and goodput, as text or JSON, plus a CSV and a stored run.
  */
 import os from 'node:os';
-import { loadModelFolder } from '../../src-main/runtime/model';
-import { createStore } from '../../src-main/store';
+import { loadModelFolder } from '../../src-main/runtime/model/load-folder';
+import { createStore } from '../../src-main/store/create-store';
 import path from 'node:path';
 import type { LoadConfig } from './args';
 import { LOAD_USAGE, parseLoadArgs } from './args';

@@ -1,6 +1,7 @@
-import type { RunConfig } from '../../src-main/store';
-import type { Timeline } from '../../src-main/telemetry/timeline';
-import type { KnownEngine, RunServerPhases } from '../../src-main/runtime/remote';
+import type { RunConfig } from '../../src-main/store/queries/runs';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
+import type { KnownEngine } from '../../src-main/runtime/remote/endpoint-input';
+import type { RunServerPhases } from '../../src-main/runtime/remote/vllm-metrics';
 import type { Target } from './client';
 import type { RequestRecord } from './driver';
 

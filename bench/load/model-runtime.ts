@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { Runtime } from '../../src-main/runtime';
-import type { CatalogueModel, RuntimeOptions } from '../../src-main/runtime';
+import { Runtime } from '../../src-main/runtime/runtime';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
+import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
 import { modelRefFor } from '../../src-main/cli/paths';
 
 /**

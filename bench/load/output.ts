@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import { partKey } from '../../src-main/service/openai';
-import { TTFT_PARTS } from '../../src-main/telemetry/timeline';
-import { FORMULA_SAFE_CSV } from '../../src-main/telemetry/trace';
-import { SEED_PHASES } from '../../src-main/telemetry/report';
-import type { BoundaryPhases } from '../../src-main/telemetry/report';
+import { partKey } from '../../src-main/service/openai/timings';
+import { TTFT_PARTS } from '../../src-main/telemetry/timeline/parts';
+import { FORMULA_SAFE_CSV } from '../../src-main/telemetry/trace/csv-export';
+import { SEED_PHASES } from '../../src-main/telemetry/report/seed-phases';
+import type { BoundaryPhases } from '../../src-main/telemetry/report/boundary-phases';
 import type { RequestRecord } from './driver';
 import type { PhaseExtras } from './load-host';
 import type { PhaseSummary, Percentiles } from './summary';

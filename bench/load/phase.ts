@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { TextTokenizer } from '../../src-main/runtime/model';
-import { buildReport } from '../../src-main/telemetry/report';
-import type { Timeline } from '../../src-main/telemetry/timeline';
+import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import { buildReport } from '../../src-main/telemetry/report/build-report';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { prng } from '../../src-main/telemetry/synthetic/workload';
 import { promptOfTokens } from '../first-frame/prompts';
 import type { LoadConfig } from './args';

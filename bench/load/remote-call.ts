@@ -1,5 +1,5 @@
-import { streamCall } from '../../src-main/runtime/remote';
-import type { RemoteObservation } from '../../src-main/runtime/remote';
+import { streamCall } from '../../src-main/runtime/remote/stream-call';
+import type { RemoteObservation } from '../../src-main/runtime/remote/observation';
 import type { ClientObservation, Target } from './client';
 import { clientNow } from './client';
 

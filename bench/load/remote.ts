@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { KnownEngine, RemoteRequestMeta, RunServerPhases } from '../../src-main/runtime/remote';
-import {
-  isExtendedEngine,
-  probeModels,
-  readServerReport,
-  remoteRef,
-  remoteTimeline,
-  scrapeMetrics,
-  vllmPhasesBetween,
-} from '../../src-main/runtime/remote';
-import { createStore } from '../../src-main/store';
-import type { Timeline } from '../../src-main/telemetry/timeline';
+import type { KnownEngine } from '../../src-main/runtime/remote/endpoint-input';
+import type { RemoteRequestMeta } from '../../src-main/runtime/remote/remote-timeline';
+import type { RunServerPhases } from '../../src-main/runtime/remote/vllm-metrics';
+import { remoteRef } from '../../src-main/runtime/remote/endpoints';
+import { readServerReport } from '../../src-main/runtime/remote/engines';
+import { probeModels } from '../../src-main/runtime/remote/probe';
+import { remoteTimeline } from '../../src-main/runtime/remote/remote-timeline';
+import { isExtendedEngine } from '../../src-main/runtime/remote/request-body';
+import { scrapeMetrics, vllmPhasesBetween } from '../../src-main/runtime/remote/vllm-metrics';
+import { createStore } from '../../src-main/store/create-store';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { RequestRecord } from './driver';
 import type { LoadHost } from './load-host';
 import { modelRefFor } from '../../src-main/cli/paths';

@@ -1,7 +1,8 @@
-import { nearestRankSorted } from '../../src-main/telemetry/report';
-import type { Slo } from '../../src-main/telemetry/report';
-import { partKey } from '../../src-main/service/openai';
-import { TTFT_PARTS, transportMs } from '../../src-main/telemetry/timeline';
+import { nearestRankSorted } from '../../src-main/telemetry/report/nearest-rank';
+import type { Slo } from '../../src-main/telemetry/report/goodput';
+import { partKey } from '../../src-main/service/openai/timings';
+import { transportMs } from '../../src-main/telemetry/timeline/derive';
+import { TTFT_PARTS } from '../../src-main/telemetry/timeline/parts';
 import type { RequestRecord } from './driver';
 
 /** Nearest-rank percentiles of a total (ms), and how many values they rank. */

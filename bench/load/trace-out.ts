@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { collapsedPhases, PLACEMENT_METHOD, placedSeedRecord } from '../../src-main/runtime/remote';
-import { NESTED_PARTS, PERCENTILE_METHOD } from '../../src-main/telemetry/report';
-import type { Timeline } from '../../src-main/telemetry/timeline';
-import type { SeedRecord, TraceSidecar } from '../../src-main/telemetry/trace';
-import { sidecarPathOf, TRACE_SIDECAR_FORMAT } from '../../src-main/telemetry/trace';
+import { PLACEMENT_METHOD } from '../../src-main/runtime/remote/placement';
+import { collapsedPhases, placedSeedRecord } from '../../src-main/runtime/remote/seed-trace';
+import { NESTED_PARTS, PERCENTILE_METHOD } from '../../src-main/telemetry/report/seed-phases';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
+import type { SeedRecord } from '../../src-main/telemetry/trace/seed-record';
+import type { TraceSidecar } from '../../src-main/telemetry/trace/sidecar';
+import { sidecarPathOf, TRACE_SIDECAR_FORMAT } from '../../src-main/telemetry/trace/sidecar';
 import { TRACE_LIMITS } from '../../src-main/limits';
 import type { LoadHost } from './load-host';
 import type { MeasuredPhase } from './phase';

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultRuntimeOptions, parseSettingValue, slotThreadsOf } from '../../src-main/runtime';
-import type { RuntimeSettings } from '../../src-main/runtime';
+import { defaultRuntimeOptions } from '../../src-main/runtime/runtime-options';
+import { slotThreadsOf } from '../../src-main/runtime/runtime-parts';
+import { parseSettingValue } from '../../src-main/runtime/settings/flags';
+import type { RuntimeSettings } from '../../src-main/runtime/settings/schema';
 import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
 import type { Precision } from './variants';
 import { PRECISIONS } from './variants';

@@ -6,8 +6,9 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Runtime } from '../../src-main/runtime';
-import type { CatalogueModel, RuntimeOptions } from '../../src-main/runtime';
+import { Runtime } from '../../src-main/runtime/runtime';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
+import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
 import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
 import { convertedDirOf, convertGguf } from '../../src-main/runtime/model/gguf/gguf-convert';
 import { inspectGguf } from '../../src-main/runtime/model/gguf/gguf-model';

@@ -10,8 +10,8 @@
  * multi-turn (context pages) and concurrent. The floor (bare session.run) runs beside both.
  */
 import path from 'node:path';
-import { slotSessionThreadsOf } from '../../src-main/runtime';
-import type { CatalogueModel } from '../../src-main/runtime';
+import { slotSessionThreadsOf } from '../../src-main/runtime/runtime-parts';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 import { Floor } from '../first-frame/floor';
 import { openModelRuntime } from '../load/model-runtime';
 import { parsePeersArgs } from './args';

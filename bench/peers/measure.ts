@@ -1,6 +1,7 @@
-import type { ChatTurn, Runtime } from '../../src-main/runtime';
-import { nearestRankSorted } from '../../src-main/telemetry/report';
-import type { ModelFolder } from '../../src-main/runtime/model';
+import type { ChatTurn } from '../../src-main/runtime/model/tokenizer';
+import type { Runtime } from '../../src-main/runtime/runtime';
+import { nearestRankSorted } from '../../src-main/telemetry/report/nearest-rank';
+import type { ModelFolder } from '../../src-main/runtime/model/load-folder';
 import type { Floor } from '../first-frame/floor';
 import type { OursRun } from './ours';
 import { askOurs, oursConcurrent, oursTokensPerS } from './ours';

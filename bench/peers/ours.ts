@@ -1,6 +1,7 @@
-import { collectGeneration } from '../../src-main/runtime';
-import type { ChatTurn, Runtime } from '../../src-main/runtime';
-import type { Timeline } from '../../src-main/telemetry/timeline';
+import { collectGeneration } from '../../src-main/runtime/collect';
+import type { ChatTurn } from '../../src-main/runtime/model/tokenizer';
+import type { Runtime } from '../../src-main/runtime/runtime';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { PeersWorkload } from './workload';
 
 /** One First Frame request: its checked timeline and its answer. */

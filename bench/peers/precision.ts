@@ -1,6 +1,7 @@
-import { collectGeneration, slotSessionThreadsOf } from '../../src-main/runtime';
-import type { Runtime } from '../../src-main/runtime';
-import type { CatalogueModel } from '../../src-main/runtime';
+import { collectGeneration } from '../../src-main/runtime/collect';
+import { slotSessionThreadsOf } from '../../src-main/runtime/runtime-parts';
+import type { Runtime } from '../../src-main/runtime/runtime';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 import { BoundFloor } from '../first-frame/bound-floor';
 import { Floor } from '../first-frame/floor';
 import { promptOfTokens } from '../first-frame/prompts';

@@ -6,7 +6,8 @@
  * serving.ts as `node --import tsx serving-child.ts '<ServingJob as JSON>'`.
  */
 import path from 'node:path';
-import { collectGeneration, Runtime } from '../../src-main/runtime';
+import { collectGeneration } from '../../src-main/runtime/collect';
+import { Runtime } from '../../src-main/runtime/runtime';
 import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
 import { print } from '../../src-main/printable';
 import { loadLlamaCpp } from './llama-cpp';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureGguf } from '../../tools/gguf';
-import type { GgufWeightType } from '../../tools/gguf';
+import { ensureGguf } from '../../tools/gguf/cached';
+import type { GgufWeightType } from '../../tools/gguf/llama-tensors';
 
 /** A precision compared across engines: llama.cpp's GGUF type and our model variant. */
 export type Precision = 'f16' | 'q8' | 'q4';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ModelFolder } from '../../src-main/runtime/model';
+import type { ModelFolder } from '../../src-main/runtime/model/load-folder';
 import { HELD_OUT_TEXT } from '../../src-main/cli/paths';
 import type { ScoredText } from './measure';
 

@@ -8,11 +8,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRunner } from '../../src-main/runtime/engine/open-runner';
-import { ModelCatalogue, RevisionCache } from '../../src-main/runtime/model';
-import { DEFAULT_SETTINGS } from '../../src-main/runtime/settings';
-import type { CatalogueModel } from '../../src-main/runtime/model';
+import { ModelCatalogue } from '../../src-main/runtime/model/catalogue';
+import { RevisionCache } from '../../src-main/runtime/model/revisions';
+import { DEFAULT_SETTINGS } from '../../src-main/runtime/settings/schema';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 import { storeQualityResults } from '../../src-main/service/quality-file';
-import type { QualityResult } from '../../src-main/service/contract';
+import type { QualityResult } from '../../src-main/service/contract/quality-schemas';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../../src-main/cli/paths';
 import { greedyPrompts, readHeldOutText, scoredTexts } from './held-out';
 import type { HeldOutText } from './held-out';

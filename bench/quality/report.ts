@@ -1,5 +1,5 @@
-import { nearestRankOf } from '../../src-main/telemetry/report';
-import type { CatalogueModel } from '../../src-main/runtime/model';
+import { nearestRankOf } from '../../src-main/telemetry/report/nearest-rank';
+import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 import type { HeldOutText } from './held-out';
 import { agreementOf, meanTokensBeforeDivergence } from './measure';
 import type { GreedyRun, TextScore } from './measure';

@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeGguf } from '../../tools/gguf';
+import { writeGguf } from '../../tools/gguf/gguf-file';
 
 /** Entries in the huge metadata array (int32 each: 64 MB of header). */
 export const HUGE_ARRAY_LENGTH = 16_000_000;

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { seededRandom } from '../../src-main/runtime/sampling';
+import { seededRandom } from '../../src-main/runtime/sampling/rng';
 import type { SoakContext } from './actions';
 import { SOAK_ACTIONS } from './actions';
 import { countFinishedTimelines, holdLockPeriodically, importBulkTrace } from './background';

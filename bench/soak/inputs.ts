@@ -1,5 +1,5 @@
 import { HTTP_LIMITS, PROMPT_LIMITS } from '../../src-main/limits';
-import { positiveControlRecords } from '../../src-main/telemetry/trace';
+import { positiveControlRecords } from '../../src-main/telemetry/trace/controls';
 
 const SENTENCE = 'It is a truth universally acknowledged, that a single man must be in want of a wife. ';
 

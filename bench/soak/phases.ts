@@ -9,7 +9,7 @@
  * (misbehaving-remote.ts).
  */
 import path from 'node:path';
-import { nearestRankOf } from '../../src-main/telemetry/report';
+import { nearestRankOf } from '../../src-main/telemetry/report/nearest-rank';
 import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
 import { countFinishedTimelines } from './background';
 import { writeBigVocabModel } from './big-vocab';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { openDatabase, openSqliteStore } from '../../src-main/store';
+import { openDatabase } from '../../src-main/store/open';
+import { openSqliteStore } from '../../src-main/store/store';
 import { INSERT_REQUEST_SQL, toRequestParams } from '../../src-main/store/codec/timeline-row';
 import type { syntheticTimelines } from '../../src-main/telemetry/synthetic/workload';
 import { median, round1, type BenchResult, WORKLOAD } from './result';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { openSqliteStore } from '../../src-main/store';
-import { buildReportFromColumns } from '../../src-main/telemetry/report';
+import { openSqliteStore } from '../../src-main/store/store';
+import { buildReportFromColumns } from '../../src-main/telemetry/report/build-report';
 import { median, round1, type BenchResult, WORKLOAD } from './result';
 import { print } from '../../src-main/printable';
 

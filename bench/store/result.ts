@@ -1,4 +1,4 @@
-import { nearestRankOf } from '../../src-main/telemetry/report';
+import { nearestRankOf } from '../../src-main/telemetry/report/nearest-rank';
 
 /** One measured figure of the store bench, with its workload, boundary, statistic and target. */
 export interface BenchResult {

@@ -10,10 +10,11 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { prepareExport } from '../service/run-export';
 import type { PreparedExport } from '../service/run-export';
-import { openSqliteStore } from '../store';
-import type { Store } from '../store';
-import { DEFAULT_WINDOW_CAPACITY } from '../telemetry/report';
-import { saveFileAtomically, writeExport } from '../telemetry/trace';
+import { openSqliteStore } from '../store/store';
+import type { Store } from '../store/store';
+import { DEFAULT_WINDOW_CAPACITY } from '../telemetry/report/window';
+import { saveFileAtomically } from '../telemetry/trace/save-file';
+import { writeExport } from '../telemetry/trace/write-export';
 import type { ExportArgs } from './export/args';
 import { EXPORT_USAGE, parseExportArgs } from './export/args';
 import { UsageError } from './usage-error';
@@ -21,7 +22,7 @@ import { formatRunList, listRuns, resolveRunId } from './export/list';
 import { withProgress } from './export/progress';
 import { DEFAULT_DATA_DIR } from './paths';
 import { print, printableTo, printError } from '../printable';
-import { reasonOf } from '../telemetry/log';
+import { reasonOf } from '../telemetry/log/log';
 
 async function main(argv: string[]): Promise<number> {
   let args: ExportArgs;

@@ -4,7 +4,7 @@
  * generation on any model the app runs, streaming the text (generate/run-generate.ts).
  */
 import { printError } from '../printable';
-import { reasonOf } from '../telemetry/log';
+import { reasonOf } from '../telemetry/log/log';
 import { runGenerate } from './generate/run-generate';
 
 runGenerate(process.argv.slice(2)).then(

@@ -1,5 +1,5 @@
-import type { LatencyReport } from '../telemetry/report';
-import type { TraceSidecar } from '../telemetry/trace';
+import type { LatencyReport } from '../telemetry/report/types';
+import type { TraceSidecar } from '../telemetry/trace/sidecar';
 
 /** Percentiles compared between the lab's print and the file's own report. */
 const COMPARED = [

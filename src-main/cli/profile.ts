@@ -10,18 +10,17 @@
  * positive and negative controls and exits 1 unless both behave.
  */
 import { parseArgs } from 'node:util';
-import type { ReportOptions } from '../telemetry/report';
-import { buildReport, formatReport, toProfileJson } from '../telemetry/report';
-import {
-  importTraceFile,
-  readTraceSidecar,
-  runControls,
-  TraceFileTooLarge,
-  TraceImportError,
-} from '../telemetry/trace';
+import type { ReportOptions } from '../telemetry/report/types';
+import { buildReport } from '../telemetry/report/build-report';
+import { formatReport } from '../telemetry/report/format-text';
+import { toProfileJson } from '../telemetry/report/profile-json';
+import { runControls } from '../telemetry/trace/controls';
+import { importTraceFile, TraceFileTooLarge } from '../telemetry/trace/import-trace';
+import { TraceImportError } from '../telemetry/trace/parse-line';
+import { readTraceSidecar } from '../telemetry/trace/sidecar';
 import { checkSidecar, sidecarLines } from './profile-sidecar';
 import { print, printError } from '../printable';
-import { reasonOf } from '../telemetry/log';
+import { reasonOf } from '../telemetry/log/log';
 
 /** Defaults: seed 002's 1 s first-token target and seed 003's 80 ms inter-token objective. */
 const DEFAULT_SLO = { ttftMs: 1_000, itlMs: 80 };

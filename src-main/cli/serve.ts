@@ -7,18 +7,15 @@ import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../service/create-core';
-import {
-  ensureRendererBuilt,
-  exposureProblem,
-  parseServeArgs,
-  SERVE_USAGE,
-  startHttpHost,
-} from '../host/http';
-import { openAiRoutes } from '../host/openai';
+import { exposureProblem } from '../host/http/auth';
+import { ensureRendererBuilt } from '../host/http/ensure-renderer';
+import { startHttpHost } from '../host/http/http-host';
+import { parseServeArgs, SERVE_USAGE } from '../host/http/serve-args';
+import { openAiRoutes } from '../host/openai/handle-openai';
 import { guardProcess } from '../host/process-guard';
 import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from './paths';
 import { print, printError } from '../printable';
-import { reasonOf } from '../telemetry/log';
+import { reasonOf } from '../telemetry/log/log';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RENDERER_DIR = path.join(REPO_ROOT, 'out', 'renderer');

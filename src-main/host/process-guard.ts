@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
-import { reasonOf } from '../telemetry/log';
-import type { Log } from '../telemetry/log';
+import { reasonOf } from '../telemetry/log/log';
+import type { Log } from '../telemetry/log/log';
 
 /** How a host is told about, and stopped by, an error nothing else caught. */
 export interface ProcessGuardOptions {

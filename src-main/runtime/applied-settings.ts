@@ -1,4 +1,5 @@
-import type { ApplyLevel, RuntimeSettings, SettingKey } from './settings';
+import type { ApplyLevel, SettingKey } from './settings/declaration';
+import type { RuntimeSettings } from './settings/schema';
 
 /** A settings change the runtime refused, with what to do about it. */
 export class SettingsRefused extends Error {

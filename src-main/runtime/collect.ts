@@ -1,5 +1,5 @@
 import type { Runtime } from './runtime';
-import type { GenerationChunk, GenerationOutcome, GenerationRequest } from './scheduler';
+import type { GenerationChunk, GenerationOutcome, GenerationRequest } from './scheduler/request';
 
 /** A finished generation with every chunk as it arrived (for CLIs and tests). */
 export interface CollectedGeneration extends GenerationOutcome {

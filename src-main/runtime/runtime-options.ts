@@ -1,17 +1,17 @@
 import os from 'node:os';
 import type { Clock } from '../telemetry/clock';
 import { systemClock } from '../telemetry/clock';
-import type { Log } from '../telemetry/log';
-import { consoleLog } from '../telemetry/log';
-import { forkChild } from '../threads';
-import type { ChildStarter } from '../threads';
-import { DEFAULT_SETTINGS } from './settings';
-import type { RuntimeSettings } from './settings';
+import type { Log } from '../telemetry/log/log';
+import { consoleLog } from '../telemetry/log/log';
+import { forkChild } from '../threads/fork-child';
+import type { ChildStarter } from '../threads/fork-child';
+import { DEFAULT_SETTINGS } from './settings/schema';
+import type { RuntimeSettings } from './settings/schema';
 import type { ProviderChoice } from './engine/providers';
-import type { SlotRunner } from './slots';
-import { defaultDiscoveryEnvironment } from './model/discovery';
+import type { SlotRunner } from './slots/slot';
+import { defaultDiscoveryEnvironment } from './model/discovery/places';
 import type { CatalogueDiscovery } from './model/catalogue';
-import type { DiskPageRows } from './pages';
+import type { DiskPageRows } from './pages/disk-page-rows';
 
 /** How this process hosts the runtime: folders, budgets and test seams no user setting covers. */
 export interface ProcessOptions {

@@ -3,17 +3,19 @@ import { sweepGraphCache } from './engine/graph-cache-sweep';
 import { RunnerClient } from './engine/runner-client';
 import type { RunnerOptions } from './engine/session-options';
 import { SpareWorker } from './engine/spare-worker';
-import { parseModelRef, prepareGguf } from './model';
-import type { ModelCatalogue } from './model';
-import { DiskPages, PageStore } from './pages';
-import type { PageIdentity } from './pages';
+import { prepareGguf } from './model/gguf/prepare-gguf';
+import { parseModelRef } from './model/variant-names';
+import type { ModelCatalogue } from './model/catalogue';
+import { DiskPages } from './pages/disk-pages';
+import { PageStore } from './pages/page-store';
+import type { PageIdentity } from './pages/page-key';
 import { prefetchPages } from './pages/page-prefetch';
 import type { PrefetchOutcome } from './pages/page-prefetch';
-import { EngineLoop } from './engine-loop';
-import { Scheduler } from './scheduler';
-import { threadsOf } from './settings';
-import { SlotRegistry } from './slots';
-import type { PromptThreads } from './tokenize';
+import { EngineLoop } from './engine-loop/engine-loop';
+import { Scheduler } from './scheduler/scheduler';
+import { threadsOf } from './settings/schema';
+import { SlotRegistry } from './slots/slot-registry';
+import type { PromptThreads } from './tokenize/prompt-threads';
 import type { RuntimeOptions } from './runtime-options';
 
 /**

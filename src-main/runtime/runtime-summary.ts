@@ -1,6 +1,7 @@
-import { isBusySlotStatus } from '../telemetry/residency';
-import type { DiskPages, DiskTierState, PageCounters } from './pages';
-import type { SlotRegistry } from './slots';
+import { isBusySlotStatus } from '../telemetry/residency/schema';
+import type { DiskPages, DiskTierState } from './pages/disk-pages';
+import type { PageCounters } from './pages/page-store';
+import type { SlotRegistry } from './slots/slot-registry';
 import type { EngineParts } from './runtime-parts';
 import type { RuntimeOptions } from './runtime-options';
 

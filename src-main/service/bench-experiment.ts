@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { collectGeneration, parseSettingValue, SETTINGS } from '../runtime';
-import type { Runtime, SettingKey, SettingsPatch } from '../runtime';
-import { reasonOf } from '../telemetry/log';
+import { collectGeneration } from '../runtime/collect';
+import { SETTINGS } from '../runtime/settings/declaration';
+import { parseSettingValue } from '../runtime/settings/flags';
+import type { Runtime } from '../runtime/runtime';
+import type { SettingKey } from '../runtime/settings/declaration';
+import type { SettingsPatch } from '../runtime/settings/schema';
+import { reasonOf } from '../telemetry/log/log';
 import { prng } from '../telemetry/synthetic/workload';
 import type { CoreDeps } from './core-deps';
 import { runName } from './run-name';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { collectGeneration } from '../runtime';
+import { collectGeneration } from '../runtime/collect';
 import type { CoreDeps } from './core-deps';
-import type { MethodInput } from './contract';
-import { ServiceFailure } from './contract';
+import type { MethodInput } from './contract/methods';
+import { ServiceFailure } from './contract/result';
 import { armPatches, runExperiment } from './bench-experiment';
 import type { ExperimentSpec } from './bench-experiment';
 import { runName } from './run-name';

@@ -1,8 +1,9 @@
 import type { Clock } from '../telemetry/clock';
-import type { TimelineWindow } from '../telemetry/report';
-import type { Runtime } from '../runtime';
-import type { RemoteEngine } from '../runtime/remote';
-import type { ChatQueries, Store } from '../store';
+import type { TimelineWindow } from '../telemetry/report/window';
+import type { Runtime } from '../runtime/runtime';
+import type { RemoteEngine } from '../runtime/remote/remote-engine';
+import type { ChatQueries } from '../store/queries/chat-records';
+import type { Store } from '../store/store';
 import type { FolderOpener, SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
 import type { ModelOrigins } from './hub/model-origins';

@@ -1,12 +1,13 @@
-import type { DiscoveryEnvironment } from '../runtime';
-import type { SqliteStoreOptions } from '../store';
+import type { DiscoveryEnvironment } from '../runtime/model/discovery/places';
+import type { SqliteStoreOptions } from '../store/store';
 import type { ExportFormat } from '../telemetry/trace/export-formats';
-import type { ApiStatus, ServiceApi, TraceImportResult } from './contract';
+import type { ApiStatus, TraceImportResult } from './contract/methods';
+import type { ServiceApi } from './contract/service-api';
 import type { ImportBudget, ImportBudgetLimits } from './import-budget';
 import type { TraceUpload } from './trace-import';
-import type { Log } from '../telemetry/log';
-import type { ChildStarter } from '../threads';
-import type { OpenAiService } from './openai';
+import type { Log } from '../telemetry/log/log';
+import type { ChildStarter } from '../threads/fork-child';
+import type { OpenAiService } from './openai/types';
 import type { ExportRequest, PreparedExport } from './run-export';
 
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RuntimeOptions } from '../runtime';
+import type { RuntimeOptions } from '../runtime/runtime-options';
 
 /** The runtime's folders inside a data folder, as the app, `npm run serve` and `npm run generate` use it. */
 export type RuntimeFolders = Pick<

@@ -1,6 +1,6 @@
-import type { Log } from '../telemetry/log';
-import { consoleLog, reasonOf } from '../telemetry/log';
-import type { EventName, EventPayload, PushedEvent } from './contract';
+import type { Log } from '../telemetry/log/log';
+import { consoleLog, reasonOf } from '../telemetry/log/log';
+import type { EventName, EventPayload, PushedEvent } from './contract/events';
 
 /** Fan-out of pushed events to every subscribed transport, synchronously, in emit order. */
 export class EventHub {

@@ -1,5 +1,5 @@
 import { TRACE_LIMITS } from '../limits';
-import { ServiceFailure } from './contract';
+import { ServiceFailure } from './contract/result';
 
 /** How much trace may be imported at once, and how many imports may wait for room. */
 export interface ImportBudgetLimits {

@@ -1,10 +1,14 @@
 import type { Clock } from '../telemetry/clock';
-import type { CatalogueEntry, Slot, SlotEvent } from '../runtime';
-import { isDiscoveredSource, loadMsOf, MODEL_SOURCE_LABELS, weightsOriginOf } from '../runtime';
-import type { ModelSource } from '../runtime';
+import type { CatalogueEntry } from '../runtime/model/catalogue';
+import type { SlotEvent } from '../runtime/slots/slot-types';
+import type { Slot } from '../runtime/slots/slot';
+import { weightsOriginOf } from '../runtime/model/gguf/gguf-folder';
+import { isDiscoveredSource, MODEL_SOURCE_LABELS } from '../runtime/model/model-sources';
+import { loadMsOf } from '../runtime/slots/slot';
+import type { ModelSource } from '../runtime/model/model-sources';
 import { variantLabelOf } from '../runtime/model/variant-names';
-import type { PageSummary } from '../runtime';
-import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract';
+import type { PageSummary } from '../runtime/runtime-summary';
+import type { ModelEntry, PageStats, SlotEvent as SlotEventPayload, SlotSnapshot } from './contract/schemas';
 
 /**
  * "name · variant", the variant named by its weights (variantLabelOf: the bundled `model.onnx`

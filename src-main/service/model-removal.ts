@@ -5,11 +5,12 @@
 
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isDiscoveredSource, MODEL_SOURCE_LABELS } from '../runtime';
-import type { CatalogueEntry, Runtime } from '../runtime';
+import { isDiscoveredSource, MODEL_SOURCE_LABELS } from '../runtime/model/model-sources';
+import type { CatalogueEntry } from '../runtime/model/catalogue';
+import type { Runtime } from '../runtime/runtime';
 import { shardPathsOf } from '../runtime/model/gguf/gguf-files';
-import { ServiceFailure } from './contract';
-import type { ModelRemoval } from './contract';
+import { ServiceFailure } from './contract/result';
+import type { ModelRemoval } from './contract/hub-schemas';
 
 /** What deleting `modelId` would remove and whether it may now; `not_found` for an unknown model. */
 export async function removalOf(runtime: Runtime, modelsDir: string, modelId: string): Promise<ModelRemoval> {

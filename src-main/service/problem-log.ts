@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { FileLog, Log, LogEntry } from '../telemetry/log';
-import { openFileLog } from '../telemetry/log';
+import type { FileLog } from '../telemetry/log/file-log';
+import type { Log, LogEntry } from '../telemetry/log/log';
+import { openFileLog } from '../telemetry/log/file-log';
 import type { EventHub } from './event-hub';
 
 /** The core's log: `<dataDir>/logs/first-frame.log`, and each entry pushed to clients as `app.problem`. */

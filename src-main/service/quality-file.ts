@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../private-files';
 import path from 'node:path';
 import { z } from 'zod';
-import { QualityResultSchema } from './contract';
-import type { QualityResult } from './contract';
+import { QualityResultSchema } from './contract/quality-schemas';
+import type { QualityResult } from './contract/quality-schemas';
 
 /** The data folder's file of measured variant quality, written by `npm run bench -- quality`. */
 export const QUALITY_FILE = 'quality.json';

@@ -1,9 +1,12 @@
 import type { Writable } from 'node:stream';
-import type { Store } from '../store';
-import type { Timeline } from '../telemetry/timeline';
-import type { ExportFormat, StreamOutOptions, TimelineSource } from '../telemetry/trace';
-import { EXPORT_FILE_TYPES, exportFileName, flattenBatches, writeExport } from '../telemetry/trace';
-import { ServiceFailure } from './contract';
+import type { Store } from '../store/store';
+import type { Timeline } from '../telemetry/timeline/schema';
+import type { ExportFormat } from '../telemetry/trace/export-formats';
+import type { StreamOutOptions, TimelineSource } from '../telemetry/trace/stream-out';
+import { EXPORT_FILE_TYPES, exportFileName } from '../telemetry/trace/export-formats';
+import { flattenBatches } from '../telemetry/trace/stream-out';
+import { writeExport } from '../telemetry/trace/write-export';
+import { ServiceFailure } from './contract/result';
 
 /** Where exported timelines come from: stored runs, and the live window of this process. */
 export interface ExportSources {

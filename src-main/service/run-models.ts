@@ -1,5 +1,5 @@
-import { isRefTo } from '../runtime';
-import type { Runtime } from '../runtime';
+import { isRefTo } from '../runtime/model/variant-names';
+import type { Runtime } from '../runtime/runtime';
 
 /**
  * The weights a run is measured on, as its config records them: the model's id → the content

@@ -1,6 +1,10 @@
-import { isRetryableWriteError } from '../store';
-import { describeIssues, failure, METHODS, ServiceFailure } from './contract';
-import type { MethodInput, MethodName, MethodOutput, PushedEvent, Result, ServiceApi } from './contract';
+import { isRetryableWriteError } from '../store/errors';
+import { METHODS } from './contract/methods';
+import { describeIssues, failure, ServiceFailure } from './contract/result';
+import type { PushedEvent } from './contract/events';
+import type { MethodInput, MethodName, MethodOutput } from './contract/methods';
+import type { Result } from './contract/result';
+import type { ServiceApi } from './contract/service-api';
 import type { EventHub } from './event-hub';
 
 /** One implementation per contract method, given validated input. */

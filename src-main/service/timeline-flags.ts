@@ -1,6 +1,6 @@
-import type { Log } from '../telemetry/log';
-import type { Timeline } from '../telemetry/timeline';
-import { unattributedProblem } from '../telemetry/timeline';
+import type { Log } from '../telemetry/log/log';
+import type { Timeline } from '../telemetry/timeline/schema';
+import { unattributedProblem } from '../telemetry/timeline/check';
 
 /** Shortest spacing of two log lines about flagged timelines (ms): a burst is one line with a count. */
 const FLAG_LOG_SPACING_MS = 10_000;

@@ -1,8 +1,8 @@
 import { STORE_LIMITS } from '../limits';
-import type { HistoryWriter, Store } from '../store';
-import type { Timeline } from '../telemetry/timeline';
-import { TraceImportJob } from '../telemetry/trace';
-import type { TraceImportResult } from './contract';
+import type { HistoryWriter, Store } from '../store/store';
+import type { Timeline } from '../telemetry/timeline/schema';
+import { TraceImportJob } from '../telemetry/trace/import-job';
+import type { TraceImportResult } from './contract/methods';
 import type { ImportBudget } from './import-budget';
 import { IMPORT_WORKLOAD_PREFIX } from './window-reload';
 import { runName } from './run-name';

@@ -1,6 +1,6 @@
-import type { Log } from '../telemetry/log';
-import type { Store } from '../store';
-import type { TimelineWindow } from '../telemetry/report';
+import type { Log } from '../telemetry/log/log';
+import type { Store } from '../store/store';
+import type { TimelineWindow } from '../telemetry/report/window';
 
 /** The workload text an imported trace's run is filed under (see trace-import.ts). */
 export const IMPORT_WORKLOAD_PREFIX = 'trace import: ';

@@ -1,5 +1,5 @@
-import type { Log } from '../telemetry/log';
-import { consoleLog, reasonOf } from '../telemetry/log';
+import type { Log } from '../telemetry/log/log';
+import { consoleLog, reasonOf } from '../telemetry/log/log';
 import { StoreUnavailable, toUnavailable } from './errors';
 import { nullStore } from './null-store';
 import type { SqliteStoreOptions, Store } from './store';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Transition } from '../telemetry/timeline';
-import { TransitionSchema } from '../telemetry/timeline';
+import type { Transition } from '../telemetry/timeline/schema';
+import { TransitionSchema } from '../telemetry/timeline/schema';
 import { packTransitions } from './codec/transitions';
 import type { StepReport } from './migrations';
 

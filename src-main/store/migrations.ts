@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
-import type { Log } from '../telemetry/log';
-import { reasonOf } from '../telemetry/log';
+import type { Log } from '../telemetry/log/log';
+import { reasonOf } from '../telemetry/log/log';
 import { StoreUnavailable, toUnavailable } from './errors';
 import { v6 } from './migration-v6';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allocateColumns } from '../telemetry/report';
+import { allocateColumns } from '../telemetry/report/columns';
 import type { StoreUnavailable } from './errors';
 import { DEFAULT_RETENTION } from './retention';
 import type { ChatQueries } from './queries/chat-records';

@@ -1,8 +1,8 @@
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Log } from '../telemetry/log';
-import { consoleLog } from '../telemetry/log';
+import type { Log } from '../telemetry/log/log';
+import { consoleLog } from '../telemetry/log/log';
 import { StoreUnavailable, toUnavailable } from './errors';
 import { STORE_LIMITS } from '../limits';
 import { migrate } from './migrations';

@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Timeline } from '../telemetry/timeline';
-import type { SlotEventRecord } from '../telemetry/residency';
+import type { Timeline } from '../telemetry/timeline/schema';
+import type { SlotEventRecord } from '../telemetry/residency/schema';
 import type { AnswerPatch, NewConversation, NewMessage } from './queries/chat-records';
 import type { ClientTtftUpdate, PendingRun, WriteBatch } from './writer/batch';
 import { isRetryableWriteError } from './errors';

@@ -1,10 +1,6 @@
-import type {
-  MethodInput,
-  MethodName,
-  MethodOutput,
-  PushedEvent,
-  Result,
-} from '../../src-main/service/contract';
+import type { PushedEvent } from '../../src-main/service/contract/events';
+import type { MethodInput, MethodName, MethodOutput } from '../../src-main/service/contract/methods';
+import type { Result } from '../../src-main/service/contract/result';
 import type { ExportFormat } from '../../src-main/telemetry/trace/export-formats';
 
 /**

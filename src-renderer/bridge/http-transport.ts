@@ -1,8 +1,9 @@
-import type { MethodInput, MethodName, MethodOutput, Result } from '../../src-main/service/contract';
+import type { MethodInput, MethodName, MethodOutput } from '../../src-main/service/contract/methods';
+import type { Result } from '../../src-main/service/contract/result';
 import type { Bridge, ConnectionState, EventBatchListener } from './bridge';
 import { openEventFeed } from './event-feed';
 import { Listeners } from './listeners';
-import { failure } from '../../src-main/service/contract';
+import { failure } from '../../src-main/service/contract/result';
 import { validateEvents, validateResult } from './validate';
 
 /** Where the headless host is (same origin in a page) and which fetch to use. */

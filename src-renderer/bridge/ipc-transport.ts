@@ -1,7 +1,7 @@
 import type { Bridge } from './bridge';
 import { Listeners } from './listeners';
-import type { FirstFrameApi } from '../../src-main/service/contract';
-import { failure } from '../../src-main/service/contract';
+import type { FirstFrameApi } from '../../src-main/service/contract/window-api';
+import { failure } from '../../src-main/service/contract/result';
 import { validateEvents, validateResult } from './validate';
 
 /**

@@ -1,5 +1,10 @@
-import { EVENTS, failure, METHODS, ServiceErrorSchema } from '../../src-main/service/contract';
-import type { MethodName, MethodOutput, PushedEvent, Result } from '../../src-main/service/contract';
+import { EVENTS } from '../../src-main/service/contract/events';
+import { METHODS } from '../../src-main/service/contract/methods';
+import { failure } from '../../src-main/service/contract/result';
+import { ServiceErrorSchema } from '../../src-main/service/contract/schemas';
+import type { PushedEvent } from '../../src-main/service/contract/events';
+import type { MethodName, MethodOutput } from '../../src-main/service/contract/methods';
+import type { Result } from '../../src-main/service/contract/result';
 import { plainIssueWords } from './plain-issues';
 
 /**

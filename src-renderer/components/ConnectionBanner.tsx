@@ -1,4 +1,4 @@
-import { useSlice } from '../store';
+import { useSlice } from '../store/react';
 
 /** Says so when the event feed is down (answers and the dashboard would stop moving). */
 export function ConnectionBanner() {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ExportFormat } from '../../src-main/telemetry/trace/export-formats';
 import { EXPORT_FILE_TYPES, EXPORT_FORMATS } from '../../src-main/telemetry/trace/export-formats';
-import { useStores } from '../store';
+import { useStores } from '../store/react';
 
 /** What the last save said: nothing yet, where it went, or why it failed. */
 type SaveStatus = { tone: 'info' | 'error'; text: string; title?: string } | null;

@@ -1,5 +1,6 @@
-import { useSlice, VIEWS } from '../store';
-import type { ViewName } from '../store';
+import { useSlice } from '../store/react';
+import { VIEWS } from '../store/ui-store';
+import type { ViewName } from '../store/ui-store';
 import { ViewModeSwitch } from './ViewModeSwitch';
 
 const LABELS: Record<ViewName, string> = {

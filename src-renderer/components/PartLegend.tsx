@@ -1,5 +1,5 @@
-import { PART_LAYERS } from '../parts';
-import type { BarLayer } from '../parts';
+import { PART_LAYERS } from '../parts/bar-layers';
+import type { BarLayer } from '../parts/bar-layers';
 
 /**
  * The one legend of bar colours, beside every chart and bar that draws parts: every part by

@@ -1,5 +1,5 @@
-import { groupSlicesOf } from '../parts';
-import type { TtftPhase } from '../parts';
+import { groupSlicesOf } from '../parts/simple-groups';
+import type { TtftPhase } from '../../src-main/telemetry/report/remedies';
 import { formatMs, formatShare } from './format';
 
 /**

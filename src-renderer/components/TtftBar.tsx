@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { PART_COLORS, PART_EXPLANATIONS, PART_LABELS, slicesOf } from '../parts';
-import type { BarPhase, PhaseSlice } from '../parts';
+import { PART_COLORS, PART_EXPLANATIONS, PART_LABELS } from '../parts/part-colors';
+import { slicesOf } from '../parts/phase-values';
+import type { BarPhase } from '../parts/part-colors';
+import type { PhaseSlice } from '../parts/phase-values';
 import { formatMs, formatShare } from './format';
 
 /** A hovered slice, described: "prefill 12.3 ms (45.0%)". */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { changePreferences, useSlice, useStores } from '../store';
-import type { UiPreferences } from '../../src-main/service/contract';
+import { changePreferences } from '../store/preferences';
+import { useSlice, useStores } from '../store/react';
+import type { UiPreferences } from '../../src-main/service/contract/ui-schemas';
 
 const MODES: { mode: UiPreferences['viewMode']; label: string; hint: string }[] = [
   {

@@ -1,5 +1,5 @@
-import { PHASE_NAMES, TTFT_PHASES } from '../../src-main/telemetry/report';
-import type { TtftPhase } from '../../src-main/telemetry/report';
+import { PHASE_NAMES, TTFT_PHASES } from '../../src-main/telemetry/report/phases';
+import type { TtftPhase } from '../../src-main/telemetry/report/remedies';
 
 export type { TtftPhase };
 /** Every TTFT phase in life order, `unattributed` last: the order of every bar and legend. */

@@ -1,7 +1,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
-import type { MethodInput, PushedEvent } from '../../src-main/service/contract';
-import type { Bridge } from '../bridge';
+import type { PushedEvent } from '../../src-main/service/contract/events';
+import type { MethodInput } from '../../src-main/service/contract/methods';
+import type { Bridge } from '../bridge/bridge';
 
 /** One benchmark's progress as the Bench view shows it. */
 export interface BenchProgress {

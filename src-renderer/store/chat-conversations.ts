@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { ConversationView } from '../../src-main/service/contract';
-import type { Bridge } from '../bridge';
+import type { ConversationView } from '../../src-main/service/contract/chat-schemas';
+import type { Bridge } from '../bridge/bridge';
 import { itemsFromStored } from './chat-items';
 import { activeAnswer } from './chat-send';
 import type { ChatState } from './chat-store';

@@ -1,4 +1,4 @@
-import type { PushedEvent } from '../../src-main/service/contract';
+import type { PushedEvent } from '../../src-main/service/contract/events';
 import type { AnswerItem, ChatItem } from './chat-items';
 import { namedVersion, updateAnswer } from './chat-items';
 

@@ -1,4 +1,4 @@
-import type { SendForecast, StoredMessage } from '../../src-main/service/contract';
+import type { SendForecast, StoredMessage } from '../../src-main/service/contract/chat-schemas';
 import type { FinishReason, Timeline } from '../../src-main/telemetry/timeline/schema';
 
 /** Where a message sits among the versions of its turn (1-based), and their ids. */

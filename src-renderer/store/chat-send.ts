@@ -1,6 +1,7 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { Result, TurnStarted } from '../../src-main/service/contract';
-import type { Bridge } from '../bridge';
+import type { TurnStarted } from '../../src-main/service/contract/chat-schemas';
+import type { Result } from '../../src-main/service/contract/result';
+import type { Bridge } from '../bridge/bridge';
 import type { AnswerItem, ChatItem, UserItem } from './chat-items';
 import { namedVersion, newAnswer, newQuestion, updateAnswer, withNewVersion } from './chat-items';
 import type { ChatState } from './chat-store';

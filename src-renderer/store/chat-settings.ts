@@ -1,6 +1,7 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { ConversationSettings, Sampling } from '../../src-main/service/contract';
-import type { Bridge } from '../bridge';
+import type { ConversationSettings } from '../../src-main/service/contract/chat-schemas';
+import type { Sampling } from '../../src-main/service/contract/schemas';
+import type { Bridge } from '../bridge/bridge';
 import type { ChatState } from './chat-store';
 import { createThrottle } from './throttle';
 import type { Throttle } from './throttle';

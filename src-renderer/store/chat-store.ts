@@ -4,10 +4,10 @@ import type {
   ChatDefaults,
   ConversationSettings,
   ConversationSummary,
-  PushedEvent,
   SendForecast,
-} from '../../src-main/service/contract';
-import type { Bridge } from '../bridge';
+} from '../../src-main/service/contract/chat-schemas';
+import type { PushedEvent } from '../../src-main/service/contract/events';
+import type { Bridge } from '../bridge/bridge';
 import type { AnswerItem, ChatItem } from './chat-items';
 import { applyRequestEvent, isRequestEvent } from './chat-events';
 import { editQuestion, regenerateAnswer, sendMessage, stopAnswer } from './chat-send';

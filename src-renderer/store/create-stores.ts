@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { Bridge } from '../bridge';
+import type { Bridge } from '../bridge/bridge';
 import type { BenchState } from './bench-store';
 import { createBenchStore } from './bench-store';
 import type { ChatState } from './chat-store';

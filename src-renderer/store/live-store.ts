@@ -1,8 +1,10 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
-import type { EngineStats, Slo } from '../../src-main/service/contract';
-import { buildReportFromColumns } from '../../src-main/telemetry/report';
-import type { Boundary, LatencyReport } from '../../src-main/telemetry/report';
+import type { Slo } from '../../src-main/service/contract/report-schemas';
+import type { EngineStats } from '../../src-main/service/contract/schemas';
+import { buildReportFromColumns } from '../../src-main/telemetry/report/build-report';
+import type { Boundary } from '../../src-main/telemetry/report/seed-phases';
+import type { LatencyReport } from '../../src-main/telemetry/report/types';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { onWallClock } from './live-timelines';
 import { createThrottle } from './throttle';

@@ -1,4 +1,4 @@
-import type { UiPreferences } from '../../src-main/service/contract';
+import type { UiPreferences } from '../../src-main/service/contract/ui-schemas';
 import type { Stores } from './create-stores';
 
 /**

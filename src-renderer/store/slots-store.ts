@@ -1,19 +1,13 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
-import type {
-  ClearedConversions,
-  ConversionCache,
-  EndpointSnapshot,
-  EngineKind,
-  HubDownload,
-  KeepAlive,
-  ModelEntry,
-  PageStats,
-  PushedEvent,
-  SlotEvent,
-  SlotSnapshot,
-} from '../../src-main/service/contract';
-import type { Bridge } from '../bridge';
+import type { EngineKind } from '../../src-main/runtime/remote/endpoint-input';
+import type { EndpointSnapshot } from '../../src-main/service/contract/endpoint-schemas';
+import type { PushedEvent } from '../../src-main/service/contract/events';
+import type { HubDownload } from '../../src-main/service/contract/hub-schemas';
+import type { ClearedConversions, ConversionCache } from '../../src-main/service/contract/model-schemas';
+import type { ModelEntry, PageStats, SlotEvent, SlotSnapshot } from '../../src-main/service/contract/schemas';
+import type { KeepAlive } from '../../src-main/telemetry/residency/schema';
+import type { Bridge } from '../bridge/bridge';
 import { createThrottle } from './throttle';
 
 /** Slots, models, their transition history and the context page totals. */

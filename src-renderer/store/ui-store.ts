@@ -2,14 +2,12 @@ import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { z } from 'zod';
 import { DEFAULT_UI_PREFERENCES } from '../../src-main/service/contract/ui-schemas';
-import type {
-  AppStatusSchema,
-  Problem,
-  PushedEvent,
-  SettingsState,
-  UiPreferences,
-} from '../../src-main/service/contract';
-import type { ConnectionState } from '../bridge';
+import type { PushedEvent } from '../../src-main/service/contract/events';
+import type { AppStatusSchema } from '../../src-main/service/contract/methods';
+import type { Problem } from '../../src-main/service/contract/schemas';
+import type { SettingsState } from '../../src-main/service/contract/settings-schemas';
+import type { UiPreferences } from '../../src-main/service/contract/ui-schemas';
+import type { ConnectionState } from '../bridge/bridge';
 
 /** The views of the app, one per nav button. */
 export const VIEWS = ['chat', 'dashboard', 'slots', 'runs', 'traces', 'bench', 'settings'] as const;

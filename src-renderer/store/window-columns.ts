@@ -1,5 +1,5 @@
-import { SCALAR_FIELDS, writeScalars } from '../../src-main/telemetry/report';
-import type { ReportColumns, ScalarField } from '../../src-main/telemetry/report';
+import { SCALAR_FIELDS, writeScalars } from '../../src-main/telemetry/report/columns';
+import type { ReportColumns, ScalarField } from '../../src-main/telemetry/report/columns';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 
 const NUM_FIELDS = SCALAR_FIELDS.length;

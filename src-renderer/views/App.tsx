@@ -1,14 +1,15 @@
 import { useEffect } from 'react';
-import { useSlice } from '../store';
-import type { ViewName } from '../store';
-import { BenchView } from './bench';
-import { ChatView } from './chat';
-import { DashboardView } from './dashboard';
-import { RunsView } from './runs';
-import { SettingsView } from './settings';
-import { SlotsView } from './slots';
-import { TracesView } from './traces';
-import { ConnectionBanner, Nav } from '../components';
+import { useSlice } from '../store/react';
+import type { ViewName } from '../store/ui-store';
+import { BenchView } from './bench/BenchView';
+import { ChatView } from './chat/ChatView';
+import { DashboardView } from './dashboard/DashboardView';
+import { RunsView } from './runs/RunsView';
+import { SettingsView } from './settings/SettingsView';
+import { SlotsView } from './slots/SlotsView';
+import { TracesView } from './traces/TracesView';
+import { ConnectionBanner } from '../components/ConnectionBanner';
+import { Nav } from '../components/Nav';
 
 const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   chat: ChatView,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveBarParts, TTFT_PARTS } from '../../src-main/telemetry/timeline';
+import { deriveBarParts } from '../../src-main/telemetry/timeline/derive';
+import { TTFT_PARTS } from '../../src-main/telemetry/timeline/parts';
 import {
   drawnParts,
   recordStreaming,

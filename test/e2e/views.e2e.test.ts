@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRACE_EXAMPLE_LINE } from '../../src-main/telemetry/trace';
+import { TRACE_EXAMPLE_LINE } from '../../src-main/telemetry/trace/trace-example';
 import { figuresOf } from '../support/compare';
 import { BUNDLED_MODEL_REF } from '../support/models';
 import { sendMessage, setSampling, waitForDone, setViewMode } from './chat-driver';

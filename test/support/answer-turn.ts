@@ -1,7 +1,7 @@
-import type { GenerationOutcome } from '../../src-main/runtime';
-import type { MessageMeta } from '../../src-main/service/contract';
-import type { FinishReason } from '../../src-main/telemetry/timeline';
-import { syntheticTimelines } from '../../src-main/telemetry';
+import type { GenerationOutcome } from '../../src-main/runtime/scheduler/request';
+import type { MessageMeta } from '../../src-main/service/contract/chat-schemas';
+import type { FinishReason } from '../../src-main/telemetry/timeline/schema';
+import { syntheticTimelines } from '../../src-main/telemetry/synthetic/workload';
 
 /** The meta a chat turn stores with its answer before anything is known of its ending. */
 export const TURN_META: MessageMeta = {

@@ -1,5 +1,6 @@
-import type { Core, PushedEvent } from '../../src-main/service';
-import type { Timeline } from '../../src-main/telemetry/timeline';
+import type { PushedEvent } from '../../src-main/service/contract/events';
+import type { Core } from '../../src-main/service/core-options';
+import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 
 /** One chat turn: how long `chat.send` took to answer, and the turn's pushed events until done. */
 export interface TurnResult {

@@ -1,4 +1,4 @@
-import type { RunComparison } from '../../src-main/service/contract';
+import type { RunComparison } from '../../src-main/service/contract/report-schemas';
 
 /**
  * A run's row in a comparison without what names it (run id, name, configuration and run

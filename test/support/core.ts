@@ -1,5 +1,5 @@
-import { createCore } from '../../src-main/service';
-import type { Core, CoreOptions } from '../../src-main/service';
+import { createCore } from '../../src-main/service/create-core';
+import type { Core, CoreOptions } from '../../src-main/service/core-options';
 import { TEST_MODELS_DIR } from './runtime';
 
 /**

@@ -3,7 +3,7 @@
  * teacher-forced greedy ids over a whole sequence and free-running greedy ids.
  */
 import * as ort from 'onnxruntime-node';
-import type { DecoderDims } from '../../src-main/runtime/model/fused-graph';
+import type { DecoderDims } from '../../src-main/runtime/model/fused-graph/weight-set';
 import { argmax, greedyDecode, runStep, emptyPast } from '../../tools/onnx-llama/ort-runner';
 import type { KvLayout } from '../../tools/onnx-llama/ort-runner';
 

@@ -2,13 +2,15 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
-import { makeLlamaConfig, randomLlamaWeights, TINY_SHAPE, weightSetOf } from '../../tools/onnx-llama';
+import { makeLlamaConfig, TINY_SHAPE } from '../../tools/onnx-llama/config';
+import { randomLlamaWeights } from '../../tools/onnx-llama/random-weights';
+import { weightSetOf } from '../../tools/onnx-llama/weight-set';
 import { LAYOUTS, writeLayoutModel } from '../../tools/onnx-llama/layouts';
 import type { LayoutName } from '../../tools/onnx-llama/layouts';
 import { quantizeModelFolder, QUANTIZE_DEFAULTS } from '../../tools/onnx-llama/quantize/quantize-model';
-import type { DecoderWeightSet } from '../../src-main/runtime/model/fused-graph';
+import type { DecoderWeightSet } from '../../src-main/runtime/model/fused-graph/weight-set';
 import { shapeOf } from '../../src-main/runtime/model/config';
-import type { RecognizeHints } from '../../src-main/runtime/model/fuse-at-load';
+import type { RecognizeHints } from '../../src-main/runtime/model/fuse-at-load/recognize';
 import type { ExternalBytes } from '../../src-main/runtime/model/onnx-graph/graph-view';
 import { randomModelsDir } from './models';
 

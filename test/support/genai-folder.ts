@@ -8,8 +8,9 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
-import { writeFusedDecoder } from '../../src-main/runtime/model/fused-graph';
-import { decoderDimsOf, validateLlamaConfig } from '../../tools/onnx-llama';
+import { writeFusedDecoder } from '../../src-main/runtime/model/fused-graph/write-fused-decoder';
+import { validateLlamaConfig } from '../../tools/onnx-llama/config';
+import { decoderDimsOf } from '../../tools/onnx-llama/weight-set';
 import { readFusedWeightSet } from '../../tools/onnx-llama/read-fused';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
 

@@ -6,9 +6,11 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { convertFolderToGguf, ensureGguf } from '../../tools/gguf';
-import type { GgufValue } from '../../tools/gguf';
-import { readOnnxLlamaWeights, validateLlamaConfig } from '../../tools/onnx-llama';
+import { ensureGguf } from '../../tools/gguf/cached';
+import { convertFolderToGguf } from '../../tools/gguf/convert';
+import type { GgufValue } from '../../tools/gguf/gguf-file';
+import { validateLlamaConfig } from '../../tools/onnx-llama/config';
+import { readOnnxLlamaWeights } from '../../tools/onnx-llama/read-weights';
 import type { LlamaFtypeName } from '../../bench/peers/llama-ffi';
 import { llamaFfi } from './llama-peers';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';

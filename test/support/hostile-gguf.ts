@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { GGUF_LIMITS } from '../../src-main/runtime/model/gguf/gguf-header';
-import { writeGguf } from '../../tools/gguf';
-import type { GgufValue } from '../../tools/gguf';
+import { writeGguf } from '../../tools/gguf/gguf-file';
+import type { GgufValue } from '../../tools/gguf/gguf-file';
 
 /**
  * A GGUF of `numArrays` metadata arrays at the item limit (4 MB each): inside every parse limit,

@@ -14,8 +14,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { writeGguf } from '../../tools/gguf';
-import type { DiscoveryEnvironment } from '../../src-main/runtime';
+import { writeGguf } from '../../tools/gguf/gguf-file';
+import type { DiscoveryEnvironment } from '../../src-main/runtime/model/discovery/places';
 
 /** A discovery environment rooted at a fake home, with no variables and no system stores. */
 export function fakeEnvironment(homeDir: string, env: Record<string, string> = {}): DiscoveryEnvironment {

@@ -4,13 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertModelForm } from '../../tools/onnx-llama/model-jobs';
 import { QUANTIZE_DEFAULTS, quantizeModelFolder } from '../../tools/onnx-llama/quantize/quantize-model';
-import {
-  TINY_SHAPE,
-  buildLlamaOnnx,
-  makeLlamaConfig,
-  randomLlamaWeights,
-  writeModelFolder,
-} from '../../tools/onnx-llama';
+import { TINY_SHAPE, makeLlamaConfig } from '../../tools/onnx-llama/config';
+import { buildLlamaOnnx } from '../../tools/onnx-llama/llama-graph';
+import { randomLlamaWeights } from '../../tools/onnx-llama/random-weights';
+import { writeModelFolder } from '../../tools/onnx-llama/write-model-folder';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

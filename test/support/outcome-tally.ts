@@ -1,4 +1,5 @@
-import type { GenerationOutcome, GenerationRequest, Runtime } from '../../src-main/runtime';
+import type { Runtime } from '../../src-main/runtime/runtime';
+import type { GenerationOutcome, GenerationRequest } from '../../src-main/runtime/scheduler/request';
 
 /** What one request heard: its chunks and every outcome (a correct runtime delivers exactly one). */
 export interface Heard {

@@ -1,5 +1,6 @@
-import { CHAIN_ROOT } from '../../src-main/runtime/pages';
-import type { PageIdentity, PageStore } from '../../src-main/runtime/pages';
+import { CHAIN_ROOT } from '../../src-main/runtime/pages/page-key';
+import type { PageIdentity } from '../../src-main/runtime/pages/page-key';
+import type { PageStore } from '../../src-main/runtime/pages/page-store';
 
 /** One model/tokenizer/layout/slot identity for page-store tests. */
 export const IDENTITY: PageIdentity = {

@@ -11,16 +11,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeTensor, tokenizerMetadata, writeGguf } from '../../tools/gguf';
-import type { GgufTensor, GgufValue } from '../../tools/gguf';
-import {
-  llamaDims,
-  makeLlamaConfig,
-  randomLlamaWeights,
-  readOnnxLlamaWeights,
-  validateLlamaConfig,
-} from '../../tools/onnx-llama';
-import type { LlamaConfig, LlamaWeights, NamedTensor } from '../../tools/onnx-llama';
+import { writeGguf } from '../../tools/gguf/gguf-file';
+import { tokenizerMetadata } from '../../tools/gguf/llama-metadata';
+import { encodeTensor } from '../../tools/gguf/quantize';
+import type { GgufTensor, GgufValue } from '../../tools/gguf/gguf-file';
+import { llamaDims, makeLlamaConfig, validateLlamaConfig } from '../../tools/onnx-llama/config';
+import { randomLlamaWeights } from '../../tools/onnx-llama/random-weights';
+import { readOnnxLlamaWeights } from '../../tools/onnx-llama/read-weights';
+import type { LlamaConfig } from '../../tools/onnx-llama/config';
+import type { LlamaWeights, NamedTensor } from '../../tools/onnx-llama/weights';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
 
 /** The test model's context length: the context llama.cpp is opened with in the tests. */

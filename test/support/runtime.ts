@@ -1,7 +1,10 @@
 import { expect } from 'vitest';
-import { collectGeneration, Runtime } from '../../src-main/runtime';
-import type { CollectedGeneration, GenerationRequest, RuntimeOptions } from '../../src-main/runtime';
-import { checkTimeline } from '../../src-main/telemetry/timeline';
+import { collectGeneration } from '../../src-main/runtime/collect';
+import { Runtime } from '../../src-main/runtime/runtime';
+import type { CollectedGeneration } from '../../src-main/runtime/collect';
+import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
+import type { GenerationRequest } from '../../src-main/runtime/scheduler/request';
+import { checkTimeline } from '../../src-main/telemetry/timeline/check';
 import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, BUNDLED_MODELS_DIR } from './models';
 
 /** Models folder for runtime integration tests: the bundled model unless overridden for local experiments. */

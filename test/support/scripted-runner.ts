@@ -9,7 +9,7 @@ import type {
   StepJob,
   SteppedReply,
 } from '../../src-main/runtime/engine/protocol';
-import type { SlotRunner } from '../../src-main/runtime/slots';
+import type { SlotRunner } from '../../src-main/runtime/slots/slot';
 
 /** How long each piece of a scripted worker's work takes on the test's clock (ms). */
 export interface RunnerTimes {

@@ -1,6 +1,7 @@
-import { Runtime } from '../../src-main/runtime';
-import type { GenerationRequest, RuntimeOptions } from '../../src-main/runtime';
-import { kvGeometryOf, pageBytes } from '../../src-main/runtime/model';
+import { Runtime } from '../../src-main/runtime/runtime';
+import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
+import type { GenerationRequest } from '../../src-main/runtime/scheduler/request';
+import { kvGeometryOf, pageBytes } from '../../src-main/runtime/model/kv-geometry';
 import { ManualClock } from '../../src-main/telemetry/clock';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
 import { submitAndTally } from './outcome-tally';

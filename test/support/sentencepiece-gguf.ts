@@ -7,9 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readOnnxLlamaWeights, validateLlamaConfig } from '../../tools/onnx-llama';
-import { llamaMetadata, llamaTensors, writeGguf } from '../../tools/gguf';
-import type { GgufValue } from '../../tools/gguf';
+import { validateLlamaConfig } from '../../tools/onnx-llama/config';
+import { readOnnxLlamaWeights } from '../../tools/onnx-llama/read-weights';
+import { writeGguf } from '../../tools/gguf/gguf-file';
+import { llamaMetadata } from '../../tools/gguf/llama-metadata';
+import { llamaTensors } from '../../tools/gguf/llama-tensors';
+import type { GgufValue } from '../../tools/gguf/gguf-file';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
 
 /** llama.cpp token types (LLAMA_TOKEN_TYPE_*). */

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { validateLlamaConfig } from '../../tools/onnx-llama';
-import { llamaMetadata, writeGguf } from '../../tools/gguf';
-import type { GgufValue } from '../../tools/gguf';
-import { tokenizerMetadata } from '../../tools/gguf/llama-metadata';
+import { validateLlamaConfig } from '../../tools/onnx-llama/config';
+import { writeGguf } from '../../tools/gguf/gguf-file';
+import type { GgufValue } from '../../tools/gguf/gguf-file';
+import { tokenizerMetadata, llamaMetadata } from '../../tools/gguf/llama-metadata';
 import type { HfTokenizerJson } from '../../tools/gguf/llama-metadata';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from './models';
 import { sentencePieceMetadata } from './sentencepiece-gguf';

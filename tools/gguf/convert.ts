@@ -3,8 +3,10 @@
 
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { checkWeightsMatchConfig, readOnnxLlamaWeights, validateLlamaConfig } from '../onnx-llama';
-import type { LlamaWeights } from '../onnx-llama';
+import { validateLlamaConfig } from '../onnx-llama/config';
+import { readOnnxLlamaWeights } from '../onnx-llama/read-weights';
+import { checkWeightsMatchConfig } from '../onnx-llama/weights';
+import type { LlamaWeights } from '../onnx-llama/weights';
 import { writeGguf } from './gguf-file';
 import type { GgufValue } from './gguf-file';
 import { llamaMetadata, tokenizerMetadata, type HfTokenizerJson, type SpecialIds } from './llama-metadata';

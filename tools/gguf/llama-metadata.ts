@@ -1,7 +1,8 @@
 // The metadata of a llama-arch GGUF: hyperparameters from config.json and a `gpt2` (byte-level
 // BPE) tokenizer from tokenizer.json, its vocabulary padded to the model's vocab_size.
 
-import { llamaDims, type LlamaConfig } from '../onnx-llama';
+import type { LlamaConfig } from '../onnx-llama/config';
+import { llamaDims } from '../onnx-llama/config';
 import type { GgufValue } from './gguf-file';
 import type { GgufArchitecture, GgufWeightType } from './llama-tensors';
 

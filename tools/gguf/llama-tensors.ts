@@ -2,7 +2,9 @@
 // order, and Q/K rows permuted from HF's rotate-half RoPE layout to the interleaved pairs
 // llama.cpp's LLAMA rope rotates (as convert_hf_to_gguf.py's LlamaModel.permute does).
 
-import { llamaDims, type LlamaConfig, type LlamaWeights, type NamedTensor } from '../onnx-llama';
+import type { LlamaConfig } from '../onnx-llama/config';
+import { llamaDims } from '../onnx-llama/config';
+import type { LlamaWeights, NamedTensor } from '../onnx-llama/weights';
 import type { GgmlTypeName, GgufTensor } from './gguf-file';
 import { encodeTensor } from './quantize';
 

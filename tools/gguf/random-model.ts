@@ -5,7 +5,7 @@
 // their real ids: enough for both llama.cpp and First Frame to tokenize and chat.
 
 import { float32ToHalfInto } from '../../src-main/runtime/model/float16';
-import { llamaDims } from '../onnx-llama';
+import { llamaDims } from '../onnx-llama/config';
 import { writeGgufStreamed } from './gguf-file';
 import type { GgufValue, StreamedGgufTensor } from './gguf-file';
 import { llamaMetadata } from './llama-metadata';

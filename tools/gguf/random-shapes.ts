@@ -2,7 +2,7 @@
 // hyperparameters and vocabulary size of the published configs, the special tokens their chat
 // templates use. Nothing of the models themselves (weights, merges) is here or downloaded.
 
-import type { LlamaConfig } from '../onnx-llama';
+import type { LlamaConfig } from '../onnx-llama/config';
 import type { GgufArchitecture } from './llama-tensors';
 
 /** One real model's shape and the tokens its chat template needs. */

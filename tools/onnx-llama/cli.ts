@@ -16,7 +16,7 @@ import {
 } from './model-jobs';
 import type { WeightDtype } from './weight-initializers';
 import { QUANTIZE_DEFAULTS, quantizeModelFolder, type QuantizeResult } from './quantize/quantize-model';
-import type { QuantScheme } from '../../src-main/runtime/model/fused-graph';
+import type { QuantScheme } from '../../src-main/runtime/model/fused-graph/block-quantize';
 import { LAYOUTS, writeLayoutModel, type LayoutName } from './layouts';
 
 const USAGE = `usage:

@@ -4,8 +4,8 @@
 // the optional inputs (position_ids, logits_to_keep) exist.
 
 import type { LlamaDims } from './config';
-import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
-import { ONNX_TYPE_CODE } from '../../src-main/runtime/model/fused-graph';
+import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph/graph-builder';
+import { ONNX_TYPE_CODE } from '../../src-main/runtime/model/fused-graph/graph-builder';
 import {
   addDerivedPositionIds,
   addRmsNorm,

@@ -3,8 +3,8 @@
 // attention_mask, position_ids and the past length. Plus RMSNorm and RoPE
 // application, used by every layer.
 
-import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
-import { ONNX_TYPE_CODE } from '../../src-main/runtime/model/fused-graph';
+import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph/graph-builder';
+import { ONNX_TYPE_CODE } from '../../src-main/runtime/model/fused-graph/graph-builder';
 import type { LlamaDims } from './config';
 import { ropeInverseFrequencies } from '../../src-main/runtime/model/rope';
 

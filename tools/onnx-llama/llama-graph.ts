@@ -4,7 +4,7 @@
 
 import { llamaDims, validateLlamaConfig, type LlamaConfig, type LlamaDims } from './config';
 import { addDecoderBody, type BodyNames, type IoFloat } from './decoder-body';
-import { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
+import { GraphBuilder } from '../../src-main/runtime/model/fused-graph/graph-builder';
 import { addLlamaWeights, type WeightDtype, type WeightValues } from './weight-initializers';
 import { checkWeightsMatchConfig, type LlamaWeights } from './weights';
 

@@ -11,7 +11,7 @@ import {
   type LlamaConfig,
   type LlamaShape,
 } from './config';
-import { writeFusedDecoder } from '../../src-main/runtime/model/fused-graph';
+import { writeFusedDecoder } from '../../src-main/runtime/model/fused-graph/write-fused-decoder';
 import { buildLlamaOnnx } from './llama-graph';
 import { randomLlamaWeights } from './random-weights';
 import { readSafetensors } from './safetensors';

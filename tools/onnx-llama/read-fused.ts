@@ -10,7 +10,7 @@ import type {
   DecoderWeightSet,
   FloatWeight,
   MatrixWeight,
-} from '../../src-main/runtime/model/fused-graph';
+} from '../../src-main/runtime/model/fused-graph/weight-set';
 import { numElements, tensorFloats } from './onnx-file';
 
 type Initializers = Map<string, Onnx.ITensorProto>;

@@ -4,8 +4,9 @@
 // session creation); norm vectors always stay float32.
 
 import { float32ToHalfInto } from '../../src-main/runtime/model/float16';
-import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph';
-import { ONNX_TYPE_CODE, transposeInto } from '../../src-main/runtime/model/fused-graph';
+import type { GraphBuilder } from '../../src-main/runtime/model/fused-graph/graph-builder';
+import { transposeInto } from '../../src-main/runtime/model/fused-graph/float-matrix';
+import { ONNX_TYPE_CODE } from '../../src-main/runtime/model/fused-graph/graph-builder';
 import { llamaDims, type LlamaConfig } from './config';
 import type { LlamaWeights, NamedTensor } from './weights';
 

@@ -1,14 +1,14 @@
 // The tools' HF-named float weights as the fused graph writer's neutral weight set, and a weight
 // set back as HF-named float tensors (for the naive writer and the GGUF writer).
 
-import { blockDequantize } from '../../src-main/runtime/model/fused-graph';
+import { blockDequantize } from '../../src-main/runtime/model/fused-graph/block-quantize';
 import type {
   DecoderDims,
   DecoderWeightSet,
   FloatWeight,
   MatrixWeight,
-} from '../../src-main/runtime/model/fused-graph';
-import { outInBits } from '../../src-main/runtime/model/fused-graph';
+} from '../../src-main/runtime/model/fused-graph/weight-set';
+import { outInBits } from '../../src-main/runtime/model/fused-graph/float-matrix';
 import { llamaDims, type LlamaConfig } from './config';
 import type { LlamaWeights, NamedTensor } from './weights';
 

@@ -1,5 +1,5 @@
 import { printable } from '../../printable';
-import type { Store } from '../../store';
+import type { Store } from '../../store/store';
 
 /** Where a run's requests came from: served here, imported from a trace, both, or none yet. */
 export type RunSource = 'runtime' | 'import' | 'mixed' | 'empty';

@@ -1,5 +1,5 @@
-import type { Timeline } from '../../telemetry/timeline';
-import type { TimelineSource } from '../../telemetry/trace';
+import type { Timeline } from '../../telemetry/timeline/schema';
+import type { TimelineSource } from '../../telemetry/trace/stream-out';
 
 /** Exports this large or larger say how far they are on stderr; smaller ones finish too fast to need it. */
 export const PROGRESS_MIN_ROWS = 10_000;

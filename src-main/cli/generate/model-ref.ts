@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { CatalogueEntry } from '../../runtime';
+import type { CatalogueEntry } from '../../runtime/model/catalogue';
 
 /**
  * The catalogue reference `--model M [--variant V]` means: the model listed at `modelPath` (M

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { collectGeneration, Runtime } from '../../runtime';
-import type { CollectedGeneration } from '../../runtime';
+import { collectGeneration } from '../../runtime/collect';
+import { Runtime } from '../../runtime/runtime';
+import type { CollectedGeneration } from '../../runtime/collect';
 import { runtimeFoldersOf } from '../../service/data-folder';
 import { makeNewFilesPrivate, makePrivateFolder } from '../../private-files';
 import { print, printError, printPart } from '../../printable';

@@ -1,9 +1,9 @@
 import type { ApiServerControl } from '../../service/core-options';
-import { ServiceFailure } from '../../service/contract';
-import type { ApiStatus } from '../../service/contract';
-import type { OpenAiService } from '../../service/openai';
-import { startOpenAiServer } from '../openai';
-import type { OpenAiServer } from '../openai';
+import { ServiceFailure } from '../../service/contract/result';
+import type { ApiStatus } from '../../service/contract/methods';
+import type { OpenAiService } from '../../service/openai/types';
+import { startOpenAiServer } from '../openai/standalone-server';
+import type { OpenAiServer } from '../openai/standalone-server';
 
 /** Ollama's port plus one: a fixed default so tools can be pointed at it once. */
 export const DEFAULT_API_PORT = 11435;

@@ -1,6 +1,6 @@
 import { utilityProcess } from 'electron';
-import { bundledEntry } from '../../threads';
-import type { ChildStarter } from '../../threads';
+import { bundledEntry } from '../../threads/fork-child';
+import type { ChildStarter } from '../../threads/fork-child';
 
 /**
  * The desktop app's ChildStarter: Electron's utility process (a Node child that needs no

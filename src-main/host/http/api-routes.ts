@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_LIMITS } from '../../limits';
-import { METHODS } from '../../service/contract';
-import type { MethodName, ServiceApi } from '../../service/contract';
+import { METHODS } from '../../service/contract/methods';
+import type { MethodName } from '../../service/contract/methods';
+import type { ServiceApi } from '../../service/contract/service-api';
 import type { EventStreamOptions } from './event-stream';
 import { DEFAULT_EVENT_STREAM_OPTIONS, openEventStream } from './event-stream';
 import { exportFormatOf, serveExport } from './export-download';
@@ -12,7 +13,7 @@ import { failure, sendResult } from './respond';
 import type { RouteModule } from './route-module';
 import { serveTraceUpload } from './trace-upload';
 import type { TraceImporter } from './trace-upload';
-import type { Log } from '../../telemetry/log';
+import type { Log } from '../../telemetry/log/log';
 
 /** Body limits (limits.ts): 1 MiB for any call, more for the one that carries a whole trace file. */
 export const DEFAULT_MAX_BODY_BYTES = HTTP_LIMITS.maxBodyBytes;

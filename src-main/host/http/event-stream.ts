@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EVENT_STREAM_LIMITS } from '../../limits';
-import type { ServiceApi } from '../../service/contract';
-import { consoleLog } from '../../telemetry/log';
-import type { Log } from '../../telemetry/log';
+import type { ServiceApi } from '../../service/contract/service-api';
+import { consoleLog } from '../../telemetry/log/log';
+import type { Log } from '../../telemetry/log/log';
 import { EventBatcher } from '../event-batcher';
 
 /** Pacing of one server-sent event stream. */

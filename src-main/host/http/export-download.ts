@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { ExportRequest, PreparedExport } from '../../service';
-import { ServiceFailure } from '../../service/contract';
-import type { ServiceApi } from '../../service/contract';
-import type { Log } from '../../telemetry/log';
-import { consoleLog, reasonOf } from '../../telemetry/log';
+import type { ExportRequest, PreparedExport } from '../../service/run-export';
+import { ServiceFailure } from '../../service/contract/result';
+import type { ServiceApi } from '../../service/contract/service-api';
+import type { Log } from '../../telemetry/log/log';
+import { consoleLog, reasonOf } from '../../telemetry/log/log';
 import { EXPORT_FORMATS, isExportFormat } from '../../telemetry/trace/export-formats';
 import { failure, sendResult } from './respond';
 

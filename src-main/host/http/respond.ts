@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { ErrorCode, Result } from '../../service/contract';
-import { failure } from '../../service/contract';
+import type { ErrorCode, Result } from '../../service/contract/result';
+import { failure } from '../../service/contract/result';
 
 /** HTTP status for each service error code: the body always carries the Result anyway. */
 const STATUS_OF: Record<ErrorCode, number> = {

@@ -1,5 +1,5 @@
-import { settingsUsage, takeSettingFlags } from '../../runtime/settings';
-import type { SettingsPatch } from '../../runtime/settings';
+import { settingsUsage, takeSettingFlags } from '../../runtime/settings/flags';
+import type { SettingsPatch } from '../../runtime/settings/schema';
 
 /** What `npm run serve -- …` was asked for. */
 export interface ServeArgs {

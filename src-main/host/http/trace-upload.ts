@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INPUT_LIMITS, TRACE_LIMITS } from '../../limits';
-import { ServiceFailure } from '../../service/contract';
-import type { TraceImportResult } from '../../service/contract';
+import { ServiceFailure } from '../../service/contract/result';
+import type { TraceImportResult } from '../../service/contract/methods';
 import { failure, sendResult } from './respond';
 
 /** Imports an uploaded trace (text chunks as they arrive); resolves with what it did. */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { Frame } from '../../service/openai';
-import { sendJson } from '../http';
+import type { Frame } from '../../service/openai/types';
+import { sendJson } from '../http/respond';
 
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',

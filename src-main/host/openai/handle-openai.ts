@@ -1,15 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEADLINE_HEADER } from '../../service/openai';
-import type { OpenAiEndpoint, OpenAiFailure, OpenAiService } from '../../service/openai';
-import type { RouteModule } from '../http';
-import {
-  DEFAULT_MAX_BODY_BYTES,
-  decodePathPart,
-  isAuthorized,
-  parseRequestTarget,
-  readJson,
-  sendJson,
-} from '../http';
+import { DEADLINE_HEADER } from '../../service/openai/deadline';
+import type { OpenAiEndpoint, OpenAiFailure, OpenAiService } from '../../service/openai/types';
+import type { RouteModule } from '../http/route-module';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/api-routes';
+import { isAuthorized } from '../http/auth';
+import { readJson } from '../http/read-body';
+import { decodePathPart, parseRequestTarget } from '../http/request-target';
+import { sendJson } from '../http/respond';
 import { FrameWriter } from './frame-writer';
 
 /** What the `/v1/*` adapter needs from its host. */

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { checkHeaders, hostPolicy, sendText } from '../http';
+import { checkHeaders, hostPolicy } from '../http/host-guard';
+import { sendText } from '../http/respond';
 import type { OpenAiHttpContext } from './handle-openai';
 import { handleOpenAi } from './handle-openai';
 

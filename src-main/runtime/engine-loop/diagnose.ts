@@ -1,6 +1,7 @@
-import type { Blocker, SlotLoadCause } from '../../telemetry/timeline';
-import type { Slot, SlotRegistry } from '../slots';
-import type { Sequence } from '../scheduler';
+import type { Blocker, SlotLoadCause } from '../../telemetry/timeline/diagnosis';
+import type { SlotRegistry } from '../slots/slot-registry';
+import type { Slot } from '../slots/slot';
+import type { Sequence } from '../scheduler/sequence';
 
 /** How many blockers a timeline names (it counts them all). */
 const MAX_BLOCKERS = 8;

@@ -1,10 +1,11 @@
 import type { Clock } from '../../telemetry/clock';
-import type { Log } from '../../telemetry/log';
-import type { ModelCatalogue } from '../model';
-import type { PageStore } from '../pages';
-import type { SlotRegistry } from '../slots';
-import type { RequestLimits, Scheduler } from '../scheduler';
-import type { OffThreadPrompts } from '../tokenize';
+import type { Log } from '../../telemetry/log/log';
+import type { ModelCatalogue } from '../model/catalogue';
+import type { PageStore } from '../pages/page-store';
+import type { SlotRegistry } from '../slots/slot-registry';
+import type { RequestLimits } from '../scheduler/route';
+import type { Scheduler } from '../scheduler/scheduler';
+import type { OffThreadPrompts } from '../tokenize/prompt-threads';
 
 /** The loop's collaborators; all built by the runtime factory. */
 export interface EngineDeps {

@@ -1,7 +1,9 @@
-import type { FinishReason, Timeline } from '../../telemetry/timeline';
-import { RequestRejected, Sequence } from '../scheduler';
-import type { GenerationOutcome, GenerationRequest, GenerationSink, LeftSeat } from '../scheduler';
-import type { SlotEvent } from '../slots';
+import type { FinishReason, Timeline } from '../../telemetry/timeline/schema';
+import { RequestRejected } from '../scheduler/route';
+import { Sequence } from '../scheduler/sequence';
+import type { GenerationOutcome, GenerationRequest, GenerationSink } from '../scheduler/request';
+import type { LeftSeat } from '../scheduler/step-plan';
+import type { SlotEvent } from '../slots/slot-types';
 import { Deadlines } from './deadlines';
 import { DropQueue } from './drop-queue';
 import type { EngineDeps } from './engine-deps';

@@ -1,21 +1,17 @@
 import type { Clock } from '../../telemetry/clock';
-import { TimelineRecorder } from '../../telemetry/timeline';
-import { slotGeometryOf } from '../slots';
-import type { Slot } from '../slots';
-import {
-  RequestRejected,
-  Sequence,
-  asRejected,
-  describeRoute,
-  restoreFromDisk,
-  routeRequest,
-} from '../scheduler';
-import type { GenerationRequest, GenerationSink, RoutedRequest } from '../scheduler';
+import { TimelineRecorder } from '../../telemetry/timeline/recorder';
+import { slotGeometryOf } from '../slots/slot-geometry';
+import type { Slot } from '../slots/slot';
+import { restoreFromDisk } from '../scheduler/prefix-lookup';
+import { RequestRejected, asRejected, describeRoute, routeRequest } from '../scheduler/route';
+import { Sequence } from '../scheduler/sequence';
+import type { GenerationRequest, GenerationSink } from '../scheduler/request';
+import type { RoutedRequest } from '../scheduler/route';
 import { blockersOf, slotLoadCause } from './diagnose';
 import type { EngineDeps } from './engine-deps';
 import type { Ending } from './engine-loop';
-import type { DiskRead } from '../pages';
-import type { DiskReadFact } from '../../telemetry/timeline';
+import type { DiskRead } from '../pages/disk-pages';
+import type { DiskReadFact } from '../../telemetry/timeline/diagnosis';
 
 /** A request between submit and its sequence: what it asks, who hears it, its timeline so far. */
 export interface InboxEntry {

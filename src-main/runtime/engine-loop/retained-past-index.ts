@@ -1,6 +1,6 @@
 import { MAX_RETAINED_PASTS } from '../engine/protocol';
-import type { CachedPage } from '../pages';
-import type { Slot } from '../slots';
+import type { CachedPage } from '../pages/page-store';
+import type { Slot } from '../slots/slot';
 
 /**
  * Main-thread side of the workers' retained pasts: which finished sequences' pasts each slot's

@@ -1,10 +1,13 @@
-import type { FinishReason } from '../../telemetry/timeline';
+import type { FinishReason } from '../../telemetry/timeline/schema';
 import type { StepJob } from '../engine/protocol';
 import { plainOrtError } from '../engine/ort-error';
 import { markStep } from '../engine/step-trace';
-import type { Log } from '../../telemetry/log';
-import type { Slot, SlotRegistry } from '../slots';
-import type { Scheduler, Sequence, StepPlan } from '../scheduler';
+import type { Log } from '../../telemetry/log/log';
+import type { SlotRegistry } from '../slots/slot-registry';
+import type { Slot } from '../slots/slot';
+import type { Scheduler } from '../scheduler/scheduler';
+import type { Sequence } from '../scheduler/sequence';
+import type { StepPlan } from '../scheduler/step-plan';
 import type { DropQueue } from './drop-queue';
 import type { StepDispatcher } from './step-dispatch';
 

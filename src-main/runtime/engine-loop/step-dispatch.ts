@@ -1,14 +1,17 @@
 import type { Clock } from '../../telemetry/clock';
-import type { FinishReason } from '../../telemetry/timeline';
+import type { FinishReason } from '../../telemetry/timeline/schema';
 import type { CapturedPage, PrefillOutcome, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
-import type { PageStore } from '../pages';
-import { SAMPLING_LIMITS, arePenaltiesNeutral } from '../sampling';
+import type { PageStore } from '../pages/page-store';
+import { SAMPLING_LIMITS } from '../sampling/limits';
+import { arePenaltiesNeutral } from '../sampling/penalties';
 import type { SamplerStart } from '../sampling/sampler';
-import type { Slot } from '../slots';
-import type { EndedInPlan, Scheduler, Sequence, StepPlan } from '../scheduler';
+import type { Slot } from '../slots/slot';
+import type { Scheduler } from '../scheduler/scheduler';
+import type { Sequence } from '../scheduler/sequence';
+import type { EndedInPlan, StepPlan } from '../scheduler/step-plan';
 import type { RetainedPastIndex } from './retained-past-index';
 import { emitToken } from './token-output';
-import { describeBrokenScores } from '../sampling';
+import { describeBrokenScores } from '../sampling/broken-scores';
 
 /** What the dispatcher needs from the engine loop. */
 export interface DispatchHost {

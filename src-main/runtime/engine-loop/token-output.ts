@@ -1,7 +1,8 @@
 import type { Clock } from '../../telemetry/clock';
-import type { FinishReason } from '../../telemetry/timeline';
+import type { FinishReason } from '../../telemetry/timeline/schema';
 import type { SampledToken } from '../engine/protocol';
-import type { Scheduler, Sequence } from '../scheduler';
+import type { Scheduler } from '../scheduler/scheduler';
+import type { Sequence } from '../scheduler/sequence';
 
 /**
  * Hands the token the worker sampled to the scheduler (which appends it to the sequence), flushes

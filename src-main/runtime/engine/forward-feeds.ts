@@ -1,6 +1,7 @@
 import * as ort from 'onnxruntime-node';
-import { GRAPH_IO, NEW_COLUMN_INDEX, kvNamesOf, pastName } from '../model';
-import type { DecoderIo } from '../model';
+import { GRAPH_IO, kvNamesOf, pastName } from '../model/graph-io-names';
+import { NEW_COLUMN_INDEX } from '../model/onnx-graph/present-deltas';
+import type { DecoderIo } from '../model/decoder-io';
 import type { KvArray, KvBatch } from './kv-batch';
 import { attentionMaskOf, newColumnIndexOf, positionIdsOf, sequenceLengthsOf } from './kv-feeds';
 

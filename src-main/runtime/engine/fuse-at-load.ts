@@ -1,5 +1,8 @@
-import { asExported, fuseDecoder } from '../model/fuse-at-load';
-import type { FusedDecoder, FusionOutcome, RecognizeHints } from '../model/fuse-at-load';
+import { fuseDecoder } from '../model/fuse-at-load/fuse';
+import { asExported } from '../model/fuse-at-load/outcome';
+import type { FusedDecoder } from '../model/fuse-at-load/fuse';
+import type { FusionOutcome } from '../model/fuse-at-load/outcome';
+import type { RecognizeHints } from '../model/fuse-at-load/recognize';
 import type { DecoderIo } from '../model/decoder-io';
 import type { KvGeometry } from '../model/kv-geometry';
 import { checkFusedGraph } from './fusion-check';

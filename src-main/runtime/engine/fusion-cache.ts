@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FUSE_AT_LOAD_FORM, FusionOutcomeSchema } from '../model/fuse-at-load';
-import type { FusionOutcome } from '../model/fuse-at-load';
+import { FUSE_AT_LOAD_FORM } from '../model/fuse-at-load/form';
+import { FusionOutcomeSchema } from '../model/fuse-at-load/outcome';
+import type { FusionOutcome } from '../model/fuse-at-load/outcome';
 import { cacheRoomProblem, commitGraph, discardGraph, machineHashOf, pendingGraphDir } from './graph-cache';
 import type { ExecutionProvider } from './providers';
 

@@ -1,5 +1,5 @@
 import * as ort from 'onnxruntime-node';
-import { FUSED_INPUTS } from '../model/fused-graph';
+import { FUSED_INPUTS } from '../model/fused-graph/fused-io';
 import { GRAPH_IO, kvNamesOf, pastName, presentName } from '../model/graph-io-names';
 import type { DecoderIo } from '../model/decoder-io';
 import { halfArrayToFloat32 } from '../model/float16';

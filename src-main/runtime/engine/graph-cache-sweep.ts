@@ -1,8 +1,8 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { reasonOf } from '../../telemetry/log';
-import type { Log } from '../../telemetry/log';
-import { GRAPH_REWRITE_FORM } from '../model';
+import { reasonOf } from '../../telemetry/log/log';
+import type { Log } from '../../telemetry/log/log';
+import { GRAPH_REWRITE_FORM } from '../model/onnx-graph/rewrite-for-slot';
 import { FUSE_AT_LOAD_FORM } from '../model/fuse-at-load/form';
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import type { ExecutionProvider } from './providers';
-import { GRAPH_REWRITE_FORM } from '../model';
+import { GRAPH_REWRITE_FORM } from '../model/onnx-graph/rewrite-for-slot';
 
 /** The graph's file inside a cache entry; its initializers are in GRAPH_DATA_FILE beside it. */
 export const GRAPH_FILE = 'graph.onnx';

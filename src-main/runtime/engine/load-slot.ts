@@ -12,7 +12,7 @@ import {
 } from './graph-cache';
 import type { CachedGraph } from './graph-cache';
 import { ModelRunner } from './model-runner';
-import { readGraphSummary } from '../model';
+import { readGraphSummary } from '../model/onnx-graph/read-graph';
 import type { GraphCacheOutcome, LoadedReply, LoadJob, StepNodes } from './protocol';
 import type { ExecutionProvider } from './providers';
 import { withProvider } from './providers';
@@ -20,8 +20,8 @@ import { mappedGraphWeights, readGraphMappingData, readWeights, releaseWeights }
 import { asExportedAfterFailure, removeTemporary, slotGraphOf } from './slot-graph';
 import type { ReadAhead, SlotGraph } from './slot-graph';
 import type { HeldWeights } from './read-weights';
-import { brokenScoresOf, describeBrokenScores } from '../sampling';
-import type { BrokenScores } from '../sampling';
+import { brokenScoresOf, describeBrokenScores } from '../sampling/broken-scores';
+import type { BrokenScores } from '../sampling/broken-scores';
 
 /**
  * The optimized graph is saved as ONNX with every initializer in one external data file, and

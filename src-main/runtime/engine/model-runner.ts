@@ -1,16 +1,11 @@
 import * as ort from 'onnxruntime-node';
-import {
-  fedInputsOf,
-  GRAPH_IO,
-  KEEP_INPUT,
-  missingIoOf,
-  NEW_COLUMN_INDEX,
-  deltaNameOf,
-  kvNamesOf,
-  presentName,
-  rewriteForSlot,
-} from '../model';
-import type { DecoderIo, SlotRewrite } from '../model';
+import { fedInputsOf, missingIoOf } from '../model/decoder-io';
+import { GRAPH_IO, kvNamesOf, presentName } from '../model/graph-io-names';
+import { KEEP_INPUT } from '../model/onnx-graph/keep-last-logits';
+import { NEW_COLUMN_INDEX, deltaNameOf } from '../model/onnx-graph/present-deltas';
+import { rewriteForSlot } from '../model/onnx-graph/rewrite-for-slot';
+import type { DecoderIo } from '../model/decoder-io';
+import type { SlotRewrite } from '../model/onnx-graph/rewrite-for-slot';
 import { halfArrayToFloat32 } from '../model/float16';
 import type { ForwardKv, KvArray, KvBatch } from './kv-batch';
 import { ForwardFeeds } from './forward-feeds';

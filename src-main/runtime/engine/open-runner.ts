@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { CatalogueModel } from '../model';
+import type { CatalogueModel } from '../model/catalogue';
 import { kvGeometryOf } from '../model/kv-geometry';
 import { ModelRunner } from './model-runner';
 import type { RunnerOptions, RunnerSpec } from './model-runner';

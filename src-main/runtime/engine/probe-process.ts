@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Log } from '../../telemetry/log';
-import type { ChildStarter, QuietChild } from '../../threads';
+import type { Log } from '../../telemetry/log/log';
+import type { ChildStarter, QuietChild } from '../../threads/fork-child';
 import { EXECUTION_PROVIDERS, ProviderAvailabilitySchema } from './providers';
 import type { ProviderAvailability } from './providers';
 

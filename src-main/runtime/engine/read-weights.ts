@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { getHostMemory, slotPinningJson } from '../host-memory';
-import type { HostBuffer } from '../host-memory';
+import { getHostMemory } from '../host-memory/loader';
+import { slotPinningJson } from '../host-memory/slot-pinning';
+import type { HostBuffer } from '../host-memory/types';
 import type { WeightBytes } from './model-runner';
 import type { HostBufferInfo, LoadJob } from './protocol';
 

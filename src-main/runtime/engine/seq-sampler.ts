@@ -1,12 +1,8 @@
-import {
-  SeededRandom,
-  TokenHistory,
-  applyPenalties,
-  arePenaltiesNeutral,
-  brokenScoresOf,
-  greedyOrBroken,
-  sampleToken,
-} from '../sampling';
+import { brokenScoresOf, greedyOrBroken } from '../sampling/broken-scores';
+import { applyPenalties, arePenaltiesNeutral } from '../sampling/penalties';
+import { SeededRandom } from '../sampling/rng';
+import { sampleToken } from '../sampling/sampler';
+import { TokenHistory } from '../sampling/token-history';
 import type { SamplerStart } from '../sampling/sampler';
 import type { SampledToken } from './protocol';
 import { markStep } from './step-trace';

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { Log } from '../../telemetry/log';
+import type { Log } from '../../telemetry/log/log';
 import { READY_JOB_ID } from './protocol';
 import type { Envelope, WorkerMessage } from './protocol';
 import { spawnSlotWorker } from './spawn-worker';

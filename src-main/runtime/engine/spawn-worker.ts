@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../../threads';
+import { spawnWorker } from '../../threads/spawn-worker';
 
 /**
  * Starts a slot worker: the bundle's `engine-worker.js`, or from source the TypeScript entry

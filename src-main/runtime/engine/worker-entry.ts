@@ -3,7 +3,7 @@
  * runs on) and the slot's K/V, and answers one job at a time from the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { getHostMemory } from '../host-memory';
+import { getHostMemory } from '../host-memory/loader';
 import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';

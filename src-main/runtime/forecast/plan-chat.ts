@@ -1,9 +1,10 @@
-import type { ChatTurn, ModelCatalogue } from '../model';
-import type { PageStore } from '../pages';
+import type { ModelCatalogue } from '../model/catalogue';
+import type { ChatTurn } from '../model/tokenizer';
+import type { PageStore } from '../pages/page-store';
 import type { RequestLimits } from '../scheduler/route';
-import { encodePromptIds, renderChatPrompt } from '../tokenize';
-import type { OffThreadPrompts } from '../tokenize';
-import type { SlotRegistry } from '../slots';
+import { encodePromptIds, renderChatPrompt } from '../tokenize/prompt-threads';
+import type { OffThreadPrompts } from '../tokenize/prompt-threads';
+import type { SlotRegistry } from '../slots/slot-registry';
 import type { ChatFit, ContextOverflow } from './fit-chat';
 import { fitChat } from './fit-chat';
 import type { PrefillRate } from './prefill-rate';

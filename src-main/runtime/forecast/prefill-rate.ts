@@ -1,5 +1,5 @@
-import { nearestRankOf } from '../../telemetry/report';
-import type { Timeline } from '../../telemetry/timeline';
+import { nearestRankOf } from '../../telemetry/report/nearest-rank';
+import type { Timeline } from '../../telemetry/timeline/schema';
 
 /** How many recent requests per model the estimate is taken over. */
 const WINDOW = 32;

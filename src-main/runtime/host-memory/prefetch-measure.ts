@@ -3,7 +3,7 @@
  * buffer with or without locking and the WILLNEED hint. Used by `bench prefetch` and reusable
  * by the first-frame benchmark so "pinned helps" is a measured ratio, not an assumption.
  */
-import { nearestRankSorted } from '../../telemetry/report';
+import { nearestRankSorted } from '../../telemetry/report/nearest-rank';
 import { slotPinningJson, type SlotPinningJson } from './slot-pinning';
 import type { HostMemory } from './types';
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FoundModel } from './discovery';
+import type { FoundModel } from './discovery/found-model';
 import { ggufModelName, isLaterShard } from './gguf/gguf-files';
 import { isDiscoveredSource, SOURCE_PREFIXES } from './model-sources';
 

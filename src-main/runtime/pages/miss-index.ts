@@ -1,4 +1,4 @@
-import type { PageMiss } from '../../telemetry/timeline';
+import type { PageMiss } from '../../telemetry/timeline/diagnosis';
 import { identityKey } from './page-key';
 import type { LinkKeys } from './page-key';
 import type { PageIdentity } from './page-key';

@@ -1,4 +1,4 @@
-import type { PageMiss } from '../../telemetry/timeline';
+import type { PageMiss } from '../../telemetry/timeline/diagnosis';
 import type { DiskPageRow } from './disk-page-rows';
 import type { DiskPages, DiskRead } from './disk-pages';
 import { MissIndex } from './miss-index';

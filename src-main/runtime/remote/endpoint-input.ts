@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { REMOTE_ENGINES } from '../../telemetry/timeline';
-import type { RemoteEngineName } from '../../telemetry/timeline';
+import { REMOTE_ENGINES } from '../../telemetry/timeline/remote-facts';
+import type { RemoteEngineName } from '../../telemetry/timeline/remote-facts';
 
 /**
  * The engine an endpoint is read as: one of REMOTE_ENGINES, or `auto`, which asks

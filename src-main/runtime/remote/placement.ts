@@ -1,4 +1,4 @@
-import { PART_TOLERANCE_MS } from '../../telemetry/timeline';
+import { PART_TOLERANCE_MS } from '../../telemetry/timeline/check';
 import type { ClientStamps } from './observation';
 
 /** How server stamps are put on the client's clock, in words (the sidecar and docs say this). */

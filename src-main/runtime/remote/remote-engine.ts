@@ -1,6 +1,6 @@
 import type { Clock } from '../../telemetry/clock';
-import type { Timeline } from '../../telemetry/timeline';
-import type { GenerationRequest, GenerationSink } from '../scheduler';
+import type { Timeline } from '../../telemetry/timeline/schema';
+import type { GenerationRequest, GenerationSink } from '../scheduler/request';
 import { readServerReport } from './engines';
 import type { RemoteEndpoints } from './endpoints';
 import { parseRemoteRef } from './endpoints';

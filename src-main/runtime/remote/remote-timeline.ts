@@ -1,18 +1,10 @@
-import type {
-  RecordedFinishReason,
-  LifeState,
-  RemoteFacts,
-  Timeline,
-  Transition,
-} from '../../telemetry/timeline';
-import {
-  canonicalTimeline,
-  checkRecorded,
-  deriveInterTokenGaps,
-  LIFE_STATES,
-  TTFT_PARTS,
-  zeroParts,
-} from '../../telemetry/timeline';
+import type { RemoteFacts } from '../../telemetry/timeline/remote-facts';
+import type { RecordedFinishReason, LifeState, Timeline, Transition } from '../../telemetry/timeline/schema';
+import { canonicalTimeline } from '../../telemetry/timeline/canonical';
+import { checkRecorded } from '../../telemetry/timeline/check';
+import { deriveInterTokenGaps } from '../../telemetry/timeline/derive';
+import { TTFT_PARTS } from '../../telemetry/timeline/parts';
+import { LIFE_STATES, zeroParts } from '../../telemetry/timeline/schema';
 import type { KnownEngine } from './endpoint-input';
 import type { ServerReport } from './engines';
 import type { RemoteObservation } from './observation';

@@ -1,4 +1,4 @@
-import type { GenerationRequest } from '../scheduler';
+import type { GenerationRequest } from '../scheduler/request';
 import type { KnownEngine } from './endpoint-input';
 import type { StreamProtocol } from './stream-call';
 

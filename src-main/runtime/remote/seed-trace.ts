@@ -1,8 +1,9 @@
-import { SEED_SERVER_PHASES } from '../../telemetry/report';
-import type { SeedServerPhase } from '../../telemetry/report';
-import type { Timeline, TtftPart } from '../../telemetry/timeline';
-import type { SeedRecord } from '../../telemetry/trace';
-import { SeedRecordSchema, SEED_STAMPS } from '../../telemetry/trace';
+import { SEED_SERVER_PHASES } from '../../telemetry/report/seed-phases';
+import type { SeedServerPhase } from '../../telemetry/report/seed-phases';
+import type { TtftPart } from '../../telemetry/timeline/parts';
+import type { Timeline } from '../../telemetry/timeline/schema';
+import type { SeedRecord } from '../../telemetry/trace/seed-record';
+import { SeedRecordSchema, SEED_STAMPS } from '../../telemetry/trace/seed-record';
 
 /** Our parts inside each of seed 003's server phases (the report's grouping). */
 export type PhaseParts = Readonly<Record<SeedServerPhase, readonly TtftPart[]>>;

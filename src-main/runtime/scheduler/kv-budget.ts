@@ -1,7 +1,8 @@
 import { pageBytes } from '../model/kv-geometry';
 import type { KvGeometry } from '../model/kv-geometry';
-import type { PageStore } from '../pages';
-import { mb, slotGeometryOf } from '../slots';
+import type { PageStore } from '../pages/page-store';
+import { slotGeometryOf } from '../slots/slot-geometry';
+import { mb } from '../slots/slot';
 import type { PageLedger } from './page-ledger';
 import type { Sequence } from './sequence';
 

@@ -1,5 +1,6 @@
-import { CHAIN_ROOT } from '../pages';
-import type { CachedPage, PageData, PageStore } from '../pages';
+import { CHAIN_ROOT } from '../pages/page-key';
+import type { PageData } from '../pages/page-data';
+import type { CachedPage, PageStore } from '../pages/page-store';
 import type { Sequence } from './sequence';
 
 /** A page a step completed, as the worker names it: its index in the sequence and its bytes. */

@@ -1,5 +1,6 @@
-import type { PageMiss } from '../../telemetry/timeline';
-import type { CachedPage, DiskRead, PageStore } from '../pages';
+import type { PageMiss } from '../../telemetry/timeline/diagnosis';
+import type { DiskRead } from '../pages/disk-pages';
+import type { CachedPage, PageStore } from '../pages/page-store';
 import type { Sequence } from './sequence';
 
 /**

@@ -1,6 +1,6 @@
-import type { Timeline } from '../../telemetry/timeline';
-import type { ChatTurn } from '../model';
-import type { KeepAlive } from '../slots';
+import type { Timeline } from '../../telemetry/timeline/schema';
+import type { ChatTurn } from '../model/tokenizer';
+import type { KeepAlive } from '../../telemetry/residency/schema';
 
 /** What a caller asks the runtime for: a chat (templated) or raw text prompt and how to sample. */
 export interface GenerationRequest {

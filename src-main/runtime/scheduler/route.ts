@@ -1,13 +1,17 @@
-import type { TimelineRecorder } from '../../telemetry/timeline';
-import { rawPrompt, TemplateError } from '../model';
-import type { CatalogueModel, ChatTurn, ModelCatalogue, PromptText } from '../model';
-import { encodePromptIds, renderChatPrompt } from '../tokenize';
-import type { OffThreadPrompts } from '../tokenize';
-import { DEFAULT_SAMPLING, SAMPLING_LIMITS } from '../sampling';
-import type { SamplingParams } from '../sampling';
+import type { TimelineRecorder } from '../../telemetry/timeline/recorder';
+import { rawPrompt } from '../model/chat-literals';
+import { TemplateError } from '../model/chat-template';
+import type { CatalogueModel, ModelCatalogue } from '../model/catalogue';
+import type { PromptText } from '../model/chat-literals';
+import type { ChatTurn } from '../model/tokenizer';
+import { encodePromptIds, renderChatPrompt } from '../tokenize/prompt-threads';
+import type { OffThreadPrompts } from '../tokenize/prompt-threads';
+import { SAMPLING_LIMITS } from '../sampling/limits';
+import { DEFAULT_SAMPLING } from '../sampling/sampler';
+import type { SamplingParams } from '../sampling/sampler';
 import { maxPromptChars } from '../../limits';
 import type { GenerationOutcome, GenerationRequest } from './request';
-import type { RuntimeSettings } from '../settings';
+import type { RuntimeSettings } from '../settings/schema';
 
 /**
  * The settings a request is checked against (DESIGN: bad input gets a clear error and loses

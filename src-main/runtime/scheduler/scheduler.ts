@@ -14,9 +14,9 @@
  * a sequence's fields).
  */
 import type { KvGeometry } from '../model/kv-geometry';
-import type { CachedPage, PageStore } from '../pages';
-import { slotGeometryOf } from '../slots';
-import type { Slot } from '../slots';
+import type { CachedPage, PageStore } from '../pages/page-store';
+import { slotGeometryOf } from '../slots/slot-geometry';
+import type { Slot } from '../slots/slot';
 import { KvBudget } from './kv-budget';
 import { PageLedger } from './page-ledger';
 import type { CompletedPage } from './page-ledger';

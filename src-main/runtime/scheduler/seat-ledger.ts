@@ -1,4 +1,5 @@
-import type { KeepAlive, Slot } from '../slots';
+import type { Slot } from '../slots/slot';
+import type { KeepAlive } from '../../telemetry/residency/schema';
 import type { Sequence } from './sequence';
 
 /**

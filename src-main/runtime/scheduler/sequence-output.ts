@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../telemetry/timeline';
+import type { FinishReason } from '../../telemetry/timeline/schema';
 import type { Sequence } from './sequence';
 
 /** What one sampled token added to a sequence's answer: the text now safe to show, and why it stops. */

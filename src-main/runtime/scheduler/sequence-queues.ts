@@ -1,4 +1,4 @@
-import type { Slot } from '../slots';
+import type { Slot } from '../slots/slot';
 import type { Sequence } from './sequence';
 
 /**

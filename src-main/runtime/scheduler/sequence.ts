@@ -1,7 +1,8 @@
-import type { TimelineRecorder } from '../../telemetry/timeline';
+import type { TimelineRecorder } from '../../telemetry/timeline/recorder';
 import type { SamplerSpec } from '../sampling/sampler';
-import { IncrementalDetokenizer, StopMatcher } from '../sampling';
-import type { Slot } from '../slots';
+import { IncrementalDetokenizer } from '../sampling/detokenizer';
+import { StopMatcher } from '../sampling/stop-matcher';
+import type { Slot } from '../slots/slot';
 import type { GenerationRequest, GenerationSink } from './request';
 
 /** Where a sequence is in the scheduler: waiting for a seat, prefilling, decoding, or done. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../../telemetry/clock';
-import { reasonOf } from '../../telemetry/log';
-import type { Log } from '../../telemetry/log';
+import { reasonOf } from '../../telemetry/log/log';
+import type { Log } from '../../telemetry/log/log';
 import type { Slot } from './slot';
 import { canTransition } from './slot-types';
 import type { SlotCause, SlotEvent, SlotStatus } from './slot-types';

@@ -1,6 +1,6 @@
-import { layoutRevisionOf } from '../model';
+import { layoutRevisionOf } from '../model/revisions';
 import { GGUF_VARIANT } from '../model/variants';
-import type { PageIdentity } from '../pages';
+import type { PageIdentity } from '../pages/page-key';
 import type { LoadJob, LoadedReply } from '../engine/protocol';
 import type { ProviderChoice } from '../engine/providers';
 import { kvGeometryOf } from '../model/kv-geometry';

@@ -1,10 +1,10 @@
 import type { Clock } from '../../telemetry/clock';
-import type { Log } from '../../telemetry/log';
-import type { PageIdentity } from '../pages';
+import type { Log } from '../../telemetry/log/log';
+import type { PageIdentity } from '../pages/page-key';
 import type { ProviderChoice } from '../engine/providers';
 import type { SpareWorker } from '../engine/spare-worker';
 import type { SlotRunner } from './slot';
-import type { CatalogueModel } from '../model';
+import type { CatalogueModel } from '../model/catalogue';
 
 /** Settings of the registry: the resident budget and how slots are built. */
 export interface SlotRegistryOptions {

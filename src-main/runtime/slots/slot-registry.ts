@@ -1,7 +1,7 @@
 import { isConverted } from '../model/gguf/gguf-convert';
-import { reasonOf } from '../../telemetry/log';
-import { isBusySlotStatus } from '../../telemetry/residency';
-import type { CatalogueModel } from '../model';
+import { reasonOf } from '../../telemetry/log/log';
+import { isBusySlotStatus } from '../../telemetry/residency/schema';
+import type { CatalogueModel } from '../model/catalogue';
 import type { SpareState } from '../engine/spare-worker';
 import { plainOrtError } from '../engine/ort-error';
 import { footprintOf, mb, newSlot, slotIdOf, waitUntilIdle } from './slot';

@@ -1,7 +1,7 @@
-import type { SlotEventRecord, SlotStatus } from '../../telemetry/residency';
+import type { SlotEventRecord, SlotStatus } from '../../telemetry/residency/schema';
 
-export { DEFAULT_KEEP_ALIVE } from '../../telemetry/residency';
-export type { KeepAlive, SlotCause, SlotStatus } from '../../telemetry/residency';
+export { DEFAULT_KEEP_ALIVE } from '../../telemetry/residency/schema';
+export type { KeepAlive, SlotCause, SlotStatus } from '../../telemetry/residency/schema';
 
 /** One recorded transition of a slot as the runtime keeps it: the stored record plus its monotonic instant (ms). */
 export interface SlotEvent extends SlotEventRecord {

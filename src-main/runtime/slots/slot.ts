@@ -1,6 +1,7 @@
-import type { CatalogueModel, DecoderIo } from '../model';
+import type { CatalogueModel } from '../model/catalogue';
+import type { DecoderIo } from '../model/decoder-io';
 import type { FusionOutcome } from '../model/fuse-at-load/outcome';
-import type { PageIdentity } from '../pages';
+import type { PageIdentity } from '../pages/page-key';
 import type {
   GraphCacheOutcome,
   HostBufferInfo,

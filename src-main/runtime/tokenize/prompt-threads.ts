@@ -1,5 +1,7 @@
-import { encodesInline } from '../model';
-import type { CatalogueModel, ChatTurn, PromptText } from '../model';
+import { encodesInline } from '../model/tokenizer';
+import type { CatalogueModel } from '../model/catalogue';
+import type { PromptText } from '../model/chat-literals';
+import type { ChatTurn } from '../model/tokenizer';
 import { TemplateThread } from './template-thread';
 import { TokenizerThread } from './tokenizer-thread';
 

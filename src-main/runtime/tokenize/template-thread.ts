@@ -1,6 +1,9 @@
-import { JobWorker, spawnWorker } from '../../threads';
-import { TemplateError } from '../model';
-import type { CatalogueModel, ChatTurn, PromptText } from '../model';
+import { JobWorker } from '../../threads/job-worker';
+import { spawnWorker } from '../../threads/spawn-worker';
+import { TemplateError } from '../model/chat-template';
+import type { CatalogueModel } from '../model/catalogue';
+import type { PromptText } from '../model/chat-literals';
+import type { ChatTurn } from '../model/tokenizer';
 import type { RenderJob, RenderReply } from './protocol';
 
 /**

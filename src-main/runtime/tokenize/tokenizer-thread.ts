@@ -1,6 +1,8 @@
-import { JobWorker, spawnWorker } from '../../threads';
-import { rawPrompt } from '../model';
-import type { CatalogueModel, PromptText } from '../model';
+import { JobWorker } from '../../threads/job-worker';
+import { spawnWorker } from '../../threads/spawn-worker';
+import { rawPrompt } from '../model/chat-literals';
+import type { CatalogueModel } from '../model/catalogue';
+import type { PromptText } from '../model/chat-literals';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 /** Plain prose of about 2,000 characters: enough encoding to compile a tokenizer's hot paths. */

@@ -1,10 +1,10 @@
 import { STORE_LIMITS } from '../../limits';
-import type { GenerationOutcome } from '../../runtime';
-import type { AnswerPatch, ChatQueries } from '../../store';
+import type { GenerationOutcome } from '../../runtime/scheduler/request';
+import type { AnswerPatch, ChatQueries } from '../../store/queries/chat-records';
 import type { Clock } from '../../telemetry/clock';
-import type { Log } from '../../telemetry/log';
-import { reasonOf } from '../../telemetry/log';
-import type { MessageMeta } from '../contract';
+import type { Log } from '../../telemetry/log/log';
+import { reasonOf } from '../../telemetry/log/log';
+import type { MessageMeta } from '../contract/chat-schemas';
 
 /** How an answer's row ends (or, for a checkpoint, does not yet). */
 type Ending = Pick<AnswerPatch, 'finishReason'> & Pick<MessageMeta, 'errorMessage' | 'isCheckpoint'>;

@@ -1,8 +1,9 @@
-import type { ChatPlan, ChatTurn } from '../../runtime';
-import { parseRemoteRef } from '../../runtime/remote';
-import type { RemoteEngine } from '../../runtime/remote';
-import type { TimelineWindow } from '../../telemetry/report';
-import { ServiceFailure } from '../contract';
+import type { ChatPlan } from '../../runtime/forecast/plan-chat';
+import type { ChatTurn } from '../../runtime/model/tokenizer';
+import { parseRemoteRef } from '../../runtime/remote/endpoints';
+import type { RemoteEngine } from '../../runtime/remote/remote-engine';
+import type { TimelineWindow } from '../../telemetry/report/window';
+import { ServiceFailure } from '../contract/result';
 
 /** How many recent answers of the same remote model the TTFT estimate is the median of. */
 const NUM_RECENT = 20;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { Runtime } from '../../runtime';
-import { DEFAULT_SAMPLING } from '../../runtime';
-import type { ChatQueries } from '../../store';
-import { ConversationSettingsSchema, SamplingPresetSchema } from '../contract';
-import type { ChatDefaults, ConversationSettings, Sampling, SamplingPreset } from '../contract';
+import type { Runtime } from '../../runtime/runtime';
+import { DEFAULT_SAMPLING } from '../../runtime/sampling/sampler';
+import type { ChatQueries } from '../../store/queries/chat-records';
+import { ConversationSettingsSchema, SamplingPresetSchema } from '../contract/chat-schemas';
+import type { ChatDefaults, ConversationSettings, SamplingPreset } from '../contract/chat-schemas';
+import type { Sampling } from '../contract/schemas';
 
 /** Settings a new chat starts with until the user saves defaults of their own. */
 export const FACTORY_SETTINGS: ConversationSettings = {

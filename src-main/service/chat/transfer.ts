@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationRecord, MessageRecord, NewConversation, NewMessage } from '../../store';
-import { CONVERSATION_EXPORT_FORMAT, ConversationExportSchema, MessageMetaSchema } from '../contract';
-import type { ConversationExport, ConversationSettings } from '../contract';
-import { describeIssues } from '../contract';
+import type {
+  ConversationRecord,
+  MessageRecord,
+  NewConversation,
+  NewMessage,
+} from '../../store/queries/chat-records';
+import {
+  CONVERSATION_EXPORT_FORMAT,
+  ConversationExportSchema,
+  MessageMetaSchema,
+} from '../contract/chat-schemas';
+import type { ConversationExport, ConversationSettings } from '../contract/chat-schemas';
+import { describeIssues } from '../contract/result';
 import { pathTo } from './tree';
 import { isInterruptedAnswer } from './view';
 import { jsonTextWorkProblem } from '../../json-work';

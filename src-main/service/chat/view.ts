@@ -1,13 +1,13 @@
-import type { ConversationRecord, MessageRecord } from '../../store';
-import type { Timeline } from '../../telemetry/timeline';
-import { MessageMetaSchema } from '../contract';
+import type { ConversationRecord, MessageRecord } from '../../store/queries/chat-records';
+import type { Timeline } from '../../telemetry/timeline/schema';
+import { MessageMetaSchema } from '../contract/chat-schemas';
 import type {
   ConversationSettings,
   ConversationSummary,
   ConversationView,
   MessageMeta,
   StoredMessage,
-} from '../contract';
+} from '../contract/chat-schemas';
 import { pathTo } from './tree';
 
 /** A conversation record as the sidebar lists it. */

@@ -1,8 +1,10 @@
-import type { RunMetrics, RunRecord, Store } from '../../store';
-import type { Slo } from '../../telemetry/report';
-import { DEFAULT_TTFT_EDGES_MS } from '../../telemetry/report';
-import type { QualityResult, RunComparison } from '../contract';
-import { ServiceFailure } from '../contract';
+import type { RunMetrics, RunRecord } from '../../store/queries/runs';
+import type { Store } from '../../store/store';
+import type { Slo } from '../../telemetry/report/goodput';
+import { DEFAULT_TTFT_EDGES_MS } from '../../telemetry/report/histogram';
+import type { QualityResult } from '../contract/quality-schemas';
+import type { RunComparison } from '../contract/report-schemas';
+import { ServiceFailure } from '../contract/result';
 import { configurationsOf, differingKeys, isModelVaried, runLetterOf } from './configurations';
 import type { Configuration } from './configurations';
 import { decisionSentence } from './decision';

@@ -1,7 +1,7 @@
-import { SETTING_KEYS, SETTINGS } from '../../runtime/settings';
-import type { SettingKey } from '../../runtime/settings';
-import type { RunConfig, RunRecord } from '../../store';
-import type { QualityResult } from '../contract';
+import { SETTING_KEYS, SETTINGS } from '../../runtime/settings/declaration';
+import type { SettingKey } from '../../runtime/settings/declaration';
+import type { RunConfig, RunRecord } from '../../store/queries/runs';
+import type { QualityResult } from '../contract/quality-schemas';
 import { qualityOfRevision } from '../quality-file';
 
 /** A run's settings as text (each as its flag writes it); `?` where the run did not record one. */

@@ -1,4 +1,4 @@
-import type { Boundary } from '../../telemetry/report';
+import type { Boundary } from '../../telemetry/report/seed-phases';
 
 /** One configuration's figures under one workload, as the decision sentence reads them. */
 export interface DecisionRow {

@@ -37,8 +37,8 @@ import {
 } from './chat-schemas';
 import { AppliedSettingsSchema, SettingsStateSchema } from './settings-schemas';
 import { UiPreferencesSchema } from './ui-schemas';
-import { MAX_DEADLINE_MS, SETTING_KEYS } from '../../runtime/settings';
-import type { SettingKey } from '../../runtime/settings';
+import { MAX_DEADLINE_MS, SETTING_KEYS } from '../../runtime/settings/declaration';
+import type { SettingKey } from '../../runtime/settings/declaration';
 
 const idSchema = z.string().min(1).max(200);
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { APPLY_LEVELS, RuntimeSettingsSchema, SETTING_KEYS } from '../../runtime/settings';
+import { APPLY_LEVELS, SETTING_KEYS } from '../../runtime/settings/declaration';
+import { RuntimeSettingsSchema } from '../../runtime/settings/schema';
 import { ProviderAvailabilitySchema } from '../../runtime/engine/providers';
 
 /** A slot as the Settings panel weighs it: what a rebuild would unload and what its last load took. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { DEFAULT_UI_PREFERENCES, ServiceFailure, UiPreferencesSchema } from '../contract';
-import type { UiPreferences } from '../contract';
+import { ServiceFailure } from '../contract/result';
+import { DEFAULT_UI_PREFERENCES, UiPreferencesSchema } from '../contract/ui-schemas';
+import type { UiPreferences } from '../contract/ui-schemas';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 

@@ -1,7 +1,8 @@
-import type { ChatPlan } from '../../runtime';
-import type { ConversationRecord } from '../../store';
-import type { ConversationSettings, MethodInput } from '../contract';
-import { ServiceFailure } from '../contract';
+import type { ChatPlan } from '../../runtime/forecast/plan-chat';
+import type { ConversationRecord } from '../../store/queries/chat-records';
+import type { ConversationSettings } from '../contract/chat-schemas';
+import type { MethodInput } from '../contract/methods';
+import { ServiceFailure } from '../contract/result';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 import { defaultSettings, readSettings } from '../chat/settings';

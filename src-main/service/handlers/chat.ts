@@ -1,5 +1,5 @@
-import type { ConversationRecord } from '../../store';
-import { ServiceFailure } from '../contract';
+import type { ConversationRecord } from '../../store/queries/chat-records';
+import { ServiceFailure } from '../contract/result';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 import { chatDefaults, defaultSettings, readSettings, saveDefaults, savePreset } from '../chat/settings';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MODEL_SOURCE_LABELS } from '../../runtime';
-import type { Runtime } from '../../runtime';
-import type { Store } from '../../store';
-import type { DiscoveryState } from '../contract';
+import { MODEL_SOURCE_LABELS } from '../../runtime/model/model-sources';
+import type { Runtime } from '../../runtime/runtime';
+import type { Store } from '../../store/store';
+import type { DiscoveryState } from '../contract/model-schemas';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 

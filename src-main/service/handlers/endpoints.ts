@@ -1,7 +1,7 @@
-import { EndpointUnreachable, remoteRef } from '../../runtime/remote';
+import { EndpointUnreachable, remoteRef } from '../../runtime/remote/endpoints';
 import type { EndpointState } from '../../runtime/remote/endpoints';
-import { ServiceFailure } from '../contract';
-import type { EndpointSnapshot } from '../contract';
+import { ServiceFailure } from '../contract/result';
+import type { EndpointSnapshot } from '../contract/endpoint-schemas';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 

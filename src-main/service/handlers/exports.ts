@@ -1,5 +1,5 @@
-import { saveFileAtomically } from '../../telemetry/trace';
-import { ServiceFailure } from '../contract';
+import { saveFileAtomically } from '../../telemetry/trace/save-file';
+import { ServiceFailure } from '../contract/result';
 import type { CoreDeps } from '../core-deps';
 import type { ExportSources } from '../run-export';
 import { prepareExport } from '../run-export';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { ServiceFailure } from '../contract';
-import type { HubRepo } from '../contract';
+import { ServiceFailure } from '../contract/result';
+import type { HubRepo } from '../contract/hub-schemas';
 import type { CoreDeps } from '../core-deps';
 import { DEFAULT_HUB_URL, HubClient } from '../hub/hub-client';
 import { modelChoicesOf } from '../hub/hub-choices';

@@ -1,5 +1,5 @@
-import { toCsvString } from '../../telemetry/trace';
-import { ServiceFailure } from '../contract';
+import { toCsvString } from '../../telemetry/trace/csv-export';
+import { ServiceFailure } from '../contract/result';
 import { compareRuns } from '../compare/compare-runs';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';

@@ -1,18 +1,21 @@
 import { ZodError } from 'zod';
-import { CPU_PROVIDER, EXECUTION_PROVIDERS, isRefTo, loadMsOf, SettingsRefused } from '../../runtime';
+import { SettingsRefused } from '../../runtime/applied-settings';
+import { CPU_PROVIDER, EXECUTION_PROVIDERS } from '../../runtime/engine/providers';
+import { isRefTo } from '../../runtime/model/variant-names';
+import { loadMsOf } from '../../runtime/slots/slot';
+import { describeSettingsError } from '../../runtime/settings/controls';
+import { SETTING_KEYS } from '../../runtime/settings/declaration';
 import {
   DEFAULT_SETTINGS,
-  SETTING_KEYS,
   SettingsPatchSchema,
   StoredSettingsSchema,
-  describeSettingsError,
   mergeSettings,
-} from '../../runtime';
-import type { ProviderAvailability, RuntimeSettings, SettingsPatch } from '../../runtime';
-import type { Store } from '../../store';
-import { ServiceFailure } from '../contract';
+} from '../../runtime/settings/schema';
+import type { ProviderAvailability } from '../../runtime/engine/providers';
+import type { RuntimeSettings, SettingsPatch } from '../../runtime/settings/schema';
+import type { Store } from '../../store/store';
+import { ServiceFailure, describeIssues } from '../contract/result';
 import type { CoreDeps } from '../core-deps';
-import { describeIssues } from '../contract';
 import type { Handlers } from '../service';
 
 type SettingsHandlers = Pick<Handlers, 'settings.get' | 'settings.apply'>;

@@ -1,6 +1,6 @@
-import { ServiceFailure } from '../contract';
-import type { PageStats } from '../contract';
-import type { Slot } from '../../runtime';
+import { ServiceFailure } from '../contract/result';
+import type { PageStats } from '../contract/schemas';
+import type { Slot } from '../../runtime/slots/slot';
 import type { CoreDeps } from '../core-deps';
 import { toModelEntry, toPageStats, toSlotEventPayload, toSlotSnapshot } from '../mappers';
 import type { Handlers } from '../service';

@@ -1,9 +1,9 @@
-import { describeHealth } from '../../store';
-import type { MethodOutput } from '../contract';
-import { judgeClientTtft } from '../../telemetry/timeline';
+import { describeHealth } from '../../store/health';
+import type { MethodOutput } from '../contract/methods';
+import { judgeClientTtft } from '../../telemetry/timeline/client-ttft';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
-import { LOADABLE_FORMATS } from '../../runtime';
+import { LOADABLE_FORMATS } from '../../runtime/model/formats';
 import { modelsDirOf } from './app';
 
 type TelemetryHandlers = Pick<

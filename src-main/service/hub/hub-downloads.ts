@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { HUB_LIMITS } from '../../limits';
-import type { HubDownload } from '../contract';
+import type { HubDownload } from '../contract/hub-schemas';
 import { fetchFile } from './file-download';
 import type { HubClient } from './hub-client';
 import type { HubModelChoice } from './hub-choices';

@@ -1,4 +1,4 @@
-import { MAX_DEADLINE_MS } from '../../runtime/settings';
+import { MAX_DEADLINE_MS } from '../../runtime/settings/declaration';
 import { openAiFailure } from './errors';
 import type { ParsedBody } from './to-request';
 import type { OpenAiFailure } from './types';

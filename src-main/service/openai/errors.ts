@@ -1,7 +1,7 @@
 import type { ZodError } from 'zod';
-import type { GenerationOutcome } from '../../runtime';
-import { SAMPLING_WIRE_NAMES } from '../../runtime/sampling';
-import type { WireSamplingKey } from '../../runtime/sampling';
+import type { GenerationOutcome } from '../../runtime/scheduler/request';
+import { SAMPLING_WIRE_NAMES } from '../../runtime/sampling/limits';
+import type { WireSamplingKey } from '../../runtime/sampling/limits';
 import type { OpenAiFailure } from './types';
 
 /** OpenAI's error `type` for a status: clients branch on the status, people read the type. */

@@ -1,4 +1,4 @@
-import type { GenerationChunk, GenerationOutcome, GenerationSink } from '../../runtime';
+import type { GenerationChunk, GenerationOutcome, GenerationSink } from '../../runtime/scheduler/request';
 import { fromOutcome } from './errors';
 import type { ResponseIdentity } from './responses';
 import { completionBody, deltaChunk, finalChunks, openAiFinishReason } from './responses';

@@ -1,4 +1,4 @@
-import type { FinishReason, Timeline } from '../../telemetry/timeline';
+import type { FinishReason, Timeline } from '../../telemetry/timeline/schema';
 import type { OpenAiEndpoint } from './types';
 import { timingsOf, usageOf } from './timings';
 

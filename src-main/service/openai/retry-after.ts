@@ -1,4 +1,4 @@
-import type { QueueSummary } from '../../runtime';
+import type { QueueSummary } from '../../runtime/runtime-summary';
 
 /** Weight of the newest request in the moving mean of request durations. */
 const EWMA_WEIGHT = 0.2;

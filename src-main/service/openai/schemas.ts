@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling';
-import { MAX_DEADLINE_MS } from '../../runtime/settings';
+import { SAMPLING_FIELD_SCHEMAS, SAMPLING_LIMITS } from '../../runtime/sampling/limits';
+import { MAX_DEADLINE_MS } from '../../runtime/settings/declaration';
 import { wellFormedText } from '../contract/text';
 
 /**

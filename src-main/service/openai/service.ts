@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { findEntry, refusalOf } from '../../runtime';
+import { findEntry, refusalOf } from '../../runtime/model/catalogue';
 import { openAiFailure } from './errors';
 import { deadlineOf } from './deadline';
 import { Reply } from './reply';

@@ -1,5 +1,7 @@
-import type { FinishReason, Timeline, TtftPart } from '../../telemetry/timeline';
-import { partColumn, TTFT_PARTS } from '../../telemetry/timeline';
+import type { TtftPart } from '../../telemetry/timeline/parts';
+import type { FinishReason, Timeline } from '../../telemetry/timeline/schema';
+import { partColumn } from '../../telemetry/timeline/columns';
+import { TTFT_PARTS } from '../../telemetry/timeline/parts';
 
 /** OpenAI's `usage`, with the cached prompt tokens (context pages that were hits). */
 export interface OpenAiUsage {

@@ -1,6 +1,7 @@
-import type { ChatTurn, GenerationRequest } from '../../runtime';
-import { SAMPLING_WIRE_NAMES } from '../../runtime/sampling';
-import type { WireSamplingKey } from '../../runtime/sampling';
+import type { ChatTurn } from '../../runtime/model/tokenizer';
+import type { GenerationRequest } from '../../runtime/scheduler/request';
+import { SAMPLING_WIRE_NAMES } from '../../runtime/sampling/limits';
+import type { WireSamplingKey } from '../../runtime/sampling/limits';
 import { fromZod } from './errors';
 import type { ChatCompletionBody, ChatMessageBody, CompletionBody } from './schemas';
 import { ChatCompletionBodySchema, CompletionBodySchema } from './schemas';

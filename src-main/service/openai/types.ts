@@ -1,5 +1,5 @@
-import type { Runtime } from '../../runtime';
-import type { RunQueries } from '../../store';
+import type { Runtime } from '../../runtime/runtime';
+import type { RunQueries } from '../../store/queries/runs';
 import type { Clock } from '../../telemetry/clock';
 
 /** Which OpenAI endpoint a body is for: chat completions or (legacy) text completions. */

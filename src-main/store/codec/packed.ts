@@ -1,7 +1,7 @@
 import { endianness } from 'node:os';
-import type { ReportColumns } from '../../telemetry/report';
-import { allocateColumns, SCALAR_FIELDS, writeScalars } from '../../telemetry/report';
-import type { Timeline, Transition } from '../../telemetry/timeline';
+import type { ReportColumns } from '../../telemetry/report/columns';
+import { allocateColumns, SCALAR_FIELDS, writeScalars } from '../../telemetry/report/columns';
+import type { Timeline, Transition } from '../../telemetry/timeline/schema';
 import { readTransitions, TRANSITION_WIDTH, writeTransitions } from './transitions';
 
 /**

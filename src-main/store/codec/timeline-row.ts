@@ -1,5 +1,9 @@
-import type { Diagnosis, RemoteFacts, Timeline, TtftPart } from '../../telemetry/timeline';
-import { canonicalTimeline, STORED_COLUMNS } from '../../telemetry/timeline';
+import type { Diagnosis } from '../../telemetry/timeline/diagnosis';
+import type { TtftPart } from '../../telemetry/timeline/parts';
+import type { RemoteFacts } from '../../telemetry/timeline/remote-facts';
+import type { Timeline } from '../../telemetry/timeline/schema';
+import { canonicalTimeline } from '../../telemetry/timeline/canonical';
+import { STORED_COLUMNS } from '../../telemetry/timeline/columns';
 import { packTimeline, PackScratch, unpackGaps, unpackTransitions } from './packed';
 import type { PackedTimeline } from './packed';
 

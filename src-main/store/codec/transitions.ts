@@ -1,5 +1,5 @@
-import type { LifeState, Transition } from '../../telemetry/timeline';
-import { LIFE_STATES } from '../../telemetry/timeline';
+import type { LifeState, Transition } from '../../telemetry/timeline/schema';
+import { LIFE_STATES } from '../../telemetry/timeline/schema';
 
 /**
  * A timeline's transitions as float64 triples: the state's index in LIFE_STATES, `at`, and

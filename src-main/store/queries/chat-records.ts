@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RecordedFinishReason, Timeline } from '../../telemetry/timeline';
+import type { RecordedFinishReason, Timeline } from '../../telemetry/timeline/schema';
 
 /**
  * A conversation as the chat sidebar lists it; times are wall-clock epoch ms. `leafMessageId`

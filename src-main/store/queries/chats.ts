@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Log } from '../../telemetry/log';
-import type { RecordedFinishReason } from '../../telemetry/timeline';
+import type { Log } from '../../telemetry/log/log';
+import type { RecordedFinishReason } from '../../telemetry/timeline/schema';
 import type { TimelineQueries } from './timelines';
 import type {
   ChatQueries,

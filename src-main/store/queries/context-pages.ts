@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { DiskPageRow, DiskPageRows } from '../../runtime/pages';
-import type { ConversationLeaf } from '../../runtime/pages/disk-page-rows';
+import type { ConversationLeaf, DiskPageRow, DiskPageRows } from '../../runtime/pages/disk-page-rows';
 
 interface StoredRow {
   file_name: string;

@@ -1,4 +1,4 @@
-import type { FinishReason, Timeline } from '../../telemetry/timeline';
+import type { FinishReason, Timeline } from '../../telemetry/timeline/schema';
 
 /**
  * Which stored timelines a query, report or export covers. Absent fields do not filter;

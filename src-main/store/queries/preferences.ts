@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Log } from '../../telemetry/log';
+import type { Log } from '../../telemetry/log/log';
 
 /**
  * Named JSON values in the `settings` table (the app's runtime settings, the retention policy).

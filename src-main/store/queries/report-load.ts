@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ReportColumns } from '../../telemetry/report';
+import type { ReportColumns } from '../../telemetry/report/columns';
 import { unpackColumns } from '../codec/packed';
 import type { TimelineFilter } from './filter';
 import { whereOf } from './filter';

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { Boundary, LatencyReport, Slo } from '../../telemetry/report';
-import { buildReportFromColumns, DEFAULT_TTFT_EDGES_MS, histogram } from '../../telemetry/report';
+import type { Slo } from '../../telemetry/report/goodput';
+import type { Boundary } from '../../telemetry/report/seed-phases';
+import type { LatencyReport } from '../../telemetry/report/types';
+import { buildReportFromColumns } from '../../telemetry/report/build-report';
+import { DEFAULT_TTFT_EDGES_MS, histogram } from '../../telemetry/report/histogram';
 import { loadReportColumns } from './report-load';
-import { StoredSettingsSchema } from '../../runtime/settings';
+import { StoredSettingsSchema } from '../../runtime/settings/schema';
 
 /** Which experiment a run is an arm of: the varied setting and this arm's value. */
 export const RunExperimentSchema = z.looseObject({

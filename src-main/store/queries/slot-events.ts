@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SlotEventRecord } from '../../telemetry/residency';
+import type { SlotEventRecord } from '../../telemetry/residency/schema';
 
 /** Most slot events one query returns unless asked otherwise. */
 export const DEFAULT_SLOT_EVENT_LIMIT = 10_000;

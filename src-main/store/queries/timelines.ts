@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { ReportColumns } from '../../telemetry/report';
-import type { Timeline } from '../../telemetry/timeline';
+import type { ReportColumns } from '../../telemetry/report/columns';
+import type { Timeline } from '../../telemetry/timeline/schema';
 import type { RequestRow } from '../codec/timeline-row';
 import { fromRequestRow, REQUEST_SELECT } from '../codec/timeline-row';
 import type { TimelineFilter } from './filter';

@@ -1,6 +1,6 @@
-import type { Timeline } from '../../telemetry/timeline';
+import type { Timeline } from '../../telemetry/timeline/schema';
 import type { RunRecord } from '../queries/runs';
-import type { SlotEventRecord } from '../../telemetry/residency';
+import type { SlotEventRecord } from '../../telemetry/residency/schema';
 
 /** A run whose row could not be inserted at once (database busy or full): written before its timelines. */
 export type PendingRun = Omit<RunRecord, 'numRequests'>;

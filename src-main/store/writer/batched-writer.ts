@@ -1,9 +1,9 @@
 import { STORE_LIMITS } from '../../limits';
-import type { Timeline } from '../../telemetry/timeline';
+import type { Timeline } from '../../telemetry/timeline/schema';
 import { writeProblemOf } from '../errors';
 import type { HistoryHealth } from '../health';
 import { HealthTracker } from '../health';
-import type { SlotEventRecord } from '../../telemetry/residency';
+import type { SlotEventRecord } from '../../telemetry/residency/schema';
 import type { BatchSink, ClientTtftUpdate, PendingRun, WriteBatch } from './batch';
 import { batchSize, prefixCounts, singleItemBatches } from './batch';
 import { Fifo } from './fifo';

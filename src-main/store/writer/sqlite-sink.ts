@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SCALAR_INDEX } from '../../telemetry/report';
+import { SCALAR_INDEX } from '../../telemetry/report/columns';
 import { INSERT_REQUEST_SQL, RequestParamsEncoder } from '../codec/timeline-row';
 import type { BatchSink, WriteBatch } from './batch';
 

@@ -1,5 +1,5 @@
-import type { LatencyReport, ReportOptions } from '../report';
-import { buildReport } from '../report';
+import type { LatencyReport, ReportOptions } from '../report/types';
+import { buildReport } from '../report/build-report';
 import { importTraceLines } from './import-trace';
 import { parseTraceLine } from './parse-line';
 import type { SeedRecord } from './seed-record';

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { TRACE_LIMITS } from '../../limits';
-import { spawnWorker } from '../../threads';
+import { spawnWorker } from '../../threads/spawn-worker';
 import type { Timeline } from '../timeline/schema';
 import type { FromImportWorker, ImportSummary, ToImportWorker } from './import-protocol';
 

@@ -1,4 +1,4 @@
-import type { BenchProgress } from '../../store';
+import type { BenchProgress } from '../../store/bench-store';
 
 /** A benchmark's kind as the progress row names it. */
 const KIND_WORDS: Record<NonNullable<BenchProgress['kind']>, string> = {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { useSlice } from '../../store';
+import { useSlice } from '../../store/react';
 import { BenchRow } from './BenchRow';
 import { ExperimentPanel } from './ExperimentPanel';
-import { Notice, NumberField, Panel } from '../../components';
+import { NumberField } from '../../components/NumberField';
+import { Notice, Panel } from '../../components/Panel';
 
 /**
  * Bench: start the first-frame benchmark, a load replay or an experiment over one setting;

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings';
-import type { SettingKey } from '../../../src-main/runtime/settings';
-import type { MethodInput } from '../../../src-main/service/contract';
-import { NumberField, Panel } from '../../components';
+import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings/declaration';
+import type { SettingKey } from '../../../src-main/runtime/settings/declaration';
+import type { MethodInput } from '../../../src-main/service/contract/methods';
+import { NumberField } from '../../components/NumberField';
+import { Panel } from '../../components/Panel';
 
 /**
  * Seed 001's experiment from the app: one runtime setting over a few values, the same burst (or

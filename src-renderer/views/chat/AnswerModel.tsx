@@ -1,5 +1,5 @@
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { useSlice } from '../../store';
+import { useSlice } from '../../store/react';
 import { answerModelFacts } from './answer-model-facts';
 
 /** The chip on every answer: "name · variant · where it ran", the demo model marked as such. */

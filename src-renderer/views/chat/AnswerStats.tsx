@@ -1,13 +1,16 @@
-import type { SendForecast } from '../../../src-main/service/contract';
+import type { SendForecast } from '../../../src-main/service/contract/chat-schemas';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { barPhasesOf, phasesOf } from '../../parts';
+import { barPhasesOf, phasesOf } from '../../parts/phase-values';
 import { answerFigures } from './answer-figures';
 import type { AnswerFigures } from './answer-figures';
 import { RateAndFinishSpans, WindowTtftSpans } from './FigureSpans';
 import { RemoteAnswerStats } from './RemoteAnswerStats';
 import { whySlow } from './why-slow';
-import { SimpleTtftBar, Term, TtftBar, formatMs } from '../../components';
-import { useSlice } from '../../store';
+import { formatMs } from '../../components/format';
+import { SimpleTtftBar } from '../../components/SimpleTtftBar';
+import { Term } from '../../components/Term';
+import { TtftBar } from '../../components/TtftBar';
+import { useSlice } from '../../store/react';
 import { plainSentence } from './plain-sentence';
 import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
 

@@ -1,6 +1,7 @@
-import type { AnswerItem } from '../../store';
-import { useSlice } from '../../store';
-import { CopyButton, Markdown } from '../../components';
+import type { AnswerItem } from '../../store/chat-items';
+import { useSlice } from '../../store/react';
+import { CopyButton } from '../../components/CopyButton';
+import { Markdown } from '../../components/markdown/Markdown';
 import { AnswerModel } from './AnswerModel';
 import { AnswerStats } from './AnswerStats';
 import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { useSlice } from '../../store';
+import { useSlice } from '../../store/react';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 import { ConversationSettings } from './ConversationSettings';
 import { MessageList } from './MessageList';
 import { AddEndpointHere, ModelPicker } from './ModelPicker';
-import { Notice, PartLegend } from '../../components';
-import { AddModelPanel } from '../models';
+import { Notice } from '../../components/Panel';
+import { PartLegend } from '../../components/PartLegend';
+import { AddModelPanel } from '../models/AddModelPanel';
 
 /**
  * Chat: conversations, the open one's messages with a TTFT bar per answer, the composer, and

@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react';
-import { activeAnswer, useSlice } from '../../store';
+import { activeAnswer } from '../../store/chat-send';
+import { useSlice } from '../../store/react';
 import { ContextMeter, SendForecastLine } from './ContextMeter';
 import { sendBlockOf } from './send-block';
 

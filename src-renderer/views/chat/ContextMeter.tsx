@@ -1,6 +1,7 @@
-import type { SendForecast } from '../../../src-main/service/contract';
-import { Term, formatCount, formatMs } from '../../components';
-import { useSlice } from '../../store';
+import type { SendForecast } from '../../../src-main/service/contract/chat-schemas';
+import { formatCount, formatMs } from '../../components/format';
+import { Term } from '../../components/Term';
+import { useSlice } from '../../store/react';
 import { simpleForecast } from './forecast-words';
 
 /**

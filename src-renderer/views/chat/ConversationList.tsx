@@ -1,4 +1,4 @@
-import { useSlice, useStores } from '../../store';
+import { useSlice, useStores } from '../../store/react';
 import { ConversationRow } from './ConversationRow';
 
 /** The stored conversations, newest first: search, new, import, and one row per conversation. */

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import type { ConversationSummary } from '../../store';
-import { useSlice } from '../../store';
-import { cancelOnEscape, formatClock, saveTextFile } from '../../components';
+import type { ConversationSummary } from '../../../src-main/service/contract/chat-schemas';
+import { useSlice } from '../../store/react';
+import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { formatClock } from '../../components/format';
+import { saveTextFile } from '../../components/save-file';
 
 type Mode = 'idle' | 'renaming' | 'exporting' | 'confirm-delete';
 

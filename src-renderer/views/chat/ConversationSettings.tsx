@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { ConversationSettings as Settings } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import type { ConversationSettings as Settings } from '../../../src-main/service/contract/chat-schemas';
+import { useSlice } from '../../store/react';
 import { SamplingFields } from './SamplingFields';
 
 const OVERFLOW_LABELS: Record<Settings['contextOverflow'], string> = {

@@ -1,7 +1,8 @@
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import type { AnswerFigures } from './answer-figures';
 import { FINISH_EXPLANATIONS, FINISH_LABELS } from './finish-labels';
-import { Term, formatMs, formatSignedMs } from '../../components';
+import { formatMs, formatSignedMs } from '../../components/format';
+import { Term } from '../../components/Term';
 
 /**
  * The window's own TTFT and the transport difference: the same two figures under a local and

@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { activeAnswer, useSlice } from '../../store';
+import { activeAnswer } from '../../store/chat-send';
+import { useSlice } from '../../store/react';
 import { AnswerView } from './AnswerView';
 import { UserMessage } from './UserMessage';
-import { FirstRunCard } from '../models';
+import { FirstRunCard } from '../models/FirstRunCard';
 
 /** The open conversation's messages, kept scrolled to the newest while it grows. */
 export function MessageList() {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { isRefTo, variantLabelOf } from '../../../src-main/runtime/model/variant-names';
-import { whyUnusable } from '../../../src-main/service/contract';
-import type { ModelEntry } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import { whyUnusable } from '../../../src-main/runtime/model/listing-status';
+import type { ModelEntry } from '../../../src-main/service/contract/schemas';
+import { useSlice } from '../../store/react';
 import { EndpointForm } from '../slots/EndpointForm';
 import { statusWords } from '../slots/slot-words';
 

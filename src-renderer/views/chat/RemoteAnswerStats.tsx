@@ -1,9 +1,11 @@
 import type { RemoteFacts } from '../../../src-main/telemetry/timeline/remote-facts';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { phasesOf } from '../../parts';
+import { phasesOf } from '../../parts/phase-values';
 import { answerFigures } from './answer-figures';
 import { RateAndFinishSpans, WindowTtftSpans } from './FigureSpans';
-import { Term, TtftBar, formatMs } from '../../components';
+import { formatMs } from '../../components/format';
+import { Term } from '../../components/Term';
+import { TtftBar } from '../../components/TtftBar';
 
 /** What each report source gave, for the line under a remote answer. */
 const REPORTED: Record<RemoteFacts['reportSource'], string> = {

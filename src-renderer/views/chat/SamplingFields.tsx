@@ -1,7 +1,8 @@
-import { SAMPLING_LIMITS } from '../../../src-main/service/contract';
-import type { EffectiveSampling, Sampling } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
-import { NumberField } from '../../components';
+import { SAMPLING_LIMITS } from '../../../src-main/runtime/sampling/limits';
+import type { EffectiveSampling } from '../../../src-main/service/contract/chat-schemas';
+import type { Sampling } from '../../../src-main/service/contract/schemas';
+import { useSlice } from '../../store/react';
+import { NumberField } from '../../components/NumberField';
 import { regenerateNote } from './regenerate-note';
 import { StopList } from './StopList';
 import { showStopText } from './stop-text';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { SAMPLING_LIMITS } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import { SAMPLING_LIMITS } from '../../../src-main/runtime/sampling/limits';
+import { useSlice } from '../../store/react';
 import { readStopText, showStopText } from './stop-text';
 
 const { maxCount, maxLength } = SAMPLING_LIMITS.stop;

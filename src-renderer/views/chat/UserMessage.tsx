@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import type { UserItem } from '../../store';
-import { useSlice } from '../../store';
-import { CopyButton } from '../../components';
+import type { UserItem } from '../../store/chat-items';
+import { useSlice } from '../../store/react';
+import { CopyButton } from '../../components/CopyButton';
 import { VersionSwitcher } from './VersionSwitcher';
 
 /** A question: its text, copy, edit (resend as a new branch) and its versions. */

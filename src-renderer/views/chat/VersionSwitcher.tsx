@@ -1,5 +1,5 @@
-import type { Versions } from '../../store';
-import { useSlice } from '../../store';
+import type { Versions } from '../../store/chat-items';
+import { useSlice } from '../../store/react';
 
 /** "‹ 2 / 3 ›": browse the versions of a turn (regenerated answers, edited questions). */
 export function VersionSwitcher(props: { versions: Versions; isBusy: boolean }) {

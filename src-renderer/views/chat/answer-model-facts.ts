@@ -1,5 +1,5 @@
 import { isRefTo, variantLabelOf } from '../../../src-main/runtime/model/variant-names';
-import type { ModelEntry, SlotSnapshot } from '../../../src-main/service/contract';
+import type { ModelEntry, SlotSnapshot } from '../../../src-main/service/contract/schemas';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 
 /** What the chip says: the model, its variant, whether it is the bundled demo, where it ran. */

@@ -1,4 +1,4 @@
-import type { SendForecast } from '../../../src-main/service/contract';
+import type { SendForecast } from '../../../src-main/service/contract/chat-schemas';
 import { formatCount, formatMs } from '../../components/format';
 
 /**

@@ -1,7 +1,8 @@
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { formatBytes, formatCount, formatMs, formatShare } from '../../components/format';
-import { groupSlicesOf, phasesOf } from '../../parts';
-import type { GroupSlice } from '../../parts';
+import { phasesOf } from '../../parts/phase-values';
+import { groupSlicesOf } from '../../parts/simple-groups';
+import type { GroupSlice } from '../../parts/simple-groups';
 import type { AnswerFigures } from './answer-figures';
 
 /** Above this share the largest group is "most of it"; below, it is only "the largest part". */

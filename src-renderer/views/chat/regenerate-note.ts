@@ -1,4 +1,5 @@
-import type { EffectiveSampling, Sampling } from '../../../src-main/service/contract';
+import type { EffectiveSampling } from '../../../src-main/service/contract/chat-schemas';
+import type { Sampling } from '../../../src-main/service/contract/schemas';
 
 /**
  * What Regenerate will do with these sampling settings, in words: a new draw (temperature above

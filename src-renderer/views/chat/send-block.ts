@@ -1,5 +1,5 @@
 import { INPUT_LIMITS } from '../../../src-main/limits';
-import type { SendForecast } from '../../../src-main/service/contract';
+import type { SendForecast } from '../../../src-main/service/contract/chat-schemas';
 import { formatCount } from '../../components/format';
 
 /**

@@ -3,8 +3,8 @@ import type {
   DiskReadFact,
   PageMiss,
   SlotLoadCause,
-  Timeline,
-} from '../../../src-main/telemetry/timeline';
+} from '../../../src-main/telemetry/timeline/diagnosis';
+import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { deriveBarParts } from '../../../src-main/telemetry/timeline/derive';
 import { formatBytes, formatClock, formatCount, formatMs } from '../../components/format';
 

@@ -6,9 +6,9 @@ import { ReportSummary } from './ReportSummary';
 import { SimpleDashboard } from './SimpleDashboard';
 import { SourcePicker } from './SourcePicker';
 import { TracePhasesPanel } from '../traces/TracePhasesPanel';
-import { Panel } from '../../components';
-import { PART_LAYERS } from '../../parts';
-import { useSlice } from '../../store';
+import { Panel } from '../../components/Panel';
+import { PART_LAYERS } from '../../parts/bar-layers';
+import { useSlice } from '../../store/react';
 
 /**
  * The live dashboard. It renders only the throttled view (≤ 4 updates/s) so 10,000 timelines

@@ -1,8 +1,8 @@
-import type { LatencyReport } from '../../../src-main/telemetry/report';
-import { PHASE_NAMES } from '../../../src-main/telemetry/report';
-import { PART_COLORS, PART_LABELS } from '../../parts';
-import { formatMs, formatShare } from '../../components';
-import { useSlice } from '../../store';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { PHASE_NAMES } from '../../../src-main/telemetry/report/phases';
+import { PART_COLORS, PART_LABELS } from '../../parts/part-colors';
+import { formatMs, formatShare } from '../../components/format';
+import { useSlice } from '../../store/react';
 
 /** Parts whose next test is an experiment over a runtime setting the Bench view can run. */
 const EXPERIMENT_PARTS: ReadonlySet<string> = new Set(['queue', 'requeue', 'lostPrefill']);

@@ -1,5 +1,6 @@
-import type { LatencyReport } from '../../../src-main/telemetry/report';
-import { TtftBar, formatMs, formatShare } from '../../components';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { formatMs, formatShare } from '../../components/format';
+import { TtftBar } from '../../components/TtftBar';
 
 /** The requests above p95 TTFT against the rest: what the slow ones share, and their parts. */
 export function ExceedancePanel(props: { report: LatencyReport }) {

@@ -1,8 +1,12 @@
 import { useState } from 'react';
-import type { Slo } from '../../../src-main/service/contract';
-import type { Boundary, LatencyReport } from '../../../src-main/telemetry/report';
-import { Figures, NumberField, TERMS, formatShare } from '../../components';
-import type { Figure } from '../../components';
+import type { Slo } from '../../../src-main/service/contract/report-schemas';
+import type { Boundary } from '../../../src-main/telemetry/report/seed-phases';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { Figures } from '../../components/Figures';
+import { formatShare } from '../../components/format';
+import { NumberField } from '../../components/NumberField';
+import { TERMS } from '../../components/Term';
+import type { Figure } from '../../components/Figures';
 
 /**
  * Goodput against the SLOs the user types (TTFT and per-request ITL) at the boundary the user

@@ -1,6 +1,7 @@
-import type { LatencyReport } from '../../../src-main/telemetry/report';
-import { groupSlicesOf } from '../../parts';
-import { SimpleTtftBar, formatMs, formatShare } from '../../components';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { groupSlicesOf } from '../../parts/simple-groups';
+import { formatMs, formatShare } from '../../components/format';
+import { SimpleTtftBar } from '../../components/SimpleTtftBar';
 
 /**
  * Simple's "where the wait went": the mean time to the first word split into the four plain

@@ -1,5 +1,7 @@
-import type { ClassCell, LatencyReport } from '../../../src-main/telemetry/report';
-import { Figures, formatCount, formatMs, formatShare } from '../../components';
+import type { ClassCell } from '../../../src-main/telemetry/report/conditioning';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { Figures } from '../../components/Figures';
+import { formatCount, formatMs, formatShare } from '../../components/format';
 
 const DIMENSIONS = [
   ['promptBand', 'prompt band'],

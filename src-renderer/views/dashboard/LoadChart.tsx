@@ -1,6 +1,6 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { EngineStats } from '../../../src-main/service/contract';
-import { formatClock } from '../../components';
+import type { EngineStats } from '../../../src-main/service/contract/schemas';
+import { formatClock } from '../../components/format';
 
 /**
  * Running seats and queue depth over time, as step lines (the engine's own samples); Simple

@@ -1,6 +1,7 @@
-import type { LatencyReport } from '../../../src-main/telemetry/report';
-import { PART_COLORS, PART_LABELS, PHASES } from '../../parts';
-import { TtftBar, formatMs, formatShare } from '../../components';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { PART_COLORS, PART_LABELS, PHASES } from '../../parts/part-colors';
+import { formatMs, formatShare } from '../../components/format';
+import { TtftBar } from '../../components/TtftBar';
 
 /**
  * Mean of each TTFT part and its share of the mean TTFT (means decompose, percentiles do not),

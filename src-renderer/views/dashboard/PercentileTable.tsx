@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
-import type { Distribution, LatencyReport } from '../../../src-main/telemetry/report';
-import { Term, formatCount, formatMs } from '../../components';
+import type { Distribution } from '../../../src-main/telemetry/report/distribution';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { formatCount, formatMs } from '../../components/format';
+import { Term } from '../../components/Term';
 
 type RowKey = 'ttft' | 'clientTtft' | 'itl' | 'e2e';
 interface Column {

@@ -1,7 +1,10 @@
 import { RecentBarsChart } from './RecentBarsChart';
-import { ExportControl, Panel, PartLegend, formatCount } from '../../components';
-import type { BarLayer } from '../../parts';
-import { useSlice } from '../../store';
+import { ExportControl } from '../../components/ExportControl';
+import { formatCount } from '../../components/format';
+import { Panel } from '../../components/Panel';
+import { PartLegend } from '../../components/PartLegend';
+import type { BarLayer } from '../../parts/bar-layers';
+import { useSlice } from '../../store/react';
 
 /**
  * The live window's newest answers as stacked bars in `layers` (every part in Expert, the four

@@ -2,12 +2,13 @@ import { useMemo, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { PART_LABELS, PART_LAYERS, layerMs } from '../../parts';
-import type { BarLayer } from '../../parts';
+import { PART_LAYERS, layerMs } from '../../parts/bar-layers';
+import { PART_LABELS } from '../../parts/part-colors';
+import type { BarLayer } from '../../parts/bar-layers';
 import type { BarRow } from './bar-rows';
 import { barRows, indexTicks, niceCeil, valueTicks } from './bar-rows';
 import { StackedBarsLayer } from './StackedBarsLayer';
-import { formatClock, formatMs, formatShare } from '../../components';
+import { formatClock, formatMs, formatShare } from '../../components/format';
 
 /**
  * Stacked TTFT bars of the most recent requests (at most 200: more is unreadable and slow),

@@ -1,9 +1,10 @@
-import type { LatencyReport } from '../../../src-main/telemetry/report';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
 import { DominantPanel } from './DominantPanel';
 import { ExceedancePanel } from './ExceedancePanel';
 import { PartShares } from './PartShares';
 import { PercentileTable } from './PercentileTable';
-import { Panel, PartLegend } from '../../components';
+import { Panel } from '../../components/Panel';
+import { PartLegend } from '../../components/PartLegend';
 
 /**
  * The panels every report gets, live or stored: percentiles, part shares, the dominant part

@@ -3,9 +3,10 @@ import { LoadChart } from './LoadChart';
 import { PercentileTable } from './PercentileTable';
 import { RecentAnswersPanel } from './RecentAnswersPanel';
 import { SourcePicker } from './SourcePicker';
-import { Panel } from '../../components';
-import { SIMPLE_GROUPS } from '../../parts';
-import { changePreferences, useSlice, useStores } from '../../store';
+import { Panel } from '../../components/Panel';
+import { SIMPLE_GROUPS } from '../../parts/simple-groups';
+import { changePreferences } from '../../store/preferences';
+import { useSlice, useStores } from '../../store/react';
 
 /**
  * The Dashboard in Simple: the recent answers in the four plain groups, how long answers took

@@ -1,4 +1,4 @@
-import { useSlice } from '../../store';
+import { useSlice } from '../../store/react';
 import { DASHBOARD_SOURCE_LABELS, DASHBOARD_SOURCES } from '../../store/timeline-source';
 import type { DashboardSource } from '../../store/timeline-source';
 

@@ -1,5 +1,5 @@
 import { usePlotArea, useXAxisScale, useYAxisScale } from 'recharts';
-import type { BarLayer } from '../../parts';
+import type { BarLayer } from '../../parts/bar-layers';
 import type { BarGeometry, BarRow } from './bar-rows';
 import { stackedPaths } from './bar-rows';
 

@@ -1,6 +1,9 @@
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
-import { PART_LAYERS, PHASES, layerMs, phasesOf } from '../../parts';
-import type { BarLayer, TtftPhase } from '../../parts';
+import { PART_LAYERS, layerMs } from '../../parts/bar-layers';
+import { PHASES } from '../../parts/part-colors';
+import { phasesOf } from '../../parts/phase-values';
+import type { TtftPhase } from '../../../src-main/telemetry/report/remedies';
+import type { BarLayer } from '../../parts/bar-layers';
 
 /** One drawn bar: a request's phases and their total (its server TTFT). */
 export interface BarRow {

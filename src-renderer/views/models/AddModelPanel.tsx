@@ -1,7 +1,9 @@
 import { useCallback, useState } from 'react';
 import type { ReactNode } from 'react';
-import { CopyButton, Panel, usePolling } from '../../components';
-import { useSlice, useStores } from '../../store';
+import { CopyButton } from '../../components/CopyButton';
+import { Panel } from '../../components/Panel';
+import { usePolling } from '../../components/use-ticker';
+import { useSlice, useStores } from '../../store/react';
 import { DiscoveredModels } from './DiscoveredModels';
 import { HubDownloads } from './HubDownloads';
 import { ModelList } from './ModelList';

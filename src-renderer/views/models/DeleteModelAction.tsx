@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import type { ModelEntry, ModelRemoval } from '../../../src-main/service/contract';
-import { cancelOnEscape, formatBytes } from '../../components';
-import { useSlice, useStores } from '../../store';
+import type { ModelRemoval } from '../../../src-main/service/contract/hub-schemas';
+import type { ModelEntry } from '../../../src-main/service/contract/schemas';
+import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { formatBytes } from '../../components/format';
+import { useSlice, useStores } from '../../store/react';
 
 /**
  * "Delete from disk" for a model in the models folder: asks the service what it would remove

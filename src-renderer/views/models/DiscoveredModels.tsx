@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { DiscoveryState } from '../../../src-main/service/contract';
+import type { DiscoveryState } from '../../../src-main/service/contract/model-schemas';
 import { isDiscoveredSource } from '../../../src-main/runtime/model/model-sources';
-import { Notice } from '../../components';
-import { useSlice, useStores } from '../../store';
+import { Notice } from '../../components/Panel';
+import { useSlice, useStores } from '../../store/react';
 import { ModelList } from './ModelList';
 
 const PLACE_WORDS: Record<DiscoveryState['places'][number]['state'], string> = {

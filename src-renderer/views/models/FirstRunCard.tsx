@@ -1,4 +1,4 @@
-import { useSlice } from '../../store';
+import { useSlice } from '../../store/react';
 
 /**
  * What a newcomer sees in an empty chat while only the bundled model is installed: what that

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import type { HubChoice, HubDownload, HubRepo } from '../../../src-main/service/contract';
-import { formatBytes, Notice } from '../../components';
-import { useSlice, useStores } from '../../store';
+import type { HubChoice, HubDownload, HubRepo } from '../../../src-main/service/contract/hub-schemas';
+import { formatBytes } from '../../components/format';
+import { Notice } from '../../components/Panel';
+import { useSlice, useStores } from '../../store/react';
 
 /** Each kind of choice in words. */
 const KIND_WORDS: Record<HubChoice['kind'], string> = {

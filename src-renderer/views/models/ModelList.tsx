@@ -1,6 +1,6 @@
-import { whyUnusable } from '../../../src-main/service/contract';
-import type { ModelEntry } from '../../../src-main/service/contract';
-import { formatBytes } from '../../components';
+import { whyUnusable } from '../../../src-main/runtime/model/listing-status';
+import type { ModelEntry } from '../../../src-main/service/contract/schemas';
+import { formatBytes } from '../../components/format';
 import { DeleteModelAction } from './DeleteModelAction';
 
 /**

@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { RunComparison } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import type { RunComparison } from '../../../src-main/service/contract/report-schemas';
+import { useSlice } from '../../store/react';
 import { bucketLabel } from './buckets';
 
 const COLORS = ['#2e86de', '#e67e22', '#27ae60', '#8e44ad', '#c0392b', '#16a085', '#d35400', '#7f8c8d'];

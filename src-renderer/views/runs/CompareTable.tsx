@@ -1,6 +1,6 @@
-import type { RunComparison } from '../../../src-main/service/contract';
-import { formatShare } from '../../components';
-import { useSlice } from '../../store';
+import type { RunComparison } from '../../../src-main/service/contract/report-schemas';
+import { formatShare } from '../../components/format';
+import { useSlice } from '../../store/react';
 import { COMPARE_COLUMNS, differenceText, plainComparison } from './compare-columns';
 import type { CompareRow } from './compare-columns';
 

@@ -1,6 +1,6 @@
-import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings';
-import type { RunComparison } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings/declaration';
+import type { RunComparison } from '../../../src-main/service/contract/report-schemas';
+import { useSlice } from '../../store/react';
 
 /** A setting's name with the unit its recorded values are in ("K/V budget (MB)"), unless the name says it. */
 function labelOf(key: string): string {

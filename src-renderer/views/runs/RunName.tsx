@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import type { RunSummary } from '../../../src-main/service/contract';
+import type { RunSummary } from '../../../src-main/service/contract/report-schemas';
 
 /** A run's name with Rename: an inline field, saved by the service (which trims and bounds it). */
 export function RunName(props: { run: RunSummary; onRename(name: string): Promise<string | null> }) {

@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import type { RunSummary } from '../../../src-main/service/contract';
-import { cancelOnEscape, ExportControl, formatClock, formatCount } from '../../components';
+import type { RunSummary } from '../../../src-main/service/contract/report-schemas';
+import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { ExportControl } from '../../components/ExportControl';
+import { formatClock, formatCount } from '../../components/format';
 import { RunName } from './RunName';
 
 /** The most runs one comparison takes (configurations × workloads). */

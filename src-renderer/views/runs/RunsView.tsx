@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { RunComparison, RunSummary } from '../../../src-main/service/contract';
-import { useSlice, useStores } from '../../store';
+import type { RunComparison, RunSummary } from '../../../src-main/service/contract/report-schemas';
+import { useSlice, useStores } from '../../store/react';
 import { CompareChart } from './CompareChart';
 import { CompareTable } from './CompareTable';
 import { ConfigurationTable } from './ConfigurationTable';
 import { RunTable } from './RunTable';
 import type { RunActions } from './RunTable';
-import { ExportControl, Notice, Panel } from '../../components';
+import { ExportControl } from '../../components/ExportControl';
+import { Notice, Panel } from '../../components/Panel';
 
 /**
  * Runs: stored runs with their exports, and any two to eight compared as configurations under

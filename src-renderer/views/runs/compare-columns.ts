@@ -1,4 +1,4 @@
-import type { RunComparison } from '../../../src-main/service/contract';
+import type { RunComparison } from '../../../src-main/service/contract/report-schemas';
 import { formatCount, formatMs, formatShare, formatSignedMs } from '../../components/format';
 
 /** One run's row of a workload block. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ApiStatus } from '../../../src-main/service/contract';
-import { useStores } from '../../store';
-import { Notice } from '../../components';
+import type { ApiStatus } from '../../../src-main/service/contract/methods';
+import { useStores } from '../../store/react';
+import { Notice } from '../../components/Panel';
 
 /**
  * The OpenAI-compatible API: where it listens, and (in the desktop app) the switch that turns

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { THEMES, VIEW_MODES } from '../../../src-main/service/contract';
-import type { UiPreferences } from '../../../src-main/service/contract';
-import { Notice, Panel } from '../../components';
-import { changePreferences, useSlice, useStores } from '../../store';
+import { THEMES, VIEW_MODES } from '../../../src-main/service/contract/ui-schemas';
+import type { UiPreferences } from '../../../src-main/service/contract/ui-schemas';
+import { Notice, Panel } from '../../components/Panel';
+import { changePreferences } from '../../store/preferences';
+import { useSlice, useStores } from '../../store/react';
 
 const THEME_LABELS: Record<UiPreferences['theme'], string> = {
   system: 'as the system',

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ModelEntry, PageStats } from '../../../src-main/service/contract';
-import { useStores } from '../../store';
-import { cancelOnEscape, Notice, formatBytes, formatCount } from '../../components';
+import type { ModelEntry, PageStats } from '../../../src-main/service/contract/schemas';
+import { useStores } from '../../store/react';
+import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { formatBytes, formatCount } from '../../components/format';
+import { Notice } from '../../components/Panel';
 
 /** The disk tier's state in words. */
 const STATE_WORDS: Record<PageStats['disk']['state'], string> = {

@@ -1,8 +1,9 @@
 import { isRefTo } from '../../../src-main/runtime/model/variant-names';
-import { SETTINGS, settingRange } from '../../../src-main/runtime/settings';
-import type { SettingKey } from '../../../src-main/runtime/settings';
-import type { SettingsState } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import { settingRange } from '../../../src-main/runtime/settings/controls';
+import { SETTINGS } from '../../../src-main/runtime/settings/declaration';
+import type { SettingKey } from '../../../src-main/runtime/settings/declaration';
+import type { SettingsState } from '../../../src-main/service/contract/settings-schemas';
+import { useSlice } from '../../store/react';
 
 /**
  * One setting's control, typed by its declaration: a number with its range and unit (and an

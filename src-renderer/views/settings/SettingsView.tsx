@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings';
-import type { AppliedSettingsPayload, SettingsState } from '../../../src-main/service/contract';
-import { useSlice, useStores } from '../../store';
-import { Notice, Panel } from '../../components';
-import { ModelsFolderLine } from '../models';
+import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings/declaration';
+import type {
+  AppliedSettingsPayload,
+  SettingsState,
+} from '../../../src-main/service/contract/settings-schemas';
+import { useSlice, useStores } from '../../store/react';
+import { Notice, Panel } from '../../components/Panel';
+import { ModelsFolderLine } from '../models/AddModelPanel';
 import { ApiPanel } from './ApiPanel';
 import { RememberedContextPanel } from './RememberedContextPanel';
 import { AppearancePanel } from './AppearancePanel';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { cancelOnEscape, formatBytes } from '../../components';
-import { useSlice } from '../../store';
+import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { formatBytes } from '../../components/format';
+import { useSlice } from '../../store/react';
 import { clearedSentence, clearSentence, fileNameOf } from './conversion-cache-words';
 
 /**

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { ENGINE_KINDS } from '../../../src-main/service/contract';
-import type { EngineKind } from '../../../src-main/service/contract';
-import { Notice } from '../../components';
-import { useSlice } from '../../store';
+import { ENGINE_KINDS } from '../../../src-main/runtime/remote/endpoint-input';
+import type { EngineKind } from '../../../src-main/runtime/remote/endpoint-input';
+import { Notice } from '../../components/Panel';
+import { useSlice } from '../../store/react';
 
 /** What each engine choice means for the timings read from it. */
 export const ENGINE_LABELS: Record<EngineKind, string> = {

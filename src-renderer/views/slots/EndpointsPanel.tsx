@@ -1,6 +1,6 @@
-import type { EndpointSnapshot } from '../../../src-main/service/contract';
-import { formatClock, formatMs } from '../../components';
-import { useSlice } from '../../store';
+import type { EndpointSnapshot } from '../../../src-main/service/contract/endpoint-schemas';
+import { formatClock, formatMs } from '../../components/format';
+import { useSlice } from '../../store/react';
 import { EndpointForm, ENGINE_LABELS } from './EndpointForm';
 
 /**

@@ -1,7 +1,8 @@
-import type { PageStats } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
-import { Figures, formatBytes, formatCount, formatShare } from '../../components';
-import type { Figure } from '../../components';
+import type { PageStats } from '../../../src-main/service/contract/schemas';
+import { useSlice } from '../../store/react';
+import { Figures } from '../../components/Figures';
+import { formatBytes, formatCount, formatShare } from '../../components/format';
+import type { Figure } from '../../components/Figures';
 
 /**
  * Remembered context (the word Settings uses for context pages): totals, how much of the prompts

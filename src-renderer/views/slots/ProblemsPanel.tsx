@@ -1,5 +1,5 @@
-import { whyUnusable } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import { whyUnusable } from '../../../src-main/runtime/model/listing-status';
+import { useSlice } from '../../store/react';
 
 /**
  * Everything that is wrong now or went wrong unseen: models that cannot run (and why), remote

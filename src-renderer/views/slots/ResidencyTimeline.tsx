@@ -1,9 +1,10 @@
-import { SLOT_STATUSES } from '../../../src-main/service/contract';
-import { useSlice } from '../../store';
+import { SLOT_STATUSES } from '../../../src-main/telemetry/residency/schema';
+import { useSlice } from '../../store/react';
 import type { ResidencyBand } from './residency-bands';
 import { residencyRows, spanOf } from './residency-bands';
 import { statusWords } from './slot-words';
-import { formatClock, formatMs, useNow } from '../../components';
+import { formatClock, formatMs } from '../../components/format';
+import { useNow } from '../../components/use-ticker';
 
 const describe = (b: ResidencyBand) =>
   `${statusWords(b.status)} ${formatClock(b.fromWallMs)}–${formatClock(b.toWallMs)} (${formatMs(b.toWallMs - b.fromWallMs)}), cause: ${b.cause}${b.reason ? ` — ${b.reason}` : ''}`;

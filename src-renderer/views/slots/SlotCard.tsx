@@ -1,14 +1,16 @@
-import type { SlotSnapshot } from '../../../src-main/service/contract';
+import type { SlotSnapshot } from '../../../src-main/service/contract/schemas';
 import { describeFusion, detailFusion } from '../../../src-main/runtime/model/fuse-at-load/outcome';
 import type { FusionOutcome } from '../../../src-main/runtime/model/fuse-at-load/outcome';
-import { useSlice } from '../../store';
+import { useSlice } from '../../store/react';
 import { countdown, describeKeepAlive, KEEP_ALIVE_CHOICES } from './keep-alive';
 import { describeConversion } from './conversion';
 import { describeLastLoad } from './last-load';
 import { describePinning } from './pinning';
 import { ACTION_WORDS, statusWords } from './slot-words';
-import { Figures, formatBytes, formatClock, formatCount, formatMs, useNow } from '../../components';
-import type { Figure } from '../../components';
+import { Figures } from '../../components/Figures';
+import { formatBytes, formatClock, formatCount, formatMs } from '../../components/format';
+import { useNow } from '../../components/use-ticker';
+import type { Figure } from '../../components/Figures';
 
 const short = (revision: string) => revision.slice(0, 10);
 

@@ -1,15 +1,18 @@
 import { useCallback } from 'react';
-import { whyUnusable } from '../../../src-main/service/contract';
-import { useSlice, useStores } from '../../store';
+import { whyUnusable } from '../../../src-main/runtime/model/listing-status';
+import { useSlice, useStores } from '../../store/react';
 import { ConversionCachePanel } from './ConversionCachePanel';
 import { EndpointsPanel } from './EndpointsPanel';
-import { AddModelPanel, DeleteModelAction } from '../models';
+import { AddModelPanel } from '../models/AddModelPanel';
+import { DeleteModelAction } from '../models/DeleteModelAction';
 import { PagesPanel } from './PagesPanel';
 import { ProblemsPanel } from './ProblemsPanel';
 import { ResidencyTimeline } from './ResidencyTimeline';
 import { SlotCard } from './SlotCard';
 import { ACTION_WORDS, statusWords } from './slot-words';
-import { formatBytes, Notice, Panel, usePolling } from '../../components';
+import { formatBytes } from '../../components/format';
+import { Notice, Panel } from '../../components/Panel';
+import { usePolling } from '../../components/use-ticker';
 
 /** Slots: a card per slot, models not yet loaded, the residency timeline, context pages and problems. */
 export function SlotsView() {

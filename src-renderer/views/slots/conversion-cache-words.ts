@@ -1,6 +1,6 @@
 // The conversion cache panel's sentences: what a clear would do and what it did, in plain words.
 
-import type { ClearedConversions, ConversionCache } from '../../../src-main/service/contract';
+import type { ClearedConversions, ConversionCache } from '../../../src-main/service/contract/model-schemas';
 import { formatBytes } from '../../components/format';
 
 /** The file name of a GGUF path (either separator), or words when the record does not say. */

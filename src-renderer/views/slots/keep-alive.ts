@@ -1,4 +1,4 @@
-import type { KeepAlive } from '../../../src-main/service/contract';
+import type { KeepAlive } from '../../../src-main/telemetry/residency/schema';
 
 /** The keep-alive choices a slot card offers. */
 export const KEEP_ALIVE_CHOICES: { label: string; keepAlive: KeepAlive }[] = [

@@ -1,4 +1,4 @@
-import type { SlotSnapshot } from '../../../src-main/service/contract';
+import type { SlotSnapshot } from '../../../src-main/service/contract/schemas';
 import { formatMs } from '../../components/format';
 
 /**

@@ -1,4 +1,5 @@
-import type { SlotEvent, SlotStatus } from '../../../src-main/service/contract';
+import type { SlotEvent } from '../../../src-main/service/contract/schemas';
+import type { SlotStatus } from '../../../src-main/telemetry/residency/schema';
 
 /** One stretch of a slot's life in one status, with the transition that began it. */
 export interface ResidencyBand {

@@ -1,4 +1,4 @@
-import type { SlotStatus } from '../../../src-main/service/contract';
+import type { SlotStatus } from '../../../src-main/telemetry/residency/schema';
 
 /**
  * A slot's status in words, the same in Simple and Expert (Expert adds figures beside them,

@@ -1,5 +1,5 @@
-import type { LatencyReport } from '../../../src-main/telemetry/report';
-import { formatCount, formatMs, formatShare } from '../../components';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
+import { formatCount, formatMs, formatShare } from '../../components/format';
 import { dominantWordsOf } from './dominant-words';
 import { phaseRowsOf } from './phase-rows';
 

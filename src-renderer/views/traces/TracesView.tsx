@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import type { MethodOutput } from '../../../src-main/service/contract';
+import type { MethodOutput } from '../../../src-main/service/contract/methods';
 import { TRACE_EXAMPLE_LINE } from '../../../src-main/telemetry/trace/trace-example';
-import { useStores } from '../../store';
-import { ReportSummary } from '../dashboard';
+import { useStores } from '../../store/react';
+import { ReportSummary } from '../dashboard/ReportSummary';
 import { asLatencyReport } from './as-report';
 import { TraceDropZone } from './TraceDropZone';
 import { TracePhasesPanel } from './TracePhasesPanel';
-import { CopyButton, Notice, Panel } from '../../components';
+import { CopyButton } from '../../components/CopyButton';
+import { Notice, Panel } from '../../components/Panel';
 
 type ImportResult = MethodOutput<'traces.import'> & { fileName: string; wasStrict: boolean };
 

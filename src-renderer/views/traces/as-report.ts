@@ -1,5 +1,5 @@
-import type { ReportPayload } from '../../../src-main/service/contract';
-import type { LatencyReport } from '../../../src-main/telemetry/report';
+import type { ReportPayload } from '../../../src-main/service/contract/report-schemas';
+import type { LatencyReport } from '../../../src-main/telemetry/report/types';
 
 /**
  * A validated report payload read as telemetry/report's LatencyReport. The contract checks it

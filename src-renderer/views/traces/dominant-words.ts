@@ -1,5 +1,5 @@
-import type { BoundaryPhases } from '../../../src-main/telemetry/report';
-import { PART_LABELS } from '../../parts';
+import type { BoundaryPhases } from '../../../src-main/telemetry/report/boundary-phases';
+import { PART_LABELS } from '../../parts/part-colors';
 import { formatMs, formatShare } from '../../components/format';
 import { TRACE_PHASE_LABELS } from './phase-rows';
 

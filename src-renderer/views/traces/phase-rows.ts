@@ -1,7 +1,8 @@
-import { NESTED_PARTS, SEED_PHASES } from '../../../src-main/telemetry/report';
-import type { BoundaryPhases, SeedPhase } from '../../../src-main/telemetry/report';
-import { PART_LABELS } from '../../parts';
-import type { TtftPhase } from '../../parts';
+import { NESTED_PARTS, SEED_PHASES } from '../../../src-main/telemetry/report/seed-phases';
+import type { BoundaryPhases } from '../../../src-main/telemetry/report/boundary-phases';
+import type { SeedPhase } from '../../../src-main/telemetry/report/seed-phases';
+import { PART_LABELS } from '../../parts/part-colors';
+import type { TtftPhase } from '../../../src-main/telemetry/report/remedies';
 
 /**
  * Plain names for the seven phases of a request, from sending it to the last word (the

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadHostMemory, slotPinningJson } from '../../../src-main/runtime/host-memory';
+import { loadHostMemory } from '../../../src-main/runtime/host-memory/loader';
+import { slotPinningJson } from '../../../src-main/runtime/host-memory/slot-pinning';
 import { nativeSkipReason } from './native-available';
 
 const dir = mkdtempSync(join(tmpdir(), 'ff-hm-native-'));

@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadHostMemory } from '../../../src-main/runtime/host-memory';
+import { loadHostMemory } from '../../../src-main/runtime/host-memory/loader';
 import { nativeSkipReason } from './native-available';
 
 const MIB = 1024 * 1024;

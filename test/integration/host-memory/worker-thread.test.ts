@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadHostMemory } from '../../../src-main/runtime/host-memory';
+import { loadHostMemory } from '../../../src-main/runtime/host-memory/loader';
 import { nativeSkipReason } from './native-available';
 
 const dir = mkdtempSync(join(tmpdir(), 'ff-hm-worker-'));

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpHost } from '../../../src-main/host/http';
-import type { HttpHost } from '../../../src-main/host/http';
-import { openAiRoutes } from '../../../src-main/host/openai';
+import { startHttpHost } from '../../../src-main/host/http/http-host';
+import type { HttpHost } from '../../../src-main/host/http/http-host';
+import { openAiRoutes } from '../../../src-main/host/openai/handle-openai';
 import { HTTP_LIMITS } from '../../../src-main/limits';
-import { createCore } from '../../../src-main/service';
-import type { Core } from '../../../src-main/service';
+import { createCore } from '../../../src-main/service/create-core';
+import type { Core } from '../../../src-main/service/core-options';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 const SENTENCE = 'It is a truth universally acknowledged, that a single man must be in want of a wife. ';

@@ -3,11 +3,11 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHttpHost } from '../../../src-main/host/http';
-import type { HttpHost } from '../../../src-main/host/http';
-import { createCore } from '../../../src-main/service';
-import type { Core } from '../../../src-main/service';
-import { positiveControlRecords } from '../../../src-main/telemetry/trace';
+import { startHttpHost } from '../../../src-main/host/http/http-host';
+import type { HttpHost } from '../../../src-main/host/http/http-host';
+import { createCore } from '../../../src-main/service/create-core';
+import type { Core } from '../../../src-main/service/core-options';
+import { positiveControlRecords } from '../../../src-main/telemetry/trace/controls';
 import { TEST_MODELS_DIR } from '../../support/runtime';
 import { rawExchange, statusOfRaw } from '../../support/raw-socket';
 

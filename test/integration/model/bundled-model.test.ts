@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { KvBatch } from '../../../src-main/runtime/engine/kv-batch';
 import { lastLogits } from '../../../src-main/runtime/engine/model-runner';
 import { openRunner } from '../../../src-main/runtime/engine/open-runner';
-import { ModelCatalogue, RevisionCache } from '../../../src-main/runtime/model';
-import { argmax } from '../../../src-main/runtime/sampling';
+import { ModelCatalogue } from '../../../src-main/runtime/model/catalogue';
+import { RevisionCache } from '../../../src-main/runtime/model/revisions';
+import { argmax } from '../../../src-main/runtime/sampling/sampler';
 import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, BUNDLED_MODELS_DIR } from '../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);

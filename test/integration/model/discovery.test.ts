@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Runtime } from '../../../src-main/runtime';
+import { Runtime } from '../../../src-main/runtime/runtime';
 import { toModelEntry } from '../../../src-main/service/mappers';
-import { ensureGguf } from '../../../tools/gguf';
+import { ensureGguf } from '../../../tools/gguf/cached';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 import {
   fakeEnvironment,

@@ -2,9 +2,12 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectGeneration, Runtime } from '../../../src-main/runtime';
+import { collectGeneration } from '../../../src-main/runtime/collect';
+import { Runtime } from '../../../src-main/runtime/runtime';
 import { GGUF_ARCHITECTURES } from '../../../src-main/runtime/model/gguf/gguf-architecture';
-import { convertFolderToGguf, ensureGguf, writeGguf } from '../../../tools/gguf';
+import { ensureGguf } from '../../../tools/gguf/cached';
+import { convertFolderToGguf } from '../../../tools/gguf/convert';
+import { writeGguf } from '../../../tools/gguf/gguf-file';
 import { writeGenaiFolder } from '../../support/genai-folder';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 import { expectNothingHeld } from '../../support/runtime';

@@ -2,14 +2,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LlamaCppModel } from '../../../bench/peers/llama-cpp';
 import type { LlamaFtypeName } from '../../../bench/peers/llama-ffi';
-import { loadModelFolder } from '../../../src-main/runtime/model';
-import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
-import type { DecoderWeightSet } from '../../../src-main/runtime/model/fused-graph';
+import { loadModelFolder } from '../../../src-main/runtime/model/load-folder';
+import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph/write-fused-decoder';
+import type { DecoderWeightSet } from '../../../src-main/runtime/model/fused-graph/weight-set';
 import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
 import { ggufWeightSet } from '../../../src-main/runtime/model/gguf/gguf-weight-set';
 import { convertedByteTable, totalOf } from '../../../tools/gguf/byte-table';
-import { hfWeightsOf, readOnnxLlamaWeights } from '../../../tools/onnx-llama';
-import type { LlamaConfig } from '../../../tools/onnx-llama';
+import { readOnnxLlamaWeights } from '../../../tools/onnx-llama/read-weights';
+import { hfWeightsOf } from '../../../tools/onnx-llama/weight-set';
+import type { LlamaConfig } from '../../../tools/onnx-llama/config';
 import {
   copyFileSync,
   mkdtempSync,

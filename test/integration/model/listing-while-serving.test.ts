@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
 import { heavyArraysGguf } from '../../support/hostile-gguf';
 import { chat, createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
 

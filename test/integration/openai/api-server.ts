@@ -1,10 +1,11 @@
 import OpenAI from 'openai';
-import type { Runtime, RuntimeOptions } from '../../../src-main/runtime';
-import { startOpenAiServer } from '../../../src-main/host/openai';
-import type { OpenAiServer } from '../../../src-main/host/openai';
-import { createOpenAiService } from '../../../src-main/service/openai';
+import type { RuntimeOptions } from '../../../src-main/runtime/runtime-options';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import { startOpenAiServer } from '../../../src-main/host/openai/standalone-server';
+import type { OpenAiServer } from '../../../src-main/host/openai/standalone-server';
+import { createOpenAiService } from '../../../src-main/service/openai/service';
 import { systemClock } from '../../../src-main/telemetry/clock';
-import type { Timeline } from '../../../src-main/telemetry/timeline';
+import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { createTestRuntime } from '../../support/runtime';
 
 /** A real runtime behind a real `/v1` HTTP server, the official client, and every finished timeline. */

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAiServer } from '../../../src-main/host/openai';
-import type { OpenAiServer } from '../../../src-main/host/openai';
-import type { Core } from '../../../src-main/service';
+import { startOpenAiServer } from '../../../src-main/host/openai/standalone-server';
+import type { OpenAiServer } from '../../../src-main/host/openai/standalone-server';
+import type { Core } from '../../../src-main/service/core-options';
 import { createTestCore } from '../../support/core';
 import { TEST_MODEL_ID } from '../../support/runtime';
 

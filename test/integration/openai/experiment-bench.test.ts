@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../bench/experiment';
-import { createStore } from '../../../src-main/store';
+import { createStore } from '../../../src-main/store/create-store';
 import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 

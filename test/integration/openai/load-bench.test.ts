@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../bench/load';
-import { createStore } from '../../../src-main/store';
-import { buildReport } from '../../../src-main/telemetry/report';
+import { createStore } from '../../../src-main/store/create-store';
+import { buildReport } from '../../../src-main/telemetry/report/build-report';
 import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 

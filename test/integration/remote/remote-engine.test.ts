@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectGeneration } from '../../../src-main/runtime';
-import type { GenerationRequest } from '../../../src-main/runtime';
+import { collectGeneration } from '../../../src-main/runtime/collect';
+import type { GenerationRequest } from '../../../src-main/runtime/scheduler/request';
 import { remoteRef } from '../../../src-main/runtime/remote/endpoints';
 import { RemoteEngine } from '../../../src-main/runtime/remote/remote-engine';
 import { systemClock } from '../../../src-main/telemetry/clock';
-import { checkTimeline, TTFT_PARTS } from '../../../src-main/telemetry/timeline';
+import { checkTimeline } from '../../../src-main/telemetry/timeline/check';
+import { TTFT_PARTS } from '../../../src-main/telemetry/timeline/parts';
 import { TEST_MODEL_ID, TEST_MODEL_REF } from '../../support/runtime';
 import { expectNothingHeld } from '../../support/runtime';
 import type { SecondHost } from './second-host';

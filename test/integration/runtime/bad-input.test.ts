@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, cpSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Runtime } from '../../../src-main/runtime';
-import { SAMPLING_LIMITS } from '../../../src-main/runtime/sampling';
+import { Runtime } from '../../../src-main/runtime/runtime';
+import { SAMPLING_LIMITS } from '../../../src-main/runtime/sampling/limits';
 import { chat, expectNothingHeld, generate, TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 describe('bad input gets a clear error and loses nothing', () => {

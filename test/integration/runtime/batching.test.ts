@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
-import { collectGeneration } from '../../../src-main/runtime';
-import { checkTimeline } from '../../../src-main/telemetry/timeline';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import { collectGeneration } from '../../../src-main/runtime/collect';
+import { checkTimeline } from '../../../src-main/telemetry/timeline/check';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 import { modelForms } from '../../support/models';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Runtime } from '../../../src-main/runtime';
+import { Runtime } from '../../../src-main/runtime/runtime';
 import { randomModelsDir } from '../../support/models';
 import { expectNothingHeld, generate } from '../../support/runtime';
 

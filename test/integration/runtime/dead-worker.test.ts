@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Runtime, SlotEvent } from '../../../src-main/runtime';
-import { collectGeneration } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import type { SlotEvent } from '../../../src-main/runtime/slots/slot-types';
+import { collectGeneration } from '../../../src-main/runtime/collect';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
-import { collectGeneration } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import { collectGeneration } from '../../../src-main/runtime/collect';
 import { TEST_MODEL_ID, chat, createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
 
 const QUESTION =

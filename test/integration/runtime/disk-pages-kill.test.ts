@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DiskPages } from '../../../src-main/runtime/pages';
-import { openSqliteStore } from '../../../src-main/store';
+import { DiskPages } from '../../../src-main/runtime/pages/disk-pages';
+import { openSqliteStore } from '../../../src-main/store/store';
 import { runUntilKilled } from '../../support/kill-child';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'page-spiller.ts');

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Runtime } from '../../../src-main/runtime';
-import type { RuntimeOptions } from '../../../src-main/runtime';
-import { openSqliteStore } from '../../../src-main/store';
-import type { Store } from '../../../src-main/store';
-import { TIMELINE_COLUMNS } from '../../../src-main/telemetry/timeline';
+import { Runtime } from '../../../src-main/runtime/runtime';
+import type { RuntimeOptions } from '../../../src-main/runtime/runtime-options';
+import { openSqliteStore } from '../../../src-main/store/store';
+import type { Store } from '../../../src-main/store/store';
+import { TIMELINE_COLUMNS } from '../../../src-main/telemetry/timeline/columns';
 import { TEST_MODELS_DIR, TEST_MODEL_ID, expectNothingHeld, generate } from '../../support/runtime';
 
 const PROMPT = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
 import { systemClock } from '../../../src-main/telemetry/clock';
 import { createTestRuntime, generate } from '../../support/runtime';
 

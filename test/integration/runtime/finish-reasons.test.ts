@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectGeneration } from '../../../src-main/runtime';
-import type { Runtime } from '../../../src-main/runtime';
+import { collectGeneration } from '../../../src-main/runtime/collect';
+import type { Runtime } from '../../../src-main/runtime/runtime';
 import { chat, createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 
 describe('every finish reason releases seats and pages', () => {

@@ -8,8 +8,9 @@ import type { FusionJob } from '../../../src-main/runtime/engine/fuse-at-load';
 import { checkFusedGraph } from '../../../src-main/runtime/engine/fusion-check';
 import { FUSION_OUTCOME_FILE, fusionCacheKey } from '../../../src-main/runtime/engine/fusion-cache';
 import { decoderIoOf } from '../../../src-main/runtime/model/decoder-io';
-import { FUSION_CHECK_LIMITS, recognizeDecoder } from '../../../src-main/runtime/model/fuse-at-load';
-import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph';
+import { FUSION_CHECK_LIMITS } from '../../../src-main/runtime/model/fuse-at-load/outcome';
+import { recognizeDecoder } from '../../../src-main/runtime/model/fuse-at-load/recognize';
+import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph/write-fused-decoder';
 import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/read-graph';
 import { writeLayoutModel } from '../../../tools/onnx-llama/layouts';
 import {

@@ -2,8 +2,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
-import type { Slot } from '../../../src-main/runtime/slots';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import type { Slot } from '../../../src-main/runtime/slots/slot';
 import { bundledGguf } from '../../support/gguf-fixtures';
 import { peersSkipReason } from '../../support/llama-peers';
 import { chat, createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
 import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF, BUNDLED_MODELS_DIR } from '../../support/models';
 import { createTestRuntime, generate } from '../../support/runtime';
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROMPT_LIMITS } from '../../../src-main/limits';
-import type { Runtime } from '../../../src-main/runtime';
-import { rawPrompt, readTokenizerFiles, TextTokenizer } from '../../../src-main/runtime/model';
-import type { CatalogueModel } from '../../../src-main/runtime/model';
-import { TokenizerThread } from '../../../src-main/runtime/tokenize';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import { rawPrompt } from '../../../src-main/runtime/model/chat-literals';
+import { readTokenizerFiles } from '../../../src-main/runtime/model/tokenizer-files';
+import { TextTokenizer } from '../../../src-main/runtime/model/tokenizer';
+import type { CatalogueModel } from '../../../src-main/runtime/model/catalogue';
+import { TokenizerThread } from '../../../src-main/runtime/tokenize/tokenizer-thread';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 
 const SENTENCE = 'It is a truth universally acknowledged, that a single man must be in want of a wife. ';

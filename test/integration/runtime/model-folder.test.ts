@@ -2,7 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadModelFolder, ModelFolderError, Runtime } from '../../../src-main/runtime';
+import { loadModelFolder } from '../../../src-main/runtime/model/load-folder';
+import { ModelFolderError } from '../../../src-main/runtime/model/model-folder-error';
+import { Runtime } from '../../../src-main/runtime/runtime';
 import { chat, generate, TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 import { modelForms } from '../../support/models';
 

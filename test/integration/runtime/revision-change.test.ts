@@ -2,8 +2,9 @@ import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { collectGeneration, Runtime } from '../../../src-main/runtime';
-import type { SlotEvent } from '../../../src-main/runtime';
+import { collectGeneration } from '../../../src-main/runtime/collect';
+import { Runtime } from '../../../src-main/runtime/runtime';
+import type { SlotEvent } from '../../../src-main/runtime/slots/slot-types';
 import { randomModelsDir } from '../../support/models';
 import { expectNothingHeld } from '../../support/runtime';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
-import { footprintOf } from '../../../src-main/runtime/slots';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import { footprintOf } from '../../../src-main/runtime/slots/slot';
 import { randomModelsDir } from '../../support/models';
 import { chat, createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';
 

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_LIMITS, TextTokenizer } from '../../../src-main/runtime/model';
-import type { CatalogueModel, ChatTurn, ModelCatalogue } from '../../../src-main/runtime/model';
-import { RequestRejected, routeRequest } from '../../../src-main/runtime/scheduler';
-import type { RequestLimits, RoutedRequest } from '../../../src-main/runtime/scheduler';
-import { PromptThreads } from '../../../src-main/runtime/tokenize';
+import { TEMPLATE_LIMITS } from '../../../src-main/runtime/model/chat-template';
+import { TextTokenizer } from '../../../src-main/runtime/model/tokenizer';
+import type { CatalogueModel, ModelCatalogue } from '../../../src-main/runtime/model/catalogue';
+import type { ChatTurn } from '../../../src-main/runtime/model/tokenizer';
+import { RequestRejected, routeRequest } from '../../../src-main/runtime/scheduler/route';
+import type { RequestLimits, RoutedRequest } from '../../../src-main/runtime/scheduler/route';
+import { PromptThreads } from '../../../src-main/runtime/tokenize/prompt-threads';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);

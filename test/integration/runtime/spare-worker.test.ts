@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
-import type { Runtime } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
 import { createTestRuntime, generate, TEST_MODEL_ID } from '../../support/runtime';
 
 /** The thread a slot's runner drives (the runner's `worker` is private: reaching it is the point). */

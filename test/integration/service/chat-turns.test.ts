@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core, MethodInput, MethodName, MethodOutput, PushedEvent } from '../../../src-main/service';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
+import type { MethodInput, MethodName, MethodOutput } from '../../../src-main/service/contract/methods';
+import type { Core } from '../../../src-main/service/core-options';
 import { finishedTimelineOf } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../../src-main/service';
+import type { Core } from '../../../src-main/service/core-options';
 import { finishedTimelineOf, sendTurn as sendAndWait } from '../../support/chat-turn';
 import { createTestCore } from '../../support/core';
 import { TEST_MODEL_ID, TEST_MODEL_REF } from '../../support/runtime';

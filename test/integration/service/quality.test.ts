@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../../src-main/service';
-import type { Core, ModelEntry, QualityResult } from '../../../src-main/service';
+import { createCore } from '../../../src-main/service/create-core';
+import type { QualityResult } from '../../../src-main/service/contract/quality-schemas';
+import type { ModelEntry } from '../../../src-main/service/contract/schemas';
+import type { Core } from '../../../src-main/service/core-options';
 import { QUALITY_FILE, storeQualityResults } from '../../../src-main/service/quality-file';
-import { createStore } from '../../../src-main/store';
+import { createStore } from '../../../src-main/store/create-store';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 const SLO = { ttftMs: 1000, itlMs: 200 };

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Core, PushedEvent } from '../../../src-main/service';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
+import type { Core } from '../../../src-main/service/core-options';
 import { createTestCore } from '../../support/core';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-settings-'));

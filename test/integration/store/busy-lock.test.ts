@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Core } from '../../../src-main/service';
+import type { Core } from '../../../src-main/service/core-options';
 import { createTestCore } from '../../support/core';
 import { sendTurn } from '../../support/chat-turn';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isIntact } from '../../../src-main/store';
+import { isIntact } from '../../../src-main/store/open';
 import { runUntilKilled } from '../../support/kill-child';
 
 const CHILD = new URL('./fixtures/crash-writer.ts', import.meta.url).pathname;

@@ -2,8 +2,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../../src-main/service';
-import { openSqliteStore } from '../../../src-main/store';
+import type { Core } from '../../../src-main/service/core-options';
+import { openSqliteStore } from '../../../src-main/store/store';
 import { everyFinishTimelines } from '../../unit/telemetry/trace/every-finish';
 import { createTestCore } from '../../support/core';
 import { sendTurn } from '../../support/chat-turn';

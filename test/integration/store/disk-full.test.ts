@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Core } from '../../../src-main/service';
+import type { Core } from '../../../src-main/service/core-options';
 import { createTestCore } from '../../support/core';
 import { sendTurn } from '../../support/chat-turn';
 

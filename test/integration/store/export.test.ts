@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
-import { syntheticTimelines } from '../../../src-main/telemetry';
-import {
-  flattenBatches,
-  importTraceFile,
-  writeChromeTrace,
-  writeCsv,
-  writeJsonl,
-} from '../../../src-main/telemetry/trace';
-import { openSqliteStore } from '../../../src-main/store';
+import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
+import { writeChromeTrace } from '../../../src-main/telemetry/trace/chrome-trace';
+import { writeCsv } from '../../../src-main/telemetry/trace/csv-export';
+import { importTraceFile } from '../../../src-main/telemetry/trace/import-trace';
+import { writeJsonl } from '../../../src-main/telemetry/trace/jsonl-export';
+import { flattenBatches } from '../../../src-main/telemetry/trace/stream-out';
+import { openSqliteStore } from '../../../src-main/store/store';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

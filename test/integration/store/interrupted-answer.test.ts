@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversationView } from '../../../src-main/service/chat/view';
 import { defaultSettings } from '../../../src-main/service/chat/settings';
-import { openSqliteStore } from '../../../src-main/store';
+import { openSqliteStore } from '../../../src-main/store/store';
 import { runUntilKilled } from '../../support/kill-child';
 
 const CHILD = new URL('./fixtures/answer-writer.ts', import.meta.url).pathname;

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../../src-main/store';
+import { openSqliteStore } from '../../../src-main/store/store';
 
 const PROBE = new URL('./fixtures/open-probe.ts', import.meta.url).pathname;
 /** Root ignores file modes, so as root the probe runs as `nobody` to meet a real read-only file. */

@@ -8,7 +8,7 @@ import {
   parseLengthSpec,
 } from '../../../bench/load/lengths';
 import { planRequests } from '../../../bench/load/plan';
-import { prng } from '../../../src-main/telemetry';
+import { prng } from '../../../src-main/telemetry/synthetic/workload';
 
 describe('load lab: lengths, arrivals and the request plan', () => {
   it('parses length specs and says what to write when one is wrong', () => {

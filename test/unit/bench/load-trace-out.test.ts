@@ -14,8 +14,9 @@ import type { ServerReport } from '../../../src-main/runtime/remote/engines';
 import { emptyObservation } from '../../../src-main/runtime/remote/observation';
 import type { RemoteObservation } from '../../../src-main/runtime/remote/observation';
 import { remoteTimeline } from '../../../src-main/runtime/remote/remote-timeline';
-import { buildReport } from '../../../src-main/telemetry/report';
-import { readTraceSidecar, seedToTimeline, SeedRecordSchema } from '../../../src-main/telemetry/trace';
+import { buildReport } from '../../../src-main/telemetry/report/build-report';
+import { seedToTimeline, SeedRecordSchema } from '../../../src-main/telemetry/trace/seed-record';
+import { readTraceSidecar } from '../../../src-main/telemetry/trace/sidecar';
 import { finishedAnswer } from '../../support/remote';
 
 const T0 = 1_764_500_000_000.125;

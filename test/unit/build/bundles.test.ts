@@ -6,7 +6,7 @@ import { Script, createContext, runInContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildContentSecurityPolicy } from '../../../src-main/host/electron/csp';
 import { methodsArgument } from '../../../src-main/host/electron/ipc-channels';
-import { METHOD_NAMES } from '../../../src-main/service/contract';
+import { METHOD_NAMES } from '../../../src-main/service/contract/methods';
 import { parseCsp } from '../host/electron/parse-csp';
 
 // Builds the three bundles with the repository's electron.vite.config.ts (outDirs moved under

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExportArgs } from '../../../src-main/cli/export/args';
-import { openSqliteStore } from '../../../src-main/store';
-import { importTraceText, seedToTimeline, positiveControlRecords } from '../../../src-main/telemetry/trace';
+import { openSqliteStore } from '../../../src-main/store/store';
+import { positiveControlRecords } from '../../../src-main/telemetry/trace/controls';
+import { importTraceText } from '../../../src-main/telemetry/trace/import-trace';
+import { seedToTimeline } from '../../../src-main/telemetry/trace/seed-record';
 import { everyFinishTimelines } from '../telemetry/trace/every-finish';
 import { traceProblems } from '../telemetry/trace/trace-event-format';
 

@@ -6,7 +6,7 @@ import { GENERATE_USAGE, parseGenerateArgs } from '../../../src-main/cli/generat
 import { runGenerate } from '../../../src-main/cli/generate/run-generate';
 import { UsageError } from '../../../src-main/cli/usage-error';
 import { GGUF_ARCHITECTURES } from '../../../src-main/runtime/model/gguf/gguf-architecture';
-import { writeGguf } from '../../../tools/gguf';
+import { writeGguf } from '../../../tools/gguf/gguf-file';
 import { runCaptured } from '../../support/cli';
 import { bundledGguf } from '../../support/gguf-fixtures';
 import { BUNDLED_MODEL_ID, BUNDLED_MODEL_OLD_REF, BUNDLED_MODEL_REF } from '../../support/models';

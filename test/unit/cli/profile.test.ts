@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { positiveControlRecords } from '../../../src-main/telemetry/trace';
+import { positiveControlRecords } from '../../../src-main/telemetry/trace/controls';
 
 const CLI = new URL('../../../src-main/cli/profile.ts', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ff-profile-'));

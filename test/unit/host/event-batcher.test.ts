@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventBatcher, type BatcherClock } from '../../../src-main/host/event-batcher';
-import type { PushedEvent } from '../../../src-main/service/contract';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
 
 const fakeClock: BatcherClock = {
   nowMs: () => Date.now(),

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { methodsArgument } from '../../../src-main/host/electron/ipc-channels';
-import { METHOD_NAMES, type FirstFrameApi, type PushedEvent } from '../../../src-main/service/contract';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
+import { METHOD_NAMES } from '../../../src-main/service/contract/methods';
+import type { FirstFrameApi } from '../../../src-main/service/contract/window-api';
 
 // The preload against fakes of contextBridge and ipcRenderer (Electron cannot run here).
 const fake = vi.hoisted(() => {

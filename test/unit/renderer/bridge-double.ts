@@ -1,11 +1,7 @@
-import type {
-  MethodInput,
-  MethodName,
-  MethodOutput,
-  PushedEvent,
-  Result,
-} from '../../../src-main/service/contract';
-import type { Bridge, ConnectionState, EventBatchListener } from '../../../src-renderer/bridge';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
+import type { MethodInput, MethodName, MethodOutput } from '../../../src-main/service/contract/methods';
+import type { Result } from '../../../src-main/service/contract/result';
+import type { Bridge, ConnectionState, EventBatchListener } from '../../../src-renderer/bridge/bridge';
 
 type Answers = { [M in MethodName]?: (input: MethodInput<M>) => MethodOutput<M> | Promise<MethodOutput<M>> };
 

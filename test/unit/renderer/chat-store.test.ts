@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { PushedEvent } from '../../../src-main/service/contract';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
-import { activeAnswer, createStores } from '../../../src-renderer/store';
-import type { AnswerItem } from '../../../src-renderer/store';
+import { activeAnswer } from '../../../src-renderer/store/chat-send';
+import { createStores } from '../../../src-renderer/store/create-stores';
+import type { AnswerItem } from '../../../src-renderer/store/chat-items';
 import { newAnswer } from '../../../src-renderer/store/chat-items';
 import { BridgeDouble } from './bridge-double';
 

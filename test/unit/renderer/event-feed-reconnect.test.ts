@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startHttpHost } from '../../../src-main/host/http';
-import type { PushedEvent } from '../../../src-main/service/contract';
-import { createHttpBridge } from '../../../src-renderer/bridge';
-import type { ConnectionState } from '../../../src-renderer/bridge';
+import { startHttpHost } from '../../../src-main/host/http/http-host';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
+import { createHttpBridge } from '../../../src-renderer/bridge/http-transport';
+import type { ConnectionState } from '../../../src-renderer/bridge/bridge';
 import { ServiceDouble } from '../host/http/service-double';
 
 /** Waits until `check` holds (vi.waitFor, polling every 10 ms for up to 10 s). */

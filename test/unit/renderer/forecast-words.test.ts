@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SendForecast } from '../../../src-main/service/contract';
+import type { SendForecast } from '../../../src-main/service/contract/chat-schemas';
 import { simpleForecast } from '../../../src-renderer/views/chat/forecast-words';
 import { BUNDLED_MODEL_REF } from '../../support/models';
 

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHttpHost } from '../../../src-main/host/http';
-import type { HttpHost } from '../../../src-main/host/http';
-import type { PushedEvent } from '../../../src-main/service/contract';
-import { createHttpBridge } from '../../../src-renderer/bridge';
+import { startHttpHost } from '../../../src-main/host/http/http-host';
+import type { HttpHost } from '../../../src-main/host/http/http-host';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
+import { createHttpBridge } from '../../../src-renderer/bridge/http-transport';
 import { rawRequest } from '../host/http/raw-request';
 import { ServiceDouble } from '../host/http/service-double';
 

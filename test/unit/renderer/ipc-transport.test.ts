@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { FirstFrameApi, PushedEvent } from '../../../src-main/service/contract';
-import { createIpcBridge } from '../../../src-renderer/bridge';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
+import type { FirstFrameApi } from '../../../src-main/service/contract/window-api';
+import { createIpcBridge } from '../../../src-renderer/bridge/ipc-transport';
 
 function fakePreload(answer: unknown) {
   let listener: ((events: PushedEvent[]) => void) | null = null;

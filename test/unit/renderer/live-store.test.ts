@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
-import { createLiveStore, LIVE_LIMITS, onWallClock } from '../../../src-renderer/store';
+import { createLiveStore, LIVE_LIMITS } from '../../../src-renderer/store/live-store';
+import { onWallClock } from '../../../src-renderer/store/live-timelines';
 
 afterEach(() => vi.useRealTimers());
 

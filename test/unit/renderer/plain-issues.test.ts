@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeIssues } from '../../../src-main/service/contract';
+import { describeIssues } from '../../../src-main/service/contract/result';
 import { plainIssueWords } from '../../../src-renderer/bridge/plain-issues';
 
 /** What zod says about `value` against `schema`, as the service words it. */

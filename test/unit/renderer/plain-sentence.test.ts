@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
-import type { Timeline } from '../../../src-main/telemetry/timeline';
+import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { answerFigures } from '../../../src-renderer/views/chat/answer-figures';
 import { plainSentence } from '../../../src-renderer/views/chat/plain-sentence';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENTS_CHANNEL } from '../../../src-main/host/electron/ipc-channels';
-import { createIpcBridge } from '../../../src-renderer/bridge';
-import { METHOD_NAMES } from '../../../src-main/service/contract';
+import { createIpcBridge } from '../../../src-renderer/bridge/ipc-transport';
+import { METHOD_NAMES } from '../../../src-main/service/contract/methods';
 import { createFirstFrameApi } from '../../../src-preload/api';
 
 /** A fake ipcRenderer: answers every invoke with `answer`, and lets the test push event batches. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../../../src-main/limits';
-import type { SendForecast } from '../../../src-main/service/contract';
+import type { SendForecast } from '../../../src-main/service/contract/chat-schemas';
 import { sendBlockOf } from '../../../src-renderer/views/chat/send-block';
 
 const forecast = (refusal: string | null) => ({ refusal, remote: null }) as unknown as SendForecast;

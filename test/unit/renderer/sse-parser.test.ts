@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser } from '../../../src-renderer/bridge';
+import { SseParser } from '../../../src-renderer/bridge/sse-parser';
 
 describe('server-sent events parser', () => {
   it('joins messages split across chunks, skips comments, reads retry', () => {

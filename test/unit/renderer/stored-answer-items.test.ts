@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredMessage } from '../../../src-main/service/contract';
+import type { StoredMessage } from '../../../src-main/service/contract/chat-schemas';
 import { itemsFromStored } from '../../../src-renderer/store/chat-items';
 
 /** A stored answer without a timeline (a failure before any, or a checkpoint cut off by a kill). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BoundaryPhases } from '../../../src-main/telemetry/report';
+import type { BoundaryPhases } from '../../../src-main/telemetry/report/boundary-phases';
 import { dominantWordsOf } from '../../../src-renderer/views/traces/dominant-words';
 import { phaseRowsOf } from '../../../src-renderer/views/traces/phase-rows';
 

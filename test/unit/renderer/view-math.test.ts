@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
 import { formatMs, formatSignedMs } from '../../../src-renderer/components/format';
-import {
-  BAR_PHASES,
-  PHASES,
-  PART_COLORS,
-  barPhasesOf,
-  SIMPLE_GROUPS,
-  groupSlicesOf,
-  layerMs,
-  phasesOf,
-  slicesOf,
-} from '../../../src-renderer/parts';
+import { layerMs } from '../../../src-renderer/parts/bar-layers';
+import { BAR_PHASES, PHASES, PART_COLORS } from '../../../src-renderer/parts/part-colors';
+import { barPhasesOf, phasesOf, slicesOf } from '../../../src-renderer/parts/phase-values';
+import { SIMPLE_GROUPS, groupSlicesOf } from '../../../src-renderer/parts/simple-groups';
 import { answerFigures } from '../../../src-renderer/views/chat/answer-figures';
 import { barRows, niceCeil, stackedPaths } from '../../../src-renderer/views/dashboard/bar-rows';
 import { residencyRows, spanOf } from '../../../src-renderer/views/slots/residency-bands';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
-import type { Diagnosis, PageMiss, Timeline } from '../../../src-main/telemetry/timeline';
+import type { Diagnosis, PageMiss } from '../../../src-main/telemetry/timeline/diagnosis';
+import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { whySlow } from '../../../src-renderer/views/chat/why-slow';
 
 const [base] = syntheticTimelines(1, { seed: 9 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SCALAR_FIELDS, toReportColumns } from '../../../src-main/telemetry/report';
-import type { ReportColumns } from '../../../src-main/telemetry/report';
+import { SCALAR_FIELDS, toReportColumns } from '../../../src-main/telemetry/report/columns';
+import type { ReportColumns } from '../../../src-main/telemetry/report/columns';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
-import { WindowColumns } from '../../../src-renderer/store';
+import { WindowColumns } from '../../../src-renderer/store/window-columns';
 
 const plain = (c: ReportColumns) => ({
   numRequests: c.numRequests,

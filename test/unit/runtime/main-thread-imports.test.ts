@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 const PROBE = `
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
-await import('./src-main/runtime/index.ts');
-await import('./src-main/service/index.ts');
+await import('./src-main/runtime/runtime.ts');
+await import('./src-main/service/create-core.ts');
 console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('onnxruntime'))));
 `;
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Runtime, SettingsPatch } from '../../../src-main/runtime';
-import { SettingsRefused } from '../../../src-main/runtime';
+import type { Runtime } from '../../../src-main/runtime/runtime';
+import type { SettingsPatch } from '../../../src-main/runtime/settings/schema';
+import { SettingsRefused } from '../../../src-main/runtime/applied-settings';
 import type { CoreDeps } from '../../../src-main/service/core-deps';
 import { runExperiment } from '../../../src-main/service/bench-experiment';
 import { scriptedRuntime } from '../../support/scripted-runtime';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../../../src-main/service/event-hub';
-import type { PushedEvent } from '../../../src-main/service/contract';
+import type { PushedEvent } from '../../../src-main/service/contract/events';
 
 describe('EventHub', () => {
   it('logs a throwing listener with the reason and still serves the others', () => {

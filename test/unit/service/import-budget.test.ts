@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceFailure } from '../../../src-main/service/contract';
+import { ServiceFailure } from '../../../src-main/service/contract/result';
 import { ImportBudget } from '../../../src-main/service/import-budget';
 
 /** A job the test finishes by hand; `isStarted` says whether the budget let it begin. */

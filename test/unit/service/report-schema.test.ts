@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ReportSchema } from '../../../src-main/service/contract';
-import { buildReport } from '../../../src-main/telemetry/report';
-import { importTraceLines, positiveControlRecords } from '../../../src-main/telemetry/trace';
+import { ReportSchema } from '../../../src-main/service/contract/report-schemas';
+import { buildReport } from '../../../src-main/telemetry/report/build-report';
+import { positiveControlRecords } from '../../../src-main/telemetry/trace/controls';
+import { importTraceLines } from '../../../src-main/telemetry/trace/import-trace';
 
 describe('the report crossing a transport', () => {
   it('keeps every client-boundary field (phases, broken measurements, goodput boundary), stripping nothing', async () => {

@@ -9,10 +9,13 @@ import { ImportBudget } from '../../../src-main/service/import-budget';
 import { runHandlers } from '../../../src-main/service/handlers/runs';
 import { prepareExport } from '../../../src-main/service/run-export';
 import type { ExportSources } from '../../../src-main/service/run-export';
-import { nullStore, openSqliteStore, StoreUnavailable } from '../../../src-main/store';
-import type { Store } from '../../../src-main/store';
-import { buildReport, buildReportFromColumns, TimelineWindow } from '../../../src-main/telemetry/report';
-import type { ExportFormat } from '../../../src-main/telemetry/trace';
+import { StoreUnavailable } from '../../../src-main/store/errors';
+import { nullStore } from '../../../src-main/store/null-store';
+import { openSqliteStore } from '../../../src-main/store/store';
+import type { Store } from '../../../src-main/store/store';
+import { buildReport, buildReportFromColumns } from '../../../src-main/telemetry/report/build-report';
+import { TimelineWindow } from '../../../src-main/telemetry/report/window';
+import type { ExportFormat } from '../../../src-main/telemetry/trace/export-formats';
 import { everyFinishTimelines } from '../telemetry/trace/every-finish';
 import { useTempDirs } from '../store/temp-dir';
 

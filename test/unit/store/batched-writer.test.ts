@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src-main/telemetry/clock';
-import type { BatchSink, WriteBatch } from '../../../src-main/store';
-import { BatchedWriter } from '../../../src-main/store';
+import type { BatchSink, WriteBatch } from '../../../src-main/store/writer/batch';
+import { BatchedWriter } from '../../../src-main/store/writer/batched-writer';
 import { ManualFlushTimer } from './manual-flush-timer';
 import { timeline } from '../telemetry/report/timeline-fixture';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createStore } from '../../../src-main/store';
+import { createStore } from '../../../src-main/store/create-store';
 import { timeline } from '../telemetry/report/timeline-fixture';
 import { useTempDirs } from './temp-dir';
 

@@ -1,4 +1,4 @@
-import type { FlushTimer } from '../../../src-main/store';
+import type { FlushTimer } from '../../../src-main/store/writer/flush-timer';
 
 /** A flush timer run by hand: tasks wait in a queue until `runAll` (for tests of the writer). */
 export class ManualFlushTimer implements FlushTimer {

@@ -2,16 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { TTFT_PARTS } from '../../../src-main/telemetry';
-import { PART_COLUMN_NAMES } from '../../../src-main/telemetry/trace';
-import {
-  createStore,
-  isIntact,
-  openDatabase,
-  openSqliteStore,
-  SCHEMA_VERSION,
-  StoreUnavailable,
-} from '../../../src-main/store';
+import { TTFT_PARTS } from '../../../src-main/telemetry/timeline/parts';
+import { PART_COLUMN_NAMES } from '../../../src-main/telemetry/timeline/columns';
+import { createStore } from '../../../src-main/store/create-store';
+import { StoreUnavailable } from '../../../src-main/store/errors';
+import { SCHEMA_VERSION } from '../../../src-main/store/migrations';
+import { isIntact, openDatabase } from '../../../src-main/store/open';
+import { openSqliteStore } from '../../../src-main/store/store';
 import { timeline } from '../telemetry/report/timeline-fixture';
 import { useTempDirs } from './temp-dir';
 import { writeV5Database } from './v5-database';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatQueries } from '../../../src-main/store';
-import { pendingChats } from '../../../src-main/store';
+import type { ChatQueries } from '../../../src-main/store/queries/chat-records';
+import { pendingChats } from '../../../src-main/store/pending-chats';
 import { ManualFlushTimer } from './manual-flush-timer';
 import { memoryChats } from '../../../src-main/service/chat-memory';
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETENTION, openSqliteStore } from '../../../src-main/store';
+import { DEFAULT_RETENTION } from '../../../src-main/store/retention';
+import { openSqliteStore } from '../../../src-main/store/store';
 import { timeline } from '../telemetry/report/timeline-fixture';
 import { useTempDirs } from './temp-dir';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../../src-main/store';
-import { SLOT_CAUSES, SLOT_STATUSES } from '../../../src-main/telemetry/residency';
+import { openSqliteStore } from '../../../src-main/store/store';
+import { SLOT_CAUSES, SLOT_STATUSES } from '../../../src-main/telemetry/residency/schema';
 import { RecordedFinishSchema } from '../../../src-main/telemetry/timeline/schema';
 import { useTempDirs } from './temp-dir';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../../src-main/store';
+import { openSqliteStore } from '../../../src-main/store/store';
 import type { SpillContent } from '../../../src-main/store/spill';
 import { writeSpill } from '../../../src-main/store/spill';
 import { everyFinishTimelines } from '../telemetry/trace/every-finish';

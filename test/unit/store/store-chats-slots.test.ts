@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src-main/store/migrations';
-import type { SlotEventRecord } from '../../../src-main/store';
-import { openSqliteStore } from '../../../src-main/store';
+import type { SlotEventRecord } from '../../../src-main/telemetry/residency/schema';
+import { openSqliteStore } from '../../../src-main/store/store';
 import { timeline } from '../telemetry/report/timeline-fixture';
 import { useTempDirs } from './temp-dir';
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReport, syntheticTimelines } from '../../../src-main/telemetry';
-import { openSqliteStore } from '../../../src-main/store';
+import { buildReport } from '../../../src-main/telemetry/report/build-report';
+import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
+import { openSqliteStore } from '../../../src-main/store/store';
 import { useTempDirs } from './temp-dir';
 
 const tempDir = useTempDirs();

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  buildReport,
-  buildReportFromColumns,
-  syntheticTimelines,
-  toReportColumns,
-} from '../../../src-main/telemetry';
-import { openSqliteStore } from '../../../src-main/store';
-import { canonicalTimeline, judgeClientTtft } from '../../../src-main/telemetry/timeline';
+import { buildReport, buildReportFromColumns } from '../../../src-main/telemetry/report/build-report';
+import { toReportColumns } from '../../../src-main/telemetry/report/columns';
+import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
+import { openSqliteStore } from '../../../src-main/store/store';
+import { canonicalTimeline } from '../../../src-main/telemetry/timeline/canonical';
+import { judgeClientTtft } from '../../../src-main/telemetry/timeline/client-ttft';
 import { timeline } from '../telemetry/report/timeline-fixture';
 import { everyStateTransitions } from './codec/transition-fixture';
 import { useTempDirs } from './temp-dir';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Timeline } from '../../../src-main/telemetry/timeline';
+import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { REQUEST_COLUMNS, toRequestParams } from '../../../src-main/store/codec/timeline-row';
 import { MIGRATIONS } from '../../../src-main/store/migrations';
 

@@ -2,7 +2,7 @@
 // and a float transpose (MatMul weights are [K, N]; MatMulNBits wants [N, K]).
 
 import type { onnx as Onnx } from 'onnx-proto';
-import { transposeInto } from '../../../src-main/runtime/model/fused-graph';
+import { transposeInto } from '../../../src-main/runtime/model/fused-graph/float-matrix';
 
 const INT = 2;
 

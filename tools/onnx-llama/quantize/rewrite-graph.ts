@@ -6,8 +6,12 @@
 
 import type { onnx as Onnx } from 'onnx-proto';
 import { DATA_TYPE, rawTensor, tensorFloats } from '../onnx-file';
-import { blockQuantize } from '../../../src-main/runtime/model/fused-graph';
-import type { BlockQuantized, QuantBits, QuantScheme } from '../../../src-main/runtime/model/fused-graph';
+import { blockQuantize } from '../../../src-main/runtime/model/fused-graph/block-quantize';
+import type {
+  BlockQuantized,
+  QuantBits,
+  QuantScheme,
+} from '../../../src-main/runtime/model/fused-graph/block-quantize';
 import { bytesOf, intAttr, transposeFloats } from './proto-helpers';
 
 /** How to quantize a graph. */

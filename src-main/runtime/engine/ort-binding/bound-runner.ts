@@ -1,14 +1,14 @@
 import {
   GRAPH_IO,
-  KEEP_INPUT,
   LENGTH_INPUTS,
   LOGITS_TO_KEEP_INPUTS,
-  NEW_COLUMN_INDEX,
   kvNamesOf,
   pastName,
   pastOf,
   presentName,
-} from '../../model';
+} from '../../model/graph-io-names';
+import { KEEP_INPUT } from '../../model/onnx-graph/keep-last-logits';
+import { NEW_COLUMN_INDEX } from '../../model/onnx-graph/present-deltas';
 import { halfArrayToFloat32 } from '../../model/float16';
 import type { LogitsWanted } from '../forward-feeds';
 import type { RunnerSpec } from '../model-runner';

@@ -1,4 +1,5 @@
-import { WeightSetError, writeFusedDecoder } from '../fused-graph';
+import { WeightSetError } from '../fused-graph/check-weight-set';
+import { writeFusedDecoder } from '../fused-graph/write-fused-decoder';
 import { readModelView } from '../onnx-graph/graph-view';
 import type { ExternalBytes } from '../onnx-graph/graph-view';
 import { recognizeDecoder } from './recognize';

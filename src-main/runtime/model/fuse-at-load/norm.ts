@@ -1,6 +1,6 @@
 import { floatAttribute, intAttribute, intsAttribute } from '../onnx-graph/graph-view';
 import type { NodeView } from '../onnx-graph/graph-view';
-import type { FloatWeight } from '../fused-graph';
+import type { FloatWeight } from '../fused-graph/weight-set';
 import { expectFor, FusionRefused } from './refusal';
 import { normWeightAt } from './weights';
 import { describeProducer, normalDomain } from './walker';

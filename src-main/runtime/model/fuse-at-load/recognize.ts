@@ -1,11 +1,11 @@
-import { checkWeightSet, WeightSetError } from '../fused-graph';
+import { checkWeightSet, WeightSetError } from '../fused-graph/check-weight-set';
 import type {
   DecoderDims,
   DecoderLayerWeights,
   DecoderWeightSet,
   FloatWeight,
   MatrixWeight,
-} from '../fused-graph';
+} from '../fused-graph/weight-set';
 import { readModelView } from '../onnx-graph/graph-view';
 import type { ExternalBytes, GraphView, ModelView } from '../onnx-graph/graph-view';
 import type { ModelConfig, ModelShape } from '../config';

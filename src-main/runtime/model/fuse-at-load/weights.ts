@@ -1,6 +1,6 @@
 import { floatValues, intAttribute, intsAttribute, numElements, typedView } from '../onnx-graph/graph-view';
 import type { NodeView, TensorView } from '../onnx-graph/graph-view';
-import type { BlockWeight, FloatWeight, MatrixWeight } from '../fused-graph';
+import type { BlockWeight, FloatWeight, MatrixWeight } from '../fused-graph/weight-set';
 import { expectFor, FusionRefused } from './refusal';
 import { describeProducer, normalDomain, VALUE_OPS } from './walker';
 import type { Walker } from './walker';

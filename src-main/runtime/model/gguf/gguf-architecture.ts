@@ -2,7 +2,7 @@
 // against its tensor directory. Llama-family architectures whose graph the fused writer builds
 // are accepted; every other one is named in the refusal.
 
-import type { DecoderDims } from '../fused-graph';
+import type { DecoderDims } from '../fused-graph/weight-set';
 import { NotSupportedYet } from '../listing-status';
 import { longRopeSetOf } from '../rope';
 import type { GgufMetaValue } from './gguf-header';

@@ -6,7 +6,7 @@
 
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFusedDecoderFiles } from '../fused-graph';
+import { writeFusedDecoderFiles } from '../fused-graph/write-fused-decoder';
 import { inspectGguf } from './gguf-model';
 import type { GgufModel } from './gguf-model';
 import { ggufWeightSource } from './gguf-weight-set';

@@ -5,7 +5,7 @@
 // predicted from the writer's own declaration (fused-io.ts) and the storage plan.
 
 import path from 'node:path';
-import { FUSED_OPS, fusedIoOf } from '../fused-graph';
+import { FUSED_OPS, fusedIoOf } from '../fused-graph/fused-io';
 import { decoderIoOf } from '../decoder-io';
 import type { VariantGraph } from '../inspect-variant';
 import type { ModelFolder } from '../load-folder';

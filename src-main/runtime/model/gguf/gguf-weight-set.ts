@@ -3,7 +3,7 @@
 // going through float where a mapping exists (to-matmul-blocks.ts), Q/K rows put back in Hugging
 // Face order when llama.cpp permuted them, stacked q/k/v and gate/up cut apart (stacked-projections.ts).
 
-import { blockQuantize } from '../fused-graph';
+import { blockQuantize } from '../fused-graph/block-quantize';
 import type {
   BlockWeight,
   DecoderDims,
@@ -11,7 +11,7 @@ import type {
   FloatWeight,
   MatrixWeight,
   StreamedWeightSet,
-} from '../fused-graph';
+} from '../fused-graph/weight-set';
 import type { RopeScaling } from '../rope';
 import { dequantize } from './ggml-dequantize';
 import { EXTRA_TENSORS, GgufModelError, layerTensorsOf } from './gguf-architecture';

@@ -4,7 +4,7 @@
 
 import { statfsSync } from 'node:fs';
 import path from 'node:path';
-import { spawnWorker } from '../../../threads';
+import { spawnWorker } from '../../../threads/spawn-worker';
 import type { CatalogueModel } from '../catalogue';
 import { inspectVariant } from '../inspect-variant';
 import { GGUF_VARIANT } from '../variants';

@@ -4,7 +4,7 @@
 // GroupQueryAttention rotates halves, so the rows go back: whole rows move, so quantized rows move
 // with their scales, zero points, offsets and factored scales, and nothing is decoded.
 
-import type { FactoredScales, MatrixWeight } from '../fused-graph';
+import type { FactoredScales, MatrixWeight } from '../fused-graph/weight-set';
 
 /** For each Hugging Face row, the GGUF row it comes from (heads of `headDim` rows). */
 export function unpermutedRowOrder(numHeads: number, headDim: number): Int32Array {

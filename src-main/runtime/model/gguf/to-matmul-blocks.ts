@@ -7,7 +7,7 @@
 //   the offsets (fused-graph/block-offsets.ts). No float zero point: ONNX Runtime 1.30's CPU
 //   MatMulNBits runs those about 100× slower.
 import { halfToFloat } from '../float16';
-import type { FactoredScales } from '../fused-graph';
+import type { FactoredScales } from '../fused-graph/weight-set';
 import type { BlockUnpack } from './ggml-block-unpack';
 import { ggmlTypeNamed } from './ggml-types';
 import type { GgmlType } from './ggml-types';

@@ -1,7 +1,7 @@
 // What a GGUF tensor becomes for the fused graph writer: the writer's own weight types
 // (model/fused-graph/weight-set.ts), so a converted GGUF feeds writeFusedDecoder as it is.
 
-import type { BlockWeight, FloatWeight, MatrixWeight } from '../fused-graph';
+import type { BlockWeight, FloatWeight, MatrixWeight } from '../fused-graph/weight-set';
 
 /** A float tensor as stored (fp32, or half / bfloat16 bits), row-major [out, in]. */
 export type GgufFloatWeight = FloatWeight;

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../../../threads';
+import { spawnWorker } from '../../../threads/spawn-worker';
 import { LISTING_BUDGET } from './listing-protocol';
 import type { ListingJob, ListingReply, ListingResult } from './listing-protocol';
 

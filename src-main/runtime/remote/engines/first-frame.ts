@@ -1,4 +1,5 @@
-import { PART_COLUMN_NAMES, TTFT_PARTS } from '../../../telemetry/timeline';
+import { PART_COLUMN_NAMES } from '../../../telemetry/timeline/columns';
+import { TTFT_PARTS } from '../../../telemetry/timeline/parts';
 import type { ServerReport } from './server-report';
 import { countOf, emptyReport, msOf } from './server-report';
 

@@ -1,4 +1,5 @@
-import type { ReportSource, TtftPart } from '../../../telemetry/timeline';
+import type { TtftPart } from '../../../telemetry/timeline/parts';
+import type { ReportSource } from '../../../telemetry/timeline/remote-facts';
 
 /**
  * What a server reported about one request, in our vocabulary: durations (ms) it measured on

@@ -13,10 +13,11 @@ import { BoundRunner } from '../../../../src-main/runtime/engine/ort-binding/bou
 import { writeVerdict } from '../../../../src-main/runtime/engine/ort-binding/bound-verdict';
 import type { BoundVerdict } from '../../../../src-main/runtime/engine/ort-binding/bound-verdict';
 import type { LoadJob } from '../../../../src-main/runtime/engine/protocol';
-import { ModelCatalogue, RevisionCache } from '../../../../src-main/runtime/model';
+import { ModelCatalogue } from '../../../../src-main/runtime/model/catalogue';
+import { RevisionCache } from '../../../../src-main/runtime/model/revisions';
 import { kvGeometryOf } from '../../../../src-main/runtime/model/kv-geometry';
 import { releaseWeights } from '../../../../src-main/runtime/engine/read-weights';
-import { argmax } from '../../../../src-main/runtime/sampling';
+import { argmax } from '../../../../src-main/runtime/sampling/sampler';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const NUM_TOKENS = 4;

@@ -7,9 +7,10 @@ import type { ModelRunner } from '../../../../src-main/runtime/engine/model-runn
 import { openRunner, runnerSpecOf } from '../../../../src-main/runtime/engine/open-runner';
 import { loadBoundOrt } from '../../../../src-main/runtime/engine/ort-binding/bound-library';
 import { BoundRunner } from '../../../../src-main/runtime/engine/ort-binding/bound-runner';
-import { ModelCatalogue, RevisionCache } from '../../../../src-main/runtime/model';
-import type { CatalogueModel } from '../../../../src-main/runtime/model';
-import { argmax } from '../../../../src-main/runtime/sampling';
+import { ModelCatalogue } from '../../../../src-main/runtime/model/catalogue';
+import { RevisionCache } from '../../../../src-main/runtime/model/revisions';
+import type { CatalogueModel } from '../../../../src-main/runtime/model/catalogue';
+import { argmax } from '../../../../src-main/runtime/sampling/sampler';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const REFERENCE = JSON.parse(

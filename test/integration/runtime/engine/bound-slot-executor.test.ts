@@ -7,8 +7,9 @@ import { BoundRunner } from '../../../../src-main/runtime/engine/ort-binding/bou
 import { BoundSlotExecutor } from '../../../../src-main/runtime/engine/ort-binding/bound-slot-executor';
 import type { CapturedPage, StepJob, SteppedReply } from '../../../../src-main/runtime/engine/protocol';
 import { SlotExecutor } from '../../../../src-main/runtime/engine/slot-executor';
-import { ModelCatalogue, RevisionCache } from '../../../../src-main/runtime/model';
-import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling';
+import { ModelCatalogue } from '../../../../src-main/runtime/model/catalogue';
+import { RevisionCache } from '../../../../src-main/runtime/model/revisions';
+import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling/sampler';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const REFERENCE = JSON.parse(

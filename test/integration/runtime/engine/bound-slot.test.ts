@@ -6,7 +6,8 @@ import { loadSlot } from '../../../../src-main/runtime/engine/load-slot';
 import { loadBoundOrt } from '../../../../src-main/runtime/engine/ort-binding/bound-library';
 import { openBoundSlot } from '../../../../src-main/runtime/engine/ort-binding/bound-slot';
 import type { LoadJob } from '../../../../src-main/runtime/engine/protocol';
-import { ModelCatalogue, RevisionCache } from '../../../../src-main/runtime/model';
+import { ModelCatalogue } from '../../../../src-main/runtime/model/catalogue';
+import { RevisionCache } from '../../../../src-main/runtime/model/revisions';
 import { kvGeometryOf } from '../../../../src-main/runtime/model/kv-geometry';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 

@@ -6,9 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { Runtime } from '../../../../src-main/runtime';
-import { createOpenAiService } from '../../../../src-main/service/openai';
-import type { OpenAiService } from '../../../../src-main/service/openai';
+import { Runtime } from '../../../../src-main/runtime/runtime';
+import { createOpenAiService } from '../../../../src-main/service/openai/service';
+import type { OpenAiService } from '../../../../src-main/service/openai/types';
 import { systemClock } from '../../../../src-main/telemetry/clock';
 
 // The real OpenAI service over a runtime with no models: the toggle only starts and stops the server around it.

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferService } from '../../../../src-main/host/electron/deferred-service';
 import { forwardEvents, type EventTarget } from '../../../../src-main/host/electron/event-forwarder';
-import type { PushedEvent, ServiceApi } from '../../../../src-main/service/contract';
+import type { PushedEvent } from '../../../../src-main/service/contract/events';
+import type { ServiceApi } from '../../../../src-main/service/contract/service-api';
 import { ServiceDouble } from '../http/service-double';
 
 const stats = (atWallMs: number): PushedEvent => ({

@@ -6,8 +6,8 @@ import {
 } from '../../../../src-main/host/electron/ipc-channels';
 import { registerIpcHandlers, type IpcDeps } from '../../../../src-main/host/electron/ipc-handlers';
 import { APP_ORIGIN } from '../../../../src-main/host/electron/security-rules';
-import { METHOD_NAMES } from '../../../../src-main/service/contract';
-import type { ServiceApi } from '../../../../src-main/service/contract';
+import { METHOD_NAMES } from '../../../../src-main/service/contract/methods';
+import type { ServiceApi } from '../../../../src-main/service/contract/service-api';
 import { ServiceDouble } from '../http/service-double';
 import { FakeIpcMain, frameEvent } from './fake-ipc-main';
 

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHttpHost } from '../../../../src-main/host/http';
-import type { HttpHost } from '../../../../src-main/host/http';
-import type { PushedEvent } from '../../../../src-main/service/contract';
+import { startHttpHost } from '../../../../src-main/host/http/http-host';
+import type { HttpHost } from '../../../../src-main/host/http/http-host';
+import type { PushedEvent } from '../../../../src-main/service/contract/events';
 import { ServiceDouble } from './service-double';
 
 const MAX_UNSENT_BYTES = 256 * 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkHeaders, hostPolicy } from '../../../../src-main/host/http';
+import { checkHeaders, hostPolicy } from '../../../../src-main/host/http/host-guard';
 
 describe('Host and Origin guard (DNS rebinding)', () => {
   const loopback = hostPolicy('127.0.0.1', 5180);

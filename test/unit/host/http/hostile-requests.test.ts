@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseRequestTarget, startHttpHost } from '../../../../src-main/host/http';
-import type { HttpHost } from '../../../../src-main/host/http';
-import { openAiRoutes } from '../../../../src-main/host/openai';
+import { startHttpHost } from '../../../../src-main/host/http/http-host';
+import { parseRequestTarget } from '../../../../src-main/host/http/request-target';
+import type { HttpHost } from '../../../../src-main/host/http/http-host';
+import { openAiRoutes } from '../../../../src-main/host/openai/handle-openai';
 import { rawRequest } from './raw-request';
 import { rawExchange, statusOfRaw } from '../../../support/raw-socket';
 import { ServiceDouble } from './service-double';
-import { createOpenAiService } from '../../../../src-main/service/openai';
+import { createOpenAiService } from '../../../../src-main/service/openai/service';
 import { fakeRuntime } from '../../service/openai/fake-runtime';
 
 describe('request targets', () => {

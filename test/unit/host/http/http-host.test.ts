@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpHost } from '../../../../src-main/host/http';
-import type { HttpHost } from '../../../../src-main/host/http';
+import { startHttpHost } from '../../../../src-main/host/http/http-host';
+import type { HttpHost } from '../../../../src-main/host/http/http-host';
 import { callRaw, rawRequest } from './raw-request';
 import { STATUS_ANSWER, ServiceDouble } from './service-double';
 

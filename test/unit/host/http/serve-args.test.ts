@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs } from '../../../../src-main/host/http';
+import { parseServeArgs } from '../../../../src-main/host/http/serve-args';
 
 describe('serve arguments', () => {
   it('binds 127.0.0.1 by default', () => {

@@ -1,5 +1,8 @@
-import { METHODS } from '../../../../src-main/service/contract';
-import type { MethodName, PushedEvent, Result, ServiceApi } from '../../../../src-main/service/contract';
+import { METHODS } from '../../../../src-main/service/contract/methods';
+import type { PushedEvent } from '../../../../src-main/service/contract/events';
+import type { MethodName } from '../../../../src-main/service/contract/methods';
+import type { Result } from '../../../../src-main/service/contract/result';
+import type { ServiceApi } from '../../../../src-main/service/contract/service-api';
 
 /** A valid `app.status` answer for transport tests: a persistent headless host serving model `m`. */
 export const STATUS_ANSWER = {

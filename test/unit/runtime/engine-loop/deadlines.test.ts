@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../../src-main/runtime';
-import { checkTimeline } from '../../../../src-main/telemetry/timeline';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
+import { checkTimeline } from '../../../../src-main/telemetry/timeline/check';
 import { submitAndTally } from '../../../support/outcome-tally';
 import { expectNothingHeld } from '../../../support/runtime';
 import { busyScriptedRuntime, scriptedRequest } from '../../../support/scripted-runtime';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Runtime } from '../../../../src-main/runtime';
-import type { Timeline } from '../../../../src-main/telemetry/timeline';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
+import type { Timeline } from '../../../../src-main/telemetry/timeline/schema';
 import { submitAndTally } from '../../../support/outcome-tally';
 import { expectNothingHeld } from '../../../support/runtime';
 import { scriptedRequest, scriptedRuntime } from '../../../support/scripted-runtime';

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectGeneration } from '../../../../src-main/runtime';
-import type { Runtime, RuntimeOptions } from '../../../../src-main/runtime';
-import { checkTimeline } from '../../../../src-main/telemetry/timeline';
+import { collectGeneration } from '../../../../src-main/runtime/collect';
+import type { RuntimeOptions } from '../../../../src-main/runtime/runtime-options';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
+import { checkTimeline } from '../../../../src-main/telemetry/timeline/check';
 import { BUNDLED_MODEL_ID } from '../../../support/models';
 import { SCRIPTED_TIMES as TIMES, scriptedRequest as request } from '../../../support/scripted-runtime';
 import * as scripted from '../../../support/scripted-runtime';

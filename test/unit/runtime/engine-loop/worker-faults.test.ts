@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime, SlotEvent } from '../../../../src-main/runtime';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
+import type { SlotEvent } from '../../../../src-main/runtime/slots/slot-types';
 import type { StepJob } from '../../../../src-main/runtime/engine/protocol';
-import { checkTimeline } from '../../../../src-main/telemetry/timeline';
+import { checkTimeline } from '../../../../src-main/telemetry/timeline/check';
 import { BUNDLED_MODEL_ID } from '../../../support/models';
 import { submitAndTally } from '../../../support/outcome-tally';
 import type { Heard } from '../../../support/outcome-tally';

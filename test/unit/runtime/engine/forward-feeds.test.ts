@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ForwardFeeds } from '../../../../src-main/runtime/engine/forward-feeds';
 import { KvBatch, SPARE_COLUMNS } from '../../../../src-main/runtime/engine/kv-batch';
 import type { ForwardKv } from '../../../../src-main/runtime/engine/kv-batch';
-import type { DecoderIo } from '../../../../src-main/runtime/model';
+import type { DecoderIo } from '../../../../src-main/runtime/model/decoder-io';
 import type { KvGeometry } from '../../../../src-main/runtime/model/kv-geometry';
 
 const GEOMETRY: KvGeometry = { numLayers: 2, numKvHeads: 1, headDim: 2, kvDtype: 'float32', rows: 'start' };

@@ -10,8 +10,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GRAPH_REWRITE_FORM } from '../../../../src-main/runtime/model';
-import { FUSE_AT_LOAD_FORM } from '../../../../src-main/runtime/model/fuse-at-load';
+import { GRAPH_REWRITE_FORM } from '../../../../src-main/runtime/model/onnx-graph/rewrite-for-slot';
+import { FUSE_AT_LOAD_FORM } from '../../../../src-main/runtime/model/fuse-at-load/form';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CACHE_HEADROOM_BYTES,
@@ -24,7 +24,7 @@ import {
   pendingGraphDir,
 } from '../../../../src-main/runtime/engine/graph-cache';
 import { STALE_PARTIAL_MS, sweepGraphCache } from '../../../../src-main/runtime/engine/graph-cache-sweep';
-import { consoleLog } from '../../../../src-main/telemetry/log';
+import { consoleLog } from '../../../../src-main/telemetry/log/log';
 
 const GIB = 1024 ** 3;
 const freeOf = (bytes: number) => () => bytes;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../../src-main/runtime';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
 import { plainOrtError } from '../../../../src-main/runtime/engine/ort-error';
 import { BUNDLED_MODEL_ID, BUNDLED_MODEL_REF } from '../../../support/models';
 import { submitAndTally } from '../../../support/outcome-tally';

@@ -1,6 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { GraphBuilder, MS_DOMAIN } from '../../../../src-main/runtime/model/fused-graph';
+import { GraphBuilder, MS_DOMAIN } from '../../../../src-main/runtime/model/fused-graph/graph-builder';
 
 /**
  * The fact the fused runtime's K/V design rests on (docs/architecture.md, "Fused decoder

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { probeProvidersQuietly } from '../../../../src-main/runtime/engine/probe-process';
-import type { ChildStarter } from '../../../../src-main/threads';
+import type { ChildStarter } from '../../../../src-main/threads/fork-child';
 
 /**
  * A child that prints `output` then answers `message`, ends without answering when it is null,

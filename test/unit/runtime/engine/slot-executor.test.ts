@@ -5,7 +5,7 @@ import type { ForwardResult } from '../../../../src-main/runtime/engine/model-ru
 import type { CapturedPage, StepJob } from '../../../../src-main/runtime/engine/protocol';
 import { SlotExecutor } from '../../../../src-main/runtime/engine/slot-executor';
 import type { Forwarder } from '../../../../src-main/runtime/engine/slot-executor';
-import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling';
+import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling/sampler';
 
 const GEOMETRY: KvGeometry = { numLayers: 1, numKvHeads: 1, headDim: 2, kvDtype: 'float32', rows: 'end' };
 const PAGE_SIZE = 2;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { SPARE_QUIET_MS, SpareWorker } from '../../../../src-main/runtime/engine/spare-worker';
-import type { Log } from '../../../../src-main/telemetry/log';
+import type { Log } from '../../../../src-main/telemetry/log/log';
 
 /** A thread that announces itself ready the way a slot worker's entry does, then idles. */
 const readyThread = () =>

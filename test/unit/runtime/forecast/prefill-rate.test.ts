@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PrefillRate } from '../../../../src-main/runtime/forecast';
-import type { Timeline } from '../../../../src-main/telemetry/timeline';
+import { PrefillRate } from '../../../../src-main/runtime/forecast/prefill-rate';
+import type { Timeline } from '../../../../src-main/telemetry/timeline/schema';
 import { timeline } from '../../telemetry/report/timeline-fixture';
 
 /** A finished request with `queueMs` waited behind `numAhead` others. */

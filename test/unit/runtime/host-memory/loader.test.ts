@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { addonCandidates, loadHostMemory, ADDON_FILE } from '../../../../src-main/runtime/host-memory';
+import { loadHostMemory } from '../../../../src-main/runtime/host-memory/loader';
+import { addonCandidates, ADDON_FILE } from '../../../../src-main/runtime/host-memory/native-addon';
 
 const dir = mkdtempSync(join(tmpdir(), 'ff-hm-loader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

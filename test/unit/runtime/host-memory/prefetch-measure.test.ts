@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadHostMemory } from '../../../../src-main/runtime/host-memory/loader';
 import {
   armsForRep,
-  loadHostMemory,
   measureColdPrefetch,
   PREFETCH_ARMS,
   summarizeMs,
-} from '../../../../src-main/runtime/host-memory';
+} from '../../../../src-main/runtime/host-memory/prefetch-measure';
 
 const dir = mkdtempSync(join(tmpdir(), 'ff-hm-measure-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TextTokenizer } from '../../../../src-main/runtime/model';
-import type { ChatTurn } from '../../../../src-main/runtime/model';
+import { TextTokenizer } from '../../../../src-main/runtime/model/tokenizer';
+import type { ChatTurn } from '../../../../src-main/runtime/model/tokenizer';
 import { ChatTemplate, TEMPLATE_LIMITS } from '../../../../src-main/runtime/model/chat-template';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { layoutRevisionOf, RevisionCache } from '../../../../src-main/runtime/model';
+import { layoutRevisionOf, RevisionCache } from '../../../../src-main/runtime/model/revisions';
 
 const SHAPE = {
   numLayers: 6,

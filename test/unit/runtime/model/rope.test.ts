@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scaledInverseFrequencies } from '../../../../src-main/runtime/model/rope';
-import type { DecoderDims } from '../../../../src-main/runtime/model/fused-graph';
+import type { DecoderDims } from '../../../../src-main/runtime/model/fused-graph/weight-set';
 
 const DIMS: DecoderDims = {
   numLayers: 1,

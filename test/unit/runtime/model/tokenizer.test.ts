@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
-import { TextTokenizer } from '../../../../src-main/runtime/model';
+import { TextTokenizer } from '../../../../src-main/runtime/model/tokenizer';
 import { canCutAtSpaces } from '../../../../src-main/runtime/model/safe-cuts';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 

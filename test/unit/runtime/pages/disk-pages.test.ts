@@ -10,12 +10,15 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHAIN_ROOT, DiskPages, PageStore } from '../../../../src-main/runtime/pages';
-import type { DiskPageRows, PageIdentity } from '../../../../src-main/runtime/pages';
+import { DiskPages } from '../../../../src-main/runtime/pages/disk-pages';
+import { CHAIN_ROOT } from '../../../../src-main/runtime/pages/page-key';
+import { PageStore } from '../../../../src-main/runtime/pages/page-store';
+import type { DiskPageRows } from '../../../../src-main/runtime/pages/disk-page-rows';
+import type { PageIdentity } from '../../../../src-main/runtime/pages/page-key';
 import { open } from 'node:fs/promises';
 import { prefetchPages } from '../../../../src-main/runtime/pages/page-prefetch';
-import { openSqliteStore } from '../../../../src-main/store';
-import type { Store } from '../../../../src-main/store';
+import { openSqliteStore } from '../../../../src-main/store/store';
+import type { Store } from '../../../../src-main/store/store';
 import { IDENTITY, TOKENS } from '../../../support/pages';
 
 const PAGE_BYTES = 256;

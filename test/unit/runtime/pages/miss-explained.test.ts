@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PageStore } from '../../../../src-main/runtime/pages';
-import type { PageIdentity } from '../../../../src-main/runtime/pages';
+import { PageStore } from '../../../../src-main/runtime/pages/page-store';
+import type { PageIdentity } from '../../../../src-main/runtime/pages/page-key';
 import { IDENTITY, TOKENS, fill } from '../../../support/pages';
 
 /** Looks up like the scheduler (one token always left to prefill) and explains the result. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAIN_ROOT, PageStore, chainHash, pageKey } from '../../../../src-main/runtime/pages';
+import { CHAIN_ROOT, chainHash, pageKey } from '../../../../src-main/runtime/pages/page-key';
+import { PageStore } from '../../../../src-main/runtime/pages/page-store';
 import { IDENTITY, TOKENS, dataOf, fill } from '../../../support/pages';
 
 describe('PageStore', () => {

@@ -6,7 +6,7 @@ import type { RemoteRequestMeta } from '../../../../src-main/runtime/remote/remo
 import { remoteTimeline } from '../../../../src-main/runtime/remote/remote-timeline';
 import type { PhaseParts } from '../../../../src-main/runtime/remote/seed-trace';
 import { collapsedPhases, placedSeedRecord } from '../../../../src-main/runtime/remote/seed-trace';
-import { seedToTimeline } from '../../../../src-main/telemetry/trace';
+import { seedToTimeline } from '../../../../src-main/telemetry/trace/seed-record';
 
 const GROUPS: PhaseParts = {
   gateway: ['inbox', 'route', 'slotLoad'],

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   brokenScoresOf,
-  DEFAULT_SAMPLING,
   describeBrokenScores,
   greedyOrBroken,
-  argmax,
-} from '../../../../src-main/runtime/sampling';
+} from '../../../../src-main/runtime/sampling/broken-scores';
+import { DEFAULT_SAMPLING, argmax } from '../../../../src-main/runtime/sampling/sampler';
 import { SeqSampler } from '../../../../src-main/runtime/engine/seq-sampler';
 
 const scores = (...values: number[]) => Float32Array.from(values);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLING_LIMITS, SAMPLING_WIRE_NAMES } from '../../../../src-main/runtime/sampling';
-import { SamplingSchema } from '../../../../src-main/service/contract';
+import { SAMPLING_LIMITS, SAMPLING_WIRE_NAMES } from '../../../../src-main/runtime/sampling/limits';
+import { SamplingSchema } from '../../../../src-main/service/contract/schemas';
 import { ChatCompletionBodySchema } from '../../../../src-main/service/openai/schemas';
 
 const { temperature, topK, topP, seed, stop, minP, repeatPenalty, presencePenalty, frequencyPenalty } =

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { SAMPLING_LIMITS } from '../../../../src-main/runtime/sampling/limits';
+import { applyPenalties } from '../../../../src-main/runtime/sampling/penalties';
+import { seededRandom } from '../../../../src-main/runtime/sampling/rng';
 import {
-  applyPenalties,
   argmax,
   DEFAULT_SAMPLING,
   maskBelowMinP,
   sampleToken,
-  SAMPLING_LIMITS,
-  seededRandom,
-  TokenHistory,
-} from '../../../../src-main/runtime/sampling';
+} from '../../../../src-main/runtime/sampling/sampler';
+import { TokenHistory } from '../../../../src-main/runtime/sampling/token-history';
 import { SeqSampler } from '../../../../src-main/runtime/engine/seq-sampler';
 
 const NEUTRAL = {

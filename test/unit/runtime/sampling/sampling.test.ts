@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  argmax,
-  IncrementalDetokenizer,
-  sampleToken,
-  seededRandom,
-  StopMatcher,
-} from '../../../../src-main/runtime/sampling';
+import { IncrementalDetokenizer } from '../../../../src-main/runtime/sampling/detokenizer';
+import { seededRandom } from '../../../../src-main/runtime/sampling/rng';
+import { argmax, sampleToken } from '../../../../src-main/runtime/sampling/sampler';
+import { StopMatcher } from '../../../../src-main/runtime/sampling/stop-matcher';
 
 describe('sampling', () => {
   const logits = Float32Array.from([0.1, 3, 2.9, -1, Number.NEGATIVE_INFINITY]);

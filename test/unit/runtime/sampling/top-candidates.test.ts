@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sampleToken, seededRandom } from '../../../../src-main/runtime/sampling';
-import type { SamplingParams } from '../../../../src-main/runtime/sampling';
+import { seededRandom } from '../../../../src-main/runtime/sampling/rng';
+import { sampleToken } from '../../../../src-main/runtime/sampling/sampler';
+import type { SamplingParams } from '../../../../src-main/runtime/sampling/sampler';
 import { TopCandidates } from '../../../../src-main/runtime/sampling/top-candidates';
 
 /** Logits behind a proxy that counts every element read: work measured as reads, not time. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../../src-main/runtime';
-import { checkTimeline } from '../../../../src-main/telemetry/timeline';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
+import { checkTimeline } from '../../../../src-main/telemetry/timeline/check';
 import { BUNDLED_MODEL_ID } from '../../../support/models';
 import { submitAndTally } from '../../../support/outcome-tally';
 import { expectNothingHeld } from '../../../support/runtime';

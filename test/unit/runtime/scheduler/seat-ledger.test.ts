@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SeatLedger } from '../../../../src-main/runtime/scheduler/seat-ledger';
-import type { Sequence } from '../../../../src-main/runtime/scheduler';
-import type { KeepAlive, Slot } from '../../../../src-main/runtime/slots';
+import type { Sequence } from '../../../../src-main/runtime/scheduler/sequence';
+import type { Slot } from '../../../../src-main/runtime/slots/slot';
+import type { KeepAlive } from '../../../../src-main/telemetry/residency/schema';
 
 /** A registry double that records what the ledger tells it: each acquire, and each release with the seats left. */
 function holder() {

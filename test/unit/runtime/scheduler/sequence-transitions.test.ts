@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SEQUENCE_TRANSITIONS } from '../../../../src-main/runtime/scheduler';
-import type { SequenceStatus } from '../../../../src-main/runtime/scheduler';
-import { moveSequence, Sequence } from '../../../../src-main/runtime/scheduler/sequence';
-import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling';
+import type { SequenceStatus } from '../../../../src-main/runtime/scheduler/sequence';
+import {
+  moveSequence,
+  Sequence,
+  SEQUENCE_TRANSITIONS,
+} from '../../../../src-main/runtime/scheduler/sequence';
+import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling/sampler';
 
 const STATUSES = Object.keys(SEQUENCE_TRANSITIONS) as SequenceStatus[];
 

@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { applyLevelOf, changedSettings, describeChange } from '../../../../src-main/runtime/settings/changes';
+import { settingProblem } from '../../../../src-main/runtime/settings/controls';
+import { SETTING_KEYS, SETTINGS } from '../../../../src-main/runtime/settings/declaration';
 import {
-  DEFAULT_SETTINGS,
-  SETTING_KEYS,
-  SETTINGS,
-  applyLevelOf,
-  changedSettings,
-  describeChange,
-  mergeSettings,
   parseSettingValue,
   settingByName,
-  settingProblem,
   settingsUsage,
   takeSettingFlags,
-  threadsOf,
-} from '../../../../src-main/runtime/settings';
+} from '../../../../src-main/runtime/settings/flags';
+import { DEFAULT_SETTINGS, mergeSettings, threadsOf } from '../../../../src-main/runtime/settings/schema';
 
 describe('runtime settings: one declaration', () => {
   it('gives every setting a default its own schema accepts and a flag that reads its formatted default back', () => {

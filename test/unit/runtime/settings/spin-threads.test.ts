@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../../../src-main/runtime';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
 import { BUNDLED_MODEL_ID } from '../../../support/models';
 import { scriptedRuntime } from '../../../support/scripted-runtime';
 

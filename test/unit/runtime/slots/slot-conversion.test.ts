@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogueModel } from '../../../../src-main/runtime/model';
-import { SlotRegistry } from '../../../../src-main/runtime/slots';
-import type { Slot, SlotConversion, SlotRegistryOptions } from '../../../../src-main/runtime/slots';
+import type { CatalogueModel } from '../../../../src-main/runtime/model/catalogue';
+import { SlotRegistry } from '../../../../src-main/runtime/slots/slot-registry';
+import type { SlotRegistryOptions } from '../../../../src-main/runtime/slots/slot-registry-options';
+import type { Slot, SlotConversion } from '../../../../src-main/runtime/slots/slot';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
 import { ScriptedRunner } from '../../../support/scripted-runner';
 import { scriptedRuntime, SCRIPTED_TIMES } from '../../../support/scripted-runtime';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition } from '../../../../src-main/runtime/slots';
+import { canTransition } from '../../../../src-main/runtime/slots/slot-types';
 
 describe('slot state machine', () => {
   it('allows the design card’s edges', () => {

@@ -4,10 +4,10 @@ import { STORE_LIMITS } from '../../../../src-main/limits';
 import { answerKeeper } from '../../../../src-main/service/chat/answer-keeper';
 import { conversationView } from '../../../../src-main/service/chat/view';
 import { defaultSettings } from '../../../../src-main/service/chat/settings';
-import type { ChatQueries } from '../../../../src-main/store';
-import { openSqliteStore } from '../../../../src-main/store';
+import type { ChatQueries } from '../../../../src-main/store/queries/chat-records';
+import { openSqliteStore } from '../../../../src-main/store/store';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
-import { consoleLog } from '../../../../src-main/telemetry/log';
+import { consoleLog } from '../../../../src-main/telemetry/log/log';
 import { outcomeOf, TURN_META } from '../../../support/answer-turn';
 import { useTempDirs } from '../../store/temp-dir';
 

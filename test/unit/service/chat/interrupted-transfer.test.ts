@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STORE_LIMITS } from '../../../../src-main/limits';
-import { ConversationExportSchema } from '../../../../src-main/service/contract';
+import { ConversationExportSchema } from '../../../../src-main/service/contract/chat-schemas';
 import { answerKeeper } from '../../../../src-main/service/chat/answer-keeper';
 import { defaultSettings } from '../../../../src-main/service/chat/settings';
 import { exportJson, parseImport } from '../../../../src-main/service/chat/transfer';
 import { conversationView } from '../../../../src-main/service/chat/view';
-import { openSqliteStore } from '../../../../src-main/store';
+import { openSqliteStore } from '../../../../src-main/store/store';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
-import { consoleLog } from '../../../../src-main/telemetry/log';
+import { consoleLog } from '../../../../src-main/telemetry/log/log';
 import { TURN_META } from '../../../support/answer-turn';
 import { useTempDirs } from '../../store/temp-dir';
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../../../src-main/runtime/settings';
+import { DEFAULT_SETTINGS } from '../../../../src-main/runtime/settings/schema';
 import { compareRuns } from '../../../../src-main/service/compare/compare-runs';
 import { decisionSentence } from '../../../../src-main/service/compare/decision';
-import { openSqliteStore } from '../../../../src-main/store';
+import { openSqliteStore } from '../../../../src-main/store/store';
 import { timeline } from '../../telemetry/report/timeline-fixture';
 import { useTempDirs } from '../../store/temp-dir';
 

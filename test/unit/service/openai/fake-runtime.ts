@@ -1,13 +1,13 @@
+import type { QueueSummary } from '../../../../src-main/runtime/runtime-summary';
 import type {
   GenerationOutcome,
   GenerationRequest,
   GenerationSink,
-  QueueSummary,
-} from '../../../../src-main/runtime';
-import type { OpenAiDeps } from '../../../../src-main/service/openai';
+} from '../../../../src-main/runtime/scheduler/request';
+import type { OpenAiDeps } from '../../../../src-main/service/openai/types';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
-import type { FinishReason } from '../../../../src-main/telemetry/timeline';
-import { TimelineRecorder } from '../../../../src-main/telemetry/timeline';
+import type { FinishReason } from '../../../../src-main/telemetry/timeline/schema';
+import { TimelineRecorder } from '../../../../src-main/telemetry/timeline/recorder';
 
 /** How the fake runtime answers the next request: tokens to stream, then a finish. */
 export interface Script {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { fromZod, paramOf } from '../../../../src-main/service/openai';
-import { ChatCompletionBodySchema } from '../../../../src-main/service/openai';
+import { fromZod, paramOf } from '../../../../src-main/service/openai/errors';
+import { ChatCompletionBodySchema } from '../../../../src-main/service/openai/schemas';
 import { parseBody, toGenerationRequest } from '../../../../src-main/service/openai/to-request';
 import type { ParsedBody } from '../../../../src-main/service/openai/to-request';
-import type { OpenAiFailure } from '../../../../src-main/service/openai';
+import type { OpenAiFailure } from '../../../../src-main/service/openai/types';
 
 const ok = (parsed: ParsedBody | OpenAiFailure): ParsedBody => {
   if ('status' in parsed) throw new Error(parsed.body.error.message);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../../../src-main/service/openai';
-import { createOpenAiService } from '../../../../src-main/service/openai';
+import type { Frame } from '../../../../src-main/service/openai/types';
+import { createOpenAiService } from '../../../../src-main/service/openai/service';
 import { fakeRuntime } from './fake-runtime';
 
 function serviceWithFrames(load = {}) {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { openAiFinishReason, partKey, timingsOf } from '../../../../src-main/service/openai';
-import { syntheticTimelines, TTFT_PARTS } from '../../../../src-main/telemetry';
+import { openAiFinishReason } from '../../../../src-main/service/openai/responses';
+import { partKey, timingsOf } from '../../../../src-main/service/openai/timings';
+import { syntheticTimelines } from '../../../../src-main/telemetry/synthetic/workload';
+import { TTFT_PARTS } from '../../../../src-main/telemetry/timeline/parts';
 
 describe('timings and finish reasons', () => {
   it('names one snake_case *_ms field per TTFT part', () => {

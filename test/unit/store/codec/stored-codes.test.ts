@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { packTransitions } from '../../../../src-main/store/codec/transitions';
-import { finishCode, SCALAR_FIELDS } from '../../../../src-main/telemetry/report';
-import { FINISH_REASONS, LIFE_STATES } from '../../../../src-main/telemetry/timeline';
+import { finishCode, SCALAR_FIELDS } from '../../../../src-main/telemetry/report/columns';
+import { FINISH_REASONS, LIFE_STATES } from '../../../../src-main/telemetry/timeline/schema';
 
 // Codes the history stores by position. These tables are written out by hand on purpose: a
 // state, reason or field moved in its declaration would still round-trip in a test that derives

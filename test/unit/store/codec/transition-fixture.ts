@@ -1,5 +1,5 @@
-import type { Transition } from '../../../../src-main/telemetry/timeline';
-import { LIFE_STATES } from '../../../../src-main/telemetry/timeline';
+import type { Transition } from '../../../../src-main/telemetry/timeline/schema';
+import { LIFE_STATES } from '../../../../src-main/telemetry/timeline/schema';
 
 /**
  * Every life state once, in order, alternately with and without `endAt`, at fractional ms that

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Transition } from '../../../../src-main/telemetry/timeline';
-import { LIFE_STATES } from '../../../../src-main/telemetry/timeline';
+import type { Transition } from '../../../../src-main/telemetry/timeline/schema';
+import { LIFE_STATES } from '../../../../src-main/telemetry/timeline/schema';
 import { PackScratch, packTimeline, unpackTransitions } from '../../../../src-main/store/codec/packed';
 import {
   packTransitions,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TTFT_PHASES, buildReport } from '../../../../src-main/telemetry/report';
+import { buildReport } from '../../../../src-main/telemetry/report/build-report';
+import { TTFT_PHASES } from '../../../../src-main/telemetry/report/phases';
 import { nonFiniteNumbers, timeline } from './timeline-fixture';
 
 describe('buildReport', () => {

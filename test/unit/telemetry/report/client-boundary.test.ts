@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildReport,
-  SEED_PHASES,
-  SEED_TTFT_PHASES,
-  toProfileJson,
-} from '../../../../src-main/telemetry/report';
-import type { SeedPhase } from '../../../../src-main/telemetry/report';
-import { importTraceLines, positiveControlRecords } from '../../../../src-main/telemetry/trace';
-import type { SeedRecord } from '../../../../src-main/telemetry/trace';
+import { buildReport } from '../../../../src-main/telemetry/report/build-report';
+import { toProfileJson } from '../../../../src-main/telemetry/report/profile-json';
+import { SEED_PHASES, SEED_TTFT_PHASES } from '../../../../src-main/telemetry/report/seed-phases';
+import type { SeedPhase } from '../../../../src-main/telemetry/report/seed-phases';
+import { positiveControlRecords } from '../../../../src-main/telemetry/trace/controls';
+import { importTraceLines } from '../../../../src-main/telemetry/trace/import-trace';
+import type { SeedRecord } from '../../../../src-main/telemetry/trace/seed-record';
 import { BASE_PHASES_MS, seedRecord, traceWhereDominates } from './seed-trace-fixture';
 import { timeline } from './timeline-fixture';
 

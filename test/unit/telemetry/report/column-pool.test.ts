@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildReport,
-  buildReportFromColumns,
-  syntheticTimelines,
-  toReportColumns,
-} from '../../../../src-main/telemetry';
+import { buildReport, buildReportFromColumns } from '../../../../src-main/telemetry/report/build-report';
+import { toReportColumns } from '../../../../src-main/telemetry/report/columns';
+import { syntheticTimelines } from '../../../../src-main/telemetry/synthetic/workload';
 import { pooledReportColumns } from '../../../../src-main/telemetry/report/column-pool';
 
 describe('pooled report columns', () => {

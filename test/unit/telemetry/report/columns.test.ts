@@ -5,11 +5,12 @@ import {
   SCALAR_INDEX,
   toReportColumns,
   writeScalars,
-} from '../../../../src-main/telemetry/report';
+} from '../../../../src-main/telemetry/report/columns';
 import { nearestRankSorted } from '../../../../src-main/telemetry/report/nearest-rank';
-import { FINISH_REASONS, TTFT_PARTS } from '../../../../src-main/telemetry/timeline';
-import type { Timeline } from '../../../../src-main/telemetry/timeline';
-import type { ScalarField } from '../../../../src-main/telemetry/report';
+import { TTFT_PARTS } from '../../../../src-main/telemetry/timeline/parts';
+import { FINISH_REASONS } from '../../../../src-main/telemetry/timeline/schema';
+import type { Timeline } from '../../../../src-main/telemetry/timeline/schema';
+import type { ScalarField } from '../../../../src-main/telemetry/report/columns';
 import { timeline } from './timeline-fixture';
 
 describe('report columns', () => {

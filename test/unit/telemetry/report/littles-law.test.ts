@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../../../src-main/telemetry/report';
+import { buildReport } from '../../../../src-main/telemetry/report/build-report';
 import { timeline } from './timeline-fixture';
 
 /** One request every `gapMs`, each in the system `e2eMs` (all prefill). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyReport } from '../../../../src-main/runtime/remote/engines';
 import { remoteTimeline } from '../../../../src-main/runtime/remote/remote-timeline';
-import { buildReport } from '../../../../src-main/telemetry/report';
+import { buildReport } from '../../../../src-main/telemetry/report/build-report';
 import { finishedAnswer } from '../../../support/remote';
 import { timeline } from './timeline-fixture';
 

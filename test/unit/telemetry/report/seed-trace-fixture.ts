@@ -1,5 +1,5 @@
-import type { SeedPhase } from '../../../../src-main/telemetry/report';
-import type { SeedRecord } from '../../../../src-main/telemetry/trace';
+import type { SeedPhase } from '../../../../src-main/telemetry/report/seed-phases';
+import type { SeedRecord } from '../../../../src-main/telemetry/trace/seed-record';
 
 /**
  * Each seed 003 phase of the base request (ms): TTFT phases sum to 80 ms; 5 output tokens

@@ -1,6 +1,7 @@
 import { ManualClock } from '../../../../src-main/telemetry/clock';
-import type { FinishReason, LifeState, Timeline } from '../../../../src-main/telemetry/timeline';
-import { canonicalTimeline, TimelineRecorder } from '../../../../src-main/telemetry/timeline';
+import type { FinishReason, LifeState, Timeline } from '../../../../src-main/telemetry/timeline/schema';
+import { canonicalTimeline } from '../../../../src-main/telemetry/timeline/canonical';
+import { TimelineRecorder } from '../../../../src-main/telemetry/timeline/recorder';
 
 /** The parts a fixture can set directly (preemption parts need a requeue; see the recorder tests). */
 type SimplePart =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TimelineWindow } from '../../../../src-main/telemetry/report';
+import { TimelineWindow } from '../../../../src-main/telemetry/report/window';
 import { timeline } from './timeline-fixture';
 
 describe('TimelineWindow', () => {

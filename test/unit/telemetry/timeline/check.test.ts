@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecorded, checkTimeline, deriveParts } from '../../../../src-main/telemetry/timeline';
+import { checkRecorded, checkTimeline } from '../../../../src-main/telemetry/timeline/check';
+import { deriveParts } from '../../../../src-main/telemetry/timeline/derive';
 import { timeline } from '../report/timeline-fixture';
 
 describe('timeline checks', () => {

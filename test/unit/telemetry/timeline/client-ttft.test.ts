@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_CLOCK_TOLERANCE_MS, judgeClientTtft } from '../../../../src-main/telemetry/timeline';
+import {
+  CLIENT_CLOCK_TOLERANCE_MS,
+  judgeClientTtft,
+} from '../../../../src-main/telemetry/timeline/client-ttft';
 
 describe('a client TTFT entering the system', () => {
   it('is accepted at or above the server TTFT, with transport = client − server', () => {

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SCALAR_FIELDS } from '../../../../src-main/telemetry/report';
-import {
-  canonicalTimeline,
-  TIMELINE_COLUMNS,
-  TimelineSchema,
-  TTFT_PARTS,
-} from '../../../../src-main/telemetry/timeline';
+import { SCALAR_FIELDS } from '../../../../src-main/telemetry/report/columns';
+import { canonicalTimeline } from '../../../../src-main/telemetry/timeline/canonical';
+import { TIMELINE_COLUMNS } from '../../../../src-main/telemetry/timeline/columns';
+import { TTFT_PARTS } from '../../../../src-main/telemetry/timeline/parts';
+import { TimelineSchema } from '../../../../src-main/telemetry/timeline/schema';
 import { timeline } from '../report/timeline-fixture';
 
 const SCHEMA_KEYS = Object.keys(TimelineSchema.shape);

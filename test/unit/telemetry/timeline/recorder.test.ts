@@ -3,10 +3,10 @@ import { ManualClock } from '../../../../src-main/telemetry/clock';
 import {
   checkTimeline,
   TimelineBroken,
-  TimelineRecorder,
-  TTFT_PARTS,
   unattributedProblem,
-} from '../../../../src-main/telemetry/timeline';
+} from '../../../../src-main/telemetry/timeline/check';
+import { TTFT_PARTS } from '../../../../src-main/telemetry/timeline/parts';
+import { TimelineRecorder } from '../../../../src-main/telemetry/timeline/recorder';
 
 function walkWarmPath(clock: ManualClock, recorder: TimelineRecorder): void {
   const steps: Array<[Parameters<TimelineRecorder['enter']>[0], number]> = [

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../../../src-main/telemetry/trace';
-import { requestEvents, writeChromeTrace } from '../../../../src-main/telemetry/trace';
+import type { TraceEvent } from '../../../../src-main/telemetry/trace/chrome-trace';
+import { requestEvents, writeChromeTrace } from '../../../../src-main/telemetry/trace/chrome-trace';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
-import { TimelineRecorder } from '../../../../src-main/telemetry/timeline';
+import { TimelineRecorder } from '../../../../src-main/telemetry/timeline/recorder';
 import { timeline } from '../report/timeline-fixture';
 import { everyFinishTimelines } from './every-finish';
 import { traceProblems } from './trace-event-format';

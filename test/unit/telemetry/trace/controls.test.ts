@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runControls } from '../../../../src-main/telemetry/trace';
+import { runControls } from '../../../../src-main/telemetry/trace/controls';
 
 describe('built-in profiler controls', () => {
   it('finds queue dominant for TTFT and decode for end to end in the bursty positive control', async () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, CSV_HEADER, toCsvString, writeCsv } from '../../../../src-main/telemetry/trace';
+import { CSV_COLUMNS, CSV_HEADER } from '../../../../src-main/telemetry/trace/csv-columns';
+import { toCsvString, writeCsv } from '../../../../src-main/telemetry/trace/csv-export';
 import { timeline } from '../report/timeline-fixture';
 
 async function collect(run: (out: PassThrough) => Promise<unknown>): Promise<string> {

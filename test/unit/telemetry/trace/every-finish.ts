@@ -1,10 +1,8 @@
 import { ManualClock } from '../../../../src-main/telemetry/clock';
-import type { Timeline } from '../../../../src-main/telemetry/timeline';
-import {
-  canonicalTimeline,
-  RecordedFinishSchema,
-  TimelineRecorder,
-} from '../../../../src-main/telemetry/timeline';
+import type { Timeline } from '../../../../src-main/telemetry/timeline/schema';
+import { canonicalTimeline } from '../../../../src-main/telemetry/timeline/canonical';
+import { TimelineRecorder } from '../../../../src-main/telemetry/timeline/recorder';
+import { RecordedFinishSchema } from '../../../../src-main/telemetry/timeline/schema';
 
 /**
  * A run's worth of timelines walked through the real recorder on a hand-moved clock (unit-test

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  importTraceText,
-  positiveControlRecords,
-  TraceImportError,
-} from '../../../../src-main/telemetry/trace';
+import { positiveControlRecords } from '../../../../src-main/telemetry/trace/controls';
+import { importTraceText } from '../../../../src-main/telemetry/trace/import-trace';
+import { TraceImportError } from '../../../../src-main/telemetry/trace/parse-line';
 import { timeline } from '../report/timeline-fixture';
 import { seedRecord } from './seed-record';
 

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { importTraceText, writeJsonl } from '../../../../src-main/telemetry/trace';
+import { importTraceText } from '../../../../src-main/telemetry/trace/import-trace';
+import { writeJsonl } from '../../../../src-main/telemetry/trace/jsonl-export';
 import { timeline } from '../report/timeline-fixture';
 
 describe('JSONL export', () => {

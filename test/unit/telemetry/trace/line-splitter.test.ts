@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../../../src-main/telemetry/trace';
-import type { SplitLine } from '../../../../src-main/telemetry/trace';
+import { LineSplitter } from '../../../../src-main/telemetry/trace/line-splitter';
+import type { SplitLine } from '../../../../src-main/telemetry/trace/line-splitter';
 
 function split(chunks: string[], maxLineChars = 100): SplitLine[] {
   const splitter = new LineSplitter(maxLineChars);

@@ -1,4 +1,4 @@
-import type { SeedRecord } from '../../../../src-main/telemetry/trace';
+import type { SeedRecord } from '../../../../src-main/telemetry/trace/seed-record';
 
 /** One well-formed seed-003 record (unit-test fixture): a 700-token prompt, 5 tokens out, a fresh object each call. */
 export const seedRecord = (requestId = 'h1'): SeedRecord => ({

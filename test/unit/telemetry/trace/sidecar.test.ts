@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readTraceSidecar } from '../../../../src-main/telemetry/trace';
+import { readTraceSidecar } from '../../../../src-main/telemetry/trace/sidecar';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../../../src-main/telemetry/report/build-report';
-import type { Timeline } from '../../../../src-main/telemetry/timeline';
-import { importTraceText, LineSplitter, TraceImport } from '../../../../src-main/telemetry/trace';
+import type { Timeline } from '../../../../src-main/telemetry/timeline/schema';
+import { importTraceText, TraceImport } from '../../../../src-main/telemetry/trace/import-trace';
+import { LineSplitter } from '../../../../src-main/telemetry/trace/line-splitter';
 import { StagedImport } from '../../../../src-main/telemetry/trace/staged-import';
 import { TRACE_LIMITS } from '../../../../src-main/limits';
 import { timeline } from '../report/timeline-fixture';

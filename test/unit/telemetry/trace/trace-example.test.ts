@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { importTraceText, TRACE_EXAMPLE_LINE } from '../../../../src-main/telemetry/trace';
+import { importTraceText } from '../../../../src-main/telemetry/trace/import-trace';
+import { TRACE_EXAMPLE_LINE } from '../../../../src-main/telemetry/trace/trace-example';
 
 describe('the example trace line the Traces view and docs/telemetry.md show', () => {
   it('imports clean as one request with a first token, its parts summing to its TTFT', async () => {

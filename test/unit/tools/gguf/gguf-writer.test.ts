@@ -2,14 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  convertFolderToGguf,
-  encodeTensor,
-  llamaTensors,
-  permuteForRope,
-} from '../../../../tools/gguf/index';
+import { convertFolderToGguf } from '../../../../tools/gguf/convert';
+import { llamaTensors, permuteForRope } from '../../../../tools/gguf/llama-tensors';
+import { encodeTensor } from '../../../../tools/gguf/quantize';
 import { halfBitsToFloat } from '../../../../src-main/runtime/model/float16';
-import { writeRandomModel } from '../../../../tools/onnx-llama/index';
+import { writeRandomModel } from '../../../../tools/onnx-llama/model-jobs';
 import { seededUniform } from '../../../../tools/onnx-llama/random-weights';
 import { tinyConfig, tinyWeights, TINY_SHAPE } from '../onnx-llama/tiny-model';
 import { readGguf } from './read-gguf';

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { LlamaConfigError, validateLlamaConfig } from '../../../../tools/onnx-llama/config';
+import { buildLlamaOnnx } from '../../../../tools/onnx-llama/llama-graph';
+import { randomLlamaWeights } from '../../../../tools/onnx-llama/random-weights';
 import {
-  buildLlamaOnnx,
   checkWeightsMatchConfig,
   countParameters,
-  LlamaConfigError,
-  randomLlamaWeights,
-  validateLlamaConfig,
   withHfPrefixes,
-} from '../../../../tools/onnx-llama/index';
+} from '../../../../tools/onnx-llama/weights';
 import { tinyConfig } from './tiny-model';
 
 function errorOf(work: () => unknown): LlamaConfigError {

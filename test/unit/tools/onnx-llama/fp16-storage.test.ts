@@ -5,7 +5,7 @@ import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildLlamaOnnx } from '../../../../tools/onnx-llama/index';
+import { buildLlamaOnnx } from '../../../../tools/onnx-llama/llama-graph';
 import { greedyDecode, kvLayoutOf } from '../../../../tools/onnx-llama/ort-runner';
 import { openSession, samplePrompt, tinyConfig, tinyWeights } from './tiny-model';
 

@@ -3,13 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  makeLlamaConfig,
-  randomLlamaWeights,
-  readOnnxLlamaWeights,
-  TINY_SHAPE,
-  writeRandomModel,
-} from '../../../../tools/onnx-llama/index';
+import { makeLlamaConfig, TINY_SHAPE } from '../../../../tools/onnx-llama/config';
+import { writeRandomModel } from '../../../../tools/onnx-llama/model-jobs';
+import { randomLlamaWeights } from '../../../../tools/onnx-llama/random-weights';
+import { readOnnxLlamaWeights } from '../../../../tools/onnx-llama/read-weights';
 import { writeLayoutModel } from '../../../../tools/onnx-llama/layouts';
 import { greedyDecode, kvLayoutOf } from '../../../../tools/onnx-llama/ort-runner';
 import { quantizeModelFolder, QUANTIZE_DEFAULTS } from '../../../../tools/onnx-llama/quantize/quantize-model';

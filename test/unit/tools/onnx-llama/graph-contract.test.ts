@@ -1,7 +1,7 @@
 import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
 import { describe, expect, it } from 'vitest';
-import { buildLlamaOnnx, LLAMA_OPSET } from '../../../../tools/onnx-llama/index';
+import { buildLlamaOnnx, LLAMA_OPSET } from '../../../../tools/onnx-llama/llama-graph';
 import { emptyPast, kvLayoutOf, runStep } from '../../../../tools/onnx-llama/ort-runner';
 import { openSession, tinyConfig, tinyWeights } from './tiny-model';
 

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeLlamaConfig } from '../../../../tools/onnx-llama/config';
 import {
   convertSafetensors,
-  countParameters,
-  makeLlamaConfig,
   RANDOM_PRESETS,
   writeRandomModel,
-  writeSafetensors,
-} from '../../../../tools/onnx-llama/index';
+} from '../../../../tools/onnx-llama/model-jobs';
+import { writeSafetensors } from '../../../../tools/onnx-llama/safetensors';
+import { countParameters } from '../../../../tools/onnx-llama/weights';
 import { emptyPast, kvLayoutOf, runStep } from '../../../../tools/onnx-llama/ort-runner';
 import { writeByteLevelTokenizer } from './byte-level-tokenizer';
 import { maxAbsDiff, openSession, tinyConfig, tinyWeights, TINY_SHAPE } from './tiny-model';

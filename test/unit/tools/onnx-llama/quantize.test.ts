@@ -4,10 +4,14 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildLlamaOnnx, writeModelFolder } from '../../../../tools/onnx-llama/index';
+import { buildLlamaOnnx } from '../../../../tools/onnx-llama/llama-graph';
+import { writeModelFolder } from '../../../../tools/onnx-llama/write-model-folder';
 import { float32ToHalfInto, halfArrayToFloat32 } from '../../../../src-main/runtime/model/float16';
 import { emptyPast, kvLayoutOf, runStep } from '../../../../tools/onnx-llama/ort-runner';
-import { blockDequantize, blockQuantize } from '../../../../src-main/runtime/model/fused-graph';
+import {
+  blockDequantize,
+  blockQuantize,
+} from '../../../../src-main/runtime/model/fused-graph/block-quantize';
 import { quantizeModelFolder } from '../../../../tools/onnx-llama/quantize/quantize-model';
 import type { LlamaWeights } from '../../../../tools/onnx-llama/weights';
 import { maxAbsDiff, samplePrompt, tinyConfig, tinyWeights } from './tiny-model';

@@ -2,7 +2,9 @@
 // sequence (no cache): loops over Float64Arrays, weights read in their HF
 // [out, in] layout. The ONNX graph's math is checked against this.
 
-import { llamaDims, type LlamaConfig, type LlamaWeights } from '../../../../tools/onnx-llama/index';
+import type { LlamaConfig } from '../../../../tools/onnx-llama/config';
+import { llamaDims } from '../../../../tools/onnx-llama/config';
+import type { LlamaWeights } from '../../../../tools/onnx-llama/weights';
 
 function weight(weights: LlamaWeights, name: string): Float32Array {
   const tensor = weights.get(name);

@@ -8,8 +8,8 @@ import {
   parseSafetensors,
   readSafetensors,
   writeSafetensors,
-  type NamedTensor,
-} from '../../../../tools/onnx-llama/index';
+} from '../../../../tools/onnx-llama/safetensors';
+import type { NamedTensor } from '../../../../tools/onnx-llama/weights';
 
 const TENSORS = new Map<string, NamedTensor>([
   ['a.weight', { data: Float32Array.from([1, -2.5, 0.1, 3e-6, 65504, -0]), shape: [2, 3] }],

@@ -2,17 +2,12 @@
 // (norm weights perturbed so a swapped norm would show), and session creation.
 
 import * as ort from 'onnxruntime-node';
-import {
-  TINY_SHAPE as TOOLS_TINY_SHAPE,
-  buildLlamaOnnx,
-  makeLlamaConfig,
-  randomLlamaWeights,
-  type LlamaConfig,
-  type LlamaShape,
-  type LlamaWeights,
-  type WeightDtype,
-} from '../../../../tools/onnx-llama/index';
-import { seededUniform } from '../../../../tools/onnx-llama/random-weights';
+import type { LlamaConfig, LlamaShape } from '../../../../tools/onnx-llama/config';
+import { TINY_SHAPE as TOOLS_TINY_SHAPE, makeLlamaConfig } from '../../../../tools/onnx-llama/config';
+import { buildLlamaOnnx } from '../../../../tools/onnx-llama/llama-graph';
+import type { WeightDtype } from '../../../../tools/onnx-llama/weight-initializers';
+import type { LlamaWeights } from '../../../../tools/onnx-llama/weights';
+import { seededUniform, randomLlamaWeights } from '../../../../tools/onnx-llama/random-weights';
 
 /**
  * The tools' tiny shape (L=2, H=64, NH=4, NKV=2: two query heads per kv head, I=128) with a

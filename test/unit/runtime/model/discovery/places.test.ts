@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { usualPlaces } from '../../../../../src-main/runtime/model/discovery';
+import { usualPlaces } from '../../../../../src-main/runtime/model/discovery/places';
 import { fakeEnvironment } from '../../../../support/model-stores';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'ff-places-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeFusion, detailFusion } from '../../../../../src-main/runtime/model/fuse-at-load';
-import type { FusionOutcome } from '../../../../../src-main/runtime/model/fuse-at-load';
+import { describeFusion, detailFusion } from '../../../../../src-main/runtime/model/fuse-at-load/outcome';
+import type { FusionOutcome } from '../../../../../src-main/runtime/model/fuse-at-load/outcome';
 
 const agreement = { numCompared: 12, numEqual: 12, maxLogitDiff: 2e-5, isExact: true };
 

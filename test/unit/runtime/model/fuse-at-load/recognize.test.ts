@@ -2,17 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { outInBits } from '../../../../../src-main/runtime/model/fused-graph';
-import type { DecoderWeightSet, MatrixWeight } from '../../../../../src-main/runtime/model/fused-graph';
-import { fuseDecoder, recognizeDecoder } from '../../../../../src-main/runtime/model/fuse-at-load';
-import type { Recognition } from '../../../../../src-main/runtime/model/fuse-at-load';
-import {
-  buildLlamaOnnx,
-  makeLlamaConfig,
-  randomLlamaWeights,
-  TINY_SHAPE,
-  writeModelFolder,
-} from '../../../../../tools/onnx-llama';
+import { outInBits } from '../../../../../src-main/runtime/model/fused-graph/float-matrix';
+import type {
+  DecoderWeightSet,
+  MatrixWeight,
+} from '../../../../../src-main/runtime/model/fused-graph/weight-set';
+import { fuseDecoder } from '../../../../../src-main/runtime/model/fuse-at-load/fuse';
+import { recognizeDecoder } from '../../../../../src-main/runtime/model/fuse-at-load/recognize';
+import type { Recognition } from '../../../../../src-main/runtime/model/fuse-at-load/recognize';
+import { makeLlamaConfig, TINY_SHAPE } from '../../../../../tools/onnx-llama/config';
+import { buildLlamaOnnx } from '../../../../../tools/onnx-llama/llama-graph';
+import { randomLlamaWeights } from '../../../../../tools/onnx-llama/random-weights';
+import { writeModelFolder } from '../../../../../tools/onnx-llama/write-model-folder';
 import { writeLayoutModel } from '../../../../../tools/onnx-llama/layouts';
 import type { LayoutName } from '../../../../../tools/onnx-llama/layouts';
 import {

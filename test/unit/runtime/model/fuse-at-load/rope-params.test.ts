@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ropeInverseFrequencies, scaledInverseFrequencies } from '../../../../../src-main/runtime/model/rope';
-import type { DecoderDims } from '../../../../../src-main/runtime/model/fused-graph';
+import type { DecoderDims } from '../../../../../src-main/runtime/model/fused-graph/weight-set';
 import { ropeParamsOf } from '../../../../../src-main/runtime/model/fuse-at-load/rope-params';
 import { FusionRefused } from '../../../../../src-main/runtime/model/fuse-at-load/refusal';
 

@@ -1,7 +1,8 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { FUSED_OPSET, GraphBuilder } from '../../../../../src-main/runtime/model/fused-graph';
-import type { BlockWeight } from '../../../../../src-main/runtime/model/fused-graph';
+import { GraphBuilder } from '../../../../../src-main/runtime/model/fused-graph/graph-builder';
+import { FUSED_OPSET } from '../../../../../src-main/runtime/model/fused-graph/write-fused-decoder';
+import type { BlockWeight } from '../../../../../src-main/runtime/model/fused-graph/weight-set';
 import {
   addPackedProjection,
   addProjection,

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkWeightSet, WeightSetError } from '../../../../../src-main/runtime/model/fused-graph';
+import {
+  checkWeightSet,
+  WeightSetError,
+} from '../../../../../src-main/runtime/model/fused-graph/check-weight-set';
 import type {
   BlockWeight,
   DecoderDims,
   DecoderWeightSet,
   FloatWeight,
-} from '../../../../../src-main/runtime/model/fused-graph';
+} from '../../../../../src-main/runtime/model/fused-graph/weight-set';
 
 const DIMS: DecoderDims = {
   numLayers: 1,

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  blockDequantize,
-  quantizeWeightSet,
-  writeFusedDecoder,
-} from '../../../../../src-main/runtime/model/fused-graph';
-import type { DecoderWeightSet, MatrixWeight } from '../../../../../src-main/runtime/model/fused-graph';
-import { buildLlamaOnnx, hfWeightsOf, weightSetOf } from '../../../../../tools/onnx-llama/index';
+import { blockDequantize } from '../../../../../src-main/runtime/model/fused-graph/block-quantize';
+import { quantizeWeightSet } from '../../../../../src-main/runtime/model/fused-graph/quantize-weight-set';
+import { writeFusedDecoder } from '../../../../../src-main/runtime/model/fused-graph/write-fused-decoder';
+import type {
+  DecoderWeightSet,
+  MatrixWeight,
+} from '../../../../../src-main/runtime/model/fused-graph/weight-set';
+import { buildLlamaOnnx } from '../../../../../tools/onnx-llama/llama-graph';
+import { hfWeightsOf, weightSetOf } from '../../../../../tools/onnx-llama/weight-set';
 import { greedyDecode, kvLayoutOf, runStep } from '../../../../../tools/onnx-llama/ort-runner';
 import { maxAbsDiff, samplePrompt, tinyConfig, tinyWeights } from '../../../tools/onnx-llama/tiny-model';
 

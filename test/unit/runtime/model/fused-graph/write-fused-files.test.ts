@@ -4,18 +4,20 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WeightSetError } from '../../../../../src-main/runtime/model/fused-graph/check-weight-set';
+import { EXTERNAL_DATA_ALIGNMENT } from '../../../../../src-main/runtime/model/fused-graph/external-data';
+import { FUSED_OPS, fusedIoOf } from '../../../../../src-main/runtime/model/fused-graph/fused-io';
+import { quantizeWeightSet } from '../../../../../src-main/runtime/model/fused-graph/quantize-weight-set';
+import { streamOf } from '../../../../../src-main/runtime/model/fused-graph/weight-set';
 import {
-  EXTERNAL_DATA_ALIGNMENT,
-  FUSED_OPS,
-  fusedIoOf,
-  quantizeWeightSet,
-  streamOf,
-  WeightSetError,
   writeFusedDecoder,
   writeFusedDecoderFiles,
-} from '../../../../../src-main/runtime/model/fused-graph';
-import type { DecoderWeightSet, StreamedWeightSet } from '../../../../../src-main/runtime/model/fused-graph';
-import { weightSetOf } from '../../../../../tools/onnx-llama/index';
+} from '../../../../../src-main/runtime/model/fused-graph/write-fused-decoder';
+import type {
+  DecoderWeightSet,
+  StreamedWeightSet,
+} from '../../../../../src-main/runtime/model/fused-graph/weight-set';
+import { weightSetOf } from '../../../../../tools/onnx-llama/weight-set';
 import { greedyDecode, kvLayoutOf } from '../../../../../tools/onnx-llama/ort-runner';
 import { maxAbsDiff, samplePrompt, tinyConfig, tinyWeights } from '../../../tools/onnx-llama/tiny-model';
 

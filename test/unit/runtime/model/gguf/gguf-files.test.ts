@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readGgufSet } from '../../../../../src-main/runtime/model/gguf/gguf-files';
-import type { GgufTensor, GgufValue } from '../../../../../tools/gguf';
-import { writeGguf } from '../../../../../tools/gguf';
+import type { GgufTensor, GgufValue } from '../../../../../tools/gguf/gguf-file';
+import { writeGguf } from '../../../../../tools/gguf/gguf-file';
 
 const tensor = (name: string): GgufTensor => ({ name, ne: [4], type: 'f32', data: new Uint8Array(16) });
 const META: [string, GgufValue][] = [['general.architecture', { type: 'string', value: 'llama' }]];

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GGUF_LIMITS, readGgufHeader } from '../../../../../src-main/runtime/model/gguf/gguf-header';
-import type { GgufValue } from '../../../../../tools/gguf';
-import { writeGguf } from '../../../../../tools/gguf';
+import type { GgufValue } from '../../../../../tools/gguf/gguf-file';
+import { writeGguf } from '../../../../../tools/gguf/gguf-file';
 
 // Hostile headers are refused while parsing, by the work they claim (items, bytes), naming the
 // number: before anything slow (a tokenizer build) starts on them.

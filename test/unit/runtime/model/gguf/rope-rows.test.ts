@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { blockQuantize } from '../../../../../src-main/runtime/model/fused-graph';
-import type { BlockWeight, FloatWeight } from '../../../../../src-main/runtime/model/fused-graph';
+import { blockQuantize } from '../../../../../src-main/runtime/model/fused-graph/block-quantize';
+import type { BlockWeight, FloatWeight } from '../../../../../src-main/runtime/model/fused-graph/weight-set';
 import { unpermuteRows } from '../../../../../src-main/runtime/model/gguf/rope-rows';
-import { permuteForRope } from '../../../../../tools/gguf';
+import { permuteForRope } from '../../../../../tools/gguf/llama-tensors';
 
 const numHeads = 4;
 const headDim = 8;

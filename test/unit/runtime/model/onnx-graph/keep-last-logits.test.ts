@@ -1,8 +1,11 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { KEEP_INPUT, keepLastLogits } from '../../../../../src-main/runtime/model';
-import type { KeepPlacement } from '../../../../../src-main/runtime/model';
-import { GraphBuilder } from '../../../../../src-main/runtime/model/fused-graph';
+import {
+  KEEP_INPUT,
+  keepLastLogits,
+} from '../../../../../src-main/runtime/model/onnx-graph/keep-last-logits';
+import type { KeepPlacement } from '../../../../../src-main/runtime/model/onnx-graph/keep-last-logits';
+import { GraphBuilder } from '../../../../../src-main/runtime/model/fused-graph/graph-builder';
 
 const ROWS = 2;
 const POSITIONS = 5;

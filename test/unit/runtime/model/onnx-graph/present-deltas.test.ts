@@ -1,7 +1,10 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { addPresentDeltas, NEW_COLUMN_INDEX } from '../../../../../src-main/runtime/model';
-import { GraphBuilder, MS_DOMAIN } from '../../../../../src-main/runtime/model/fused-graph';
+import {
+  addPresentDeltas,
+  NEW_COLUMN_INDEX,
+} from '../../../../../src-main/runtime/model/onnx-graph/present-deltas';
+import { GraphBuilder, MS_DOMAIN } from '../../../../../src-main/runtime/model/fused-graph/graph-builder';
 
 const ROWS = 2;
 const PAST = 3;

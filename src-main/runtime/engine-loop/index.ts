@@ -1,2 +1,0 @@
-export { EngineLoop } from './engine-loop';
-export type { EngineDeps } from './engine-deps';

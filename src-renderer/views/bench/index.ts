@@ -1,1 +1,0 @@
-export { BenchView } from './BenchView';

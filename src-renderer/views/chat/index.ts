@@ -1,1 +1,0 @@
-export { ChatView } from './ChatView';

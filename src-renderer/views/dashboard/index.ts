@@ -1,2 +1,0 @@
-export { DashboardView } from './DashboardView';
-export { ReportSummary } from './ReportSummary';

@@ -1,3 +1,0 @@
-export { AddModelPanel, ModelsFolderLine } from './AddModelPanel';
-export { FirstRunCard } from './FirstRunCard';
-export { DeleteModelAction } from './DeleteModelAction';

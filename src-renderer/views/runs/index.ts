@@ -1,1 +1,0 @@
-export { RunsView } from './RunsView';

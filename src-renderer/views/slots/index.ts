@@ -1,1 +1,0 @@
-export { SlotsView } from './SlotsView';

@@ -1,1 +1,0 @@
-export { TracesView } from './TracesView';
