@@ -9,6 +9,7 @@ import { PendingAdvance } from './pending-advance';
 import { RetainedPasts } from './retained-pasts';
 import { SeqSampler } from './seq-sampler';
 import { StepExecutor } from './step-executor';
+import type { SeqState } from './step-executor';
 import type { PageData } from '../pages/page-data';
 
 /** The one thing the executor needs from a model: a forward over a K/V batch. */
@@ -25,13 +26,6 @@ export interface Forwarder {
 }
 
 /** What the worker keeps per sequence besides its K/V rows. */
-interface SeqState {
-  sampler: SeqSampler;
-  /** The token sampled last, the input of the sequence's next decode step. */
-  pendingTokenId: number | null;
-  nextCapturePage: number | null;
-}
-
 /**
  * Worker-side state of one slot: the K/V of sequences mid-prefill (one row each), the decode
  * batch, and each sequence's sampler. A step runs the prefill chunk first, then the batched
@@ -40,7 +34,6 @@ interface SeqState {
  */
 export class SlotExecutor extends StepExecutor {
   private readonly prefilling = new Map<string, PendingAdvance>();
-  private readonly seqs = new Map<string, SeqState>();
   private decodeBatch: KvBatch | null = null;
   /** Finished sequences' pasts, for their conversations' next turns. */
   readonly retained = new RetainedPasts();
@@ -213,18 +206,6 @@ export class SlotExecutor extends StepExecutor {
         ? this.decodeBatch
         : null;
     if (batch && numPages > 0) this.retained.keep(batch, seqId, numPages * this.pageSize);
-  }
-
-  private stateOf(seqId: string): SeqState {
-    const state = this.seqs.get(seqId);
-    if (!state) throw new Error(`sequence ${seqId} is unknown to this slot`);
-    return state;
-  }
-
-  private pendingTokenOf(seqId: string): number {
-    const tokenId = this.stateOf(seqId).pendingTokenId;
-    if (tokenId === null) throw new Error(`sequence ${seqId} has no token to decode`);
-    return tokenId;
   }
 
   protected forget(seqId: string): void {

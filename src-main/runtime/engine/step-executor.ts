@@ -9,6 +9,15 @@ import type {
   SteppedReply,
 } from './protocol';
 import { PageBuffers } from './page-buffers';
+import type { SeqSampler } from './seq-sampler';
+
+/** Worker-side state of one seated sequence, the same on both run paths. */
+export interface SeqState {
+  sampler: SeqSampler;
+  /** The token sampled last, the input of the sequence's next decode step. */
+  pendingTokenId: number | null;
+  nextCapturePage: number | null;
+}
 
 /**
  * What both run paths' slot executors share (SlotExecutor, BoundSlotExecutor): a step job's
@@ -17,6 +26,7 @@ import { PageBuffers } from './page-buffers';
  * supplies the forwards over its own K/V.
  */
 export abstract class StepExecutor {
+  protected readonly seqs = new Map<string, SeqState>();
   protected continueRows: { rows: string[]; pageSize: number } | null = null;
   private ahead: Promise<DecodeOutcome> | null = null;
   /** Page copies promised in a reply, done when the next job arrives (see copyPendingPages). */
@@ -43,6 +53,20 @@ export abstract class StepExecutor {
   protected abstract forget(seqId: string): void;
   /** Bytes of the executor's one K/V buffer, when it has one (SteppedReply.kvBytes). */
   protected abstract kvBytes(): number | undefined;
+
+  /** A seated sequence's state; throws for a sequence the slot never seated (a protocol bug). */
+  protected stateOf(seqId: string): SeqState {
+    const state = this.seqs.get(seqId);
+    if (!state) throw new Error(`sequence ${seqId} is unknown to this slot`);
+    return state;
+  }
+
+  /** The token a sequence's next decode step feeds; throws when it has none yet. */
+  protected pendingTokenOf(seqId: string): number {
+    const tokenId = this.stateOf(seqId).pendingTokenId;
+    if (tokenId === null) throw new Error(`sequence ${seqId} has no token to decode`);
+    return tokenId;
+  }
 
   /** Runs one step job and reports stamps, sampled tokens and completed pages. */
   async step(job: StepJob): Promise<SteppedReply> {

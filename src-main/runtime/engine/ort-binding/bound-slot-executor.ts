@@ -5,17 +5,11 @@ import { MAX_RETAINED_PASTS } from '../protocol';
 import type { CapturedPage, DecodeOutcome, PastSource, PrefillOutcome, PrefillWork } from '../protocol';
 import { SeqSampler } from '../seq-sampler';
 import { StepExecutor } from '../step-executor';
+import type { SeqState } from '../step-executor';
 import type { PageData } from '../../pages/page-data';
 import type { BoundRunner } from './bound-runner';
 
 /** What the worker keeps per seated sequence besides its row of K/V. */
-interface SeqState {
-  sampler: SeqSampler;
-  /** The token sampled last, the input of the sequence's next decode step. */
-  pendingTokenId: number | null;
-  nextCapturePage: number | null;
-}
-
 /** Who holds a row of the K/V buffer: a seated sequence, a finished one's retained past, or nobody. */
 type RowHolder = { kind: 'seq'; seqId: string } | { kind: 'retained'; seqId: string } | { kind: 'free' };
 
@@ -30,7 +24,6 @@ type RowHolder = { kind: 'seq'; seqId: string } | { kind: 'retained'; seqId: str
  * the onnxruntime-node executor (step-executor.ts), which stays the fallback.
  */
 export class BoundSlotExecutor extends StepExecutor {
-  private readonly seqs = new Map<string, SeqState>();
   private holders: RowHolder[] = [];
   /** Retained pasts, least recent first: seqId → tokens kept (its completed pages). */
   private readonly retained = new Map<string, number>();
@@ -200,18 +193,6 @@ export class BoundSlotExecutor extends StepExecutor {
     if (held === undefined || held < numTokens) return null;
     const row = this.holders.findIndex((h) => h.kind === 'retained' && h.seqId === seqId);
     return row >= 0 ? row : null;
-  }
-
-  private stateOf(seqId: string): SeqState {
-    const state = this.seqs.get(seqId);
-    if (!state) throw new Error(`sequence ${seqId} is unknown to this slot`);
-    return state;
-  }
-
-  private pendingTokenOf(seqId: string): number {
-    const tokenId = this.stateOf(seqId).pendingTokenId;
-    if (tokenId === null) throw new Error(`sequence ${seqId} has no token to decode`);
-    return tokenId;
   }
 
   /** Leaves a sequence's row as its retained past (up to its completed pages) or frees it. */
