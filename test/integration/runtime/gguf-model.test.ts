@@ -62,7 +62,7 @@ describe.skipIf(peersSkipReason !== null)('a Q4_K_M GGUF in the models folder', 
     const slot = runtime.slots()[0]!;
     // The slot holds the graph alone: ORT maps the weights from the converted data file (read-weights.ts).
     expect(slot.host).toMatchObject({ isPinned: false, lockedBytes: 0 });
-    expect(slot.host!.pinnedReason).toMatch(/mapped by ONNX Runtime/);
+    expect(slot.host!.pinnedReason).toMatch(/(mapped|read) by ONNX Runtime/);
     expect(slot.host!.hostBytes).toBeLessThan(entry.model.graph.weightBytes / 10);
     expect(slot.conversion).toBeNull();
     expect(slot.model.conversion).toBeNull();
@@ -87,7 +87,9 @@ describe.skipIf(peersSkipReason !== null)('a Q4_K_M GGUF in the models folder', 
       status: 'off',
       reason: expect.stringMatching(/converted GGUF/),
     });
-    expect(readdirSync(path.join(root, 'ort-graphs'))).toEqual(['gguf']);
+    // Beside it only the bound run path's small verdict file (when the addon has the bound path).
+    const cacheFiles = readdirSync(path.join(root, 'ort-graphs'));
+    expect(cacheFiles.filter((name) => !/^bound-\w+\.json$/.test(name))).toEqual(['gguf']);
     expect(readdirSync(converted)).toHaveLength(1);
     const after = statSync(file);
     expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);

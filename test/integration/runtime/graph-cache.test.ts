@@ -27,9 +27,10 @@ describe('optimized graph cache', () => {
     const status = slot.graphCache?.status;
     const host = slot.host;
     const stepNodes = slot.stepNodes;
+    const isBound = slot.runPath?.path === 'bound';
     await runtime.close();
     runtime = null;
-    return { tokenIds: result.tokenIds, status, host, stepNodes };
+    return { tokenIds: result.tokenIds, status, host, stepNodes, isBound };
   };
 
   /** Runs `body` with a fresh cache folder, removed afterwards. */
@@ -84,8 +85,15 @@ describe('optimized graph cache', () => {
     inFreshDir(async (fresh) => {
       const first = await answerWith(fresh);
       const second = await answerWith(fresh);
-      expect(first.host?.pinnedReason ?? '').not.toContain('optimized-graph cache');
-      expect(first.host?.hostBytes).toBeGreaterThan(0);
+      // onnxruntime-node's first build reads the model file into a copy of ours; a slot that
+      // then takes the bound path frees it, its session mapping the graph the load just saved.
+      if (first.isBound) {
+        expect(first.host).toMatchObject({ hostBytes: 0, lockedBytes: 0 });
+        expect(first.host?.pinnedReason).toContain('optimized-graph cache');
+      } else {
+        expect(first.host?.pinnedReason ?? '').not.toContain('optimized-graph cache');
+        expect(first.host?.hostBytes).toBeGreaterThan(0);
+      }
       expect(second.host).toMatchObject({ hostBytes: 0, isPinned: false, lockedBytes: 0, residentPct: null });
       expect(second.host?.pinnedReason).toContain('optimized-graph cache');
     }));
@@ -117,7 +125,10 @@ describe('optimized graph cache', () => {
       expect([first.status, second.status]).toEqual(['off', 'off']);
       expect(first.tokenIds).toEqual(plain.tokenIds);
       expect(second.tokenIds).toEqual(plain.tokenIds);
-      expect(readdirSync(fresh)).toEqual([`${key}.unusable`]);
+      // Beside the mark, the bound run path's verdict for the model file (when the addon has it).
+      expect(readdirSync(fresh).filter((name) => !/^bound-\w+\.json$/.test(name))).toEqual([
+        `${key}.unusable`,
+      ]);
     }));
 
   it('removes a cached graph that does not build and loads from the model file instead', () =>
