@@ -44,8 +44,9 @@ export async function sendMessage(page: Page, text: string): Promise<Locator> {
   await page.getByTestId('chat-input').fill(text);
   // The composer recounts a new draft's tokens before Send comes back (after an over-long draft
   // it is off until then): wait for it rather than racing the count, but never wait forever.
-  const isSendOn = `document.querySelector('[data-testid="chat-send"]:not([disabled])') !== null`;
-  await page.waitForFunction(isSendOn, null, { timeout: 10_000 }).catch(() => undefined);
+  // (a locator, not waitForFunction: the page's CSP rightly refuses evaluating a string)
+  const sendOn = page.locator('[data-testid="chat-send"]:not([disabled])');
+  await sendOn.waitFor({ timeout: 10_000 }).catch(() => undefined);
   await page.getByTestId('chat-input').press('Enter');
   const answer = page.getByTestId('message-assistant').nth(before);
   await answer.waitFor();
