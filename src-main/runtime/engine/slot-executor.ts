@@ -7,7 +7,6 @@ import type { ForwardResult, LogitsWanted } from './model-runner';
 import type { CapturedPage, DecodeOutcome, PastSource, PrefillOutcome, PrefillWork } from './protocol';
 import { PendingAdvance } from './pending-advance';
 import { RetainedPasts } from './retained-pasts';
-import { SeqSampler } from './seq-sampler';
 import { StepExecutor } from './step-executor';
 import type { SeqState } from './step-executor';
 import type { PageData } from '../pages/page-data';
@@ -74,12 +73,7 @@ export class SlotExecutor extends StepExecutor {
         (pages.length > 0
           ? KvBatch.fromPages(this.model.geometry, work.seqId, pages, pageSize, this.roomFor(work))
           : KvBatch.empty(this.model.geometry, [work.seqId]));
-      if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
-      this.seqs.set(work.seqId, {
-        sampler: new SeqSampler(work.sampler),
-        pendingTokenId: null,
-        nextCapturePage: work.captureFromPage,
-      });
+      this.seatState(work);
     }
     // A graph returning a whole present appends after the past's last column: no room allowed.
     if (this.model.kvForm === 'present') batch = batch.withoutRoom();

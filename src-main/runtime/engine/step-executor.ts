@@ -9,7 +9,7 @@ import type {
   SteppedReply,
 } from './protocol';
 import { PageBuffers } from './page-buffers';
-import type { SeqSampler } from './seq-sampler';
+import { SeqSampler } from './seq-sampler';
 
 /** Worker-side state of one seated sequence, the same on both run paths. */
 export interface SeqState {
@@ -53,6 +53,16 @@ export abstract class StepExecutor {
   protected abstract forget(seqId: string): void;
   /** Bytes of the executor's one K/V buffer, when it has one (SteppedReply.kvBytes). */
   protected abstract kvBytes(): number | undefined;
+
+  /** Seats a sequence's state from its first prefill chunk, which alone carries its sampler. */
+  protected seatState(work: PrefillWork): void {
+    if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
+    this.seqs.set(work.seqId, {
+      sampler: new SeqSampler(work.sampler),
+      pendingTokenId: null,
+      nextCapturePage: work.captureFromPage,
+    });
+  }
 
   /** A seated sequence's state; throws for a sequence the slot never seated (a protocol bug). */
   protected stateOf(seqId: string): SeqState {

@@ -3,7 +3,6 @@ import { pageBytes } from '../../model/kv-geometry';
 import type { KvGeometry } from '../../model/kv-geometry';
 import { MAX_RETAINED_PASTS } from '../protocol';
 import type { CapturedPage, DecodeOutcome, PastSource, PrefillOutcome, PrefillWork } from '../protocol';
-import { SeqSampler } from '../seq-sampler';
 import { StepExecutor } from '../step-executor';
 import type { SeqState } from '../step-executor';
 import type { PageData } from '../../pages/page-data';
@@ -54,12 +53,7 @@ export class BoundSlotExecutor extends StepExecutor {
     let pastSource: PastSource | null = null;
     if (work.cachedPages !== null || this.rowOf(work.seqId) === null) {
       pastSource = this.seat(work, pageSize);
-      if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
-      this.seqs.set(work.seqId, {
-        sampler: new SeqSampler(work.sampler),
-        pendingTokenId: null,
-        nextCapturePage: work.captureFromPage,
-      });
+      this.seatState(work);
     }
     const state = this.stateOf(work.seqId);
     const row = this.rowOf(work.seqId)!;
