@@ -1,4 +1,4 @@
-import { BYTES_PER_ELEMENT } from '../model/kv-geometry';
+import { ELEMENT_BYTES } from '../model/onnx-graph/element-types';
 import type { KvGeometry } from '../model/kv-geometry';
 
 /**
@@ -45,7 +45,7 @@ export function kvView(
   byteOffset: number,
   byteLength: number,
 ): KvArray {
-  const length = byteLength / BYTES_PER_ELEMENT[geometry.kvDtype];
+  const length = byteLength / ELEMENT_BYTES[geometry.kvDtype];
   return geometry.kvDtype === 'float16'
     ? new Uint16Array(buffer, byteOffset, length)
     : new Float32Array(buffer, byteOffset, length);
@@ -64,7 +64,7 @@ export interface KvRow {
  * column would still poison the softmax product).
  */
 function uninitializedKvArray(geometry: KvGeometry, length: number): KvArray {
-  const buffer = Buffer.allocUnsafeSlow(length * BYTES_PER_ELEMENT[geometry.kvDtype]).buffer;
+  const buffer = Buffer.allocUnsafeSlow(length * ELEMENT_BYTES[geometry.kvDtype]).buffer;
   return geometry.kvDtype === 'float16'
     ? new Uint16Array(buffer, 0, length)
     : new Float32Array(buffer, 0, length);

@@ -16,9 +16,6 @@ export interface KvGeometry {
   rows: KvRowAlignment;
 }
 
-/** Bytes per K/V element of each past/present dtype (the one size table's entries). */
-export const BYTES_PER_ELEMENT: Readonly<Record<FloatType, number>> = ELEMENT_BYTES;
-
 /** The K/V geometry of a model variant: the config's shape in the graph's K/V dtype. */
 export function kvGeometryOf(model: Pick<CatalogueModel, 'folder' | 'graph'>): KvGeometry {
   const { numLayers, numKvHeads, headDim } = model.folder.shape;
@@ -27,7 +24,7 @@ export function kvGeometryOf(model: Pick<CatalogueModel, 'folder' | 'graph'>): K
 
 /** Bytes in one context page: `pageElements` in the geometry's dtype (the unit of every K/V budget). */
 export function pageBytes(geometry: KvGeometry, pageSize: number): number {
-  return pageElements(geometry, pageSize) * BYTES_PER_ELEMENT[geometry.kvDtype];
+  return pageElements(geometry, pageSize) * ELEMENT_BYTES[geometry.kvDtype];
 }
 
 /** Elements in one context page: every layer's key and value for `pageSize` tokens. */
