@@ -3,6 +3,7 @@ import type { KeyboardEvent } from 'react';
 import type { ConversationSummary } from '../../../src-main/service/contract/chat-schemas';
 import { useSlice } from '../../store/react';
 import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { Confirm } from '../../components/Confirm';
 import { formatClock } from '../../components/format';
 import { saveTextFile } from '../../components/save-file';
 
@@ -130,27 +131,16 @@ function ExportMenu(props: { conversation: ConversationSummary; onDone(): void }
 function DeleteConfirm(props: { conversation: ConversationSummary; onDone(): void }) {
   const remove = useSlice('chat', (s) => s.deleteConversation);
   return (
-    <div
-      className="row-panel danger"
-      role="alertdialog"
-      aria-label="Delete conversation"
-      data-testid="delete-confirm"
-      onKeyDown={cancelOnEscape(props.onDone)}
+    <Confirm
+      placement="row"
+      label="Delete conversation"
+      testId="delete-confirm"
+      action="Delete"
+      actionTestId="delete-confirm-yes"
+      onConfirm={() => void remove(props.conversation.conversationId)}
+      onCancel={props.onDone}
     >
-      <span>
-        Delete “{props.conversation.title}” and its {props.conversation.numMessages} messages?
-      </span>
-      <button
-        type="button"
-        className="stop small"
-        data-testid="delete-confirm-yes"
-        onClick={() => void remove(props.conversation.conversationId)}
-      >
-        Delete
-      </button>
-      <button type="button" className="small" onClick={props.onDone} autoFocus>
-        Keep
-      </button>
-    </div>
+      Delete “{props.conversation.title}” and its {props.conversation.numMessages} messages?
+    </Confirm>
   );
 }

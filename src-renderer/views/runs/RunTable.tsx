@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { RunSummary } from '../../../src-main/service/contract/report-schemas';
-import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { Confirm } from '../../components/Confirm';
 import { ExportControl } from '../../components/ExportControl';
 import { formatClock, formatCount } from '../../components/format';
 import { RunName } from './RunName';
@@ -90,26 +90,17 @@ function DeleteRun(props: { run: RunSummary; onDelete(): Promise<string | null> 
       </button>
     );
   return (
-    <span
-      className="confirm"
-      role="alertdialog"
-      aria-label="Confirm delete"
-      data-testid="run-delete-confirm"
-      onKeyDown={cancelOnEscape(() => setAsking(false))}
+    <Confirm
+      placement="inline"
+      label="Confirm delete"
+      testId="run-delete-confirm"
+      action="Delete"
+      actionTestId="run-delete-confirmed"
+      onConfirm={() => void props.onDelete().then(setProblem)}
+      onCancel={() => setAsking(false)}
+      after={problem && <span className="notice error">{problem}</span>}
     >
-      Delete this run and its {formatCount(props.run.numRequests)} requests from the history?{' '}
-      <button
-        type="button"
-        className="danger small"
-        data-testid="run-delete-confirmed"
-        onClick={() => void props.onDelete().then(setProblem)}
-      >
-        Delete
-      </button>{' '}
-      <button type="button" className="quiet small" onClick={() => setAsking(false)} autoFocus>
-        Keep
-      </button>
-      {problem && <span className="notice error">{problem}</span>}
-    </span>
+      Delete this run and its {formatCount(props.run.numRequests)} requests from the history?
+    </Confirm>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { Confirm } from '../../components/Confirm';
 import { formatBytes } from '../../components/format';
 import { useSlice } from '../../store/react';
 import { clearedSentence, clearSentence, fileNameOf } from './conversion-cache-words';
@@ -42,26 +42,17 @@ export function ConversionCachePanel() {
         ))}
       </ul>
       {isConfirming ? (
-        <div
-          className="row-panel danger"
-          role="alertdialog"
-          aria-label="Clear cache"
-          data-testid="clear-cache-confirm"
-          onKeyDown={cancelOnEscape(() => setConfirming(false))}
+        <Confirm
+          placement="row"
+          label="Clear cache"
+          testId="clear-cache-confirm"
+          action="Clear cache"
+          actionTestId="clear-cache-yes"
+          onConfirm={() => void onClear()}
+          onCancel={() => setConfirming(false)}
         >
-          <span>{clearSentence(cache)}</span>
-          <button
-            type="button"
-            className="stop small"
-            data-testid="clear-cache-yes"
-            onClick={() => void onClear()}
-          >
-            Clear cache
-          </button>
-          <button type="button" className="small" onClick={() => setConfirming(false)} autoFocus>
-            Keep
-          </button>
-        </div>
+          {clearSentence(cache)}
+        </Confirm>
       ) : (
         <p className="actions">
           <button
