@@ -21,6 +21,18 @@ export interface CompareColumn {
   diff?: { value(row: CompareRow): number | null; better: Better; kind: 'ms' | 'share' | 'rate' };
 }
 
+/** How a figure of one kind is written: a wait in ms, a share as a percentage. */
+const FORMAT_OF = { ms: formatMs, share: formatShare } as const;
+
+/** A figure that is one number of the row, written as its kind is, where a smaller value is better. */
+function lowerIsBetter(
+  names: Pick<CompareColumn, 'id' | 'expert' | 'simple'>,
+  kind: keyof typeof FORMAT_OF,
+  value: (row: CompareRow) => number | null,
+): CompareColumn {
+  return { ...names, text: (r) => FORMAT_OF[kind](value(r)), diff: { value, better: 'lower', kind } };
+}
+
 /** Every figure of a workload block, in the table's order (one declaration for both modes). */
 export const COMPARE_COLUMNS: readonly CompareColumn[] = [
   { id: 'requests', expert: 'requests', simple: 'answers', text: (r) => formatCount(r.numRequests) },
@@ -34,27 +46,21 @@ export const COMPARE_COLUMNS: readonly CompareColumn[] = [
         : `${r.outputTokensPerS.toFixed(1)} tok/s · ${r.requestsPerS?.toFixed(2) ?? '–'} req/s`,
     diff: { value: (r) => r.outputTokensPerS, better: 'higher', kind: 'rate' },
   },
-  {
-    id: 'ttft-p50',
-    expert: 'TTFT p50',
-    simple: 'first word, typical',
-    text: (r) => formatMs(r.p50TtftMs),
-    diff: { value: (r) => r.p50TtftMs, better: 'lower', kind: 'ms' },
-  },
-  {
-    id: 'ttft-p95',
-    expert: 'TTFT p95',
-    simple: 'first word, 95 in 100 within',
-    text: (r) => formatMs(r.p95TtftMs),
-    diff: { value: (r) => r.p95TtftMs, better: 'lower', kind: 'ms' },
-  },
-  {
-    id: 'itl-p95',
-    expert: 'ITL p95',
-    simple: 'between two words, 95 in 100 within',
-    text: (r) => formatMs(r.p95ItlMs),
-    diff: { value: (r) => r.p95ItlMs, better: 'lower', kind: 'ms' },
-  },
+  lowerIsBetter(
+    { id: 'ttft-p50', expert: 'TTFT p50', simple: 'first word, typical' },
+    'ms',
+    (r) => r.p50TtftMs,
+  ),
+  lowerIsBetter(
+    { id: 'ttft-p95', expert: 'TTFT p95', simple: 'first word, 95 in 100 within' },
+    'ms',
+    (r) => r.p95TtftMs,
+  ),
+  lowerIsBetter(
+    { id: 'itl-p95', expert: 'ITL p95', simple: 'between two words, 95 in 100 within' },
+    'ms',
+    (r) => r.p95ItlMs,
+  ),
   {
     id: 'goodput',
     expert: 'goodput',
@@ -63,20 +69,16 @@ export const COMPARE_COLUMNS: readonly CompareColumn[] = [
       r.goodShare === null ? '–' : `${formatShare(r.goodShare)} · ${r.goodPerS?.toFixed(2) ?? '–'}/s`,
     diff: { value: (r) => r.goodShare, better: 'higher', kind: 'share' },
   },
-  {
-    id: 'missed-ttft',
-    expert: 'missed TTFT SLO',
-    simple: 'first word later than your limit',
-    text: (r) => formatShare(r.missedTtftSloShare),
-    diff: { value: (r) => r.missedTtftSloShare, better: 'lower', kind: 'share' },
-  },
-  {
-    id: 'failed',
-    expert: 'failed or rejected',
-    simple: 'failed or turned away',
-    text: (r) => formatShare(r.failedOrRejectedShare),
-    diff: { value: (r) => r.failedOrRejectedShare, better: 'lower', kind: 'share' },
-  },
+  lowerIsBetter(
+    { id: 'missed-ttft', expert: 'missed TTFT SLO', simple: 'first word later than your limit' },
+    'share',
+    (r) => r.missedTtftSloShare,
+  ),
+  lowerIsBetter(
+    { id: 'failed', expert: 'failed or rejected', simple: 'failed or turned away' },
+    'share',
+    (r) => r.failedOrRejectedShare,
+  ),
 ];
 
 /** Within this share of each other two values count as the same (noise, not a change). */
