@@ -12,17 +12,17 @@ type SaveStatus = { tone: 'info' | 'error'; text: string; title?: string } | nul
  * app each opens the save dialog and the main process streams the file to the chosen path.
  */
 export function ExportControl(props: { runId: string | null; label?: string }) {
-  const { bridge } = useStores();
+  const { runs } = useStores();
   const [status, setStatus] = useState<SaveStatus>(null);
   // One dialog at a time: a second click while one is open would stack another.
   const [isSaving, setIsSaving] = useState(false);
   const what = props.runId ?? 'live';
   const save = async (format: ExportFormat) => {
     setIsSaving(true);
-    const result = await bridge.call('runs.saveExport', { runId: props.runId, format });
+    const result = await runs.getState().saveExport(props.runId, format);
     setIsSaving(false);
-    if (!result.ok) return setStatus({ tone: 'error', text: result.error.message });
-    const { filePath, numRows } = result.value;
+    if (typeof result === 'string') return setStatus({ tone: 'error', text: result });
+    const { filePath, numRows } = result;
     if (filePath === null) return setStatus(null);
     const name = filePath.split(/[\\/]/).at(-1) ?? filePath;
     setStatus({ tone: 'info', text: `saved ${numRows} requests to ${name}`, title: filePath });
@@ -32,7 +32,7 @@ export function ExportControl(props: { runId: string | null; label?: string }) {
       {props.label && <span className="muted">{props.label}</span>}
       {EXPORT_FORMATS.map((format) => {
         const type = EXPORT_FILE_TYPES[format];
-        const href = bridge.exportUrl(format, props.runId);
+        const href = runs.getState().exportUrl(format, props.runId);
         const testId = `export-${format}-${what}`;
         return href ? (
           <a key={format} className="button" href={href} download title={type.summary} data-testid={testId}>

@@ -1,15 +1,27 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { Bridge } from '../bridge/bridge';
+import type { ApiState } from './api-store';
+import { createApiStore } from './api-store';
 import type { BenchState } from './bench-store';
 import { createBenchStore } from './bench-store';
 import type { ChatState } from './chat-store';
 import { createChatStore } from './chat-store';
 import { interruptActiveAnswer } from './chat-send';
 import { loadPreferences } from './preferences';
+import type { HubState } from './hub-store';
+import { createHubStore } from './hub-store';
 import type { LiveState } from './live-store';
 import { createLiveStore, LIVE_LIMITS } from './live-store';
+import type { ModelSourcesState } from './model-sources-store';
+import { createModelSourcesStore } from './model-sources-store';
+import type { RunsState } from './runs-store';
+import { createRunsStore } from './runs-store';
+import type { SettingsEditState } from './settings-store';
+import { createSettingsStore } from './settings-store';
 import type { SlotsState } from './slots-store';
 import { createSlotsStore } from './slots-store';
+import type { TracesState } from './traces-store';
+import { createTracesStore } from './traces-store';
 import type { UiState } from './ui-store';
 import { createUiStore } from './ui-store';
 
@@ -21,6 +33,12 @@ export interface Stores {
   live: StoreApi<LiveState>;
   slots: StoreApi<SlotsState>;
   bench: StoreApi<BenchState>;
+  runs: StoreApi<RunsState>;
+  traces: StoreApi<TracesState>;
+  settings: StoreApi<SettingsEditState>;
+  api: StoreApi<ApiState>;
+  hub: StoreApi<HubState>;
+  modelSources: StoreApi<ModelSourcesState>;
   /** Stops listening to the bridge. */
   dispose(): void;
 }
@@ -43,6 +61,7 @@ export function createStores(bridge: Bridge): Stores {
   });
   const slots = createSlotsStore(bridge);
   const bench = createBenchStore(bridge);
+  const runs = createRunsStore(bridge);
   const unsubscribe = bridge.subscribe((events, receivedAt) => {
     // The window takes a batch's timelines first: an answer finished in it reports its client
     // figures next, into its timeline there.
@@ -52,6 +71,7 @@ export function createStores(bridge: Bridge): Stores {
     ui.getState().onEvents(events);
     slots.getState().onEvents(events);
     bench.getState().onEvents(events);
+    runs.getState().onEvents(events);
     const load = events.flatMap((e) => (e.name === 'engine.stats' ? [e.payload] : []));
     if (load.length > 0) live.getState().addLoad(load);
     const status = events.findLast((e) => e.name === 'app.status');
@@ -71,7 +91,21 @@ export function createStores(bridge: Bridge): Stores {
     interruptedIn = null;
     void resync(stores, reopen);
   });
-  const stores: Stores = { bridge, ui, chat, live, slots, bench, dispose: () => (unsubscribe(), unwatch()) };
+  const stores: Stores = {
+    bridge,
+    ui,
+    chat,
+    live,
+    slots,
+    bench,
+    runs,
+    traces: createTracesStore(bridge),
+    settings: createSettingsStore(bridge),
+    api: createApiStore(bridge),
+    hub: createHubStore(bridge),
+    modelSources: createModelSourcesStore(bridge, slots),
+    dispose: () => (unsubscribe(), unwatch()),
+  };
   return stores;
 }
 

@@ -25,6 +25,13 @@ export interface SlotsState {
   error: string | null;
   refresh(): Promise<void>;
   refreshPages(): Promise<void>;
+  /** Re-reads the context page totals alone (Settings shows the disk tier's). */
+  refreshPageStats(): Promise<void>;
+  /**
+   * Removes the remembered context kept on disk, one model's (by id) or every model's (null),
+   * then re-reads the totals; resolves with the number of pages removed, or the error message.
+   */
+  forgetPages(modelId: string | null): Promise<number | string>;
   prefetch(modelId: string): Promise<void>;
   evict(slotId: string): Promise<void>;
   keep(slotId: string, keepAlive: KeepAlive): Promise<void>;
@@ -92,6 +99,15 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
         if (pages.ok) set({ pages: pages.value });
         if (events.ok) set({ events: events.value });
         if (cache.ok) set({ conversionCache: cache.value });
+      },
+      async refreshPageStats() {
+        const pages = await bridge.call('pages.stats', {});
+        if (pages.ok) set({ pages: pages.value });
+      },
+      async forgetPages(modelId) {
+        const result = await bridge.call('pages.forget', modelId === null ? {} : { modelId });
+        await get().refreshPageStats();
+        return result.ok ? result.value.numPages : result.error.message;
       },
       async clearConversionCache() {
         const result = await bridge.call('models.clearConversionCache', {});

@@ -75,14 +75,11 @@ export function ModelsFolderLine(props: { children?: ReactNode }) {
 
 /** Open the folder (the desktop app can), or copy its path (a browser cannot open folders). */
 function FolderAction(props: { host: 'electron' | 'headless'; path: string }) {
-  const { bridge } = useStores();
+  const { modelSources } = useStores();
   const [problem, setProblem] = useState<string | null>(null);
   if (props.host === 'headless')
     return <CopyButton label="Copy path" testId="models-folder-copy" text={() => props.path} />;
-  const open = async () => {
-    const result = await bridge.call('app.openModelsFolder', {});
-    setProblem(result.ok ? null : result.error.message);
-  };
+  const open = async () => setProblem(await modelSources.getState().openModelsFolder());
   return (
     <>
       <button type="button" data-testid="models-folder-open" onClick={() => void open()}>

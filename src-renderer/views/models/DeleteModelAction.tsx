@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { ModelRemoval } from '../../../src-main/service/contract/hub-schemas';
 import type { ModelEntry } from '../../../src-main/service/contract/schemas';
-import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { Confirm } from '../../components/Confirm';
 import { formatBytes } from '../../components/format';
-import { useSlice, useStores } from '../../store/react';
+import { useStores } from '../../store/react';
 
 /**
  * "Delete from disk" for a model in the models folder: asks the service what it would remove
@@ -12,21 +12,18 @@ import { useSlice, useStores } from '../../store/react';
  * offers nothing to delete.
  */
 export function DeleteModelAction(props: { model: ModelEntry }) {
-  const { bridge } = useStores();
-  const refresh = useSlice('slots', (s) => s.refresh);
+  const { modelSources } = useStores();
   const [removal, setRemoval] = useState<ModelRemoval | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   if (props.model.source !== 'models-folder') return null;
   const ask = async () => {
-    const result = await bridge.call('models.removal', { modelId: props.model.modelId });
-    setProblem(result.ok ? result.value.refusal : result.error.message);
-    setRemoval(result.ok && result.value.refusal === null ? result.value : null);
+    const answer = await modelSources.getState().askRemoval(props.model.modelId);
+    setProblem(answer.problem);
+    setRemoval(answer.removal);
   };
   const confirm = async () => {
-    const result = await bridge.call('models.delete', { modelId: props.model.modelId });
     setRemoval(null);
-    setProblem(result.ok ? null : result.error.message);
-    await refresh();
+    setProblem(await modelSources.getState().deleteModel(props.model.modelId));
   };
   if (!removal)
     return (
@@ -42,28 +39,19 @@ export function DeleteModelAction(props: { model: ModelEntry }) {
       </span>
     );
   return (
-    <span
-      className="confirm"
-      role="alertdialog"
-      aria-label="Confirm delete"
-      data-testid="model-delete-confirm"
-      onKeyDown={cancelOnEscape(() => setRemoval(null))}
+    <Confirm
+      placement="inline"
+      label="Confirm delete"
+      testId="model-delete-confirm"
+      action="Delete"
+      actionTestId="model-delete-confirmed"
+      actionTitle={removal.paths.join('\n')}
+      onConfirm={() => void confirm()}
+      onCancel={() => setRemoval(null)}
     >
       Delete {removal.paths.map((p) => fileNameOf(p)).join(', ')} ({formatBytes(removal.numBytes)}) from disk?
-      It cannot be undone.{' '}
-      <button
-        type="button"
-        className="danger small"
-        data-testid="model-delete-confirmed"
-        title={removal.paths.join('\n')}
-        onClick={() => void confirm()}
-      >
-        Delete
-      </button>{' '}
-      <button type="button" className="quiet small" onClick={() => setRemoval(null)} autoFocus>
-        Keep
-      </button>
-    </span>
+      It cannot be undone.
+    </Confirm>
   );
 }
 

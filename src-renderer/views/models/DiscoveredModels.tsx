@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { DiscoveryState } from '../../../src-main/service/contract/model-schemas';
 import { isDiscoveredSource } from '../../../src-main/runtime/model/model-sources';
 import { Notice } from '../../components/Panel';
@@ -18,23 +18,12 @@ const PLACE_WORDS: Record<DiscoveryState['places'][number]['state'], string> = {
  * place says what it held, or why it could not be read.
  */
 export function DiscoveredModels() {
-  const { bridge } = useStores();
-  const refreshModels = useSlice('slots', (s) => s.refresh);
+  const { modelSources } = useStores();
   const found = useSlice('slots', (s) => s.models).filter((m) => isDiscoveredSource(m.source));
-  const [state, setState] = useState<DiscoveryState | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    const result = await bridge.call('models.discovery', {});
-    if (result.ok) setState(result.value);
-    else setProblem(result.error.message);
-  }, [bridge]);
-  useEffect(() => void load(), [load]);
-  const toggle = async (isEnabled: boolean) => {
-    const result = await bridge.call('models.setDiscovery', { isEnabled });
-    setProblem(result.ok ? null : result.error.message);
-    if (result.ok) setState(result.value);
-    await refreshModels();
-  };
+  const state = useSlice('modelSources', (s) => s.discovery);
+  const problem = useSlice('modelSources', (s) => s.discoveryProblem);
+  useEffect(() => void modelSources.getState().openDiscovery(), [modelSources]);
+  const toggle = (isEnabled: boolean) => modelSources.getState().setDiscovery(isEnabled);
   return (
     <section className="discovered" data-testid="discovered-models">
       <h3>Already on this machine</h3>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { HubChoice, HubDownload, HubRepo } from '../../../src-main/service/contract/hub-schemas';
 import { formatBytes } from '../../components/format';
@@ -28,29 +28,18 @@ const STATE_WORDS: Record<HubDownload['state'], string> = {
  * lists the model once it is whole.
  */
 export function HubDownloads() {
-  const { bridge } = useStores();
+  const { hub } = useStores();
   const downloads = useSlice('slots', (s) => s.downloads);
   const [text, setText] = useState('');
-  const [repo, setRepo] = useState<HubRepo | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [isLooking, setLooking] = useState(false);
+  const repo = useSlice('hub', (s) => s.repo);
+  const problem = useSlice('hub', (s) => s.problem);
+  const isLooking = useSlice('hub', (s) => s.isLooking);
+  useEffect(() => hub.getState().open(), [hub]);
   const look = async (event: FormEvent) => {
     event.preventDefault();
-    setLooking(true);
-    const result = await bridge.call('hub.files', { repo: text });
-    setLooking(false);
-    setRepo(result.ok ? result.value : null);
-    setProblem(result.ok ? null : result.error.message);
+    await hub.getState().look(text);
   };
-  const start = async (choice: HubChoice) => {
-    if (!repo) return;
-    const result = await bridge.call('hub.download', {
-      repo: repo.repo,
-      revision: repo.revision,
-      filePath: choice.filePath,
-    });
-    setProblem(result.ok ? null : result.error.message);
-  };
+  const start = (choice: HubChoice) => hub.getState().start(choice);
   return (
     <section className="hub-downloads" data-testid="hub-downloads">
       <h3>Get one from Hugging Face</h3>
@@ -162,17 +151,10 @@ function HubChoices(props: {
 
 /** One download: its progress, its state in words (and why it failed), and Cancel while it runs. */
 function DownloadLine(props: { download: HubDownload }) {
-  const { bridge } = useStores();
+  const { hub } = useStores();
   const [problem, setProblem] = useState<string | null>(null);
   const d = props.download;
-  const resume = async () => {
-    const result = await bridge.call('hub.download', {
-      repo: d.repo,
-      revision: d.revision,
-      filePath: d.filePath,
-    });
-    setProblem(result.ok ? null : result.error.message);
-  };
+  const resume = async () => setProblem(await hub.getState().resume(d));
   const isActive = d.state === 'downloading' || d.state === 'verifying';
   const checked =
     d.state === 'done' ? (d.isVerified ? ' · checksum checked' : ' · the hub gave no checksum to check') : '';
@@ -197,7 +179,7 @@ function DownloadLine(props: { download: HubDownload }) {
           type="button"
           className="quiet small"
           data-testid="hub-cancel"
-          onClick={() => void bridge.call('hub.cancel', { downloadId: d.downloadId })}
+          onClick={() => void hub.getState().cancel(d.downloadId)}
         >
           Cancel
         </button>

@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { RunComparison, RunSummary } from '../../../src-main/service/contract/report-schemas';
+import { useEffect, useState } from 'react';
 import { useSlice, useStores } from '../../store/react';
 import { CompareChart } from './CompareChart';
 import { CompareTable } from './CompareTable';
@@ -14,49 +13,26 @@ import { Notice, Panel } from '../../components/Panel';
  * their workloads (seed 002). An experiment's arms arrive picked and compared.
  */
 export function RunsView() {
-  const { bridge } = useStores();
+  const { runs: store } = useStores();
   const slo = useSlice('live', (s) => s.slo);
   const runsToCompare = useSlice('ui', (s) => s.runsToCompare);
-  const [runs, setRuns] = useState<RunSummary[]>([]);
+  const runs = useSlice('runs', (s) => s.runs);
+  const comparison = useSlice('runs', (s) => s.comparison);
+  const error = useSlice('runs', (s) => s.error);
   const [picked, setPicked] = useState<string[]>(runsToCompare);
-  const [comparison, setComparison] = useState<RunComparison | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    const result = await bridge.call('runs.list', {});
-    if (result.ok) setRuns(result.value);
-    else setError(result.error.message);
-  }, [bridge]);
-  const compare = useCallback(
-    async (runIds: string[]) => {
-      if (runIds.length < 2 || !slo) return;
-      const result = await bridge.call('runs.compare', { runIds, slo });
-      setError(result.ok ? null : result.error.message);
-      setComparison(result.ok ? result.value : null);
-    },
-    [bridge, slo],
-  );
-  // A bench that finishes files a run: the list reloads then, not only when the view opens.
-  const numDone = useSlice('bench', (s) => s.benches.filter((b) => b.isDone).length);
-  useEffect(() => void load(), [load, numDone]);
+  // A bench that finishes files a run: the store lists the runs again then, not only here.
+  useEffect(() => void store.getState().open(), [store]);
   const actions: RunActions = {
-    rename: async (runId, name) => {
-      const result = await bridge.call('runs.rename', { runId, name });
-      await load();
-      return result.ok ? null : result.error.message;
-    },
+    rename: (runId, name) => store.getState().rename(runId, name),
     remove: async (runId) => {
-      const result = await bridge.call('runs.delete', { runId });
-      if (result.ok) {
-        setPicked((ids) => ids.filter((id) => id !== runId));
-        if (comparison?.configurations.some((c) => c.runIds.includes(runId))) setComparison(null);
-      }
-      await load();
-      return result.ok ? null : result.error.message;
+      const problem = await store.getState().remove(runId);
+      if (problem === null) setPicked((ids) => ids.filter((id) => id !== runId));
+      return problem;
     },
   };
   useEffect(() => {
-    if (runsToCompare.length >= 2) void compare(runsToCompare);
-  }, [runsToCompare, compare]);
+    if (runsToCompare.length >= 2) void store.getState().compare(runsToCompare, slo);
+  }, [runsToCompare, slo, store]);
   // The results sit above the list the Compare button is under: bring them into view.
   useEffect(() => {
     if (comparison) document.querySelector('[data-testid="compared"]')?.scrollIntoView({ block: 'start' });
@@ -88,7 +64,7 @@ export function RunsView() {
           className="primary"
           data-testid="runs-compare"
           disabled={picked.length < 2}
-          onClick={() => void compare(picked)}
+          onClick={() => void store.getState().compare(picked, slo)}
         >
           Compare {picked.length > 1 ? picked.length : ''} runs
         </button>

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { ApiStatus } from '../../../src-main/service/contract/methods';
-import { useStores } from '../../store/react';
+import { useEffect, useState } from 'react';
+import { useSlice, useStores } from '../../store/react';
 import { Notice } from '../../components/Panel';
 
 /**
@@ -8,32 +7,18 @@ import { Notice } from '../../components/Panel';
  * it on, off by default, optionally with a bearer key.
  */
 export function ApiPanel() {
-  const { bridge } = useStores();
-  const [status, setStatus] = useState<ApiStatus | null>(null);
+  const { api } = useStores();
+  const status = useSlice('api', (s) => s.status);
+  const error = useSlice('api', (s) => s.error);
   const [apiKey, setApiKey] = useState('');
   const [port, setPort] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    const result = await bridge.call('api.status', {});
-    if (result.ok) setStatus(result.value);
-    else setError(result.error.message);
-  }, [bridge]);
-  useEffect(() => void load(), [load]);
+  useEffect(() => void api.getState().open(), [api]);
   const toggle = async () => {
     if (!status) return;
     // Exposing the model to other programs moves only on a real click, never from a script;
     // the desktop app then asks once more in a native dialog.
     if (!status.isEnabled && !navigator.userActivation.isActive) return;
-    const portNumber = Number(port);
-    if (port.trim() !== '' && !(Number.isInteger(portNumber) && portNumber >= 0 && portNumber <= 65_535))
-      return setError('The port takes a whole number from 0 to 65,535 (0 or empty: any free port).');
-    const result = await bridge.call('api.setEnabled', {
-      isEnabled: !status.isEnabled,
-      apiKey: apiKey.trim() || null,
-      ...(port.trim() === '' ? {} : { port: portNumber }),
-    });
-    setError(result.ok ? null : result.error.message);
-    if (result.ok) setStatus(result.value);
+    await api.getState().toggle(port, apiKey);
   };
   if (!status)
     return error ? <Notice tone="error">{error}</Notice> : <p className="muted">Loading API status…</p>;

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { ModelEntry, PageStats } from '../../../src-main/service/contract/schemas';
-import { useStores } from '../../store/react';
-import { cancelOnEscape } from '../../components/cancel-on-escape';
+import { useEffect, useState } from 'react';
+import type { PageStats } from '../../../src-main/service/contract/schemas';
+import { useSlice, useStores } from '../../store/react';
+import { Confirm } from '../../components/Confirm';
 import { formatBytes, formatCount } from '../../components/format';
 import { Notice } from '../../components/Panel';
 
@@ -19,31 +19,24 @@ const STATE_WORDS: Record<PageStats['disk']['state'], string> = {
  * or all, which removes the files and their index rows after a confirmation (Escape keeps them).
  */
 export function RememberedContextPanel() {
-  const { bridge } = useStores();
-  const [disk, setDisk] = useState<PageStats['disk'] | null>(null);
-  const [models, setModels] = useState<ModelEntry[]>([]);
+  const { slots } = useStores();
+  const disk = useSlice('slots', (s) => s.pages?.disk ?? null);
+  const models = useSlice('slots', (s) => s.models);
   const [modelId, setModelId] = useState('');
   const [note, setNote] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
   // The model whose pages a confirmation is asking about ('' for every model), or none asked.
   const [asking, setAsking] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    const [pages, listed] = await Promise.all([
-      bridge.call('pages.stats', {}),
-      bridge.call('models.list', {}),
-    ]);
-    if (pages.ok) setDisk(pages.value.disk);
-    if (listed.ok) setModels(listed.value);
-  }, [bridge]);
-  useEffect(() => void load(), [load]);
-  const forget = async (which: string | undefined) => {
+  useEffect(() => {
+    void Promise.all([slots.getState().refreshPageStats(), slots.getState().refresh()]);
+  }, [slots]);
+  const forget = async (which: string | null) => {
     setAsking(null);
-    const result = await bridge.call('pages.forget', which ? { modelId: which } : {});
+    const result = await slots.getState().forgetPages(which);
     setNote(
-      result.ok
-        ? { tone: 'info', text: `Forgot ${formatCount(result.value.numPages)} remembered context page(s).` }
-        : { tone: 'error', text: result.error.message },
+      typeof result === 'number'
+        ? { tone: 'info', text: `Forgot ${formatCount(result)} remembered context page(s).` }
+        : { tone: 'error', text: result },
     );
-    await load();
   };
   if (!disk) return <p className="muted">Loading remembered context…</p>;
   return (
@@ -70,32 +63,19 @@ export function RememberedContextPanel() {
         </button>
       </p>
       {asking !== null && (
-        <div
-          className="row-panel danger"
-          role="alertdialog"
-          aria-label="Forget remembered context"
-          data-testid="forget-confirm"
-          onKeyDown={cancelOnEscape(() => setAsking(null))}
+        <Confirm
+          placement="row"
+          label="Forget remembered context"
+          testId="forget-confirm"
+          action="Forget"
+          actionTestId="forget-confirm-yes"
+          onConfirm={() => void forget(asking === '' ? null : asking)}
+          onCancel={() => setAsking(null)}
         >
-          <span>
-            Forget the remembered context of{' '}
-            {asking === ''
-              ? 'every model'
-              : (models.find((m) => m.modelId === asking)?.displayName ?? asking)}
-            ? A long conversation then reads its whole prompt again on its first answer after a restart.
-          </span>
-          <button
-            type="button"
-            className="stop small"
-            data-testid="forget-confirm-yes"
-            onClick={() => void forget(asking === '' ? undefined : asking)}
-          >
-            Forget
-          </button>
-          <button type="button" className="small" onClick={() => setAsking(null)} autoFocus>
-            Keep
-          </button>
-        </div>
+          Forget the remembered context of{' '}
+          {asking === '' ? 'every model' : (models.find((m) => m.modelId === asking)?.displayName ?? asking)}?
+          A long conversation then reads its whole prompt again on its first answer after a restart.
+        </Confirm>
       )}
       {note && <Notice tone={note.tone}>{note.text}</Notice>}
     </div>

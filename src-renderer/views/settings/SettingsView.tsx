@@ -1,9 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings/declaration';
-import type {
-  AppliedSettingsPayload,
-  SettingsState,
-} from '../../../src-main/service/contract/settings-schemas';
+import type { AppliedSettingsPayload } from '../../../src-main/service/contract/settings-schemas';
 import { useSlice, useStores } from '../../store/react';
 import { Notice, Panel } from '../../components/Panel';
 import { ModelsFolderLine } from '../models/AddModelPanel';
@@ -11,8 +8,7 @@ import { ApiPanel } from './ApiPanel';
 import { RememberedContextPanel } from './RememberedContextPanel';
 import { AppearancePanel } from './AppearancePanel';
 import { SettingControl } from './SettingControl';
-import { costOf, draftOf, formatSetting, patchOf } from './settings-draft';
-import type { SettingsDraft } from './settings-draft';
+import { costOf, draftOf, formatSetting, patchOf } from '../../store/settings-draft';
 
 /** When a setting takes effect, completing "Default: …; ". */
 const REACH_WORDS = {
@@ -27,39 +23,25 @@ const REACH_WORDS = {
  * what applying the change costs right now. Only what the service applied is reported applied.
  */
 export function SettingsView() {
-  const { bridge } = useStores();
+  const { settings } = useStores();
   const isExpert = useSlice('ui', (s) => s.preferences.viewMode === 'expert');
   // The provider probe answers once per start, often after Settings opened: its pushed answer wins.
   const checkedProviders = useSlice('ui', (s) => s.checkedProviders);
-  const [state, setState] = useState<SettingsState | null>(null);
-  const [draft, setDraft] = useState<SettingsDraft | null>(null);
-  const [applied, setApplied] = useState<AppliedSettingsPayload | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
-  const load = useCallback(async () => {
-    const result = await bridge.call('settings.get', {});
-    if (!result.ok) return setError(result.error.message);
-    setState(result.value);
-    setDraft((d) => d ?? draftOf(result.value.settings));
-  }, [bridge]);
-  useEffect(() => void load(), [load]);
+  const {
+    current: state,
+    draft,
+    applied,
+    error,
+    isApplying: isBusy,
+    setDraft,
+  } = useSlice('settings', (s) => s);
+  useEffect(() => void settings.getState().open(), [settings]);
   const { patch, errors } =
     state && draft ? patchOf(draft, state.settings) : { patch: {}, errors: {} as Record<string, string> };
   const cost = state ? costOf(state, patch) : { level: null, lines: [] };
   const hasErrors = Object.keys(errors).length > 0;
   const isBlocked = cost.level === 'slots' && state?.busyReason !== null;
-  const apply = async () => {
-    setIsBusy(true);
-    setApplied(null);
-    const result = await bridge.call('settings.apply', { patch });
-    setIsBusy(false);
-    setError(result.ok ? null : result.error.message);
-    if (result.ok) {
-      setApplied(result.value);
-      setDraft(draftOf(result.value.settings));
-    }
-    await load();
-  };
+  const apply = () => settings.getState().apply(patch);
   return (
     <div className="settings-view">
       <AppearancePanel />

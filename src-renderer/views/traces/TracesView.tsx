@@ -1,7 +1,7 @@
-import { useState } from 'react';
-import type { MethodOutput } from '../../../src-main/service/contract/methods';
+import { useEffect, useState } from 'react';
 import { TRACE_EXAMPLE_LINE } from '../../../src-main/telemetry/trace/trace-example';
-import { useStores } from '../../store/react';
+import { useSlice, useStores } from '../../store/react';
+import type { PickedTrace, TraceImport } from '../../store/traces-store';
 import { ReportSummary } from '../dashboard/ReportSummary';
 import { asLatencyReport } from './as-report';
 import { TraceDropZone } from './TraceDropZone';
@@ -9,34 +9,20 @@ import { TracePhasesPanel } from './TracePhasesPanel';
 import { CopyButton } from '../../components/CopyButton';
 import { Notice, Panel } from '../../components/Panel';
 
-type ImportResult = MethodOutput<'traces.import'> & { fileName: string; wasStrict: boolean };
-
-/** The file last picked, kept so a refused import can take its good lines without picking it again. */
-interface PickedFile {
-  fileName: string;
-  text: string;
-}
-
 /**
  * Traces: what a trace looks like (an example line to copy), import one, see each rejected
  * line with its reason and, when a strict import refused the file, import its good lines in
  * place; then the report.
  */
 export function TracesView() {
-  const { bridge } = useStores();
+  const { traces } = useStores();
   const [skipBadLines, setSkipBadLines] = useState(false);
-  const [isBusy, setIsBusy] = useState(false);
-  const [picked, setPicked] = useState<PickedFile | null>(null);
-  const [result, setResult] = useState<ImportResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (file: PickedFile, isSkipping: boolean) => {
-    setPicked(file);
-    setIsBusy(true);
-    const answer = await bridge.call('traces.import', { ...file, skipBadLines: isSkipping });
-    setIsBusy(false);
-    setError(answer.ok ? null : answer.error.message);
-    setResult(answer.ok ? { ...answer.value, fileName: file.fileName, wasStrict: !isSkipping } : null);
-  };
+  const isBusy = useSlice('traces', (s) => s.isImporting);
+  const picked = useSlice('traces', (s) => s.picked);
+  const result = useSlice('traces', (s) => s.result);
+  const error = useSlice('traces', (s) => s.error);
+  useEffect(() => traces.getState().open(), [traces]);
+  const run = (file: PickedTrace, isSkipping: boolean) => traces.getState().importTrace(file, isSkipping);
   const report = asLatencyReport(result?.report ?? null);
   return (
     <div className="traces-view">
@@ -91,7 +77,7 @@ function TraceFormat() {
   );
 }
 
-function ImportSummary(props: { result: ImportResult; isBusy: boolean; onImportGood: (() => void) | null }) {
+function ImportSummary(props: { result: TraceImport; isBusy: boolean; onImportGood: (() => void) | null }) {
   const r = props.result;
   const numGood = r.numLines - r.numRejected;
   const isRefused = r.wasStrict && r.numRejected > 0 && r.numImported === 0;

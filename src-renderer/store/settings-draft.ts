@@ -1,10 +1,10 @@
-import { APPLY_COSTS, applyLevelOf } from '../../../src-main/runtime/settings/changes';
-import { settingProblem } from '../../../src-main/runtime/settings/controls';
-import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings/declaration';
-import { parseSettingValue } from '../../../src-main/runtime/settings/flags';
-import type { ApplyLevel, SettingKey } from '../../../src-main/runtime/settings/declaration';
-import type { RuntimeSettings, SettingsPatch } from '../../../src-main/runtime/settings/schema';
-import type { SettingsState } from '../../../src-main/service/contract/settings-schemas';
+import { APPLY_COSTS, applyLevelOf } from '../../src-main/runtime/settings/changes';
+import { settingProblem } from '../../src-main/runtime/settings/controls';
+import { SETTING_KEYS, SETTINGS } from '../../src-main/runtime/settings/declaration';
+import { parseSettingValue } from '../../src-main/runtime/settings/flags';
+import type { ApplyLevel, SettingKey } from '../../src-main/runtime/settings/declaration';
+import type { RuntimeSettings, SettingsPatch } from '../../src-main/runtime/settings/schema';
+import type { SettingsState } from '../../src-main/service/contract/settings-schemas';
 
 /** What the form holds: each setting as text, written the way its command-line flag reads it. */
 export type SettingsDraft = Record<SettingKey, string>;
