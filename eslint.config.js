@@ -79,6 +79,21 @@ export default tseslint.config(
       ],
     },
   },
+  // Renderer views hold no server state: the stores (src-renderer/store/) call the Bridge and
+  // keep what it answers, testable without React; a view subscribes and calls their actions.
+  {
+    files: ['src-renderer/views/**', 'src-renderer/components/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Identifier[name='bridge']", message: 'call the service through a store action' },
+        {
+          selector: 'ImportDeclaration[source.value=/\\/bridge\\//]',
+          message: 'only the stores use the Bridge',
+        },
+      ],
+    },
+  },
   {
     files: [
       'src-main/host/electron/**',
