@@ -62,6 +62,7 @@ export function createStores(bridge: Bridge): Stores {
   const slots = createSlotsStore(bridge);
   const bench = createBenchStore(bridge);
   const runs = createRunsStore(bridge);
+  const hub = createHubStore(bridge, slots);
   const unsubscribe = bridge.subscribe((events, receivedAt) => {
     // The window takes a batch's timelines first: an answer finished in it reports its client
     // figures next, into its timeline there.
@@ -72,6 +73,7 @@ export function createStores(bridge: Bridge): Stores {
     slots.getState().onEvents(events);
     bench.getState().onEvents(events);
     runs.getState().onEvents(events);
+    hub.getState().onEvents(events);
     const load = events.flatMap((e) => (e.name === 'engine.stats' ? [e.payload] : []));
     if (load.length > 0) live.getState().addLoad(load);
     const status = events.findLast((e) => e.name === 'app.status');
@@ -102,7 +104,7 @@ export function createStores(bridge: Bridge): Stores {
     traces: createTracesStore(bridge),
     settings: createSettingsStore(bridge),
     api: createApiStore(bridge),
-    hub: createHubStore(bridge),
+    hub,
     modelSources: createModelSourcesStore(bridge, slots),
     dispose: () => (unsubscribe(), unwatch()),
   };
@@ -123,13 +125,14 @@ async function resync(stores: Stores, interruptedIn: string | null): Promise<voi
     await stores.chat.getState().openConversation(conversationId);
 }
 
-/** The first reads: status, models and slots, conversations, and the recent timelines. */
+/** The first reads: status, models and slots, hub downloads, conversations, and the recent timelines. */
 export async function loadInitialState(stores: Stores): Promise<void> {
   const { bridge } = stores;
   const [status, recent] = await Promise.all([
     bridge.call('app.status', {}),
     bridge.call('timelines.recent', { limit: LIVE_LIMITS.numTimelines }),
     stores.slots.getState().refresh(),
+    stores.hub.getState().refresh(),
     stores.chat.getState().loadConversations(),
     stores.chat.getState().loadDefaults(),
     loadPreferences(stores),

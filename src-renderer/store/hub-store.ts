@@ -1,13 +1,17 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
+import type { PushedEvent } from '../../src-main/service/contract/events';
 import type { HubChoice, HubDownload, HubRepo } from '../../src-main/service/contract/hub-schemas';
 import type { Bridge } from '../bridge/bridge';
+import type { SlotsState } from './slots-store';
 
 /**
- * A repository on the model hub as "Get from Hugging Face" shows it: what it holds and the
- * last refusal. The downloads themselves are followed by the slots store (pushed events).
+ * The model hub as "Get from Hugging Face" shows it: the repository looked up (what it holds,
+ * the last refusal) and this session's downloads.
  */
 export interface HubState {
+  /** Downloads from the hub this session, oldest first (kept current by `hub.download` events). */
+  downloads: HubDownload[];
   /** The repository last looked up; null before a look, or after a failed one. */
   repo: HubRepo | null;
   problem: string | null;
@@ -21,11 +25,19 @@ export interface HubState {
   /** Starts a failed download again where it stopped; resolves with the error message, or null. */
   resume(download: HubDownload): Promise<string | null>;
   cancel(downloadId: string): Promise<void>;
+  /** Reads this session's downloads (at start, and after the event feed comes back). */
+  refresh(): Promise<void>;
+  /** Puts pushed download snapshots in place; a finished one is listed, so the model list is re-read. */
+  onEvents(events: readonly PushedEvent[]): void;
 }
 
-/** The hub store: looks repositories up and starts, resumes and cancels downloads through the bridge. */
-export function createHubStore(bridge: Bridge): StoreApi<HubState> {
+/**
+ * The hub store: looks repositories up and starts, resumes and cancels downloads through the
+ * bridge; the model list a finished download joins is the slots store's, which it re-reads.
+ */
+export function createHubStore(bridge: Bridge, slots: StoreApi<SlotsState>): StoreApi<HubState> {
   return createStore<HubState>()((set, get) => ({
+    downloads: [],
     repo: null,
     problem: null,
     isLooking: false,
@@ -60,5 +72,26 @@ export function createHubStore(bridge: Bridge): StoreApi<HubState> {
     async cancel(downloadId) {
       await bridge.call('hub.cancel', { downloadId });
     },
+    async refresh() {
+      const downloads = await bridge.call('hub.downloads', {});
+      if (downloads.ok) set({ downloads: downloads.value });
+    },
+    onEvents(events) {
+      const downloads = events.flatMap((e) => (e.name === 'hub.download' ? [e.payload] : []));
+      if (downloads.length === 0) return;
+      set({ downloads: mergeDownloads(get().downloads, downloads) });
+      // A finished download is listed by now: show it in the lists and the picker.
+      if (downloads.some((d) => d.state === 'done')) void slots.getState().refresh();
+    },
   }));
+}
+
+/** The downloads with newer snapshots put in place; a new try of a model replaces its earlier ones. */
+function mergeDownloads(known: readonly HubDownload[], newer: readonly HubDownload[]): HubDownload[] {
+  const byId = new Map(known.map((d) => [d.downloadId, d]));
+  for (const d of newer) {
+    for (const [id, k] of byId) if (k.modelName === d.modelName && id !== d.downloadId) byId.delete(id);
+    byId.set(d.downloadId, d);
+  }
+  return [...byId.values()];
 }

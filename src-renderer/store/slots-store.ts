@@ -3,7 +3,6 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { EngineKind } from '../../src-main/runtime/remote/endpoint-input';
 import type { EndpointSnapshot } from '../../src-main/service/contract/endpoint-schemas';
 import type { PushedEvent } from '../../src-main/service/contract/events';
-import type { HubDownload } from '../../src-main/service/contract/hub-schemas';
 import type { ClearedConversions, ConversionCache } from '../../src-main/service/contract/model-schemas';
 import type { ModelEntry, PageStats, SlotEvent, SlotSnapshot } from '../../src-main/service/contract/schemas';
 import type { KeepAlive } from '../../src-main/telemetry/residency/schema';
@@ -20,8 +19,6 @@ export interface SlotsState {
   pages: PageStats | null;
   /** The GGUF conversion cache's folders and bytes (re-read with the pages). */
   conversionCache: ConversionCache | null;
-  /** Downloads from the model hub this session, oldest first (kept current by `hub.download` events). */
-  downloads: HubDownload[];
   error: string | null;
   refresh(): Promise<void>;
   refreshPages(): Promise<void>;
@@ -75,17 +72,14 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       events: [],
       pages: null,
       conversionCache: null,
-      downloads: [],
       error: null,
       async refresh() {
-        const [models, slots, endpoints, downloads] = await Promise.all([
+        const [models, slots, endpoints] = await Promise.all([
           bridge.call('models.list', {}),
           bridge.call('slots.list', {}),
           bridge.call('endpoints.list', {}),
-          bridge.call('hub.downloads', {}),
         ]);
         if (models.ok) set({ models: models.value });
-        if (downloads.ok) set({ downloads: downloads.value });
         if (endpoints.ok) set({ endpoints: endpoints.value });
         if (slots.ok) set({ slots: slots.value });
         if (!slots.ok) set({ error: slots.error.message });
@@ -126,12 +120,6 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
       removeEndpoint: (endpointId) => act(() => bridge.call('endpoints.remove', { endpointId })),
       checkEndpoints: () => act(() => bridge.call('endpoints.check', {})),
       onEvents(events) {
-        const downloads = events.flatMap((e) => (e.name === 'hub.download' ? [e.payload] : []));
-        if (downloads.length > 0) {
-          set({ downloads: mergeDownloads(get().downloads, downloads) });
-          // A finished download is listed by now: show it in the lists and the picker.
-          if (downloads.some((d) => d.state === 'done')) reread.schedule();
-        }
         const checked = events.findLast((e) => e.name === 'endpoints.checked');
         if (checked?.name === 'endpoints.checked') set({ endpoints: checked.payload.endpoints });
         // A conversion's bytes done reach its card as they come, not at the next poll.
@@ -155,14 +143,4 @@ export function createSlotsStore(bridge: Bridge): StoreApi<SlotsState> {
   });
   const reread = createThrottle(() => void store.getState().refresh(), 250);
   return store;
-}
-
-/** The downloads with newer snapshots put in place; a new try of a model replaces its earlier ones. */
-function mergeDownloads(known: readonly HubDownload[], newer: readonly HubDownload[]): HubDownload[] {
-  const byId = new Map(known.map((d) => [d.downloadId, d]));
-  for (const d of newer) {
-    for (const [id, k] of byId) if (k.modelName === d.modelName && id !== d.downloadId) byId.delete(id);
-    byId.set(d.downloadId, d);
-  }
-  return [...byId.values()];
 }

@@ -29,7 +29,7 @@ const STATE_WORDS: Record<HubDownload['state'], string> = {
  */
 export function HubDownloads() {
   const { hub } = useStores();
-  const downloads = useSlice('slots', (s) => s.downloads);
+  const downloads = useSlice('hub', (s) => s.downloads);
   const [text, setText] = useState('');
   const repo = useSlice('hub', (s) => s.repo);
   const problem = useSlice('hub', (s) => s.problem);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HubChoice, HubDownload, HubRepo } from '../../../src-main/service/contract/hub-schemas';
-import { createHubStore } from '../../../src-renderer/store/hub-store';
+import { createHubStore as createHubStoreOver } from '../../../src-renderer/store/hub-store';
+import { createSlotsStore } from '../../../src-renderer/store/slots-store';
 import { BridgeDouble } from './bridge-double';
 
 const CHOICE: HubChoice = {
@@ -34,6 +35,9 @@ const started = (input: { repo: string; revision: string; filePath: string }): H
   isVerified: null,
   startedAtWallMs: 0,
 });
+
+/** A hub store over `bridge`, re-reading the model list of a slots store over the same bridge. */
+const createHubStore = (bridge: BridgeDouble) => createHubStoreOver(bridge, createSlotsStore(bridge));
 
 describe('the hub store', () => {
   it('downloads a choice at the commit the look-up saw', async () => {
@@ -77,5 +81,19 @@ describe('the hub store', () => {
     expect(await createHubStore(new BridgeDouble({})).getState().resume(download)).toBe(
       'hub.download not answered',
     );
+  });
+
+  it("puts a download's newer snapshot in place, a new try replaces the model's earlier one, and done re-reads the models", async () => {
+    const bridge = new BridgeDouble({ 'models.list': () => [] });
+    const store = createHubStore(bridge);
+    const first = { ...started({ repo: REPO.repo, revision: 'r0', filePath: 'a.gguf' }), downloadId: 'd1' };
+    const retry = { ...first, downloadId: 'd2' };
+    store.getState().onEvents([{ name: 'hub.download', payload: first }]);
+    store.getState().onEvents([{ name: 'hub.download', payload: { ...first, bytesDone: 500 } }]);
+    expect(store.getState().downloads).toEqual([{ ...first, bytesDone: 500 }]);
+    expect(bridge.inputsOf('models.list')).toHaveLength(0);
+    store.getState().onEvents([{ name: 'hub.download', payload: { ...retry, state: 'done' } }]);
+    expect(store.getState().downloads.map((d) => d.downloadId)).toEqual(['d2']);
+    expect(bridge.inputsOf('models.list')).toHaveLength(1);
   });
 });
