@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PLACEMENT_METHOD } from '../../src-main/runtime/remote/placement';
+import { PLACEMENT_METHOD } from '../../src-main/telemetry/timeline/derive';
 import { collapsedPhases, placedSeedRecord } from '../../src-main/runtime/remote/seed-trace';
 import { NESTED_PARTS, PERCENTILE_METHOD } from '../../src-main/telemetry/report/seed-phases';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';

@@ -1,18 +1,4 @@
-/**
- * The client's stamps of one streamed request, on this process's monotonic clock (ms). Each
- * is taken where the client sees the event: before the request is written (`sentAt`), when
- * the status line and headers arrived, when the first body bytes arrived, when the first
- * event carrying answer text arrived, and when the last event arrived.
- */
-export interface ClientStamps {
-  sentAt: number;
-  headersAt: number | null;
-  firstByteAt: number | null;
-  firstContentAt: number | null;
-  lastChunkAt: number | null;
-  /** The stream closed, failed or was cancelled. */
-  endedAt: number;
-}
+import type { ClientStamps } from '../../telemetry/timeline/remote-facts';
 
 /**
  * How a remote answer failed, for a message on that answer and nothing else. `invalid`: it was

@@ -1,5 +1,6 @@
 import { SEED_SERVER_PHASES } from '../../telemetry/report/seed-phases';
 import type { SeedServerPhase } from '../../telemetry/report/seed-phases';
+import { deriveServerSpanMs } from '../../telemetry/timeline/derive';
 import type { TtftPart } from '../../telemetry/timeline/parts';
 import type { Timeline } from '../../telemetry/timeline/schema';
 import type { SeedRecord } from '../../telemetry/trace/seed-record';
@@ -35,8 +36,8 @@ export function placedSeedRecord(t: Timeline, groups: PhaseParts): PlacedRecord 
   const queueEnter = arrival + sum('gateway');
   const prefillStart = queueEnter + sum('queue');
   const prefillEnd = prefillStart + sum('prefill');
-  const reportedSpan = facts.reportedParts.reduce((s, p) => s + t.parts[p], 0);
-  const firstTokenServer = arrival + (facts.serverTtftMs ?? reportedSpan);
+  const reported = Object.fromEntries(facts.reportedParts.map((p) => [p, t.parts[p]]));
+  const firstTokenServer = arrival + deriveServerSpanMs({ parts: reported, ttftMs: facts.serverTtftMs });
   const candidate = {
     request_id: t.requestId,
     prompt_tokens: t.numPromptTokens,

@@ -1,6 +1,9 @@
+import { PART_TOLERANCE_MS } from './check';
 import type { DiskReadFact } from './diagnosis';
+import { TTFT_PARTS } from './parts';
+import type { ClientStamps, RemoteFacts } from './remote-facts';
 import type { LifeState, PartsMs, Transition, TtftPart } from './schema';
-import { ATTEMPT_STATES, zeroParts } from './schema';
+import { ATTEMPT_STATES, LIFE_STATES, zeroParts } from './schema';
 
 /**
  * The one place where intervals are derived from recorded transitions (vLLM v1 style:
@@ -22,7 +25,8 @@ import { ATTEMPT_STATES, zeroParts } from './schema';
  *   emit          logits exist (worker)      → first chunk flushed to the transport (main)
  * Where an end is stamped on its own, the time until the next state begins (a promise or
  * thread hop, a page copy) is nobody's part: it is `unattributedMs`, and checkTimeline
- * refuses parts that overlap instead.
+ * refuses parts that overlap instead. A remote engine's timeline is derived here too, from
+ * the client's stamps and the server's reported durations (`deriveRemote`).
  */
 export interface DerivedParts {
   parts: PartsMs;
@@ -114,4 +118,149 @@ export function deriveInterTokenGaps(tokenAts: readonly number[]): number[] {
  */
 export function transportMs(clientTtftMs: number | null, serverTtftMs: number | null): number | null {
   return clientTtftMs === null || serverTtftMs === null ? null : clientTtftMs - serverTtftMs;
+}
+
+/**
+ * What a server reported of one request before its first token, on its own clock (ms): the
+ * parts it measured (absent when not reported, never zero-filled) and its own TTFT if it has one.
+ */
+export interface ServerSpanReport {
+  parts: Partial<Record<TtftPart, number>>;
+  ttftMs: number | null;
+}
+
+/**
+ * The server's span before its first token (ms): its own TTFT when it reports one, else the
+ * sum of the parts it reports (0 when it reports none).
+ */
+export function deriveServerSpanMs(report: ServerSpanReport): number {
+  return report.ttftMs ?? Object.values(report.parts).reduce((sum, ms) => sum + ms, 0);
+}
+
+/** How server stamps are put on the client's clock, in words (the sidecar and docs say this). */
+export const PLACEMENT_METHOD =
+  "midpoint: the server's reported span (its arrival → its first token) is placed in the middle of the window the client's stamps allow — arrival no earlier than the send, no later than the response headers, and the first token no later than the first content received — so the uncertainty is half that window";
+
+/** Server stamps placed on the client's clock, or why they cannot be. */
+export type Placement =
+  | {
+      isPlaced: true;
+      /** The server's arrival, on the client's clock (ms). */
+      arrivalAt: number;
+      /** ± this many ms: any arrival within it fits the client's stamps equally well. */
+      uncertaintyMs: number;
+    }
+  | { isPlaced: false; reason: string };
+
+/**
+ * Places a server span of `serverSpanMs` (arrival → first token, the server's own duration)
+ * on the client's clock. Only durations cross clocks: the arrival can be anywhere from the
+ * send to the earlier of the headers' arrival and (first content − span); the midpoint is
+ * used and half the window is the uncertainty. A span longer than the client waited cannot be
+ * placed monotonically: the record is flagged, never forced into order.
+ */
+export function placeServerSpan(stamps: ClientStamps, serverSpanMs: number): Placement {
+  const { sentAt, firstContentAt, headersAt } = stamps;
+  if (firstContentAt === null) return { isPlaced: false, reason: 'no content arrived' };
+  if (!(serverSpanMs >= 0)) return { isPlaced: false, reason: `server span ${serverSpanMs} ms` };
+  const latest = Math.min(firstContentAt - serverSpanMs, headersAt ?? Infinity);
+  const windowMs = latest - sentAt;
+  if (windowMs < -PART_TOLERANCE_MS)
+    return {
+      isPlaced: false,
+      reason: `the server reports ${serverSpanMs.toFixed(3)} ms before its first token, but the client saw it ${(firstContentAt - sentAt).toFixed(3)} ms after sending${headersAt !== null && headersAt < firstContentAt - serverSpanMs ? ' (headers came earlier still)' : ''}: the stamps cannot be placed in order`,
+    };
+  const halfMs = Math.max(0, windowMs) / 2;
+  return { isPlaced: true, arrivalAt: sentAt + halfMs, uncertaintyMs: halfMs };
+}
+
+/** A remote timeline's client stamps and placement as durations from the send (see RemoteFacts). */
+export type RemoteStampFacts = Pick<
+  RemoteFacts,
+  | 'headersMs'
+  | 'firstByteMs'
+  | 'firstContentMs'
+  | 'lastChunkMs'
+  | 'placedArrivalMs'
+  | 'placementUncertaintyMs'
+  | 'placementProblem'
+>;
+
+/**
+ * A remote request's intervals at the client boundary, on this process's clock (ms), from the
+ * stamps the remote engine took and the durations the server reported:
+ *   ttft, clientTtft  sent → first content received (null when none arrived; the client is us)
+ *   e2e               sent → the stream ended (closed, failed or cancelled)
+ *   clientE2e         sent → the last content received (null when none arrived)
+ *   itl               a content event → the next one
+ *   headers, firstByte, firstContent, lastChunk   sent → that stamp (null when not seen)
+ *   placedArrival     sent → the server's arrival placed on this clock (placeServerSpan)
+ *   each reported part  its server-measured duration, laid end to end from the placed arrival
+ *                     (a transition each, decode at the first content); 0 when not placed
+ *   unattributed      ttft (e2e when no content came) − the parts: network both ways and
+ *                     unreported server work; negative (checkRecorded refuses) when the
+ *                     parts add up to more than the client waited
+ */
+export interface DerivedRemote extends DerivedParts {
+  clientTtftMs: number | null;
+  e2eMs: number;
+  clientE2eMs: number | null;
+  itlMs: number[];
+  transitions: Transition[];
+  stampFacts: RemoteStampFacts;
+}
+
+/** See DerivedRemote: the one place a remote timeline's intervals are computed. */
+export function deriveRemote(
+  stamps: ClientStamps,
+  contentAts: readonly number[],
+  report: ServerSpanReport,
+): DerivedRemote {
+  const { sentAt, firstContentAt, endedAt } = stamps;
+  const placement = firstContentAt === null ? null : placeServerSpan(stamps, deriveServerSpanMs(report));
+  const parts = zeroParts();
+  if (placement?.isPlaced)
+    for (const [part, ms] of Object.entries(report.parts)) parts[part as TtftPart] = ms;
+  const attributedMs = TTFT_PARTS.reduce((sum, p) => sum + parts[p], 0);
+  const ttftMs = firstContentAt === null ? null : firstContentAt - sentAt;
+  const since = (at: number | null) => (at === null ? null : at - sentAt);
+  return {
+    parts,
+    unattributedMs: (firstContentAt ?? endedAt) - sentAt - attributedMs,
+    ttftMs,
+    clientTtftMs: ttftMs,
+    e2eMs: endedAt - sentAt,
+    // Send → the last content received; the network's split is not known (no shared clock).
+    clientE2eMs: contentAts.length === 0 ? null : contentAts.at(-1)! - sentAt,
+    itlMs: deriveInterTokenGaps(contentAts),
+    transitions: placement?.isPlaced ? placedTransitions(placement.arrivalAt, report, firstContentAt!) : [],
+    stampFacts: {
+      headersMs: since(stamps.headersAt),
+      firstByteMs: since(stamps.firstByteAt),
+      firstContentMs: since(firstContentAt),
+      lastChunkMs: since(stamps.lastChunkAt),
+      placedArrivalMs: placement?.isPlaced ? placement.arrivalAt - sentAt : null,
+      placementUncertaintyMs: placement?.isPlaced ? placement.uncertaintyMs : null,
+      placementProblem: placement && !placement.isPlaced ? placement.reason : null,
+    },
+  };
+}
+
+/** The reported states placed one after another from the placed arrival, then decode. */
+function placedTransitions(
+  arrivalAt: number,
+  report: ServerSpanReport,
+  firstContentAt: number,
+): Transition[] {
+  const transitions: Transition[] = [];
+  let at = arrivalAt;
+  for (const part of TTFT_PARTS) {
+    const ms = report.parts[part];
+    if (ms === undefined) continue;
+    // lostPrefill is derived from preempted attempts: it has no state of its own to enter.
+    if ((LIFE_STATES as readonly string[]).includes(part)) transitions.push({ state: part as LifeState, at });
+    at += ms;
+  }
+  transitions.push({ state: 'decode', at: firstContentAt });
+  return transitions;
 }

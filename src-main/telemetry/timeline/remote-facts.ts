@@ -61,3 +61,20 @@ export const RemoteFactsSchema = z.object({
 });
 /** See RemoteFactsSchema. */
 export type RemoteFacts = z.infer<typeof RemoteFactsSchema>;
+
+/**
+ * The client's stamps of one streamed request, on this process's monotonic clock (ms). Each
+ * is taken where the client sees the event: before the request is written (`sentAt`), when
+ * the status line and headers arrived, when the first body bytes arrived, when the first
+ * event carrying answer text arrived, and when the last event arrived. The remote engine
+ * records them; every interval between them is derived in derive.ts (`deriveRemote`).
+ */
+export interface ClientStamps {
+  sentAt: number;
+  headersAt: number | null;
+  firstByteAt: number | null;
+  firstContentAt: number | null;
+  lastChunkAt: number | null;
+  /** The stream closed, failed or was cancelled. */
+  endedAt: number;
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deriveRemote,
+  deriveServerSpanMs,
+  placeServerSpan,
+} from '../../../../src-main/telemetry/timeline/derive';
+import type { ClientStamps } from '../../../../src-main/telemetry/timeline/remote-facts';
+
+const stamps = (over: Partial<ClientStamps>): ClientStamps => ({
+  sentAt: 1000,
+  headersAt: null,
+  firstByteAt: null,
+  firstContentAt: 1100,
+  lastChunkAt: 1200,
+  endedAt: 1200,
+  ...over,
+});
+
+describe('placing server stamps on the client clock', () => {
+  it('puts the span in the middle of the window the client stamps allow, uncertainty half the window', () => {
+    expect(placeServerSpan(stamps({}), 60)).toEqual({ isPlaced: true, arrivalAt: 1020, uncertaintyMs: 20 });
+  });
+
+  it('response headers bound the arrival: the server answered after it received the request', () => {
+    expect(placeServerSpan(stamps({ headersAt: 1010 }), 20)).toEqual({
+      isPlaced: true,
+      arrivalAt: 1005,
+      uncertaintyMs: 5,
+    });
+  });
+
+  it('a span longer than the client waited cannot be placed in order: flagged, not forced', () => {
+    const placed = placeServerSpan(stamps({}), 150);
+    expect(placed.isPlaced).toBe(false);
+    expect(placed.isPlaced ? '' : placed.reason).toMatch(/cannot be placed in order/);
+  });
+
+  it('no content means nothing to place against', () => {
+    expect(placeServerSpan(stamps({ firstContentAt: null }), 5).isPlaced).toBe(false);
+  });
+});
+
+describe('the server span', () => {
+  it('is the server TTFT when reported, else the sum of the parts it reported', () => {
+    expect(deriveServerSpanMs({ parts: { queue: 5, prefill: 20 }, ttftMs: 31 })).toBe(31);
+    expect(deriveServerSpanMs({ parts: { queue: 5, prefill: 20 }, ttftMs: null })).toBe(25);
+    expect(deriveServerSpanMs({ parts: {}, ttftMs: null })).toBe(0);
+  });
+});
+
+describe('a remote timeline derived from the client stamps and the server report', () => {
+  // Sent at 1000; headers 1004, first byte 1006; content at 1100, 1130, 1170; the stream ends at 1180.
+  const seen = stamps({ headersAt: 1004, firstByteAt: 1006, lastChunkAt: 1175, endedAt: 1180 });
+  const contentAts = [1100, 1130, 1170];
+
+  it('names each interval from its own stamps: TTFT, E2E, client E2E, gaps and durations since the send', () => {
+    const d = deriveRemote(seen, contentAts, { parts: {}, ttftMs: null });
+    expect(d).toMatchObject({
+      ttftMs: 100,
+      clientTtftMs: 100,
+      e2eMs: 180,
+      clientE2eMs: 170,
+      itlMs: [30, 40],
+    });
+    expect(d.stampFacts).toMatchObject({
+      headersMs: 4,
+      firstByteMs: 6,
+      firstContentMs: 100,
+      lastChunkMs: 175,
+    });
+  });
+
+  it('lays the reported parts end to end from the placed arrival; the rest of TTFT is unattributed', () => {
+    // Span 30 ms: arrival between the send and min(headers 1004, 1100 − 30): 1002 ± 2.
+    const d = deriveRemote(seen, contentAts, { parts: { queue: 10, prefill: 20 }, ttftMs: null });
+    expect(d.parts).toMatchObject({ queue: 10, prefill: 20, inbox: 0 });
+    expect(d.unattributedMs).toBe(70);
+    expect(d.transitions).toEqual([
+      { state: 'queue', at: 1002 },
+      { state: 'prefill', at: 1012 },
+      { state: 'decode', at: 1100 },
+    ]);
+    expect(d.stampFacts).toMatchObject({
+      placedArrivalMs: 2,
+      placementUncertaintyMs: 2,
+      placementProblem: null,
+    });
+  });
+
+  it('leaves the parts out, with the reason, when the server says it took longer than the client waited', () => {
+    const d = deriveRemote(seen, contentAts, { parts: { prefill: 120 }, ttftMs: null });
+    expect(d.parts.prefill).toBe(0);
+    expect(d.unattributedMs).toBe(100);
+    expect(d.transitions).toEqual([]);
+    expect(d.stampFacts.placementProblem).toMatch(/cannot be placed in order/);
+  });
+
+  it('with no content, TTFT is unknown and the whole life until the end is unattributed', () => {
+    const d = deriveRemote(stamps({ firstContentAt: null, lastChunkAt: null, endedAt: 1005 }), [], {
+      parts: { prefill: 1 },
+      ttftMs: null,
+    });
+    expect(d).toMatchObject({ ttftMs: null, clientE2eMs: null, e2eMs: 5, unattributedMs: 5, itlMs: [] });
+    expect(d.stampFacts.placementProblem).toBeNull();
+  });
+});
