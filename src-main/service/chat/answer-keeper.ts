@@ -5,6 +5,7 @@ import type { Clock } from '../../telemetry/clock';
 import type { Log } from '../../telemetry/log/log';
 import { reasonOf } from '../../telemetry/log/log';
 import type { MessageMeta } from '../contract/chat-schemas';
+import { storedFinishOf } from './answer-finish';
 
 /** How an answer's row ends (or, for a checkpoint, does not yet). */
 type Ending = Pick<AnswerPatch, 'finishReason'> & Pick<MessageMeta, 'errorMessage' | 'isCheckpoint'>;
@@ -99,7 +100,7 @@ export function answerKeeper(
       const reason = outcome.timeline.finishReason;
       const isFailed = reason === 'error' || reason === 'rejected' || reason === 'deadline';
       store(outcome.text, {
-        finishReason: reason === 'interrupted' ? null : reason,
+        finishReason: storedFinishOf(reason),
         errorMessage: isFailed ? (outcome.errorMessage ?? outcome.timeline.errorMessage) : null,
         isCheckpoint: false,
       });

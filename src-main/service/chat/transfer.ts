@@ -13,7 +13,7 @@ import {
 import type { ConversationExport, ConversationSettings } from '../contract/chat-schemas';
 import { describeIssues } from '../contract/result';
 import { pathTo } from './tree';
-import { isInterruptedAnswer } from './view';
+import { answerFinishOf, storedFinishOf } from './answer-finish';
 import { jsonTextWorkProblem } from '../../json-work';
 import { JSON_WORK_LIMITS } from '../../limits';
 
@@ -28,8 +28,9 @@ export function fileNameOf(title: string, extension: 'json' | 'md'): string {
 }
 
 /**
- * The whole conversation as JSON: every branch, settings and each answer's timeline. An answer
- * whose request is gone mid-stream (not `isRunning`) is exported `interrupted`, as it is shown.
+ * The whole conversation as JSON: every branch, settings and each answer's timeline. Each
+ * answer is exported with the finish it is shown with (answerFinishOf): one whose request is
+ * gone mid-stream (not `isRunning`) is `interrupted`.
  */
 export function exportJson(
   conversation: ConversationRecord,
@@ -47,6 +48,7 @@ export function exportJson(
     leafMessageId: conversation.leafMessageId,
     messages: messages.map((m) => {
       const meta = MessageMetaSchema.parse(m.meta ?? {});
+      const timeline = m.timeline ?? meta.importedTimeline;
       return {
         messageId: m.messageId,
         parentId: m.parentId,
@@ -54,9 +56,9 @@ export function exportJson(
         content: m.content,
         createdWallMs: m.createdWallMs,
         requestId: m.requestId,
-        finishReason: m.finishReason ?? (isInterruptedAnswer(m, meta, isRunning) ? 'interrupted' : null),
+        finishReason: answerFinishOf(m, meta, timeline, isRunning),
         meta: { ...meta, importedTimeline: null },
-        timeline: m.timeline ?? meta.importedTimeline,
+        timeline,
       };
     }),
   };
@@ -132,8 +134,7 @@ export function parseImport(text: string, fileName: string): ParsedImport {
       role: m.role,
       content: m.content,
       requestId: m.requestId,
-      // An interrupted answer is stored as what it is: a checkpoint with no finish (view.ts).
-      finishReason: m.finishReason === 'interrupted' ? null : m.finishReason,
+      finishReason: storedFinishOf(m.finishReason),
       meta: {
         ...m.meta,
         importedTimeline: m.timeline,

@@ -5,9 +5,9 @@ import type {
   ConversationSettings,
   ConversationSummary,
   ConversationView,
-  MessageMeta,
   StoredMessage,
 } from '../contract/chat-schemas';
+import { answerFinishOf } from './answer-finish';
 import { pathTo } from './tree';
 
 /** A conversation record as the sidebar lists it. */
@@ -47,9 +47,7 @@ export function conversationView(
       createdWallMs: m.createdWallMs,
       requestId: m.requestId,
       timeline,
-      finishReason:
-        m.finishReason ??
-        (isInterruptedAnswer(m, meta, isRunning) ? 'interrupted' : (timeline?.finishReason ?? null)),
+      finishReason: answerFinishOf(m, meta, timeline, isRunning),
       errorMessage:
         meta.errorMessage ?? (m.finishReason === 'error' ? (timeline?.errorMessage ?? null) : null),
       forecast: meta.forecast,
@@ -59,13 +57,4 @@ export function conversationView(
     };
   });
   return { conversation: summaryOf(record), settings, messages };
-}
-
-/** An answer stored as a checkpoint whose request is not running: the app stopped mid-answer. */
-export function isInterruptedAnswer(
-  m: MessageRecord,
-  meta: MessageMeta,
-  isRunning: (requestId: string) => boolean,
-): boolean {
-  return m.finishReason === null && meta.isCheckpoint && !(m.requestId !== null && isRunning(m.requestId));
 }
