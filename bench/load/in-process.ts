@@ -2,14 +2,11 @@ import path from 'node:path';
 import { startOpenAiServer } from '../../src-main/host/openai/standalone-server';
 import { createOpenAiService } from '../../src-main/service/openai/service';
 import { createStore } from '../../src-main/store/create-store';
-import type { Store } from '../../src-main/store/store';
 import { systemClock } from '../../src-main/telemetry/clock';
-import type { Timeline } from '../../src-main/telemetry/timeline/schema';
-import { judgeClientTtft } from '../../src-main/telemetry/timeline/client-ttft';
 import type { SettingsPatch } from '../../src-main/runtime/settings/schema';
-import type { ClientFigures, LoadHost } from './load-host';
+import type { LoadHost } from './load-host';
 import { openModelRuntime } from './model-runtime';
-import { printError } from '../../src-main/printable';
+import { runTimelines } from './run-timelines';
 
 /** How the in-process host is built. */
 export interface InProcessOptions {
@@ -71,41 +68,6 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
       await runtime.close();
       store.writer.flush();
       store.close();
-    },
-  };
-}
-
-/** Finished timelines go to the store and are kept by run id for the phase's server report. */
-function runTimelines(store: Store) {
-  const byRun = new Map<string, Timeline[]>();
-  const byRequest = new Map<string, Timeline>();
-  return {
-    add: (timeline: Timeline) => {
-      store.writer.enqueue(timeline);
-      if (!timeline.runId) return;
-      byRequest.set(timeline.requestId, timeline);
-      const list = byRun.get(timeline.runId) ?? [];
-      list.push(timeline);
-      byRun.set(timeline.runId, list);
-    },
-    of: (runId: string) => byRun.get(runId) ?? [],
-    /**
-     * The client's figures, on the kept timeline and, through the writer, on the stored row.
-     * The client runs in this process, so its send instant and the server's arrival share a
-     * clock: their difference is the inbound network time.
-     */
-    setClient: (requestId: string, seen: ClientFigures) => {
-      const timeline = byRequest.get(requestId);
-      if (!timeline) return;
-      const verdict = judgeClientTtft(timeline.ttftMs, seen.clientTtftMs);
-      if (!verdict.isAccepted) return printError(`${requestId}: ${verdict.reason}`);
-      const figures = {
-        clientTtftMs: seen.clientTtftMs,
-        clientE2eMs: seen.clientE2eMs,
-        networkInMs: timeline.arrivedAt - seen.sentAt,
-      };
-      Object.assign(timeline, figures);
-      store.writer.enqueueClientTtft({ requestId, transportMs: verdict.transportMs, ...figures });
     },
   };
 }

@@ -1,16 +1,10 @@
 import type { RunConfig } from '../../src-main/store/queries/runs';
+import type { ClientSeenAt } from '../../src-main/telemetry/timeline/derive';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { KnownEngine } from '../../src-main/runtime/remote/endpoint-input';
 import type { RunServerPhases } from '../../src-main/runtime/remote/vllm-metrics';
 import type { Target } from './client';
 import type { RequestRecord } from './driver';
-
-/** One request as the client measured it: durations, and its send instant on the client's clock. */
-export interface ClientFigures {
-  clientTtftMs: number;
-  clientE2eMs: number;
-  sentAt: number;
-}
 
 /** What a host adds to a phase's report: vLLM's run-level server phases, a failed scrape's reason, or null. */
 export interface PhaseExtras {
@@ -37,11 +31,11 @@ export interface LoadHost {
    */
   createRun(name: string, config: RunConfig): { runId: string; isStored: boolean } | null;
   /**
-   * Attaches what the client measured to its server timeline (best effort; never throws): TTFT
-   * and E2E as durations, and — when the server shares the client's clock (in-process) — the
-   * inbound network time from the client's send instant.
+   * Attaches what the client stamped (its send, first and last content, on its own clock) to
+   * its server timeline (best effort; never throws): TTFT and E2E as durations, and — when the
+   * server shares the client's clock (in-process) — the inbound network time.
    */
-  reportClient(requestId: string, seen: ClientFigures): Promise<void>;
+  reportClient(requestId: string, seen: ClientSeenAt): Promise<void>;
   /** Before a measured phase (a vLLM server's `/metrics` is scraped). */
   beforePhase(): Promise<void>;
   /**

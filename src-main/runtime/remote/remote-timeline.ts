@@ -68,7 +68,7 @@ export function remoteTimeline(
       clientTtftMs: derived.clientTtftMs,
       diagnosis: null,
       clientE2eMs: derived.clientE2eMs,
-      networkInMs: null,
+      networkInMs: derived.networkInMs,
       remote: factsOf(meta, seen, report, derived),
     }),
   );

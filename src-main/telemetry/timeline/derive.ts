@@ -2,7 +2,7 @@ import { PART_TOLERANCE_MS } from './check';
 import type { DiskReadFact } from './diagnosis';
 import { TTFT_PARTS } from './parts';
 import type { ClientStamps, RemoteFacts } from './remote-facts';
-import type { LifeState, PartsMs, Transition, TtftPart } from './schema';
+import type { LifeState, PartsMs, Timeline, Transition, TtftPart } from './schema';
 import { ATTEMPT_STATES, LIFE_STATES, zeroParts } from './schema';
 
 /**
@@ -191,7 +191,8 @@ export type RemoteStampFacts = Pick<
  * stamps the remote engine took and the durations the server reported:
  *   ttft, clientTtft  sent → first content received (null when none arrived; the client is us)
  *   e2e               sent → the stream ended (closed, failed or cancelled)
- *   clientE2e         sent → the last content received (null when none arrived)
+ *   clientE2e         sent → the last content received (deriveClientFigures; no networkIn:
+ *                     the server's arrival is on its own clock)
  *   itl               a content event → the next one
  *   headers, firstByte, firstContent, lastChunk   sent → that stamp (null when not seen)
  *   placedArrival     sent → the server's arrival placed on this clock (placeServerSpan)
@@ -201,10 +202,8 @@ export type RemoteStampFacts = Pick<
  *                     unreported server work; negative (checkRecorded refuses) when the
  *                     parts add up to more than the client waited
  */
-export interface DerivedRemote extends DerivedParts {
-  clientTtftMs: number | null;
+export interface DerivedRemote extends DerivedParts, ClientFiguresMs {
   e2eMs: number;
-  clientE2eMs: number | null;
   itlMs: number[];
   transitions: Transition[];
   stampFacts: RemoteStampFacts;
@@ -223,15 +222,18 @@ export function deriveRemote(
     for (const [part, ms] of Object.entries(report.parts)) parts[part as TtftPart] = ms;
   const attributedMs = TTFT_PARTS.reduce((sum, p) => sum + parts[p], 0);
   const ttftMs = firstContentAt === null ? null : firstContentAt - sentAt;
+  // The client is this process, but the server's arrival is on another clock: no network split.
+  const client = deriveClientFigures(
+    { sentAt, firstContentAt, lastContentAt: contentAts.at(-1) ?? null },
+    null,
+  );
   const since = (at: number | null) => (at === null ? null : at - sentAt);
   return {
     parts,
     unattributedMs: (firstContentAt ?? endedAt) - sentAt - attributedMs,
     ttftMs,
-    clientTtftMs: ttftMs,
+    ...client,
     e2eMs: endedAt - sentAt,
-    // Send → the last content received; the network's split is not known (no shared clock).
-    clientE2eMs: contentAts.length === 0 ? null : contentAts.at(-1)! - sentAt,
     itlMs: deriveInterTokenGaps(contentAts),
     transitions: placement?.isPlaced ? placedTransitions(placement.arrivalAt, report, firstContentAt!) : [],
     stampFacts: {
@@ -263,4 +265,30 @@ function placedTransitions(
   }
   transitions.push({ state: 'decode', at: firstContentAt });
   return transitions;
+}
+
+/** What a client stamped of one request on its own clock (ms); the content stamps are null when none arrived. */
+export interface ClientSeenAt {
+  sentAt: number;
+  firstContentAt: number | null;
+  lastContentAt: number | null;
+}
+
+/** A client's figures of one request (ms), as a timeline carries them. */
+export type ClientFiguresMs = Pick<Timeline, 'clientTtftMs' | 'clientE2eMs' | 'networkInMs'>;
+
+/**
+ * A client's figures from its own stamps:
+ *   clientTtft  sent → first content received (null when none arrived)
+ *   clientE2e   sent → last content received (null when none arrived)
+ *   networkIn   sent → the server's arrival, only when that arrival is stamped on the client's
+ *               clock (a client in this process, an aligned trace); null otherwise
+ */
+export function deriveClientFigures(seen: ClientSeenAt, serverArrivedAt: number | null): ClientFiguresMs {
+  const since = (at: number | null) => (at === null ? null : at - seen.sentAt);
+  return {
+    clientTtftMs: since(seen.firstContentAt),
+    clientE2eMs: since(seen.lastContentAt),
+    networkInMs: since(serverArrivedAt),
+  };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TRACE_LIMITS } from '../../limits';
 import { ManualClock } from '../clock';
 import { canonicalTimeline } from '../timeline/canonical';
+import { deriveClientFigures } from '../timeline/derive';
 import { TimelineRecorder } from '../timeline/recorder';
 import type { Timeline } from '../timeline/schema';
 
@@ -108,8 +109,13 @@ export function seedToTimeline(record: SeedRecord, runId: string | null = null):
     ...timeline,
     source: 'import',
     wallStartMs: record.gateway_arrival_ms,
-    clientTtftMs: record.first_token_client_ms - record.client_send_ms,
-    clientE2eMs: record.last_token_client_ms - record.client_send_ms,
-    networkInMs: record.gateway_arrival_ms - record.client_send_ms,
+    ...deriveClientFigures(
+      {
+        sentAt: record.client_send_ms,
+        firstContentAt: record.first_token_client_ms,
+        lastContentAt: record.last_token_client_ms,
+      },
+      record.gateway_arrival_ms,
+    ),
   });
 }

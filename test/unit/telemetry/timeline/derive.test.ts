@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  deriveClientFigures,
   deriveRemote,
   deriveServerSpanMs,
   placeServerSpan,
@@ -102,5 +103,22 @@ describe('a remote timeline derived from the client stamps and the server report
     });
     expect(d).toMatchObject({ ttftMs: null, clientE2eMs: null, e2eMs: 5, unattributedMs: 5, itlMs: [] });
     expect(d.stampFacts.placementProblem).toBeNull();
+  });
+});
+
+describe("a client's figures from its own stamps", () => {
+  const seen = { sentAt: 1000, firstContentAt: 1100, lastContentAt: 1170 };
+
+  it('TTFT to the first content, E2E to the last, network in to the server arrival on the same clock', () => {
+    expect(deriveClientFigures(seen, 1003)).toEqual({ clientTtftMs: 100, clientE2eMs: 170, networkInMs: 3 });
+  });
+
+  it('no network split when the server arrival is on another clock; nothing when no content came', () => {
+    expect(deriveClientFigures(seen, null).networkInMs).toBeNull();
+    expect(deriveClientFigures({ sentAt: 1000, firstContentAt: null, lastContentAt: null }, null)).toEqual({
+      clientTtftMs: null,
+      clientE2eMs: null,
+      networkInMs: null,
+    });
   });
 });
