@@ -147,6 +147,8 @@ export class RequestIntake {
       if (!this.loading.delete(entry.request.requestId)) return; // cancelled while the slot loaded
       entry.recorder.leave('slotLoad', clock.now());
     }
+    // The slot granted, over the one place() expected: a load already under way for an older
+    // revision of the model resolves to that revision's slot.
     entry.recorder.note({ slotId: slot.slotId });
     if (isWarm) this.deps.registry.countHit(slot);
     entry.recorder.enter('queue', clock.now());
