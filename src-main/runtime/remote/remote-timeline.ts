@@ -1,7 +1,7 @@
 import type { RemoteFacts } from '../../telemetry/timeline/remote-facts';
 import type { RecordedFinishReason, Timeline } from '../../telemetry/timeline/schema';
 import { canonicalTimeline } from '../../telemetry/timeline/canonical';
-import { checkRecorded } from '../../telemetry/timeline/check';
+import { sealRecorded } from '../../telemetry/timeline/check';
 import type { DerivedRemote } from '../../telemetry/timeline/derive';
 import { deriveRemote } from '../../telemetry/timeline/derive';
 import { TTFT_PARTS } from '../../telemetry/timeline/parts';
@@ -30,7 +30,7 @@ export interface RemoteRequestMeta {
  * the first content received, the finish the stream's end, all on this process's clock. Every
  * interval (parts, unattributed, TTFT, E2E, gaps, the server's placement) is derived by
  * derive.ts's `deriveRemote` from the recorded stamps and the server's report; this adds who
- * the request was for, its counts and its finish. Checked like every recorded timeline.
+ * the request was for, its counts and its finish. Checked and frozen like every recorded timeline.
  */
 export function remoteTimeline(
   meta: RemoteRequestMeta,
@@ -39,7 +39,7 @@ export function remoteTimeline(
 ): Timeline {
   const derived = deriveRemote(seen.stamps, seen.contentAts, report);
   const numPromptTokens = report.numPromptTokens ?? 0;
-  return checkRecorded(
+  return sealRecorded(
     canonicalTimeline({
       requestId: meta.requestId,
       source: 'runtime',

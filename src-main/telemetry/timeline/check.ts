@@ -45,6 +45,20 @@ export function checkRecorded(t: Timeline): Timeline {
   return t;
 }
 
+/**
+ * The one door a timeline derived in this process leaves by: checked (checkRecorded), then
+ * frozen with what it owns (parts, transitions, gaps, diagnosis and remote facts; not what
+ * those hold by reference). A finished timeline never changes: what is learnt of it later, a
+ * client's figures, is a record of its own (report/window.ts). Returns the same timeline.
+ */
+export function sealRecorded(t: Timeline): Timeline {
+  checkRecorded(t);
+  for (const transition of t.transitions) Object.freeze(transition);
+  for (const owned of [t.parts, t.transitions, t.itlMs, t.diagnosis, t.remote])
+    if (owned) Object.freeze(owned);
+  return Object.freeze(t);
+}
+
 function failerOf(t: Timeline): (reason: string) => never {
   return (reason) => {
     throw new TimelineBroken(t.requestId, reason);

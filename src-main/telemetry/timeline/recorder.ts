@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import { canonicalTimeline } from './canonical';
-import { checkRecorded, TimelineBroken } from './check';
+import { sealRecorded, TimelineBroken } from './check';
 import { deriveInterTokenGaps, deriveParts } from './derive';
 import type { Diagnosis } from './diagnosis';
 import { emptyDiagnosis } from './diagnosis';
@@ -134,10 +134,12 @@ export class TimelineRecorder {
     if (this.finished) return this.finished;
     if (at < this.lastAt) throw new TimelineBroken(this.facts.requestId, 'finished before its last state');
     const derived = deriveParts(this.arrivedAt, this.transitions, this.firstTokenAt, at);
-    const { isColdSlot, ...meta } = this.facts;
-    this.finished = checkRecorded(
+    const { isColdSlot, diagnosis, ...meta } = this.facts;
+    this.finished = sealRecorded(
       canonicalTimeline({
         ...meta,
+        // A copy: a fact noted after the finish stays with the recorder, never in the timeline.
+        diagnosis: { ...diagnosis },
         source: 'runtime',
         isColdSlot,
         wallStartMs: this.wallStartMs,

@@ -68,6 +68,9 @@ describe('remote timelines', () => {
       { state: 'prefill', at: 1030 },
       { state: 'decode', at: 1100 },
     ]);
+    // Finished and checked: it never changes (a later figure is a record of its own).
+    expect(() => Object.assign(t.remote!, { placementProblem: 'later' })).toThrow(TypeError);
+    expect(() => Object.assign(t, { clientTtftMs: 1 })).toThrow(TypeError);
   });
 
   it('a server span longer than the client waited is flagged and its parts left out (never forced)', () => {

@@ -148,4 +148,21 @@ describe('TimelineRecorder', () => {
     };
     expect(() => checkTimeline(overlapping)).toThrow(/entered prefill at .* before the previous stamp/);
   });
+
+  it('hands out a finished timeline that never changes: writes throw, a fact noted later stays out', () => {
+    const clock = new ManualClock();
+    const recorder = new TimelineRecorder(clock, { requestId: 'r1' });
+    recorder.diagnose({ numQueuedBehind: 1 });
+    walkWarmPath(clock, recorder);
+    const t = recorder.finish('stop');
+    const before = structuredClone(t);
+    recorder.diagnose({ numQueuedBehind: 7 });
+    recorder.note({ slotId: 'late' });
+    expect(t).toEqual(before);
+    expect(() => Object.assign(t, { clientTtftMs: 60 })).toThrow(TypeError);
+    expect(() => Object.assign(t.parts, { queue: 0 })).toThrow(TypeError);
+    expect(() => Object.assign(t.diagnosis!, { numQueuedBehind: 2 })).toThrow(TypeError);
+    expect(() => (t.itlMs as number[]).push(1)).toThrow(TypeError);
+    expect(recorder.finish('stop')).toBe(t);
+  });
 });
