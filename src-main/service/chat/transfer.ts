@@ -13,6 +13,7 @@ import {
 import type { ConversationExport, ConversationSettings } from '../contract/chat-schemas';
 import { describeIssues } from '../contract/result';
 import { pathTo } from './tree';
+import { messageFieldsOf } from './view';
 import { answerFinishOf, storedFinishOf } from './answer-finish';
 import { jsonTextWorkProblem } from '../../json-work';
 import { JSON_WORK_LIMITS } from '../../limits';
@@ -50,12 +51,7 @@ export function exportJson(
       const meta = MessageMetaSchema.parse(m.meta ?? {});
       const timeline = m.timeline ?? meta.importedTimeline;
       return {
-        messageId: m.messageId,
-        parentId: m.parentId,
-        role: m.role,
-        content: m.content,
-        createdWallMs: m.createdWallMs,
-        requestId: m.requestId,
+        ...messageFieldsOf(m),
         finishReason: answerFinishOf(m, meta, timeline, isRunning),
         meta: { ...meta, importedTimeline: null },
         timeline,

@@ -40,12 +40,7 @@ export function conversationView(
     const timeline =
       m.timeline ?? (m.requestId ? liveTimeline(m.requestId) : undefined) ?? meta.importedTimeline ?? null;
     return {
-      messageId: m.messageId,
-      parentId: m.parentId,
-      role: m.role,
-      content: m.content,
-      createdWallMs: m.createdWallMs,
-      requestId: m.requestId,
+      ...messageFieldsOf(m),
       timeline,
       finishReason: answerFinishOf(m, meta, timeline, isRunning),
       errorMessage:
@@ -57,4 +52,12 @@ export function conversationView(
     };
   });
   return { conversation: summaryOf(record), settings, messages };
+}
+
+/** The fields of a stored message that the screen and an export carry as they are. */
+export function messageFieldsOf(
+  m: MessageRecord,
+): Pick<MessageRecord, 'messageId' | 'parentId' | 'role' | 'content' | 'createdWallMs' | 'requestId'> {
+  const { messageId, parentId, role, content, createdWallMs, requestId } = m;
+  return { messageId, parentId, role, content, createdWallMs, requestId };
 }

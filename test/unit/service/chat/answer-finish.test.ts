@@ -3,7 +3,10 @@ import { answerFinishOf, storedFinishOf } from '../../../../src-main/service/cha
 import { FACTORY_SETTINGS } from '../../../../src-main/service/chat/settings';
 import { exportJson } from '../../../../src-main/service/chat/transfer';
 import { conversationView } from '../../../../src-main/service/chat/view';
-import { MessageMetaSchema } from '../../../../src-main/service/contract/chat-schemas';
+import {
+  ConversationExportSchema,
+  MessageMetaSchema,
+} from '../../../../src-main/service/contract/chat-schemas';
 import type { ConversationRecord, MessageRecord } from '../../../../src-main/store/queries/chat-records';
 import { timeline } from '../../telemetry/report/timeline-fixture';
 
@@ -63,17 +66,16 @@ describe("an answer's finish, declared once", () => {
     expect(CASES.map(finishOf)).toEqual(['cancelled', 'interrupted', null, 'length', null]);
   });
 
-  it('is exported as it is shown, for every kind of answer row', () => {
+  it('is exported as it is shown, with the same message fields, for every kind of answer row', () => {
     for (const [name, m, isRunning] of CASES) {
       const rows = [QUESTION, m];
       const shown = conversationView(conversation(m), FACTORY_SETTINGS, rows, () => undefined, isRunning);
-      const exported = JSON.parse(exportJson(conversation(m), FACTORY_SETTINGS, rows, 0, isRunning)) as {
-        messages: { finishReason: string | null }[];
-      };
-      expect({ name, finish: exported.messages.at(-1)!.finishReason }).toEqual({
-        name,
-        finish: shown.messages.at(-1)!.finishReason,
-      });
+      const file = exportJson(conversation(m), FACTORY_SETTINGS, rows, 0, isRunning);
+      const exported = ConversationExportSchema.parse(JSON.parse(file)).messages.at(-1)!;
+      const { messageId, parentId, role, content, createdWallMs, requestId, finishReason } =
+        shown.messages.at(-1)!;
+      const onScreen = { messageId, parentId, role, content, createdWallMs, requestId, finishReason };
+      expect({ name, ...exported, meta: undefined, timeline: undefined }).toEqual({ name, ...onScreen });
     }
   });
 
