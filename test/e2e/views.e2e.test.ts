@@ -127,7 +127,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await configurations.waitFor();
     const differs = configurations.locator('tr[data-differs="true"]');
     expect(await differs.count()).toBe(1);
-    expect(await differs.first().textContent()).toMatch(/Seats per slot \(requests\)\s*12/);
+    expect(await differs.first().textContent()).toMatch(/Answers at once per model \(requests\)\s*12/);
     await expect.poll(() => app.page.getByTestId('decision').count()).toBe(1);
     expect(await app.page.getByTestId('decision').first().textContent()).toMatch(
       /^Under .*, B (cuts|raises|keeps) p95/,
@@ -234,7 +234,7 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     expect(await app.page.locator('#setting-pageSize-help').textContent()).toMatch(
       /Default: 16 tokens; applies when the models reload \(Apply unloads them\)\./,
     );
-    // Threads spin while answering: a switch, on unless the user turns it off.
+    // Keep threads ready while answering: a switch, on unless the user turns it off.
     expect(await app.page.getByTestId('setting-canSpinThreads').isChecked()).toBe(true);
     expect(await app.page.locator('#setting-canSpinThreads-help').textContent()).toMatch(
       /spinning instead of sleeping.*Default: on; applies when the models reload/,
@@ -257,14 +257,14 @@ describe('dashboard, slots, runs, traces and bench in a real browser', () => {
     await app.page.getByTestId('settings-apply').click();
     await expect
       .poll(() => app.page.getByTestId('settings-applied').textContent())
-      .toMatch(/context page size 16 → 32, queue limit 64 → 32/);
+      .toMatch(/context piece size 16 → 32, queue limit 64 → 32/);
     const settings = await app.call('settings.get', {});
     expect(settings.settings).toMatchObject({ maxQueue: 32, pageSize: 32 });
     await app.page.getByTestId('setting-maxSeats').fill('0');
     await expect.poll(() => app.page.getByTestId('settings-apply').isDisabled()).toBe(true);
     const error = app.page.locator('[data-testid="settings-error"][data-setting="maxSeats"]');
     expect(await error.textContent()).toBe(
-      'Seats per slot takes a whole number from 1 to 64 requests; “0” is not one.',
+      'Answers at once per model takes a whole number from 1 to 64 requests; “0” is not one.',
     );
     // The default model is picked from the models that load here, never typed.
     const picker = app.page.getByTestId('setting-defaultModel');

@@ -26,7 +26,7 @@ export function settingRule(key: SettingKey): string {
 }
 
 /**
- * Why `text` is not a valid value for the setting, in words ("Seats per slot takes a whole
+ * Why `text` is not a valid value for the setting, in words ("Answers at once per model takes a whole
  * number from 1 to 64 requests; "0" is not one."), or null when it is.
  */
 export function settingProblem(key: SettingKey, text: string): string | null {

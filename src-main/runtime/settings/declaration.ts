@@ -25,7 +25,13 @@ const MIB = 1024 * 1024;
 export interface SettingSpec<T> {
   schema: z.ZodType<T>;
   defaultValue: T;
+  /** What the Settings panel calls it, in a local user's words ("Memory for conversations"). */
   label: string;
+  /**
+   * The engine's own name for it ("K/V budget"), the words docs and benches use: Expert shows it
+   * beside the label as detail; null when the label already is that name.
+   */
+  term: string | null;
   help: string;
   level: ApplyLevel;
   /** Command-line flag (`--seats`), shared by `npm run serve` and the benches. */
@@ -69,7 +75,8 @@ export const SETTINGS = {
   maxSeats: spec<number>({
     schema: intIn(1, 64),
     defaultValue: 4,
-    label: 'Seats per slot',
+    label: 'Answers at once per model',
+    term: 'seats per slot',
     help: 'how many answers one model writes at the same time (more: more throughput, each a little slower)',
     control: 'number',
     unit: 'requests',
@@ -81,7 +88,8 @@ export const SETTINGS = {
   kvBudgetBytes: spec<number>({
     schema: intIn(1, 1024 * 1024 * MIB),
     defaultValue: 256 * MIB,
-    label: 'K/V budget',
+    label: 'Memory for conversations',
+    term: 'K/V budget',
     help: 'memory for the conversations being answered and the remembered context of recent ones; when full, the newest answer waits',
     control: 'number',
     unit: 'MB',
@@ -95,6 +103,7 @@ export const SETTINGS = {
     schema: intIn(0, 1024 * 1024 * MIB).nullable(),
     defaultValue: null,
     label: 'Remembered context on disk',
+    term: 'disk page budget',
     help: 'disk space for context pages kept across restarts, so a long conversation answers fast again (auto: 5% of the free space, at most 2 GB; 0: nothing is kept on disk)',
     control: 'number',
     unit: 'MB',
@@ -108,8 +117,9 @@ export const SETTINGS = {
   pageSize: spec<number>({
     schema: intIn(1, 1024),
     defaultValue: 16,
-    label: 'Context page size',
-    help: 'how many tokens are remembered together; a change forgets every remembered context',
+    label: 'Context piece size',
+    term: 'page size',
+    help: 'the context is remembered in pieces of this many tokens; a change forgets every remembered context',
     control: 'number',
     unit: 'tokens',
     level: 'slots',
@@ -120,7 +130,8 @@ export const SETTINGS = {
   prefillChunkTokens: spec<number | null>({
     schema: intIn(1, 65_536).nullable(),
     defaultValue: 256,
-    label: 'Prefill chunk',
+    label: 'Prompt reading step',
+    term: 'prefill chunk',
     help: 'a long prompt is read in pieces of this many tokens so other answers keep flowing (off: all at once)',
     control: 'number',
     unit: 'tokens',
@@ -134,6 +145,7 @@ export const SETTINGS = {
     schema: intIn(0, 100_000),
     defaultValue: 64,
     label: 'Queue limit',
+    term: null,
     help: 'how many requests may wait for their turn; one more is refused at once instead of timing out later',
     control: 'number',
     unit: 'requests',
@@ -145,7 +157,8 @@ export const SETTINGS = {
   maxPromptTokens: spec<number>({
     schema: intIn(1, MAX_INPUT_TOKENS_BOUND),
     defaultValue: 4096,
-    label: 'Input token limit',
+    label: 'Longest prompt',
+    term: 'input token limit',
     help: 'the longest prompt accepted (the whole conversation as the model reads it)',
     control: 'number',
     unit: 'tokens',
@@ -157,7 +170,8 @@ export const SETTINGS = {
   maxOutputTokens: spec<number>({
     schema: intIn(1, MAX_OUTPUT_TOKENS_BOUND),
     defaultValue: 4096,
-    label: 'Output token limit',
+    label: 'Longest answer',
+    term: 'output token limit',
     help: 'the longest answer any request may ask for',
     control: 'number',
     unit: 'tokens',
@@ -169,7 +183,8 @@ export const SETTINGS = {
   defaultMaxTokens: spec<number>({
     schema: intIn(1, MAX_OUTPUT_TOKENS_BOUND),
     defaultValue: 256,
-    label: 'Default output tokens',
+    label: 'Default answer length',
+    term: 'default max_tokens',
     help: 'how long an answer may get when the request does not say (at most the limit above)',
     control: 'number',
     unit: 'tokens',
@@ -181,7 +196,8 @@ export const SETTINGS = {
   defaultDeadlineMs: spec<number | null>({
     schema: intIn(1, MAX_DEADLINE_MS).nullable(),
     defaultValue: null,
-    label: 'Default deadline',
+    label: 'Time limit for an answer',
+    term: 'default deadline',
     help: 'an answer still running this long after it was asked is cut short (off: never)',
     control: 'number',
     unit: 'ms',
@@ -194,7 +210,8 @@ export const SETTINGS = {
   remoteFirstByteMs: spec<number>({
     schema: intIn(1_000, MAX_DEADLINE_MS),
     defaultValue: 120_000,
-    label: 'Remote first-byte limit',
+    label: 'Remote engine start wait',
+    term: 'remote first-byte limit',
     help: 'how long a remote engine may take to start answering (it may be loading a model) before that answer fails with this limit named',
     control: 'number',
     unit: 'ms',
@@ -206,7 +223,8 @@ export const SETTINGS = {
   numThreads: spec<number | null>({
     schema: intIn(1, 256).nullable(),
     defaultValue: null,
-    label: 'Threads per slot',
+    label: 'Processor threads per model',
+    term: 'threads per slot',
     help: 'processor threads each loaded model computes with (auto: all cores but one)',
     control: 'number',
     unit: 'threads',
@@ -224,7 +242,8 @@ export const SETTINGS = {
       .regex(/^[^\s:]+(:[^\s:]+)?$/, 'a model reference: name or name:variant')
       .nullable(),
     defaultValue: null,
-    label: 'Model (and variant)',
+    label: 'Default model',
+    term: null,
     help: 'the model a new chat or an API request uses when it names none (auto: the bundled model)',
     control: 'model',
     unit: null,
@@ -237,7 +256,8 @@ export const SETTINGS = {
   executionProvider: spec<ExecutionProvider>({
     schema: z.enum(EXECUTION_PROVIDERS),
     defaultValue: 'cpu',
-    label: 'Execution provider',
+    label: 'Hardware to run on',
+    term: 'execution provider',
     help: 'the hardware models run on; one that cannot start here falls back to the CPU, and Slots says why',
     control: 'provider',
     unit: null,
@@ -249,7 +269,8 @@ export const SETTINGS = {
   canFuseAtLoad: spec<boolean>({
     schema: z.boolean(),
     defaultValue: true,
-    label: 'Fuse graphs at load',
+    label: 'Rewrite models for speed',
+    term: 'fuse graphs at load',
     help: "rewrites a model exported layer by layer into ONNX Runtime's fused form once (checked against the original, then cached), so a token runs far fewer graph steps; off: every model runs as exported",
     control: 'switch',
     unit: null,
@@ -261,7 +282,8 @@ export const SETTINGS = {
   canSpinThreads: spec<boolean>({
     schema: z.boolean(),
     defaultValue: true,
-    label: 'Threads spin while answering',
+    label: 'Keep threads ready while answering',
+    term: 'thread spinning',
     help: 'with 2 or more threads, each waits for its next piece of work by spinning instead of sleeping while a model computes: faster tokens, but those cores stay busy during a step (they stop between steps and between answers); off is kinder to other programs on a busy computer',
     control: 'switch',
     unit: null,

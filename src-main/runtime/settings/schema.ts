@@ -17,7 +17,7 @@ function crossCheck(s: Partial<RuntimeSettings>, ctx: z.RefinementCtx): void {
       ctx.addIssue({
         code: 'custom',
         path: ['defaultMaxTokens'],
-        message: `default output tokens (${s.defaultMaxTokens}) must not exceed the output token limit (${s.maxOutputTokens})`,
+        message: `${SETTINGS.defaultMaxTokens.label.toLowerCase()} (${s.defaultMaxTokens}) must not exceed the ${SETTINGS.maxOutputTokens.label.toLowerCase()} (${s.maxOutputTokens})`,
       });
 }
 

@@ -296,7 +296,7 @@ export const METHODS = {
   'settings.get': def(empty, SettingsStateSchema),
   /**
    * The patch is checked against SettingsPatchSchema by the handler, which words a refusal
-   * per setting ("Seats per slot takes a whole number from 1 to 64 requests").
+   * per setting ("Answers at once per model takes a whole number from 1 to 64 requests").
    */
   'settings.apply': def(z.object({ patch: z.record(z.string(), z.unknown()) }), AppliedSettingsSchema),
   'api.status': def(empty, ApiStatusSchema),

@@ -2,7 +2,7 @@ import { SETTING_KEYS, SETTINGS } from '../../../src-main/runtime/settings/decla
 import type { RunComparison } from '../../../src-main/service/contract/report-schemas';
 import { useSlice } from '../../store/react';
 
-/** A setting's name with the unit its recorded values are in ("K/V budget (MB)"), unless the name says it. */
+/** A setting's name with the unit its recorded values are in ("Memory for conversations (MB)"), unless the name says it. */
 function labelOf(key: string): string {
   const setting = SETTINGS[key as keyof typeof SETTINGS];
   if (!setting) return key;

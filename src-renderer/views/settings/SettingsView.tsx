@@ -73,7 +73,10 @@ export function SettingsView() {
             </p>
             {SETTING_KEYS.map((key) => (
               <div key={key} className={key in patch ? 'setting-line changed' : 'setting-line'}>
-                <label htmlFor={`setting-${key}`}>{SETTINGS[key].label}</label>
+                <label htmlFor={`setting-${key}`}>
+                  {SETTINGS[key].label}
+                  {isExpert && SETTINGS[key].term && <span className="muted"> ({SETTINGS[key].term})</span>}
+                </label>
                 <SettingControl
                   settingKey={key}
                   text={draft[key]}

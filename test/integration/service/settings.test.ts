@@ -45,7 +45,7 @@ describe('runtime settings through the service', () => {
   it('applies seats from the next step without unloading anything', async () => {
     const applied = await call(core.service.call('settings.apply', { patch: { maxSeats: 2 } }));
     expect(applied).toMatchObject({ changed: ['maxSeats'], level: 'engine', evictedSlotIds: [] });
-    expect(applied.description).toBe('seats per slot 4 → 2');
+    expect(applied.description).toBe('answers at once per model 4 → 2');
     const stats = await call(core.service.call('engine.stats', {}));
     expect(stats.numSeats).toBe(2);
   });
@@ -83,13 +83,16 @@ describe('runtime settings through the service', () => {
       patch: { defaultMaxTokens: 5000, maxOutputTokens: 4000 },
     });
     expect(tooMany).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    if (!tooMany.ok) expect(tooMany.error.message).toMatch(/^default output tokens \(5000\) must not exceed/);
+    if (!tooMany.ok)
+      expect(tooMany.error.message).toMatch(
+        /^default answer length \(5000\) must not exceed the longest answer/,
+      );
     const zeroSeats = await core.service.call('settings.apply', { patch: { maxSeats: 0 } });
     expect(zeroSeats).toEqual({
       ok: false,
       error: {
         code: 'invalid_input',
-        message: 'Seats per slot takes a whole number from 1 to 64 requests.',
+        message: 'Answers at once per model takes a whole number from 1 to 64 requests.',
       },
     });
     const provider = await core.service.call('settings.apply', {

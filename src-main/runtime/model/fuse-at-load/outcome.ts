@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SETTINGS } from '../../settings/declaration';
 
 /**
  * How the fused graph's greedy ids compared with the original graph's on the check's tokens:
@@ -103,6 +104,6 @@ export function detailFusion(outcome: FusionOutcome): string {
     case 'already-fused':
       return outcome.reason;
     case 'off':
-      return 'Settings → Fuse graphs at load';
+      return `Settings → ${SETTINGS.canFuseAtLoad.label}`;
   }
 }

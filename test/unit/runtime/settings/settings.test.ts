@@ -49,7 +49,7 @@ describe('runtime settings: one declaration', () => {
       /--fuse-at-load yes: .*neither on nor off/,
     );
     expect(settingProblem('canFuseAtLoad', 'maybe')).toBe(
-      'Fuse graphs at load takes on or off; “maybe” is not one.',
+      'Rewrite models for speed takes on or off; “maybe” is not one.',
     );
     expect(() => mergeSettings(DEFAULT_SETTINGS, { canFuseAtLoad: 'off' as unknown as boolean })).toThrow();
     expect(applyLevelOf(['canFuseAtLoad'])).toBe('slots');
@@ -61,7 +61,7 @@ describe('runtime settings: one declaration', () => {
     expect(takeSettingFlags(['--spin-threads=on']).patch).toEqual({ canSpinThreads: true });
     expect(() => takeSettingFlags(['--spin-threads', '1'])).toThrow(/--spin-threads 1: .*neither on nor off/);
     expect(settingProblem('canSpinThreads', 'yes')).toBe(
-      'Threads spin while answering takes on or off; “yes” is not one.',
+      'Keep threads ready while answering takes on or off; “yes” is not one.',
     );
     expect(applyLevelOf(['canSpinThreads'])).toBe('slots');
   });
@@ -88,7 +88,9 @@ describe('runtime settings: one declaration', () => {
     expect(applyLevelOf(['maxQueue', 'maxSeats'])).toBe('engine');
     expect(applyLevelOf(['maxSeats', 'pageSize'])).toBe('slots');
     expect(applyLevelOf([])).toBeNull();
-    expect(describeChange(DEFAULT_SETTINGS, after)).toBe('seats per slot 4 → 2, queue limit 64 → 8');
+    expect(describeChange(DEFAULT_SETTINGS, after)).toBe(
+      'answers at once per model 4 → 2, queue limit 64 → 8',
+    );
   });
 
   it('resolves auto threads to all cores but one, never below one', () => {

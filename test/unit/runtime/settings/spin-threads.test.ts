@@ -9,7 +9,7 @@ afterEach(async () => {
   runtime = null;
 });
 
-describe('Threads spin while answering', () => {
+describe('Keep threads ready while answering (thread spinning)', () => {
   it('reaches each slot’s load job as the setting is, and a change reloads the slot with the new value', async () => {
     const scripted = await scriptedRuntime({ numThreads: 2 });
     runtime = scripted.runtime;
