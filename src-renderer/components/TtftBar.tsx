@@ -5,7 +5,7 @@ import type { BarPhase } from '../parts/part-colors';
 import type { PhaseSlice } from '../parts/phase-values';
 import { formatMs, formatShare } from './format';
 
-/** A hovered slice, described: "prefill 12.3 ms (45.0%)". */
+/** A hovered slice, described: "reading your prompt · the new words 12.3 ms (45.0%)". */
 export function describeSlice(slice: PhaseSlice): string {
   return `${PART_LABELS[slice.phase]} ${formatMs(slice.ms)} (${formatShare(slice.share)})`;
 }

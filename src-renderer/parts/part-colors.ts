@@ -1,4 +1,4 @@
-import { PHASE_NAMES, TTFT_PHASES } from '../../src-main/telemetry/report/phases';
+import { PHASE_NAMES, stagedName, TTFT_PHASES } from '../../src-main/telemetry/report/phases';
 import type { TtftPhase } from '../../src-main/telemetry/report/remedies';
 
 export type { TtftPhase };
@@ -32,8 +32,17 @@ export const PART_COLORS: Readonly<Record<BarPhase, string>> = {
   unattributed: '#95a5a6',
 };
 
-/** Human names for the phases, as the legend and tooltips print them (declared with the report). */
-export const PART_LABELS: Readonly<Record<BarPhase, string>> = { ...PHASE_NAMES, diskRead: 'disk read' };
+/** The disk read's detail within "waiting" (it happens while queued; the report has no such phase). */
+export const DISK_READ_DETAIL = 'remembered context from disk';
+
+/**
+ * Human names for the phases, as the legend and tooltips print them (declared with the report):
+ * each is the Simple stage's name with a detail ("waiting · for a turn"), one vocabulary.
+ */
+export const PART_LABELS: Readonly<Record<BarPhase, string>> = {
+  ...PHASE_NAMES,
+  diskRead: stagedName('waiting', DISK_READ_DETAIL),
+};
 
 /** What each phase is, in a sentence: shown on hover wherever a phase is named. */
 export const PART_EXPLANATIONS: Readonly<Record<BarPhase, string>> = {

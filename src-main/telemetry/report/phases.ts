@@ -9,21 +9,67 @@ export const TTFT_PHASES: readonly TtftPhase[] = [...TTFT_PARTS, 'unattributed']
 /** Every end-to-end phase: the TTFT phases, then decode and transport. */
 export const E2E_PHASES: readonly E2ePhase[] = [...TTFT_PHASES, 'decode', 'transport'];
 
-/** Each phase's name for people (reports, sentences, the UI): never the identifier. */
+/**
+ * The four stages of the wait for the first word, the words every screen leads with: Simple
+ * shows only these; Expert names each part by its stage with a detail added (PHASE_NAMES).
+ */
+export const WAIT_STAGES = ['waiting', 'loading', 'reading', 'first-token'] as const;
+/** See WAIT_STAGES. */
+export type WaitStage = (typeof WAIT_STAGES)[number];
+
+/** Each stage's name for people. */
+export const STAGE_NAMES: Readonly<Record<WaitStage, string>> = {
+  waiting: 'waiting',
+  loading: 'loading the model',
+  reading: 'reading your prompt',
+  'first-token': 'first word',
+};
+
+/** The stage each TTFT phase belongs to; every phase in exactly one, so stages sum to TTFT. */
+export const PHASE_STAGES: Readonly<Record<TtftPhase, WaitStage>> = {
+  inbox: 'waiting',
+  route: 'reading',
+  slotLoad: 'loading',
+  queue: 'waiting',
+  requeue: 'waiting',
+  lostPrefill: 'reading',
+  activation: 'waiting',
+  contextLookup: 'reading',
+  prefill: 'reading',
+  emit: 'first-token',
+  unattributed: 'waiting',
+};
+
+/** What a phase is within its stage, added after the stage's name; null where the stage says it all. */
+export const PHASE_DETAILS: Readonly<Record<TtftPhase, string | null>> = {
+  inbox: 'to be picked up',
+  route: 'preparing it',
+  slotLoad: null,
+  queue: 'for a turn',
+  requeue: 'again after being paused',
+  lostPrefill: 'redone after a pause',
+  activation: 'for the model to take it',
+  contextLookup: 'finding what is remembered',
+  prefill: 'the new words',
+  emit: 'picking and sending it',
+  unattributed: 'unexplained',
+};
+
+/** A stage's name with a detail after it ("waiting · for a turn"), or the stage's name alone. */
+export function stagedName(stage: WaitStage, detail: string | null): string {
+  return detail === null ? STAGE_NAMES[stage] : `${STAGE_NAMES[stage]} · ${detail}`;
+}
+
+/**
+ * Each phase's name for people (reports, sentences, the UI): never the identifier. A TTFT
+ * phase is its stage's name with its detail, so Expert's parts use Simple's words.
+ */
 export const PHASE_NAMES: Readonly<Record<E2ePhase, string>> = {
-  inbox: 'inbox',
-  route: 'route',
-  slotLoad: 'slot load',
-  queue: 'queue',
-  requeue: 'requeue',
-  lostPrefill: 'lost prefill',
-  activation: 'activation',
-  contextLookup: 'context lookup',
-  prefill: 'prefill',
-  emit: 'emit',
-  unattributed: 'unattributed',
-  decode: 'decode',
-  transport: 'transport',
+  ...(Object.fromEntries(
+    TTFT_PHASES.map((phase) => [phase, stagedName(PHASE_STAGES[phase], PHASE_DETAILS[phase])]),
+  ) as Record<TtftPhase, string>),
+  decode: 'the rest of the answer',
+  transport: 'on its way to the window',
 };
 
 /**

@@ -13,7 +13,7 @@ const REPORTED: Record<RemoteFacts['reportSource'], string> = {
   'llama.cpp-timings': 'its prompt time (prefill) and decode time',
   'ollama-durations': 'its load, prompt and decode durations',
   'vllm-request-metrics': 'its queue time and scheduled → first token',
-  none: 'no timings: every part stays unattributed',
+  none: 'no timings: the whole wait stays unexplained (unattributed)',
 };
 
 /**

@@ -3,7 +3,7 @@ import type { MouseEvent } from 'react';
 import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { PART_LAYERS, layerMs } from '../../parts/bar-layers';
-import { PART_LABELS } from '../../parts/part-colors';
+import { partInGroupOf } from '../../parts/simple-groups';
 import type { BarLayer } from '../../parts/bar-layers';
 import type { BarRow } from './bar-rows';
 import { barRows, indexTicks, niceCeil, valueTicks } from './bar-rows';
@@ -113,10 +113,10 @@ function BarTooltip(props: { row: BarRow; layers: readonly BarLayer[]; at: { x: 
   );
 }
 
-/** A group's non-zero parts in this bar, "queue 2.1 ms, inbox 0.30 ms": the truth under a plain name. */
+/** A group's non-zero parts in this bar, "for a turn 2.1 ms, to be picked up 0.30 ms": the truth under a plain name. */
 function partsInside(layer: BarLayer, row: BarRow): string {
   return layer.phases
     .filter((phase) => row.phasesMs[phase] > 0)
-    .map((phase) => `${PART_LABELS[phase]} ${formatMs(row.phasesMs[phase])}`)
+    .map((phase) => `${partInGroupOf(phase)} ${formatMs(row.phasesMs[phase])}`)
     .join(', ');
 }

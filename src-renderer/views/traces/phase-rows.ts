@@ -2,21 +2,23 @@ import { NESTED_PARTS, SEED_PHASES } from '../../../src-main/telemetry/report/se
 import type { BoundaryPhases } from '../../../src-main/telemetry/report/boundary-phases';
 import type { SeedPhase } from '../../../src-main/telemetry/report/seed-phases';
 import { PART_LABELS } from '../../parts/part-colors';
+import { PHASE_NAMES, STAGE_NAMES, stagedName } from '../../../src-main/telemetry/report/phases';
 import type { TtftPhase } from '../../../src-main/telemetry/report/remedies';
 
 /**
  * Plain names for the seven phases of a request, from sending it to the last word (the
- * report's identifiers are never printed). "Getting ready" is what the report calls the
- * gateway: on a local app there is none, only the app picking the request up and preparing it.
+ * report's identifiers are never printed), in the stages' words (STAGE_NAMES) wherever a phase
+ * is one of them. "Getting ready" is what the report calls the gateway: on a local app there
+ * is none, only the app picking the request up and preparing it.
  */
 export const TRACE_PHASE_LABELS: Readonly<Record<SeedPhase, string>> = {
   network_in: 'sending the request',
   gateway: 'getting ready',
-  queue: 'waiting for a turn',
-  prefill: 'reading the prompt',
-  first_decode: 'first word',
-  network_to_first: 'first word on its way back',
-  stream: 'the rest of the answer',
+  queue: STAGE_NAMES.waiting,
+  prefill: STAGE_NAMES.reading,
+  first_decode: STAGE_NAMES['first-token'],
+  network_to_first: stagedName('first-token', PHASE_NAMES.transport),
+  stream: PHASE_NAMES.decode,
 };
 
 /** Time before the first word that no recorded stamp explains: a row of its own. */
@@ -30,7 +32,7 @@ export interface PhaseRow {
   meanMs: number | null;
   /** Share of the whole request (every row's mean summed), so the shares add to 100%. */
   share: number | null;
-  /** The server parts inside, by their plain names, e.g. "slot load 12.0 ms". */
+  /** The server parts inside, by their plain names, e.g. "loading the model 12.0 ms". */
   parts: { label: string; ms: number }[];
 }
 

@@ -69,15 +69,15 @@ describe('trace phase rows', () => {
     const printed = rows.flatMap((row) => [row.label, ...row.parts.map((p) => p.label)]).join(' | ');
     expect(printed).not.toMatch(/network_in|first_decode|network_to_first|slotLoad|gateway|contextLookup/);
     expect(rows.find((row) => row.key === 'gateway')!.parts.map((p) => p.label)).toEqual([
-      'inbox',
-      'route',
-      'slot load',
+      'waiting · to be picked up',
+      'reading your prompt · preparing it',
+      'loading the model',
     ]);
   });
 
   it('leaves parts with no time out of the parts inside', () => {
     const queue = phaseRowsOf(clientPhases()).find((row) => row.key === 'queue')!;
-    expect(queue.parts.map((p) => p.label)).toEqual(['queue']);
+    expect(queue.parts.map((p) => p.label)).toEqual(['waiting · for a turn']);
   });
 
   it('keeps a phase the boundary cannot see as not seen, outside the total', () => {
@@ -94,7 +94,7 @@ describe('what took longest, in words', () => {
     const words = dominantWordsOf(clientPhases())!;
     expect(words).not.toMatch(/gateway/i);
     expect(words).toBe(
-      'Getting ready took longest before the first word (30.0 ms mean, 30.0% of the wait for it). Inside it, slot load took most: keep the model loaded.',
+      'Getting ready took longest before the first word (30.0 ms mean, 30.0% of the wait for it). Inside it, loading the model took most: keep the model loaded.',
     );
   });
 });

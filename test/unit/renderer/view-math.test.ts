@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticTimelines } from '../../../src-main/telemetry/synthetic/workload';
 import { formatMs, formatSignedMs } from '../../../src-renderer/components/format';
 import { layerMs } from '../../../src-renderer/parts/bar-layers';
-import { BAR_PHASES, PHASES, PART_COLORS } from '../../../src-renderer/parts/part-colors';
+import { BAR_PHASES, PHASES, PART_COLORS, PART_LABELS } from '../../../src-renderer/parts/part-colors';
 import { barPhasesOf, phasesOf, slicesOf } from '../../../src-renderer/parts/phase-values';
 import { SIMPLE_GROUPS, groupSlicesOf } from '../../../src-renderer/parts/simple-groups';
 import { answerFigures } from '../../../src-renderer/views/chat/answer-figures';
@@ -128,6 +128,16 @@ describe('what the views compute', () => {
       ['reading', 4, 0.4],
       ['first-token', 2, 0.2],
     ]);
+    // Inside a group's hover, each part by its detail alone (the group's name is said once).
+    expect(means[0]!.detail).toBe('to be picked up 1.0 ms, for a turn 3.0 ms');
+  });
+
+  it('Expert names each part with the Simple group’s words and a detail after them', () => {
+    for (const group of SIMPLE_GROUPS)
+      for (const phase of group.phases) expect(PART_LABELS[phase].startsWith(group.label)).toBe(true);
+    expect(PART_LABELS.queue).toBe('waiting · for a turn');
+    expect(PART_LABELS.slotLoad).toBe('loading the model');
+    expect(PART_LABELS.diskRead.startsWith('waiting · ')).toBe(true);
   });
 
   it('formats durations for people', () => {

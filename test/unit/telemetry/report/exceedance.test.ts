@@ -40,7 +40,7 @@ describe('exceedance set', () => {
     expect(ex.slow.cachedTokenShare).toBe(0);
     expect(ex.rest.cachedTokenShare).toBeCloseTo(0.6, 12);
     expect(ex.slow.promptBandShares).toEqual({ '2048–8191 tokens': 1 });
-    expect(ex.sentence).toMatch(/extra time is slot load/);
+    expect(ex.sentence).toMatch(/extra time is loading the model/);
     expect(ex.sentence).toMatch(/100% found their slot cold vs 0%/);
     expect(ex.sentence).toMatch(/2048–8191 tokens/);
     expect(ex.sentence).toMatch(/cache served 0% .* vs 60%/);
