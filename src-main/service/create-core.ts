@@ -41,6 +41,7 @@ import { createService } from './service';
 import { ImportBudget } from './import-budget';
 import { importTrace } from './trace-import';
 import { reloadWindow } from './window-reload';
+import { listedIdsOf } from './listed-model-ids';
 import { watchEndpoints } from './endpoint-watch';
 
 const STATS_EVERY_MS = 250;
@@ -88,7 +89,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     origins: new ModelOrigins(options.dataDir),
   };
   // After a restart the Dashboard shows the window it showed before, read back from the history.
-  reloadWindow(store, deps.window, log);
+  reloadWindow(store, deps.window, log, listedIdsOf(runtime.models()));
   const unsubscribe = wire(deps);
   // Each endpoint's /v1/models at start and periodically; clients hear what each check found.
   const stopWatching = watchEndpoints(deps);

@@ -1,6 +1,7 @@
 import type { Log } from '../telemetry/log/log';
 import type { Store } from '../store/store';
 import type { TimelineWindow } from '../telemetry/report/window';
+import type { ListedIdOf } from './listed-model-ids';
 
 /** The workload text an imported trace's run is filed under (see trace-import.ts). */
 export const IMPORT_WORKLOAD_PREFIX = 'trace import: ';
@@ -11,18 +12,26 @@ export const IMPORT_WORKLOAD_PREFIX = 'trace import: ';
  * recent window it showed before. Returns how many it reloaded. A history damaged where those
  * rows lie reloads nothing (said in the log): the app still starts, and history says "damaged".
  */
-export function reloadWindow(store: Store, window: TimelineWindow, log: Log): number {
+export function reloadWindow(
+  store: Store,
+  window: TimelineWindow,
+  log: Log,
+  listedIdOf: ListedIdOf = (modelId) => modelId,
+): number {
   if (!store.isPersistent || window.size > 0) return 0;
   try {
-    return pushServed(store, window);
+    return pushServed(store, window, listedIdOf);
   } catch (error) {
     log.warn('store', `the Dashboard's recent window was not reloaded: ${(error as Error).message}`);
     return 0;
   }
 }
 
-/** Pushes the newest stored runtime timelines that no trace import filed; throws on unreadable rows. */
-function pushServed(store: Store, window: TimelineWindow): number {
+/**
+ * Pushes the newest stored runtime timelines that no trace import filed, each model named by
+ * today's id (an old `:fp32` run reads as its weights); throws on unreadable rows.
+ */
+function pushServed(store: Store, window: TimelineWindow, listedIdOf: ListedIdOf): number {
   const imported = new Set(
     store.runs
       .list()
@@ -32,6 +41,6 @@ function pushServed(store: Store, window: TimelineWindow): number {
   const served = store.timelines
     .recent(window.capacity)
     .filter((t) => t.source === 'runtime' && !(t.runId && imported.has(t.runId)));
-  for (const timeline of served) window.push(timeline);
+  for (const timeline of served) window.push({ ...timeline, modelId: listedIdOf(timeline.modelId) });
   return served.length;
 }

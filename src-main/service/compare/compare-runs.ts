@@ -37,13 +37,15 @@ function workloadOf(run: RunRecord): { key: string; label: string } {
  * Seed 002's comparison of configurations: the runs grouped into configurations (settings and
  * model revisions; the settings that differ named), one block per workload with each
  * configuration's throughput, TTFT p50/p95 at its boundary, p95 ITL, goodput and failed or
- * rejected share, and a decision sentence per configuration against the first one.
+ * rejected share, and a decision sentence per configuration against the first one. `shown`
+ * turns a stored run into what the screens name (listed-model-ids.ts).
  */
 export function compareRuns(
   store: Store,
   runIds: readonly string[],
   slo: Slo,
   qualityResults: readonly QualityResult[] = [],
+  shown: (run: RunRecord) => RunRecord = (run) => run,
 ): RunComparison {
   const runs = runIds.map((runId) => {
     const run = store.runs.get(runId);
@@ -52,7 +54,7 @@ export function compareRuns(
         'not_found',
         `no run "${runId}"${store.isPersistent ? '' : ' (history is off)'}`,
       );
-    return run;
+    return shown(run);
   });
   const metrics = new Map(
     runs.map((r) => [r.runId, store.runs.metrics(r.runId, slo, DEFAULT_TTFT_EDGES_MS)!]),

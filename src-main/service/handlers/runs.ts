@@ -5,6 +5,8 @@ import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
 import { importTrace } from '../trace-import';
 import { readQualityResults } from '../quality-file';
+import { listedIdsOf, runWithListedIds } from '../listed-model-ids';
+import type { RunRecord } from '../../store/queries/runs';
 
 type RunHandlers = Pick<
   Handlers,
@@ -14,12 +16,18 @@ type RunHandlers = Pick<
 /** Stored runs, their side-by-side comparison, CSV export and trace import. */
 export function runHandlers(deps: CoreDeps): RunHandlers {
   const { store } = deps;
+  // Old runs name a model by its id before ids named the weights (`:fp32`): shown by today's.
+  const shownAll = (runs: RunRecord[]) => {
+    const listedIdOf = listedIdsOf(deps.runtime.models());
+    return runs.map((run) => runWithListedIds(run, listedIdOf));
+  };
+  const shown = (run: RunRecord) => shownAll([run])[0]!;
   return {
     'runs.list': () =>
-      store.runs.list().map((run) => ({ ...run, config: run.config as Record<string, unknown> })),
+      shownAll(store.runs.list()).map((run) => ({ ...run, config: run.config as Record<string, unknown> })),
     'runs.rename': ({ runId, name }) => {
       if (!store.runs.rename(runId, name)) throw new ServiceFailure('not_found', `no stored run ${runId}`);
-      const run = store.runs.get(runId)!;
+      const run = shown(store.runs.get(runId)!);
       return { ...run, config: run.config as Record<string, unknown> };
     },
     'runs.delete': ({ runId }) => {
@@ -32,7 +40,7 @@ export function runHandlers(deps: CoreDeps): RunHandlers {
     },
     'runs.compare': ({ runIds, slo }) => {
       const quality = readQualityResults(deps.dataDir);
-      return compareRuns(store, runIds, slo, quality instanceof Error ? [] : quality);
+      return compareRuns(store, runIds, slo, quality instanceof Error ? [] : quality, shown);
     },
     'runs.exportCsv': ({ runId }) => {
       const timelines = runId === null ? deps.window.toArray() : store.timelines.ofRun(runId);
