@@ -271,7 +271,7 @@ export const SETTINGS = {
     defaultValue: true,
     label: 'Rewrite models for speed',
     term: 'fuse graphs at load',
-    help: "rewrites a model exported layer by layer into ONNX Runtime's fused form once (checked against the original, then cached), so a token runs far fewer graph steps; off: every model runs as exported",
+    help: 'rewrites a model once into a faster form of the same computation (checked against the original, then cached), so each word takes far fewer steps; off: every model runs as exported',
     control: 'switch',
     unit: null,
     level: 'slots',

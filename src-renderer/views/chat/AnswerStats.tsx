@@ -34,7 +34,7 @@ export function AnswerStats(props: {
       {t.ttftMs !== null && <TtftBar values={barPhasesOf(t)} />}
       <div className="answer-figures">
         <span title="Arrival at First Frame → first chunk sent to the window">
-          <Term name="TTFT" /> server{' '}
+          first word at the app (<Term name="TTFT" />){' '}
           <b data-testid="server-ttft" data-ms={f.serverTtftMs ?? ''}>
             {formatMs(f.serverTtftMs)}
           </b>

@@ -19,7 +19,8 @@ export function WindowTtftSpans(props: { figures: AnswerFigures }) {
         </b>
       </span>
       <span>
-        <Term name="transport" /> <b data-testid="transport-ms">{formatSignedMs(f.transportMs)}</b>
+        on its way to the window (<Term name="transport" />){' '}
+        <b data-testid="transport-ms">{formatSignedMs(f.transportMs)}</b>
       </span>
     </>
   );
@@ -33,7 +34,7 @@ export function RateAndFinishSpans(props: { timeline: Timeline; figures: AnswerF
     <>
       <span>
         {tokensPerS === null ? '– ' : `${tokensPerS.toFixed(1)} `}
-        <Term name="tok/s" />
+        tokens a second (<Term name="tok/s" />)
       </span>
       <span
         className={`finish finish-${finishReason}`}

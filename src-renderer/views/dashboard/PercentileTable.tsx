@@ -12,47 +12,47 @@ interface Column {
   label: ReactNode;
 }
 
-const EXPERT_ROWS: { key: RowKey; label: ReactNode }[] = [
-  {
-    key: 'ttft',
-    label: (
-      <>
-        <Term name="TTFT" /> (server)
-      </>
-    ),
-  },
-  {
-    key: 'clientTtft',
-    label: (
-      <>
-        <Term name="TTFT" /> (in the window)
-      </>
-    ),
-  },
-  {
-    key: 'itl',
-    label: (
-      <>
-        <Term name="ITL" /> (pooled)
-      </>
-    ),
-  },
-  { key: 'e2e', label: <Term name="E2E" /> },
-];
-const EXPERT_COLUMNS: Column[] = [
-  { key: 'p50Ms', id: 'p50', label: <Term name="p50" /> },
-  { key: 'p90Ms', id: 'p90', label: 'p90' },
-  { key: 'p95Ms', id: 'p95', label: <Term name="p95" /> },
-  { key: 'p99Ms', id: 'p99', label: <Term name="p99" /> },
-  { key: 'maxMs', id: 'max', label: 'max' },
-  { key: 'meanMs', id: 'mean', label: 'mean' },
-];
 /** Simple: the same figures in words, three columns a newcomer reads without a glossary. */
-const SIMPLE_ROWS: { key: RowKey; label: ReactNode }[] = [
+const SIMPLE_ROWS: { key: RowKey; label: string }[] = [
   { key: 'ttft', label: 'to the first word, at the app' },
   { key: 'clientTtft', label: 'to the first word, in the window' },
   { key: 'itl', label: 'between two words' },
   { key: 'e2e', label: 'the whole answer' },
+];
+/** Expert: Simple's words with the term of art after them (one vocabulary, Expert adds detail). */
+const EXPERT_TERMS: Record<RowKey, ReactNode> = {
+  ttft: (
+    <>
+      <Term name="TTFT" />, server
+    </>
+  ),
+  clientTtft: (
+    <>
+      <Term name="TTFT" />, client
+    </>
+  ),
+  itl: (
+    <>
+      <Term name="ITL" />, pooled
+    </>
+  ),
+  e2e: <Term name="E2E" />,
+};
+const EXPERT_ROWS: { key: RowKey; label: ReactNode }[] = SIMPLE_ROWS.map((row) => ({
+  key: row.key,
+  label: (
+    <>
+      {row.label} ({EXPERT_TERMS[row.key]})
+    </>
+  ),
+}));
+const EXPERT_COLUMNS: Column[] = [
+  { key: 'p50Ms', id: 'p50', label: <Term name="p50">typical (p50)</Term> },
+  { key: 'p90Ms', id: 'p90', label: 'p90' },
+  { key: 'p95Ms', id: 'p95', label: <Term name="p95">95 in 100 within (p95)</Term> },
+  { key: 'p99Ms', id: 'p99', label: <Term name="p99" /> },
+  { key: 'maxMs', id: 'max', label: 'slowest (max)' },
+  { key: 'meanMs', id: 'mean', label: 'mean' },
 ];
 const SIMPLE_COLUMNS: Column[] = [
   { key: 'p50Ms', id: 'p50', label: <Term name="p50">typical</Term> },
@@ -72,8 +72,8 @@ export function PercentileTable(props: { report: LatencyReport; isSimple?: boole
     <table className="data-table" data-testid="percentile-table">
       <thead>
         <tr>
-          <th scope="col">{props.isSimple ? 'how long' : 'total'}</th>
-          <th scope="col">{props.isSimple ? 'how many' : 'n'}</th>
+          <th scope="col">how long</th>
+          <th scope="col">{props.isSimple ? 'how many' : 'how many (n)'}</th>
           {columns.map((c) => (
             <th key={c.key} scope="col">
               {c.label}

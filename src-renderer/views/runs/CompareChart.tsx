@@ -40,7 +40,7 @@ export function CompareChart(props: { comparison: RunComparison }) {
             width={56}
             allowDecimals={false}
             label={{
-              value: 'share of the run’s requests',
+              value: 'share of its requests',
               angle: -90,
               position: 'insideLeft',
               dy: 70,

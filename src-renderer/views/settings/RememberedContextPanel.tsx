@@ -8,7 +8,7 @@ import { Notice } from '../../components/Panel';
 /** The disk tier's state in words. */
 const STATE_WORDS: Record<PageStats['disk']['state'], string> = {
   on: 'kept on disk',
-  off: 'not kept on disk (its budget is 0)',
+  off: 'not kept on disk (its space is set to 0)',
   full: 'no longer written: the disk is full',
   none: 'not kept on disk (history is off)',
 };
@@ -34,7 +34,7 @@ export function RememberedContextPanel() {
     const result = await slots.getState().forgetPages(which);
     setNote(
       typeof result === 'number'
-        ? { tone: 'info', text: `Forgot ${formatCount(result)} remembered context page(s).` }
+        ? { tone: 'info', text: `Forgot ${formatCount(result)} remembered piece(s) of context.` }
         : { tone: 'error', text: result },
     );
   };
@@ -42,8 +42,8 @@ export function RememberedContextPanel() {
   return (
     <div data-testid="remembered-context" data-state={disk.state}>
       <p className="setting-help">
-        Context pages of recent conversations are {STATE_WORDS[disk.state]}, so a long conversation answers
-        fast again after a restart: {formatCount(disk.numPages)} page(s), {formatBytes(disk.bytes)} of{' '}
+        The context of recent conversations is {STATE_WORDS[disk.state]}, so a long conversation answers fast
+        again after a restart: {formatCount(disk.numPages)} piece(s), {formatBytes(disk.bytes)} of{' '}
         {formatBytes(disk.budgetBytes)}. They hold conversation content, readable by your account only.
       </p>
       <p className="actions">
@@ -56,10 +56,10 @@ export function RememberedContextPanel() {
           ))}
         </select>
         <button type="button" disabled={modelId === ''} onClick={() => setAsking(modelId)}>
-          Forget this model&apos;s…
+          Forget for this model…
         </button>
         <button type="button" data-testid="forget-all-context" onClick={() => setAsking('')}>
-          Forget remembered context…
+          Forget for every model…
         </button>
       </p>
       {asking !== null && (

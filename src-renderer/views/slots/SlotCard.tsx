@@ -40,21 +40,33 @@ export function SlotCard(props: { slot: SlotSnapshot }) {
 /** Statuses whose memory, residency and keep-alive figures describe something held now. */
 const HOLDS_MODEL: readonly SlotSnapshot['status'][] = ['resident', 'active'];
 
-/** Figures only Expert shows: revision hashes and the graph's node count. */
-const EXPERT_FIGURES: readonly string[] = ['revisions', 'per token'];
+/** Figures only Expert shows: revision hashes, how memory is held, the run path, node counts. */
+const EXPERT_FIGURES: readonly string[] = ['revisions', 'host memory', 'in memory', 'run path', 'per token'];
+
+/** The engine's term Expert adds after a figure's plain name (one vocabulary, Expert adds detail). */
+const FIGURE_TERMS: Readonly<Record<string, string>> = {
+  'weights · hardware': 'weights / provider',
+  'rewrite for speed': 'graph',
+  'memory for conversations': 'K/V',
+  'kept loaded': 'keep-alive',
+};
 
 /**
  * The card's figures for the slot's current state only: an empty or failed slot shows no memory,
- * residency or countdown left from before; revision hashes and node counts only in Expert.
+ * residency or countdown left from before; engine detail and the engine's terms only in Expert.
  */
 function slotFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[] {
   const isHeld = HOLDS_MODEL.includes(s.status);
   const figures = allFigures(s, nowMs, isExpert);
-  return figures.filter(
-    (f) =>
-      (isExpert || !EXPERT_FIGURES.includes(f.label)) &&
-      (isHeld || !['host memory', 'in memory', 'keep-alive'].includes(f.label)),
-  );
+  return figures
+    .filter(
+      (f) =>
+        (isExpert || !EXPERT_FIGURES.includes(f.label)) &&
+        (isHeld || !['host memory', 'in memory', 'kept loaded'].includes(f.label)),
+    )
+    .map((f) =>
+      isExpert && FIGURE_TERMS[f.label] ? { ...f, label: `${f.label} (${FIGURE_TERMS[f.label]})` } : f,
+    );
 }
 
 function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[] {
@@ -67,7 +79,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       title: `model ${s.modelRevision}\ntokenizer ${s.tokenizerRevision}\nlayout ${s.layoutRevision}`,
     },
     {
-      label: 'weights / provider',
+      label: 'weights · hardware',
       value: `${s.precision} · ${s.executionProvider}${s.providerUnavailableReason ? ` (${s.providerUnavailableReason})` : ''}`,
       title: 'weight storage read from the graph',
       testId: 'slot-provider',
@@ -87,7 +99,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       testId: 'slot-last-load',
     },
     {
-      label: 'graph',
+      label: 'rewrite for speed',
       value: s.fusion === null ? 'not loaded yet' : describeGraph(s.fusion, isExpert),
       ...(s.fusion ? { title: graphTitle(s.fusion, s.fusionMs) } : {}),
       testId: 'slot-graph',
@@ -97,7 +109,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       ? []
       : [
           {
-            label: 'K/V memory',
+            label: 'memory for conversations',
             value: formatBytes(s.kvBufferBytes),
             title:
               "what this slot's K/V buffer allocates now: every seat's whole room, which can exceed the pages the K/V budget counts",
@@ -114,7 +126,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       testId: 'slot-step-nodes',
     },
     {
-      label: 'keep-alive',
+      label: 'kept loaded',
       value: `${describeKeepAlive(s.keepAlive)} · ${countdown(s.expiresAtWallMs, nowMs)}`,
       testId: 'keep-alive',
     },
