@@ -65,7 +65,7 @@ export function RecentBarsChart(props: { timelines: readonly Timeline[]; layers:
             tickFormatter={(v: number) => formatMs(v)}
             width={78}
             label={{
-              value: isGrouped ? 'first word' : 'TTFT',
+              value: isGrouped ? 'first word' : 'first word (TTFT)',
               angle: -90,
               position: 'insideLeft',
               className: 'axis-title',
