@@ -12,7 +12,7 @@ import {
 } from './graph-cache';
 import type { CachedGraph } from './graph-cache';
 import { ModelRunner } from './model-runner';
-import { readGraphSummary } from '../model/onnx-graph/read-graph';
+import { readGraphSummary } from '../model/onnx-graph/graph-summary';
 import type { GraphCacheOutcome, LoadedReply, LoadJob, StepNodes } from './protocol';
 import type { ExecutionProvider } from './providers';
 import { withProvider } from './providers';

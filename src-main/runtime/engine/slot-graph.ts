@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readGraphSummary } from '../model/onnx-graph/read-graph';
+import { readGraphSummary } from '../model/onnx-graph/graph-summary';
 import { decoderIoOf } from '../model/decoder-io';
 import { asExported } from '../model/fuse-at-load/outcome';
 import type { FusionOutcome } from '../model/fuse-at-load/outcome';

@@ -1,5 +1,6 @@
 import type { ModelShape } from './config';
-import type { GraphSummary, TensorInfo } from './onnx-graph/read-graph';
+import type { GraphSummary } from './onnx-graph/graph-summary';
+import type { TensorInfo } from './onnx-graph/graph-view';
 import { unknownOpReason } from './onnx-graph/known-ops';
 import { SHORT_WEIGHT_NAMES } from './onnx-graph/element-types';
 import {

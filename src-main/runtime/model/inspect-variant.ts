@@ -5,7 +5,7 @@ import { decoderIoOf, GraphContractError, weightDtypeLabel } from './decoder-io'
 import type { DecoderIo } from './decoder-io';
 import { describeReadError, resolveInside } from './folder-files';
 import { ModelFolderError } from './model-folder-error';
-import { readGraphSummary } from './onnx-graph/read-graph';
+import { readGraphSummary } from './onnx-graph/graph-summary';
 import { TruncatedProto } from './onnx-graph/proto-reader';
 import type { VariantFile, VariantName } from './variants';
 

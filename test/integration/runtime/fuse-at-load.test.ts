@@ -11,7 +11,7 @@ import { decoderIoOf } from '../../../src-main/runtime/model/decoder-io';
 import { FUSION_CHECK_LIMITS } from '../../../src-main/runtime/model/fuse-at-load/outcome';
 import { recognizeDecoder } from '../../../src-main/runtime/model/fuse-at-load/recognize';
 import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph/write-fused-decoder';
-import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/read-graph';
+import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/graph-summary';
 import { writeLayoutModel } from '../../../tools/onnx-llama/layouts';
 import {
   editGraph,

@@ -6,7 +6,7 @@ import { decoderIoOf } from '../../../src-main/runtime/model/decoder-io';
 import { fuseDecoder } from '../../../src-main/runtime/model/fuse-at-load/fuse';
 import { recognizeDecoder } from '../../../src-main/runtime/model/fuse-at-load/recognize';
 import { writeFusedDecoder } from '../../../src-main/runtime/model/fused-graph/write-fused-decoder';
-import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/read-graph';
+import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/graph-summary';
 import { loadGraph } from '../../support/fusion-graphs';
 import { BUNDLED_MODEL_ID, naiveBundledModelsDir } from '../../support/models';
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSlot } from '../../../src-main/runtime/engine/load-slot';
 import type { LoadJob } from '../../../src-main/runtime/engine/protocol';
 import { decoderIoOf } from '../../../src-main/runtime/model/decoder-io';
-import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/read-graph';
+import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/graph-summary';
 import { EDITABLE_MODEL, loadGraph } from '../../support/fusion-graphs';
 import { randomModelsDir } from '../../support/models';
 

@@ -10,7 +10,7 @@ import { decoderIoOf } from '../decoder-io';
 import type { VariantGraph } from '../inspect-variant';
 import type { ModelFolder } from '../load-folder';
 import type { ModelShape } from '../config';
-import type { GraphSummary } from '../onnx-graph/read-graph';
+import type { GraphSummary } from '../onnx-graph/graph-summary';
 import { sha256 } from '../revisions';
 import type { ContentRevisions } from '../revisions';
 import { TextTokenizer } from '../tokenizer';

@@ -1,37 +1,59 @@
 /**
- * A whole ONNX graph read from a model's bytes for analysis (load-time fusion): every node with
- * its attributes, initializers with their data as views into the bytes (or into the external
- * data files passed in), inputs and outputs with their types. Subgraphs (If branches) are read
- * on demand and see the outer graph's names. Read-only: a rewrite builds a new model.
+ * The one model of an ONNX graph, read from a file through a window (listing: payloads never
+ * read) or from bytes in memory (load-time fusion, slot rewrites): every node with its attributes
+ * and where it sits, initializers read on demand (data as views into the bytes or into the
+ * external data files passed in), inputs and outputs with their types. Subgraphs (If branches)
+ * are read on demand and see the outer graph's names. Read-only: a rewrite copies the spans it
+ * keeps and writes new fields (graph-writes.ts); listing's summary derives from it (graph-summary.ts).
  */
-import { WIRE } from './proto-reader';
-import { fieldsOf, floatsOf, signedVarintOf, signedVarintsOf, textOf, varintOf } from './proto-bytes';
-import type { FieldSpan } from './proto-bytes';
+import {
+  FileWindow,
+  MemoryBytes,
+  MessageReader,
+  WIRE,
+  fieldsOf,
+  floatsOf,
+  signedVarintOf,
+  signedVarintsOf,
+  textOf,
+  varintOf,
+} from './proto-reader';
+import type { ByteSource, FieldSpan } from './proto-reader';
 import { elementTypeName } from './element-types';
-import { tensorNameOf, tensorOf } from './tensor-view';
-import type { ExternalBytes, Source, TensorView } from './tensor-view';
+import { tensorHeaderOf, tensorOf } from './tensor-view';
+import type { ExternalBytes, Source, TensorHeader, TensorView } from './tensor-view';
 
 export { floatValues, intValues, numElements, typedView } from './tensor-view';
 export type { ExternalBytes, TensorView } from './tensor-view';
 
-/** A graph input or output: name, element type and dims (a number, a symbol or unknown). */
-export interface ValueView {
+/** A graph input or output: name, element type (ONNX name, e.g. `float16`) and dims (number, symbol or unknown). */
+export interface TensorInfo {
   name: string;
   elemType: string;
   dims: Array<number | string | null>;
 }
 
-/** One node attribute's value, by its kind. */
+/** A graph input or output as the model holds it: where it sits, its type code, whether a shape is declared. */
+export interface ValueView extends TensorInfo {
+  span: FieldSpan;
+  /** The TensorProto.DataType code (0 when none is declared). */
+  elemTypeCode: number;
+  /** False when no shape is declared (then `dims` is empty and the rank unknown). */
+  hasShape: boolean;
+}
+
+/** One node attribute's value, by its kind; a tensor or graph is read when asked for. */
 export type AttributeView =
   | { kind: 'int' | 'float'; value: number }
   | { kind: 'ints' | 'floats'; value: number[] }
   | { kind: 'string'; value: string }
-  | { kind: 'tensor'; value: TensorView }
-  | { kind: 'graph'; span: FieldSpan }
+  | { kind: 'tensor'; span: FieldSpan }
+  | { kind: 'graph' | 'graphs'; spans: FieldSpan[] }
   | { kind: 'other' };
 
-/** One node: op type, domain ('' for the default one), inputs, outputs and attributes by name. */
+/** One node: where it sits, op type, domain ('' for the default one), inputs, outputs and attributes by name. */
 export interface NodeView {
+  span: FieldSpan;
   opType: string;
   domain: string;
   name: string;
@@ -48,6 +70,7 @@ const ATTRIBUTE_KIND: Record<number, AttributeView['kind']> = {
   5: 'graph',
   6: 'floats',
   7: 'ints',
+  10: 'graphs',
 };
 
 /** An INT attribute, or `fallback` when the node does not set it. */
@@ -70,10 +93,12 @@ export function intsAttribute(node: NodeView, name: string): number[] | null {
 
 /** One graph of the model (the main graph or a subgraph), indexed for walking its dataflow. */
 export class GraphView {
+  /** The graph's own fields, in order (a rewrite copies those it keeps). */
+  readonly fields: FieldSpan[];
   readonly nodes: NodeView[] = [];
   readonly inputs: ValueView[] = [];
   readonly outputs: ValueView[] = [];
-  private readonly initializerSpans = new Map<string, FieldSpan>();
+  private readonly initializers = new Map<string, { span: FieldSpan; header: TensorHeader }>();
   private readonly tensors = new Map<string, TensorView>();
   private readonly producers = new Map<string, NodeView>();
 
@@ -83,11 +108,18 @@ export class GraphView {
     readonly parent: GraphView | null,
   ) {
     const { bytes } = source;
-    for (const f of fieldsOf(bytes, span.valueAt, span.endAt)) {
+    this.fields = [];
+    // Each field is read as it is met: an initializer's header then shares the file window its
+    // key was read through, so listing a model costs about one window per initializer.
+    const reader = new MessageReader(bytes, span.valueAt, span.endAt);
+    for (let f = reader.nextField(); f; f = reader.nextField()) {
+      this.fields.push(f);
       if (f.wireType !== WIRE.bytes) continue;
       if (f.field === 1) this.nodes.push(nodeOf(source, f));
-      else if (f.field === 5) this.initializerSpans.set(tensorNameOf(bytes, f), f);
-      else if (f.field === 11) this.inputs.push(valueOf(bytes, f));
+      else if (f.field === 5) {
+        const header = tensorHeaderOf(bytes, f);
+        this.initializers.set(header.name, { span: f, header });
+      } else if (f.field === 11) this.inputs.push(valueOf(bytes, f));
       else if (f.field === 12) this.outputs.push(valueOf(bytes, f));
     }
     for (const node of this.nodes) for (const output of node.outputs) this.producers.set(output, node);
@@ -98,13 +130,23 @@ export class GraphView {
     return this.producers.get(name) ?? null;
   }
 
+  /** Whether `name` is an initializer of this graph itself (not of an enclosing one). */
+  hasOwnInitializer(name: string): boolean {
+    return this.initializers.has(name);
+  }
+
+  /** This graph's own initializers as their headers describe them (no payload read). */
+  initializerHeaders(): TensorHeader[] {
+    return [...this.initializers.values()].map((initializer) => initializer.header);
+  }
+
   /** The initializer `name` of this graph or an enclosing one, or null. */
   initializer(name: string): TensorView | null {
     const cached = this.tensors.get(name);
     if (cached) return cached;
-    const span = this.initializerSpans.get(name);
-    if (!span) return this.parent?.initializer(name) ?? null;
-    const tensor = tensorOf(this.source, span);
+    const initializer = this.initializers.get(name);
+    if (!initializer) return this.parent?.initializer(name) ?? null;
+    const tensor = tensorOf(this.source, initializer.span);
     this.tensors.set(name, tensor);
     return tensor;
   }
@@ -113,45 +155,114 @@ export class GraphView {
   constant(name: string): TensorView | null {
     const node = this.producers.get(name);
     if (!node) return this.initializer(name) ?? this.parent?.constant(name) ?? null;
-    return node.opType === 'Constant' && node.domain === '' ? constantNodeValue(node) : null;
+    return node.opType === 'Constant' && node.domain === '' ? this.constantNodeValue(node) : null;
   }
 
   /** The subgraph in a node's graph attribute (an If branch), seeing this graph's names. */
   subgraph(node: NodeView, attributeName: string): GraphView | null {
     const attribute = node.attributes.get(attributeName);
-    return attribute?.kind === 'graph' ? new GraphView(this.source, attribute.span, this) : null;
+    return attribute?.kind === 'graph' ? new GraphView(this.source, attribute.spans[0]!, this) : null;
+  }
+
+  /** Every subgraph a node holds (If branches, Loop and Scan bodies), in attribute order. */
+  subgraphsOf(node: NodeView): GraphView[] {
+    return [...node.attributes.values()].flatMap((attribute) =>
+      attribute.kind === 'graph' || attribute.kind === 'graphs'
+        ? attribute.spans.map((span) => new GraphView(this.source, span, this))
+        : [],
+    );
+  }
+
+  /** A Constant node's value (`value`, or `value_float(s)` / `value_int(s)`) as a tensor. */
+  private constantNodeValue(node: NodeView): TensorView | null {
+    const value = node.attributes.get('value');
+    if (value?.kind === 'tensor')
+      return { ...tensorOf(this.source, value.span), name: node.outputs[0] ?? '' };
+    return constantListValue(node);
   }
 }
 
-/** The main graph of a model and its opset imports (domain → version, '' for the default domain). */
+/** This graph's nodes and, depth first, every subgraph's: what a whole-model tally walks. */
+export function nodesAtAnyDepth(graph: GraphView): NodeView[] {
+  return graph.nodes.flatMap((node) => [
+    node,
+    ...graph.subgraphsOf(node).flatMap((subgraph) => nodesAtAnyDepth(subgraph)),
+  ]);
+}
+
+/** A model: its main graph, IR version, opset imports (domain → version, '' for the default domain) and fields. */
 export interface ModelView {
   graph: GraphView;
+  /** 0 when the model declares none. */
+  irVersion: number;
   opsets: Map<string, number>;
+  /** The model's own fields, in order, and among them its graph's (a rewrite replaces that one). */
+  fields: FieldSpan[];
+  graphSpan: FieldSpan;
+}
+
+/** The default domain's opset version, 0 when none is declared. */
+export function defaultOpsetOf(model: ModelView): number {
+  return model.opsets.get('') ?? 0;
 }
 
 /**
- * Reads a ModelProto's main graph for analysis. External data is looked up by location in
+ * Reads a ModelProto's main graph from bytes in memory. External data is looked up by location in
  * `externalData`; throws when the model has no graph or a field is cut short.
  */
 export function readModelView(bytes: Uint8Array, externalData: readonly ExternalBytes[] = []): ModelView {
-  const source = { bytes, external: new Map(externalData.map((file) => [file.path, file.data])) };
-  const modelFields = fieldsOf(bytes);
-  const graphSpan = modelFields.find((f) => f.field === 7 && f.wireType === WIRE.bytes);
-  if (!graphSpan) throw new Error('the model has no graph');
+  const external = new Map(externalData.map((file) => [file.path, file.data]));
+  const model = modelOf({ bytes: new MemoryBytes(bytes), external });
+  if (!model) throw new Error('the model has no graph');
+  return model;
+}
+
+/**
+ * Reads a ModelProto's structure from an open file, payloads unread (they stay in the file);
+ * null when it has no graph. Throws `TruncatedProto` when a field runs past the file's end.
+ */
+export function readModelFile(window: FileWindow): ModelView | null {
+  return modelOf({ bytes: window, external: new Map() });
+}
+
+function modelOf(source: Source): ModelView | null {
+  const { bytes } = source;
+  const fields = fieldsOf(bytes);
+  let irVersion = 0;
+  let graphSpan: FieldSpan | null = null;
   const opsets = new Map<string, number>();
-  for (const span of modelFields.filter((f) => f.field === 8 && f.wireType === WIRE.bytes)) {
-    const fields = fieldsOf(bytes, span.valueAt, span.endAt);
-    const domain = fields.find((f) => f.field === 1 && f.wireType === WIRE.bytes);
-    const version = fields.find((f) => f.field === 2 && f.wireType === WIRE.varint);
-    const name = domain ? textOf(bytes, domain) : '';
-    opsets.set(name === 'ai.onnx' ? '' : name, version ? varintOf(bytes, version) : 0);
+  for (const span of fields) {
+    if (span.field === 1 && span.wireType === WIRE.varint) irVersion = varintOf(bytes, span);
+    else if (span.field === 7 && span.wireType === WIRE.bytes) graphSpan ??= span;
+    else if (span.field === 8 && span.wireType === WIRE.bytes) {
+      const { domain, version } = opsetOf(bytes, span);
+      if (!opsets.has(domain) || version !== 0) opsets.set(domain, version);
+    }
   }
-  return { graph: new GraphView(source, graphSpan, null), opsets };
+  if (!graphSpan) return null;
+  return { graph: new GraphView(source, graphSpan, null), irVersion, opsets, fields, graphSpan };
+}
+
+/** OperatorSetIdProto: domain 1 (`ai.onnx` written as ''), version 2 (0 when absent). */
+function opsetOf(bytes: ByteSource, span: FieldSpan): { domain: string; version: number } {
+  const fields = fieldsOf(bytes, span.valueAt, span.endAt);
+  const domain = fields.find((f) => f.field === 1 && f.wireType === WIRE.bytes);
+  const version = fields.find((f) => f.field === 2 && f.wireType === WIRE.varint);
+  const name = domain ? textOf(bytes, domain) : '';
+  return { domain: name === 'ai.onnx' ? '' : name, version: version ? varintOf(bytes, version) : 0 };
 }
 
 function nodeOf(source: Source, span: FieldSpan): NodeView {
   const { bytes } = source;
-  const node: NodeView = { opType: '', domain: '', name: '', inputs: [], outputs: [], attributes: new Map() };
+  const node: NodeView = {
+    span,
+    opType: '',
+    domain: '',
+    name: '',
+    inputs: [],
+    outputs: [],
+    attributes: new Map(),
+  };
   for (const f of fieldsOf(bytes, span.valueAt, span.endAt)) {
     if (f.wireType !== WIRE.bytes) continue;
     if (f.field === 1) node.inputs.push(textOf(bytes, f));
@@ -167,7 +278,7 @@ function nodeOf(source: Source, span: FieldSpan): NodeView {
   return node;
 }
 
-/** AttributeProto: name 1, f 2, i 3, s 4, t 5, g 6, floats 7, ints 8, type 20. */
+/** AttributeProto: name 1, f 2, i 3, s 4, t 5, g 6, floats 7, ints 8, graphs 11, type 20. */
 function attributeOf(source: Source, span: FieldSpan): [string, AttributeView] {
   const { bytes } = source;
   const fields = fieldsOf(bytes, span.valueAt, span.endAt);
@@ -182,8 +293,9 @@ function attributeOf(source: Source, span: FieldSpan): [string, AttributeView] {
   if (kind === 'ints') return [name, { kind, value: byField(8).flatMap((f) => signedVarintsOf(bytes, f)) }];
   if (kind === 'floats') return [name, { kind, value: byField(7).flatMap((f) => floatsOf(bytes, f)) }];
   if (kind === 'string') return [name, { kind, value: first(4) ? textOf(bytes, first(4)!) : '' }];
-  if (kind === 'tensor' && first(5)) return [name, { kind, value: tensorOf(source, first(5)!) }];
-  if (kind === 'graph' && first(6)) return [name, { kind, span: first(6)! }];
+  if (kind === 'tensor' && first(5)) return [name, { kind, span: first(5)! }];
+  if (kind === 'graph' && first(6)) return [name, { kind, spans: [first(6)!] }];
+  if (kind === 'graphs') return [name, { kind, spans: byField(11) }];
   return [name, { kind: 'other' }];
 }
 
@@ -197,21 +309,33 @@ function inferredKind(fields: FieldSpan[]): AttributeView['kind'] {
     [4, 'string'],
     [5, 'tensor'],
     [6, 'graph'],
+    [11, 'graphs'],
   ];
   return kinds.find(([field]) => fields.some((f) => f.field === field))?.[1] ?? 'other';
 }
 
 /** ValueInfoProto → type (2) → tensor_type (1) → elem_type (1), shape (2) → dim (1) → value 1 | param 2. */
-function valueOf(bytes: Uint8Array, span: FieldSpan): ValueView {
-  const value: ValueView = { name: '', elemType: 'undefined', dims: [] };
+function valueOf(bytes: ByteSource, span: FieldSpan): ValueView {
+  const value: ValueView = {
+    span,
+    name: '',
+    elemType: 'undefined',
+    elemTypeCode: 0,
+    dims: [],
+    hasShape: false,
+  };
   for (const f of fieldsOf(bytes, span.valueAt, span.endAt)) {
     if (f.field === 1 && f.wireType === WIRE.bytes) value.name = textOf(bytes, f);
     if (f.field !== 2 || f.wireType !== WIRE.bytes) continue;
     const tensorType = fieldsOf(bytes, f.valueAt, f.endAt).find((t) => t.field === 1);
     if (!tensorType) continue;
     for (const t of fieldsOf(bytes, tensorType.valueAt, tensorType.endAt)) {
-      if (t.field === 1 && t.wireType === WIRE.varint) value.elemType = elementTypeName(varintOf(bytes, t));
+      if (t.field === 1 && t.wireType === WIRE.varint) {
+        value.elemTypeCode = varintOf(bytes, t);
+        value.elemType = elementTypeName(value.elemTypeCode);
+      }
       if (t.field !== 2 || t.wireType !== WIRE.bytes) continue;
+      value.hasShape = true;
       for (const dim of fieldsOf(bytes, t.valueAt, t.endAt).filter((d) => d.field === 1)) {
         const parts = fieldsOf(bytes, dim.valueAt, dim.endAt);
         const fixed = parts.find((p) => p.field === 1 && p.wireType === WIRE.varint);
@@ -223,13 +347,12 @@ function valueOf(bytes: Uint8Array, span: FieldSpan): ValueView {
   return value;
 }
 
-/** A Constant node's value (`value`, or `value_float(s)` / `value_int(s)`) as a tensor. */
-function constantNodeValue(node: NodeView): TensorView | null {
+/** A Constant node's `value_float(s)` / `value_int(s)` as a tensor, null without one. */
+function constantListValue(node: NodeView): TensorView | null {
   const name = node.outputs[0] ?? '';
   const asBytes = (array: ArrayBufferView) =>
     new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
   for (const [key, attribute] of node.attributes) {
-    if (key === 'value' && attribute.kind === 'tensor') return { ...attribute.value, name };
     if (key === 'value_float' && attribute.kind === 'float')
       return { name, elemType: 'float32', dims: [], bytes: asBytes(Float32Array.of(attribute.value)) };
     if (key === 'value_floats' && attribute.kind === 'floats')

@@ -3,8 +3,8 @@
  * and outputs, each as a complete GraphProto field; and the model with its graph rebuilt from
  * pieces (every untouched field copied as it is).
  */
-import { bytesField, concatBytes, messageField, textField, varintField } from './proto-bytes';
-import type { ModelParts } from './graph-parts';
+import { bytesField, concatBytes, messageField, textField, varintField } from './proto-writer';
+import type { ModelView } from './graph-view';
 
 const INT64 = 7;
 const ATTRIBUTE_INT = 2;
@@ -46,9 +46,9 @@ export function valueInfoField(field: 11 | 12, name: string, elemType: number, i
 }
 
 /** The model with its graph's fields replaced by `graphPieces`; every other field as it was. */
-export function withGraph(bytes: Uint8Array, parts: ModelParts, graphPieces: Uint8Array[]): Uint8Array {
-  const modelPieces = parts.modelFields.flatMap((span) =>
-    span === parts.graphSpan ? bytesField(7, graphPieces) : [bytes.subarray(span.startAt, span.endAt)],
+export function withGraph(bytes: Uint8Array, model: ModelView, graphPieces: Uint8Array[]): Uint8Array {
+  const modelPieces = model.fields.flatMap((span) =>
+    span === model.graphSpan ? bytesField(7, graphPieces) : [bytes.subarray(span.startAt, span.endAt)],
   );
   return concatBytes(modelPieces);
 }

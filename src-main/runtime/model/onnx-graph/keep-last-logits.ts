@@ -4,11 +4,12 @@
  * them makes each prefill compute and copy [rows, tokens, vocab] floats (16 MB for 128 tokens of
  * a 32k vocabulary) that the slot worker then has to collect, on the first token's path.
  */
-import { fieldsOf, messageField, textField } from './proto-bytes';
-import type { FieldSpan } from './proto-bytes';
-import { modelPartsOf } from './graph-parts';
+import { MemoryBytes, fieldsOf } from './proto-reader';
+import type { FieldSpan } from './proto-reader';
+import { messageField, textField } from './proto-writer';
+import { defaultOpsetOf, nodesAtAnyDepth, readModelView } from './graph-view';
 import { int64InitializerField, nodeField, valueInfoField, withGraph } from './graph-writes';
-import type { ModelParts, NodeParts } from './graph-parts';
+import type { GraphView, ModelView, NodeView } from './graph-view';
 import { GRAPH_IO } from '../graph-io-names';
 
 /** The input a rewritten graph takes: int64 scalar, how many last positions' logits to compute. */
@@ -34,23 +35,31 @@ const CONSTANT_OPS = new Set(['Constant', 'Transpose', 'Cast', 'Identity', 'Dequ
 
 /** Rewrites `bytes` (a ModelProto) to take KEEP_INPUT; never changes what the kept rows compute. */
 export function keepLastLogits(bytes: Uint8Array): KeepLastLogits {
-  const parts = modelPartsOf(bytes);
-  if (parts.inputs.has(KEEP_INPUT) || parts.inputs.has(GRAPH_IO.logitsToKeep))
+  const model = readModelView(bytes);
+  const { graph } = model;
+  if (graph.inputs.some((input) => input.name === KEEP_INPUT || input.name === GRAPH_IO.logitsToKeep))
     return { skipped: 'the graph already takes a logits-to-keep input' };
-  if (parts.defaultOpset < MIN_OPSET)
-    return { skipped: `opset ${parts.defaultOpset} is older than ${MIN_OPSET}` };
-  const logits = parts.outputs.find((o) => o.name === GRAPH_IO.logits);
-  const producerOf = new Map(
-    parts.nodes.flatMap((node) => node.outputs.map((name) => [name, node] as const)),
-  );
-  const producer = producerOf.get(GRAPH_IO.logits);
+  const opset = defaultOpsetOf(model);
+  if (opset < MIN_OPSET) return { skipped: `opset ${opset} is older than ${MIN_OPSET}` };
+  const logits = graph.outputs.find((o) => o.name === GRAPH_IO.logits);
+  const producer = graph.producerOf(GRAPH_IO.logits);
   if (!logits || !producer) return { skipped: 'no top-level node writes "logits"' };
   // Axis 1 is positions only in [rows, positions, vocab]: any other declared form is left alone.
-  if (logits.rank !== 3) return { skipped: `"logits" is not declared as [rows, positions, vocab]` };
-  if ((parts.numReads.get(GRAPH_IO.logits) ?? 0) > 0) return { skipped: 'a node reads "logits"' };
-  const head = headOf(parts, producerOf);
+  if (!logits.hasShape || logits.dims.length !== 3)
+    return { skipped: `"logits" is not declared as [rows, positions, vocab]` };
+  const numReads = numReadsOf(graph);
+  if ((numReads.get(GRAPH_IO.logits) ?? 0) > 0) return { skipped: 'a node reads "logits"' };
+  const head = headOf(graph, numReads);
   const edit = head ? beforeHead(head) : onLogits(producer);
-  return { bytes: rewrite(bytes, parts, edit, logits.span, logits.elemType), placement: edit.placement };
+  return { bytes: rewrite(bytes, model, edit, logits.span, logits.elemTypeCode), placement: edit.placement };
+}
+
+/** How many times each tensor is read by a node, at any depth (a subgraph may read outer names). */
+function numReadsOf(graph: GraphView): Map<string, number> {
+  const numReads = new Map<string, number>();
+  for (const node of nodesAtAnyDepth(graph))
+    for (const name of node.inputs) if (name) numReads.set(name, (numReads.get(name) ?? 0) + 1);
+  return numReads;
 }
 
 /**
@@ -58,30 +67,25 @@ export function keepLastLogits(bytes: Uint8Array): KeepLastLogits {
  * `logits` through per-position ops read by nothing else. Its hidden-states input then has the
  * logits' rank (3: rows, positions, hidden), so slicing axis 1 keeps positions.
  */
-function headOf(parts: ModelParts, producerOf: Map<string, NodeParts>): NodeParts | null {
-  let node = producerOf.get(GRAPH_IO.logits);
+function headOf(graph: GraphView, numReads: Map<string, number>): NodeView | null {
+  let node = graph.producerOf(GRAPH_IO.logits);
   while (node && node.domain === '' && PER_POSITION_OPS.has(node.opType)) {
     const input = node.inputs[0]!;
-    if (parts.numReads.get(input) !== 1 || parts.outputs.some((o) => o.name === input)) return null;
-    node = producerOf.get(input);
+    if (numReads.get(input) !== 1 || graph.outputs.some((o) => o.name === input)) return null;
+    node = graph.producerOf(input);
   }
   if (!node || !node.inputs[0] || !node.inputs[1]) return null;
   const isMatMul =
     (node.domain === '' && node.opType === 'MatMul') ||
     (node.domain === 'com.microsoft' && node.opType === 'MatMulNBits');
-  return isMatMul && isConstant(node.inputs[1], parts, producerOf, 4) ? node : null;
+  return isMatMul && isConstant(node.inputs[1], graph, 4) ? node : null;
 }
 
-function isConstant(
-  name: string,
-  parts: ModelParts,
-  producerOf: Map<string, NodeParts>,
-  depth: number,
-): boolean {
-  if (parts.initializers.has(name)) return true;
-  const node = producerOf.get(name);
+function isConstant(name: string, graph: GraphView, depth: number): boolean {
+  if (graph.hasOwnInitializer(name)) return true;
+  const node = graph.producerOf(name);
   if (!node || depth === 0 || node.domain !== '' || !CONSTANT_OPS.has(node.opType)) return false;
-  return node.inputs.every((input) => input === '' || isConstant(input, parts, producerOf, depth - 1));
+  return node.inputs.every((input) => input === '' || isConstant(input, graph, depth - 1));
 }
 
 /**
@@ -90,7 +94,7 @@ function isConstant(
  */
 interface Edit {
   placement: KeepPlacement;
-  node: NodeParts;
+  node: NodeView;
   slot: 'input' | 'output';
   index: number;
   full: string;
@@ -98,13 +102,13 @@ interface Edit {
 }
 
 /** The head reads the kept hidden states. */
-function beforeHead(head: NodeParts): Edit {
+function beforeHead(head: NodeView): Edit {
   const kept = `${PREFIX}kept_hidden`;
   return { placement: 'before-head', node: head, slot: 'input', index: 0, full: head.inputs[0]!, kept };
 }
 
 /** The producer writes all logits under a new name; the slice writes `logits`. */
-function onLogits(producer: NodeParts): Edit {
+function onLogits(producer: NodeView): Edit {
   const index = producer.outputs.indexOf(GRAPH_IO.logits);
   return {
     placement: 'on-logits',
@@ -118,12 +122,12 @@ function onLogits(producer: NodeParts): Edit {
 
 function rewrite(
   bytes: Uint8Array,
-  parts: ModelParts,
+  model: ModelView,
   edit: Edit,
   logitsSpan: FieldSpan,
   elemType: number,
 ): Uint8Array {
-  const graphPieces: Uint8Array[] = parts.graphFields.map((span) => {
+  const graphPieces: Uint8Array[] = model.graph.fields.map((span) => {
     if (span === edit.node.span) return renameInNode(bytes, span, edit);
     if (span === logitsSpan) return logitsOutput(elemType);
     return bytes.subarray(span.startAt, span.endAt);
@@ -133,7 +137,7 @@ function rewrite(
     ...keepInitializers(),
     valueInfoField(11, KEEP_INPUT, INT64, true),
   );
-  return withGraph(bytes, parts, graphPieces);
+  return withGraph(bytes, model, graphPieces);
 }
 
 /** The edited node, its `index`-th input renamed to `kept` (or output to `full`). */
@@ -141,7 +145,7 @@ function renameInNode(bytes: Uint8Array, span: FieldSpan, edit: Edit): Uint8Arra
   const field = edit.slot === 'input' ? 1 : 2;
   const name = edit.slot === 'input' ? edit.kept : edit.full;
   let seen = 0;
-  const fields = fieldsOf(bytes, span.valueAt, span.endAt).map((f) => {
+  const fields = fieldsOf(new MemoryBytes(bytes), span.valueAt, span.endAt).map((f) => {
     if (f.field !== field) return bytes.subarray(f.startAt, f.endAt);
     return seen++ === edit.index ? textField(field, name) : bytes.subarray(f.startAt, f.endAt);
   });

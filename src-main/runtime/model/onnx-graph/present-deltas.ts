@@ -7,7 +7,7 @@
  * row's new columns right after that row's own tokens, so its graphs gather them instead, at the
  * columns a `present_new_index` input names (GatherND, two batch dims).
  */
-import { modelPartsOf } from './graph-parts';
+import { defaultOpsetOf, nodesAtAnyDepth, readModelView } from './graph-view';
 import { int64InitializerField, nodeField, valueInfoField, withGraph } from './graph-writes';
 import { GRAPH_IO, presentOf } from '../graph-io-names';
 
@@ -34,24 +34,27 @@ export type PresentDeltas = { bytes: Uint8Array } | { skipped: string };
 
 /** Adds the delta outputs to `bytes` (a ModelProto); every existing output stays as it was. */
 export function addPresentDeltas(bytes: Uint8Array): PresentDeltas {
-  const parts = modelPartsOf(bytes);
-  const form = parts.opTypes.has('GroupQueryAttention') ? 'gathered' : 'sliced';
-  if (parts.defaultOpset < MIN_OPSET[form])
-    return { skipped: `opset ${parts.defaultOpset} is older than ${MIN_OPSET[form]}` };
-  if (!parts.inputs.has(GRAPH_IO.inputIds)) return { skipped: 'the graph has no input "input_ids"' };
-  const presents = parts.outputs.filter((o) => presentOf(o.name) !== null);
+  const model = readModelView(bytes);
+  const { graph } = model;
+  const isGqa = nodesAtAnyDepth(graph).some((node) => node.opType === 'GroupQueryAttention');
+  const form = isGqa ? 'gathered' : 'sliced';
+  const opset = defaultOpsetOf(model);
+  if (opset < MIN_OPSET[form]) return { skipped: `opset ${opset} is older than ${MIN_OPSET[form]}` };
+  if (!graph.inputs.some((input) => input.name === GRAPH_IO.inputIds))
+    return { skipped: 'the graph has no input "input_ids"' };
+  const presents = graph.outputs.filter((o) => presentOf(o.name) !== null);
   if (presents.length === 0) return { skipped: 'the graph has no present.N.key/value outputs' };
-  if (parts.outputs.some((o) => o.name.startsWith('present_new.')))
+  if (graph.outputs.some((o) => o.name.startsWith('present_new.')))
     return { skipped: 'the graph already has present_new outputs' };
   // A present that is also a graph input (passed through) or not 4-D is left to the full copy.
-  if (presents.some((o) => o.rank !== null && o.rank !== 4))
+  if (presents.some((o) => o.hasShape && o.dims.length !== 4))
     return { skipped: 'a present output is not declared [rows, heads, columns, head dim]' };
-  const pieces = parts.graphFields.map((span) => bytes.subarray(span.startAt, span.endAt));
+  const pieces = graph.fields.map((span) => bytes.subarray(span.startAt, span.endAt));
   pieces.push(
     ...(form === 'gathered' ? gatheredDeltas(presents) : slicedDeltas(presents)),
-    ...presents.map((o) => valueInfoField(12, deltaNameOf(o.name), o.elemType)),
+    ...presents.map((o) => valueInfoField(12, deltaNameOf(o.name), o.elemTypeCode)),
   );
-  return { bytes: withGraph(bytes, parts, pieces) };
+  return { bytes: withGraph(bytes, model, pieces) };
 }
 
 const p = (name: string) => PREFIX + name;

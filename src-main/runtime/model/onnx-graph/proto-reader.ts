@@ -1,3 +1,9 @@
+/**
+ * The one protobuf reader: a message's fields read from a file through a window (listing reads a
+ * graph's structure and never loads a payload) or from bytes in memory (analysis and rewrites),
+ * either as a cursor (`MessageReader`) or as a list of field spans whose values are read on demand
+ * (so a rewrite copies unchanged fields verbatim). Writing is proto-writer.ts's.
+ */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Protobuf wire types this reader understands. */
@@ -11,13 +17,47 @@ export class TruncatedProto extends Error {
   }
 }
 
+/** The bytes a message is read from: a file through a window, or bytes in memory. */
+export interface ByteSource {
+  readonly size: number;
+  /** The byte at `at`. */
+  byteAt(at: number): number;
+  /** `[at, at + length)`: a view of bytes in memory, a copy of a file's. */
+  slice(at: number, length: number): Uint8Array;
+  /** What a field running past its message or the end throws: truncation for a file. */
+  cutShort(at: number): Error;
+}
+
+/** Bytes in memory as a source: slices are views, and a field running past its message throws. */
+export class MemoryBytes implements ByteSource {
+  readonly size: number;
+
+  constructor(readonly bytes: Uint8Array) {
+    this.size = bytes.length;
+  }
+
+  byteAt(at: number): number {
+    if (at >= this.size) throw this.cutShort(at);
+    return this.bytes[at]!;
+  }
+
+  slice(at: number, length: number): Uint8Array {
+    if (at + length > this.size) throw this.cutShort(at);
+    return this.bytes.subarray(at, at + length);
+  }
+
+  cutShort(at: number): Error {
+    return new Error(`field at byte ${at} runs past its message`);
+  }
+}
+
 const WINDOW_BYTES = 64 << 10;
 
 /**
  * Random-access reads of one file through a 64 KB window. Listing reads a graph's structure and
  * skips tensor payloads (`skip` only moves the cursor), so a 1 GB model costs a few small reads.
  */
-export class FileWindow {
+export class FileWindow implements ByteSource {
   private readonly fd: number;
   readonly size: number;
   private window = new Uint8Array(0);
@@ -41,6 +81,10 @@ export class FileWindow {
     return this.window.slice(at - this.windowStart, at - this.windowStart + length);
   }
 
+  cutShort(at: number): Error {
+    return new TruncatedProto(at, this.size);
+  }
+
   close(): void {
     closeSync(this.fd);
   }
@@ -60,26 +104,58 @@ export class FileWindow {
   }
 }
 
-/** One field's key and where its value sits. */
+/** One field's key. */
 export interface FieldHeader {
   field: number;
   wireType: number;
 }
 
+/** One field of a message: its number, wire type, and where it sits in the bytes. */
+export interface FieldSpan extends FieldHeader {
+  /** First byte of the field's key. */
+  startAt: number;
+  /** First byte of its value (after the length, for length-delimited fields). */
+  valueAt: number;
+  /** One past its last byte. */
+  endAt: number;
+}
+
 /**
- * Reads the fields of one message, `[start, end)` of the file. Values are read on demand;
+ * Reads the fields of one message, `[start, end)` of the source. Values are read on demand;
  * an unread field is skipped by its length, so payloads are never loaded.
  */
 export class MessageReader {
   private at: number;
 
   constructor(
-    private readonly file: FileWindow,
+    private readonly source: ByteSource,
     start: number,
     private readonly end: number,
   ) {
-    if (end > file.size) throw new TruncatedProto(start, file.size);
+    if (end > source.size) throw source.cutShort(start);
     this.at = start;
+  }
+
+  /** Every field left in the message, as spans; their values are left unread. */
+  fields(): FieldSpan[] {
+    const spans: FieldSpan[] = [];
+    for (let span = this.nextField(); span; span = this.nextField()) spans.push(span);
+    return spans;
+  }
+
+  /** The next field as a span, its value skipped unread; null at the end of the message. */
+  nextField(): FieldSpan | null {
+    if (this.at >= this.end) return null;
+    const startAt = this.at;
+    const key = this.varint();
+    const wireType = key % 8;
+    let valueAt = this.at;
+    if (wireType === WIRE.bytes) {
+      const length = this.varint();
+      valueAt = this.at;
+      this.advance(length);
+    } else this.skip(wireType);
+    return { field: Math.floor(key / 8), wireType, startAt, valueAt, endAt: this.at };
   }
 
   /** The next field's header, or null at the end of the message. */
@@ -105,8 +181,8 @@ export class MessageReader {
   private smallVarint(): number | null {
     let value = 0;
     for (let i = 0; i < 4; i++) {
-      if (this.at + i >= this.end) throw new TruncatedProto(this.at + i, this.file.size);
-      const byte = this.file.byteAt(this.at + i);
+      if (this.at + i >= this.end) throw this.source.cutShort(this.at + i);
+      const byte = this.source.byteAt(this.at + i);
       value += (byte & 0x7f) * 2 ** (7 * i);
       if (byte < 0x80) {
         this.at += i + 1;
@@ -119,8 +195,8 @@ export class MessageReader {
   private bigVarint(): bigint {
     let value = 0n;
     for (let shift = 0n; shift < 70n; shift += 7n) {
-      if (this.at >= this.end) throw new TruncatedProto(this.at, this.file.size);
-      const byte = this.file.byteAt(this.at++);
+      if (this.at >= this.end) throw this.source.cutShort(this.at);
+      const byte = this.source.byteAt(this.at++);
       value |= BigInt(byte & 0x7f) << shift;
       if (byte < 0x80) return value;
     }
@@ -132,22 +208,26 @@ export class MessageReader {
     const length = this.varint();
     const start = this.at;
     this.advance(length);
-    return new MessageReader(this.file, start, start + length);
+    return new MessageReader(this.source, start, start + length);
   }
 
   /** A length-delimited field as UTF-8 text. */
   text(): string {
     const length = this.varint();
-    const bytes = this.file.slice(this.at, length);
+    const bytes = this.source.slice(this.at, length);
     this.advance(length);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   }
 
   /** Packed varints (e.g. `dims`, `ints`). */
   packedVarints(): number[] {
-    const inner = this.message();
+    return this.message().signedVarintsToEnd();
+  }
+
+  /** Signed varints up to the end of the message (the body of a packed field). */
+  signedVarintsToEnd(): number[] {
     const values: number[] = [];
-    while (inner.at < inner.end) values.push(inner.signedVarint());
+    while (this.at < this.end) values.push(this.signedVarint());
     return values;
   }
 
@@ -168,7 +248,49 @@ export class MessageReader {
   }
 
   private advance(length: number): void {
-    if (this.at + length > this.end) throw new TruncatedProto(this.at, this.file.size);
+    if (this.at + length > this.end) throw this.source.cutShort(this.at);
     this.at += length;
   }
+}
+
+/** The fields of the message in `[startAt, endAt)` of `source`, in order; throws on a cut-short field. */
+export function fieldsOf(source: ByteSource, startAt = 0, endAt = source.size): FieldSpan[] {
+  return new MessageReader(source, startAt, endAt).fields();
+}
+
+/** A reader over a length-delimited field's value (a submessage, or a packed run). */
+function valueReader(source: ByteSource, span: FieldSpan): MessageReader {
+  return new MessageReader(source, span.valueAt, span.endAt);
+}
+
+const decoder = new TextDecoder();
+
+/** A length-delimited field's value as text. */
+export function textOf(source: ByteSource, span: FieldSpan): string {
+  return decoder.decode(source.slice(span.valueAt, span.endAt - span.valueAt));
+}
+
+/** A varint field's value. */
+export function varintOf(source: ByteSource, span: FieldSpan): number {
+  return valueReader(source, span).varint();
+}
+
+/** A signed (int64) varint field's value; an axis of -1 is ten bytes. */
+export function signedVarintOf(source: ByteSource, span: FieldSpan): number {
+  return valueReader(source, span).signedVarint();
+}
+
+/** A repeated int64 field's values: one value (unpacked) or the packed run this span holds. */
+export function signedVarintsOf(source: ByteSource, span: FieldSpan): number[] {
+  if (span.wireType === WIRE.varint) return [signedVarintOf(source, span)];
+  return valueReader(source, span).signedVarintsToEnd();
+}
+
+/** A repeated float field's values: one value (unpacked fixed32) or the packed run this span holds. */
+export function floatsOf(source: ByteSource, span: FieldSpan): number[] {
+  const bytes = source.slice(span.valueAt, span.endAt - span.valueAt);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const values: number[] = [];
+  for (let at = 0; at + 4 <= bytes.length; at += 4) values.push(view.getFloat32(at, true));
+  return values;
 }

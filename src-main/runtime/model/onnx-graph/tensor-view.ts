@@ -3,8 +3,8 @@
  * the bytes (or into external data files), and their values as numbers. graph-view.ts reads the
  * graph around them.
  */
-import { fieldsOf, floatsOf, signedVarintsOf, textOf, varintOf } from './proto-bytes';
-import type { FieldSpan } from './proto-bytes';
+import { fieldsOf, floatsOf, signedVarintsOf, textOf, varintOf } from './proto-reader';
+import type { ByteSource, FieldSpan } from './proto-reader';
 import { ELEMENT_BYTES, elementTypeName } from './element-types';
 import { bfloat16ArrayToFloat32, halfArrayToFloat32 } from '../float16';
 
@@ -24,8 +24,17 @@ export interface ExternalBytes {
 
 /** The bytes a model's graph is read from, and its external data by the names the graph uses. */
 export interface Source {
-  bytes: Uint8Array;
+  bytes: ByteSource;
   external: Map<string, Uint8Array>;
+}
+
+/** An initializer as its header describes it, its payload unread. */
+export interface TensorHeader {
+  name: string;
+  elemType: string;
+  dims: number[];
+  /** Where its bytes live when they are external: `location`, `offset`, `length` as written. */
+  external: Map<string, string> | null;
 }
 
 /** A tensor's values as float32 (float32, float16, bfloat16 or float64 storage); null for other types. */
@@ -73,28 +82,18 @@ export function typedView<T>(bytes: Uint8Array, Type: TypedArrayOf<T>, count: nu
   return new Type(copy.buffer, 0, count);
 }
 
-export function tensorNameOf(bytes: Uint8Array, span: FieldSpan): string {
-  const name = fieldsOf(bytes, span.valueAt, span.endAt).find((f) => f.field === 8);
-  return name ? textOf(bytes, name) : '';
-}
-
 /**
  * TensorProto: dims 1, data_type 2, float_data 4, int32_data 5, int64_data 7, name 8, raw_data 9,
- * double_data 10, external_data 13, data_location 14. Typed fields are turned into raw bytes.
+ * double_data 10, external_data 13, data_location 14. The header alone: no payload is read.
  */
-export function tensorOf(source: Source, span: FieldSpan): TensorView {
-  const { bytes } = source;
-  const tensor: TensorView = { name: '', elemType: 'undefined', dims: [], bytes: new Uint8Array(0) };
-  const typed: Record<number, number[]> = { 4: [], 5: [], 7: [], 10: [] };
+export function tensorHeaderOf(bytes: ByteSource, span: FieldSpan): TensorHeader {
+  const header: TensorHeader = { name: '', elemType: 'undefined', dims: [], external: null };
   const entries = new Map<string, string>();
   let isExternal = false;
   for (const f of fieldsOf(bytes, span.valueAt, span.endAt)) {
-    if (f.field === 1) tensor.dims.push(...signedVarintsOf(bytes, f));
-    else if (f.field === 2) tensor.elemType = elementTypeName(varintOf(bytes, f));
-    else if (f.field === 8) tensor.name = textOf(bytes, f);
-    else if (f.field === 9) tensor.bytes = bytes.subarray(f.valueAt, f.endAt);
-    else if (f.field === 4) appendEach(typed[4]!, floatsOf(bytes, f));
-    else if (f.field === 5 || f.field === 7) appendEach(typed[f.field]!, signedVarintsOf(bytes, f));
+    if (f.field === 1) header.dims.push(...signedVarintsOf(bytes, f));
+    else if (f.field === 2) header.elemType = elementTypeName(varintOf(bytes, f));
+    else if (f.field === 8) header.name = textOf(bytes, f);
     else if (f.field === 14) isExternal = varintOf(bytes, f) === 1;
     else if (f.field === 13) {
       const entry = fieldsOf(bytes, f.valueAt, f.endAt);
@@ -103,8 +102,26 @@ export function tensorOf(source: Source, span: FieldSpan): TensorView {
       if (key && value) entries.set(textOf(bytes, key), textOf(bytes, value));
     }
   }
-  if (isExternal) tensor.bytes = externalBytesOf(source, tensor, entries);
-  else if (tensor.bytes.length === 0) tensor.bytes = typedBytes(tensor, typed);
+  if (isExternal) header.external = entries;
+  return header;
+}
+
+/** A tensor with its data: raw bytes as a view (of memory), typed fields turned into raw bytes. */
+export function tensorOf(source: Source, span: FieldSpan): TensorView {
+  const { bytes } = source;
+  const { external, ...header } = tensorHeaderOf(bytes, span);
+  const tensor: TensorView = { ...header, bytes: new Uint8Array(0) };
+  if (external) {
+    tensor.bytes = externalBytesOf(source, tensor, external);
+    return tensor;
+  }
+  const typed: Record<number, number[]> = { 4: [], 5: [], 7: [], 10: [] };
+  for (const f of fieldsOf(bytes, span.valueAt, span.endAt)) {
+    if (f.field === 9) tensor.bytes = bytes.slice(f.valueAt, f.endAt - f.valueAt);
+    else if (f.field === 4) appendEach(typed[4]!, floatsOf(bytes, f));
+    else if (f.field === 5 || f.field === 7) appendEach(typed[f.field]!, signedVarintsOf(bytes, f));
+  }
+  if (tensor.bytes.length === 0) tensor.bytes = typedBytes(tensor, typed);
   return tensor;
 }
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  fieldsOf,
   messageField,
   textField,
   varintField,
   concatBytes,
   bytesField,
-} from '../../../../../src-main/runtime/model/onnx-graph/proto-bytes';
+} from '../../../../../src-main/runtime/model/onnx-graph/proto-writer';
+import { MemoryBytes, fieldsOf } from '../../../../../src-main/runtime/model/onnx-graph/proto-reader';
 import { floatValues, intValues } from '../../../../../src-main/runtime/model/onnx-graph/graph-view';
 import { tensorOf } from '../../../../../src-main/runtime/model/onnx-graph/tensor-view';
 
@@ -41,7 +41,10 @@ describe('tensors stored in typed fields', () => {
     const floats = Float32Array.from({ length: NUM }, (_, i) => i / 8);
     const payload = concatBytes(bytesField(4, [new Uint8Array(floats.buffer)]));
     const bytes = tensorBytes(NUM, FLOAT, payload);
-    const tensor = tensorOf({ bytes, external: new Map() }, fieldsOf(bytes)[0]!);
+    const tensor = tensorOf(
+      { bytes: new MemoryBytes(bytes), external: new Map() },
+      fieldsOf(new MemoryBytes(bytes))[0]!,
+    );
     expect(tensor.dims).toEqual([NUM]);
     const values = floatValues(tensor)!;
     expect(values).toHaveLength(NUM);
@@ -53,7 +56,10 @@ describe('tensors stored in typed fields', () => {
   it('reads an int64_data tensor of 300,000 values exactly', () => {
     const ints = Array.from({ length: NUM }, (_, i) => i % 1000);
     const bytes = tensorBytes(NUM, INT64, packedVarints(ints));
-    const tensor = tensorOf({ bytes, external: new Map() }, fieldsOf(bytes)[0]!);
+    const tensor = tensorOf(
+      { bytes: new MemoryBytes(bytes), external: new Map() },
+      fieldsOf(new MemoryBytes(bytes))[0]!,
+    );
     const values = intValues(tensor)!;
     expect(values).toHaveLength(NUM);
     expect(values.findIndex((value, i) => value !== ints[i])).toBe(-1);

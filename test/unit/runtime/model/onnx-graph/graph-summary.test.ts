@@ -2,10 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readGraphSummary } from '../../../../src-main/runtime/model/onnx-graph/read-graph';
-import { TruncatedProto } from '../../../../src-main/runtime/model/onnx-graph/proto-reader';
-import { writeLayoutModel } from '../../../../tools/onnx-llama/layouts';
-import { quantizeModelFolder, QUANTIZE_DEFAULTS } from '../../../../tools/onnx-llama/quantize/quantize-model';
+import { readGraphSummary } from '../../../../../src-main/runtime/model/onnx-graph/graph-summary';
+import { TruncatedProto } from '../../../../../src-main/runtime/model/onnx-graph/proto-reader';
+import { writeLayoutModel } from '../../../../../tools/onnx-llama/layouts';
+import {
+  quantizeModelFolder,
+  QUANTIZE_DEFAULTS,
+} from '../../../../../tools/onnx-llama/quantize/quantize-model';
 
 describe('the light ONNX reader (structure without payloads)', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'ff-read-graph-'));
