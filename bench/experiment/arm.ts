@@ -3,7 +3,7 @@ import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { armSummary } from '../../src-main/telemetry/report/arm-summary';
 import { prng } from '../../src-main/telemetry/synthetic/workload';
 import { promptOfTokens } from '../first-frame/prompts';
-import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
 import { startInProcessHost } from '../load/in-process';
 import { independentPairs, lengthSampler } from '../load/lengths';
 import type { LoadHost } from '../load/load-host';

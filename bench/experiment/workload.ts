@@ -1,4 +1,4 @@
-import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
 import { prng } from '../../src-main/telemetry/synthetic/workload';
 import { importTraceFile } from '../../src-main/telemetry/trace/import-trace';
 import { promptOfTokens } from '../first-frame/prompts';

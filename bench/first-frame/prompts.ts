@@ -1,4 +1,4 @@
-import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
 
 const WORDS = (
   'the morning was fine and she walked to the village with her sister where they met an old friend who spoke of ' +

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime } from '../../src-main/runtime/runtime';
 import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
-import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
 import { openSqliteStore } from '../../src-main/store/store';
 import type { Store } from '../../src-main/store/store';
 import { deriveBarParts } from '../../src-main/telemetry/timeline/derive';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Runtime } from '../../src-main/runtime/runtime';
 import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
-import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
 import { openSqliteStore } from '../../src-main/store/store';
 import { nearestRankOf } from '../../src-main/telemetry/report/nearest-rank';
 import { median } from './decode';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
 import { buildReport } from '../../src-main/telemetry/report/build-report';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { prng } from '../../src-main/telemetry/synthetic/workload';

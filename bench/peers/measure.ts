@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../../src-main/runtime/model/tokenizer';
+import type { ChatTurn } from '../../src-main/runtime/tokenize/tokenizer';
 import type { Runtime } from '../../src-main/runtime/runtime';
 import { nearestRankSorted } from '../../src-main/telemetry/report/nearest-rank';
 import type { ModelFolder } from '../../src-main/runtime/model/load-folder';

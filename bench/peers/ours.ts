@@ -1,5 +1,5 @@
 import { collectGeneration } from '../../src-main/runtime/collect';
-import type { ChatTurn } from '../../src-main/runtime/model/tokenizer';
+import type { ChatTurn } from '../../src-main/runtime/tokenize/tokenizer';
 import type { Runtime } from '../../src-main/runtime/runtime';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { PeersWorkload } from './workload';

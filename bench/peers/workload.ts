@@ -1,4 +1,4 @@
-import type { ChatTurn, TextTokenizer } from '../../src-main/runtime/model/tokenizer';
+import type { ChatTurn, TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
 import { promptOfTokens } from '../first-frame/prompts';
 
 /** The shared workload: every engine gets exactly these prompts (same text, same token ids). */

@@ -1,5 +1,5 @@
 import { maxPromptChars, PROMPT_LIMITS } from '../../limits';
-import type { ChatTurn } from '../model/tokenizer';
+import type { ChatTurn } from '../tokenize/tokenizer';
 
 /** What happens when a conversation no longer fits: drop its oldest turns, or refuse to send. */
 export type ContextOverflow = 'drop-oldest' | 'refuse';

@@ -1,5 +1,5 @@
 import type { ModelCatalogue } from '../model/catalogue';
-import type { ChatTurn } from '../model/tokenizer';
+import type { ChatTurn } from '../tokenize/tokenizer';
 import type { PageStore } from '../pages/page-store';
 import type { RequestLimits } from '../scheduler/route';
 import { encodePromptIds, renderChatPrompt } from '../tokenize/prompt-threads';

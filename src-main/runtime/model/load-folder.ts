@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigFieldError, eosIdsOf, shapeOf } from './config';
 import type { ModelConfig, ModelShape } from './config';
-import { TemplateError } from './chat-template';
+import { TemplateError } from '../tokenize/chat-template';
 import { readFolderJson, resolveInside } from './folder-files';
 import {
   GenaiConfigSchema,
@@ -10,13 +10,13 @@ import {
   unsupportedGenaiReason,
 } from './genai/genai-config';
 import type { DefaultSampling, GenaiConfig } from './genai/genai-config';
-import { readTokenizerFiles, TOKENIZER_FILES } from './tokenizer-files';
+import { readTokenizerFiles, TOKENIZER_FILES } from '../tokenize/tokenizer-files';
 import { unknownFormatReason } from './folder-format';
 import { inspectVariant } from './inspect-variant';
 import type { VariantGraph } from './inspect-variant';
 import { ModelFolderError } from './model-folder-error';
 import { shapeBeyondLimits } from './shape-limits';
-import { TextTokenizer } from './tokenizer';
+import { TextTokenizer } from '../tokenize/tokenizer';
 import { defaultVariantOf, findVariantFiles, GENAI_VARIANT, VARIANT_FILES } from './variants';
 import type { VariantFile, VariantName } from './variants';
 

@@ -1,5 +1,5 @@
 import type { Timeline } from '../../telemetry/timeline/schema';
-import type { ChatTurn } from '../model/tokenizer';
+import type { ChatTurn } from '../tokenize/tokenizer';
 import type { KeepAlive } from '../../telemetry/residency/schema';
 
 /** What a caller asks the runtime for: a chat (templated) or raw text prompt and how to sample. */

@@ -1,9 +1,9 @@
 import type { TimelineRecorder } from '../../telemetry/timeline/recorder';
-import { rawPrompt } from '../model/chat-literals';
-import { TemplateError } from '../model/chat-template';
+import { rawPrompt } from '../tokenize/chat-literals';
+import { TemplateError } from '../tokenize/chat-template';
 import type { CatalogueModel, ModelCatalogue } from '../model/catalogue';
-import type { PromptText } from '../model/chat-literals';
-import type { ChatTurn } from '../model/tokenizer';
+import type { PromptText } from '../tokenize/chat-literals';
+import type { ChatTurn } from '../tokenize/tokenizer';
 import { encodePromptIds, renderChatPrompt } from '../tokenize/prompt-threads';
 import type { OffThreadPrompts } from '../tokenize/prompt-threads';
 import { SAMPLING_LIMITS } from '../sampling/limits';

@@ -1,6 +1,6 @@
 import type { TimelineRecorder } from '../../telemetry/timeline/recorder';
 import type { SamplerSpec } from '../sampling/sampler';
-import { IncrementalDetokenizer } from '../sampling/detokenizer';
+import { IncrementalDetokenizer } from '../tokenize/detokenizer';
 import { StopMatcher } from '../sampling/stop-matcher';
 import type { Slot } from '../slots/slot';
 import type { GenerationRequest, GenerationSink } from './request';

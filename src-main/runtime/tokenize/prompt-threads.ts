@@ -1,7 +1,7 @@
-import { encodesInline } from '../model/tokenizer';
+import { encodesInline } from './tokenizer';
 import type { CatalogueModel } from '../model/catalogue';
-import type { PromptText } from '../model/chat-literals';
-import type { ChatTurn } from '../model/tokenizer';
+import type { PromptText } from './chat-literals';
+import type { ChatTurn } from './tokenizer';
 import { TemplateThread } from './template-thread';
 import { TokenizerThread } from './tokenizer-thread';
 

@@ -1,4 +1,4 @@
-import type { ChatInput } from '../model/tokenizer';
+import type { ChatInput } from './tokenizer';
 
 /** A request to the tokenizer thread: encode `text` with the tokenizer of the folder at `folder` (nothing added). */
 export interface EncodeJob {

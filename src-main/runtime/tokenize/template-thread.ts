@@ -1,9 +1,9 @@
 import { JobWorker } from '../../threads/job-worker';
 import { spawnWorker } from '../../threads/spawn-worker';
-import { TemplateError } from '../model/chat-template';
+import { TemplateError } from './chat-template';
 import type { CatalogueModel } from '../model/catalogue';
-import type { PromptText } from '../model/chat-literals';
-import type { ChatTurn } from '../model/tokenizer';
+import type { PromptText } from './chat-literals';
+import type { ChatTurn } from './tokenizer';
 import type { RenderJob, RenderReply } from './protocol';
 
 /**

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { ChatTemplate } from '../model/chat-template';
+import { ChatTemplate } from './chat-template';
 import type { RenderJob, RenderReply } from './protocol';
 
 // The template thread: a chat template over the serving thread's budget renders here, so one

@@ -1,8 +1,8 @@
 import { JobWorker } from '../../threads/job-worker';
 import { spawnWorker } from '../../threads/spawn-worker';
-import { rawPrompt } from '../model/chat-literals';
+import { rawPrompt } from './chat-literals';
 import type { CatalogueModel } from '../model/catalogue';
-import type { PromptText } from '../model/chat-literals';
+import type { PromptText } from './chat-literals';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 /** Plain prose of about 2,000 characters: enough encoding to compile a tokenizer's hot paths. */

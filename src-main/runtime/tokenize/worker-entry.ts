@@ -1,10 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 // The few model files this thread needs, not the room's index: a worker starts by loading its
 // imports, and the index's whole graph (ONNX, GGUF, fusion) would delay the first encode.
-import { readGgufSet } from '../model/gguf/gguf-files';
-import { tokenizerFilesOfGguf } from '../model/gguf/gguf-tokenizer';
-import { TextTokenizer } from '../model/tokenizer';
-import { readTokenizerFiles } from '../model/tokenizer-files';
+import { TextTokenizer } from './tokenizer';
+import { tokenizerFilesOf } from './tokenizer-files';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 // The tokenizer thread: long prompts are encoded here, so the serving thread never spends
@@ -26,10 +24,9 @@ async function tokenizerOf(job: EncodeJob): Promise<TextTokenizer> {
   return tokenizer;
 }
 
-/** The model's tokenizer, built exactly as listing builds it (from the folder's files or the GGUF's metadata), so the ids agree. */
+/** The model's tokenizer, built exactly as the serving thread builds it (the same files), so the ids agree. */
 async function loadTokenizer(job: EncodeJob): Promise<TextTokenizer> {
-  if (job.isGguf) return new TextTokenizer(tokenizerFilesOfGguf(readGgufSet(job.folder).metadata));
-  return new TextTokenizer(readTokenizerFiles(job.folder));
+  return new TextTokenizer(tokenizerFilesOf(job.folder, job.isGguf));
 }
 
 port.on('message', (job: EncodeJob) => {

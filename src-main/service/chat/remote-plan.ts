@@ -1,5 +1,5 @@
 import type { ChatPlan } from '../../runtime/forecast/plan-chat';
-import type { ChatTurn } from '../../runtime/model/tokenizer';
+import type { ChatTurn } from '../../runtime/tokenize/tokenizer';
 import { parseRemoteRef } from '../../runtime/remote/endpoints';
 import type { RemoteEngine } from '../../runtime/remote/remote-engine';
 import type { TimelineWindow } from '../../telemetry/report/window';

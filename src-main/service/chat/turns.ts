@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatPlan } from '../../runtime/forecast/plan-chat';
-import type { ChatTurn } from '../../runtime/model/tokenizer';
+import type { ChatTurn } from '../../runtime/tokenize/tokenizer';
 import type { GenerationRequest } from '../../runtime/scheduler/request';
-import { TemplateError } from '../../runtime/model/chat-template';
+import { TemplateError } from '../../runtime/tokenize/chat-template';
 import { RemoteEngine } from '../../runtime/remote/remote-engine';
 import type { ConversationRecord, MessageRecord } from '../../store/queries/chat-records';
 import { ServiceFailure } from '../contract/result';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { ggufModelName, isLaterShard, shardPathsOf } from '../../runtime/model/gguf/gguf-files';
 import { GENAI_VARIANT, modelRefOf, VARIANT_FILES } from '../../runtime/model/variant-names';
-import { TOKENIZER_FILES } from '../../runtime/model/tokenizer-files';
+import { TOKENIZER_FILES } from '../../runtime/tokenize/tokenizer-files';
 import type { HubFile } from './hub-client';
 
 /** What a choice is, as the models folder will list it. */

@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../../runtime/model/tokenizer';
+import type { ChatTurn } from '../../runtime/tokenize/tokenizer';
 import type { GenerationRequest } from '../../runtime/scheduler/request';
 import { SAMPLING_WIRE_NAMES } from '../../runtime/sampling/limits';
 import type { WireSamplingKey } from '../../runtime/sampling/limits';

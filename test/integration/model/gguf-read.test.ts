@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LlamaCppModel } from '../../../bench/peers/llama-cpp';
-import { TextTokenizer } from '../../../src-main/runtime/model/tokenizer';
+import { TextTokenizer } from '../../../src-main/runtime/tokenize/tokenizer';
 import { inspectGguf } from '../../../src-main/runtime/model/gguf/gguf-model';
 import { storageLabelOf } from '../../../src-main/runtime/model/gguf/storage-plan';
 import { bundledGguf } from '../../support/gguf-fixtures';

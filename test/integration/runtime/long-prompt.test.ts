@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROMPT_LIMITS } from '../../../src-main/limits';
 import type { Runtime } from '../../../src-main/runtime/runtime';
-import { rawPrompt } from '../../../src-main/runtime/model/chat-literals';
-import { readTokenizerFiles } from '../../../src-main/runtime/model/tokenizer-files';
-import { TextTokenizer } from '../../../src-main/runtime/model/tokenizer';
+import { rawPrompt } from '../../../src-main/runtime/tokenize/chat-literals';
+import { readTokenizerFiles } from '../../../src-main/runtime/tokenize/tokenizer-files';
+import { TextTokenizer } from '../../../src-main/runtime/tokenize/tokenizer';
 import type { CatalogueModel } from '../../../src-main/runtime/model/catalogue';
 import { TokenizerThread } from '../../../src-main/runtime/tokenize/tokenizer-thread';
 import { createTestRuntime, expectNothingHeld, generate, TEST_MODEL_ID } from '../../support/runtime';

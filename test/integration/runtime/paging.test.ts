@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime/runtime';
-import type { ChatTurn } from '../../../src-main/runtime/model/tokenizer';
+import type { ChatTurn } from '../../../src-main/runtime/tokenize/tokenizer';
 import { createTestRuntime, expectNothingHeld, generate } from '../../support/runtime';
 import { modelForms } from '../../support/models';
 

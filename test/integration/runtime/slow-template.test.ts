@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_LIMITS } from '../../../src-main/runtime/model/chat-template';
-import { TextTokenizer } from '../../../src-main/runtime/model/tokenizer';
+import { TEMPLATE_LIMITS } from '../../../src-main/runtime/tokenize/chat-template';
+import { TextTokenizer } from '../../../src-main/runtime/tokenize/tokenizer';
 import type { CatalogueModel, ModelCatalogue } from '../../../src-main/runtime/model/catalogue';
-import type { ChatTurn } from '../../../src-main/runtime/model/tokenizer';
+import type { ChatTurn } from '../../../src-main/runtime/tokenize/tokenizer';
 import { RequestRejected, routeRequest } from '../../../src-main/runtime/scheduler/route';
 import type { RequestLimits, RoutedRequest } from '../../../src-main/runtime/scheduler/route';
 import { PromptThreads } from '../../../src-main/runtime/tokenize/prompt-threads';

@@ -13,7 +13,7 @@ import type { ModelShape } from '../config';
 import type { GraphSummary } from '../onnx-graph/graph-summary';
 import { sha256 } from '../revisions';
 import type { ContentRevisions } from '../revisions';
-import { TextTokenizer } from '../tokenizer';
+import { TextTokenizer } from '../../tokenize/tokenizer';
 import { GGUF_VARIANT } from '../variants';
 import type { DefaultSampling } from '../genai/genai-config';
 import { CONVERTED_FILES } from './gguf-convert';

@@ -8,7 +8,7 @@ import type { VariantGraph } from '../inspect-variant';
 import type { ModelFolder } from '../load-folder';
 import { ModelFolderError } from '../model-folder-error';
 import type { ContentRevisions } from '../revisions';
-import { TemplateError } from '../chat-template';
+import { TemplateError } from '../../tokenize/chat-template';
 import { GGUF_VARIANT } from '../variants';
 import { NotSupportedYet, unusableSentence } from '../listing-status';
 import type { UnusableStatus } from '../listing-status';
@@ -18,7 +18,7 @@ import { ggufFolderOf, ggufRevisionsOf, pendingGraphOf } from './gguf-folder';
 import { GgufFormatError } from './gguf-header';
 import { inspectGguf } from './gguf-model';
 import type { GgufModel } from './gguf-model';
-import { GgufTokenizerError } from './gguf-tokenizer';
+import { GgufTokenizerError } from '../../tokenize/gguf-tokenizer';
 import { storageLabelOf } from './storage-plan';
 
 /** A conversion a GGUF model's first load does: the file, the folder it converts into, its bytes. */

@@ -1,12 +1,12 @@
 // One GGUF model as listing sees it: its files, architecture, dimensions, tokenizer and how its
 // weights will be stored once converted. Only headers are read; no tensor data.
 
-import type { TokenizerFiles } from '../tokenizer';
+import type { TokenizerFiles } from '../../tokenize/tokenizer';
 import { architectureOf, dimsOf, GGUF_ARCHITECTURES, layoutOf } from './gguf-architecture';
 import type { GgufDims, LayerExtra } from './gguf-architecture';
 import { readGgufSet } from './gguf-files';
 import type { GgufSet } from './gguf-files';
-import { eosIdsOfGguf, tokenizerFilesOfGguf } from './gguf-tokenizer';
+import { eosIdsOfGguf, tokenizerFilesOfGguf } from '../../tokenize/gguf-tokenizer';
 import { fileTypeName } from './ggml-types';
 import { storagePlanOf } from './storage-plan';
 import type { StoragePlan } from './storage-plan';

@@ -2,11 +2,11 @@
 // the serving thread (config, GGUF header and metadata, tokenizer build, chat template test
 // render, graph inspection), answered as plain data.
 
-import { TEMPLATE_LIMITS, TemplateError } from '../chat-template';
+import { TEMPLATE_LIMITS, TemplateError } from '../../tokenize/chat-template';
 import { listGguf } from '../gguf/gguf-listing';
 import { loadModelFolder } from '../load-folder';
 import type { ModelFolder } from '../load-folder';
-import type { ChatTurn, TextTokenizer } from '../tokenizer';
+import type { ChatTurn, TextTokenizer } from '../../tokenize/tokenizer';
 import { LISTING_BUDGET } from './listing-protocol';
 import type { ListedFolder, ListingJob, ListingResult } from './listing-protocol';
 

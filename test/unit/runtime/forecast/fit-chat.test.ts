@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitChat } from '../../../../src-main/runtime/forecast/fit-chat';
-import type { ChatTurn } from '../../../../src-main/runtime/model/tokenizer';
+import type { ChatTurn } from '../../../../src-main/runtime/tokenize/tokenizer';
 
 // One token per character plus one per turn: easy to reason about, and the fitting only ever
 // sees lengths.

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { IncrementalDetokenizer } from '../../../../src-main/runtime/sampling/detokenizer';
 import { seededRandom } from '../../../../src-main/runtime/sampling/rng';
 import { argmax, sampleToken } from '../../../../src-main/runtime/sampling/sampler';
 import { StopMatcher } from '../../../../src-main/runtime/sampling/stop-matcher';
@@ -63,15 +62,5 @@ describe('StopMatcher', () => {
     expect(matcher.push('gg')).toEqual({ emit: 'Egg', isStopped: false });
     matcher.push(' E');
     expect(matcher.flush()).toBe('E');
-  });
-});
-
-describe('IncrementalDetokenizer', () => {
-  it('holds an incomplete character until its bytes complete', () => {
-    const bytes = [...Buffer.from('née', 'utf8')];
-    const detok = new IncrementalDetokenizer({ decode: (ids) => Buffer.from(ids).toString('utf8') });
-    const out = bytes.map((b) => detok.push(b));
-    expect(out.join('')).toBe('née');
-    expect(out[1]).toBe('');
   });
 });

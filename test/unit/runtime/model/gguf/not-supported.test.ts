@@ -4,7 +4,7 @@ import {
   GGUF_ARCHITECTURES,
 } from '../../../../../src-main/runtime/model/gguf/gguf-architecture';
 import type { GgufMetaValue } from '../../../../../src-main/runtime/model/gguf/gguf-header';
-import { tokenizerFilesOfGguf } from '../../../../../src-main/runtime/model/gguf/gguf-tokenizer';
+import { tokenizerFilesOfGguf } from '../../../../../src-main/runtime/tokenize/gguf-tokenizer';
 import { NotSupportedYet } from '../../../../../src-main/runtime/model/listing-status';
 
 const meta = (entries: Array<[string, GgufMetaValue]>) => new Map(entries);

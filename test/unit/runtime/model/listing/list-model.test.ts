@@ -2,10 +2,10 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_LIMITS } from '../../../../../src-main/runtime/model/chat-template';
+import { TEMPLATE_LIMITS } from '../../../../../src-main/runtime/tokenize/chat-template';
 import { listModel, longConversationProblem } from '../../../../../src-main/runtime/model/listing/list-model';
-import { TextTokenizer } from '../../../../../src-main/runtime/model/tokenizer';
-import { readTokenizerFiles } from '../../../../../src-main/runtime/model/tokenizer-files';
+import { TextTokenizer } from '../../../../../src-main/runtime/tokenize/tokenizer';
+import { readTokenizerFiles } from '../../../../../src-main/runtime/tokenize/tokenizer-files';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../../support/models';
 
 const BUNDLED = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);

@@ -7,9 +7,9 @@
 //   spaces and a leading one unless `add_space_prefix` is false.
 // Control tokens (type 3) become special added tokens, user-defined ones (type 4) plain added tokens.
 
-import { NotSupportedYet } from '../listing-status';
-import type { TokenizerFiles } from '../tokenizer';
-import type { GgufMetaValue } from './gguf-header';
+import { NotSupportedYet } from '../model/listing-status';
+import type { TokenizerFiles } from './tokenizer';
+import type { GgufMetaValue } from '../model/gguf/gguf-header';
 
 /** A tokenizer the metadata does not describe in a way First Frame can rebuild, with the reason. */
 export class GgufTokenizerError extends Error {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rawPrompt } from '../../../../src-main/runtime/model/chat-literals';
-import { TextTokenizer } from '../../../../src-main/runtime/model/tokenizer';
-import type { PromptText } from '../../../../src-main/runtime/model/chat-literals';
-import type { ChatTurn } from '../../../../src-main/runtime/model/tokenizer';
+import { rawPrompt } from '../../../../src-main/runtime/tokenize/chat-literals';
+import { TextTokenizer } from '../../../../src-main/runtime/tokenize/tokenizer';
+import type { PromptText } from '../../../../src-main/runtime/tokenize/chat-literals';
+import type { ChatTurn } from '../../../../src-main/runtime/tokenize/tokenizer';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);

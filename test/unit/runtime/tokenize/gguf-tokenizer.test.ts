@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eosIdsOfGguf } from '../../../../../src-main/runtime/model/gguf/gguf-tokenizer';
+import { eosIdsOfGguf } from '../../../../src-main/runtime/tokenize/gguf-tokenizer';
 
 describe('the ids a GGUF model’s turn ends at', () => {
   it('adds the tokens llama.cpp ends generation at by text to the ids the metadata names', () => {

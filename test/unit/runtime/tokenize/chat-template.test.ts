@@ -3,7 +3,7 @@ import {
   ChatTemplate,
   TEMPLATE_LIMITS,
   TemplateError,
-} from '../../../../src-main/runtime/model/chat-template';
+} from '../../../../src-main/runtime/tokenize/chat-template';
 
 const render = (source: string, messages: Array<{ role: string; content: string }> = []) =>
   ChatTemplate.parse(source).render({ messages, add_generation_prompt: true }, 0);

@@ -1,10 +1,13 @@
 // A folder's tokenizer files as the tokenizer takes them: tokenizer.json and tokenizer_config.json,
 // with special_tokens_map.json filling bos/eos text tokenizer_config.json leaves out and
 // added_tokens.json's tokens added where tokenizer.json lacks them (transformers honours both).
-// The serving thread and the tokenizer thread read through here, so both build the same tokenizer.
+// A GGUF's come from its metadata instead. The serving thread and the tokenizer thread read
+// through here, so both build the same tokenizer.
 
-import { readFolderJson, readFolderText } from './folder-files';
-import { ModelFolderError } from './model-folder-error';
+import { readFolderJson, readFolderText } from '../model/folder-files';
+import { readGgufHeader } from '../model/gguf/gguf-header';
+import { ModelFolderError } from '../model/model-folder-error';
+import { tokenizerFilesOfGguf } from './gguf-tokenizer';
 import type { TokenizerFiles } from './tokenizer';
 
 /** The tokenizer files of a Hugging Face or onnxruntime-genai folder, relative to the folder. */
@@ -15,6 +18,14 @@ export const TOKENIZER_FILES = {
   specialTokensMap: 'special_tokens_map.json',
   addedTokens: 'added_tokens.json',
 } as const;
+
+/**
+ * The tokenizer files of a listed model: a folder's, or those a GGUF's metadata describes (in its
+ * first file's header: only that header is read, nothing hashed).
+ */
+export function tokenizerFilesOf(folder: string, isGguf: boolean): TokenizerFiles {
+  return isGguf ? tokenizerFilesOfGguf(readGgufHeader(folder).metadata) : readTokenizerFiles(folder);
+}
 
 /** Reads and merges the folder's tokenizer files. Throws ModelFolderError naming the file. */
 export function readTokenizerFiles(folder: string): TokenizerFiles {

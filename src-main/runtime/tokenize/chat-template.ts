@@ -24,7 +24,7 @@ export const TEMPLATE_LIMITS = {
    * Steps a render may take on the serving thread (TextTokenizer.renderChatInline): past it the
    * render is abandoned and done again in the template thread, so one request's template never
    * holds the others. A 200-message conversation through the bundled model's template takes
-   * under 4,000 (test/unit/runtime/model/chat-template-inline.test.ts).
+   * under 4,000 (test/unit/runtime/tokenize/chat-template-inline.test.ts).
    */
   inlineSteps: 10_000,
   /**

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TextTokenizer } from '../../../../src-main/runtime/model/tokenizer';
-import type { ChatTurn } from '../../../../src-main/runtime/model/tokenizer';
-import { ChatTemplate, TEMPLATE_LIMITS } from '../../../../src-main/runtime/model/chat-template';
+import { TextTokenizer } from '../../../../src-main/runtime/tokenize/tokenizer';
+import type { ChatTurn } from '../../../../src-main/runtime/tokenize/tokenizer';
+import { ChatTemplate, TEMPLATE_LIMITS } from '../../../../src-main/runtime/tokenize/chat-template';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);

@@ -3,8 +3,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
-import { TextTokenizer } from '../../../../src-main/runtime/model/tokenizer';
-import { canCutAtSpaces } from '../../../../src-main/runtime/model/safe-cuts';
+import { TextTokenizer } from '../../../../src-main/runtime/tokenize/tokenizer';
+import { canCutAtSpaces } from '../../../../src-main/runtime/tokenize/safe-cuts';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
