@@ -11,7 +11,7 @@ import { sweepConversions } from './gguf/converted-sweep';
 import { shardPathsOf } from './gguf/gguf-files';
 import type { GgufConversion } from './gguf/gguf-listing';
 import type { VariantGraph } from './inspect-variant';
-import { withLazyTokenizer } from '../tokenize/lazy-tokenizer';
+import { withLazyTokenizer } from '../tokenize/tokenizer-files';
 import { listModel } from './listing/list-model';
 import type { ListingJob, ListingResult } from './listing/listing-protocol';
 import { ListingThread } from './listing/listing-thread';

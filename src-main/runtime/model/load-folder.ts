@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { ConfigFieldError, eosIdsOf, shapeOf } from './config';
 import type { ModelConfig, ModelShape } from './config';
-import { TemplateError } from '../tokenize/chat-template';
 import { readFolderJson, resolveInside } from './folder-files';
 import {
   GenaiConfigSchema,
@@ -10,23 +9,20 @@ import {
   unsupportedGenaiReason,
 } from './genai/genai-config';
 import type { DefaultSampling, GenaiConfig } from './genai/genai-config';
-import { readTokenizerFiles, TOKENIZER_FILES } from '../tokenize/tokenizer-files';
+import { buildFolderTokenizer } from '../tokenize/tokenizer-files';
 import { unknownFormatReason } from './folder-format';
 import { inspectVariant } from './inspect-variant';
 import type { VariantGraph } from './inspect-variant';
 import { ModelFolderError } from './model-folder-error';
 import { shapeBeyondLimits } from './shape-limits';
-import { TextTokenizer } from '../tokenize/tokenizer';
+import type { TextTokenizer } from '../tokenize/tokenizer';
 import { defaultVariantOf, findVariantFiles, GENAI_VARIANT, VARIANT_FILES } from './variants';
 import type { VariantFile, VariantName } from './variants';
 
-/** The non-ONNX files of a Hugging Face model folder, relative to the folder. */
+/** The non-ONNX files of a Hugging Face model folder, relative to the folder (its tokenizer's: TOKENIZER_FILES). */
 export const MODEL_FILES = {
   config: 'config.json',
   generationConfig: 'generation_config.json',
-  tokenizer: 'tokenizer.json',
-  tokenizerConfig: 'tokenizer_config.json',
-  chatTemplate: 'chat_template.jinja',
   genaiConfig: 'genai_config.json',
 } as const;
 
@@ -73,7 +69,7 @@ export function loadModelFolder(folder: string): ModelFolder {
   const config = readFolderJson(abs, MODEL_FILES.config)! as ModelConfig;
   const shape = parseShape(abs, config);
   const generationConfig = readFolderJson(abs, MODEL_FILES.generationConfig, true) ?? {};
-  const tokenizer = buildTokenizer(abs);
+  const tokenizer = buildFolderTokenizer(abs);
   const eosIds = endIdsOf(abs, tokenizer, eosIdsOf(config, generationConfig));
   const { files, unrun } = findVariantFiles(abs);
   if (files.length === 0) throw new ModelFolderError(abs, 'onnx/', noModelFile(unrun));
@@ -126,7 +122,7 @@ function loadGenaiFolder(abs: string, raw: Record<string, unknown>): ModelFolder
   ]);
   if (beyond) throw new ModelFolderError(abs, MODEL_FILES.genaiConfig, `${beyond.field} ${beyond.problem}`);
   const generationConfig = readFolderJson(abs, MODEL_FILES.generationConfig, true) ?? {};
-  const tokenizer = buildTokenizer(abs);
+  const tokenizer = buildFolderTokenizer(abs);
   const eosIds = endIdsOf(abs, tokenizer, eosIdsOf(genai.model, generationConfig));
   const found = { variant: GENAI_VARIANT, file: genai.model.decoder.filename ?? 'model.onnx' } as const;
   return {
@@ -184,42 +180,4 @@ function parseShape(folder: string, config: ModelConfig): ModelShape {
       throw new ModelFolderError(folder, MODEL_FILES.config, error.message);
     throw error;
   }
-}
-
-function buildTokenizer(folder: string): TextTokenizer {
-  const files = readTokenizerFiles(folder);
-  const chatTemplateFile = files.chatTemplateFile ?? null;
-  let tokenizer: TextTokenizer;
-  try {
-    tokenizer = new TextTokenizer(files);
-  } catch (error) {
-    if (error instanceof TemplateError)
-      throw new ModelFolderError(folder, templateFile(chatTemplateFile), `chat template ${error.message}`);
-    throw new ModelFolderError(
-      folder,
-      MODEL_FILES.tokenizer,
-      `cannot be loaded (${(error as Error).message})`,
-    );
-  }
-  try {
-    tokenizer.checkChatTemplate();
-  } catch (error) {
-    throw new ModelFolderError(
-      folder,
-      templateFile(chatTemplateFile),
-      `chat template ${(error as Error).message}`,
-    );
-  }
-  return tokenizer;
-}
-
-function templateFile(chatTemplateFile: string | null): string {
-  return chatTemplateFile === null ? MODEL_FILES.tokenizerConfig : MODEL_FILES.chatTemplate;
-}
-
-/** Real paths of the folder's tokenizer files that exist (their content is the tokenizer revision). */
-export function tokenizerFilesOf(folder: string): string[] {
-  return Object.values(TOKENIZER_FILES)
-    .map((file) => resolveInside(folder, file, true))
-    .filter((file): file is string => file !== null);
 }

@@ -4,7 +4,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelShape } from './config';
 import type { VariantGraph } from './inspect-variant';
-import { tokenizerFilesOf } from './load-folder';
+import { tokenizerFilePaths } from '../tokenize/tokenizer-files';
 
 /** Content identities of a model folder (docs/design.md): change any byte, get a new revision. */
 export interface ContentRevisions {
@@ -32,7 +32,7 @@ export class RevisionCache {
   /** Revisions of one variant's weight files and the folder's tokenizer files. */
   async revisionsOf(folder: string, graph: VariantGraph): Promise<ContentRevisions> {
     const modelRevision = await this.hashFiles([graph.onnxPath, ...graph.externalData.map((f) => f.path)]);
-    const tokenizerRevision = await this.hashFiles(tokenizerFilesOf(folder));
+    const tokenizerRevision = await this.hashFiles(tokenizerFilePaths(folder));
     return { modelRevision, tokenizerRevision };
   }
 

@@ -1,13 +1,17 @@
-// A folder's tokenizer files as the tokenizer takes them: tokenizer.json and tokenizer_config.json,
-// with special_tokens_map.json filling bos/eos text tokenizer_config.json leaves out and
-// added_tokens.json's tokens added where tokenizer.json lacks them (transformers honours both).
-// A GGUF's come from its metadata instead. The serving thread and the tokenizer thread read
-// through here, so both build the same tokenizer.
+// A model's tokenizer from its files. A folder's, as the tokenizer takes them: tokenizer.json and
+// tokenizer_config.json, with special_tokens_map.json filling bos/eos text tokenizer_config.json
+// leaves out and added_tokens.json's tokens added where tokenizer.json lacks them (transformers
+// honours both); a GGUF's from its metadata. Listing, the serving thread and the tokenizer thread
+// all build through here, so each builds the same tokenizer.
 
-import { readFolderJson, readFolderText } from '../model/folder-files';
+import { readFolderJson, readFolderText, resolveInside } from '../model/folder-files';
 import { readGgufHeader } from '../model/gguf/gguf-header';
+import type { ListedFolder } from '../model/listing/listing-protocol';
+import type { ModelFolder } from '../model/load-folder';
 import { ModelFolderError } from '../model/model-folder-error';
+import { TemplateError } from './chat-template';
 import { tokenizerFilesOfGguf } from './gguf-tokenizer';
+import { TextTokenizer } from './tokenizer';
 import type { TokenizerFiles } from './tokenizer';
 
 /** The tokenizer files of a Hugging Face or onnxruntime-genai folder, relative to the folder. */
@@ -23,8 +27,64 @@ export const TOKENIZER_FILES = {
  * The tokenizer files of a listed model: a folder's, or those a GGUF's metadata describes (in its
  * first file's header: only that header is read, nothing hashed).
  */
-export function tokenizerFilesOf(folder: string, isGguf: boolean): TokenizerFiles {
+export function tokenizerFilesOfModel(folder: string, isGguf: boolean): TokenizerFiles {
   return isGguf ? tokenizerFilesOfGguf(readGgufHeader(folder).metadata) : readTokenizerFiles(folder);
+}
+
+/** Real paths of the folder's tokenizer files that exist (their content is the tokenizer revision). */
+export function tokenizerFilePaths(folder: string): string[] {
+  return Object.values(TOKENIZER_FILES)
+    .map((file) => resolveInside(folder, file, true))
+    .filter((file): file is string => file !== null);
+}
+
+/**
+ * A listed folder with its tokenizer back: built from the same files (a folder's, or the GGUF's
+ * metadata) the listing thread built and checked it from, on first use rather than at listing,
+ * so a refresh never builds tokenizers on the serving thread and an unused model never does.
+ */
+export function withLazyTokenizer(listed: ListedFolder): ModelFolder {
+  let tokenizer: TextTokenizer | null = null;
+  const folder = { ...listed } as ModelFolder;
+  Object.defineProperty(folder, 'tokenizer', {
+    enumerable: true,
+    get: () =>
+      (tokenizer ??= new TextTokenizer(tokenizerFilesOfModel(listed.folder, listed.format === 'gguf'))),
+    set: (value: TextTokenizer) => {
+      tokenizer = value;
+    },
+  });
+  return folder;
+}
+
+/**
+ * A folder's tokenizer, built and its chat template checked (listing). Throws ModelFolderError
+ * naming the file at fault: tokenizer.json, or the file the chat template came from.
+ */
+export function buildFolderTokenizer(folder: string): TextTokenizer {
+  const files = readTokenizerFiles(folder);
+  const templateFile =
+    (files.chatTemplateFile ?? null) === null
+      ? TOKENIZER_FILES.tokenizerConfig
+      : TOKENIZER_FILES.chatTemplate;
+  let tokenizer: TextTokenizer;
+  try {
+    tokenizer = new TextTokenizer(files);
+  } catch (error) {
+    if (error instanceof TemplateError)
+      throw new ModelFolderError(folder, templateFile, `chat template ${error.message}`);
+    throw new ModelFolderError(
+      folder,
+      TOKENIZER_FILES.tokenizer,
+      `cannot be loaded (${(error as Error).message})`,
+    );
+  }
+  try {
+    tokenizer.checkChatTemplate();
+  } catch (error) {
+    throw new ModelFolderError(folder, templateFile, `chat template ${(error as Error).message}`);
+  }
+  return tokenizer;
 }
 
 /** Reads and merges the folder's tokenizer files. Throws ModelFolderError naming the file. */

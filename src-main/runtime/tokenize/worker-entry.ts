@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 // The few model files this thread needs, not the room's index: a worker starts by loading its
 // imports, and the index's whole graph (ONNX, GGUF, fusion) would delay the first encode.
 import { TextTokenizer } from './tokenizer';
-import { tokenizerFilesOf } from './tokenizer-files';
+import { tokenizerFilesOfModel } from './tokenizer-files';
 import type { EncodeJob, EncodeReply } from './protocol';
 
 // The tokenizer thread: long prompts are encoded here, so the serving thread never spends
@@ -26,7 +26,7 @@ async function tokenizerOf(job: EncodeJob): Promise<TextTokenizer> {
 
 /** The model's tokenizer, built exactly as the serving thread builds it (the same files), so the ids agree. */
 async function loadTokenizer(job: EncodeJob): Promise<TextTokenizer> {
-  return new TextTokenizer(tokenizerFilesOf(job.folder, job.isGguf));
+  return new TextTokenizer(tokenizerFilesOfModel(job.folder, job.isGguf));
 }
 
 port.on('message', (job: EncodeJob) => {

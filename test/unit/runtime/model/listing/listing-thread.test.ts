@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withLazyTokenizer } from '../../../../../src-main/runtime/tokenize/lazy-tokenizer';
+import { withLazyTokenizer } from '../../../../../src-main/runtime/tokenize/tokenizer-files';
 import { ListingThread } from '../../../../../src-main/runtime/model/listing/listing-thread';
 import { LISTING_BUDGET } from '../../../../../src-main/runtime/model/listing/listing-protocol';
 import { heavyArraysGguf } from '../../../../support/hostile-gguf';
