@@ -11,7 +11,7 @@ import { quantizeModelFolder, QUANTIZE_DEFAULTS } from '../../tools/onnx-llama/q
 import type { DecoderWeightSet } from '../../src-main/runtime/model/fused-graph/weight-set';
 import { shapeOf } from '../../src-main/runtime/model/config';
 import type { RecognizeHints } from '../../src-main/runtime/model/fuse-at-load/recognize';
-import type { ExternalBytes } from '../../src-main/runtime/model/onnx-graph/graph-view';
+import type { ExternalBytes } from '../../src-main/runtime/model/onnx-graph/tensor-view';
 import { randomModelsDir } from './models';
 
 const { onnx } = onnxProto;

@@ -1,7 +1,7 @@
 import { WeightSetError } from '../fused-graph/check-weight-set';
 import { writeFusedDecoder } from '../fused-graph/write-fused-decoder';
 import { readModelView } from '../onnx-graph/graph-view';
-import type { ExternalBytes } from '../onnx-graph/graph-view';
+import type { ExternalBytes } from '../onnx-graph/tensor-view';
 import { recognizeDecoder } from './recognize';
 import type { Recognition, RecognizeHints } from './recognize';
 

@@ -7,7 +7,8 @@ import type {
   MatrixWeight,
 } from '../fused-graph/weight-set';
 import { readModelView } from '../onnx-graph/graph-view';
-import type { ExternalBytes, GraphView, ModelView } from '../onnx-graph/graph-view';
+import type { GraphView, ModelView } from '../onnx-graph/graph-view';
+import type { ExternalBytes } from '../onnx-graph/tensor-view';
 import type { ModelConfig, ModelShape } from '../config';
 import { isContribAttention } from './attention';
 import type { AttentionMatch } from './attention';

@@ -1,5 +1,6 @@
-import { floatValues, intValues } from '../onnx-graph/graph-view';
-import type { GraphView, NodeView, TensorView } from '../onnx-graph/graph-view';
+import { floatValues, intValues } from '../onnx-graph/tensor-view';
+import type { GraphView, NodeView } from '../onnx-graph/graph-view';
+import type { TensorView } from '../onnx-graph/tensor-view';
 
 /** ONNX float element type codes a Cast may convert between without leaving the float domain. */
 const FLOAT_CODES = new Set([1, 10, 11, 16]);

@@ -1,5 +1,7 @@
-import { floatValues, intAttribute, intsAttribute, numElements, typedView } from '../onnx-graph/graph-view';
-import type { NodeView, TensorView } from '../onnx-graph/graph-view';
+import { intAttribute, intsAttribute } from '../onnx-graph/graph-view';
+import { floatValues, numElements, typedView } from '../onnx-graph/tensor-view';
+import type { NodeView } from '../onnx-graph/graph-view';
+import type { TensorView } from '../onnx-graph/tensor-view';
 import type { BlockWeight, FloatWeight, MatrixWeight } from '../fused-graph/weight-set';
 import { expectFor, FusionRefused } from './refusal';
 import { describeProducer, normalDomain, VALUE_OPS } from './walker';

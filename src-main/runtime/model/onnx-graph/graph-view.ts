@@ -23,9 +23,6 @@ import { elementTypeName } from './element-types';
 import { tensorHeaderOf, tensorOf } from './tensor-view';
 import type { ExternalBytes, Source, TensorHeader, TensorView } from './tensor-view';
 
-export { floatValues, intValues, numElements, typedView } from './tensor-view';
-export type { ExternalBytes, TensorView } from './tensor-view';
-
 /** A graph input or output: name, element type (ONNX name, e.g. `float16`) and dims (number, symbol or unknown). */
 export interface TensorInfo {
   name: string;

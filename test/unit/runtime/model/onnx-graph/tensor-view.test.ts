@@ -7,7 +7,7 @@ import {
   bytesField,
 } from '../../../../../src-main/runtime/model/onnx-graph/proto-writer';
 import { MemoryBytes, fieldsOf } from '../../../../../src-main/runtime/model/onnx-graph/proto-reader';
-import { floatValues, intValues } from '../../../../../src-main/runtime/model/onnx-graph/graph-view';
+import { floatValues, intValues } from '../../../../../src-main/runtime/model/onnx-graph/tensor-view';
 import { tensorOf } from '../../../../../src-main/runtime/model/onnx-graph/tensor-view';
 
 /** ONNX TensorProto data types used here. */
