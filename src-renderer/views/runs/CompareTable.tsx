@@ -1,7 +1,14 @@
 import type { RunComparison } from '../../../src-main/service/contract/report-schemas';
 import { formatShare } from '../../components/format';
 import { useSlice } from '../../store/react';
-import { COMPARE_COLUMNS, differenceText, plainComparison } from './compare-columns';
+import {
+  BOUNDARY_HEADING,
+  boundaryText,
+  COMPARE_COLUMNS,
+  differenceText,
+  headingOf,
+  plainComparison,
+} from './compare-columns';
 import type { CompareRow } from './compare-columns';
 
 /** A variant's measured quality: bits per byte on held-out text against its reference, and greedy agreement. */
@@ -11,12 +18,20 @@ function qualityText(q: NonNullable<CompareRow['quality']>): string {
 }
 
 /**
+ * A run whose answers' quality was not measured: Simple says so plainly; Expert names the
+ * command that measures it.
+ */
+function notMeasured(isExpert: boolean): string {
+  return isExpert ? 'not measured (npm run bench -- quality)' : 'not measured for this model';
+}
+
+/**
  * Seed 002's table, one block per workload: each run (its own letter) with its throughput,
  * TTFT p50/p95 and ITL at its boundary (named per row), goodput, failed or rejected share,
  * quality when the models differ; then each later run against the first (B − A, the ratio, and
  * whether that is better or worse), and the decision sentences. No winner is declared. Simple
  * names the figures in the Dashboard's words and says the trade in them, not in the decision
- * sentences' terms.
+ * sentences' terms. Expert's headings lead with the same words and add the term after them.
  */
 export function CompareTable(props: { comparison: RunComparison }) {
   const { workloads, isModelVaried } = props.comparison;
@@ -32,10 +47,10 @@ export function CompareTable(props: { comparison: RunComparison }) {
               <thead>
                 <tr>
                   <th scope="col">run</th>
-                  <th scope="col">{isExpert ? 'boundary' : 'measured at'}</th>
+                  <th scope="col">{headingOf(BOUNDARY_HEADING, isExpert)}</th>
                   {COMPARE_COLUMNS.map((c) => (
                     <th key={c.id} scope="col">
-                      {isExpert ? c.expert : c.simple}
+                      {headingOf(c, isExpert)}
                     </th>
                   ))}
                   {isModelVaried && <th scope="col">quality</th>}
@@ -47,14 +62,12 @@ export function CompareTable(props: { comparison: RunComparison }) {
                     <th scope="row" title={row.name}>
                       {row.runLabel}: {row.name}
                     </th>
-                    <td>{row.boundary}</td>
+                    <td>{boundaryText(row.boundary, isExpert)}</td>
                     {COMPARE_COLUMNS.map((c) => (
                       <td key={c.id}>{c.text(row)}</td>
                     ))}
                     {isModelVaried && (
-                      <td>
-                        {row.quality ? qualityText(row.quality) : 'not measured (npm run bench -- quality)'}
-                      </td>
+                      <td>{row.quality ? qualityText(row.quality) : notMeasured(isExpert)}</td>
                     )}
                   </tr>
                 ))}

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  boundaryText,
   COMPARE_COLUMNS,
   differenceText,
+  headingOf,
   plainComparison,
 } from '../../../src-renderer/views/runs/compare-columns';
 import type { CompareRow } from '../../../src-renderer/views/runs/compare-columns';
@@ -46,15 +48,30 @@ describe("a comparison's difference column (B − A)", () => {
   });
 
   it('names every figure in plain words for Simple, with no latency jargon', () => {
-    for (const c of COMPARE_COLUMNS) expect(c.simple).not.toMatch(/TTFT|ITL|SLO|goodput|p\d\d/);
+    for (const c of COMPARE_COLUMNS) {
+      expect(c.simple).not.toMatch(/TTFT|ITL|SLO|goodput|p\d\d/);
+      expect(c.phrase).not.toMatch(/TTFT|ITL|SLO|goodput|p\d\d|,/);
+    }
+    expect(boundaryText('client', false)).toBe('in the window');
   });
 
-  it("says Simple's trade in the same plain words: better on, worse on, the rest the same", () => {
+  it("leads Expert's headings with Simple's words and adds the term after them", () => {
+    expect(headingOf(column('ttft-p50'), true)).toBe('first word, typical (TTFT p50)');
+    expect(headingOf(column('goodput'), true)).toBe('within your limits (goodput)');
+    expect(headingOf(column('goodput'), false)).toBe('within your limits');
+    expect(boundaryText('server', true)).toBe('at the app (server)');
+    for (const c of COMPARE_COLUMNS) expect(headingOf(c, true).startsWith(`${c.simple} (`)).toBe(true);
+  });
+
+  it("says Simple's trade as sentences naming each figure once: better on, worse on, the rest", () => {
     const a = row({});
-    const b = row({ runLabel: 'B', p95TtftMs: 150, p95ItlMs: 30 });
+    const b = row({ runLabel: 'B', p95TtftMs: 150, p50TtftMs: 40, p95ItlMs: 30 });
     expect(plainComparison(a, b)).toBe(
-      'B against A: better on first word, 95 in 100 within; worse on between two words, 95 in 100 within; ' +
-        'the rest about the same.',
+      'B against A: better on how soon a typical answer starts and how soon 95 in 100 answers start. ' +
+        'Worse on how soon 95 in 100 words follow the one before. The rest is about the same.',
+    );
+    expect(plainComparison(a, row({ runLabel: 'B', p95ItlMs: 30 }))).toBe(
+      'B against A: worse on how soon 95 in 100 words follow the one before. The rest is about the same.',
     );
     expect(plainComparison(a, row({ runLabel: 'B' }))).toBe('B against A: about the same on every figure.');
   });
