@@ -119,6 +119,8 @@ export function toSlotSnapshot(slot: Slot, numActiveSequences: number, clock: Cl
     fusion: slot.fusion,
     fusionMs: slot.loadTimings?.fuseMs ?? null,
     loadMs: loadMsOf(slot),
+    numThreads: slot.sessionThreads?.numThreads ?? null,
+    canSpinThreads: slot.sessionThreads?.canSpinThreads ?? null,
     hostBytes: slot.host?.hostBytes ?? 0,
     isPinned: slot.host?.isPinned ?? false,
     pinnedReason: slot.host?.pinnedReason ?? null,

@@ -48,6 +48,12 @@ describe('the Slots card says which graph each slot runs', () => {
     );
     expect(await graphOf(bundled)).toMatch(/already fused$/);
     const slots = await app.call('slots.list', {});
+    // Each card shows the model file's size and the threads its session computes with.
+    const threads = slots.find((s) => s.modelId === bundled)!.numThreads;
+    expect(await card(bundled).getByTestId('slot-threads').textContent()).toMatch(
+      new RegExp(`^${threads}\\b`),
+    );
+    expect(await card(bundled).getByTestId('slot-file-size').textContent()).toMatch(/\d (KiB|MiB|GiB)$/);
     expect(Object.fromEntries(slots.map((s) => [s.modelId, s.fusion?.status]))).toEqual({
       'austen-naive:fp16': 'fused',
       'tiny-layernorm:fp32': 'as-exported',

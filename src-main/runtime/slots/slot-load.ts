@@ -49,8 +49,11 @@ export function loadJobOf(slot: Slot, provider: ProviderChoice, build: SlotBuild
   };
 }
 
-/** Records a built session on its slot: host memory, provider, timings, a new slot revision and page identity. */
-export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): void {
+/**
+ * Records a built session on its slot: host memory, provider, timings, the threads its job
+ * built it with, a new slot revision and page identity.
+ */
+export function applyLoaded(slot: Slot, job: LoadJob, loaded: LoadedReply, pageSize: number): void {
   slot.host = loaded.host;
   slot.provider = loaded.provider;
   slot.graphCache = loaded.graphCache;
@@ -65,6 +68,7 @@ export function applyLoaded(slot: Slot, loaded: LoadedReply, pageSize: number): 
     buildMs: loaded.buildMs,
     warmupMs: loaded.warmupMs,
   };
+  slot.sessionThreads = { numThreads: job.numThreads, canSpinThreads: job.canSpinThreads };
   slot.slotRevision += 1;
   slot.pageIdentity = pageIdentityOf(slot, pageSize);
 }

@@ -209,8 +209,9 @@ export class SlotRegistry {
       runner.onExit?.((reason) => this.failDead(slot, runner, reason));
       const provider = this.options.providerFor(slot.model.modelId);
       slot.requestedProvider = provider.provider;
-      const loaded = await runner.load(loadJobOf(slot, provider, this.options));
-      applyLoaded(slot, loaded, this.options.pageSize);
+      const job = loadJobOf(slot, provider, this.options);
+      const loaded = await runner.load(job);
+      applyLoaded(slot, job, loaded, this.options.pageSize);
       slot.lastUsedAt = this.options.clock.now();
       this.transition(slot, 'resident', cause);
       this.expiry.schedule(slot);

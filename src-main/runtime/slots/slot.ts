@@ -6,6 +6,7 @@ import type {
   GraphCacheOutcome,
   HostBufferInfo,
   LoadedReply,
+  LoadJob,
   StepJob,
   SteppedReply,
   SlotRunPath,
@@ -18,7 +19,7 @@ import type { KeepAlive, SlotStatus } from './slot-types';
 /** What a slot needs from its executor (the worker's main-thread handle, or a test double). */
 export interface SlotRunner {
   readonly isBusy: boolean;
-  load(job: import('../engine/protocol').LoadJob): Promise<LoadedReply>;
+  load(job: LoadJob): Promise<LoadedReply>;
   step(job: StepJob): Promise<SteppedReply>;
   close(): Promise<void>;
   /** Tells `listener` once, with the reason, if the executor dies on its own (not through close). */
@@ -32,6 +33,9 @@ export interface SlotConversion {
   /** Wall-clock epoch ms when the conversion began. */
   startedAtWallMs: number;
 }
+
+/** How a session runs its threads: ONNX Runtime's intra-op pool size, and whether that pool spins. */
+export type SessionThreads = Pick<LoadJob, 'numThreads' | 'canSpinThreads'>;
 
 /**
  * Prepared state for one model: its runner (worker + session), how its weights sit in host
@@ -80,6 +84,8 @@ export interface Slot {
   lastUsedAt: number | null;
   lastUsedWallMs: number | null;
   loadTimings: { readMs: number; fuseMs: number; buildMs: number; warmupMs: number } | null;
+  /** The threads the last load built its session with (from its load job), null until loaded. */
+  sessionThreads: SessionThreads | null;
   /** The conversion its load is doing now (a GGUF file into the graph cache), or null. */
   conversion: SlotConversion | null;
   /**
@@ -151,6 +157,7 @@ export function newSlot(
     lastUsedAt: null,
     lastUsedWallMs: null,
     loadTimings: null,
+    sessionThreads: null,
     conversion: null,
     isRetiring: false,
   };

@@ -158,6 +158,10 @@ export const SlotSnapshotSchema = z.object({
   fusionMs: z.number().nullable(),
   /** The last load's read + session build + warm-up, ms; null before the first load. */
   loadMs: z.number().nullable(),
+  /** Processor threads the last load built the session with (ONNX Runtime's intra-op pool); null before a load. */
+  numThreads: z.number().int().min(1).nullable(),
+  /** Whether those threads spin while a step computes (the setting `canSpinThreads`); null before a load. */
+  canSpinThreads: z.boolean().nullable(),
   hostBytes: z.number(),
   isPinned: z.boolean(),
   pinnedReason: z.string().nullable(),

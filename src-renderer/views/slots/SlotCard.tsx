@@ -49,7 +49,11 @@ const FIGURE_TERMS: Readonly<Record<string, string>> = {
   'rewrite for speed': 'graph',
   'memory for conversations': 'K/V',
   'kept loaded': 'keep-alive',
+  'processor threads': 'intra-op threads',
 };
+
+/** Figures that describe a model held now: an empty or failed slot shows none left from before. */
+const HELD_FIGURES: readonly string[] = ['host memory', 'in memory', 'kept loaded', 'processor threads'];
 
 /**
  * The card's figures for the slot's current state only: an empty or failed slot shows no memory,
@@ -60,9 +64,7 @@ function slotFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[
   const figures = allFigures(s, nowMs, isExpert);
   return figures
     .filter(
-      (f) =>
-        (isExpert || !EXPERT_FIGURES.includes(f.label)) &&
-        (isHeld || !['host memory', 'in memory', 'kept loaded'].includes(f.label)),
+      (f) => (isExpert || !EXPERT_FIGURES.includes(f.label)) && (isHeld || !HELD_FIGURES.includes(f.label)),
     )
     .map((f) =>
       isExpert && FIGURE_TERMS[f.label] ? { ...f, label: `${f.label} (${FIGURE_TERMS[f.label]})` } : f,
@@ -85,6 +87,7 @@ function allFigures(s: SlotSnapshot, nowMs: number, isExpert: boolean): Figure[]
       testId: 'slot-provider',
     },
     ...originFigures(s),
+    ...threadFigures(s, isExpert),
     {
       label: 'host memory',
       // A slot built from the graph cache holds no buffer of ours: its line says so, without "0 B".
@@ -163,6 +166,28 @@ function fileFigures(weightBytes: number | null): Figure[] {
   return weightBytes === null
     ? []
     : [{ label: 'file size', value: formatBytes(weightBytes), testId: 'slot-file-size' }];
+}
+
+/**
+ * The processor threads the session computes with, as its last load built it; Expert adds
+ * whether they stay ready (spin) while a step computes, which matters from 2 threads on.
+ */
+function threadFigures(s: SlotSnapshot, isExpert: boolean): Figure[] {
+  if (s.numThreads === null) return [];
+  const spin =
+    !isExpert || s.numThreads < 2 || s.canSpinThreads === null
+      ? ''
+      : s.canSpinThreads
+        ? ' · kept ready while answering (spinning)'
+        : ' · sleeping between pieces of work (not spinning)';
+  return [
+    {
+      label: 'processor threads',
+      value: `${s.numThreads}${spin}`,
+      title: 'set in Settings → Processor threads per model',
+      testId: 'slot-threads',
+    },
+  ];
 }
 
 /** A GGUF slot's figures: the conversion while it runs (bytes done), and where its weights come from. */

@@ -77,7 +77,7 @@ describe('the core behind every transport', () => {
     expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
-  it('lists the model, its resident slot and a live report with percentiles', async () => {
+  it('lists the model, its resident slot with the threads its session was built with, and a live report', async () => {
     const models = await core.service.call('models.list', {});
     if (!models.ok) throw new Error(models.error.message);
     const fp16 = models.value.find((m) => m.name === TEST_MODEL_ID && m.isDefaultVariant);
@@ -92,6 +92,9 @@ describe('the core behind every transport', () => {
     expect(models.value.find((m) => m.modelId === `${TEST_MODEL_ID}:q4`)?.weightDtype).toBe('int4');
     const slots = await core.service.call('slots.list', {});
     expect(slots.ok && slots.value[0]?.status).toBe('resident');
+    // The test core builds sessions with one thread (test/support/core.ts): the card says so.
+    expect(slots.ok && slots.value[0]?.numThreads).toBe(1);
+    expect(slots.ok && typeof slots.value[0]?.canSpinThreads).toBe('boolean');
     const report = await core.service.call('report.live', { slo: { ttftMs: 1000, itlMs: 200 } });
     if (!report.ok) throw new Error(report.error.message);
     expect(report.value.numRequests).toBeGreaterThan(0);
