@@ -11,32 +11,33 @@ export type E2ePhase = TtftPhase | 'decode' | 'transport';
 
 /**
  * The next test to run when a phase dominates (seed 003's remedies, restated for our parts):
- * each names an experiment that moves that phase and no other.
+ * each names an experiment that moves that phase and no other. Shown in both modes, so each
+ * says it in plain words first, with the engine's term in parentheses after them.
  */
 export const NEXT_TEST: Readonly<Record<E2ePhase, string>> = {
   inbox:
-    'measure main-thread stalls between arrivals and the scheduler (long synchronous steps, store flushes, big JSON) and hand new requests over between forward passes',
+    'find what keeps the app busy between a request arriving and being picked up (main-thread stalls: long steps, saving to the database, big JSON) and hand new requests over between steps (forward passes)',
   route:
-    'profile requirement resolution and slot choice (model lookup, revision hashing) and cache what resolves the same way',
+    'time how long preparing a request takes (requirement resolution: finding the model, hashing its revision) and keep what comes out the same every time (a cache)',
   slotLoad:
-    'keep the model resident (longer keep-alive, prefetch at start or when a conversation opens) and read the slot events for weight-read and session-build time',
+    'keep the model loaded (a longer keep-alive, or load it at start or when a conversation opens: prefetch) and see in Slots how long reading its file and preparing it took (slot events: weight read, session build)',
   queue:
-    'replay the same arrivals with more seats or a larger K/V budget, and shape admission (queue limit, deadlines): the queue should move while prefill stays put',
+    'replay the same requests with more answers at once or more memory for conversations (seats, K/V budget), and limit how many may wait (queue limit, deadlines): the wait for a turn should shrink while reading the prompt stays the same (prefill)',
   requeue:
-    'give the K/V budget headroom or admit fewer long prompts at once; preemptions before the first token send requests back to wait',
+    'leave more memory for conversations free (K/V budget headroom) or take fewer long prompts at once; answers paused before their first word (preempted) go back to wait',
   lostPrefill:
-    'stop preempting mid-prefill (preempt at chunk boundaries, prefer sequences that already spoke) or keep the pages a preempted prefill built',
+    'stop pausing answers while they read their prompt (preempt only between chunks, prefer answers that already started) or keep what a paused answer had already read (its context pages)',
   activation:
-    'measure slot lock hold times and the worker hand-off round trip; look for a long step holding the slot while others wait',
+    'time how long the model stays busy with one step and the hand-over to its worker (slot lock hold, worker round trip); look for a long step holding the model while others wait',
   contextLookup:
-    'measure page lookup and K/V assembly; check the page size and whether hits copy more than they save',
+    'time finding and putting together the remembered part of the prompt (page lookup, K/V assembly); check whether reusing it costs more than it saves (page size)',
   prefill:
-    'cut uncached prompt tokens (reuse context pages, trim history), chunk long prefills, or test a faster precision or provider on the same prompts',
-  emit: 'profile sampling and detokenizing the first token, and check the transport flushes the first chunk without buffering',
+    'send fewer new words to read: reuse remembered context and trim the history (uncached prompt tokens, context pages), read long prompts in pieces (chunked prefill), or try lighter weights or other hardware on the same prompts (precision, provider)',
+  emit: 'time choosing and writing out the first word (sampling, detokenizing) and check that it is sent at once, not held back (transport flush, buffering)',
   unattributed:
-    'add a stamp on the code path between the recorded states: time no stamp explains cannot be optimised, only found',
+    'add a measuring point (a stamp) on the code between the recorded steps: time nothing explains cannot be sped up, only found',
   decode:
-    'measure the per-token step against batch size and output length (ITL × tokens); a faster decode step or a shorter answer moves it, queue and prefill work will not',
+    "measure each word's step against how many answer at once and how long the answers are (ITL × tokens, batch size); a faster step or a shorter answer moves it, waiting and reading the prompt will not (queue, prefill)",
   transport:
-    'inspect IPC/HTTP delivery: chunk flushing, proxy or SSE buffering, serialisation and renderer work before the first paint',
+    "look at how the answer travels to the window (IPC/HTTP delivery): whether pieces are sent at once (flushing, SSE or proxy buffering), their encoding (serialisation) and the page's work before the first word shows (first paint)",
 };

@@ -56,19 +56,25 @@ export const NESTED_PARTS: Readonly<Record<SeedPhase, readonly TtftPart[]>> = {
   stream: [],
 };
 
-/** The first test to run when a phase dominates (seed 003's remedies, in our words). */
+/**
+ * The first test to run when a phase dominates (seed 003's remedies, in our words): plain words
+ * first, the term in parentheses after them, as NEXT_TEST says its own.
+ */
 export const SEED_REMEDIES: Readonly<Record<SeedPhase, string>> = {
-  network_in: 'move the client closer to the endpoint, reuse connections, and check the request payload size',
+  network_in:
+    'bring the client closer to First Frame, reuse connections and send less with each request (network, payload size)',
   gateway:
-    'look at what happens before the queue: the engine picking the request up, preparing and tokenizing the prompt, and loading the model (behind a gateway, also its authentication and rate limits)',
+    'look at what happens before the wait for a turn: the app picking the request up, preparing the prompt and splitting it into tokens (tokenizing), and loading the model (behind a gateway, also its authentication and rate limits)',
   queue:
-    'shape admission (queue limit, deadlines), add capacity where the phase needs it (seats, K/V budget), or change scheduling',
+    'limit how many may wait (queue limit, deadlines), add room where it runs short (seats, K/V budget), or change the order of turns (scheduling)',
   prefill:
-    'cut uncached prompt tokens (context pages, shorter history), speed up the forward, or split prompt processing into chunks',
+    'send fewer new words to read (uncached prompt tokens: reuse context pages, shorter history), make each step faster (the forward pass), or read long prompts in pieces (chunks)',
   first_decode:
-    'inspect the first decode step: sampling, detokenizing and handing the first chunk to the transport',
-  network_to_first: 'flush streamed chunks as they are produced and look for proxy or client buffering',
-  stream: 'improve decode speed (batch size, cache locality, precision) or bound the output length',
+    "look at the first word's step: choosing it (sampling), writing it out (detokenizing) and handing it on (transport)",
+  network_to_first:
+    'send each piece of the answer as soon as it exists (flush streamed chunks) and look for a proxy or the client holding pieces back (buffering)',
+  stream:
+    "make each word come faster (decode speed: batch size, cache locality, precision) or cap the answer's length (max tokens)",
 };
 
 /** Nearest-rank, stated beside every percentile (seed 003 interpolates: it may differ by one rank). */
