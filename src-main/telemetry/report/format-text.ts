@@ -1,14 +1,22 @@
 import type { BoundaryPhases } from './boundary-phases';
 import type { Distribution } from './distribution';
 import type { ClassCell } from './conditioning';
-import { TTFT_PHASES } from './phases';
+import { PHASE_NAMES, SEED_PHASE_NAMES, TTFT_PHASES } from './phases';
+import type { TtftPhase } from './remedies';
 import { PERCENTILE_METHOD, SEED_PHASES } from './seed-phases';
 import type { LatencyReport } from './types';
 
 const ms = (value: number | null): string => (value === null ? '—' : `${value.toFixed(1)} ms`);
 const pct = (share: number | null): string => (share === null ? '—' : `${(share * 100).toFixed(1)}%`);
+/** Widest name in a list, so a column of names lines up (the screens' names, never the identifiers). */
+const widthOf = (names: readonly string[]): number => Math.max(...names.map((n) => n.length));
+const PART_WIDTH = widthOf(TTFT_PHASES.map((p) => PHASE_NAMES[p]));
+const SEED_WIDTH = widthOf(Object.values(SEED_PHASE_NAMES));
 
-/** The report as plain text lines for a terminal: workload, boundaries, totals, parts, verdicts. */
+/**
+ * The report as plain text lines for a terminal: workload, boundaries, totals, parts, verdicts.
+ * Parts and phases are named as the screens name them (PHASE_NAMES, SEED_PHASE_NAMES).
+ */
 export function formatReport(report: LatencyReport, label: string, workload: string): string[] {
   const lines = [`Scenario: ${label} (${report.numRequests} requests; ${workload})`];
   if (report.isEmpty) return [...lines, `No requests: ${report.note ?? 'nothing to report'}.`];
@@ -28,7 +36,7 @@ export function formatReport(report: LatencyReport, label: string, workload: str
     const meanMs = report.parts.meansMs[phase];
     if (meanMs)
       lines.push(
-        `  ${phase.padEnd(14)} ${ms(meanMs).padStart(12)}  ${pct(report.parts.shares[phase]).padStart(6)}`,
+        `  ${PHASE_NAMES[phase].padEnd(PART_WIDTH)} ${ms(meanMs).padStart(12)}  ${pct(report.parts.shares[phase]).padStart(6)}`,
       );
   }
   return [...lines, ...verdictLines(report), ...classLines(report)];
@@ -67,22 +75,27 @@ function phaseLines(p: BoundaryPhases): string[] {
     const mean = p.meansMs[phase];
     const nested = Object.entries(p.nestedMeansMs[phase])
       .filter(([, v]) => v > 0)
-      .map(([part, v]) => `${part} ${ms(v)}`);
+      .map(([part, v]) => `${PHASE_NAMES[part as TtftPhase]} ${ms(v)}`);
     const value =
       mean === null
         ? 'not seen at this boundary'
         : `${ms(mean).padStart(12)}  ${pct(p.shares[phase]).padStart(6)}`;
-    lines.push(`  ${phase.padEnd(17)} ${value}${nested.length > 0 ? `  (${nested.join(', ')})` : ''}`);
+    lines.push(
+      `  ${SEED_PHASE_NAMES[phase].padEnd(SEED_WIDTH)} ${value}${nested.length > 0 ? `  (${nested.join(', ')})` : ''}`,
+    );
   }
   const t = p.dominantTtft;
   const e = p.dominantE2e;
   if (t) {
     lines.push(
-      `  dominant TTFT phase: ${t.phase} (${ms(t.meanMs)} mean, ${pct(t.share)}); first test: ${t.nextTest}`,
+      `  dominant TTFT phase: ${SEED_PHASE_NAMES[t.phase]} (${ms(t.meanMs)} mean, ${pct(t.share)}); first test: ${t.nextTest}`,
     );
-    if (t.part) lines.push(`    inside it, ${t.part} dominates: ${t.partNextTest}`);
+    if (t.part) lines.push(`    inside it, ${PHASE_NAMES[t.part]} dominates: ${t.partNextTest}`);
   }
-  if (e) lines.push(`  dominant E2E phase: ${e.phase} (${ms(e.meanMs)} mean); first test: ${e.nextTest}`);
+  if (e)
+    lines.push(
+      `  dominant E2E phase: ${SEED_PHASE_NAMES[e.phase]} (${ms(e.meanMs)} mean); first test: ${e.nextTest}`,
+    );
   return lines;
 }
 
@@ -99,12 +112,12 @@ function verdictLines(report: LatencyReport): string[] {
   const e2e = report.dominantE2ePhase;
   if (ttft)
     lines.push(
-      `Dominant server TTFT part: ${ttft.phase} (${ms(ttft.meanMs)} mean, ${pct(ttft.share)})`,
+      `Dominant server TTFT part: ${PHASE_NAMES[ttft.phase]} (${ms(ttft.meanMs)} mean, ${pct(ttft.share)})`,
       `  next test: ${ttft.nextTest}`,
     );
   if (e2e)
     lines.push(
-      `Dominant server E2E part: ${e2e.phase} (${ms(e2e.meanMs)} mean)`,
+      `Dominant server E2E part: ${PHASE_NAMES[e2e.phase]} (${ms(e2e.meanMs)} mean)`,
       `  next test: ${e2e.nextTest}`,
     );
   if (report.exceedance) lines.push(`Exceedance: ${report.exceedance.sentence}`);
@@ -144,5 +157,5 @@ function classLines(report: LatencyReport): string[] {
 function cellText(cell: ClassCell): string {
   const head = `${cell.label.padEnd(18)} n=${String(cell.numRequests).padEnd(6)}`;
   if (cell.isTooSmall) return `${head} too small`;
-  return `${head} TTFT p50 ${ms(cell.ttftP50Ms)} p95 ${ms(cell.ttftP95Ms)} | E2E p95 ${ms(cell.e2eP95Ms)} | dominant ${cell.dominantPhase ?? '—'}`;
+  return `${head} TTFT p50 ${ms(cell.ttftP50Ms)} p95 ${ms(cell.ttftP95Ms)} | E2E p95 ${ms(cell.e2eP95Ms)} | dominant ${cell.dominantPhase === null ? '—' : PHASE_NAMES[cell.dominantPhase]}`;
 }

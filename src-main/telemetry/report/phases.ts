@@ -3,6 +3,7 @@ import { transportMs } from '../timeline/derive';
 import type { ReportColumns } from './columns';
 import type { E2ePhase, TtftPhase } from './remedies';
 import { NEXT_TEST } from './remedies';
+import type { SeedPhase } from './seed-phases';
 
 /** Every TTFT phase in life order, `unattributed` last. */
 export const TTFT_PHASES: readonly TtftPhase[] = [...TTFT_PARTS, 'unattributed'];
@@ -70,6 +71,22 @@ export const PHASE_NAMES: Readonly<Record<E2ePhase, string>> = {
   ) as Record<TtftPhase, string>),
   decode: 'the rest of the answer',
   transport: 'on its way to the window',
+};
+
+/**
+ * Plain names for seed 003's seven phases of a request, from sending it to the last word (the
+ * identifiers are never printed), in the stages' words wherever a phase is one of them.
+ * "Getting ready" is what seed 003 calls the gateway: on a local app there is none, only the
+ * app picking the request up and preparing it.
+ */
+export const SEED_PHASE_NAMES: Readonly<Record<SeedPhase, string>> = {
+  network_in: 'sending the request',
+  gateway: 'getting ready',
+  queue: STAGE_NAMES.waiting,
+  prefill: STAGE_NAMES.reading,
+  first_decode: STAGE_NAMES['first-token'],
+  network_to_first: stagedName('first-token', PHASE_NAMES.transport),
+  stream: PHASE_NAMES.decode,
 };
 
 /**

@@ -2,24 +2,8 @@ import { NESTED_PARTS, SEED_PHASES } from '../../../src-main/telemetry/report/se
 import type { BoundaryPhases } from '../../../src-main/telemetry/report/boundary-phases';
 import type { SeedPhase } from '../../../src-main/telemetry/report/seed-phases';
 import { PART_LABELS } from '../../parts/part-colors';
-import { PHASE_NAMES, STAGE_NAMES, stagedName } from '../../../src-main/telemetry/report/phases';
+import { SEED_PHASE_NAMES } from '../../../src-main/telemetry/report/phases';
 import type { TtftPhase } from '../../../src-main/telemetry/report/remedies';
-
-/**
- * Plain names for the seven phases of a request, from sending it to the last word (the
- * report's identifiers are never printed), in the stages' words (STAGE_NAMES) wherever a phase
- * is one of them. "Getting ready" is what the report calls the gateway: on a local app there
- * is none, only the app picking the request up and preparing it.
- */
-export const TRACE_PHASE_LABELS: Readonly<Record<SeedPhase, string>> = {
-  network_in: 'sending the request',
-  gateway: 'getting ready',
-  queue: STAGE_NAMES.waiting,
-  prefill: STAGE_NAMES.reading,
-  first_decode: STAGE_NAMES['first-token'],
-  network_to_first: stagedName('first-token', PHASE_NAMES.transport),
-  stream: PHASE_NAMES.decode,
-};
 
 /** Time before the first word that no recorded stamp explains: a row of its own. */
 export const UNEXPLAINED_LABEL = PART_LABELS.unattributed;
@@ -45,7 +29,7 @@ export interface PhaseRow {
 export function phaseRowsOf(phases: BoundaryPhases): PhaseRow[] {
   const rows: PhaseRow[] = SEED_PHASES.map((phase) => ({
     key: phase,
-    label: TRACE_PHASE_LABELS[phase],
+    label: SEED_PHASE_NAMES[phase],
     meanMs: phases.meansMs[phase],
     share: null,
     parts: NESTED_PARTS[phase]
