@@ -30,7 +30,7 @@ export function CompareChart(props: { comparison: RunComparison }) {
             interval={0}
             height={48}
             label={{
-              value: isExpert ? 'TTFT bucket' : 'wait for the first word',
+              value: isExpert ? 'wait for the first word (TTFT)' : 'wait for the first word',
               position: 'insideBottom',
               className: 'axis-title',
             }}
@@ -54,7 +54,9 @@ export function CompareChart(props: { comparison: RunComparison }) {
               const k = series.findIndex((s) => nameOf(s) === name);
               return [`${Number(value).toFixed(1)}% (${payload?.counts[k] ?? 0} requests)`, name];
             }}
-            labelFormatter={(label) => `${isExpert ? 'TTFT' : 'first word after'} ${String(label)}`}
+            labelFormatter={(label) =>
+              `${isExpert ? 'first word after (TTFT)' : 'first word after'} ${String(label)}`
+            }
           />
           {/* In the table's order (A, B, …): Recharts sorts legend items by name unless told not to. */}
           <Legend verticalAlign="top" height={28} itemSorter={null} />

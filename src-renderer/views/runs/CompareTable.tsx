@@ -18,11 +18,15 @@ function qualityText(q: NonNullable<CompareRow['quality']>): string {
 }
 
 /**
- * A run whose answers' quality was not measured: Simple says so plainly; Expert names the
- * command that measures it.
+ * A run whose answers' quality was not measured: both modes say so plainly (one short line, the
+ * table fits 1024 px); Expert's hover names the command that measures it.
  */
-function notMeasured(isExpert: boolean): string {
-  return isExpert ? 'not measured (npm run bench -- quality)' : 'not measured for this model';
+function NotMeasured(props: { isExpert: boolean }) {
+  return props.isExpert ? (
+    <span title="npm run bench -- quality measures it">not measured</span>
+  ) : (
+    <>not measured</>
+  );
 }
 
 /**
@@ -67,7 +71,7 @@ export function CompareTable(props: { comparison: RunComparison }) {
                       <td key={c.id}>{c.text(row)}</td>
                     ))}
                     {isModelVaried && (
-                      <td>{row.quality ? qualityText(row.quality) : notMeasured(isExpert)}</td>
+                      <td>{row.quality ? qualityText(row.quality) : <NotMeasured isExpert={isExpert} />}</td>
                     )}
                   </tr>
                 ))}
