@@ -25,7 +25,7 @@ export class SlotRegistry {
   private readonly retiring = new Map<string, Slot>();
   /** How many slots each model has had (a new revision's slot gets a new id). */
   private readonly generations = new Map<string, number>();
-  private readonly loads = new Map<string, Promise<Slot>>();
+  private readonly loads = new Map<Slot, Promise<Slot>>();
   private readonly eventLog: SlotEventLog;
   private readonly conversionListeners = new Set<(slot: Slot) => void>();
   private readonly expiry: SlotExpiry;
@@ -82,14 +82,15 @@ export class SlotRegistry {
   ensureResident(model: CatalogueModel, cause: SlotCause): Promise<Slot> {
     const slot = this.slotFor(model);
     if (slot.status === 'resident' || slot.status === 'active') return Promise.resolve(slot);
-    const pending = this.loads.get(slot.model.modelId);
+    // Keyed by the slot, not the model id: a new revision's slot never waits on the old one's load.
+    const pending = this.loads.get(slot);
     if (pending) return pending;
     if (slot.status === 'evicting')
       return Promise.reject(new Error(`slot ${slot.slotId} is being evicted; retry`));
     // A GGUF whose converted folder was cleared since this slot held it converts again.
     if (model.conversion && !isConverted(model.conversion.dir)) slot.model = model;
-    const load = this.load(slot, cause).finally(() => this.loads.delete(slot.model.modelId));
-    this.loads.set(slot.model.modelId, load);
+    const load = this.load(slot, cause).finally(() => this.loads.delete(slot));
+    this.loads.set(slot, load);
     return load;
   }
 
@@ -148,7 +149,7 @@ export class SlotRegistry {
   setBuildOptions(
     build: Pick<SlotRegistryOptions, 'pageSize' | 'numThreads' | 'canSpinThreads' | 'canFuseAtLoad'>,
   ): void {
-    const loaded = this.list().filter((s) => s.runner !== null || this.loads.has(s.model.modelId));
+    const loaded = this.list().filter((s) => s.runner !== null || this.loads.has(s));
     if (loaded.length > 0)
       throw new Error(`slots ${loaded.map((s) => s.slotId).join(', ')} are still loaded`);
     Object.assign(this.options, build);
@@ -177,7 +178,8 @@ export class SlotRegistry {
     this.generations.set(model.modelId, generation);
     const slot = newSlot(model, current, generation, this.options.providerFor(model.modelId).provider);
     this.slots.set(model.modelId, slot);
-    if (current?.runner) {
+    // One still loading retires too: its load ends with a runner that only closeRetired closes.
+    if (current?.runner || (current && this.loads.has(current))) {
       current.isRetiring = true;
       this.expiry.clear(current);
       this.retiring.set(current.slotId, current);
@@ -191,6 +193,8 @@ export class SlotRegistry {
    */
   async closeRetired(slot: Slot): Promise<void> {
     if (!slot.isRetiring || this.retiring.get(slot.slotId) !== slot) return;
+    // Still loading: closed on a later call, once its load has handed it a runner.
+    if (this.loads.has(slot)) return;
     this.retiring.delete(slot.slotId);
     const reason = 'replaced by a new revision of the model';
     if (slot.status === 'resident') return this.evict(slot, 'request', reason);
@@ -214,7 +218,7 @@ export class SlotRegistry {
       applyLoaded(slot, job, loaded, this.options.pageSize);
       slot.lastUsedAt = this.options.clock.now();
       this.transition(slot, 'resident', cause);
-      this.expiry.schedule(slot);
+      if (!slot.isRetiring) this.expiry.schedule(slot);
       return slot;
     } catch (error) {
       const raw = (error as Error).message;

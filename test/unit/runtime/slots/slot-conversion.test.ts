@@ -79,3 +79,30 @@ describe('a slot whose model converts on its first load', () => {
     expect(slot.conversion).toBeNull();
   });
 });
+
+describe('a new revision of a model while its old revision still converts', () => {
+  it('loads the new revision on a slot of its own and retires the old one, never returning the old load', async () => {
+    const model = await convertingModel();
+    const clock = new ManualClock();
+    let finishConversion = () => {};
+    const registry = registryWith(
+      (m) => new Promise((resolve) => (finishConversion = () => resolve({ ...m, conversion: null }))),
+      clock,
+    );
+    const oldLoad = registry.ensureResident(model, 'request');
+    const newRevision = {
+      ...model,
+      conversion: null,
+      revisions: { ...model.revisions, modelRevision: 'new-bytes' },
+    };
+    const fresh = await registry.ensureResident(newRevision, 'request');
+    expect(fresh.model.revisions.modelRevision).toBe('new-bytes');
+    finishConversion();
+    const old = await oldLoad;
+    expect(old).not.toBe(fresh);
+    expect(old.isRetiring).toBe(true);
+    expect(registry.slotOf(model.modelId)).toBe(fresh);
+    await registry.closeRetired(old);
+    expect(old.runner).toBeNull();
+  });
+});
