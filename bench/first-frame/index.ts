@@ -246,6 +246,7 @@ function restartHitJson(r: RestartHitResult) {
     written_bytes_per_token: r.writtenBytesPerToken,
     last_restart_parts_ms: r.lastRestartParts,
     last_restart_cached_tokens: r.lastRestartCachedTokens,
+    last_ram_hit_parts_ms: r.lastRamParts,
     restart_hit_ttft_over_ram_hit: r.ratios.restartOverRamHit,
     immediate_restart_hit_ttft_over_ram_hit: r.ratios.immediateRestartOverRamHit,
     restart_hit_ttft_over_recompute: r.ratios.restartOverRecompute,

@@ -41,6 +41,8 @@ export interface RestartHitResult {
   /** The TTFT parts (ms) and reused tokens of the last restart hit: where its time went. */
   lastRestartParts: Record<string, number>;
   lastRestartCachedTokens: number;
+  /** The TTFT parts (ms) of the last RAM hit: what the restart hit's parts are set against. */
+  lastRamParts: Record<string, number>;
   /** The same medians without `route` (tokenizing: after a restart its text cache is cold too). */
   afterRoute: { ramHitMs: number; restartHitMs: number; recomputeMs: number };
   ratios: {
@@ -81,6 +83,7 @@ export async function measureRestartHit(
       ...common,
       isPaging: true,
       diskPages: { dir, rows: store.contextPages! },
+      tokenIds: store.tokenPieces,
     });
     await runtime.prefetch(modelId);
     return runtime;
@@ -95,11 +98,16 @@ export async function measureRestartHit(
     const recompute: number[] = [];
     const afterRoute = { ram: [] as number[], restart: [] as number[], recompute: [] as number[] };
     const routeless = (t: Timeline) => t.ttftMs! - t.parts.route;
+    let lastRamParts: Record<string, number> = {};
     for (let i = 0; i < numRuns; i++) {
       await sleep(100);
       const hit = (await request(first, modelId, textOf(i), 1)).timeline;
       const computed = (await request(unpaged, modelId, textOf(i), 1)).timeline;
       ram.push(hit.ttftMs!);
+      lastRamParts = {
+        ...deriveBarParts(hit.parts, hit.diagnosis?.diskRead),
+        unattributed: hit.unattributedMs,
+      };
       recompute.push(computed.ttftMs!);
       afterRoute.ram.push(routeless(hit));
       afterRoute.recompute.push(routeless(computed));
@@ -173,6 +181,7 @@ export async function measureRestartHit(
       writtenBytesPerToken: numDiskTokens > 0 ? diskBytes / numDiskTokens : 0,
       lastRestartParts,
       lastRestartCachedTokens,
+      lastRamParts,
       afterRoute: {
         ramHitMs: median(afterRoute.ram),
         restartHitMs: median(afterRoute.restart),

@@ -12,6 +12,7 @@ import type { SlotRunner } from './slots/slot';
 import { defaultDiscoveryEnvironment } from './model/discovery/places';
 import type { CatalogueDiscovery } from './model/catalogue';
 import type { DiskPageRows } from './pages/disk-page-rows';
+import type { TokenIdRows } from './tokenize/token-id-rows';
 
 /** How this process hosts the runtime: folders, budgets and test seams no user setting covers. */
 export interface ProcessOptions {
@@ -34,6 +35,8 @@ export interface ProcessOptions {
    * `context_pages` table); null: pages live only in RAM.
    */
   diskPages: { dir: string; rows: DiskPageRows } | null;
+  /** Where prompts' token ids are remembered across restarts (the history); null: in memory only. */
+  tokenIds: TokenIdRows | null;
   /** Resident slot budget (host copies + sessions), bytes. */
   slotBudgetBytes: number;
   /** Per-slot provider by model id (`name:variant`, or a bare name for all its variants). */
@@ -72,6 +75,7 @@ export function defaultRuntimeOptions(
     modelPaths: [],
     isPaging: true,
     diskPages: null,
+    tokenIds: null,
     slotBudgetBytes: Math.floor(os.totalmem() / 2),
     modelProviders: {},
     graphCacheDir: null,

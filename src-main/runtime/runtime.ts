@@ -27,6 +27,7 @@ import { mergeSettings, pickSettings } from './settings/schema';
 import type { RuntimeSettings, SettingsPatch } from './settings/schema';
 import type { SlotRegistry } from './slots/slot-registry';
 import { PromptThreads } from './tokenize/prompt-threads';
+import { TokenIdMemory } from './tokenize/token-id-memory';
 import type { SlotEvent } from './slots/slot-types';
 import type { Slot } from './slots/slot';
 import type { KeepAlive } from '../telemetry/residency/schema';
@@ -87,7 +88,14 @@ export class Runtime {
     await catalogue.refresh();
     let runtime: Runtime | null = null;
     const registry = buildRegistry(options, (identity) => runtime?.pages?.dropIdentity(identity));
-    const threads = new PromptThreads();
+    const threads = new PromptThreads(
+      options.tokenIds &&
+        new TokenIdMemory(
+          options.tokenIds,
+          () => options.clock.wallNow(),
+          (message) => options.log.warn('tokenizer', message),
+        ),
+    );
     warmTokenizerOnLoad(registry, threads);
     const disk = buildDiskPages(options);
     const parts = buildEngine(options, catalogue, registry, threads, disk);
@@ -362,6 +370,8 @@ export class Runtime {
    * conversation shares stay). Resolves with the number of pages removed.
    */
   forgetConversationPages(conversationId: string): Promise<number> {
+    // Remembered token ids are keyed by text hashes, not conversations: all of them go.
+    this.threads.tokenIds?.forget(null);
     return this.disk?.forgetConversation(conversationId) ?? Promise.resolve(0);
   }
 
@@ -370,9 +380,25 @@ export class Runtime {
    * or every page when `modelRevisions` is null. Resolves with the number of pages removed.
    */
   forgetDiskPages(modelRevisions: readonly string[] | null): Promise<number> {
+    this.forgetTokenIds(modelRevisions);
     if (!this.disk) return Promise.resolve(0);
     const revisions = modelRevisions && new Set(modelRevisions);
     return this.disk.forget((row) => !revisions || revisions.has(row.modelRevision));
+  }
+
+  /** Forgets the remembered token ids of these models' tokenizers (all with null). */
+  private forgetTokenIds(modelRevisions: readonly string[] | null): void {
+    const memory = this.threads.tokenIds;
+    if (!memory) return;
+    if (!modelRevisions) return void memory.forget(null);
+    const tokenizers = this.catalogue
+      .list()
+      .flatMap((entry) =>
+        entry.status === 'ok' && modelRevisions.includes(entry.model.revisions.modelRevision)
+          ? [entry.model.revisions.tokenizerRevision]
+          : [],
+      );
+    memory.forget(tokenizers);
   }
 
   /** Why the runtime is not idle (requests in flight, a slot loading), or null when it is. */

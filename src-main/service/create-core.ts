@@ -159,6 +159,7 @@ async function createRuntime(
       dir: path.join(options.dataDir, 'context-pages'),
       rows: store.contextPages,
     },
+    tokenIds: store.tokenPieces,
     discovery: {
       isEnabled: options.discoverModels ?? keptDiscovery(store),
       environment: options.discoveryEnvironment ?? defaultDiscoveryEnvironment(),

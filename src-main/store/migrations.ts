@@ -206,6 +206,22 @@ UPDATE requests SET disk_read_ms = coalesce(json_extract(diagnosis_json, '$.disk
   WHERE diagnosis_json IS NOT NULL;
 `;
 
+/**
+ * Schema v10: remembered token ids of text pieces (runtime/tokenize/remembered-token-ids.ts),
+ * so a restart does not tokenize a resumed conversation again. Keyed by the tokenizer's
+ * revision with the encoding code's, and by a SHA-256 of the piece's exact text (not kept).
+ */
+const V10 = `
+CREATE TABLE token_pieces (
+  tokenizer_key TEXT NOT NULL,
+  text_sha256 TEXT NOT NULL,
+  token_ids BLOB NOT NULL,
+  last_used_wall_ms REAL NOT NULL,
+  PRIMARY KEY (tokenizer_key, text_sha256)
+) WITHOUT ROWID;
+CREATE INDEX token_pieces_by_use ON token_pieces (last_used_wall_ms);
+`;
+
 /** What a schema step written in code did, told once it has committed (see migrate). */
 export interface StepReport {
   /** What it converted, for the upgrade's log line. */
@@ -221,7 +237,7 @@ export interface StepReport {
 export type Migration = string | ((db: Database.Database) => StepReport);
 
 /** Every migration in order; migration i takes `user_version` from i to i + 1 (v6: migration-v6.ts). */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7, V8, V9];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7, V8, V9, V10];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

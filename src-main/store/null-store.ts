@@ -90,6 +90,7 @@ export function nullStore(unavailable: StoreUnavailable): Store {
     },
     preferences: { read: () => null, write: drop },
     contextPages: null,
+    tokenPieces: null,
     close: () => undefined,
   };
 }

@@ -17,7 +17,9 @@ import type { ChatQueries } from './queries/chat-records';
 import { chatQueries } from './queries/chats';
 import type { PreferenceQueries } from './queries/preferences';
 import type { DiskPageRows } from '../runtime/pages/disk-page-rows';
+import type { TokenIdRows } from '../runtime/tokenize/token-id-rows';
 import { contextPageQueries } from './queries/context-pages';
+import { tokenPieceQueries } from './queries/token-pieces';
 import { preferenceQueries } from './queries/preferences';
 import type { RunQueries } from './queries/runs';
 import { RunConfigSchema, runQueries } from './queries/runs';
@@ -68,6 +70,8 @@ export interface Store {
   readonly preferences: PreferenceQueries;
   /** The index of the context pages kept on disk; null with persistence off (no disk tier). */
   readonly contextPages: DiskPageRows | null;
+  /** Remembered token ids of text pieces; null with persistence off (tokenized afresh after a restart). */
+  readonly tokenPieces: TokenIdRows | null;
   /** Flushes and closes; the store is unusable afterwards. */
   close(): void;
 }
@@ -169,6 +173,7 @@ class SqliteStore implements Store {
   readonly retention: RetentionControl;
   readonly preferences: PreferenceQueries;
   readonly contextPages: DiskPageRows;
+  readonly tokenPieces: TokenIdRows;
   readonly writer: HistoryWriter;
   private lost: StoreUnavailable | null = null;
 
@@ -186,6 +191,7 @@ class SqliteStore implements Store {
     this.retention = retentionControl(db);
     this.preferences = preferenceQueries(db, options.log ?? consoleLog);
     this.contextPages = contextPageQueries(db);
+    this.tokenPieces = tokenPieceQueries(db);
     const batched = new BatchedWriter(sqliteSink(db), {
       ...options.writer,
       onFatal: (error) => {

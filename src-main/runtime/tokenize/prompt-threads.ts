@@ -4,6 +4,7 @@ import type { PromptText } from './chat-literals';
 import type { ChatTurn } from './tokenizer';
 import { TemplateThread } from './template-thread';
 import { TokenizerThread } from './tokenizer-thread';
+import type { TokenIdMemory } from './token-id-memory';
 
 /**
  * The prompt work that may leave the serving thread: encoding a long prompt, rendering a chat
@@ -15,12 +16,16 @@ export interface OffThreadPrompts {
   encode(model: CatalogueModel, prompt: PromptText): Promise<number[]>;
   /** The chat's prompt, as `tokenizer.renderChat` gives it; rejects with TemplateError. */
   render(model: CatalogueModel, messages: readonly ChatTurn[]): Promise<PromptText>;
+  /** Remembered token ids outliving the process (null: kept in memory only). */
+  readonly tokenIds?: TokenIdMemory | null;
 }
 
 /** The runtime's two prompt threads: tokenizer and template, each its own worker. */
 export class PromptThreads implements OffThreadPrompts {
   private readonly tokenizer = new TokenizerThread();
   private readonly templates = new TemplateThread();
+
+  constructor(readonly tokenIds: TokenIdMemory | null = null) {}
 
   encode(model: CatalogueModel, prompt: PromptText): Promise<number[]> {
     return this.tokenizer.encode(model, prompt);
@@ -37,6 +42,7 @@ export class PromptThreads implements OffThreadPrompts {
 
   /** Stops both threads; work still waiting fails. */
   async close(): Promise<void> {
+    this.tokenIds?.flush();
     await Promise.all([this.tokenizer.close(), this.templates.close()]);
   }
 }
@@ -58,7 +64,8 @@ export function renderChatPrompt(
 
 /**
  * A prompt's ids: encoded here when short or mostly cached (encodesInline), else in the
- * tokenizer thread (a promise).
+ * tokenizer thread (a promise). The cache includes the ids remembered before a restart
+ * (TokenIdMemory), so a resumed conversation is not tokenized again.
  */
 export function encodePromptIds(
   model: CatalogueModel,
@@ -66,6 +73,7 @@ export function encodePromptIds(
   threads: OffThreadPrompts | null,
 ): number[] | Promise<number[]> {
   const tokenizer = model.folder.tokenizer;
+  threads?.tokenIds?.attach(model);
   if (threads === null || encodesInline(tokenizer, prompt)) return tokenizer.encodePrompt(prompt);
   return threads.encode(model, prompt);
 }

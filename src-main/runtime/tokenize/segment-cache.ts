@@ -10,6 +10,16 @@ export interface TokenStrip {
   rstrip: boolean;
 }
 
+/**
+ * Where pieces' ids outlive this cache (runtime/tokenize/remembered-token-ids.ts: the history
+ * database), keyed by the piece's exact text and its reading (as text with special tokens
+ * recognised, or plain). `find` answers only ids written for that exact key.
+ */
+export interface PieceBacking {
+  find(text: string, isPlain: boolean): number[] | null;
+  keep(text: string, isPlain: boolean, ids: readonly number[]): void;
+}
+
 /** Whitespace as llama.cpp strips it next to a token (C's isspace). */
 const LEADING_SPACE = /^[ \t\n\v\f\r]+/;
 const TRAILING_SPACE = /[ \t\n\v\f\r]+$/;
@@ -33,6 +43,7 @@ export const CHUNK_CHARS = 256;
 export class SegmentCache {
   private readonly pieces = new Map<string, number[]>();
   private readonly splitter: RegExp | null;
+  private backing: PieceBacking | null = null;
 
   constructor(
     private readonly specialIds: ReadonlyMap<string, number>,
@@ -43,6 +54,11 @@ export class SegmentCache {
   ) {
     const tokens = [...specialIds.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
     this.splitter = tokens.length > 0 ? new RegExp(`(${tokens.join('|')})`) : null;
+  }
+
+  /** Keeps every piece this cache learns in `backing` too, and asks it on a miss. */
+  backWith(backing: PieceBacking): void {
+    this.backing = backing;
   }
 
   /** Token ids of `text`: special tokens by lookup, the pieces between them from the cache. */
@@ -80,8 +96,12 @@ export class SegmentCache {
     let at = 0;
     parts.forEach((part, i) => {
       const numIds = numIdsPerPart[i]!;
-      if (part.length >= MIN_CACHED_CHARS && !this.specialIds.has(part))
-        this.remember(restoreLiterals(part, literals), ids.slice(at, at + numIds));
+      if (part.length >= MIN_CACHED_CHARS && !this.specialIds.has(part)) {
+        const text = restoreLiterals(part, literals);
+        const partIds = ids.slice(at, at + numIds);
+        this.remember(text, partIds);
+        this.backing?.keep(text, text !== part, partIds);
+      }
       at += numIds;
     });
   }
@@ -90,12 +110,18 @@ export class SegmentCache {
   numUncachedChars(text: string, literals: readonly string[] = []): number {
     let numChars = 0;
     for (const part of this.parts(text))
-      if (
-        !this.specialIds.has(part) &&
-        (part.length < MIN_CACHED_CHARS || !this.pieces.has(restoreLiterals(part, literals)))
-      )
+      if (!this.specialIds.has(part) && (part.length < MIN_CACHED_CHARS || !this.isHeld(part, literals)))
         numChars += part.length;
     return numChars;
+  }
+
+  /** Whether a part's ids are here, or in the backing (then brought here for the encode that follows). */
+  private isHeld(part: string, literals: readonly string[]): boolean {
+    const text = restoreLiterals(part, literals);
+    if (this.pieces.has(text)) return true;
+    const found = this.backing?.find(text, text !== part) ?? null;
+    if (found) this.remember(text, found);
+    return found !== null;
   }
 
   /** Special tokens and the text between them, long text cut into chunks when that is exact. */
@@ -136,8 +162,15 @@ export class SegmentCache {
       this.pieces.set(text, cached);
       return cached;
     }
+    const isPlain = text !== escaped;
+    const found = this.backing?.find(text, isPlain) ?? null;
+    if (found) {
+      this.remember(text, found);
+      return found;
+    }
     const ids = encode(text);
     this.remember(text, ids);
+    this.backing?.keep(text, isPlain, ids);
     return ids;
   }
 

@@ -5,7 +5,7 @@ import type { PromptText } from './chat-literals';
 import { PROMPT_LIMITS } from '../../limits';
 import { canCutAtSpaces } from './safe-cuts';
 import { CHUNK_CHARS, SegmentCache } from './segment-cache';
-import type { TokenStrip } from './segment-cache';
+import type { PieceBacking, TokenStrip } from './segment-cache';
 
 /** One chat turn as the template sees it. */
 export interface ChatTurn {
@@ -189,6 +189,15 @@ export class TextTokenizer {
     const start = bos !== null && !(isChat && ids[0] === bos) ? [bos] : [];
     const end = eos !== null && !(isChat && ids.length > 0 && ids[ids.length - 1] === eos) ? [eos] : [];
     return [...start, ...ids, ...end];
+  }
+
+  /**
+   * Keeps the ids of every piece this tokenizer's cache learns in `backing` too, and asks it
+   * before encoding one (SegmentCache.backWith). False when this tokenizer has no piecewise cache.
+   */
+  rememberPiecesIn(backing: PieceBacking): boolean {
+    this.segments?.backWith(backing);
+    return this.segments !== null;
   }
 
   /** Caches what another instance of this tokenizer encoded (see SegmentCache.learn). */

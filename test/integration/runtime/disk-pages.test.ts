@@ -6,6 +6,7 @@ import { Runtime } from '../../../src-main/runtime/runtime';
 import type { RuntimeOptions } from '../../../src-main/runtime/runtime-options';
 import { openSqliteStore } from '../../../src-main/store/store';
 import type { Store } from '../../../src-main/store/store';
+import type { TokenIdRows } from '../../../src-main/runtime/tokenize/token-id-rows';
 import { TIMELINE_COLUMNS } from '../../../src-main/telemetry/timeline/columns';
 import { TEST_MODELS_DIR, TEST_MODEL_ID, expectNothingHeld, generate } from '../../support/runtime';
 
@@ -27,7 +28,10 @@ describe('context pages kept on disk across a restart', () => {
   });
 
   /** A runtime over the data folder's pages, as the app builds it (a fresh history connection). */
-  function start(overrides: Partial<RuntimeOptions> = {}): Promise<Runtime> {
+  function start(
+    overrides: Partial<RuntimeOptions> = {},
+    tokenIds = (rows: TokenIdRows) => rows,
+  ): Promise<Runtime> {
     store.close();
     store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
     return Runtime.create({
@@ -36,6 +40,7 @@ describe('context pages kept on disk across a restart', () => {
       isSpareWorker: false,
       pageSize: 16,
       diskPages: { dir: path.join(dataDir, 'context-pages'), rows: store.contextPages! },
+      tokenIds: tokenIds(store.tokenPieces!),
       ...overrides,
     });
   }
@@ -82,6 +87,31 @@ describe('context pages kept on disk across a restart', () => {
       expect(resumed.tokenIds).toEqual(recomputed.tokenIds);
       expect(resumed.timeline.diagnosis?.diskRead).toBeUndefined();
       expect(resumed.timeline.numCachedTokens).toBeGreaterThan(2 * 16);
+      expectNothingHeld(second);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("takes a resumed prompt's token ids from the history after a restart, with the same greedy tokens", async () => {
+    const first = await start();
+    const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8 });
+    await first.close();
+
+    let numFound = 0;
+    const second = await start({}, (rows) => ({
+      ...rows,
+      find: (tokenizerKey, textKey) => {
+        const ids = rows.find(tokenizerKey, textKey);
+        if (ids) numFound += 1;
+        return ids;
+      },
+    }));
+    try {
+      const resumed = await generate(second, { prompt: PROMPT, maxTokens: 8 });
+      expect(numFound).toBeGreaterThan(0);
+      expect(resumed.timeline.numCachedTokens).toBeGreaterThan(2 * 16);
+      expect(resumed.tokenIds).toEqual(recomputed.tokenIds);
       expectNothingHeld(second);
     } finally {
       await second.close();
