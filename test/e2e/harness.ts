@@ -32,6 +32,8 @@ export interface E2eApp {
   screenshot(name: string): Promise<void>;
   /** Stops the headless host with the page left open; resolves with a function that starts it again on the same port. */
   stopHost(): Promise<() => Promise<void>>;
+  /** Stops host and core as quitting the app does, starts both again on the same data folder and port, and reloads the page. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,12 +54,9 @@ export async function startE2eApp(
   const { userModels, ...coreOptions } = options;
   for (const [name, folder] of Object.entries(userModels ?? {}))
     cpSync(folder, path.join(dataDir, 'models', name), { recursive: true });
-  const core = await createCore({
-    ...coreOptions,
-    dataDir,
-    bundledModelsDir: BUNDLED_MODELS_DIR,
-    host: 'headless',
-  });
+  const startCore = () =>
+    createCore({ ...coreOptions, dataDir, bundledModelsDir: BUNDLED_MODELS_DIR, host: 'headless' });
+  let core = await startCore();
   const startHost = (port: number) =>
     startHttpHost({
       service: core.service,
@@ -77,7 +76,9 @@ export async function startE2eApp(
   await page.goto(host.url);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return {
-    core,
+    get core() {
+      return core;
+    },
     get host() {
       return host;
     },
@@ -95,6 +96,14 @@ export async function startE2eApp(
       return async () => {
         host = await startHost(port);
       };
+    },
+    async restart() {
+      const { port } = host;
+      await host.close();
+      await core.close();
+      core = await startCore();
+      host = await startHost(port);
+      await page.reload();
     },
     async close() {
       await launched.close();
