@@ -15,6 +15,7 @@ import { EngineLoop } from './engine-loop/engine-loop';
 import { Scheduler } from './scheduler/scheduler';
 import { threadsOf } from './settings/schema';
 import { SlotRegistry } from './slots/slot-registry';
+import type { Slot } from './slots/slot';
 import type { PromptThreads } from './tokenize/prompt-threads';
 import type { RuntimeOptions } from './runtime-options';
 
@@ -175,11 +176,30 @@ export function prefetchPagesOnLoad(
     const identity = slot?.pageIdentity;
     if (!slot || !identity || !current?.pages?.disk) return;
     const { pages, scheduler } = current;
-    started(
-      prefetchPages(pages, identity, {
-        freeBytes: () => scheduler.freeKvBytes(),
-        isCurrent: () => slot.pageIdentity === identity && parts()?.pages === pages,
-      }),
-    );
+    const isCurrent = () => slot.pageIdentity === identity && parts()?.pages === pages;
+    const prefetched = prefetchPages(pages, identity, {
+      freeBytes: () => scheduler.freeKvBytes(),
+      isCurrent,
+    });
+    started(prefetched.then((outcome) => seatNewestChain(outcome, slot, current, isCurrent)));
   });
+}
+
+/**
+ * After a prefetch, assembles the most recently used conversation's pages in the slot's worker
+ * (EngineLoop.seatRemembered), so its next turn starts as a turn does in a process that never
+ * stopped: from a retained past, without copying every page first. Resolves with `outcome`.
+ */
+async function seatNewestChain(
+  outcome: PrefetchOutcome,
+  slot: Slot,
+  { pages, engine }: EngineParts,
+  isCurrent: () => boolean,
+): Promise<PrefetchOutcome> {
+  const identity = slot.pageIdentity;
+  if (!identity || !pages?.disk || !isCurrent()) return outcome;
+  const newest = pages.disk.recentChains(identity)[0];
+  if (!newest) return outcome;
+  await engine.seatRemembered(slot, pages.leadingInRam(identity, newest));
+  return outcome;
 }

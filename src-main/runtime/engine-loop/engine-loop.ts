@@ -4,12 +4,15 @@ import { Sequence } from '../scheduler/sequence';
 import type { GenerationOutcome, GenerationRequest, GenerationSink } from '../scheduler/request';
 import type { LeftSeat } from '../scheduler/step-plan';
 import type { SlotEvent } from '../slots/slot-types';
+import type { Slot } from '../slots/slot';
+import type { CachedPage } from '../pages/page-store';
 import { Deadlines } from './deadlines';
 import { DropQueue } from './drop-queue';
 import type { EngineDeps } from './engine-deps';
 import { RequestIntake, newInboxEntry } from './request-intake';
 import type { InboxEntry } from './request-intake';
 import { RetainedPastIndex } from './retained-past-index';
+import { RememberedSeats } from './remembered-seats';
 import { SlotStepper } from './slot-stepper';
 import { StepDispatcher } from './step-dispatch';
 
@@ -24,6 +27,7 @@ export class EngineLoop {
   private inbox: InboxEntry[] = [];
   private readonly drops = new DropQueue();
   private readonly retained = new RetainedPastIndex();
+  private readonly seats = new RememberedSeats();
   private readonly listeners = new Set<(timeline: Timeline) => void>();
   private readonly dispatcher: StepDispatcher;
   private readonly intake: RequestIntake;
@@ -48,6 +52,7 @@ export class EngineLoop {
         this.kick();
       },
       retained: this.retained,
+      takeSeat: (slot) => this.seats.take(slot.slotId),
     });
     this.intake = new RequestIntake(deps, {
       reject: (entry, error) => this.reject(entry, error),
@@ -59,6 +64,7 @@ export class EngineLoop {
       registry: deps.registry,
       dispatcher: this.dispatcher,
       drops: this.drops,
+      seats: this.seats,
       finish,
       iterate: () => this.iterate(),
       log: deps.log,
@@ -107,6 +113,19 @@ export class EngineLoop {
     this.kick();
   }
 
+  /**
+   * Assembles a remembered conversation's pages (a chain read back from disk, from its first
+   * page) in its slot's worker as a retained past, in a job of its own once the slot is idle.
+   * Resolves when that job is answered, or when the seat is dropped (the slot went, a newer
+   * seat replaced it, the engine was retired).
+   */
+  seatRemembered(slot: Slot, pages: readonly CachedPage[]): Promise<void> {
+    if (!this.isAccepting) return Promise.resolve();
+    const seated = this.seats.queue(slot.slotId, pages);
+    this.kick();
+    return seated;
+  }
+
   /** Cancels a request wherever it is; its compute stops within one step. Returns false if unknown. */
   cancel(requestId: string): boolean {
     return this.end(requestId, 'cancelled', null);
@@ -138,6 +157,7 @@ export class EngineLoop {
     this.offSlotEvents();
     this.deadlines.dispose();
     this.drops.clear();
+    this.seats.clear();
     this.listeners.clear();
   }
 
@@ -164,6 +184,7 @@ export class EngineLoop {
   private failSlot(slotId: string, reason: string): void {
     this.stepper.forget(slotId);
     this.drops.take(slotId);
+    this.seats.drop(slotId);
     this.retained.forget(slotId);
     const message = `the model's worker stopped (${reason}); the next request reloads it`;
     for (const seq of this.deps.scheduler.failSlot(slotId))

@@ -9,6 +9,7 @@ import type { Scheduler } from '../scheduler/scheduler';
 import type { Sequence } from '../scheduler/sequence';
 import type { StepPlan } from '../scheduler/step-plan';
 import type { DropQueue } from './drop-queue';
+import type { RememberedSeats } from './remembered-seats';
 import type { StepDispatcher } from './step-dispatch';
 
 /** What the stepper needs from the engine loop. */
@@ -17,6 +18,7 @@ export interface StepperHost {
   registry: SlotRegistry;
   dispatcher: StepDispatcher;
   drops: DropQueue;
+  seats: RememberedSeats;
   finish(seq: Sequence, reason: FinishReason, errorMessage: string | null): void;
   /** Runs a whole loop iteration (inbox, deadlines, every slot). */
   iterate(): void;
@@ -50,6 +52,7 @@ export class SlotStepper {
     if (!this.host.scheduler.hasWork(slot)) {
       // A replaced revision's slot closes once its last sequence is done (drained).
       if (slot.isRetiring) return void this.host.registry.closeRetired(slot);
+      if (this.host.seats.has(slot.slotId)) return this.dispatchStep(slot);
       return this.dropLater(slot);
     }
     this.dispatchStep(slot);
@@ -81,6 +84,7 @@ export class SlotStepper {
       .catch((error: Error) => this.failPlan(plan, error))
       .finally(() => {
         this.inFlight.delete(slot.slotId);
+        if (job.seat) this.host.seats.settled(job.seat.seqId);
         // Plan this slot's next step at once: a hop through the event loop would add to every
         // inter-token gap. Other slots and the inbox are served in the same pass.
         this.host.iterate();

@@ -10,6 +10,7 @@ import type { Scheduler } from '../scheduler/scheduler';
 import type { Sequence } from '../scheduler/sequence';
 import type { EndedInPlan, StepPlan } from '../scheduler/step-plan';
 import type { RetainedPastIndex } from './retained-past-index';
+import type { PendingSeat } from './remembered-seats';
 import { emitToken } from './token-output';
 import { describeBrokenScores } from '../sampling/broken-scores';
 
@@ -26,6 +27,8 @@ export interface DispatchHost {
   /** Frees a sequence's K/V in another slot's worker with that slot's next job. */
   dropLater(slot: Slot, seqId: string): void;
   retained: RetainedPastIndex;
+  /** The remembered conversation waiting to be seated in this slot's worker (RememberedSeats). */
+  takeSeat(slot: Slot): PendingSeat | null;
 }
 
 /**
@@ -56,7 +59,10 @@ export class StepDispatcher {
     const drops = [...this.host.takeDrops(slot), ...ownVictims];
     const prefill = plan.prefill ? this.prefillWork(plan.prefill) : null;
     const rows = plan.decodeRows.map((seq) => ({ seqId: seq.seqId }));
-    if (!prefill && rows.length === 0 && drops.length === 0) return null;
+    // A remembered past is copied in a job that runs nothing else: no request waits for it.
+    const seat = !prefill && rows.length === 0 ? this.host.takeSeat(slot) : null;
+    if (seat) this.host.retained.note(slot, seat.seat.seqId, seat.pageHashes);
+    if (!prefill && rows.length === 0 && drops.length === 0 && !seat) return null;
     return {
       type: 'step',
       pageSize: this.host.pageSize,
@@ -67,6 +73,7 @@ export class StepDispatcher {
           ? { rows, mayContinue: plan.decodeRows.some((seq) => seq.outputIds.length + 1 < seq.maxTokens) }
           : null,
       drop: drops,
+      ...(seat ? { seat: seat.seat } : {}),
     };
   }
 

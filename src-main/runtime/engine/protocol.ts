@@ -96,6 +96,18 @@ export interface StepJob {
   decode: DecodeWork | null;
   /** Sequences whose K/V the executor must forget (finished, cancelled, preempted). */
   drop: string[];
+  /** A remembered conversation to hold as a retained past (RememberedSeat); absent: none. */
+  seat?: RememberedSeat;
+}
+
+/**
+ * Pages read back from disk after a restart, to be assembled into a retained past under
+ * `seqId` before the job's prefill (only in a job that runs nothing else): the conversation's
+ * next turn then starts from it as from a past retained in this process.
+ */
+export interface RememberedSeat {
+  seqId: string;
+  pages: PageData[];
 }
 
 /** Releases the session and the host buffer; the worker replies `unloaded` and may exit. */

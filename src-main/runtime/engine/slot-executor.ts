@@ -4,7 +4,14 @@ import { pageBytes } from '../model/kv-geometry';
 import type { KvGeometry } from '../model/kv-geometry';
 import { lastLogits } from './model-runner';
 import type { ForwardResult, LogitsWanted } from './model-runner';
-import type { CapturedPage, DecodeOutcome, PastSource, PrefillOutcome, PrefillWork } from './protocol';
+import type {
+  CapturedPage,
+  DecodeOutcome,
+  PastSource,
+  PrefillOutcome,
+  PrefillWork,
+  RememberedSeat,
+} from './protocol';
 import { PendingAdvance } from './pending-advance';
 import { RetainedPasts } from './retained-pasts';
 import { StepExecutor } from './step-executor';
@@ -106,6 +113,14 @@ export class SlotExecutor extends StepExecutor {
    */
   private roomFor(work: PrefillWork): number {
     return this.model.kvForm === 'present' ? 0 : work.tokenIds.length + SPARE_COLUMNS;
+  }
+
+  protected seatRemembered(seat: RememberedSeat, pageSize: number): void {
+    if (seat.pages.length === 0) return;
+    const pages = seat.pages.map((page) => this.pageView(page));
+    const room = this.model.kvForm === 'present' ? 0 : SPARE_COLUMNS;
+    const past = KvBatch.fromPages(this.model.geometry, seat.seqId, pages, pageSize, room);
+    this.retained.keep(past, seat.seqId, pages.length * pageSize);
   }
 
   /** One batched decode forward over `rows`, each fed the token it sampled last. */

@@ -5,6 +5,7 @@ import type {
   DecodeWork,
   PrefillOutcome,
   PrefillWork,
+  RememberedSeat,
   StepJob,
   SteppedReply,
 } from './protocol';
@@ -53,6 +54,8 @@ export abstract class StepExecutor {
   protected abstract forget(seqId: string): void;
   /** Bytes of the executor's one K/V buffer, when it has one (SteppedReply.kvBytes). */
   protected abstract kvBytes(): number | undefined;
+  /** Assembles a remembered conversation's pages into a retained past (see RememberedSeat). */
+  protected abstract seatRemembered(seat: RememberedSeat, pageSize: number): void;
 
   /** Seats a sequence's state from its first prefill chunk, which alone carries its sampler. */
   protected seatState(work: PrefillWork): void {
@@ -86,6 +89,7 @@ export abstract class StepExecutor {
     this.copyPendingPages();
     this.pageSize = job.pageSize;
     for (const seqId of job.drop) this.forget(seqId);
+    if (job.seat) this.seatRemembered(job.seat, job.pageSize);
     const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill, pickedUpAt) : null;
     const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
     const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;

@@ -204,6 +204,17 @@ export class PageStore {
     return this.pages.has(pageKey(identity, pageIndex, hash));
   }
 
+  /** The pages of a chain on disk (`rows`, from its first page) that are in RAM now, up to the first that is not. */
+  leadingInRam(identity: PageIdentity, rows: readonly DiskPageRow[]): CachedPage[] {
+    const found: CachedPage[] = [];
+    for (const row of rows) {
+      const page = this.pages.get(pageKey(identity, row.pageIndex, row.chainHash));
+      if (!page || page.pageIndex !== found.length) break;
+      found.push(page);
+    }
+    return found;
+  }
+
   /** Stores pages a prefetch read back from disk (in chain order), unheld. */
   insertPrefetched(identity: PageIdentity, read: DiskRead): void {
     for (const { row, data } of read.pages) this.insertRestored(identity, row, data);

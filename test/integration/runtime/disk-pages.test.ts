@@ -71,7 +71,7 @@ describe('context pages kept on disk across a restart', () => {
     }
   });
 
-  it('reads the pages back into RAM as the slot loads, so the resumed prompt is a RAM hit with the same greedy tokens', async () => {
+  it('reads the pages back into RAM as the slot loads and seats the newest chain, so the resumed prompt starts from a retained past with the same greedy tokens', async () => {
     const first = await start();
     const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8 });
     await first.close();
@@ -86,6 +86,8 @@ describe('context pages kept on disk across a restart', () => {
       const resumed = await generate(second, { prompt: PROMPT, maxTokens: 8 });
       expect(resumed.tokenIds).toEqual(recomputed.tokenIds);
       expect(resumed.timeline.diagnosis?.diskRead).toBeUndefined();
+      // The newest conversation was seated in the worker as the prefetch ended: no page copy.
+      expect(second.pageSummary().numRetainedPastHits).toBe(1);
       expect(resumed.timeline.numCachedTokens).toBeGreaterThan(2 * 16);
       expectNothingHeld(second);
     } finally {

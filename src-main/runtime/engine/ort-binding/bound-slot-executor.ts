@@ -1,8 +1,15 @@
-import { kvView } from '../kv-batch';
+import { SPARE_COLUMNS, kvView } from '../kv-batch';
 import { pageBytes } from '../../model/kv-geometry';
 import type { KvGeometry } from '../../model/kv-geometry';
 import { MAX_RETAINED_PASTS } from '../protocol';
-import type { CapturedPage, DecodeOutcome, PastSource, PrefillOutcome, PrefillWork } from '../protocol';
+import type {
+  CapturedPage,
+  DecodeOutcome,
+  PastSource,
+  PrefillOutcome,
+  PrefillWork,
+  RememberedSeat,
+} from '../protocol';
 import { StepExecutor } from '../step-executor';
 import type { SeqState } from '../step-executor';
 import type { PageData } from '../../pages/page-data';
@@ -94,6 +101,19 @@ export class BoundSlotExecutor extends StepExecutor {
     kv.clear(row);
     pages.forEach((page, index) => kv.copyPageIn(row, index, pageSize, this.pageView(page)));
     return pages.length > 0 ? 'pages' : 'none';
+  }
+
+  /** A free row filled from the pages, held as a retained past (sized for the next turn's chunk). */
+  protected seatRemembered(seat: RememberedSeat, pageSize: number): void {
+    const numTokens = seat.pages.length * pageSize;
+    if (numTokens === 0) return;
+    const row = this.freeRow();
+    this.holders[row] = { kind: 'retained', seqId: seat.seqId };
+    this.runner.ensureSize(this.holders.length, numTokens + SPARE_COLUMNS, pageSize);
+    const kv = this.runner.kv;
+    kv.clear(row);
+    seat.pages.forEach((page, index) => kv.copyPageIn(row, index, pageSize, this.pageView(page)));
+    this.keepRetained(seat.seqId, numTokens);
   }
 
   /** A row nobody holds: a free one, else the least recent retained past's, else a new one (the buffer grows). */
@@ -202,6 +222,11 @@ export class BoundSlotExecutor extends StepExecutor {
     }
     this.runner.kv.truncate(row, numTokens);
     this.holders[row] = { kind: 'retained', seqId };
+    this.keepRetained(seqId, numTokens);
+  }
+
+  /** Notes the row now holding `seqId` as its retained past; the least recent beyond the cap are freed. */
+  private keepRetained(seqId: string, numTokens: number): void {
     this.retained.delete(seqId);
     this.retained.set(seqId, numTokens);
     while (this.retained.size > MAX_RETAINED_PASTS) {

@@ -35,7 +35,8 @@ const greedy = (vocabLimit: number) => ({
 
 /**
  * A scripted session of a slot: two prompts prefilled and decoded together (running ahead), one
- * leaving, a next turn of it from its retained past, another from copied pages. Returns every
+ * leaving, a next turn of it from its retained past, another from copied pages, and one more
+ * from its pages seated as a remembered past (as after a restart). Returns every
  * sampled token, past source and captured page, in order.
  */
 async function script(executor: Executor, vocabLimit: number) {
@@ -76,6 +77,7 @@ async function script(executor: Executor, vocabLimit: number) {
     if (reply.prefill) trace.push(reply.prefill.pastSource, reply.prefill.sampled?.tokenId ?? null);
     for (const row of reply.decode?.rows ?? []) trace.push(`${row.seqId}:${row.tokenId}`);
     pages.push(...(reply.prefill?.pages ?? []), ...(reply.decode?.pages ?? []));
+    return reply;
   };
   await run(job({ prefill: prefill('a', a!, [], null) }));
   await run(job({ prefill: prefill('b', b!, [], null), decode: decode(['a']) }));
@@ -85,11 +87,17 @@ async function script(executor: Executor, vocabLimit: number) {
   // The next turn of `a` from its retained past, then a third sequence from the same pages copied.
   await run(job({ prefill: prefill('c', a!.slice(8), pagesOfA, 'a'), decode: decode(['b']) }));
   await run(job({ decode: decode(['c', 'b']) }));
-  await run(
+  const fromPages = await run(
     job({ drop: ['c'], prefill: prefill('d', a!.slice(8), pagesOfA, null), decode: decode(['b'], false) }),
   );
   await run(job({ decode: decode(['b', 'd'], false) }));
   await run(job({ drop: ['b', 'd'] })); // fills the pages the last replies announced
+  // After a restart: `a`'s pages seated as a remembered past in a job of its own, then its next turn.
+  await run(job({ seat: { seqId: 'remembered-1', pages: pagesOfA.map((page) => page.data) } }));
+  const fromSeat = await run(job({ prefill: prefill('e', a!.slice(8), pagesOfA, 'remembered-1') }));
+  expect(fromSeat.prefill!.pastSource).toBe('retained');
+  expect(fromSeat.prefill!.sampled!.tokenId).toBe(fromPages.prefill!.sampled!.tokenId);
+  await run(job({ drop: ['e'] }));
   return {
     trace,
     kvBytes,
