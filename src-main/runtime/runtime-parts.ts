@@ -15,7 +15,6 @@ import { EngineLoop } from './engine-loop/engine-loop';
 import { Scheduler } from './scheduler/scheduler';
 import { threadsOf } from './settings/schema';
 import { SlotRegistry } from './slots/slot-registry';
-import type { Slot } from './slots/slot';
 import type { PromptThreads } from './tokenize/prompt-threads';
 import type { RuntimeOptions } from './runtime-options';
 
@@ -161,8 +160,11 @@ export function warmTokenizerOnLoad(registry: SlotRegistry, threads: PromptThrea
 
 /**
  * Reads a slot's remembered context back into RAM as its load finishes (prefetchPages), so a
- * conversation resumed after a restart is a RAM hit; `parts` is read live (an engine rebuild
- * ends the prefetch). `started` hears each prefetch's outcome promise.
+ * conversation resumed after a restart is a RAM hit, then assembles the chain used last before
+ * the load in the slot's worker (EngineLoop.seatRemembered): its next turn starts from a
+ * retained past, as in a process that never stopped, without copying every page first. `parts`
+ * is read live (an engine rebuild ends the prefetch). `started` hears each prefetch's outcome
+ * promise (settled once the seat is done too).
  */
 export function prefetchPagesOnLoad(
   registry: SlotRegistry,
@@ -174,32 +176,21 @@ export function prefetchPagesOnLoad(
     const slot = registry.list().find((s) => s.slotId === event.slotId);
     const current = parts();
     const identity = slot?.pageIdentity;
-    if (!slot || !identity || !current?.pages?.disk) return;
+    const disk = current?.pages?.disk;
+    if (!slot || !identity || !current?.pages || !disk) return;
     const { pages, scheduler } = current;
     const isCurrent = () => slot.pageIdentity === identity && parts()?.pages === pages;
+    // Chosen now: once requests run, their own pages are newer than the conversation left open.
+    const newest = disk.recentChains(identity)[0] ?? [];
     const prefetched = prefetchPages(pages, identity, {
       freeBytes: () => scheduler.freeKvBytes(),
       isCurrent,
     });
-    started(prefetched.then((outcome) => seatNewestChain(outcome, slot, current, isCurrent)));
+    started(
+      prefetched.then(async (outcome) => {
+        if (isCurrent()) await current.engine.seatRemembered(slot, pages.leadingInRam(identity, newest));
+        return outcome;
+      }),
+    );
   });
-}
-
-/**
- * After a prefetch, assembles the most recently used conversation's pages in the slot's worker
- * (EngineLoop.seatRemembered), so its next turn starts as a turn does in a process that never
- * stopped: from a retained past, without copying every page first. Resolves with `outcome`.
- */
-async function seatNewestChain(
-  outcome: PrefetchOutcome,
-  slot: Slot,
-  { pages, engine }: EngineParts,
-  isCurrent: () => boolean,
-): Promise<PrefetchOutcome> {
-  const identity = slot.pageIdentity;
-  if (!identity || !pages?.disk || !isCurrent()) return outcome;
-  const newest = pages.disk.recentChains(identity)[0];
-  if (!newest) return outcome;
-  await engine.seatRemembered(slot, pages.leadingInRam(identity, newest));
-  return outcome;
 }
