@@ -3,6 +3,7 @@ import { sweepGraphCache } from './engine/graph-cache-sweep';
 import { RunnerClient } from './engine/runner-client';
 import type { RunnerOptions } from './engine/session-options';
 import { SpareWorker } from './engine/spare-worker';
+import { MAX_RETAINED_PASTS } from './engine/protocol';
 import { prepareGguf } from './model/gguf/prepare-gguf';
 import { parseModelRef } from './model/variant-names';
 import type { ModelCatalogue } from './model/catalogue';
@@ -160,9 +161,10 @@ export function warmTokenizerOnLoad(registry: SlotRegistry, threads: PromptThrea
 
 /**
  * Reads a slot's remembered context back into RAM as its load finishes (prefetchPages), so a
- * conversation resumed after a restart is a RAM hit, then assembles the chain used last before
- * the load in the slot's worker (EngineLoop.seatRemembered): its next turn starts from a
- * retained past, as in a process that never stopped, without copying every page first. `parts`
+ * conversation resumed after a restart is a RAM hit, then assembles the chains used last before
+ * the load (as many as a worker retains) in the slot's worker (EngineLoop.seatRemembered): their
+ * next turns start from a retained past, as in a process that never stopped, without copying
+ * every page first. `parts`
  * is read live (an engine rebuild ends the prefetch). `started` hears each prefetch's outcome
  * promise (settled once the seat is done too).
  */
@@ -180,15 +182,16 @@ export function prefetchPagesOnLoad(
     if (!slot || !identity || !current?.pages || !disk) return;
     const { pages, scheduler } = current;
     const isCurrent = () => slot.pageIdentity === identity && parts()?.pages === pages;
-    // Chosen now: once requests run, their own pages are newer than the conversation left open.
-    const newest = disk.recentChains(identity)[0] ?? [];
+    // Chosen now: once requests run, their own pages are newer than the conversations left open.
+    const last = disk.lastChains(identity, MAX_RETAINED_PASTS);
     const prefetched = prefetchPages(pages, identity, {
       freeBytes: () => scheduler.freeKvBytes(),
       isCurrent,
     });
     started(
       prefetched.then(async (outcome) => {
-        if (isCurrent()) await current.engine.seatRemembered(slot, pages.leadingInRam(identity, newest));
+        const chains = last.map((chain) => pages.leadingInRam(identity, chain)).reverse();
+        if (isCurrent()) await current.engine.seatRemembered(slot, chains);
         return outcome;
       }),
     );

@@ -355,6 +355,11 @@ export class Runtime {
   async close(): Promise<void> {
     const { engine } = this.parts;
     this.probeStop.abort();
+    // The conversations the workers hold become the most recent on disk: the next start seats them.
+    for (const { slotId, pageHashes } of engine.retainedChains()) {
+      const identity = this.registry.list().find((slot) => slot.slotId === slotId)?.pageIdentity;
+      if (identity) this.disk?.touchChain(identity, pageHashes);
+    }
     engine.shutdown();
     for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();

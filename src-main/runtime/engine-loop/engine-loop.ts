@@ -114,16 +114,22 @@ export class EngineLoop {
   }
 
   /**
-   * Assembles a remembered conversation's pages (a chain read back from disk, from its first
-   * page) in its slot's worker as a retained past, in a job of its own once the slot is idle.
-   * Resolves when that job is answered, or when the seat is dropped (the slot went, a newer
-   * seat replaced it, the engine was retired).
+   * Assembles remembered conversations' pages (chains read back from disk, each from its first
+   * page) in their slot's worker as retained pasts, one job of its own each, sent only while the
+   * slot is idle; the last chain becomes the most recent past. Resolves when those jobs are
+   * answered, or when the seats are dropped (the slot went, newer seats replaced them, the
+   * engine was retired).
    */
-  seatRemembered(slot: Slot, pages: readonly CachedPage[]): Promise<void> {
+  seatRemembered(slot: Slot, chains: ReadonlyArray<readonly CachedPage[]>): Promise<void> {
     if (!this.isAccepting) return Promise.resolve();
-    const seated = this.seats.queue(slot.slotId, pages);
+    const seated = this.seats.queue(slot.slotId, chains);
     this.kick();
     return seated;
+  }
+
+  /** The pasts the slots' workers probably still hold (page hashes from the first page), the least recent first. */
+  retainedChains(): Array<{ slotId: string; pageHashes: string[] }> {
+    return this.retained.entries();
   }
 
   /** Cancels a request wherever it is; its compute stops within one step. Returns false if unknown. */

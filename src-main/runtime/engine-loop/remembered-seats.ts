@@ -8,37 +8,47 @@ export interface PendingSeat {
 }
 
 /**
- * Remembered conversations (a chain read back from disk after a restart) waiting to be
- * assembled in their slot's worker as a retained past, one per slot (a newer one replaces it).
- * Each rides on a job of its own, sent while the slot has nothing else to run, so no request
- * waits for the copy; the conversation's next turn then finds its past as if it had just run.
+ * Remembered conversations (chains read back from disk after a restart) waiting to be
+ * assembled in their slot's worker as retained pasts, a list per slot (a newer list replaces
+ * it). Each rides on a job of its own, sent while the slot has nothing else to run, so no
+ * request waits for more than one copy; a conversation's next turn then finds its past as if
+ * it had just run.
  */
 export class RememberedSeats {
-  private readonly bySlot = new Map<string, PendingSeat>();
+  private readonly bySlot = new Map<string, PendingSeat[]>();
   private readonly waiting = new Map<string, () => void>();
   private numSeats = 0;
 
-  /** Queues the pages (a chain from its first page) for `slotId`; resolves once seated or dropped. */
-  queue(slotId: string, pages: readonly CachedPage[]): Promise<void> {
-    if (pages.length === 0) return Promise.resolve();
+  /**
+   * Queues chains (each a list of pages from its first) for `slotId`, seated in this order (the
+   * last one seated is the worker's most recent past); resolves once every one is seated or dropped.
+   */
+  queue(slotId: string, chains: ReadonlyArray<readonly CachedPage[]>): Promise<void> {
     this.drop(slotId);
-    const seqId = `remembered-${++this.numSeats}`;
-    this.bySlot.set(slotId, {
-      seat: { seqId, pages: pages.map((page) => page.data) },
-      pageHashes: pages.map((page) => page.hash),
-    });
-    return new Promise((resolve) => this.waiting.set(seqId, resolve));
+    const pending = chains
+      .filter((pages) => pages.length > 0)
+      .map((pages) => ({
+        seat: { seqId: `remembered-${++this.numSeats}`, pages: pages.map((page) => page.data) },
+        pageHashes: pages.map((page) => page.hash),
+      }));
+    if (pending.length === 0) return Promise.resolve();
+    this.bySlot.set(slotId, pending);
+    const seated = pending.map(
+      ({ seat }) => new Promise<void>((resolve) => this.waiting.set(seat.seqId, resolve)),
+    );
+    return Promise.all(seated).then(() => undefined);
   }
 
   /** Whether a seat waits for this slot. */
   has(slotId: string): boolean {
-    return this.bySlot.has(slotId);
+    return (this.bySlot.get(slotId)?.length ?? 0) > 0;
   }
 
-  /** The slot's seat, now handed to a job (null: none). */
+  /** The slot's next seat, now handed to a job (null: none). */
   take(slotId: string): PendingSeat | null {
-    const pending = this.bySlot.get(slotId) ?? null;
-    this.bySlot.delete(slotId);
+    const list = this.bySlot.get(slotId);
+    const pending = list?.shift() ?? null;
+    if (list?.length === 0) this.bySlot.delete(slotId);
     return pending;
   }
 
@@ -48,10 +58,10 @@ export class RememberedSeats {
     this.waiting.delete(seqId);
   }
 
-  /** Drops the slot's waiting seat (its worker is gone, or a newer one replaces it). */
+  /** Drops the slot's waiting seats (its worker is gone, or a newer list replaces them). */
   drop(slotId: string): void {
-    const pending = this.take(slotId);
-    if (pending) this.settled(pending.seat.seqId);
+    for (const pending of this.bySlot.get(slotId) ?? []) this.settled(pending.seat.seqId);
+    this.bySlot.delete(slotId);
   }
 
   /** Drops every seat and releases everyone waiting (the engine is being replaced). */

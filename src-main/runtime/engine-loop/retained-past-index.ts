@@ -36,6 +36,13 @@ export class RetainedPastIndex {
     return list.splice(index, 1)[0]!.seqId;
   }
 
+  /** Every past the workers probably hold, per slot, the least recently retained first. */
+  entries(): Array<{ slotId: string; pageHashes: string[] }> {
+    return [...this.bySlot].flatMap(([slotId, list]) =>
+      list.map((entry) => ({ slotId, pageHashes: entry.pageHashes })),
+    );
+  }
+
   /** The slot's worker is gone, and every past it held with it. */
   forget(slotId: string): void {
     this.bySlot.delete(slotId);

@@ -231,6 +231,43 @@ export class DiskPages {
     return chains;
   }
 
+  /**
+   * Marks the indexed pages of a chain (its page hashes from the first page) as just used: a
+   * slot's worker held it as the runtime closed, so the next start seats it (lastChains).
+   */
+  touchChain(identity: Omit<PageIdentity, 'slotRevision'>, pageHashes: readonly string[]): void {
+    const idKey = diskIdentityKey(identity);
+    const rows = pageHashes.map((hash, i) => this.byKey.get(diskKeyOf(idKey, i, hash)));
+    this.markUsed(rows.filter((row): row is DiskPageRow => row !== undefined));
+  }
+
+  /**
+   * The chains of the `maxChains` most recently used pages of one identity, each whole from its
+   * first page (two may share their first pages), the most recent first: the conversations a
+   * slot's worker held last (see prefetchPagesOnLoad).
+   */
+  lastChains(identity: Omit<PageIdentity, 'slotRevision'>, maxChains: number): DiskPageRow[][] {
+    const idKey = diskIdentityKey(identity);
+    const chosen = new Set<DiskPageRow>();
+    const chains: DiskPageRow[][] = [];
+    for (const leaf of [...this.byKey.values()].reverse()) {
+      if (chains.length >= maxChains) break;
+      if (chosen.has(leaf) || diskIdentityKey(leaf) !== idKey) continue;
+      const chain: DiskPageRow[] = [];
+      let row: DiskPageRow | undefined = leaf;
+      while (row) {
+        chain.push(row);
+        if (row.pageIndex === 0) break;
+        row = this.byKey.get(diskKeyOf(idKey, row.pageIndex - 1, row.parentHash));
+      }
+      if (!row) continue; // an ancestor is gone: the chain could never be found
+      chain.reverse();
+      for (const link of chain) chosen.add(link);
+      chains.push(chain);
+    }
+    return chains;
+  }
+
   private async readRows(rows: readonly DiskPageRow[]): Promise<DiskRead> {
     const pages: RestoredPage[] = [];
     let numBytes = 0;

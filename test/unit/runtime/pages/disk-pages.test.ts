@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiskPages } from '../../../../src-main/runtime/pages/disk-pages';
 import { CHAIN_ROOT } from '../../../../src-main/runtime/pages/page-key';
 import { PageStore } from '../../../../src-main/runtime/pages/page-store';
-import type { DiskPageRows } from '../../../../src-main/runtime/pages/disk-page-rows';
+import type { DiskPageRow, DiskPageRows } from '../../../../src-main/runtime/pages/disk-page-rows';
 import type { PageIdentity } from '../../../../src-main/runtime/pages/page-key';
 import { open } from 'node:fs/promises';
 import { prefetchPages } from '../../../../src-main/runtime/pages/page-prefetch';
@@ -309,6 +309,28 @@ describe('DiskPages', () => {
     expect(disk.numPages).toBe(0);
     expect(readdirSync(pagesDir())).toHaveLength(0);
     expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(5);
+  });
+
+  it('gives the last used chains whole from their first page, a chain a worker held at close first', async () => {
+    const heldAtClose = await spillAll(openTier()); // written first, but still held when the runtime closed
+    const first = openTier();
+    await spillAll(
+      first,
+      IDENTITY,
+      TOKENS.map((t) => t + 1000),
+    );
+    const tier = restart();
+    const byFirstToken = (chains: DiskPageRow[][]) => chains.map((chain) => chain[0]!.tokenIds[0]);
+    expect(byFirstToken(tier.lastChains(IDENTITY, 2))).toEqual([1100, 100]);
+    const hashes = tier.lastChains(IDENTITY, 2)[1]!.map((row) => row.chainHash);
+    expect(hashes.at(-1)).toBe(heldAtClose);
+    wallMs += 1;
+    tier.touchChain(IDENTITY, hashes);
+    const chains = tier.lastChains(IDENTITY, 1);
+    expect(byFirstToken(chains)).toEqual([100]);
+    expect(chains[0]!.map((row) => row.pageIndex)).toEqual([0, 1, 2, 3, 4]);
+    // Kept across a restart: the touch is in the index.
+    expect(byFirstToken(restart().lastChains(IDENTITY, 2))).toEqual([100, 1100]);
   });
 
   it("prefetches a restarted tier's pages into RAM, newest chain first, and stops before the budget would evict", async () => {
