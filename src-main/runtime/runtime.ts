@@ -344,8 +344,8 @@ export class Runtime {
   }
 
   /**
-   * Resolves when the latest prefetch of remembered context into RAM has ended (null: none
-   * ran): what it read and why it stopped.
+   * Resolves when the latest prefetch of remembered context into RAM has ended and the chains
+   * held at the last stop are seated in the worker (null: none ran): what it read and why it stopped.
    */
   settlePrefetch(): Promise<PrefetchOutcome | null> {
     return this.pagesPrefetch;
