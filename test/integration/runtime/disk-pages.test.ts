@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Runtime } from '../../../src-main/runtime/runtime';
 import type { RuntimeOptions } from '../../../src-main/runtime/runtime-options';
@@ -95,7 +96,7 @@ describe('context pages kept on disk across a restart', () => {
     }
   });
 
-  it("takes a resumed prompt's token ids from the history after a restart, with the same greedy tokens", async () => {
+  it("takes a resumed prompt's token ids from the history after a restart, with the same greedy tokens, until forgotten", async () => {
     const first = await start();
     const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8 });
     await first.close();
@@ -115,8 +116,13 @@ describe('context pages kept on disk across a restart', () => {
       expect(resumed.timeline.numCachedTokens).toBeGreaterThan(2 * 16);
       expect(resumed.tokenIds).toEqual(recomputed.tokenIds);
       expectNothingHeld(second);
+      // "Forget remembered context" takes the token ids with the pages (checked below).
+      await second.forgetDiskPages(null);
     } finally {
       await second.close();
     }
+    const db = new Database(path.join(dataDir, 'history.sqlite'), { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM token_pieces').get()).toEqual({ n: 0 });
+    db.close();
   });
 });
