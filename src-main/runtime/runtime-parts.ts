@@ -3,7 +3,6 @@ import { sweepGraphCache } from './engine/graph-cache-sweep';
 import { RunnerClient } from './engine/runner-client';
 import type { RunnerOptions } from './engine/session-options';
 import { SpareWorker } from './engine/spare-worker';
-import { MAX_RETAINED_PASTS } from './engine/protocol';
 import { prepareGguf } from './model/gguf/prepare-gguf';
 import { parseModelRef } from './model/variant-names';
 import type { ModelCatalogue } from './model/catalogue';
@@ -161,10 +160,9 @@ export function warmTokenizerOnLoad(registry: SlotRegistry, threads: PromptThrea
 
 /**
  * Reads a slot's remembered context back into RAM as its load finishes (prefetchPages), so a
- * conversation resumed after a restart is a RAM hit, then assembles the chains used last before
- * the load (as many as a worker retains) in the slot's worker (EngineLoop.seatRemembered): their
- * next turns start from a retained past, as in a process that never stopped, without copying
- * every page first. `parts`
+ * conversation resumed after a restart is a RAM hit, then assembles the chain used last before
+ * the load in the slot's worker (EngineLoop.seatRemembered): its next turn starts from a
+ * retained past, as in a process that never stopped, without copying every page first. `parts`
  * is read live (an engine rebuild ends the prefetch). `started` hears each prefetch's outcome
  * promise (settled once the seat is done too).
  */
@@ -183,7 +181,8 @@ export function prefetchPagesOnLoad(
     const { pages, scheduler } = current;
     const isCurrent = () => slot.pageIdentity === identity && parts()?.pages === pages;
     // Chosen now: once requests run, their own pages are newer than the conversations left open.
-    const last = disk.lastChains(identity, MAX_RETAINED_PASTS);
+    // One: a worker that ran one sequence has one row, and a second seat would take the first's.
+    const last = disk.lastChains(identity, 1);
     const prefetched = prefetchPages(pages, identity, {
       freeBytes: () => scheduler.freeKvBytes(),
       isCurrent,
