@@ -355,11 +355,10 @@ export class Runtime {
   async close(): Promise<void> {
     const { engine } = this.parts;
     this.probeStop.abort();
-    // The conversations the workers hold become the most recent on disk: the next start seats them.
-    for (const { slotId, pageHashes } of engine.retainedChains()) {
-      const identity = this.registry.list().find((slot) => slot.slotId === slotId)?.pageIdentity;
-      if (identity) this.disk?.touchChain(identity, pageHashes);
-    }
+    const held = engine.retainedChains().map(({ slotId, pageHashes }) => ({
+      identity: this.registry.list().find((slot) => slot.slotId === slotId)?.pageIdentity ?? null,
+      pageHashes,
+    }));
     engine.shutdown();
     for (let i = 0; i < 500 && engine.isStepping; i++) await new Promise((r) => setTimeout(r, 10));
     await this.registry.closeAll();
@@ -368,6 +367,9 @@ export class Runtime {
     await this.threads.close();
     this.parts.dispose();
     await this.disk?.settle();
+    // Once every page is written: the conversations the workers held become the most recent on
+    // disk (pages written just now included), so the next start seats the last of them.
+    for (const { identity, pageHashes } of held) if (identity) this.disk?.touchChain(identity, pageHashes);
   }
 
   /**
