@@ -38,6 +38,14 @@ export interface ChatPlan extends Omit<ChatFit, 'promptIds'> {
   /** Prompt tokens that cached pages cover right now (a whole number of pages). */
   numCachedTokens: number;
   numCachedPages: number;
+  /** Of numCachedPages, those read back from disk first (remembered context) and their bytes. */
+  numDiskPages: number;
+  numDiskBytes: number;
+  /**
+   * The disk read inside estTtftMs, at this machine's measured read rate; null before a read
+   * was measured (the disk pages are then forecast as prefilled: the slower of the two).
+   */
+  estDiskReadMs: number | null;
   /** Tokens the prefill must compute: prompt − cached. */
   numNewTokens: number;
   /** The slot is not resident: the estimate includes the last measured load. */
@@ -97,13 +105,21 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
   const isSlotCold = !(slot?.status === 'resident' || slot?.status === 'active');
   // The scheduler always leaves one token to prefill (it makes the logits): same bound here.
   const maxPages = Math.floor((promptIds.length - 1) / deps.pageSize);
-  const numCachedPages =
+  const peeked =
     deps.pages && slot?.pageIdentity && !isSlotCold
       ? deps.pages.peek(slot.pageIdentity, promptIds, maxPages)
-      : 0;
+      : { numRamPages: 0, numDiskPages: 0, numDiskBytes: 0 };
+  const numCachedPages = peeked.numRamPages + peeked.numDiskPages;
   const numCachedTokens = numCachedPages * deps.pageSize;
   const numNewTokens = promptIds.length - numCachedTokens;
   const rate = deps.rate.estimate(model.modelId);
+  const msPerDiskByte = deps.rate.diskReadMsPerByte();
+  const estDiskReadMs =
+    peeked.numDiskPages > 0 && msPerDiskByte !== null ? peeked.numDiskBytes * msPerDiskByte : null;
+  // Without a measured read the disk pages count as prefilled tokens: a forecast never too low.
+  const numForecastTokens =
+    numNewTokens +
+    (peeked.numDiskPages > 0 && estDiskReadMs === null ? peeked.numDiskPages * deps.pageSize : 0);
   const loadMs = isSlotCold ? (rate?.slotLoadMs ?? 0) : 0;
   const queue = deps.queueNow?.() ?? { numWaiting: 0, numRunning: 0 };
   // Known waits: the step in flight (when anything runs) and each request already queued ahead.
@@ -118,9 +134,14 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
     pageSize: deps.pageSize,
     numCachedTokens,
     numCachedPages,
+    numDiskPages: peeked.numDiskPages,
+    numDiskBytes: peeked.numDiskBytes,
+    estDiskReadMs,
     numNewTokens,
     isSlotCold,
-    estTtftMs: rate ? rate.overheadMs + numNewTokens * rate.msPerToken + loadMs + waitMs! : null,
+    estTtftMs: rate
+      ? rate.overheadMs + numForecastTokens * rate.msPerToken + (estDiskReadMs ?? 0) + loadMs + waitMs!
+      : null,
     estWaitMs: waitMs,
     numAhead: queue.numWaiting,
     msPerToken: rate?.msPerToken ?? null,

@@ -37,11 +37,18 @@ export interface PrefillEstimate {
 export class PrefillRate {
   private readonly samples = new Map<string, Sample[]>();
   private readonly slotLoads = new Map<string, number>();
+  /** Recent reads of remembered context from disk, any model: this machine's disk. */
+  private readonly diskReads: { numBytes: number; readMs: number }[] = [];
 
   /** Learns from one finished timeline (requests without a first token teach nothing). */
   observe(t: Timeline): void {
     if (t.ttftMs === null || t.source !== 'runtime') return;
     if (t.parts.slotLoad > 0) this.slotLoads.set(t.modelId, t.parts.slotLoad);
+    const diskRead = t.diagnosis?.diskRead;
+    if (diskRead && diskRead.numBytes > 0 && diskRead.readMs > 0) {
+      this.diskReads.push({ numBytes: diskRead.numBytes, readMs: diskRead.readMs });
+      if (this.diskReads.length > WINDOW) this.diskReads.shift();
+    }
     const numTokens = t.numPromptTokens - t.numCachedTokens;
     if (numTokens < 1 || t.parts.prefill <= 0 || t.numPreemptions > 0) return;
     const waitMs = t.parts.slotLoad + t.parts.queue + t.parts.requeue + t.parts.lostPrefill;
@@ -50,11 +57,23 @@ export class PrefillRate {
       numTokens,
       prefillMs: t.parts.prefill,
       overheadMs: Math.max(0, t.ttftMs - t.parts.prefill - waitMs),
-      queueMs: t.parts.queue,
+      // A disk read sits inside queue: it is forecast apart, from its bytes.
+      queueMs: t.parts.queue - (diskRead?.readMs ?? 0),
       numAhead: t.diagnosis?.numQueuedBehind ?? 0,
     });
     if (list.length > WINDOW) list.shift();
     this.samples.set(t.modelId, list);
+  }
+
+  /** Ms per byte read back from disk (Σ ms / Σ bytes of recent reads); null before one was read. */
+  diskReadMsPerByte(): number | null {
+    let numBytes = 0;
+    let readMs = 0;
+    for (const read of this.diskReads) {
+      numBytes += read.numBytes;
+      readMs += read.readMs;
+    }
+    return numBytes > 0 ? readMs / numBytes : null;
   }
 
   /** The estimate for a model, or null before its first measured prefill. */

@@ -36,6 +36,14 @@ export interface PageCounters {
   numEvicted: number;
 }
 
+/** What a prompt would reuse now: leading pages in RAM, then those read back from disk. */
+export interface PeekedPages {
+  numRamPages: number;
+  numDiskPages: number;
+  /** The disk pages' file bytes (what reading them back costs). */
+  numDiskBytes: number;
+}
+
 /**
  * Context pages keyed by identity + position + chain hash, least recently used first. A hit
  * needs the key *and* the stored token ids to match: a hash alone never counts. The store
@@ -97,17 +105,19 @@ export class PageStore {
   }
 
   /**
-   * How many leading pages a request would reuse now, without marking them used (forecasts):
-   * those in RAM plus the disk's pages that continue them (read back at queueing).
+   * The leading pages a request would reuse now, without marking them used (forecasts): those
+   * in RAM, then the disk's pages that continue them (read back at queueing) and their bytes.
    */
-  peek(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): number {
+  peek(identity: PageIdentity, tokenIds: readonly number[], maxPages: number): PeekedPages {
     const found = this.index.leadingPages(identity, tokenIds, maxPages);
-    if (!this.disk) return found.length;
     const parent = found.at(-1)?.hash ?? CHAIN_ROOT;
-    return (
-      found.length +
-      this.disk.continuation(identity, tokenIds, found.length, parent, maxPages, this.pageSize).length
-    );
+    const onDisk =
+      this.disk?.continuation(identity, tokenIds, found.length, parent, maxPages, this.pageSize) ?? [];
+    return {
+      numRamPages: found.length,
+      numDiskPages: onDisk.length,
+      numDiskBytes: onDisk.reduce((sum, row) => sum + row.numBytes, 0),
+    };
   }
 
   /**

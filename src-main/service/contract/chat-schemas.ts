@@ -62,6 +62,10 @@ export const SendForecastSchema = z.object({
   contextTokens: z.number().int().min(0),
   numCachedTokens: z.number().int().min(0),
   numCachedPages: z.number().int().min(0),
+  /** Of numCachedPages, those read back from disk first, their bytes and the read's estimate (ms). */
+  numDiskPages: z.number().int().min(0).default(0),
+  numDiskBytes: z.number().int().min(0).default(0),
+  estDiskReadMs: z.number().min(0).nullable().default(null),
   numNewTokens: z.number().int().min(0),
   pageSize: z.number().int().min(1),
   numDroppedMessages: z.number().int().min(0),

@@ -2,7 +2,7 @@ import type { SendForecast } from '../../../src-main/service/contract/chat-schem
 import { formatCount, formatMs } from '../../components/format';
 import { Term } from '../../components/Term';
 import { useSlice } from '../../store/react';
-import { simpleForecast } from './forecast-words';
+import { diskReadWords, simpleForecast } from './forecast-words';
 
 /**
  * How full the model's context would be with the next request: tokens of the prompt (system
@@ -98,6 +98,7 @@ function ExpertForecast(props: { forecast: SendForecast }) {
 function waitsOf(f: SendForecast): string {
   const parts = [
     f.isSlotCold ? 'loading the model' : null,
+    diskReadWords(f),
     f.estWaitMs !== null && f.estWaitMs >= 0.05
       ? `${formatMs(f.estWaitMs)} waiting${f.numAhead > 0 ? ` behind ${f.numAhead} queued` : ' for the step in flight'}`
       : null,

@@ -1,5 +1,5 @@
 import type { SendForecast } from '../../../src-main/service/contract/chat-schemas';
-import { formatCount, formatMs } from '../../components/format';
+import { formatBytes, formatCount, formatMs } from '../../components/format';
 
 /**
  * The Simple view's forecast line, in words: when the first word should come and why (what
@@ -24,6 +24,8 @@ export function simpleForecast(f: SendForecast): string {
 function knownWaits(f: SendForecast): string {
   const waits: string[] = [];
   if (f.isSlotCold) waits.push('loading the model first');
+  const diskRead = diskReadWords(f);
+  if (diskRead) waits.push(diskRead);
   if (f.estWaitMs !== null && f.estWaitMs >= 0.05)
     waits.push(
       f.numAhead > 0
@@ -31,4 +33,14 @@ function knownWaits(f: SendForecast): string {
         : `about ${formatMs(f.estWaitMs)} for the answer being written now`,
     );
   return waits.join(' and ');
+}
+
+/**
+ * "reading 12.3 MiB of remembered context from disk (about 40 ms)" when some of the reused
+ * pages come back from disk first (both modes say it the same way); null when none do.
+ */
+export function diskReadWords(f: SendForecast): string | null {
+  if (f.numDiskPages === 0) return null;
+  const what = `reading ${formatBytes(f.numDiskBytes)} of remembered context from disk`;
+  return f.estDiskReadMs === null ? what : `${what} (about ${formatMs(f.estDiskReadMs)})`;
 }

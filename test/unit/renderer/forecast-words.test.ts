@@ -10,6 +10,9 @@ const FORECAST: SendForecast = {
   contextTokens: 2048,
   numCachedTokens: 96,
   numCachedPages: 6,
+  numDiskPages: 0,
+  numDiskBytes: 0,
+  estDiskReadMs: null,
   numNewTokens: 24,
   pageSize: 16,
   numDroppedMessages: 0,
@@ -46,5 +49,15 @@ describe("the Simple composer's forecast in words", () => {
       'First word: unknown until this endpoint has answered once.',
     );
     expect(simpleForecast({ ...remote, estTtftMs: 240 })).toMatch(/^First word in about 240 ms \(the middle/);
+  });
+
+  it('says how much remembered context is read back from disk, and how long that should take once measured', () => {
+    const fromDisk = { ...FORECAST, numDiskPages: 4, numDiskBytes: 3 * 1048576 };
+    expect(simpleForecast({ ...fromDisk, estDiskReadMs: 12.5 })).toBe(
+      'First word in about 18.0 ms: 24 new tokens to read, 96 remembered from before, reading 3.0 MiB of remembered context from disk (about 12.5 ms).',
+    );
+    expect(simpleForecast({ ...fromDisk, estDiskReadMs: null })).toMatch(
+      /reading 3\.0 MiB of remembered context from disk\.$/,
+    );
   });
 });

@@ -33,4 +33,20 @@ describe('the send forecast learns the waits it can know', () => {
     rate.observe(served(50, 60, 1));
     expect(rate.estimate('model-a')!.msPerAhead).toBeCloseTo(180 / 3, 9);
   });
+
+  it('the disk: ms per byte over recent reads of remembered context, kept out of the queue wait', () => {
+    const rate = new PrefillRate();
+    expect(rate.diskReadMsPerByte()).toBeNull();
+    const withRead = (readMs: number, numBytes: number): Timeline => {
+      const t = served(50, 2 + readMs, 0);
+      return {
+        ...t,
+        diagnosis: { ...t.diagnosis!, diskRead: { numPages: 4, numBytes, readMs, refused: null } },
+      };
+    };
+    rate.observe(withRead(10, 1_000_000));
+    rate.observe(withRead(30, 1_000_000));
+    expect(rate.diskReadMsPerByte()).toBeCloseTo(40 / 2_000_000, 12);
+    expect(rate.estimate('model-a')!.stepWaitMs).toBe(2);
+  });
 });

@@ -105,7 +105,12 @@ describe('DiskPages', () => {
     await spillAll(openTier());
     const pages = new PageStore(8, restart());
     expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(0);
-    expect(pages.peek(IDENTITY, TOKENS, 5)).toBe(5); // the forecast counts disk pages as reuse
+    // The forecast counts disk pages as reuse, with the bytes their read will cost.
+    expect(pages.peek(IDENTITY, TOKENS, 5)).toEqual({
+      numRamPages: 0,
+      numDiskPages: 5,
+      numDiskBytes: 5 * PAGE_BYTES,
+    });
     await pages.restoreFromDisk(IDENTITY, TOKENS, 5);
     expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(5);
     expect(pages.restoreFromDisk(IDENTITY, TOKENS, 5)).toBeNull();

@@ -24,7 +24,7 @@ describe('PageStore', () => {
       return pageKey(IDENTITY, i, parent);
     });
     expect(found.map((page) => page.key)).toEqual(rehashed);
-    expect(store.peek(IDENTITY, TOKENS, 10)).toBe(5);
+    expect(store.peek(IDENTITY, TOKENS, 10)).toEqual({ numRamPages: 5, numDiskPages: 0, numDiskBytes: 0 });
   });
 
   it('finds a whole chain again once its evicted first page is stored anew', () => {
@@ -51,7 +51,7 @@ describe('PageStore', () => {
     expect(store.lookup(IDENTITY, TOKENS, 10)).toHaveLength(0);
     fill(store, IDENTITY, TOKENS);
     expect(store.dropIdentity(IDENTITY)).toBe(5);
-    expect(store.peek(IDENTITY, TOKENS, 10)).toBe(0);
+    expect(store.peek(IDENTITY, TOKENS, 10).numRamPages).toBe(0);
   });
 
   it.each([
