@@ -37,6 +37,7 @@ describe('a conversation resumed after the app restarts', () => {
     await expect
       .poll(() => answer.getByTestId('why-slow').locator('li[data-kind="disk"]').textContent())
       .toBe(diskReadText(diskRead!));
-    expect(app.problems).toEqual([]);
+    // While the host was down the page's reconnect attempts were refused: the only problem allowed.
+    expect(app.problems.filter((p) => !p.includes('net::ERR_CONNECTION_REFUSED'))).toEqual([]);
   });
 });
