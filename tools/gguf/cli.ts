@@ -5,6 +5,8 @@
 // own quantizer (llama_model_quantize, `npm run peers:install`) to any type it makes.
 // `npx tsx tools/gguf/cli.ts bytes --gguf FILE --onnx CONVERTED/onnx/model.onnx`: where the bytes
 // of a GGUF and of its converted graph go, kind by kind (byte-table.ts).
+// `npx tsx tools/gguf/cli.ts session-profile --gguf FILE | --graph FILE`: a converted graph's
+// session build split, beside ONNX Runtime's alternatives (session-profile.ts).
 
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,6 +20,7 @@ import { inspectGguf } from '../../src-main/runtime/model/gguf/gguf-model';
 import type { GgufWeightType } from './llama-tensors';
 import { writeRandomGguf } from './random-model';
 import { RANDOM_SHAPES } from './random-shapes';
+import { sessionProfile } from './session-profile';
 import type { RandomShapeName } from './random-shapes';
 
 const TYPES: readonly GgufWeightType[] = ['f16', 'q8_0', 'q4_0'];
@@ -113,6 +116,10 @@ function random(argv: string[]): number {
   return 0;
 }
 
-const COMMANDS: Record<string, (argv: string[]) => number> = { random, bytes };
+const COMMANDS: Record<string, (argv: string[]) => number> = {
+  random,
+  bytes,
+  'session-profile': sessionProfile,
+};
 const command = COMMANDS[process.argv[2] ?? ''];
 process.exitCode = command ? command(process.argv.slice(3)) : convert(process.argv.slice(2));
