@@ -6,7 +6,17 @@
 // prefill and the decode step's ITL, beside the disk the optimized copy would cost.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import type { SpawnSyncReturns } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,24 +31,29 @@ const CHILD = new URL('./session-profile-child.ts', import.meta.url).pathname;
 /** One alternative's medians over the rounds (ms, MB). */
 type Row = { alternative: AlternativeName; numRuns: number } & Partial<ProfileFigures & BuildSplit>;
 
-function runChild(job: ProfileJob): { figures: ProfileFigures & BuildSplit } | { error: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(job)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 256 * 1024 * 1024,
-  });
+/** One child; its stderr (ORT's verbose log) goes to a file: through a pipe most of it was lost. */
+function runChild(
+  job: ProfileJob,
+  logFile: string,
+): { figures: ProfileFigures & BuildSplit } | { error: string } {
+  const log = openSync(logFile, 'w');
+  let result: SpawnSyncReturns<string>;
+  try {
+    result = spawnSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(job)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', log],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } finally {
+    closeSync(log);
+  }
+  const stderr = readFileSync(logFile, 'utf8');
   const last = result.stdout.trim().split('\n').pop() ?? '';
   if (result.status !== 0 || !last.startsWith('{'))
     return {
-      error: `${job.alternative}: child exited ${result.status}: ${result.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+      error: `${job.alternative}: child exited ${result.status}: ${stderr.trim().split('\n').slice(-2).join(' | ')}`,
     };
-  // ORT's default logger writes to stdout or stderr by build: read both.
-  return {
-    figures: {
-      ...(JSON.parse(last) as ProfileFigures),
-      ...buildSplitOf(`${result.stdout}\n${result.stderr}`),
-    },
-  };
+  return { figures: { ...(JSON.parse(last) as ProfileFigures), ...buildSplitOf(stderr) } };
 }
 
 function median(values: number[]): number | undefined {
@@ -94,7 +109,8 @@ function profileGraph(
   const copyDir = path.join(scratch, 'optimized');
   const copy = path.join(copyDir, 'graph.onnx');
   mkdirSync(copyDir, { recursive: true });
-  const saved = runChild({ graph, alternative: 'optimized-copy', numThreads, kv, saveTo: copy });
+  const logFile = path.join(scratch, 'ort.log');
+  const saved = runChild({ graph, alternative: 'optimized-copy', numThreads, kv, saveTo: copy }, logFile);
   const names = (Object.keys(ALTERNATIVES) as AlternativeName[]).filter(
     (name) => name !== 'variant' || variant !== null,
   );
@@ -104,7 +120,7 @@ function profileGraph(
     for (const alternative of names) {
       if (alternative === 'optimized-copy' && 'error' in saved) continue;
       const source = alternative === 'optimized-copy' ? copy : alternative === 'variant' ? variant! : graph;
-      const result = runChild({ graph: source, alternative, numThreads, kv, saveTo: null });
+      const result = runChild({ graph: source, alternative, numThreads, kv, saveTo: null }, logFile);
       if ('error' in result) errors.push(result.error);
       else runs.get(alternative)!.push(result.figures);
     }
