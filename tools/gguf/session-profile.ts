@@ -194,6 +194,7 @@ export function sessionProfile(argv: string[]): number {
       console.log(
         `optimized copy on disk: ${profile.optimizedCopyBytes === null ? '—' : `${(profile.optimizedCopyBytes / 1e6).toFixed(0)} MB`} (the converted data: ${(report.dataBytes / 1e6).toFixed(0)} MB)`,
       );
+      if (convertMs !== null) console.log(`converted first in ${(convertMs / 1000).toFixed(1)} s`);
       for (const error of profile.errors) console.log(`error: ${error}`);
     }
     return profile.errors.length === 0 ? 0 : 1;
