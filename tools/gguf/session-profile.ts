@@ -28,6 +28,17 @@ import type { AlternativeName, ProfileFigures, ProfileJob } from './session-alte
 
 const CHILD = new URL('./session-profile-child.ts', import.meta.url).pathname;
 
+/** What one profile found, as `--json` prints it. */
+interface Report extends ReturnType<typeof profileGraph> {
+  cpu: string;
+  numCpus: number;
+  loadAtStart: number;
+  loadAtEnd: number;
+  convertMs: number | null;
+  dataBytes: number;
+  alternatives: typeof ALTERNATIVES;
+}
+
 /** One alternative's medians over the rounds (ms, MB). */
 type Row = { alternative: AlternativeName; numRuns: number } & Partial<ProfileFigures & BuildSplit>;
 
@@ -140,6 +151,21 @@ function printRows(rows: Row[]): void {
     );
 }
 
+/** The report as text: the machine and load, the table, the copy's disk and any errors. */
+function printReport(report: Report): void {
+  console.log(
+    `${report.cpu}, ${report.numCpus} cores; load average ${report.loadAtStart.toFixed(1)} → ${report.loadAtEnd.toFixed(1)}; medians (ms, MB)`,
+  );
+  printRows(report.rows);
+  const copy =
+    report.optimizedCopyBytes === null ? '—' : `${(report.optimizedCopyBytes / 1e6).toFixed(0)} MB`;
+  console.log(
+    `optimized copy on disk: ${copy} (the converted data: ${(report.dataBytes / 1e6).toFixed(0)} MB)`,
+  );
+  if (report.convertMs !== null) console.log(`converted first in ${(report.convertMs / 1000).toFixed(1)} s`);
+  for (const error of report.errors) console.log(`error: ${error}`);
+}
+
 /** `session-profile`: see the file's header. */
 export function sessionProfile(argv: string[]): number {
   const { values } = parseArgs({
@@ -155,7 +181,7 @@ export function sessionProfile(argv: string[]): number {
   });
   if (!values.gguf === !values.graph) {
     console.error(
-      'usage: cli.ts session-profile --gguf FILE | --graph CONVERTED/onnx/model.onnx [--rounds N] [--threads N] [--json]',
+      'usage: cli.ts session-profile --gguf FILE | --graph CONVERTED/onnx/model.onnx [--variant FILE] [--rounds N] [--threads N] [--json]',
     );
     return 2;
   }
@@ -175,7 +201,7 @@ export function sessionProfile(argv: string[]): number {
       Number(values.threads),
       scratch,
     );
-    const report = {
+    const report: Report = {
       cpu: os.cpus()[0]?.model ?? 'unknown',
       numCpus: os.cpus().length,
       loadAtStart,
@@ -186,17 +212,7 @@ export function sessionProfile(argv: string[]): number {
       alternatives: ALTERNATIVES,
     };
     if (values.json) console.log(JSON.stringify(report));
-    else {
-      console.log(
-        `${report.cpu}, ${report.numCpus} cores; load average ${loadAtStart.toFixed(1)} → ${report.loadAtEnd.toFixed(1)}; medians (ms, MB)`,
-      );
-      printRows(profile.rows);
-      console.log(
-        `optimized copy on disk: ${profile.optimizedCopyBytes === null ? '—' : `${(profile.optimizedCopyBytes / 1e6).toFixed(0)} MB`} (the converted data: ${(report.dataBytes / 1e6).toFixed(0)} MB)`,
-      );
-      if (convertMs !== null) console.log(`converted first in ${(convertMs / 1000).toFixed(1)} s`);
-      for (const error of profile.errors) console.log(`error: ${error}`);
-    }
+    else printReport(report);
     return profile.errors.length === 0 ? 0 : 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
