@@ -222,6 +222,36 @@ CREATE TABLE token_pieces (
 CREATE INDEX token_pieces_by_use ON token_pieces (last_used_wall_ms);
 `;
 
+/**
+ * Schema v11: a client's figures reported after its timeline was stored get a record of their
+ * own, keyed by request id (src-main/store/codec/client-figures.ts), so a stored `requests` row
+ * is never updated. `figures_f64` holds the packed report row's copies (client TTFT, client
+ * E2E, inbound network; float64, NaN unknown), spliced in when reports load. Rows a late report
+ * reached before (served here, not remote) have theirs copied over, the newest row's per
+ * request id, and keep their own values too. (Earlier steps' `||` left some packed rows stored
+ * as text: they are read as blobs.) A request's figures leave with its last row.
+ */
+const V11 = `
+CREATE TABLE client_figures (
+  request_id TEXT PRIMARY KEY,
+  client_ttft_ms REAL NOT NULL,
+  transport_ms REAL,
+  client_e2e_ms REAL,
+  network_in_ms REAL,
+  figures_f64 BLOB NOT NULL
+) WITHOUT ROWID;
+INSERT OR REPLACE INTO client_figures
+  (request_id, client_ttft_ms, transport_ms, client_e2e_ms, network_in_ms, figures_f64)
+  SELECT request_id, client_ttft_ms, transport_ms, client_e2e_ms, network_in_ms,
+    CAST(substr(CAST(report_f64 AS BLOB), 33, 8) || substr(CAST(report_f64 AS BLOB), 177, 16) AS BLOB)
+  FROM requests
+  WHERE client_ttft_ms IS NOT NULL AND source = 'runtime' AND remote_json IS NULL
+  ORDER BY id;
+CREATE TRIGGER client_figures_leave_with_their_request AFTER DELETE ON requests
+  WHEN NOT EXISTS (SELECT 1 FROM requests WHERE request_id = OLD.request_id)
+  BEGIN DELETE FROM client_figures WHERE request_id = OLD.request_id; END;
+`;
+
 /** What a schema step written in code did, told once it has committed (see migrate). */
 export interface StepReport {
   /** What it converted, for the upgrade's log line. */
@@ -237,7 +267,7 @@ export interface StepReport {
 export type Migration = string | ((db: Database.Database) => StepReport);
 
 /** Every migration in order; migration i takes `user_version` from i to i + 1 (v6: migration-v6.ts). */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7, V8, V9, V10];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, v6, V7, V8, V9, V10, V11];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,7 @@ import type { RemoteFacts } from '../../telemetry/timeline/remote-facts';
 import type { Timeline } from '../../telemetry/timeline/schema';
 import { canonicalTimeline } from '../../telemetry/timeline/canonical';
 import { STORED_COLUMNS } from '../../telemetry/timeline/columns';
+import { selectColumn } from './client-figures';
 import { packTimeline, PackScratch, unpackGaps, unpackTransitions } from './packed';
 import type { PackedTimeline } from './packed';
 
@@ -84,8 +85,13 @@ export function fromRequestRow(row: RequestRow): Timeline {
   return t as Timeline;
 }
 
-/** `SELECT` list reading back every column fromRequestRow needs. */
-export const REQUEST_SELECT = REQUEST_COLUMNS.filter((c) => c !== 'report_f64').join(', ');
+/**
+ * `SELECT` list reading back every column fromRequestRow needs, from TIMELINES_FROM (the row
+ * joined with its client figures).
+ */
+export const REQUEST_SELECT = REQUEST_COLUMNS.filter((c) => c !== 'report_f64')
+  .map(selectColumn)
+  .join(', ');
 
 /** `INSERT` statement for one timeline with toRequestParams' parameters. */
 export const INSERT_REQUEST_SQL = `INSERT INTO requests (${REQUEST_COLUMNS.join(', ')}) VALUES (${REQUEST_COLUMNS.map(() => '?').join(', ')})`;

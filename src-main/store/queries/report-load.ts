@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ReportColumns } from '../../telemetry/report/columns';
+import { REPORT_ROW_SQL, TIMELINES_FROM } from '../codec/client-figures';
 import { unpackColumns } from '../codec/packed';
 import type { TimelineFilter } from './filter';
 import { whereOf } from './filter';
@@ -17,19 +18,20 @@ interface AggregateRow {
 
 /**
  * Loads the report columns of every stored timeline matching `filter` in one aggregate query:
- * SQLite concatenates the packed rows, the gaps and the model ids in one scan, so all three
- * line up row for row, and no per-request JavaScript object is made.
+ * SQLite concatenates the packed rows (with their client figures spliced in), the gaps and the
+ * model ids in one scan, so all three line up row for row, and no per-request JavaScript object
+ * is made.
  */
 export function loadReportColumns(db: Database.Database, filter: TimelineFilter): ReportColumns {
   const where = whereOf(filter);
   const row = db
     .prepare(
       `SELECT count(*) AS n,
-        CAST(group_concat(report_f64, x'') AS BLOB) AS scalars,
-        CAST(group_concat(itl_gaps_f64, x'') AS BLOB) AS gaps,
-        group_concat(model_id, char(31)) AS models,
-        group_concat(request_id, char(31)) AS ids
-      FROM requests ${where.sql}`,
+        CAST(group_concat(${REPORT_ROW_SQL}, x'') AS BLOB) AS scalars,
+        CAST(group_concat(r.itl_gaps_f64, x'') AS BLOB) AS gaps,
+        group_concat(r.model_id, char(31)) AS models,
+        group_concat(r.request_id, char(31)) AS ids
+      FROM ${TIMELINES_FROM} ${where.sql}`,
     )
     .get(where.params) as AggregateRow;
   const modelIds = row.n === 0 ? [] : (row.models ?? '').split(MODEL_SEPARATOR);

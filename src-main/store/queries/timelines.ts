@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ReportColumns } from '../../telemetry/report/columns';
 import type { Timeline } from '../../telemetry/timeline/schema';
 import type { RequestRow } from '../codec/timeline-row';
+import { TIMELINES_FROM } from '../codec/client-figures';
 import { fromRequestRow, REQUEST_SELECT } from '../codec/timeline-row';
 import type { TimelineFilter } from './filter';
 import { andWhere, whereOf } from './filter';
@@ -28,10 +29,12 @@ export interface TimelineQueries {
 
 /** TimelineQueries over an open history database. */
 export function timelineQueries(db: Database.Database): TimelineQueries {
-  const recent = db.prepare(`SELECT ${REQUEST_SELECT} FROM requests ORDER BY id DESC LIMIT ?`);
-  const ofRun = db.prepare(`SELECT ${REQUEST_SELECT} FROM requests WHERE run_id = ? ORDER BY id`);
+  const recent = db.prepare(`SELECT ${REQUEST_SELECT} FROM ${TIMELINES_FROM} ORDER BY r.id DESC LIMIT ?`);
+  const ofRun = db.prepare(
+    `SELECT ${REQUEST_SELECT} FROM ${TIMELINES_FROM} WHERE r.run_id = ? ORDER BY r.id`,
+  );
   const byRequestId = db.prepare(
-    `SELECT ${REQUEST_SELECT} FROM requests WHERE request_id = ? ORDER BY id DESC LIMIT 1`,
+    `SELECT ${REQUEST_SELECT} FROM ${TIMELINES_FROM} WHERE r.request_id = ? ORDER BY r.id DESC LIMIT 1`,
   );
   return {
     recent: (limit) => (recent.all(limit) as RequestRow[]).map(fromRequestRow).reverse(),
@@ -58,7 +61,7 @@ export function timelineQueries(db: Database.Database): TimelineQueries {
 function* batchesOf(db: Database.Database, filter: TimelineFilter, batchRows: number): Generator<Timeline[]> {
   const where = whereOf(filter);
   const batch = db.prepare(
-    `SELECT id AS row_id, ${REQUEST_SELECT} FROM requests ${andWhere(where, 'id > @afterId')} ORDER BY id LIMIT @batchRows`,
+    `SELECT r.id AS row_id, ${REQUEST_SELECT} FROM ${TIMELINES_FROM} ${andWhere(where, 'r.id > @afterId')} ORDER BY r.id LIMIT @batchRows`,
   );
   let afterId = 0;
   for (;;) {
