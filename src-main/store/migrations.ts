@@ -226,10 +226,11 @@ CREATE INDEX token_pieces_by_use ON token_pieces (last_used_wall_ms);
  * Schema v11: a client's figures reported after its timeline was stored get a record of their
  * own, keyed by request id (src-main/store/codec/client-figures.ts), so a stored `requests` row
  * is never updated. `figures_f64` holds the packed report row's copies (client TTFT, client
- * E2E, inbound network; float64, NaN unknown), spliced in when reports load. Rows a late report
- * reached before (served here, not remote) have theirs copied over, the newest row's per
- * request id, and keep their own values too. (Earlier steps' `||` left some packed rows stored
- * as text: they are read as blobs.) A request's figures leave with its last row.
+ * E2E, inbound network; float64, NaN unknown), laid over the packed row when reports load.
+ * Rows a late report reached before (served here, not remote) have theirs copied over, the
+ * newest row's per request id, and keep their own values too. (Earlier steps' `||` left some
+ * packed rows stored as text: they are read as blobs.) A request's figures leave with its
+ * last row.
  */
 const V11 = `
 CREATE TABLE client_figures (

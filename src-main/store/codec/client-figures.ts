@@ -1,4 +1,4 @@
-import { SCALAR_INDEX } from '../../telemetry/report/columns';
+import type { ReportColumns } from '../../telemetry/report/columns';
 import { STORED_COLUMNS } from '../../telemetry/timeline/columns';
 import type { ClientTtftUpdate } from '../writer/batch';
 
@@ -20,12 +20,6 @@ const STORED_NAMES = new Set(STORED_COLUMNS.map((c) => c.name));
 if (!CLIENT_FIGURE_COLUMNS.every((name) => STORED_NAMES.has(name)))
   throw new Error('every client figure column must be a stored timeline column');
 
-/** Byte offsets (1-based, as SQL substr counts) of the client figures inside a packed report row. */
-const CLIENT_TTFT_AT = SCALAR_INDEX.clientTtftMs * 8 + 1;
-const CLIENT_E2E_AT = SCALAR_INDEX.clientE2eMs * 8 + 1;
-if (SCALAR_INDEX.networkInMs !== SCALAR_INDEX.clientE2eMs + 1 || CLIENT_E2E_AT <= CLIENT_TTFT_AT)
-  throw new Error('the packed row must hold clientE2eMs and networkInMs side by side after clientTtftMs');
-
 /** The stored timelines, each joined with its client figures (aliases `r` and `cf`). */
 export const TIMELINES_FROM = 'requests r LEFT JOIN client_figures cf ON cf.request_id = r.request_id';
 
@@ -37,14 +31,37 @@ export function selectColumn(name: string): string {
 }
 
 /**
- * A row's packed report (`report_f64`) as TIMELINES_FROM reads it: the client figures'
- * float64 copies (`figures_f64`) spliced in where the request has them. `||` yields text and
- * substr counts a text's characters, so every operand is read as a blob and so is the result.
+ * Aggregates over TIMELINES_FROM that carry the client figures into report columns: one byte per
+ * row (1 where the request has client figures), and the figures' float64 copies
+ * (`figures_f64`: client TTFT, client E2E, inbound network; NaN unknown) of those rows alone,
+ * in the same order (group_concat skips NULL). Read back with overlayClientFigures.
  */
-export const REPORT_ROW_SQL = `iif(cf.request_id IS NULL, r.report_f64, CAST(
-  substr(CAST(r.report_f64 AS BLOB), 1, ${CLIENT_TTFT_AT - 1}) || substr(cf.figures_f64, 1, 8)
-    || substr(CAST(r.report_f64 AS BLOB), ${CLIENT_TTFT_AT + 8}, ${CLIENT_E2E_AT - CLIENT_TTFT_AT - 8})
-    || substr(cf.figures_f64, 9, 16) || substr(CAST(r.report_f64 AS BLOB), ${CLIENT_E2E_AT + 16}) AS BLOB))`;
+export const REPORT_FIGURES_SQL = `CAST(group_concat(iif(cf.request_id IS NULL, x'00', x'01'), x'') AS BLOB) AS has_figures,
+  CAST(group_concat(cf.figures_f64, x'') AS BLOB) AS figures`;
+
+/**
+ * Writes the client figures REPORT_FIGURES_SQL loaded over the report columns' own values;
+ * throws when the figures and the marked rows do not match (a damaged `figures_f64`).
+ */
+export function overlayClientFigures(
+  columns: ReportColumns,
+  hasFigures: Buffer | null,
+  figures: Buffer | null,
+): void {
+  if (!hasFigures || !figures) return;
+  const { clientTtftMs, clientE2eMs, networkInMs } = columns.values;
+  const values = new Float64Array(figures.length / 8);
+  new Uint8Array(values.buffer).set(figures);
+  let at = 0;
+  for (let row = 0; row < columns.numRequests; row++) {
+    if (hasFigures[row] !== 1) continue;
+    clientTtftMs[row] = values[at++]!;
+    clientE2eMs[row] = values[at++]!;
+    networkInMs[row] = values[at++]!;
+  }
+  if (at !== values.length)
+    throw new Error(`client figures do not line up: ${values.length} values, ${at} read for the marked rows`);
+}
 
 /**
  * Records a client's figures for a stored request, replacing any recorded before; figures for a
