@@ -34,7 +34,7 @@ const CHECKS = { bundlerTimings: false };
 
 // Three bundles from the design card's custom roots. Only Electron's declared version is read,
 // so this builds with no Electron package or binary on the machine. The main bundle also carries
-// the worker threads (`engine-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, `template-worker.js`, `gguf-convert-worker.js`, `listing-worker.js`, found next to it at run
+// the worker threads (`slot-worker.js`, `trace-import-worker.js`, `tokenizer-worker.js`, `template-worker.js`, `gguf-convert-worker.js`, `listing-worker.js`, found next to it at run
 // time by threads/spawn-worker.ts) and the provider probe's child process (`provider-probe.js`,
 // threads/fork-child.ts). The preload is one
 // CommonJS file, the only form a sandboxed preload can load.
@@ -46,13 +46,13 @@ export default defineConfig({
         checks: CHECKS,
         input: {
           index: resolve('src-main/host/electron/main.ts'),
-          'engine-worker': resolve('src-main/runtime/engine/worker-entry.ts'),
+          'slot-worker': resolve('src-main/runtime/slot-worker/worker-entry.ts'),
           'trace-import-worker': resolve('src-main/telemetry/trace/import-worker-entry.ts'),
           'tokenizer-worker': resolve('src-main/runtime/tokenize/worker-entry.ts'),
           'template-worker': resolve('src-main/runtime/tokenize/template-worker-entry.ts'),
           'gguf-convert-worker': resolve('src-main/runtime/model/gguf/convert-worker-entry.ts'),
           'listing-worker': resolve('src-main/runtime/model/listing/worker-entry.ts'),
-          'provider-probe': resolve('src-main/runtime/engine/probe-entry.ts'),
+          'provider-probe': resolve('src-main/runtime/slot-worker/probe-entry.ts'),
         },
       },
     },

@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // Electron may only be imported by the Electron host and the preload: the core
-// (runtime, telemetry, store, service), the CLIs and the renderer must run
+// (runtime, telemetry, history, service), the CLIs and the renderer must run
 // without it, under the headless host and in tests.
 const noElectron = {
   'no-restricted-imports': [
@@ -62,11 +62,11 @@ export default tseslint.config(
       ...noElectron,
     },
   },
-  // What a command, the HTTP host or the store prints may hold anyone's text (a run name from
+  // What a command, the HTTP host or the history room prints may hold anyone's text (a run name from
   // an imported trace, a request's path): it goes through src-main/printable.ts, which escapes
   // control characters, never straight to the console.
   {
-    files: ['src-main/cli/**', 'bench/**', 'src-main/host/http/**', 'src-main/store/**'],
+    files: ['src-main/cli/**', 'bench/**', 'src-main/host/http/**', 'src-main/history/**'],
     rules: {
       'no-console': 'error',
       'no-restricted-syntax': [

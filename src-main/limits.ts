@@ -151,7 +151,7 @@ export function maxPromptChars(maxPromptTokens: number): number {
 }
 
 /** The history writer: how much waits in memory and how it retries a busy or full disk. */
-export const STORE_LIMITS = {
+export const HISTORY_LIMITS = {
   /** Items held in memory while the database is busy or full; beyond this new items are refused and counted. */
   maxPending: 200_000,
   /** Items per transaction. */

@@ -1,6 +1,6 @@
-import { runnerSpecOf } from '../../src-main/runtime/engine/open-runner';
-import { BoundRunner } from '../../src-main/runtime/engine/ort-binding/bound-runner';
-import type { RunnerOptions } from '../../src-main/runtime/engine/session-options';
+import { runnerSpecOf } from '../../src-main/runtime/slot-worker/open-runner';
+import { BoundRunner } from '../../src-main/runtime/slot-worker/ort-binding/bound-runner';
+import type { RunnerOptions } from '../../src-main/runtime/slot-worker/session-options';
 import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 import { argmax } from '../../src-main/runtime/sampling/sampler';
 

@@ -4,7 +4,7 @@ import { collectGeneration } from '../../src-main/runtime/collect';
 import type { Runtime } from '../../src-main/runtime/runtime';
 import type { ModelFolder } from '../../src-main/runtime/model/load-folder';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
-import type { KvBatch } from '../../src-main/runtime/engine/kv-batch';
+import type { KvBatch } from '../../src-main/runtime/slot-worker/kv-batch';
 import type { Floor } from './floor';
 import { promptOfTokens } from './prompts';
 

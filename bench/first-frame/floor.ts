@@ -1,6 +1,6 @@
-import { KvBatch } from '../../src-main/runtime/engine/kv-batch';
-import type { ModelRunner, RunnerOptions } from '../../src-main/runtime/engine/model-runner';
-import { openRunner } from '../../src-main/runtime/engine/open-runner';
+import { KvBatch } from '../../src-main/runtime/slot-worker/kv-batch';
+import type { ModelRunner, RunnerOptions } from '../../src-main/runtime/slot-worker/model-runner';
+import { openRunner } from '../../src-main/runtime/slot-worker/open-runner';
 import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 import { argmax } from '../../src-main/runtime/sampling/sampler';
 

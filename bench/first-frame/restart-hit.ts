@@ -7,8 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Runtime } from '../../src-main/runtime/runtime';
 import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
 import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
-import { openSqliteStore } from '../../src-main/store/store';
-import type { Store } from '../../src-main/store/store';
+import { openSqliteHistory } from '../../src-main/history/history';
+import type { History } from '../../src-main/history/history';
 import { deriveBarParts } from '../../src-main/telemetry/timeline/derive';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import { median } from './decode';
@@ -74,16 +74,16 @@ export async function measureRestartHit(
   onProgress: (label: string) => void,
 ): Promise<RestartHitResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-bench-disk-pages-'));
-  let store: Store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+  let history: History = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
   const start = async (): Promise<Runtime> => {
-    store.close();
-    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    history.close();
+    history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
     const dir = path.join(dataDir, 'context-pages');
     const runtime = await Runtime.create({
       ...common,
       isPaging: true,
-      diskPages: { dir, rows: store.contextPages! },
-      tokenIds: store.tokenPieces,
+      diskPages: { dir, rows: history.contextPages! },
+      tokenIds: history.tokenPieces,
     });
     await runtime.prefetch(modelId);
     return runtime;
@@ -114,8 +114,8 @@ export async function measureRestartHit(
       onProgress(`restart hit: RAM hit and recompute ${i + 1}/${numRuns}`);
     }
     await first.close();
-    const diskBytes = store.contextPages!.all().reduce((sum, row) => sum + row.numBytes, 0);
-    const numDiskTokens = store.contextPages!.all().reduce((sum, row) => sum + row.pageSize, 0);
+    const diskBytes = history.contextPages!.all().reduce((sum, row) => sum + row.numBytes, 0);
+    const numDiskTokens = history.contextPages!.all().reduce((sum, row) => sum + row.pageSize, 0);
     const restart: number[] = [];
     const immediate: number[] = [];
     const readMs: number[] = [];
@@ -201,7 +201,7 @@ export async function measureRestartHit(
       },
     };
   } finally {
-    store.close();
+    history.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Runtime } from '../../src-main/runtime/runtime';
 import type { RuntimeOptions } from '../../src-main/runtime/runtime-options';
 import type { TextTokenizer } from '../../src-main/runtime/tokenize/tokenizer';
-import { openSqliteStore } from '../../src-main/store/store';
+import { openSqliteHistory } from '../../src-main/history/history';
 import { nearestRankOf } from '../../src-main/telemetry/report/nearest-rank';
 import { median } from './decode';
 import { promptOfTokens } from './prompts';
@@ -45,12 +45,12 @@ export async function measureSpillItl(
   onProgress: (label: string) => void,
 ): Promise<SpillItlResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-bench-spill-'));
-  const store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+  const history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
   const dir = path.join(dataDir, 'context-pages');
   const spilling = await Runtime.create({
     ...common,
     isPaging: true,
-    diskPages: { dir, rows: store.contextPages! },
+    diskPages: { dir, rows: history.contextPages! },
   });
   const plain = await Runtime.create({ ...common, isPaging: true, diskPages: null });
   try {
@@ -80,7 +80,7 @@ export async function measureSpillItl(
   } finally {
     await spilling.close();
     await plain.close();
-    store.close();
+    history.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KvBatch } from '../../src-main/runtime/engine/kv-batch';
-import type { RunnerOptions } from '../../src-main/runtime/engine/model-runner';
-import { openRunner } from '../../src-main/runtime/engine/open-runner';
-import { nodesInLastProfiledRun } from '../../src-main/runtime/engine/profiled-nodes';
+import { KvBatch } from '../../src-main/runtime/slot-worker/kv-batch';
+import type { RunnerOptions } from '../../src-main/runtime/slot-worker/model-runner';
+import { openRunner } from '../../src-main/runtime/slot-worker/open-runner';
+import { nodesInLastProfiledRun } from '../../src-main/runtime/slot-worker/profiled-nodes';
 import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 
 /**

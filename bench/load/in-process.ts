@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { startOpenAiServer } from '../../src-main/host/openai/standalone-server';
 import { createOpenAiService } from '../../src-main/service/openai/service';
-import { createStore } from '../../src-main/store/create-store';
+import { createHistory } from '../../src-main/history/create-history';
 import { systemClock } from '../../src-main/telemetry/clock';
 import type { SettingsPatch } from '../../src-main/runtime/settings/schema';
 import type { LoadHost } from './load-host';
@@ -34,25 +34,25 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
     },
     options.variant,
   );
-  const store = createStore({
+  const history = createHistory({
     path: options.dataDir ? path.join(options.dataDir, 'history.sqlite') : null,
     isPruning: false,
   });
-  const byRun = runTimelines(store);
+  const byRun = runTimelines(history);
   runtime.onTimeline(byRun.add);
-  const openai = createOpenAiService({ runtime, clock: systemClock, store });
+  const openai = createOpenAiService({ runtime, clock: systemClock, history });
   const server = await startOpenAiServer({ openai });
   return {
     target: { baseUrl: server.baseUrl, apiKey: null },
     modelId,
     remote: null,
-    storeNote: store.isPersistent
+    storeNote: history.isPersistent
       ? `runs stored in ${options.dataDir} (the app's Runs view compares them)`
-      : `runs not stored: ${store.unavailable?.message ?? 'history off'}`,
+      : `runs not stored: ${history.unavailable?.message ?? 'history off'}`,
     // With history off the run lives in memory: its requests are still tagged and reported.
     createRun: (name, config) => ({
-      runId: store.runs.create({ name, config }).runId,
-      isStored: store.isPersistent,
+      runId: history.runs.create({ name, config }).runId,
+      isStored: history.isPersistent,
     }),
     reportClient: async (requestId, seen) => byRun.setClient(requestId, seen),
     beforePhase: async () => undefined,
@@ -66,8 +66,8 @@ export async function startInProcessHost(options: InProcessOptions): Promise<Loa
     close: async () => {
       await server.close();
       await runtime.close();
-      store.writer.flush();
-      store.close();
+      history.writer.flush();
+      history.close();
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { loadModelFolder } from '../../src-main/runtime/model/load-folder';
-import { createStore } from '../../src-main/store/create-store';
+import { createHistory } from '../../src-main/history/create-history';
 import path from 'node:path';
 import type { LoadConfig } from './args';
 import { LOAD_USAGE, parseLoadArgs } from './args';
@@ -138,12 +138,12 @@ function pairsOf(config: LoadConfig): PairSampler {
 /** Each stored request's prompt and output lengths, in order. */
 function storedPairs(runId: string, dataDir: string | null): LengthPair[] {
   if (!dataDir) throw new Error(`run:${runId} needs the history (drop --no-store or pass --data-dir)`);
-  const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
+  const history = createHistory({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
   try {
-    return store.timelines
+    return history.timelines
       .ofRun(runId)
       .map((t) => ({ numPromptTokens: t.numPromptTokens, numOutputTokens: t.numOutputTokens }));
   } finally {
-    store.close();
+    history.close();
   }
 }

@@ -1,4 +1,4 @@
-import type { RunConfig } from '../../src-main/store/queries/runs';
+import type { RunConfig } from '../../src-main/history/queries/runs';
 import type { ClientSeenAt } from '../../src-main/telemetry/timeline/derive';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { KnownEngine } from '../../src-main/runtime/remote/endpoint-input';

@@ -9,7 +9,7 @@ import { probeModels } from '../../src-main/runtime/remote/probe';
 import { remoteTimeline } from '../../src-main/runtime/remote/remote-timeline';
 import { isExtendedEngine } from '../../src-main/runtime/remote/request-body';
 import { scrapeMetrics, vllmPhasesBetween } from '../../src-main/runtime/remote/vllm-metrics';
-import { createStore } from '../../src-main/store/create-store';
+import { createHistory } from '../../src-main/history/create-history';
 import type { Timeline } from '../../src-main/telemetry/timeline/schema';
 import type { RequestRecord } from './driver';
 import type { LoadHost } from './load-host';
@@ -44,7 +44,7 @@ export async function connectRemoteHost(options: RemoteHostOptions): Promise<Loa
     options,
   );
   const engine: KnownEngine = probe.engineHint ?? 'openai';
-  const store = createStore({
+  const history = createHistory({
     path: options.dataDir ? path.join(options.dataDir, 'history.sqlite') : null,
     isPruning: false,
   });
@@ -56,12 +56,12 @@ export async function connectRemoteHost(options: RemoteHostOptions): Promise<Loa
     target: { baseUrl, apiKey },
     modelId,
     remote: { baseUrl, engine, isExtended: isExtendedEngine(engine), isOllamaNative: engine === 'ollama' },
-    storeNote: store.isPersistent
+    storeNote: history.isPersistent
       ? `runs stored in ${options.dataDir}: timelines at the client boundary, from this client's stamps and what ${engine} reported`
-      : `runs not stored: ${store.unavailable?.message ?? 'history off'}`,
+      : `runs not stored: ${history.unavailable?.message ?? 'history off'}`,
     createRun: (name, config) => ({
-      runId: store.runs.create({ name, config }).runId,
-      isStored: store.isPersistent,
+      runId: history.runs.create({ name, config }).runId,
+      isStored: history.isPersistent,
     }),
     // The timelines are this lab's own, already at the client boundary.
     reportClient: async () => undefined,
@@ -70,7 +70,7 @@ export async function connectRemoteHost(options: RemoteHostOptions): Promise<Loa
       const timelines = records.flatMap((r) =>
         r.remote ? [remoteTimeline(metaOf(r, runId, where), r.remote, readServerReport(r.remote))] : [],
       );
-      for (const timeline of timelines) store.writer.enqueue(timeline);
+      for (const timeline of timelines) history.writer.enqueue(timeline);
       if (runId) byRun.set(runId, timelines);
       return { serverPhases: await metrics.after() };
     },
@@ -78,8 +78,8 @@ export async function connectRemoteHost(options: RemoteHostOptions): Promise<Loa
     // Runs groups it by this endpoint and model (its settings and weights are the server's).
     runtimeFacts: () => ({ endpoint: { baseUrl, engine, serverModelId: modelId } }),
     close: async () => {
-      store.writer.flush();
-      store.close();
+      history.writer.flush();
+      history.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Store } from '../../src-main/store/store';
+import type { History } from '../../src-main/history/history';
 import { judgeClientTtft } from '../../src-main/telemetry/timeline/client-ttft';
 import type { ClientFiguresMs, ClientSeenAt } from '../../src-main/telemetry/timeline/derive';
 import { deriveClientFigures } from '../../src-main/telemetry/timeline/derive';
@@ -11,7 +11,7 @@ import { printError } from '../../src-main/printable';
  * figures are kept as their own record and joined into a copy when a run's timelines are read
  * (and, through the writer, stored beside the row).
  */
-export function runTimelines(store: Pick<Store, 'writer'>) {
+export function runTimelines(store: Pick<History, 'writer'>) {
   const byRun = new Map<string, Timeline[]>();
   const byRequest = new Map<string, Timeline>();
   const figuresOf = new Map<string, ClientFiguresMs>();

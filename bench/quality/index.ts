@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openRunner } from '../../src-main/runtime/engine/open-runner';
+import { openRunner } from '../../src-main/runtime/slot-worker/open-runner';
 import { ModelCatalogue } from '../../src-main/runtime/model/catalogue';
 import { RevisionCache } from '../../src-main/runtime/model/revisions';
 import { DEFAULT_SETTINGS } from '../../src-main/runtime/settings/schema';

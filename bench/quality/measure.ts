@@ -1,6 +1,6 @@
-import { KvBatch } from '../../src-main/runtime/engine/kv-batch';
-import { lastLogits, logitsAt } from '../../src-main/runtime/engine/model-runner';
-import type { ModelRunner } from '../../src-main/runtime/engine/model-runner';
+import { KvBatch } from '../../src-main/runtime/slot-worker/kv-batch';
+import { lastLogits, logitsAt } from '../../src-main/runtime/slot-worker/model-runner';
+import type { ModelRunner } from '../../src-main/runtime/slot-worker/model-runner';
 import { argmax } from '../../src-main/runtime/sampling/sampler';
 
 /** One held-out document, tokenized: `prefix` is context only (bos), `scored` the ids whose probability counts. */

@@ -1,4 +1,4 @@
-import type { StepMark, ThreadTrace } from '../../src-main/runtime/engine/step-trace';
+import type { StepMark, ThreadTrace } from '../../src-main/runtime/slot-worker/step-trace';
 
 /**
  * One warm decode step as the worker's cycle sees it: from handing reply k to postMessage to

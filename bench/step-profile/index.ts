@@ -10,7 +10,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { collectGeneration } from '../../src-main/runtime/collect';
 import { slotSessionThreadsOf } from '../../src-main/runtime/runtime-parts';
-import { STEP_TRACE_ENV, collectStepTraces, startStepTrace } from '../../src-main/runtime/engine/step-trace';
+import {
+  STEP_TRACE_ENV,
+  collectStepTraces,
+  startStepTrace,
+} from '../../src-main/runtime/slot-worker/step-trace';
 import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
 import { print, printStatus } from '../../src-main/printable';
 import { Floor } from '../first-frame/floor';

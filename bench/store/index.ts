@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { syntheticTimelines } from '../../src-main/telemetry/synthetic/workload';
 import { writeCsv } from '../../src-main/telemetry/trace/csv-export';
 import { flattenBatches } from '../../src-main/telemetry/trace/stream-out';
-import { openSqliteStore } from '../../src-main/store/store';
+import { openSqliteHistory } from '../../src-main/history/history';
 import { benchInsert } from './insert';
 import { benchReport, reportChild, runChild } from './report';
 import { round1, type BenchResult, WORKLOAD } from './result';
@@ -72,8 +72,8 @@ function benchCsv(dbPath: string, numRequests: number): BenchResult {
 }
 
 async function csvChild(dbPath: string): Promise<number> {
-  const store = openSqliteStore(dbPath);
-  const total = store.timelines.count({});
+  const history = openSqliteHistory(dbPath);
+  const total = history.timelines.count({});
   const samples: Record<string, number> = {};
   // Live heap after a full GC is what a leak would grow; RSS alone also counts garbage not yet collected.
   const sample = (label: string) => {
@@ -84,7 +84,7 @@ async function csvChild(dbPath: string): Promise<number> {
   sample('Before');
   let seen = 0;
   function* sampled() {
-    for (const t of flattenBatches(store.timelines.batches({}))) {
+    for (const t of flattenBatches(history.timelines.batches({}))) {
       seen++;
       if (seen === Math.ceil(total * 0.1)) sample('At10Pct');
       if (seen === Math.ceil(total * 0.5)) sample('At50Pct');
@@ -99,7 +99,7 @@ async function csvChild(dbPath: string): Promise<number> {
   samples.peakRssMb = round1((process.resourceUsage().maxRSS * 1024) / 1_048_576);
   samples.numRows = numRows;
   samples.fileMb = round1(statSync(outPath).size / 1_048_576);
-  store.close();
+  history.close();
   print(JSON.stringify(samples));
   return 0;
 }

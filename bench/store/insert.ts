@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { openDatabase } from '../../src-main/store/open';
-import { openSqliteStore } from '../../src-main/store/store';
-import { INSERT_REQUEST_SQL, toRequestParams } from '../../src-main/store/codec/timeline-row';
+import { openDatabase } from '../../src-main/history/open';
+import { openSqliteHistory } from '../../src-main/history/history';
+import { INSERT_REQUEST_SQL, toRequestParams } from '../../src-main/history/codec/timeline-row';
 import type { syntheticTimelines } from '../../src-main/telemetry/synthetic/workload';
 import { median, round1, type BenchResult, WORKLOAD } from './result';
 
@@ -11,17 +11,17 @@ type Timelines = ReturnType<typeof syntheticTimelines>;
 
 /** Enqueue every timeline, then let the writer drain on the event loop as it does in the app. */
 async function storeRound(path: string, timelines: Timelines) {
-  const store = openSqliteStore(path);
+  const history = openSqliteHistory(path);
   const startAt = performance.now();
   const cpuAt = process.cpuUsage();
-  for (const t of timelines) store.writer.enqueue(t);
+  for (const t of timelines) history.writer.enqueue(t);
   const enqueuedAt = performance.now();
-  while (store.writer.stats.numPending > 0) await new Promise((resolve) => setImmediate(resolve));
+  while (history.writer.stats.numPending > 0) await new Promise((resolve) => setImmediate(resolve));
   const doneAt = performance.now();
   const cpu = process.cpuUsage(cpuAt);
-  if (store.writer.stats.numWritten !== timelines.length)
-    throw new Error(`wrote ${store.writer.stats.numWritten} of ${timelines.length}`);
-  store.close();
+  if (history.writer.stats.numWritten !== timelines.length)
+    throw new Error(`wrote ${history.writer.stats.numWritten} of ${timelines.length}`);
+  history.close();
   return {
     ratePerS: (timelines.length * 1000) / (doneAt - startAt),
     enqueueNs: ((enqueuedAt - startAt) * 1e6) / timelines.length,

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { openSqliteStore } from '../../src-main/store/store';
+import { openSqliteHistory } from '../../src-main/history/history';
 import { buildReportFromColumns } from '../../src-main/telemetry/report/build-report';
 import { median, round1, type BenchResult, WORKLOAD } from './result';
 import { print } from '../../src-main/printable';
@@ -55,11 +55,11 @@ export function benchReport(dbPath: string, numRequests: number): BenchResult[] 
 
 /** Child: the report (one aggregate load + buildReport) and the bare scan, alternately; prints timings. */
 export function reportChild(dbPath: string, numRepeats: number): number {
-  const store = openSqliteStore(dbPath);
+  const history = openSqliteHistory(dbPath);
   const scanDb = new Database(dbPath, { readonly: true });
   const scan = scanDb.prepare(BARE_SCAN_SQL).raw(true);
   const slo = { ttftMs: 1_000, itlMs: 80 };
-  buildReportFromColumns(store.timelines.reportColumns({}), { slo }); // warm page cache and JIT, untimed
+  buildReportFromColumns(history.timelines.reportColumns({}), { slo }); // warm page cache and JIT, untimed
   scan.all();
   const totals: number[] = [];
   const loads: number[] = [];
@@ -68,7 +68,7 @@ export function reportChild(dbPath: string, numRepeats: number): number {
   for (let i = 0; i < numRepeats; i++) {
     const cpuAt = process.cpuUsage();
     const startAt = performance.now();
-    const columns = store.timelines.reportColumns({});
+    const columns = history.timelines.reportColumns({});
     const loadedAt = performance.now();
     buildReportFromColumns(columns, { slo });
     totals.push(performance.now() - startAt);
@@ -80,7 +80,7 @@ export function reportChild(dbPath: string, numRepeats: number): number {
     scans.push(performance.now() - scanAt);
   }
   scanDb.close();
-  store.close();
+  history.close();
   const med = (values: number[]) => round1(median(values));
   print(
     JSON.stringify({

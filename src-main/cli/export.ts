@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { prepareExport } from '../service/run-export';
 import type { PreparedExport } from '../service/run-export';
-import { openSqliteStore } from '../store/store';
-import type { Store } from '../store/store';
+import { openSqliteHistory } from '../history/history';
+import type { History } from '../history/history';
 import { DEFAULT_WINDOW_CAPACITY } from '../telemetry/report/window';
 import { saveFileAtomically } from '../telemetry/trace/save-file';
 import { writeExport } from '../telemetry/trace/write-export';
@@ -37,18 +37,18 @@ async function main(argv: string[]): Promise<number> {
     print(EXPORT_USAGE);
     return 0;
   }
-  const store = openHistory(args.dataDir ?? DEFAULT_DATA_DIR);
+  const history = openHistory(args.dataDir ?? DEFAULT_DATA_DIR);
   try {
     if (args.kind === 'list') {
-      const runs = listRuns(store);
+      const runs = listRuns(history);
       print(args.isJson ? JSON.stringify(runs, null, 2) : formatRunList(runs).join('\n'));
       return 0;
     }
-    const runId = args.runId === null ? null : resolveRunId(store, args.runId);
+    const runId = args.runId === null ? null : resolveRunId(history, args.runId);
     const prepared = prepareExport(
       {
-        store,
-        liveTimelines: () => store.timelines.recent(DEFAULT_WINDOW_CAPACITY),
+        history,
+        liveTimelines: () => history.timelines.recent(DEFAULT_WINDOW_CAPACITY),
         wallNow: () => Date.now(),
       },
       { format: args.format, runId },
@@ -60,18 +60,18 @@ async function main(argv: string[]): Promise<number> {
     );
     return 0;
   } finally {
-    store.close();
+    history.close();
   }
 }
 
 /** The history database in `dataDir`, or an error that says where it looked and what to do. */
-function openHistory(dataDir: string): Store {
+function openHistory(dataDir: string): History {
   const file = path.join(dataDir, 'history.sqlite');
   if (!existsSync(file))
     throw new Error(
       `no history at ${file}: pass --data-dir DIR (the desktop app's is under File → Open Data Folder), or serve some requests first`,
     );
-  return openSqliteStore(file);
+  return openSqliteHistory(file);
 }
 
 /** Streams the export to the file (complete or not at all) or to stdout; resolves to the row count. */

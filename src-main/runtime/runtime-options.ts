@@ -7,7 +7,7 @@ import { forkChild } from '../threads/fork-child';
 import type { ChildStarter } from '../threads/fork-child';
 import { DEFAULT_SETTINGS } from './settings/schema';
 import type { RuntimeSettings } from './settings/schema';
-import type { ProviderChoice } from './engine/providers';
+import type { ProviderChoice } from './slot-worker/providers';
 import type { SlotRunner } from './slots/slot';
 import { defaultDiscoveryEnvironment } from './model/discovery/places';
 import type { CatalogueDiscovery } from './model/catalogue';

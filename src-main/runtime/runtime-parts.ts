@@ -1,13 +1,13 @@
 import os from 'node:os';
-import { sweepGraphCache } from './engine/graph-cache-sweep';
-import { RunnerClient } from './engine/runner-client';
-import type { RunnerOptions } from './engine/session-options';
-import { SpareWorker } from './engine/spare-worker';
+import { sweepGraphCache } from './slot-worker/graph-cache-sweep';
+import { RunnerClient } from './slot-worker/runner-client';
+import type { RunnerOptions } from './slot-worker/session-options';
+import { SpareWorker } from './slot-worker/spare-worker';
 import { prepareGguf } from './model/gguf/prepare-gguf';
 import { parseModelRef } from './model/variant-names';
 import type { ModelCatalogue } from './model/catalogue';
 import { DiskPages } from './pages/disk-pages';
-import { PageStore } from './pages/page-store';
+import { RamPages } from './pages/ram-pages';
 import type { PageIdentity } from './pages/page-key';
 import { prefetchPages } from './pages/page-prefetch';
 import type { PrefetchOutcome } from './pages/page-prefetch';
@@ -24,7 +24,7 @@ import type { RuntimeOptions } from './runtime-options';
  * loop cancels what it still had, stops hearing slot events and stops its timers.
  */
 export interface EngineParts {
-  pages: PageStore | null;
+  pages: RamPages | null;
   scheduler: Scheduler;
   engine: EngineLoop;
   dispose(): void;
@@ -59,7 +59,7 @@ export function slotBuildOptionsOf(
 /**
  * The slot registry for these options (threads resolved against this machine's cores), with
  * a spare slot worker unless `isSpareWorker` is off.
- * `dropPages` forgets an unloaded session's pages in whichever page store is current.
+ * `dropPages` forgets an unloaded session's pages in whichever RAM tier is current.
  */
 export function buildRegistry(
   options: RuntimeOptions,
@@ -105,14 +105,14 @@ export function buildEngine(
   threads: PromptThreads,
   disk: DiskPages | null = null,
 ): EngineParts {
-  const pages = options.isPaging ? new PageStore(options.pageSize, disk) : null;
+  const pages = options.isPaging ? new RamPages(options.pageSize, disk) : null;
   const scheduler = new Scheduler(options, pages, options.pageSize, registry);
   const engine = new EngineLoop({
     clock: options.clock,
     catalogue,
     registry,
     scheduler,
-    store: pages,
+    ramPages: pages,
     pageSize: options.pageSize,
     limits: options,
     promptThreads: threads,

@@ -1,6 +1,6 @@
 import { isBusySlotStatus } from '../telemetry/residency/schema';
 import type { DiskPages, DiskTierState } from './pages/disk-pages';
-import type { PageCounters } from './pages/page-store';
+import type { PageCounters } from './pages/ram-pages';
 import type { SlotRegistry } from './slots/slot-registry';
 import type { EngineParts } from './runtime-parts';
 import type { RuntimeOptions } from './runtime-options';
@@ -57,16 +57,16 @@ export interface QueueSummary {
 
 /** The page cache's totals now (all zero with paging off). */
 export function pageSummaryOf(parts: EngineParts, options: RuntimeOptions): PageSummary {
-  const store = parts.pages;
+  const ramPages = parts.pages;
   return {
     pageSize: options.pageSize,
-    numPages: store?.numPages ?? 0,
-    numHeldPages: store?.numHeldPages ?? 0,
-    bytes: store?.bytes ?? 0,
+    numPages: ramPages?.numPages ?? 0,
+    numHeldPages: ramPages?.numHeldPages ?? 0,
+    bytes: ramPages?.bytes ?? 0,
     budgetBytes: options.kvBudgetBytes,
-    ...(store?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
+    ...(ramPages?.counters ?? { numLookups: 0, numLookupTokens: 0, numHitTokens: 0, numEvicted: 0 }),
     numRetainedPastHits: parts.engine.numRetainedPastHits,
-    disk: diskSummaryOf(store?.disk ?? null),
+    disk: diskSummaryOf(ramPages?.disk ?? null),
   };
 }
 

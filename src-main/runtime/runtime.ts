@@ -7,10 +7,10 @@ import { RevisionCache } from './model/revisions';
 import type { CatalogueEntry } from './model/catalogue';
 import type { PlaceState } from './model/discovery/discover';
 import type { DiskPages } from './pages/disk-pages';
-import type { PageStore } from './pages/page-store';
-import { probeProvidersQuietly } from './engine/probe-process';
-import type { ProviderAvailability } from './engine/providers';
-import type { ProviderChoice } from './engine/providers';
+import type { RamPages } from './pages/ram-pages';
+import { probeProvidersQuietly } from './slot-worker/probe-process';
+import type { ProviderAvailability } from './slot-worker/providers';
+import type { ProviderChoice } from './slot-worker/providers';
 import {
   buildDiskPages,
   prefetchPagesOnLoad,
@@ -122,8 +122,8 @@ export class Runtime {
     return pickSettings(this.options);
   }
 
-  /** The context page store (null with paging off); replaced when the page size changes. */
-  get pages(): PageStore | null {
+  /** The context RAM tier (null with paging off); replaced when the page size changes. */
+  get pages(): RamPages | null {
     return this.parts.pages;
   }
 
@@ -413,7 +413,7 @@ export class Runtime {
     return busyReasonOf(this.parts, this.registry);
   }
 
-  /** Unloads every slot, applies the settings and builds a fresh page store, budget and loop. */
+  /** Unloads every slot, applies the settings and builds a fresh RAM tier, budget and loop. */
   private async rebuildSlots(after: RuntimeSettings, description: string) {
     const evictedSlotIds: string[] = [];
     for (const slot of this.registry.list()) {

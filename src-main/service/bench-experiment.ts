@@ -68,7 +68,7 @@ export async function runExperiment(
       const modelId = runtime.defaultModelId();
       if (!modelId) throw new Error('no model to run the experiment on');
       await ask(runtime, null, modelId, 'Good morning.');
-      const run = deps.store.runs.create({
+      const run = deps.history.runs.create({
         name: runName(
           `Experiment: ${SETTINGS[spec.setting].label.toLowerCase()} ${value}`,
           modelId,

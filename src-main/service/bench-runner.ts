@@ -23,7 +23,7 @@ export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): {
   const benchId = randomUUID();
   if (input.kind === 'experiment') return startExperiment(deps, benchId, input);
   const modelId = deps.runtime.defaultModelId();
-  const run = deps.store.runs.create({
+  const run = deps.history.runs.create({
     name: runName(
       input.kind === 'first-frame' ? 'First-frame benchmark' : 'Load test',
       modelId,
@@ -42,10 +42,10 @@ export function startBench(deps: CoreDeps, input: MethodInput<'bench.start'>): {
   work.then(
     () => {
       // "Done" means stored: a comparison opened at once must find every timeline of the run.
-      deps.store.writer.flush();
+      deps.history.writer.flush();
       deps.hub.emit('bench.done', {
         benchId,
-        runId: deps.store.isPersistent ? run.runId : null,
+        runId: deps.history.isPersistent ? run.runId : null,
         error: null,
       });
     },
@@ -77,11 +77,11 @@ function startExperiment(
     deps.hub.emit('bench.progress', { benchId, numDone, numTotal, label }),
   ).then(
     (runIds) => {
-      deps.store.writer.flush();
+      deps.history.writer.flush();
       deps.hub.emit('bench.done', {
         benchId,
-        runId: deps.store.isPersistent ? (runIds[0] ?? null) : null,
-        runIds: deps.store.isPersistent ? runIds : [],
+        runId: deps.history.isPersistent ? (runIds[0] ?? null) : null,
+        runIds: deps.history.isPersistent ? runIds : [],
         error: null,
       });
     },

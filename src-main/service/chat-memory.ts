@@ -1,5 +1,5 @@
-import type { ChatQueries, ConversationRecord, MessageRecord } from '../store/queries/chat-records';
-import { conversationRecord, messageRecord, snippetOf } from '../store/queries/chat-records';
+import type { ChatQueries, ConversationRecord, MessageRecord } from '../history/queries/chat-records';
+import { conversationRecord, messageRecord, snippetOf } from '../history/queries/chat-records';
 
 /**
  * Chat history in memory, used while the database is unavailable: the chat keeps working for

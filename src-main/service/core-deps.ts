@@ -2,8 +2,8 @@ import type { Clock } from '../telemetry/clock';
 import type { TimelineWindow } from '../telemetry/report/window';
 import type { Runtime } from '../runtime/runtime';
 import type { RemoteEngine } from '../runtime/remote/remote-engine';
-import type { ChatQueries } from '../store/queries/chat-records';
-import type { Store } from '../store/store';
+import type { ChatQueries } from '../history/queries/chat-records';
+import type { History } from '../history/history';
 import type { FolderOpener, SavePathPicker } from './core-options';
 import type { EventHub } from './event-hub';
 import type { ModelOrigins } from './hub/model-origins';
@@ -15,7 +15,7 @@ export interface CoreDeps {
   runtime: Runtime;
   /** Requests to remote endpoints (`@endpoint/model`) and the endpoints themselves. */
   remote: RemoteEngine;
-  store: Store;
+  history: History;
   /** Chat history: the store's, or an in-memory one while persistence is off. */
   chats: ChatQueries;
   window: TimelineWindow;

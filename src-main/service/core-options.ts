@@ -1,5 +1,5 @@
 import type { DiscoveryEnvironment } from '../runtime/model/discovery/places';
-import type { SqliteStoreOptions } from '../store/store';
+import type { SqliteHistoryOptions } from '../history/history';
 import type { ExportFormat } from '../telemetry/trace/export-formats';
 import type { ApiStatus, TraceImportResult } from './contract/methods';
 import type { ServiceApi } from './contract/service-api';
@@ -38,7 +38,7 @@ export interface CoreOptions {
   /** A better-sqlite3 addon built for this process's ABI (Electron in development), if not the default. */
   sqliteNativeBinding?: string;
   /** Runs once on the history connection after it opens (tests cap its size to fill the "disk"). */
-  onHistoryOpen?: SqliteStoreOptions['onOpen'];
+  onHistoryOpen?: SqliteHistoryOptions['onOpen'];
   /** Builds the host's API switch once the OpenAI service exists; absent: the API is the host's own business. */
   apiServer?: (openai: OpenAiService) => ApiServerControl;
   /** The host's save dialog for `runs.saveExport`; absent: that method answers `unavailable`. */

@@ -11,8 +11,8 @@ import type { RuntimeOptions } from '../runtime/runtime-options';
 import { systemClock } from '../telemetry/clock';
 import { TimelineWindow } from '../telemetry/report/window';
 import type { Timeline } from '../telemetry/timeline/schema';
-import { createStore } from '../store/create-store';
-import type { Store } from '../store/store';
+import { createHistory } from '../history/create-history';
+import type { History } from '../history/history';
 import { startBench } from './bench-runner';
 import { memoryChats } from './chat-memory';
 import { ServiceFailure } from './contract/result';
@@ -48,7 +48,7 @@ const STATS_EVERY_MS = 250;
 
 /**
  * Builds the core every host runs: the runtime on the bundled and user model folders, the
- * SQLite store (or persistence off, with the reason), the live window and the service. The
+ * SQLite history (or persistence off, with the reason), the live window and the service. The
  * same factory serves Electron, the headless host and tests.
  */
 export async function createCore(options: CoreOptions): Promise<Core> {
@@ -57,14 +57,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   makePrivateFolder(options.dataDir);
   mkdirSync(path.join(options.dataDir, 'models'), { recursive: true });
   const log = openProblemLog(options.dataDir);
-  const store = createStore({
+  const history = createHistory({
     path: path.join(options.dataDir, 'history.sqlite'),
     nativeBinding: options.sqliteNativeBinding,
     onOpen: options.onHistoryOpen,
     log,
   });
-  const { runtime, notes } = await createRuntime(options, store, log).catch((error: unknown) => {
-    store.close();
+  const { runtime, notes } = await createRuntime(options, history, log).catch((error: unknown) => {
+    history.close();
     throw error;
   });
   const hub = new EventHub(log.file);
@@ -74,8 +74,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     remote: new RemoteEngine(new RemoteEndpoints(options.dataDir), systemClock, () => ({
       firstByteMs: runtime.settings.remoteFirstByteMs,
     })),
-    store,
-    chats: store.isPersistent ? store.chats : memoryChats(),
+    history,
+    chats: history.isPersistent ? history.chats : memoryChats(),
     window: new TimelineWindow(),
     hub,
     log,
@@ -89,7 +89,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     origins: new ModelOrigins(options.dataDir),
   };
   // After a restart the Dashboard shows the window it showed before, read back from the history.
-  reloadWindow(store, deps.window, log, listedIdsOf(runtime.models()));
+  reloadWindow(history, deps.window, log, listedIdsOf(runtime.models()));
   const unsubscribe = wire(deps);
   // Each endpoint's /v1/models at start and periodically; clients hear what each check found.
   const stopWatching = watchEndpoints(deps);
@@ -117,14 +117,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   return {
     service,
     openai,
-    describe: () => [...describeCore(runtime, store), ...notes],
+    describe: () => [...describeCore(runtime, history), ...notes],
     prefetchDefault: async () => {
       const modelId = runtime.defaultModelId();
       if (modelId) await runtime.prefetch(modelId);
       return modelId;
     },
     openExport: (request) => prepareExport(exportSources(deps), request),
-    importTrace: (upload) => importTrace(store, deps.imports, upload),
+    importTrace: (upload) => importTrace(history, deps.imports, upload),
     imports: deps.imports,
     log,
     close: async () => {
@@ -134,8 +134,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (!(downloads instanceof Error)) await downloads.close();
       await api.close();
       await runtime.close();
-      store.writer.flush();
-      store.close();
+      history.writer.flush();
+      history.close();
     },
   };
 }
@@ -147,7 +147,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
  */
 async function createRuntime(
   options: CoreOptions,
-  store: Store,
+  history: History,
   log: RuntimeOptions['log'],
 ): Promise<{ runtime: Runtime; notes: string[] }> {
   const base: Partial<RuntimeOptions> & Pick<RuntimeOptions, 'bundledModelsDir'> = {
@@ -155,18 +155,18 @@ async function createRuntime(
     bundledModelsDir: options.bundledModelsDir,
     ...(options.startChild ? { startChild: options.startChild } : {}),
     ...runtimeFoldersOf(options.dataDir),
-    diskPages: store.contextPages && {
+    diskPages: history.contextPages && {
       dir: path.join(options.dataDir, 'context-pages'),
-      rows: store.contextPages,
+      rows: history.contextPages,
     },
-    tokenIds: store.tokenPieces,
+    tokenIds: history.tokenPieces,
     discovery: {
-      isEnabled: options.discoverModels ?? keptDiscovery(store),
+      isEnabled: options.discoverModels ?? keptDiscovery(history),
       environment: options.discoveryEnvironment ?? defaultDiscoveryEnvironment(),
     },
   };
   const overrides = (options.runtime ?? {}) as Partial<RuntimeOptions>;
-  const kept = storedSettings(store);
+  const kept = storedSettings(history);
   const notes = kept.problem ? [kept.problem] : [];
   try {
     return { runtime: await Runtime.create({ ...base, ...kept.patch, ...overrides }), notes };
@@ -187,7 +187,7 @@ function wire(deps: CoreDeps): () => void {
   const onTimeline = (timeline: Timeline) => {
     flag(timeline);
     deps.window.push(timeline);
-    deps.store.writer.enqueue(timeline);
+    deps.history.writer.enqueue(timeline);
     deps.hub.emit('timeline.finished', { timeline });
   };
   const offTimeline = deps.runtime.onTimeline(onTimeline);
@@ -202,7 +202,7 @@ function wire(deps: CoreDeps): () => void {
   });
   const offSlot = deps.runtime.onSlotEvent((event) => {
     const payload = toSlotEventPayload(event);
-    deps.store.writer.enqueueSlotEvent(payload);
+    deps.history.writer.enqueueSlotEvent(payload);
     deps.hub.emit('slot.event', payload);
   });
   let lastStatus = '';
@@ -247,7 +247,7 @@ function fixedApiServer(host: CoreOptions['host']): ApiServerControl {
   };
 }
 
-function describeCore(runtime: Runtime, store: Store): string[] {
+function describeCore(runtime: Runtime, history: History): string[] {
   const models = runtime.models();
   const lines = models.map((m) =>
     m.status === 'ok'
@@ -256,9 +256,9 @@ function describeCore(runtime: Runtime, store: Store): string[] {
   );
   if (models.length === 0) lines.push('no model folders found');
   lines.push(
-    store.isPersistent
+    history.isPersistent
       ? 'history: on (SQLite)'
-      : `history: OFF — ${store.unavailable?.message ?? 'unavailable'}`,
+      : `history: OFF — ${history.unavailable?.message ?? 'unavailable'}`,
   );
   return lines;
 }

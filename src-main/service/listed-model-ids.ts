@@ -1,6 +1,6 @@
 import { fileRefOf } from '../runtime/model/variant-names';
 import type { RefTarget } from '../runtime/model/variant-names';
-import type { RunRecord } from '../store/queries/runs';
+import type { RunRecord } from '../history/queries/runs';
 
 /** Maps a recorded model id to the one the model list shows today (unknown ids unchanged). */
 export type ListedIdOf = (modelId: string) => string;

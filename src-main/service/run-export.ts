@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Store } from '../store/store';
+import type { History } from '../history/history';
 import type { Timeline } from '../telemetry/timeline/schema';
 import type { ExportFormat } from '../telemetry/trace/export-formats';
 import type { StreamOutOptions, TimelineSource } from '../telemetry/trace/stream-out';
@@ -10,7 +10,7 @@ import { ServiceFailure } from './contract/result';
 
 /** Where exported timelines come from: stored runs, and the live window of this process. */
 export interface ExportSources {
-  store: Store;
+  history: History;
   /** The live window's timelines, oldest first (a snapshot is taken when an export is prepared). */
   liveTimelines(): readonly Timeline[];
   /** Wall-clock now, epoch ms (for the file name's stamp). */
@@ -56,17 +56,19 @@ export function prepareExport(sources: ExportSources, request: ExportRequest): P
       timelines: () => snapshot,
     });
   }
-  const { store } = sources;
-  const run = store.isPersistent ? store.runs.get(runId) : null;
+  const { history } = sources;
+  const run = history.isPersistent ? history.runs.get(runId) : null;
   if (!run) {
-    const why = store.isPersistent ? '' : ` (history is off: ${store.unavailable?.message ?? 'unavailable'})`;
+    const why = history.isPersistent
+      ? ''
+      : ` (history is off: ${history.unavailable?.message ?? 'unavailable'})`;
     throw new ServiceFailure('not_found', `no stored run "${runId}"${why}`);
   }
   return withWriter({
     ...base,
     fileName: fileName(runId),
     numRows: run.numRequests,
-    timelines: () => flattenBatches(store.timelines.batches({ runId })),
+    timelines: () => flattenBatches(history.timelines.batches({ runId })),
   });
 }
 

@@ -1,4 +1,4 @@
-import { isRetryableWriteError } from '../store/errors';
+import { isRetryableWriteError } from '../history/errors';
 import { METHODS } from './contract/methods';
 import { describeIssues, failure, ServiceFailure } from './contract/result';
 import type { PushedEvent } from './contract/events';

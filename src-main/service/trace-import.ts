@@ -1,5 +1,5 @@
-import { STORE_LIMITS } from '../limits';
-import type { HistoryWriter, Store } from '../store/store';
+import { HISTORY_LIMITS } from '../limits';
+import type { HistoryWriter, History } from '../history/history';
 import type { Timeline } from '../telemetry/timeline/schema';
 import { TraceImportJob } from '../telemetry/trace/import-job';
 import type { TraceImportResult } from './contract/methods';
@@ -26,14 +26,14 @@ export interface TraceUpload {
  * writer retries while the database is busy and never drops an acknowledged timeline.
  */
 export function importTrace(
-  store: Store,
+  history: History,
   budget: ImportBudget,
   upload: TraceUpload,
 ): Promise<TraceImportResult> {
-  return budget.run(upload.numBytes ?? null, () => importNow(store, upload));
+  return budget.run(upload.numBytes ?? null, () => importNow(history, upload));
 }
 
-async function importNow(store: Store, upload: TraceUpload): Promise<TraceImportResult> {
+async function importNow(history: History, upload: TraceUpload): Promise<TraceImportResult> {
   const job = new TraceImportJob();
   try {
     for await (const chunk of upload.chunks) job.write(chunk);
@@ -42,21 +42,23 @@ async function importNow(store: Store, upload: TraceUpload): Promise<TraceImport
     const isRefused = summary.numRejected > 0 && !upload.skipBadLines;
     if (isRefused || summary.numImported === 0)
       return { ...counts, numImported: 0, report: null, runId: null };
-    const run = store.runs.create({
+    const run = history.runs.create({
       name: runName(`Imported ${upload.fileName}`, null, Date.now()),
       config: { workload: `${IMPORT_WORKLOAD_PREFIX}${upload.fileName}` },
     });
-    const numImported = await job.commit(run.runId, (timelines) => enqueueWithRoom(store.writer, timelines));
-    return { ...summary, numImported, runId: store.isPersistent ? run.runId : null };
+    const numImported = await job.commit(run.runId, (timelines) =>
+      enqueueBelowPendingLimit(history.writer, timelines),
+    );
+    return { ...summary, numImported, runId: history.isPersistent ? run.runId : null };
   } finally {
     job.discard();
   }
 }
 
 /** Queues a batch once the writer has room for it, so an import never pushes others' timelines out. */
-async function enqueueWithRoom(writer: HistoryWriter, timelines: Timeline[]): Promise<void> {
-  const roomBelow = STORE_LIMITS.maxPending - STORE_LIMITS.maxBatch;
-  while (writer.stats.numPending + timelines.length > roomBelow && !writer.stats.isStopped)
+async function enqueueBelowPendingLimit(writer: HistoryWriter, timelines: Timeline[]): Promise<void> {
+  const pendingLimit = HISTORY_LIMITS.maxPending - HISTORY_LIMITS.maxBatch;
+  while (writer.stats.numPending + timelines.length > pendingLimit && !writer.stats.isStopped)
     await new Promise((resolve) => setTimeout(resolve, 50));
   for (const timeline of timelines) writer.enqueue(timeline);
 }

@@ -1,5 +1,5 @@
 import type { Log } from '../telemetry/log/log';
-import type { Store } from '../store/store';
+import type { History } from '../history/history';
 import type { TimelineWindow } from '../telemetry/report/window';
 import type { ListedIdOf } from './listed-model-ids';
 
@@ -13,14 +13,14 @@ export const IMPORT_WORKLOAD_PREFIX = 'trace import: ';
  * rows lie reloads nothing (said in the log): the app still starts, and history says "damaged".
  */
 export function reloadWindow(
-  store: Store,
+  history: History,
   window: TimelineWindow,
   log: Log,
   listedIdOf: ListedIdOf = (modelId) => modelId,
 ): number {
-  if (!store.isPersistent || window.size > 0) return 0;
+  if (!history.isPersistent || window.size > 0) return 0;
   try {
-    return pushServed(store, window, listedIdOf);
+    return pushServed(history, window, listedIdOf);
   } catch (error) {
     log.warn('store', `the Dashboard's recent window was not reloaded: ${(error as Error).message}`);
     return 0;
@@ -31,14 +31,14 @@ export function reloadWindow(
  * Pushes the newest stored runtime timelines that no trace import filed, each model named by
  * today's id (an old `:fp32` run reads as its weights); throws on unreadable rows.
  */
-function pushServed(store: Store, window: TimelineWindow, listedIdOf: ListedIdOf): number {
+function pushServed(history: History, window: TimelineWindow, listedIdOf: ListedIdOf): number {
   const imported = new Set(
-    store.runs
+    history.runs
       .list()
       .filter((run) => String(run.config.workload ?? '').startsWith(IMPORT_WORKLOAD_PREFIX))
       .map((run) => run.runId),
   );
-  const served = store.timelines
+  const served = history.timelines
     .recent(window.capacity)
     .filter((t) => t.source === 'runtime' && !(t.runId && imported.has(t.runId)));
   for (const timeline of served) window.push({ ...timeline, modelId: listedIdOf(timeline.modelId) });

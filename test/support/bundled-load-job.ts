@@ -1,4 +1,4 @@
-import type { LoadJob } from '../../src-main/runtime/engine/protocol';
+import type { LoadJob } from '../../src-main/runtime/slot-worker/protocol';
 import { ModelCatalogue } from '../../src-main/runtime/model/catalogue';
 import { kvGeometryOf } from '../../src-main/runtime/model/kv-geometry';
 import { RevisionCache } from '../../src-main/runtime/model/revisions';

@@ -1,6 +1,6 @@
 import { CHAIN_ROOT } from '../../src-main/runtime/pages/page-key';
 import type { PageIdentity } from '../../src-main/runtime/pages/page-key';
-import type { PageStore } from '../../src-main/runtime/pages/page-store';
+import type { RamPages } from '../../src-main/runtime/pages/ram-pages';
 
 /** One model/tokenizer/layout/slot identity for page-store tests. */
 export const IDENTITY: PageIdentity = {
@@ -21,12 +21,12 @@ export const dataOf = (byteLength: number) => ({
 });
 
 /** Inserts the full pages of `tokens` (the store's page size) and releases them, as a finished request would. */
-export function fill(store: PageStore, identity: PageIdentity, tokens: number[]): void {
-  const size = store.pageSize;
+export function fill(ramPages: RamPages, identity: PageIdentity, tokens: number[]): void {
+  const size = ramPages.pageSize;
   let parent = CHAIN_ROOT;
   for (let p = 0; (p + 1) * size <= tokens.length; p++) {
-    const page = store.insertHeld(identity, p, parent, tokens.slice(p * size, (p + 1) * size), dataOf(64));
-    store.release(page);
+    const page = ramPages.insertHeld(identity, p, parent, tokens.slice(p * size, (p + 1) * size), dataOf(64));
+    ramPages.release(page);
     parent = page.hash;
   }
 }

@@ -8,7 +8,7 @@ import type {
   SampledToken,
   StepJob,
   SteppedReply,
-} from '../../src-main/runtime/engine/protocol';
+} from '../../src-main/runtime/slot-worker/protocol';
 import type { SlotRunner } from '../../src-main/runtime/slots/slot';
 
 /** How long each piece of a scripted worker's work takes on the test's clock (ms). */

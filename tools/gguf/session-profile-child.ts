@@ -5,8 +5,8 @@
 
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
-import { sessionOptionsOf } from '../../src-main/runtime/engine/session-options';
-import type { RunnerOptions } from '../../src-main/runtime/engine/session-options';
+import { sessionOptionsOf } from '../../src-main/runtime/slot-worker/session-options';
+import type { RunnerOptions } from '../../src-main/runtime/slot-worker/session-options';
 import { print } from '../../src-main/printable';
 import { greedyDecode } from '../onnx-llama/ort-runner';
 import type { ProfileFigures, ProfileJob } from './session-alternatives';

@@ -1,5 +1,5 @@
 import { printable } from '../../printable';
-import type { Store } from '../../store/store';
+import type { History } from '../../history/history';
 
 /** Where a run's requests came from: served here, imported from a trace, both, or none yet. */
 export type RunSource = 'runtime' | 'import' | 'mixed' | 'empty';
@@ -14,10 +14,10 @@ export interface RunListing {
 }
 
 /** Every stored run, newest first, with where its requests came from. */
-export function listRuns(store: Store): RunListing[] {
-  return store.runs.list().map((run) => {
+export function listRuns(history: History): RunListing[] {
+  return history.runs.list().map((run) => {
     const numImported =
-      run.numRequests === 0 ? 0 : store.timelines.count({ runId: run.runId, source: 'import' });
+      run.numRequests === 0 ? 0 : history.timelines.count({ runId: run.runId, source: 'import' });
     return {
       runId: run.runId,
       name: run.name,
@@ -66,9 +66,9 @@ function localTime(wallMs: number): string {
  * The run a `--run` value names: the run with that exact id, else the one run whose id starts
  * with it (like a short git hash). Throws with the reason when none or several match.
  */
-export function resolveRunId(store: Store, given: string): string {
-  if (store.runs.get(given)) return given;
-  const matches = store.runs.list().filter((run) => run.runId.startsWith(given));
+export function resolveRunId(history: History, given: string): string {
+  if (history.runs.get(given)) return given;
+  const matches = history.runs.list().filter((run) => run.runId.startsWith(given));
   if (matches.length === 1) return matches[0]!.runId;
   if (matches.length === 0)
     throw new Error(`no stored run "${given}": npm run export -- --list shows the stored runs`);

@@ -1,7 +1,7 @@
 import type { Clock } from '../../telemetry/clock';
 import type { Log } from '../../telemetry/log/log';
 import type { ModelCatalogue } from '../model/catalogue';
-import type { PageStore } from '../pages/page-store';
+import type { RamPages } from '../pages/ram-pages';
 import type { SlotRegistry } from '../slots/slot-registry';
 import type { RequestLimits } from '../scheduler/route';
 import type { Scheduler } from '../scheduler/scheduler';
@@ -13,7 +13,7 @@ export interface EngineDeps {
   catalogue: ModelCatalogue;
   registry: SlotRegistry;
   scheduler: Scheduler;
-  store: PageStore | null;
+  ramPages: RamPages | null;
   pageSize: number;
   limits: RequestLimits;
   /** Renders slow chat templates and tokenizes long prompts off the serving thread; null: all inline. */

@@ -5,7 +5,7 @@ import type { GenerationOutcome, GenerationRequest, GenerationSink } from '../sc
 import type { LeftSeat } from '../scheduler/step-plan';
 import type { SlotEvent } from '../slots/slot-types';
 import type { Slot } from '../slots/slot';
-import type { CachedPage } from '../pages/page-store';
+import type { CachedPage } from '../pages/ram-pages';
 import { Deadlines } from './deadlines';
 import { DropQueue } from './drop-queue';
 import type { EngineDeps } from './engine-deps';

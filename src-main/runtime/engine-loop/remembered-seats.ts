@@ -1,5 +1,5 @@
-import type { RememberedSeat } from '../engine/protocol';
-import type { CachedPage } from '../pages/page-store';
+import type { RememberedSeat } from '../slot-worker/protocol';
+import type { CachedPage } from '../pages/ram-pages';
 
 /** A seat waiting for its slot's next idle job, and who waits for it to be done. */
 export interface PendingSeat {

@@ -161,8 +161,8 @@ export class RequestIntake {
       { ...routed.sampling, vocabLimit: routed.model.folder.tokenizer.vocabSize, rngState: routed.seed },
       routed.maxTokens,
     );
-    const { store, pageSize } = this.deps;
-    const reading = restoreFromDisk(seq, store, store !== null, pageSize);
+    const { ramPages, pageSize } = this.deps;
+    const reading = restoreFromDisk(seq, ramPages, ramPages !== null, pageSize);
     if (!reading) return this.admit(entry, seq, slot);
     // Its remembered context is read back from disk while it is queued: a share of `queue`.
     const { requestId } = entry.request;

@@ -1,5 +1,5 @@
-import { MAX_RETAINED_PASTS } from '../engine/protocol';
-import type { CachedPage } from '../pages/page-store';
+import { MAX_RETAINED_PASTS } from '../slot-worker/protocol';
+import type { CachedPage } from '../pages/ram-pages';
 import type { Slot } from '../slots/slot';
 
 /**

@@ -1,7 +1,7 @@
 import type { FinishReason } from '../../telemetry/timeline/schema';
-import type { StepJob } from '../engine/protocol';
-import { plainOrtError } from '../engine/ort-error';
-import { markStep } from '../engine/step-trace';
+import type { StepJob } from '../slot-worker/protocol';
+import { plainOrtError } from '../slot-worker/ort-error';
+import { markStep } from '../slot-worker/step-trace';
 import type { Log } from '../../telemetry/log/log';
 import type { SlotRegistry } from '../slots/slot-registry';
 import type { Slot } from '../slots/slot';

@@ -1,7 +1,13 @@
 import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline/schema';
-import type { CapturedPage, PrefillOutcome, SampledToken, StepJob, SteppedReply } from '../engine/protocol';
-import type { PageStore } from '../pages/page-store';
+import type {
+  CapturedPage,
+  PrefillOutcome,
+  SampledToken,
+  StepJob,
+  SteppedReply,
+} from '../slot-worker/protocol';
+import type { RamPages } from '../pages/ram-pages';
 import { SAMPLING_LIMITS } from '../sampling/limits';
 import { arePenaltiesNeutral } from '../sampling/penalties';
 import type { SamplerStart } from '../sampling/sampler';
@@ -18,7 +24,7 @@ import { describeBrokenScores } from '../sampling/broken-scores';
 export interface DispatchHost {
   clock: Clock;
   scheduler: Scheduler;
-  store: PageStore | null;
+  ramPages: RamPages | null;
   pageSize: number;
   finish(seq: Sequence, reason: FinishReason, errorMessage?: string | null): void;
   /** Tells the sink of a sequence the scheduler ended while planning. */
@@ -82,7 +88,7 @@ export class StepDispatcher {
    * (it copies them before each job), so those may now be written to disk.
    */
   workerReplied(slot: Slot): void {
-    if (slot.pageIdentity) this.host.store?.markFilled(slot.pageIdentity);
+    if (slot.pageIdentity) this.host.ramPages?.markFilled(slot.pageIdentity);
   }
 
   /** Applies a worker's reply to the sequences that are still alive. */
@@ -126,7 +132,7 @@ export class StepDispatcher {
   private prefillWork(plan: NonNullable<StepPlan['prefill']>): StepJob['prefill'] {
     const { seq } = plan;
     const held = this.host.scheduler.heldPagesOf(seq);
-    const isCapturing = this.host.store !== null && seq.slot.pageIdentity !== null;
+    const isCapturing = this.host.ramPages !== null && seq.slot.pageIdentity !== null;
     return {
       seqId: seq.seqId,
       tokenIds: plan.tokenIds,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline/schema';
-import type { SampledToken } from '../engine/protocol';
+import type { SampledToken } from '../slot-worker/protocol';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Sequence } from '../scheduler/sequence';
 

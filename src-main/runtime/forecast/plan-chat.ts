@@ -1,6 +1,6 @@
 import type { ModelCatalogue } from '../model/catalogue';
 import type { ChatTurn } from '../tokenize/tokenizer';
-import type { PageStore } from '../pages/page-store';
+import type { RamPages } from '../pages/ram-pages';
 import type { RequestLimits } from '../scheduler/route';
 import { encodePromptIds, renderChatPrompt } from '../tokenize/prompt-threads';
 import type { OffThreadPrompts } from '../tokenize/prompt-threads';
@@ -27,7 +27,7 @@ export interface QueueNow {
 
 /**
  * What sending would do: the turns that fit, the context they fill, how much of the prompt the
- * page store already holds, and the TTFT that the measured prefill rate predicts.
+ * RAM tier already holds, and the TTFT that the measured prefill rate predicts.
  */
 export interface ChatPlan extends Omit<ChatFit, 'promptIds'> {
   modelId: string;
@@ -63,7 +63,7 @@ export interface ChatPlan extends Omit<ChatFit, 'promptIds'> {
 export interface PlanDeps {
   catalogue: ModelCatalogue;
   registry: SlotRegistry;
-  pages: PageStore | null;
+  pages: RamPages | null;
   pageSize: number;
   limits: RequestLimits;
   rate: PrefillRate;

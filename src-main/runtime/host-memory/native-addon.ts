@@ -21,7 +21,7 @@ export interface NativeAddon {
   capabilities(): NativeCapabilities;
   /** Returns '' on success, else why not. */
   setMemlockLimit(numBytes: number): string;
-  /** ONNX Runtime's C API with an I/O binding (engine/ort-binding/); absent from builds before it. */
+  /** ONNX Runtime's C API with an I/O binding (slot-worker/ort-binding/); absent from builds before it. */
   /** glibc's malloc_trim(0) (the C heap's free pages back to the system); absent from builds before it. */
   trimHeap?(): { isApplied: boolean; reason: string };
   ortLoad?(libraryPath: string): { isLoaded: boolean; reason: string; version: string };

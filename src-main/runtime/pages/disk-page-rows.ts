@@ -34,7 +34,7 @@ export interface ConversationLeaf {
 
 /**
  * Where the disk tier keeps its index (the history's `context_pages` table; see
- * store/queries/context-pages.ts). Every call is synchronous and small: a batch of rows per
+ * history/queries/context-pages.ts). Every call is synchronous and small: a batch of rows per
  * call, in one transaction.
  */
 export interface DiskPageRows {

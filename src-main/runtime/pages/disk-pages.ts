@@ -10,7 +10,7 @@ import type { PageData } from './page-data';
 import { sameTokens } from './page-index';
 import { chainHash } from './page-key';
 import type { PageIdentity } from './page-key';
-import type { CachedPage } from './page-store';
+import type { CachedPage } from './ram-pages';
 
 /** A page file's name ends so; a file still being written ends in TEMP_SUFFIX and is never read. */
 const PAGE_SUFFIX = '.kv';

@@ -29,7 +29,7 @@ const REVISION_FIELDS = [
 ] as const;
 
 /**
- * Explains page misses at the lookup: keeps, beside the page store, which pages share a parent
+ * Explains page misses at the lookup: keeps, beside the RAM tier, which pages share a parent
  * (to find the first divergent token), which token chains are cached under other revisions,
  * and which were evicted. Identity-free lookups here never make a hit: they only explain. Chains
  * are keyed by link key (LinkKeys), so explaining a miss hashes nothing: it runs on the request's

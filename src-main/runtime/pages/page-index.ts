@@ -1,7 +1,7 @@
 import { CHAIN_ROOT, identityKey } from './page-key';
 import type { LinkKeys } from './page-key';
 import type { PageIdentity } from './page-key';
-import type { CachedPage } from './page-store';
+import type { CachedPage } from './ram-pages';
 
 /**
  * The lookup's index of stored pages: per identity, each page under its position, its parent's

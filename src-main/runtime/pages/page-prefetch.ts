@@ -1,5 +1,5 @@
 import type { PageIdentity } from './page-key';
-import type { PageStore } from './page-store';
+import type { RamPages } from './ram-pages';
 
 /** Pages read from disk per batch of a prefetch; the serving path gets a turn between batches. */
 const PREFETCH_BATCH_PAGES = 8;
@@ -15,10 +15,10 @@ export interface PrefetchOutcome {
 }
 
 /** What a prefetch asks of the runtime before each batch. */
-export interface PrefetchRoom {
+export interface PrefetchBudget {
   /** Bytes the K/V budget has free without evicting any cached page (running sequences' growth counted). */
   freeBytes(): number;
-  /** False once the slot session or the page store it reads for is gone. */
+  /** False once the slot session or the RAM tier it reads for is gone. */
   isCurrent(): boolean;
 }
 
@@ -29,30 +29,30 @@ export interface PrefetchRoom {
  * and stops before a batch the budget could only hold by evicting a cached page.
  */
 export async function prefetchPages(
-  store: PageStore,
+  ramPages: RamPages,
   identity: PageIdentity,
-  room: PrefetchRoom,
+  budget: PrefetchBudget,
 ): Promise<PrefetchOutcome> {
   const outcome: PrefetchOutcome = { numPages: 0, numBytes: 0, end: 'done' };
-  const disk = store.disk;
+  const disk = ramPages.disk;
   if (!disk || disk.state === 'off') return outcome; // budget 0: what is on disk is not to be used
   for (const chain of disk.recentChains(identity)) {
     for (let from = 0; from < chain.length; from += PREFETCH_BATCH_PAGES) {
       await yieldTurn();
       await disk.whenNoServingRead();
-      if (!room.isCurrent()) return { ...outcome, end: 'gone' };
+      if (!budget.isCurrent()) return { ...outcome, end: 'gone' };
       // Asked now, not at the start: a request's own read may have brought some back meanwhile.
       const batch = chain
         .slice(from, from + PREFETCH_BATCH_PAGES)
-        .filter((row) => !store.has(identity, row.pageIndex, row.chainHash));
+        .filter((row) => !ramPages.has(identity, row.pageIndex, row.chainHash));
       if (batch.length === 0) continue;
       const numBytes = batch.reduce((sum, row) => sum + row.numBytes, 0);
-      if (numBytes > room.freeBytes()) return { ...outcome, end: 'budget' };
+      if (numBytes > budget.freeBytes()) return { ...outcome, end: 'budget' };
       const read = await disk.read(batch, false);
-      if (!room.isCurrent()) return { ...outcome, end: 'gone' };
+      if (!budget.isCurrent()) return { ...outcome, end: 'gone' };
       // Checked again: a request may have taken room while the files were read.
-      if (read.numBytes > room.freeBytes()) return { ...outcome, end: 'budget' };
-      store.insertPrefetched(identity, read);
+      if (read.numBytes > budget.freeBytes()) return { ...outcome, end: 'budget' };
+      ramPages.insertPrefetched(identity, read);
       outcome.numPages += read.pages.length;
       outcome.numBytes += read.numBytes;
       if (read.refused !== null) return { ...outcome, end: 'refused' };

@@ -19,10 +19,10 @@ export async function readBounded(response: Response, maxBytes: number): Promise
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return { text: text + decoder.decode(), isTruncated: false };
-      const room = maxBytes - numBytes;
-      text += decoder.decode(value.subarray(0, room), { stream: true });
-      numBytes += Math.min(value.byteLength, room);
-      if (value.byteLength > room) {
+      const numBytesLeft = maxBytes - numBytes;
+      text += decoder.decode(value.subarray(0, numBytesLeft), { stream: true });
+      numBytes += Math.min(value.byteLength, numBytesLeft);
+      if (value.byteLength > numBytesLeft) {
         await reader.cancel().catch(() => undefined); // the part read is what we wanted
         return { text: text + decoder.decode(), isTruncated: true };
       }

@@ -1,6 +1,6 @@
 import { pageBytes } from '../model/kv-geometry';
 import type { KvGeometry } from '../model/kv-geometry';
-import type { PageStore } from '../pages/page-store';
+import type { RamPages } from '../pages/ram-pages';
 import { slotGeometryOf } from '../slots/slot-geometry';
 import { mb } from '../slots/slot';
 import type { PageLedger } from './page-ledger';
@@ -15,7 +15,7 @@ import type { Sequence } from './sequence';
 export class KvBudget {
   constructor(
     private readonly settings: { readonly kvBudgetBytes: number },
-    private readonly store: PageStore | null,
+    private readonly ramPages: RamPages | null,
     private readonly ledger: PageLedger,
     readonly pageSize: number,
   ) {}
@@ -53,17 +53,17 @@ export class KvBudget {
 
   /** Bytes in use if every running sequence grows to its size after the next step. */
   usedBytes(running: readonly Sequence[]): number {
-    let bytes = this.store?.bytes ?? 0;
+    let bytes = this.ramPages?.bytes ?? 0;
     for (const seq of running)
       bytes += this.privatePagesOf(seq, seq.numTokensAfterStep) * this.pageBytesOf(slotGeometryOf(seq.slot));
     return bytes;
   }
 
   /** True when `extraBytes` more fit, evicting unheld cached pages if that makes them fit. */
-  makeRoom(running: readonly Sequence[], extraBytes: number): boolean {
+  fitsAfterEvicting(running: readonly Sequence[], extraBytes: number): boolean {
     const overBytes = this.usedBytes(running) + extraBytes - this.capacityBytes;
     if (overBytes <= 0) return true;
-    this.store?.evict(overBytes);
+    this.ramPages?.evict(overBytes);
     return this.usedBytes(running) + extraBytes <= this.capacityBytes;
   }
 }

@@ -1,6 +1,6 @@
 import { CHAIN_ROOT } from '../pages/page-key';
 import type { PageData } from '../pages/page-data';
-import type { CachedPage, PageStore } from '../pages/page-store';
+import type { CachedPage, RamPages } from '../pages/ram-pages';
 import type { Sequence } from './sequence';
 
 /** A page a step completed, as the worker names it: its index in the sequence and its bytes. */
@@ -14,14 +14,14 @@ const NONE: readonly CachedPage[] = [];
 /**
  * The pages each sequence holds, page i at index i, with one writer (like nano-vllm's block
  * manager): the cached prefix held at admission, each page its steps complete, all released
- * when it leaves its seat. The page store keeps the pages and counts their holders; only this
+ * when it leaves its seat. The RAM tier keeps the pages and counts their holders; only this
  * ledger holds and releases them.
  */
 export class PageLedger {
   private readonly held = new Map<Sequence, CachedPage[]>();
 
   constructor(
-    private readonly store: PageStore | null,
+    private readonly ramPages: RamPages | null,
     private readonly pageSize: number,
   ) {}
 
@@ -33,7 +33,7 @@ export class PageLedger {
   /** Holds a seated sequence's cached prefix (its lookup's pages, in order). */
   holdPrefix(seq: Sequence, pages: readonly CachedPage[]): void {
     if (this.held.has(seq)) throw new Error(`${seq.seqId} already holds pages`);
-    for (const page of pages) this.store!.hold(page);
+    for (const page of pages) this.ramPages!.hold(page);
     this.held.set(seq, [...pages]);
   }
 
@@ -44,7 +44,7 @@ export class PageLedger {
   addCompleted(seq: Sequence, pages: readonly CompletedPage[]): void {
     const identity = seq.slot.pageIdentity;
     const list = this.held.get(seq);
-    if (!this.store || !identity || !list || pages.length === 0) return;
+    if (!this.ramPages || !identity || !list || pages.length === 0) return;
     const allIds = seq.allIds;
     for (const captured of [...pages].sort((a, b) => a.pageIndex - b.pageIndex)) {
       if (captured.pageIndex !== list.length) continue;
@@ -52,7 +52,7 @@ export class PageLedger {
       const tokenIds = allIds.slice(from, from + this.pageSize);
       if (tokenIds.length !== this.pageSize) continue;
       const parent = list[captured.pageIndex - 1]?.hash ?? CHAIN_ROOT;
-      list.push(this.store.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.data));
+      list.push(this.ramPages.insertHeld(identity, captured.pageIndex, parent, tokenIds, captured.data));
     }
   }
 
@@ -60,8 +60,8 @@ export class PageLedger {
   releaseAll(seq: Sequence): void {
     const last = this.held.get(seq)?.at(-1);
     const { conversationId } = seq.request;
-    if (last && conversationId) this.store?.noteConversation(conversationId, last);
-    for (const page of this.held.get(seq) ?? NONE) this.store?.release(page);
+    if (last && conversationId) this.ramPages?.noteConversation(conversationId, last);
+    for (const page of this.held.get(seq) ?? NONE) this.ramPages?.release(page);
     this.held.delete(seq);
   }
 }

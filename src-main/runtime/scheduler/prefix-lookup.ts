@@ -1,6 +1,6 @@
 import type { PageMiss } from '../../telemetry/timeline/diagnosis';
 import type { DiskRead } from '../pages/disk-pages';
-import type { CachedPage, PageStore } from '../pages/page-store';
+import type { CachedPage, RamPages } from '../pages/ram-pages';
 import type { Sequence } from './sequence';
 
 /**
@@ -8,9 +8,9 @@ import type { Sequence } from './sequence';
  * (it makes the logits); none with paging off (no store: the runtime makes one only with paging
  * on) or before the slot has a page identity.
  */
-export function lookupPrefix(seq: Sequence, store: PageStore | null, pageSize: number): CachedPage[] {
-  if (!store || !seq.slot.pageIdentity) return [];
-  return store.lookup(seq.slot.pageIdentity, seq.prefillIds, maxPagesOf(seq, pageSize));
+export function lookupPrefix(seq: Sequence, ramPages: RamPages | null, pageSize: number): CachedPage[] {
+  if (!ramPages || !seq.slot.pageIdentity) return [];
+  return ramPages.lookup(seq.slot.pageIdentity, seq.prefillIds, maxPagesOf(seq, pageSize));
 }
 
 /**
@@ -19,23 +19,23 @@ export function lookupPrefix(seq: Sequence, store: PageStore | null, pageSize: n
  */
 export function restoreFromDisk(
   seq: Sequence,
-  store: PageStore | null,
+  ramPages: RamPages | null,
   isPaging: boolean,
   pageSize: number,
 ): Promise<DiskRead> | null {
-  if (!isPaging || !store || !seq.slot.pageIdentity) return null;
-  return store.restoreFromDisk(seq.slot.pageIdentity, seq.prefillIds, maxPagesOf(seq, pageSize));
+  if (!isPaging || !ramPages || !seq.slot.pageIdentity) return null;
+  return ramPages.restoreFromDisk(seq.slot.pageIdentity, seq.prefillIds, maxPagesOf(seq, pageSize));
 }
 
 /** Why the lookup found no more pages than `found` (recorded with the timeline). */
 export function explainMiss(
   seq: Sequence,
   found: readonly CachedPage[],
-  store: PageStore | null,
+  ramPages: RamPages | null,
   pageSize: number,
 ): PageMiss {
   const identity = seq.slot.pageIdentity;
-  if (!store || !identity)
+  if (!ramPages || !identity)
     return {
       kind: 'paging-off',
       numCachedTokens: 0,
@@ -44,7 +44,7 @@ export function explainMiss(
       divergedAtToken: null,
       changedRevisions: [],
     };
-  return store.explainMiss(identity, seq.prefillIds, found, maxPagesOf(seq, pageSize));
+  return ramPages.explainMiss(identity, seq.prefillIds, found, maxPagesOf(seq, pageSize));
 }
 
 /** Pages a lookup may return: every full page but the one holding the prompt's last token. */

@@ -94,8 +94,8 @@ function withPrompt(
       'invalid_input',
       `prompt is ${promptIds.length} tokens; the limit is ${limits.maxPromptTokens}`,
     );
-  const room = model.folder.shape.maxPositions - promptIds.length;
-  if (room < 1)
+  const numPositionsLeft = model.folder.shape.maxPositions - promptIds.length;
+  if (numPositionsLeft < 1)
     throw new RequestRejected(
       'invalid_input',
       `prompt is ${promptIds.length} tokens; the model holds ${model.folder.shape.maxPositions}`,
@@ -106,7 +106,7 @@ function withPrompt(
       'invalid_input',
       `maxTokens must be an integer from 1 to ${limits.maxOutputTokens}, got ${String(maxTokens)}`,
     );
-  return { model, promptIds, ...settings, maxTokens: Math.min(maxTokens, room) };
+  return { model, promptIds, ...settings, maxTokens: Math.min(maxTokens, numPositionsLeft) };
 }
 
 /**

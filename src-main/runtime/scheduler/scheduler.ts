@@ -14,7 +14,7 @@
  * a sequence's fields).
  */
 import type { KvGeometry } from '../model/kv-geometry';
-import type { CachedPage, PageStore } from '../pages/page-store';
+import type { CachedPage, RamPages } from '../pages/ram-pages';
 import { slotGeometryOf } from '../slots/slot-geometry';
 import type { Slot } from '../slots/slot';
 import { KvBudget } from './kv-budget';
@@ -53,13 +53,13 @@ export class Scheduler {
 
   constructor(
     private readonly options: SchedulerOptions,
-    private readonly store: PageStore | null,
+    private readonly ramPages: RamPages | null,
     readonly pageSize: number,
     holder: SeatHolder,
   ) {
     this.seats = new SeatLedger(options, holder);
-    this.pages = new PageLedger(store, pageSize);
-    this.budget = new KvBudget(options, store, this.pages, pageSize);
+    this.pages = new PageLedger(ramPages, pageSize);
+    this.budget = new KvBudget(options, ramPages, this.pages, pageSize);
   }
 
   /** Why a prompt this long can never run in this K/V geometry under the budget, or null when it can. */
@@ -261,19 +261,22 @@ export class Scheduler {
    * evicts the pages it is about to read), and given back when the rest does not fit.
    */
   private seat(seq: Sequence): boolean {
-    const cached = lookupPrefix(seq, this.store, this.pageSize);
+    const cached = lookupPrefix(seq, this.ramPages, this.pageSize);
     this.pages.holdPrefix(seq, cached);
     const numPages = this.budget.pagesToAdmit(seq.prefillIds.length) - cached.length;
     if (
-      !this.budget.makeRoom(this.allRunning(), numPages * this.budget.pageBytesOf(slotGeometryOf(seq.slot)))
+      !this.budget.fitsAfterEvicting(
+        this.allRunning(),
+        numPages * this.budget.pageBytesOf(slotGeometryOf(seq.slot)),
+      )
     ) {
       this.pages.releaseAll(seq);
       return false;
     }
     this.seats.grant(seq);
-    this.store?.countLookup(seq.prefillIds.length, cached.length * this.pageSize);
+    this.ramPages?.countLookup(seq.prefillIds.length, cached.length * this.pageSize);
     seq.numCachedTokens = cached.length * this.pageSize;
-    seq.recorder.diagnose({ pageMiss: explainMiss(seq, cached, this.store, this.pageSize) });
+    seq.recorder.diagnose({ pageMiss: explainMiss(seq, cached, this.ramPages, this.pageSize) });
     seq.numComputed = 0;
     seq.hasStartedPrefill = false;
     moveSequence(seq, 'prefilling');
@@ -289,7 +292,7 @@ export class Scheduler {
    * (`length`).
    */
   private fitDecodeGrowth(slot: Slot, plan: StepPlan, isIdle: (other: Slot) => boolean): boolean {
-    while (!this.budget.makeRoom(this.allRunning(), 0)) {
+    while (!this.budget.fitsAfterEvicting(this.allRunning(), 0)) {
       const holders = this.allRunning().filter((seq) => !this.wantedVictims.has(seq));
       const victim = holders.sort((a, b) => b.admittedOrder - a.admittedOrder)[0];
       if (!victim) return false;

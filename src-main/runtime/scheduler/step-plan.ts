@@ -3,7 +3,7 @@ import type { Sequence } from './sequence';
 
 /**
  * Scheduler settings, read live: seats per slot, the prefill chunk (null = whole prompt), the K/V
- * budget. Paging is not among them: its page store is null when paging is off.
+ * budget. Paging is not among them: its RAM tier is null when paging is off.
  */
 export interface SchedulerOptions {
   readonly maxSeats: number;

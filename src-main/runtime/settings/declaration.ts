@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EXECUTION_PROVIDERS } from '../engine/providers';
-import type { ExecutionProvider } from '../engine/providers';
+import { EXECUTION_PROVIDERS } from '../slot-worker/providers';
+import type { ExecutionProvider } from '../slot-worker/providers';
 
 /**
  * How far a change reaches. `request`: the next request sees it. `engine`: the scheduler

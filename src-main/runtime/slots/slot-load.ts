@@ -1,8 +1,8 @@
 import { layoutRevisionOf } from '../model/revisions';
 import { GGUF_VARIANT } from '../model/variants';
 import type { PageIdentity } from '../pages/page-key';
-import type { LoadJob, LoadedReply } from '../engine/protocol';
-import type { ProviderChoice } from '../engine/providers';
+import type { LoadJob, LoadedReply } from '../slot-worker/protocol';
+import type { ProviderChoice } from '../slot-worker/providers';
 import { kvGeometryOf } from '../model/kv-geometry';
 import { graphCacheBytesOf } from './slot';
 import type { Slot } from './slot';

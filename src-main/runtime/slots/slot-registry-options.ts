@@ -1,8 +1,8 @@
 import type { Clock } from '../../telemetry/clock';
 import type { Log } from '../../telemetry/log/log';
 import type { PageIdentity } from '../pages/page-key';
-import type { ProviderChoice } from '../engine/providers';
-import type { SpareWorker } from '../engine/spare-worker';
+import type { ProviderChoice } from '../slot-worker/providers';
+import type { SpareWorker } from '../slot-worker/spare-worker';
 import type { SlotRunner } from './slot';
 import type { CatalogueModel } from '../model/catalogue';
 

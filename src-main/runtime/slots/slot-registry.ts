@@ -2,8 +2,8 @@ import { isConverted } from '../model/gguf/gguf-convert';
 import { reasonOf } from '../../telemetry/log/log';
 import { isBusySlotStatus } from '../../telemetry/residency/schema';
 import type { CatalogueModel } from '../model/catalogue';
-import type { SpareState } from '../engine/spare-worker';
-import { plainOrtError } from '../engine/ort-error';
+import type { SpareState } from '../slot-worker/spare-worker';
+import { plainOrtError } from '../slot-worker/ort-error';
 import { footprintOf, mb, newSlot, slotIdOf, waitUntilIdle } from './slot';
 import type { Slot, SlotRunner } from './slot';
 import { SlotEventLog } from './slot-event-log';
@@ -207,7 +207,7 @@ export class SlotRegistry {
     this.transition(slot, 'prefetching', cause);
     try {
       if (slot.model.conversion) await this.convert(slot);
-      await this.makeRoomFor(slot);
+      await this.evictIdleSlotsFor(slot);
       const runner = this.options.createRunner();
       slot.runner = runner;
       runner.onExit?.((reason) => this.failDead(slot, runner, reason));
@@ -286,7 +286,7 @@ export class SlotRegistry {
   }
 
   /** Evicts idle slots, least recently used first, until the new slot fits the budget. */
-  private async makeRoomFor(slot: Slot): Promise<void> {
+  private async evictIdleSlotsFor(slot: Slot): Promise<void> {
     const usedBytes = () =>
       this.list()
         .filter((s) => s !== slot && s.runner)

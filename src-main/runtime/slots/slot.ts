@@ -11,8 +11,8 @@ import type {
   SteppedReply,
   SlotRunPath,
   StepNodes,
-} from '../engine/protocol';
-import type { ExecutionProvider, ProviderOutcome } from '../engine/providers';
+} from '../slot-worker/protocol';
+import type { ExecutionProvider, ProviderOutcome } from '../slot-worker/providers';
 import { DEFAULT_KEEP_ALIVE } from './slot-types';
 import type { KeepAlive, SlotStatus } from './slot-types';
 

@@ -14,7 +14,7 @@ export interface TokenIdRow {
 
 /**
  * Where remembered token ids live (the history's `token_pieces` table; see
- * store/queries/token-pieces.ts). Every call is synchronous and small.
+ * history/queries/token-pieces.ts). Every call is synchronous and small.
  */
 export interface TokenIdRows {
   /** The ids kept for this key, or null. */

@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../../store/queries/chat-records';
+import type { MessageRecord } from '../../history/queries/chat-records';
 import type { FinishReason, RecordedFinishReason, Timeline } from '../../telemetry/timeline/schema';
 import type { MessageMeta } from '../contract/chat-schemas';
 

@@ -1,6 +1,6 @@
-import { STORE_LIMITS } from '../../limits';
+import { HISTORY_LIMITS } from '../../limits';
 import type { GenerationOutcome } from '../../runtime/scheduler/request';
-import type { AnswerPatch, ChatQueries } from '../../store/queries/chat-records';
+import type { AnswerPatch, ChatQueries } from '../../history/queries/chat-records';
 import type { Clock } from '../../telemetry/clock';
 import type { Log } from '../../telemetry/log/log';
 import { reasonOf } from '../../telemetry/log/log';
@@ -21,7 +21,7 @@ export interface AnswerPlace {
 
 /** Keeps one answer in the history from its first chunk to its end (see answerKeeper). */
 export interface AnswerKeeper {
-  /** Text that arrived; stored within the flush window (STORE_LIMITS.flushIntervalMs). */
+  /** Text that arrived; stored within the flush window (HISTORY_LIMITS.flushIntervalMs). */
   onText(text: string): void;
   /** Stores the answer as it ended, failures included; its message id, or null when it has nowhere to go. */
   finish(outcome: GenerationOutcome): string | null;
@@ -92,7 +92,7 @@ export function answerKeeper(
     onText(piece) {
       text += piece;
       // Never written inside the chunk's own turn: the chunk's return ends the server's TTFT.
-      cancelFlush ??= clock.callAt(clock.now() + STORE_LIMITS.flushIntervalMs, checkpoint);
+      cancelFlush ??= clock.callAt(clock.now() + HISTORY_LIMITS.flushIntervalMs, checkpoint);
     },
     finish(outcome) {
       cancelFlush?.();

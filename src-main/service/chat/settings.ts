@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Runtime } from '../../runtime/runtime';
 import { DEFAULT_SAMPLING } from '../../runtime/sampling/sampler';
-import type { ChatQueries } from '../../store/queries/chat-records';
+import type { ChatQueries } from '../../history/queries/chat-records';
 import { ConversationSettingsSchema, SamplingPresetSchema } from '../contract/chat-schemas';
 import type { ChatDefaults, ConversationSettings, SamplingPreset } from '../contract/chat-schemas';
 import type { Sampling } from '../contract/schemas';

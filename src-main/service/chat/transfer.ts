@@ -4,7 +4,7 @@ import type {
   MessageRecord,
   NewConversation,
   NewMessage,
-} from '../../store/queries/chat-records';
+} from '../../history/queries/chat-records';
 import {
   CONVERSATION_EXPORT_FORMAT,
   ConversationExportSchema,

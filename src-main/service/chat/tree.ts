@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../../store/queries/chat-records';
+import type { MessageRecord } from '../../history/queries/chat-records';
 
 /**
  * Conversation trees: a message's parent is the message it follows; siblings of one role under

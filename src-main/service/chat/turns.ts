@@ -4,7 +4,7 @@ import type { ChatTurn } from '../../runtime/tokenize/tokenizer';
 import type { GenerationRequest } from '../../runtime/scheduler/request';
 import { TemplateError } from '../../runtime/tokenize/chat-template';
 import { RemoteEngine } from '../../runtime/remote/remote-engine';
-import type { ConversationRecord, MessageRecord } from '../../store/queries/chat-records';
+import type { ConversationRecord, MessageRecord } from '../../history/queries/chat-records';
 import { ServiceFailure } from '../contract/result';
 import type { ConversationSettings, MessageMeta, SendForecast, TurnStarted } from '../contract/chat-schemas';
 import type { Sampling } from '../contract/schemas';

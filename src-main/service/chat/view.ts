@@ -1,4 +1,4 @@
-import type { ConversationRecord, MessageRecord } from '../../store/queries/chat-records';
+import type { ConversationRecord, MessageRecord } from '../../history/queries/chat-records';
 import type { Timeline } from '../../telemetry/timeline/schema';
 import { MessageMetaSchema } from '../contract/chat-schemas';
 import type {

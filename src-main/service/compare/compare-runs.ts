@@ -1,5 +1,5 @@
-import type { RunMetrics, RunRecord } from '../../store/queries/runs';
-import type { Store } from '../../store/store';
+import type { RunMetrics, RunRecord } from '../../history/queries/runs';
+import type { History } from '../../history/history';
 import type { Slo } from '../../telemetry/report/goodput';
 import { DEFAULT_TTFT_EDGES_MS } from '../../telemetry/report/histogram';
 import type { QualityResult } from '../contract/quality-schemas';
@@ -41,23 +41,23 @@ function workloadOf(run: RunRecord): { key: string; label: string } {
  * turns a stored run into what the screens name (listed-model-ids.ts).
  */
 export function compareRuns(
-  store: Store,
+  history: History,
   runIds: readonly string[],
   slo: Slo,
   qualityResults: readonly QualityResult[] = [],
   shown: (run: RunRecord) => RunRecord = (run) => run,
 ): RunComparison {
   const runs = runIds.map((runId) => {
-    const run = store.runs.get(runId);
+    const run = history.runs.get(runId);
     if (!run)
       throw new ServiceFailure(
         'not_found',
-        `no run "${runId}"${store.isPersistent ? '' : ' (history is off)'}`,
+        `no run "${runId}"${history.isPersistent ? '' : ' (history is off)'}`,
       );
     return shown(run);
   });
   const metrics = new Map(
-    runs.map((r) => [r.runId, store.runs.metrics(r.runId, slo, DEFAULT_TTFT_EDGES_MS)!]),
+    runs.map((r) => [r.runId, history.runs.metrics(r.runId, slo, DEFAULT_TTFT_EDGES_MS)!]),
   );
   const { configurations, configOf } = configurationsOf(runs, qualityResults);
   const letterOf = new Map(runs.map((r, i) => [r.runId, runLetterOf(i)]));

@@ -1,6 +1,6 @@
 import { SETTING_KEYS, SETTINGS } from '../../runtime/settings/declaration';
 import type { SettingKey } from '../../runtime/settings/declaration';
-import type { RunConfig, RunRecord } from '../../store/queries/runs';
+import type { RunConfig, RunRecord } from '../../history/queries/runs';
 import type { QualityResult } from '../contract/quality-schemas';
 import { qualityOfRevision } from '../quality-file';
 

@@ -52,7 +52,7 @@ export type ChatDefaults = z.infer<typeof ChatDefaultsSchema>;
 
 /**
  * What sending would do (and, stored with an answer, what it was expected to do): tokens of
- * the request against the model's limit, how many the page store already holds, the TTFT the
+ * the request against the model's limit, how many the RAM tier already holds, the TTFT the
  * measured prefill rate predicts (null before any measurement), and why Send would be refused.
  */
 export const SendForecastSchema = z.object({

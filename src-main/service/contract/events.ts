@@ -4,7 +4,7 @@ import { FINISH_REASONS } from '../../telemetry/timeline/schema';
 import { EngineStatsSchema, ProblemSchema, SlotEventSchema, TimelineSchema } from './schemas';
 import { ConversionProgressSchema } from './model-schemas';
 import { EndpointSnapshotSchema } from './endpoint-schemas';
-import { ProviderAvailabilitySchema } from '../../runtime/engine/providers';
+import { ProviderAvailabilitySchema } from '../../runtime/slot-worker/providers';
 import { HubDownloadSchema } from './hub-schemas';
 
 /**

@@ -7,7 +7,7 @@ import { VARIANT_NAMES } from '../../runtime/model/variant-names';
 import { MODEL_SOURCES } from '../../runtime/model/model-sources';
 import { LISTING_STATUSES } from '../../runtime/model/listing-status';
 import { ConversionProgressSchema } from './model-schemas';
-import { GRAPH_CACHE_STATUSES } from '../../runtime/engine/graph-cache-status';
+import { GRAPH_CACHE_STATUSES } from '../../runtime/slot-worker/graph-cache-status';
 import { FusionOutcomeSchema } from '../../runtime/model/fuse-at-load/outcome';
 import { ERROR_CODES } from './result';
 import { wellFormedText } from './text';

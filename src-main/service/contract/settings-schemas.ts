@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPLY_LEVELS, SETTING_KEYS } from '../../runtime/settings/declaration';
 import { RuntimeSettingsSchema } from '../../runtime/settings/schema';
-import { ProviderAvailabilitySchema } from '../../runtime/engine/providers';
+import { ProviderAvailabilitySchema } from '../../runtime/slot-worker/providers';
 
 /** A slot as the Settings panel weighs it: what a rebuild would unload and what its last load took. */
 const SlotCostSchema = z.object({

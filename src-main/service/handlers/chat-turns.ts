@@ -1,5 +1,5 @@
 import type { ChatPlan } from '../../runtime/forecast/plan-chat';
-import type { ConversationRecord } from '../../store/queries/chat-records';
+import type { ConversationRecord } from '../../history/queries/chat-records';
 import type { ConversationSettings } from '../contract/chat-schemas';
 import type { MethodInput } from '../contract/methods';
 import { ServiceFailure } from '../contract/result';

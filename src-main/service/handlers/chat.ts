@@ -1,4 +1,4 @@
-import type { ConversationRecord } from '../../store/queries/chat-records';
+import type { ConversationRecord } from '../../history/queries/chat-records';
 import { ServiceFailure } from '../contract/result';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';

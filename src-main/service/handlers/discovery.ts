@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MODEL_SOURCE_LABELS } from '../../runtime/model/model-sources';
 import type { Runtime } from '../../runtime/runtime';
-import type { Store } from '../../store/store';
+import type { History } from '../../history/history';
 import type { DiscoveryState } from '../contract/model-schemas';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
@@ -14,27 +14,27 @@ const KeptSchema = z.object({ isEnabled: z.boolean() });
 
 /** Discovery of other programs' models: its state, and turning it on or off (kept across restarts). */
 export function discoveryHandlers(deps: CoreDeps): DiscoveryHandlers {
-  const { runtime, store } = deps;
+  const { runtime, history } = deps;
   return {
-    'models.discovery': () => discoveryState(runtime, store),
+    'models.discovery': () => discoveryState(runtime, history),
     'models.setDiscovery': async ({ isEnabled }) => {
       await runtime.setDiscovery(isEnabled);
-      store.preferences.write(PREFERENCE_KEY, { isEnabled });
-      return discoveryState(runtime, store);
+      history.preferences.write(PREFERENCE_KEY, { isEnabled });
+      return discoveryState(runtime, history);
     },
   };
 }
 
 /** Whether the kept choice turns discovery on (false when never chosen or unreadable). */
-export function keptDiscovery(store: Store): boolean {
-  const parsed = KeptSchema.safeParse(store.preferences.read(PREFERENCE_KEY));
+export function keptDiscovery(history: History): boolean {
+  const parsed = KeptSchema.safeParse(history.preferences.read(PREFERENCE_KEY));
   return parsed.success && parsed.data.isEnabled;
 }
 
-function discoveryState(runtime: Runtime, store: Store): DiscoveryState {
+function discoveryState(runtime: Runtime, history: History): DiscoveryState {
   return {
     isEnabled: runtime.options.discovery.isEnabled,
-    isPersistent: store.isPersistent,
+    isPersistent: history.isPersistent,
     places: runtime
       .discoveryPlaces()
       .map((place) => ({ ...place, label: MODEL_SOURCE_LABELS[place.source] })),

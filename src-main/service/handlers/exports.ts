@@ -10,7 +10,7 @@ type ExportHandlers = Pick<Handlers, 'runs.saveExport'>;
 /** Where the core's exports read from: the store and this process's live window. */
 export function exportSources(deps: CoreDeps): ExportSources {
   return {
-    store: deps.store,
+    history: deps.history,
     liveTimelines: () => deps.window.toArray(),
     wallNow: () => deps.clock.wallNow(),
   };

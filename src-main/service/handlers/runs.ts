@@ -6,7 +6,7 @@ import type { Handlers } from '../service';
 import { importTrace } from '../trace-import';
 import { readQualityResults } from '../quality-file';
 import { listedIdsOf, runWithListedIds } from '../listed-model-ids';
-import type { RunRecord } from '../../store/queries/runs';
+import type { RunRecord } from '../../history/queries/runs';
 
 type RunHandlers = Pick<
   Handlers,
@@ -15,7 +15,7 @@ type RunHandlers = Pick<
 
 /** Stored runs, their side-by-side comparison, CSV export and trace import. */
 export function runHandlers(deps: CoreDeps): RunHandlers {
-  const { store } = deps;
+  const { history } = deps;
   // Old runs name a model by its id before ids named the weights (`:fp32`): shown by today's.
   const shownAll = (runs: RunRecord[]) => {
     const listedIdOf = listedIdsOf(deps.runtime.models());
@@ -24,26 +24,26 @@ export function runHandlers(deps: CoreDeps): RunHandlers {
   const shown = (run: RunRecord) => shownAll([run])[0]!;
   return {
     'runs.list': () =>
-      shownAll(store.runs.list()).map((run) => ({ ...run, config: run.config as Record<string, unknown> })),
+      shownAll(history.runs.list()).map((run) => ({ ...run, config: run.config as Record<string, unknown> })),
     'runs.rename': ({ runId, name }) => {
-      if (!store.runs.rename(runId, name)) throw new ServiceFailure('not_found', `no stored run ${runId}`);
-      const run = shown(store.runs.get(runId)!);
+      if (!history.runs.rename(runId, name)) throw new ServiceFailure('not_found', `no stored run ${runId}`);
+      const run = shown(history.runs.get(runId)!);
       return { ...run, config: run.config as Record<string, unknown> };
     },
     'runs.delete': ({ runId }) => {
-      const run = store.runs.get(runId);
+      const run = history.runs.get(runId);
       if (!run) throw new ServiceFailure('not_found', `no stored run ${runId}`);
       // Its queued timelines land first, so the cascade removes every one of its rows.
-      store.writer.flush();
-      const numRequests = store.runs.get(runId)?.numRequests ?? run.numRequests;
-      return { isDeleted: store.runs.remove(runId), numRequests };
+      history.writer.flush();
+      const numRequests = history.runs.get(runId)?.numRequests ?? run.numRequests;
+      return { isDeleted: history.runs.remove(runId), numRequests };
     },
     'runs.compare': ({ runIds, slo }) => {
       const quality = readQualityResults(deps.dataDir);
-      return compareRuns(store, runIds, slo, quality instanceof Error ? [] : quality, shown);
+      return compareRuns(history, runIds, slo, quality instanceof Error ? [] : quality, shown);
     },
     'runs.exportCsv': ({ runId }) => {
-      const timelines = runId === null ? deps.window.toArray() : store.timelines.ofRun(runId);
+      const timelines = runId === null ? deps.window.toArray() : history.timelines.ofRun(runId);
       const stamp = new Date(deps.clock.wallNow()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return {
         fileName: `first-frame-${runId ?? 'live'}-${stamp}.csv`,
@@ -52,6 +52,6 @@ export function runHandlers(deps: CoreDeps): RunHandlers {
       };
     },
     'traces.import': ({ fileName, text, skipBadLines }) =>
-      importTrace(store, deps.imports, { fileName, chunks: [text], skipBadLines, numBytes: text.length }),
+      importTrace(history, deps.imports, { fileName, chunks: [text], skipBadLines, numBytes: text.length }),
   };
 }

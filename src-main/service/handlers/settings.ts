@@ -1,6 +1,6 @@
 import { ZodError } from 'zod';
 import { SettingsRefused } from '../../runtime/applied-settings';
-import { CPU_PROVIDER, EXECUTION_PROVIDERS } from '../../runtime/engine/providers';
+import { CPU_PROVIDER, EXECUTION_PROVIDERS } from '../../runtime/slot-worker/providers';
 import { isRefTo } from '../../runtime/model/variant-names';
 import { loadMsOf } from '../../runtime/slots/slot';
 import { describeSettingsError } from '../../runtime/settings/controls';
@@ -11,9 +11,9 @@ import {
   StoredSettingsSchema,
   mergeSettings,
 } from '../../runtime/settings/schema';
-import type { ProviderAvailability } from '../../runtime/engine/providers';
+import type { ProviderAvailability } from '../../runtime/slot-worker/providers';
 import type { RuntimeSettings, SettingsPatch } from '../../runtime/settings/schema';
-import type { Store } from '../../store/store';
+import type { History } from '../../history/history';
 import { ServiceFailure, describeIssues } from '../contract/result';
 import type { CoreDeps } from '../core-deps';
 import type { Handlers } from '../service';
@@ -25,7 +25,7 @@ const PREFERENCE_KEY = 'runtime';
 
 /** The runtime settings and their cost now; applying a change and keeping it across restarts. */
 export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
-  const { runtime, store } = deps;
+  const { runtime, history } = deps;
   const checkProviders = onceAnnounced(deps);
   return {
     'settings.get': async () => {
@@ -43,7 +43,7 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
         })),
         numCachedPages: summary.numPages,
         cachedPageBytes: summary.bytes,
-        isPersistent: store.isPersistent,
+        isPersistent: history.isPersistent,
         providers: checked ?? UNCHECKED_PROVIDERS,
         areProvidersChecked: checked !== null,
       };
@@ -55,7 +55,7 @@ export function settingsHandlers(deps: CoreDeps): SettingsHandlers {
       if (patch.defaultModel) refuseUnknownModel(runtime, patch.defaultModel);
       try {
         const applied = await runtime.reconfigure(patch);
-        if (applied.changed.length > 0) saveSettings(store, applied.settings);
+        if (applied.changed.length > 0) saveSettings(history, applied.settings);
         return applied;
       } catch (error) {
         if (error instanceof ZodError)
@@ -108,19 +108,19 @@ function refuseUnknownModel(runtime: CoreDeps['runtime'], ref: string): void {
 }
 
 /** Keeps the settings that differ from the defaults, so later default changes still reach the user. */
-function saveSettings(store: Store, settings: RuntimeSettings): void {
+function saveSettings(history: History, settings: RuntimeSettings): void {
   const changed = Object.fromEntries(
     SETTING_KEYS.filter((k) => settings[k] !== DEFAULT_SETTINGS[k]).map((k) => [k, settings[k]]),
   );
-  store.preferences.write(PREFERENCE_KEY, changed);
+  history.preferences.write(PREFERENCE_KEY, changed);
 }
 
 /**
  * The settings kept from an earlier session, or an empty patch (with the reason in `problem`)
  * when none were kept or they no longer validate: the app then starts on the defaults.
  */
-export function storedSettings(store: Store): { patch: SettingsPatch; problem: string | null } {
-  const raw = store.preferences.read(PREFERENCE_KEY);
+export function storedSettings(history: History): { patch: SettingsPatch; problem: string | null } {
+  const raw = history.preferences.read(PREFERENCE_KEY);
   if (raw === null) return { patch: {}, problem: null };
   const parsed = StoredSettingsSchema.safeParse(raw);
   if (!parsed.success)

@@ -1,4 +1,4 @@
-import { describeHealth } from '../../store/health';
+import { describeHealth } from '../../history/health';
 import type { MethodOutput } from '../contract/methods';
 import { judgeClientTtft } from '../../telemetry/timeline/client-ttft';
 import type { CoreDeps } from '../core-deps';
@@ -38,7 +38,7 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
         return { isRecorded: false, reason: verdict.reason };
       }
       deps.window.addClientFigures(requestId, figures);
-      deps.store.writer.enqueueClientTtft({
+      deps.history.writer.enqueueClientTtft({
         requestId,
         transportMs: verdict.transportMs,
         ...figures,
@@ -53,13 +53,13 @@ export function telemetryHandlers(deps: CoreDeps): TelemetryHandlers {
 
 /** The app's status; history says `on`, `busy`/`full` (degraded, with the reason) or `off`. */
 export function appStatus(deps: CoreDeps): MethodOutput<'app.status'> {
-  const { store } = deps;
-  const health = store.health;
+  const { history } = deps;
+  const health = history.health;
   return {
     version: deps.version,
-    isPersistent: store.isPersistent,
-    historyState: !store.isPersistent ? 'off' : health.state === 'ok' ? 'on' : health.state,
-    persistenceReason: store.unavailable?.message ?? describeHealth(health),
+    isPersistent: history.isPersistent,
+    historyState: !history.isPersistent ? 'off' : health.state === 'ok' ? 'on' : health.state,
+    persistenceReason: history.unavailable?.message ?? describeHealth(health),
     dataDir: deps.dataDir,
     modelsDir: modelsDirOf(deps),
     modelFormats: [...LOADABLE_FORMATS],

@@ -124,7 +124,7 @@ export class HubDownloads {
       throw new Error(`${path.relative(this.deps.modelsDir, present)} is already in the models folder`);
     const busy = this.list().find((d) => d.modelName === choice.modelName && isActive(d));
     if (busy) throw new Error(`${choice.modelName} is already downloading`);
-    await this.checkRoom(choice.numBytes);
+    await this.checkDiskSpace(choice.numBytes);
     // A new try of the model replaces its earlier, ended ones in the list.
     for (const [id, d] of this.downloads)
       if (d.snapshot.modelName === choice.modelName) this.downloads.delete(id);
@@ -219,7 +219,7 @@ export class HubDownloads {
   }
 
   /** Refuses a download that would leave less than HUB_LIMITS.minFreeBytesAfter on the disk. */
-  private async checkRoom(numBytes: number): Promise<void> {
+  private async checkDiskSpace(numBytes: number): Promise<void> {
     const free = await this.freeBytes();
     if (free === null || free - numBytes >= HUB_LIMITS.minFreeBytesAfter) return;
     const gb = (n: number) => `${(n / 1024 ** 3).toFixed(1)} GiB`;

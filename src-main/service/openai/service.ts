@@ -74,7 +74,7 @@ function refuse(out: FrameSink, failure: OpenAiFailure): null {
 /** A `first_frame.run_id` must name a stored run: timelines reference runs in the store. */
 function runRefusal(deps: OpenAiDeps, parsed: ParsedBody): OpenAiFailure | null {
   const runId = parsed.body.first_frame?.run_id;
-  if (!runId || !deps.store?.isPersistent || deps.store.runs.get(runId)) return null;
+  if (!runId || !deps.history?.isPersistent || deps.history.runs.get(runId)) return null;
   return openAiFailure(400, `Invalid 'first_frame.run_id': no stored run "${runId}".`, {
     param: 'first_frame.run_id',
     code: 'invalid_value',

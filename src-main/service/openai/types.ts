@@ -1,5 +1,5 @@
 import type { Runtime } from '../../runtime/runtime';
-import type { RunQueries } from '../../store/queries/runs';
+import type { RunQueries } from '../../history/queries/runs';
 import type { Clock } from '../../telemetry/clock';
 
 /** Which OpenAI endpoint a body is for: chat completions or (legacy) text completions. */
@@ -53,7 +53,7 @@ export interface OpenAiModel {
 export interface OpenAiDeps {
   runtime: Pick<Runtime, 'submit' | 'cancel' | 'models' | 'queueSummary' | 'defaultModelId'>;
   clock: Clock;
-  store?: { isPersistent: boolean; runs: Pick<RunQueries, 'get'> };
+  history?: { isPersistent: boolean; runs: Pick<RunQueries, 'get'> };
 }
 
 /** Transport-free OpenAI semantics: validation, mapping to the runtime, response shapes. */

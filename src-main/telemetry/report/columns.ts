@@ -7,7 +7,7 @@ import { rankIndex, selectInPlace } from './nearest-rank';
  * the packed row the store keeps beside each request, so a stored run loads as a few blobs
  * instead of 100,000 decoded rows. Append only: reordering breaks stored rows, and so would a
  * part added to TTFT_PARTS (spread here mid-list), which therefore needs a store migration;
- * test/unit/store/codec/stored-codes.test.ts pins the stored order literally.
+ * test/unit/history/codec/stored-codes.test.ts pins the stored order literally.
  */
 export const SCALAR_FIELDS = [
   'arrivedAt',

@@ -45,7 +45,7 @@ describe.skipIf(reason !== null)(
       for (const entry of [
         'package.json',
         'out/main/index.js',
-        'out/main/engine-worker.js',
+        'out/main/slot-worker.js',
         'out/main/tokenizer-worker.js',
         'out/main/template-worker.js',
         'out/main/gguf-convert-worker.js',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../bench/experiment';
-import { createStore } from '../../../src-main/store/create-store';
+import { createHistory } from '../../../src-main/history/create-history';
 import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
@@ -47,9 +47,9 @@ describe('npm run bench -- experiment (the same workload under each value, each 
       ['seats=2', 4, 4, 4],
     ]);
     expect(report.ratios).toEqual([expect.objectContaining({ arm: 'seats=2', against: 'seats=1' })]);
-    const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
+    const history = createHistory({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
     try {
-      const runs = report.arms.map((a) => store.runs.get(a.run_id)!);
+      const runs = report.arms.map((a) => history.runs.get(a.run_id)!);
       expect(
         runs.map((r) => [r.numRequests, r.config.settings?.maxSeats, r.config.experiment?.value]),
       ).toEqual([
@@ -61,9 +61,9 @@ describe('npm run bench -- experiment (the same workload under each value, each 
       );
       // The in-process client shares the server's clock: every stored request has its network legs apart.
       for (const r of runs)
-        expect(store.timelines.ofRun(r.runId).every((t) => t.networkInMs !== null)).toBe(true);
+        expect(history.timelines.ofRun(r.runId).every((t) => t.networkInMs !== null)).toBe(true);
     } finally {
-      store.close();
+      history.close();
     }
   });
 });

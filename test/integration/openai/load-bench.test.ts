@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../../bench/load';
-import { createStore } from '../../../src-main/store/create-store';
+import { createHistory } from '../../../src-main/history/create-history';
 import { buildReport } from '../../../src-main/telemetry/report/build-report';
 import { runCaptured } from '../../support/cli';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
@@ -61,9 +61,9 @@ describe('npm run bench -- load (in-process headless core + /v1 server)', () => 
     expect(phase!.summary.transportMs.p50).toBeGreaterThanOrEqual(0);
     expect(phase!.server.ttft.count).toBe(6);
     expect(readFileSync(csv, 'utf8').trim().split('\n')).toHaveLength(7);
-    const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
+    const history = createHistory({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
     try {
-      const stored = store.runs.get(phase!.runId);
+      const stored = history.runs.get(phase!.runId);
       expect(stored).toMatchObject({
         numRequests: 6,
         config: {
@@ -71,7 +71,7 @@ describe('npm run bench -- load (in-process headless core + /v1 server)', () => 
           settings: { maxSeats: 4, numThreads: 1 },
         },
       });
-      const timelines = store.timelines.ofRun(phase!.runId);
+      const timelines = history.timelines.ofRun(phase!.runId);
       expect(timelines.every((t) => t.clientTtftMs !== null && t.clientTtftMs >= (t.ttftMs ?? 0))).toBe(true);
       // The client runs in this process: its send and the server's arrival share one clock.
       for (const t of timelines) {
@@ -81,9 +81,9 @@ describe('npm run bench -- load (in-process headless core + /v1 server)', () => 
       const client = buildReport(timelines).client;
       expect(client?.broken.count).toBe(0);
       expect(client?.phases?.numRequests).toBe(6);
-      expect(store.runs.metrics(phase!.runId, { ttftMs: 5000, itlMs: 1000 })?.p95TtftMs).toBeGreaterThan(0);
+      expect(history.runs.metrics(phase!.runId, { ttftMs: 5000, itlMs: 1000 })?.p95TtftMs).toBeGreaterThan(0);
     } finally {
-      store.close();
+      history.close();
     }
   });
 });

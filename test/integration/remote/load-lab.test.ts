@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../bench/load';
 import { firstDisorder } from '../../../src-main/runtime/remote/seed-trace';
 import { compareRuns } from '../../../src-main/service/compare/compare-runs';
-import { createStore } from '../../../src-main/store/create-store';
+import { createHistory } from '../../../src-main/history/create-history';
 import { SeedRecordSchema } from '../../../src-main/telemetry/trace/seed-record';
 import { readTraceSidecar } from '../../../src-main/telemetry/trace/sidecar';
 import { runCaptured } from '../../support/cli';
@@ -75,9 +75,9 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
     expect(report.trace_out).toMatchObject({ numRecords: 6, numLeftOut: 0 });
 
     // The run is in this lab's history like a local run: endpoint, engine and model in its config.
-    const store = createStore({ path: path.join(dir, 'history.sqlite'), isPruning: false });
+    const history = createHistory({ path: path.join(dir, 'history.sqlite'), isPruning: false });
     try {
-      expect(store.runs.get(phase!.runId)).toMatchObject({
+      expect(history.runs.get(phase!.runId)).toMatchObject({
         numRequests: 6,
         config: {
           endpoint: { baseUrl: second.server.baseUrl, engine: 'first-frame' },
@@ -85,10 +85,10 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
         },
       });
       // Runs reads it at the client boundary, the lab's own figures; no server-boundary TTFT is claimed.
-      const metrics = store.runs.metrics(phase!.runId, { ttftMs: 1_000, itlMs: 80 });
+      const metrics = history.runs.metrics(phase!.runId, { ttftMs: 1_000, itlMs: 80 });
       expect(metrics).toMatchObject({ boundary: 'client', p95TtftMs: null });
       expect(metrics!.atBoundary.p95TtftMs).toBe(phase!.summary.clientTtftMs.p95);
-      const timelines = store.timelines.ofRun(phase!.runId);
+      const timelines = history.timelines.ofRun(phase!.runId);
       expect(timelines).toHaveLength(6);
       for (const t of timelines) {
         expect(t.modelId.startsWith('@127.0.0.1:')).toBe(true);
@@ -96,7 +96,7 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
         expect(t.clientTtftMs).toBe(t.ttftMs);
       }
     } finally {
-      store.close();
+      history.close();
     }
 
     // Every record passes seed 003's validation; stamps keep their fractions of a millisecond.
@@ -136,9 +136,9 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
     const local = await lab([...workload(), '--threads', '1', '--json']);
     expect(local.code).toBe(0);
     const localRunId = (JSON.parse(local.out.join('\n')) as { phases: { runId: string }[] }).phases[0]!.runId;
-    const store = createStore({ path: path.join(dir, 'history.sqlite'), isPruning: false });
+    const history = createHistory({ path: path.join(dir, 'history.sqlite'), isPruning: false });
     try {
-      const comparison = compareRuns(store, [localRunId, remoteRunId], { ttftMs: 5_000, itlMs: 1_000 });
+      const comparison = compareRuns(history, [localRunId, remoteRunId], { ttftMs: 5_000, itlMs: 1_000 });
       // Same workload, two configurations: this machine's runtime, and the endpoint's model.
       expect(comparison.configurations.map((c) => c.runIds)).toEqual([[localRunId], [remoteRunId]]);
       expect(comparison.configurations.map((c) => c.servedBy)).toEqual([
@@ -154,7 +154,7 @@ describe('npm run bench -- load --url: a second First Frame host as the remote e
       expect(block!.decisions[0]).toMatch(/^Under .*, B (cuts|raises|keeps) p95 client TTFT/);
       console.log(block!.decisions[0]);
     } finally {
-      store.close();
+      history.close();
     }
   });
 

@@ -14,7 +14,7 @@ const ask = (modelId: string, text: string) => ({
 });
 
 describe('preemption under one K/V budget shared by two slots', () => {
-  let roomy: Runtime;
+  let ample: Runtime;
   let tight: Runtime;
   beforeAll(async () => {
     const modelsDir = randomModelsDir(['rev-a', 'rev-b']);
@@ -25,18 +25,18 @@ describe('preemption under one K/V budget shared by two slots', () => {
       prefillChunkTokens: 4,
       maxSeats: 4,
     };
-    roomy = await Runtime.create(options);
+    ample = await Runtime.create(options);
     tight = await Runtime.create({ ...options, kvBudgetBytes: PAGE_BYTES * 24 });
   });
   afterAll(async () => {
     await tight.close();
-    await roomy.close();
+    await ample.close();
   });
 
   it('takes victims from the other slot instead of cutting a sequence short that could have grown', async () => {
     const expected = new Map<string, number[]>();
     for (const [modelId, text] of [...PROMPTS.map((t) => ['rev-a', t]), ['rev-b', PROMPTS[0]!]] as const)
-      expected.set(`${modelId} ${text}`, (await generate(roomy, ask(modelId, text))).tokenIds);
+      expected.set(`${modelId} ${text}`, (await generate(ample, ask(modelId, text))).tokenIds);
     const results = await Promise.all([
       ...PROMPTS.map(async (text) => ({
         key: `rev-a ${text}`,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiskPages } from '../../../src-main/runtime/pages/disk-pages';
-import { openSqliteStore } from '../../../src-main/store/store';
+import { openSqliteHistory } from '../../../src-main/history/history';
 import { runUntilKilled } from '../../support/kill-child';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'page-spiller.ts');
@@ -19,17 +19,17 @@ describe('context pages on disk after a SIGKILL', () => {
       numIndexed = Number(line.split(' ')[1]);
       return numIndexed >= 40;
     });
-    const store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    const history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
     try {
       const warnings: string[] = [];
       const disk = new DiskPages({
         dir: path.join(dataDir, 'context-pages'),
-        rows: store.contextPages!,
+        rows: history.contextPages!,
         log: { warn: (_topic, message) => void warnings.push(message) },
         budgetBytes: () => null,
         wallNow: () => Date.now(),
       });
-      const rows = store.contextPages!.all();
+      const rows = history.contextPages!.all();
       expect(rows.length).toBeGreaterThanOrEqual(numIndexed);
       // Only indexed page files are left: temp files and unindexed renames were swept at start.
       expect(readdirSync(path.join(dataDir, 'context-pages')).sort()).toEqual(
@@ -40,7 +40,7 @@ describe('context pages on disk after a SIGKILL', () => {
       expect(read.pages).toHaveLength(rows.length);
       expect(warnings).toEqual([]);
     } finally {
-      store.close();
+      history.close();
     }
   });
 });

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Runtime } from '../../../src-main/runtime/runtime';
 import type { RuntimeOptions } from '../../../src-main/runtime/runtime-options';
-import { openSqliteStore } from '../../../src-main/store/store';
-import type { Store } from '../../../src-main/store/store';
+import { openSqliteHistory } from '../../../src-main/history/history';
+import type { History } from '../../../src-main/history/history';
 import type { TokenIdRows } from '../../../src-main/runtime/tokenize/token-id-rows';
 import { TIMELINE_COLUMNS } from '../../../src-main/telemetry/timeline/columns';
 import { TEST_MODELS_DIR, TEST_MODEL_ID, expectNothingHeld, generate } from '../../support/runtime';
@@ -18,13 +18,13 @@ const PROMPT = {
 
 describe('context pages kept on disk across a restart', () => {
   let dataDir: string;
-  let store: Store;
+  let history: History;
   beforeEach(() => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-disk-restart-'));
-    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
   });
   afterEach(() => {
-    store.close();
+    history.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -33,15 +33,15 @@ describe('context pages kept on disk across a restart', () => {
     overrides: Partial<RuntimeOptions> = {},
     tokenIds = (rows: TokenIdRows) => rows,
   ): Promise<Runtime> {
-    store.close();
-    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    history.close();
+    history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
     return Runtime.create({
       bundledModelsDir: TEST_MODELS_DIR,
       numThreads: 1,
       isSpareWorker: false,
       pageSize: 16,
-      diskPages: { dir: path.join(dataDir, 'context-pages'), rows: store.contextPages! },
-      tokenIds: tokenIds(store.tokenPieces!),
+      diskPages: { dir: path.join(dataDir, 'context-pages'), rows: history.contextPages! },
+      tokenIds: tokenIds(history.tokenPieces!),
       ...overrides,
     });
   }
@@ -51,8 +51,8 @@ describe('context pages kept on disk across a restart', () => {
     const recomputed = await generate(first, { prompt: PROMPT, maxTokens: 8, conversationId: 'c1' });
     expect(recomputed.timeline.diagnosis?.diskRead).toBeUndefined();
     await first.close();
-    expect(store.contextPages!.all().length).toBeGreaterThan(2);
-    expect(store.contextPages!.conversationLeaves()).toMatchObject([{ conversationId: 'c1' }]);
+    expect(history.contextPages!.all().length).toBeGreaterThan(2);
+    expect(history.contextPages!.conversationLeaves()).toMatchObject([{ conversationId: 'c1' }]);
 
     const second = await start();
     try {

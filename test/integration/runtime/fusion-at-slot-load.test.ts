@@ -6,7 +6,7 @@ import onnxProto from 'onnx-proto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeOptions } from '../../../src-main/runtime/runtime-options';
 import type { Runtime } from '../../../src-main/runtime/runtime';
-import { FUSED_GRAPH_FILE, FUSION_OUTCOME_FILE } from '../../../src-main/runtime/engine/fusion-cache';
+import { FUSED_GRAPH_FILE, FUSION_OUTCOME_FILE } from '../../../src-main/runtime/slot-worker/fusion-cache';
 import { FUSION_CHECK_LIMITS } from '../../../src-main/runtime/model/fuse-at-load/outcome';
 import {
   EDITABLE_MODEL,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFusedGraph } from '../../../src-main/runtime/engine/fusion-check';
-import type { FusionCheckSpec } from '../../../src-main/runtime/engine/fusion-check';
+import { checkFusedGraph } from '../../../src-main/runtime/slot-worker/fusion-check';
+import type { FusionCheckSpec } from '../../../src-main/runtime/slot-worker/fusion-check';
 import { decoderIoOf } from '../../../src-main/runtime/model/decoder-io';
 import { fuseDecoder } from '../../../src-main/runtime/model/fuse-at-load/fuse';
 import { recognizeDecoder } from '../../../src-main/runtime/model/fuse-at-load/recognize';

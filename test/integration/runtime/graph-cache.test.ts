@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src-main/runtime/runtime';
 import * as ort from 'onnxruntime-node';
-import { GRAPH_DATA_FILE, GRAPH_FILE, graphCacheKey } from '../../../src-main/runtime/engine/graph-cache';
+import {
+  GRAPH_DATA_FILE,
+  GRAPH_FILE,
+  graphCacheKey,
+} from '../../../src-main/runtime/slot-worker/graph-cache';
 import { chat, createTestRuntime, generate, TEST_MODEL_ID } from '../../support/runtime';
 
 describe('optimized graph cache', () => {

@@ -12,16 +12,16 @@ const PROMPTS = [
 
 describe.each(modelForms())('preemption when the K/V budget runs out ($form graphs)', (form) => {
   let tight: Runtime;
-  let roomy: Runtime;
+  let ample: Runtime;
   beforeAll(async () => {
-    roomy = await createTestRuntime({
+    ample = await createTestRuntime({
       bundledModelsDir: form.modelsDir,
       canFuseAtLoad: form.canFuseAtLoad,
       isPaging: false,
       maxSeats: 4,
       prefillChunkTokens: 4,
     });
-    const pageBytes = pageBytesOf(roomy);
+    const pageBytes = pageBytesOf(ample);
     tight = await createTestRuntime({
       bundledModelsDir: form.modelsDir,
       canFuseAtLoad: form.canFuseAtLoad,
@@ -34,14 +34,14 @@ describe.each(modelForms())('preemption when the K/V budget runs out ($form grap
   });
   afterAll(async () => {
     await tight.close();
-    await roomy.close();
+    await ample.close();
   });
 
   it('sends sequences back to the queue, recomputes them and still gives the same greedy tokens', async () => {
     const expected: number[][] = [];
     for (const text of PROMPTS)
       expected.push(
-        (await generate(roomy, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })).tokenIds,
+        (await generate(ample, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })).tokenIds,
       );
     const results = await Promise.all(
       PROMPTS.map((text) =>

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSlot } from '../../../src-main/runtime/engine/load-slot';
-import type { LoadJob } from '../../../src-main/runtime/engine/protocol';
+import { loadSlot } from '../../../src-main/runtime/slot-worker/load-slot';
+import type { LoadJob } from '../../../src-main/runtime/slot-worker/protocol';
 import { decoderIoOf } from '../../../src-main/runtime/model/decoder-io';
 import { readGraphSummary } from '../../../src-main/runtime/model/onnx-graph/graph-summary';
 import { EDITABLE_MODEL, loadGraph } from '../../support/fusion-graphs';

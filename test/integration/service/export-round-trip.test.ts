@@ -9,7 +9,7 @@ import type { Runtime } from '../../../src-main/runtime/runtime';
 import type { Core } from '../../../src-main/service/core-options';
 import type { ExportRequest } from '../../../src-main/service/run-export';
 import { createTestCore } from '../../support/core';
-import { openSqliteStore } from '../../../src-main/store/store';
+import { openSqliteHistory } from '../../../src-main/history/history';
 import type { Timeline } from '../../../src-main/telemetry/timeline/schema';
 import { buildReport } from '../../../src-main/telemetry/report/build-report';
 import { figuresOf } from '../../support/compare';
@@ -25,21 +25,21 @@ const PROMPTS = [
 
 /**
  * One run's requests on the real bundled model: stop, length, cancelled, deadline and rejected
- * from a roomy runtime, an error from a slot whose worker dies mid-answer, and preempted ones
+ * from an ample runtime, an error from a slot whose worker dies mid-answer, and preempted ones
  * from a runtime whose K/V budget holds 14 pages.
  */
 async function realRun(runId: string): Promise<Timeline[]> {
-  const roomy = await createTestRuntime({ maxSeats: 2 });
+  const ample = await createTestRuntime({ maxSeats: 2 });
   const out: Timeline[] = [];
   try {
     const ask = async (request: Parameters<typeof generate>[1]) =>
-      out.push((await generate(roomy, { runId, ...request })).timeline);
+      out.push((await generate(ample, { runId, ...request })).timeline);
     await ask({ prompt: chat('Hello! How are you today?'), maxTokens: 200 });
     await ask({ prompt: chat('Hello there, how do you do?'), maxTokens: 5 });
     await ask({ prompt: chat('Tell me everything.'), maxTokens: 500, ignoreEos: true, deadlineMs: 30 });
     await ask({ prompt: chat('Hi'), modelId: 'no-such-model' });
     const cancelled = await collectGeneration(
-      roomy,
+      ample,
       {
         requestId: 'cancel-me',
         runId,
@@ -49,13 +49,13 @@ async function realRun(runId: string): Promise<Timeline[]> {
         temperature: 0,
       },
       (chunk) => {
-        if (chunk.tokenIds.length > 0) roomy.cancel('cancel-me');
+        if (chunk.tokenIds.length > 0) ample.cancel('cancel-me');
       },
     );
     out.push(cancelled.timeline);
-    out.push(await answerCutByDeadWorker(roomy, runId));
+    out.push(await answerCutByDeadWorker(ample, runId));
   } finally {
-    await roomy.close();
+    await ample.close();
   }
   const tight = await tightRuntime();
   try {
@@ -133,12 +133,12 @@ describe('a run exported as JSONL and imported back, on the real bundled model',
   let original: Timeline[];
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-export-'));
-    const store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
-    runId = store.runs.create({ name: 'every finish' }).runId;
+    const history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
+    runId = history.runs.create({ name: 'every finish' }).runId;
     original = await realRun(runId);
-    for (const t of original) store.writer.enqueue(t);
-    store.writer.flush();
-    store.close();
+    for (const t of original) history.writer.enqueue(t);
+    history.writer.flush();
+    history.close();
     core = await createTestCore(dataDir);
   }, 120_000);
   afterAll(async () => {

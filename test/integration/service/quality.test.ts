@@ -7,7 +7,7 @@ import type { QualityResult } from '../../../src-main/service/contract/quality-s
 import type { ModelEntry } from '../../../src-main/service/contract/schemas';
 import type { Core } from '../../../src-main/service/core-options';
 import { QUALITY_FILE, storeQualityResults } from '../../../src-main/service/quality-file';
-import { createStore } from '../../../src-main/store/create-store';
+import { createHistory } from '../../../src-main/history/create-history';
 import { TEST_MODEL_ID, TEST_MODELS_DIR } from '../../support/runtime';
 
 const SLO = { ttftMs: 1000, itlMs: 200 };
@@ -47,8 +47,9 @@ describe('measured quality beside speed', () => {
     const entryOf = (variant: string) =>
       models.value.find((m) => m.name === TEST_MODEL_ID && m.variant === variant)!;
     storeQualityResults(dataDir, [resultFor(entryOf('fp32'), 1.3), resultFor(entryOf('q4'), 1.31)]);
-    const store = createStore({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
-    const run = (name: string, config: Record<string, unknown>) => store.runs.create({ name, config }).runId;
+    const history = createHistory({ path: path.join(dataDir, 'history.sqlite'), isPruning: false });
+    const run = (name: string, config: Record<string, unknown>) =>
+      history.runs.create({ name, config }).runId;
     const revisions = (variant: string) => ({
       [entryOf(variant).modelId]: entryOf(variant).modelRevision,
     });
@@ -57,7 +58,7 @@ describe('measured quality beside speed', () => {
       q4: run('q4', { modelRevisions: revisions('q4') }),
       q4again: run('q4 again', { modelRevisions: revisions('q4') }),
     };
-    store.close();
+    history.close();
     core = await createCore({ dataDir, bundledModelsDir: TEST_MODELS_DIR, host: 'headless' });
   });
   afterAll(async () => {

@@ -9,10 +9,10 @@ import {
   scoreText,
 } from '../../../bench/quality/measure';
 import { referenceOf } from '../../../bench/quality/report';
-import { KvBatch } from '../../../src-main/runtime/engine/kv-batch';
-import { logitsAt } from '../../../src-main/runtime/engine/model-runner';
-import type { ModelRunner } from '../../../src-main/runtime/engine/model-runner';
-import { openRunner } from '../../../src-main/runtime/engine/open-runner';
+import { KvBatch } from '../../../src-main/runtime/slot-worker/kv-batch';
+import { logitsAt } from '../../../src-main/runtime/slot-worker/model-runner';
+import type { ModelRunner } from '../../../src-main/runtime/slot-worker/model-runner';
+import { openRunner } from '../../../src-main/runtime/slot-worker/open-runner';
 import { ModelCatalogue } from '../../../src-main/runtime/model/catalogue';
 import { RevisionCache } from '../../../src-main/runtime/model/revisions';
 import type { CatalogueModel } from '../../../src-main/runtime/model/catalogue';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runTimelines } from '../../../bench/load/run-timelines';
-import { createStore } from '../../../src-main/store/create-store';
+import { createHistory } from '../../../src-main/history/create-history';
 import { timeline } from '../telemetry/report/timeline-fixture';
 
 /** A finished, checked timeline of run `run`: arrived at 1000, first token at 1010. */
@@ -11,7 +11,7 @@ const finishedTimeline = () => ({
 
 describe("the in-process load host's run timelines", () => {
   it("keeps a finished timeline unchanged and joins the client's figures, from its stamps, into a copy", () => {
-    const kept = runTimelines(createStore({ path: null, isPruning: false }));
+    const kept = runTimelines(createHistory({ path: null, isPruning: false }));
     const finished = finishedTimeline();
     const before = structuredClone(finished);
     kept.add(finished);
@@ -25,7 +25,7 @@ describe("the in-process load host's run timelines", () => {
 
   it('refuses a client TTFT below the server’s, with the reason: nothing is joined', () => {
     const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const kept = runTimelines(createStore({ path: null, isPruning: false }));
+    const kept = runTimelines(createHistory({ path: null, isPruning: false }));
     const finished = finishedTimeline();
     kept.add(finished);
     kept.setClient('r1', { sentAt: 1_000, firstContentAt: 1_007, lastContentAt: 1_020 });

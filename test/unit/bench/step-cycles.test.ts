@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepCyclesOf } from '../../../bench/step-profile/cycles';
 import type { StepCycle } from '../../../bench/step-profile/cycles';
-import type { StepMark, ThreadTrace } from '../../../src-main/runtime/engine/step-trace';
+import type { StepMark, ThreadTrace } from '../../../src-main/runtime/slot-worker/step-trace';
 
 const trace = (
   thread: ThreadTrace['thread'],

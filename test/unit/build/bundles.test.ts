@@ -41,7 +41,7 @@ describe('electron-vite build', () => {
   it('emits the three bundles (main with its worker threads, preload, renderer)', () => {
     for (const file of [
       'main/index.js',
-      'main/engine-worker.js',
+      'main/slot-worker.js',
       'main/trace-import-worker.js',
       'main/tokenizer-worker.js',
       'main/template-worker.js',

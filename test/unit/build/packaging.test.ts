@@ -128,9 +128,9 @@ describe('electron-builder config', () => {
         spawned.add(match[1]!);
     }
     expect([...spawned].sort()).toEqual([
-      'engine-worker',
       'gguf-convert-worker',
       'listing-worker',
+      'slot-worker',
       'template-worker',
       'tokenizer-worker',
       'trace-import-worker',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExportArgs } from '../../../src-main/cli/export/args';
-import { openSqliteStore } from '../../../src-main/store/store';
+import { openSqliteHistory } from '../../../src-main/history/history';
 import { positiveControlRecords } from '../../../src-main/telemetry/trace/controls';
 import { importTraceText } from '../../../src-main/telemetry/trace/import-trace';
 import { seedToTimeline } from '../../../src-main/telemetry/trace/seed-record';
@@ -55,17 +55,17 @@ describe('npm run export: a history database', () => {
   let runId: string;
   let importedRunId: string;
   beforeAll(async () => {
-    const store = openSqliteStore(join(dataDir, 'history.sqlite'));
-    runId = store.runs.create({ name: 'every finish', startedWallMs: Date.UTC(2025, 0, 2, 3, 4, 5) }).runId;
-    for (const t of everyFinishTimelines(runId)) store.writer.enqueue(t);
-    importedRunId = store.runs.create({
+    const history = openSqliteHistory(join(dataDir, 'history.sqlite'));
+    runId = history.runs.create({ name: 'every finish', startedWallMs: Date.UTC(2025, 0, 2, 3, 4, 5) }).runId;
+    for (const t of everyFinishTimelines(runId)) history.writer.enqueue(t);
+    importedRunId = history.runs.create({
       name: 'trace burst.jsonl',
       startedWallMs: Date.UTC(2025, 0, 3),
     }).runId;
-    for (const r of positiveControlRecords()) store.writer.enqueue(seedToTimeline(r, importedRunId));
-    for (const t of everyFinishTimelines(null).slice(0, 2)) store.writer.enqueue(t);
-    store.writer.flush();
-    store.close();
+    for (const r of positiveControlRecords()) history.writer.enqueue(seedToTimeline(r, importedRunId));
+    for (const t of everyFinishTimelines(null).slice(0, 2)) history.writer.enqueue(t);
+    history.writer.flush();
+    history.close();
   });
 
   it('--list names every run by full id with its time, request count and source', () => {
@@ -142,9 +142,9 @@ describe('npm run export: names a trace brought in are printed, never obeyed', (
   // eslint-disable-next-line no-control-regex
   const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\u202e]/;
   beforeAll(() => {
-    const store = openSqliteStore(join(dataDir, 'history.sqlite'));
-    store.runs.create({ name: HOSTILE, startedWallMs: Date.UTC(2025, 0, 2) });
-    store.close();
+    const history = openSqliteHistory(join(dataDir, 'history.sqlite'));
+    history.runs.create({ name: HOSTILE, startedWallMs: Date.UTC(2025, 0, 2) });
+    history.close();
   });
 
   it('--list shows control characters in run names as escapes, on the run’s own line', () => {

@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SRC_MAIN = path.join(ROOT, 'src-main');
 const MAP = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
 /** Where a path the map writes short (`runtime/…`, `telemetry/…`) lives. */
-const SHORT_ROOTS = ['runtime/', 'telemetry/', 'store/', 'service/', 'host/'];
+const SHORT_ROOTS = ['runtime/', 'telemetry/', 'history/', 'service/', 'host/'];
 
 function pathsIn(markdown: string): string[] {
   const paths = new Set<string>();
@@ -125,7 +125,7 @@ describe('docs/architecture.md', () => {
     const leaves = leavesInMap(MAP);
     expect([...leaves]).toEqual(expect.arrayContaining(['limits.ts', 'threads']));
     const claimed = importTable(MAP);
-    expect([...claimed.keys()]).toEqual(expect.arrayContaining(['runtime', 'store', 'service', 'host']));
+    expect([...claimed.keys()]).toEqual(expect.arrayContaining(['runtime', 'history', 'service', 'host']));
     expect(edgeLines(importsInCode(leaves))).toEqual(edgeLines(claimed));
   });
 

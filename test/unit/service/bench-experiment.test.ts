@@ -35,7 +35,7 @@ describe('an experiment whose settings cannot be put back', () => {
       runtime,
       clock: built.clock,
       log: { warn },
-      store: {
+      history: {
         runs: {
           create: () => {
             created.push(`run-${created.length + 1}`);

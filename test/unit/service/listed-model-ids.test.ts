@@ -4,11 +4,11 @@ import { DEFAULT_SETTINGS } from '../../../src-main/runtime/settings/schema';
 import { compareRuns } from '../../../src-main/service/compare/compare-runs';
 import { listedIdsOf, runWithListedIds } from '../../../src-main/service/listed-model-ids';
 import { reloadWindow } from '../../../src-main/service/window-reload';
-import { openSqliteStore } from '../../../src-main/store/store';
+import { openSqliteHistory } from '../../../src-main/history/history';
 import type { Log } from '../../../src-main/telemetry/log/log';
 import { TimelineWindow } from '../../../src-main/telemetry/report/window';
 import { timeline } from '../telemetry/report/timeline-fixture';
-import { useTempDirs } from '../store/temp-dir';
+import { useTempDirs } from '../history/temp-dir';
 
 const tempDir = useTempDirs();
 
@@ -45,18 +45,18 @@ describe('old model ids shown by today’s', () => {
   });
 
   it('compares an old run and a new one on the same weights as one configuration under one name', () => {
-    const store = openSqliteStore(join(tempDir(), 'h.db'));
+    const history = openSqliteHistory(join(tempDir(), 'h.db'));
     const settings = { ...DEFAULT_SETTINGS, defaultModel: null };
-    const old = store.runs.create({
+    const old = history.runs.create({
       name: 'Load test · mini:fp32 · 3 May 2026, 10:00',
       config: { settings, modelRevisions: { 'mini:fp32': 'abc' }, workload: 'w' },
     });
-    const now = store.runs.create({
+    const now = history.runs.create({
       name: 'Load test · mini:fp16 · 4 May 2026, 10:00',
       config: { settings, modelRevisions: { 'mini:fp16': 'abc' }, workload: 'w' },
     });
     const listedIdOf = listedIdsOf([BUNDLED, Q4]);
-    const comparison = compareRuns(store, [old.runId, now.runId], { ttftMs: 100, itlMs: 50 }, [], (run) =>
+    const comparison = compareRuns(history, [old.runId, now.runId], { ttftMs: 100, itlMs: 50 }, [], (run) =>
       runWithListedIds(run, listedIdOf),
     );
     expect(comparison.configurations.map((c) => [c.label, c.modelRevisions])).toEqual([
@@ -69,13 +69,13 @@ describe('old model ids shown by today’s', () => {
   });
 
   it('reloads old answers into the Dashboard’s window under today’s id, so its model classes do not split', () => {
-    const store = openSqliteStore(join(tempDir(), 'h.db'));
-    store.writer.enqueue(timeline({ arrivedAt: 1_000, modelId: 'mini:fp32' }));
-    store.writer.enqueue(timeline({ arrivedAt: 2_000, modelId: 'mini:fp16' }));
-    store.writer.flush();
+    const history = openSqliteHistory(join(tempDir(), 'h.db'));
+    history.writer.enqueue(timeline({ arrivedAt: 1_000, modelId: 'mini:fp32' }));
+    history.writer.enqueue(timeline({ arrivedAt: 2_000, modelId: 'mini:fp16' }));
+    history.writer.flush();
     const window = new TimelineWindow();
     const log = { warn: () => {} } as unknown as Log;
-    expect(reloadWindow(store, window, log, listedIdsOf([BUNDLED, Q4]))).toBe(2);
+    expect(reloadWindow(history, window, log, listedIdsOf([BUNDLED, Q4]))).toBe(2);
     expect(window.toArray().map((t) => t.modelId)).toEqual(['mini:fp16', 'mini:fp16']);
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../src-main/service/create-core';
 import type { PushedEvent } from '../../../src-main/service/contract/events';
 import type { Core } from '../../../src-main/service/core-options';
-import { openSqliteStore } from '../../../src-main/store/store';
+import { openSqliteHistory } from '../../../src-main/history/history';
 import { ManualClock } from '../../../src-main/telemetry/clock';
 import { finishedTimelineOf } from '../../support/chat-turn';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../support/models';
@@ -89,13 +89,13 @@ describe('a worker that dies under the core', () => {
 
     await core.close();
     core = null;
-    const store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    const history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
     try {
-      expect(store.slotEvents.between(0, Number.MAX_SAFE_INTEGER)).toContainEqual(
+      expect(history.slotEvents.between(0, Number.MAX_SAFE_INTEGER)).toContainEqual(
         expect.objectContaining(failed),
       );
     } finally {
-      store.close();
+      history.close();
     }
   });
 });

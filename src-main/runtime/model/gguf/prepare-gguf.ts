@@ -29,7 +29,7 @@ export async function prepareGguf(
   const conversion = model.conversion;
   if (!conversion) return model;
   if (!isConverted(conversion.dir)) {
-    checkRoom(conversion);
+    checkDiskSpace(conversion);
     await convertInThread(conversion, onProgress);
   }
   const found = { variant: GGUF_VARIANT, file: CONVERTED_FILES.graph } as const;
@@ -38,7 +38,7 @@ export async function prepareGguf(
   return { ...model, folder, graph, conversion: null };
 }
 
-function checkRoom(conversion: GgufConversion): void {
+function checkDiskSpace(conversion: GgufConversion): void {
   const root = path.dirname(conversion.dir);
   let freeBytes: number;
   try {

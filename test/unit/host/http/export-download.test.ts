@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpHost } from '../../../../src-main/host/http/http-host';
 import type { HttpHost } from '../../../../src-main/host/http/http-host';
 import { prepareExport } from '../../../../src-main/service/run-export';
-import { openSqliteStore } from '../../../../src-main/store/store';
-import type { Store } from '../../../../src-main/store/store';
+import { openSqliteHistory } from '../../../../src-main/history/history';
+import type { History } from '../../../../src-main/history/history';
 import { TimelineWindow } from '../../../../src-main/telemetry/report/window';
 import { everyFinishTimelines } from '../../telemetry/trace/every-finish';
 import { traceProblems } from '../../telemetry/trace/trace-event-format';
@@ -16,28 +16,28 @@ import { ServiceDouble } from './service-double';
 describe('GET /api/export.<format> downloads', () => {
   let host: HttpHost;
   let dir: string;
-  let store: Store;
+  let history: History;
   let runId: string;
   const live = new TimelineWindow();
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ff-export-http-'));
-    store = openSqliteStore(path.join(dir, 'history.sqlite'));
-    runId = store.runs.create({ name: 'r' }).runId;
-    for (const t of everyFinishTimelines(runId)) store.writer.enqueue(t);
-    store.writer.flush();
+    history = openSqliteHistory(path.join(dir, 'history.sqlite'));
+    runId = history.runs.create({ name: 'r' }).runId;
+    for (const t of everyFinishTimelines(runId)) history.writer.enqueue(t);
+    history.writer.flush();
     for (const t of everyFinishTimelines().slice(0, 3)) live.push(t);
     host = await startHttpHost({
       service: new ServiceDouble(),
       rendererDir: dir,
       port: 0,
       openExport: (request) =>
-        prepareExport({ store, liveTimelines: () => live.toArray(), wallNow: () => 0 }, request),
+        prepareExport({ history, liveTimelines: () => live.toArray(), wallNow: () => 0 }, request),
     });
   });
   afterAll(async () => {
     await host.close();
-    store.close();
+    history.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

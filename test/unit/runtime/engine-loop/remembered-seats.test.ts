@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RememberedSeats } from '../../../../src-main/runtime/engine-loop/remembered-seats';
-import type { CachedPage } from '../../../../src-main/runtime/pages/page-store';
+import type { CachedPage } from '../../../../src-main/runtime/pages/ram-pages';
 
 const page = (hash: string) =>
   ({ hash, data: { buffer: new SharedArrayBuffer(8), byteOffset: 0, byteLength: 8 } }) as CachedPage;

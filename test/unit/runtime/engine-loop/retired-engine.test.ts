@@ -5,7 +5,7 @@ import { submitAndTally } from '../../../support/outcome-tally';
 import { expectNothingHeld } from '../../../support/runtime';
 import { scriptedRequest, scriptedRuntime } from '../../../support/scripted-runtime';
 
-// A settings change that reaches the engine's structure (page size) retires the page store,
+// A settings change that reaches the engine's structure (page size) retires the RAM tier,
 // scheduler and loop and builds new ones. The retired loop must hear nothing afterwards: no
 // slot event, no iteration, no timeline of its own reaching the runtime.
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../../src-main/runtime/runtime';
 import type { SlotEvent } from '../../../../src-main/runtime/slots/slot-types';
-import type { StepJob } from '../../../../src-main/runtime/engine/protocol';
+import type { StepJob } from '../../../../src-main/runtime/slot-worker/protocol';
 import { checkTimeline } from '../../../../src-main/telemetry/timeline/check';
 import { BUNDLED_MODEL_ID } from '../../../support/models';
 import { submitAndTally } from '../../../support/outcome-tally';

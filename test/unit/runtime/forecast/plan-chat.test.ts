@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueModel, ModelCatalogue } from '../../../../src-main/runtime/model/catalogue';
-import type { PageStore } from '../../../../src-main/runtime/pages/page-store';
+import type { RamPages } from '../../../../src-main/runtime/pages/ram-pages';
 import { planChat } from '../../../../src-main/runtime/forecast/plan-chat';
 import type { PlanDeps } from '../../../../src-main/runtime/forecast/plan-chat';
 import { PrefillRate } from '../../../../src-main/runtime/forecast/prefill-rate';
@@ -36,11 +36,11 @@ async function bundledModel(): Promise<CatalogueModel> {
   return model;
 }
 
-/** Plan deps on `model` whose page store holds 1 page in RAM and `numDiskPages` on disk. */
+/** Plan deps on `model` whose RAM tier holds 1 page in RAM and `numDiskPages` on disk. */
 function depsWith(model: CatalogueModel, numDiskPages: number, rate: PrefillRate): PlanDeps {
   const pages = {
     peek: () => ({ numRamPages: 1, numDiskPages, numDiskBytes: numDiskPages * MIB }),
-  } as unknown as PageStore;
+  } as unknown as RamPages;
   return {
     catalogue: { resolve: () => model, defaultModelId: () => model.modelId } as unknown as ModelCatalogue,
     registry: { slotOf: () => ({ status: 'resident', pageIdentity: {} }) } as unknown as SlotRegistry,

@@ -12,13 +12,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiskPages } from '../../../../src-main/runtime/pages/disk-pages';
 import { CHAIN_ROOT } from '../../../../src-main/runtime/pages/page-key';
-import { PageStore } from '../../../../src-main/runtime/pages/page-store';
+import { RamPages } from '../../../../src-main/runtime/pages/ram-pages';
 import type { DiskPageRow, DiskPageRows } from '../../../../src-main/runtime/pages/disk-page-rows';
 import type { PageIdentity } from '../../../../src-main/runtime/pages/page-key';
 import { open } from 'node:fs/promises';
 import { prefetchPages } from '../../../../src-main/runtime/pages/page-prefetch';
-import { openSqliteStore } from '../../../../src-main/store/store';
-import type { Store } from '../../../../src-main/store/store';
+import { openSqliteHistory } from '../../../../src-main/history/history';
+import type { History } from '../../../../src-main/history/history';
 import { IDENTITY, TOKENS } from '../../../support/pages';
 
 const PAGE_BYTES = 256;
@@ -32,13 +32,13 @@ function bytesOf(pageIndex: number) {
 
 describe('DiskPages', () => {
   let dataDir: string;
-  let store: Store;
+  let history: History;
   let warnings: string[];
   let budgetBytes: number | null;
   let wallMs: number;
 
   const pagesDir = () => path.join(dataDir, 'context-pages');
-  const openTier = (rows: DiskPageRows = store.contextPages!) =>
+  const openTier = (rows: DiskPageRows = history.contextPages!) =>
     new DiskPages({
       dir: pagesDir(),
       rows,
@@ -46,13 +46,13 @@ describe('DiskPages', () => {
       budgetBytes: () => budgetBytes,
       wallNow: () => wallMs,
     });
-  /** Stores the five pages of TOKENS (page size 8) through a page store over `disk`, then writes them. */
+  /** Stores the five pages of TOKENS (page size 8) through a RAM tier over `disk`, then writes them. */
   async function spillAll(
     disk: DiskPages,
     identity: PageIdentity = IDENTITY,
     tokens: number[] = TOKENS,
   ): Promise<string> {
-    const pages = new PageStore(8, disk);
+    const pages = new RamPages(8, disk);
     let parent = CHAIN_ROOT;
     for (let p = 0; p < 5; p++) {
       wallMs += 1;
@@ -65,22 +65,22 @@ describe('DiskPages', () => {
   }
   /** A restarted process: a fresh store connection and tier over the same folder. */
   function restart(): DiskPages {
-    store.close();
-    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    history.close();
+    history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
     return openTier();
   }
   const restoredFrom = (disk: DiskPages, identity: PageIdentity = IDENTITY) =>
-    new PageStore(8, disk).restoreFromDisk(identity, TOKENS, 5);
+    new RamPages(8, disk).restoreFromDisk(identity, TOKENS, 5);
 
   beforeEach(() => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ff-disk-pages-'));
-    store = openSqliteStore(path.join(dataDir, 'history.sqlite'));
+    history = openSqliteHistory(path.join(dataDir, 'history.sqlite'));
     warnings = [];
     budgetBytes = null;
     wallMs = 1_000;
   });
   afterEach(() => {
-    store.close();
+    history.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -103,7 +103,7 @@ describe('DiskPages', () => {
 
   it('puts restored pages in RAM so the lookup finds the whole prefix', async () => {
     await spillAll(openTier());
-    const pages = new PageStore(8, restart());
+    const pages = new RamPages(8, restart());
     expect(pages.lookup(IDENTITY, TOKENS, 5)).toHaveLength(0);
     // The forecast counts disk pages as reuse, with the bytes their read will cost.
     expect(pages.peek(IDENTITY, TOKENS, 5)).toEqual({
@@ -143,7 +143,7 @@ describe('DiskPages', () => {
     'refuses a %s page file with the reason, deletes it and its row',
     async (_, damage, reason) => {
       await spillAll(openTier());
-      const rows = store.contextPages!.all().sort((a, b) => a.pageIndex - b.pageIndex);
+      const rows = history.contextPages!.all().sort((a, b) => a.pageIndex - b.pageIndex);
       const third = path.join(pagesDir(), rows[2]!.fileName);
       damage(
         third,
@@ -156,7 +156,7 @@ describe('DiskPages', () => {
       expect(warnings.join('\n')).toMatch(reason);
       await disk.settle();
       await new Promise((resolve) => setImmediate(resolve));
-      expect(store.contextPages!.all().map((r) => r.pageIndex)).not.toContain(2);
+      expect(history.contextPages!.all().map((r) => r.pageIndex)).not.toContain(2);
       expect(readdirSync(pagesDir())).not.toContain(rows[2]!.fileName);
       expect(disk.numPages).toBe(4);
     },
@@ -171,11 +171,11 @@ describe('DiskPages', () => {
     await disk.read(disk.continuation(IDENTITY, TOKENS, 0, CHAIN_ROOT, 2, 8));
     budgetBytes = 3 * PAGE_BYTES;
     await spillAll(disk, { ...IDENTITY, modelRevision: 'm2' });
-    const kept = store.contextPages!.all().map((r) => `${r.modelRevision}:${r.pageIndex}`);
+    const kept = history.contextPages!.all().map((r) => `${r.modelRevision}:${r.pageIndex}`);
     expect(kept).toEqual(['m2:2', 'm2:3', 'm2:4']);
     budgetBytes = 5 * PAGE_BYTES;
     await spillAll(disk);
-    expect(store.contextPages!.all().map((r) => `${r.modelRevision}:${r.pageIndex}`)).toEqual([
+    expect(history.contextPages!.all().map((r) => `${r.modelRevision}:${r.pageIndex}`)).toEqual([
       'm1:0',
       'm1:1',
       'm1:2',
@@ -195,14 +195,14 @@ describe('DiskPages', () => {
 
   it('never uses a half-written temp file or an unindexed page file, and deletes both at start', async () => {
     await spillAll(openTier());
-    const [row] = store.contextPages!.all();
+    const [row] = history.contextPages!.all();
     const temp = path.join(pagesDir(), `${row!.fileName}.4242.tmp`);
     writeFileSync(temp, Buffer.alloc(PAGE_BYTES / 2));
     const orphan = path.join(pagesDir(), 'not-indexed.kv');
     writeFileSync(orphan, Buffer.alloc(PAGE_BYTES));
     const disk = restart();
     expect(readdirSync(pagesDir()).sort()).toEqual(
-      store
+      history
         .contextPages!.all()
         .map((r) => r.fileName)
         .sort(),
@@ -215,10 +215,10 @@ describe('DiskPages', () => {
     await spillAll(disk);
     await spillAll(disk, { ...IDENTITY, modelRevision: 'm2' });
     expect(await disk.forget((row) => row.modelRevision === 'm2')).toBe(5);
-    expect(store.contextPages!.all().every((r) => r.modelRevision === 'm1')).toBe(true);
+    expect(history.contextPages!.all().every((r) => r.modelRevision === 'm1')).toBe(true);
     expect(readdirSync(pagesDir())).toHaveLength(5);
     expect(await disk.forget(() => true)).toBe(5);
-    expect(store.contextPages!.all()).toHaveLength(0);
+    expect(history.contextPages!.all()).toHaveLength(0);
     expect(readdirSync(pagesDir())).toHaveLength(0);
     expect(restoredFrom(restart())).toBeNull();
   });
@@ -227,7 +227,7 @@ describe('DiskPages', () => {
     budgetBytes = 5 * PAGE_BYTES;
     const disk = openTier();
     await spillAll(disk);
-    const pages = new PageStore(8, disk);
+    const pages = new RamPages(8, disk);
     expect(pages.explainMiss({ ...IDENTITY, modelRevision: 'm2' }, TOKENS, [], 5)).toMatchObject({
       kind: 'revision',
       changedRevisions: ['model'],
@@ -246,7 +246,7 @@ describe('DiskPages', () => {
 
   it('writes no page before its worker confirms its bytes, nor one whose worker is gone', async () => {
     const disk = openTier();
-    const pages = new PageStore(8, disk);
+    const pages = new RamPages(8, disk);
     pages.insertHeld(IDENTITY, 0, CHAIN_ROOT, TOKENS.slice(0, 8), bytesOf(0));
     await disk.settle();
     expect(disk.numPages).toBe(0);
@@ -277,9 +277,9 @@ describe('DiskPages', () => {
     const restarted = restart(); // the rows say the same after a restart
     expect(restarted.numPages).toBe(5);
     expect(await restarted.forgetConversation('other')).toBe(5);
-    expect(store.contextPages!.all()).toHaveLength(0);
+    expect(history.contextPages!.all()).toHaveLength(0);
     expect(readdirSync(pagesDir())).toHaveLength(0);
-    expect(store.contextPages!.conversationLeaves()).toHaveLength(0);
+    expect(history.contextPages!.conversationLeaves()).toHaveLength(0);
   });
 
   it('stops writing when the disk is full, says so once, and goes on serving from RAM', async () => {
@@ -289,13 +289,13 @@ describe('DiskPages', () => {
         : open(file, flags, mode)) as typeof open;
     const disk = new DiskPages({
       dir: pagesDir(),
-      rows: store.contextPages!,
+      rows: history.contextPages!,
       log: { warn: (_topic, message) => void warnings.push(message) },
       budgetBytes: () => budgetBytes,
       wallNow: () => wallMs,
       openFile: full,
     });
-    const pages = new PageStore(8, disk);
+    const pages = new RamPages(8, disk);
     let parent = CHAIN_ROOT;
     for (let p = 0; p < 5; p++) {
       const page = pages.insertHeld(IDENTITY, p, parent, TOKENS.slice(p * 8, (p + 1) * 8), bytesOf(p));
@@ -346,25 +346,25 @@ describe('DiskPages', () => {
       TOKENS.map((t) => t + 1000),
     ); // used last
     const nextSession = { ...IDENTITY, slotRevision: 2 };
-    const room = (freeBytes: number) => ({ freeBytes: () => freeBytes, isCurrent: () => true });
+    const prefetchBudget = (freeBytes: number) => ({ freeBytes: () => freeBytes, isCurrent: () => true });
 
-    const tight = new PageStore(8, restart());
+    const tight = new RamPages(8, restart());
     const chains = tight.disk!.recentChains(nextSession);
     expect(chains.map((chain) => chain[0]!.tokenIds[0])).toEqual([1100, 100]);
-    expect(await prefetchPages(tight, nextSession, room(4 * PAGE_BYTES))).toMatchObject({
+    expect(await prefetchPages(tight, nextSession, prefetchBudget(4 * PAGE_BYTES))).toMatchObject({
       numPages: 0,
       end: 'budget',
     });
     expect(tight.numPages).toBe(0);
 
-    const roomy = new PageStore(8, restart());
-    expect(await prefetchPages(roomy, nextSession, room(Infinity))).toMatchObject({
+    const ample = new RamPages(8, restart());
+    expect(await prefetchPages(ample, nextSession, prefetchBudget(Infinity))).toMatchObject({
       numPages: 10,
       end: 'done',
     });
-    expect(roomy.lookup(nextSession, TOKENS, 5)).toHaveLength(5);
+    expect(ample.lookup(nextSession, TOKENS, 5)).toHaveLength(5);
     expect(
-      roomy.lookup(
+      ample.lookup(
         nextSession,
         TOKENS.map((t) => t + 1000),
         5,

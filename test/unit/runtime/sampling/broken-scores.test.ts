@@ -5,7 +5,7 @@ import {
   greedyOrBroken,
 } from '../../../../src-main/runtime/sampling/broken-scores';
 import { DEFAULT_SAMPLING, argmax } from '../../../../src-main/runtime/sampling/sampler';
-import { SeqSampler } from '../../../../src-main/runtime/engine/seq-sampler';
+import { SeqSampler } from '../../../../src-main/runtime/slot-worker/seq-sampler';
 
 const scores = (...values: number[]) => Float32Array.from(values);
 

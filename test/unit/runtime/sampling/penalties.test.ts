@@ -9,7 +9,7 @@ import {
   sampleToken,
 } from '../../../../src-main/runtime/sampling/sampler';
 import { TokenHistory } from '../../../../src-main/runtime/sampling/token-history';
-import { SeqSampler } from '../../../../src-main/runtime/engine/seq-sampler';
+import { SeqSampler } from '../../../../src-main/runtime/slot-worker/seq-sampler';
 
 const NEUTRAL = {
   repeatPenalty: DEFAULT_SAMPLING.repeatPenalty,

@@ -26,15 +26,15 @@ function numTokensOf(runtime: Runtime, text: string): number {
 }
 
 /**
- * A prompt of at least `minTokens` tokens whose K/V plus `roomTokens` more stays inside the
+ * A prompt of at least `minTokens` tokens whose K/V plus `numSpareTokens` more stays inside the
  * pages its admission takes (so it can decode that far without needing another page).
  */
-function promptWithRoom(runtime: Runtime, minTokens: number, roomTokens: number) {
+function promptWithSpareTokens(runtime: Runtime, minTokens: number, numSpareTokens: number) {
   for (let words = minTokens; ; words++) {
     const text = 'and the sea was calm '.repeat(words / 5 + 1).slice(0, words * 4);
     const numTokens = numTokensOf(runtime, text);
     const numPages = Math.ceil((numTokens + 1) / PAGE_SIZE);
-    if (numTokens >= minTokens && numTokens + 1 + roomTokens <= numPages * PAGE_SIZE)
+    if (numTokens >= minTokens && numTokens + 1 + numSpareTokens <= numPages * PAGE_SIZE)
       return { text, numTokens, numPages };
   }
 }
@@ -44,7 +44,7 @@ describe('admission under the K/V budget', () => {
     const built = await scriptedRuntime({ pageSize: PAGE_SIZE, kvBudgetBytes: 1 });
     runtime = built.runtime;
     await runtime.reconfigure({ kvBudgetBytes: 4 * built.pageBytes });
-    const long = promptWithRoom(runtime, 100, 0);
+    const long = promptWithSpareTokens(runtime, 100, 0);
     const refused = submitAndTally(runtime, scriptedRequest({ prompt: { kind: 'text', text: long.text } }));
     const behind = submitAndTally(runtime, scriptedRequest({ prompt: { kind: 'text', text: 'Hello' } }));
     const outcome = await refused.done;
@@ -67,7 +67,7 @@ describe('admission under the K/V budget', () => {
   it('runs a prompt that fits only when the budget is empty as soon as the running request leaves, and the queue behind it follows', async () => {
     const built = await scriptedRuntime({ pageSize: PAGE_SIZE, maxSeats: 4 });
     runtime = built.runtime;
-    const big = promptWithRoom(runtime, 60, 4);
+    const big = promptWithSpareTokens(runtime, 60, 4);
     await runtime.reconfigure({ kvBudgetBytes: big.numPages * built.pageBytes });
     await runtime.prefetch(BUNDLED_MODEL_ID);
     const running = submitAndTally(
@@ -96,7 +96,7 @@ describe('admission under the K/V budget', () => {
   it('ends a queued head at its next plan when the budget shrinks below it for good, and keeps serving', async () => {
     const { runner, running, ...built } = await busyScriptedRuntime({ pageSize: PAGE_SIZE });
     runtime = built.runtime;
-    const long = promptWithRoom(runtime, 100, 0);
+    const long = promptWithSpareTokens(runtime, 100, 0);
     const queued = submitAndTally(runtime, scriptedRequest({ prompt: { kind: 'text', text: long.text } }));
     await runtime.reconfigure({ kvBudgetBytes: 4 * built.pageBytes });
     runner.resume();

@@ -9,9 +9,9 @@ import {
   TOKEN_IDS_CODE_REVISION,
   tokenIdsKeyOf,
 } from '../../../../src-main/runtime/tokenize/remembered-token-ids';
-import { openSqliteStore } from '../../../../src-main/store/store';
+import { openSqliteHistory } from '../../../../src-main/history/history';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
-import { useTempDirs } from '../../store/temp-dir';
+import { useTempDirs } from '../../history/temp-dir';
 
 const FOLDER = path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID);
 const readJson = (name: string) =>
@@ -33,11 +33,11 @@ describe('RememberedTokenIds', () => {
 
   /** A tokenizer as a fresh process has it, backed by the history at `file` under `revision`. */
   function restarted(file: string, revision: string) {
-    const store = openSqliteStore(file);
-    const remembered = new RememberedTokenIds(store.tokenPieces!, tokenIdsKeyOf(revision), () => 1, noWarn);
+    const history = openSqliteHistory(file);
+    const remembered = new RememberedTokenIds(history.tokenPieces!, tokenIdsKeyOf(revision), () => 1, noWarn);
     const tokenizer = new TextTokenizer(files);
     expect(tokenizer.rememberPiecesIn(remembered)).toBe(true);
-    return { store, remembered, tokenizer };
+    return { history, remembered, tokenizer };
   }
 
   it('gives a restarted tokenizer the ids of text it never encoded, equal to encoding it', () => {
@@ -45,7 +45,7 @@ describe('RememberedTokenIds', () => {
     const first = restarted(file, 'tok-a');
     first.tokenizer.encode(HISTORY);
     first.remembered.flush();
-    first.store.close();
+    first.history.close();
 
     const second = restarted(file, 'tok-a');
     expect(second.tokenizer.numUncachedChars(HISTORY)).toBe(0);
@@ -53,7 +53,7 @@ describe('RememberedTokenIds', () => {
     expect(second.tokenizer.numUncachedChars(next)).toBeLessThan(600);
     expect(second.tokenizer.encode(next)).toEqual(wholeEncode(next));
     second.remembered.flush();
-    second.store.close();
+    second.history.close();
   });
 
   it('never uses ids written under another tokenizer revision', () => {
@@ -62,13 +62,13 @@ describe('RememberedTokenIds', () => {
     // Ids that are wrong for this text: were they ever used, the encode below would differ.
     first.remembered.keep(HISTORY.slice(0, 200), false, [1, 2, 3]);
     first.remembered.flush();
-    first.store.close();
+    first.history.close();
 
     const other = restarted(file, 'tok-b');
     expect(other.remembered.find(HISTORY.slice(0, 200), false)).toBeNull();
     expect(other.tokenizer.encode(HISTORY)).toEqual(wholeEncode(HISTORY));
     other.remembered.flush();
-    other.store.close();
+    other.history.close();
   });
 
   it('finds nothing for an edited message or the same text read another way', () => {
@@ -76,7 +76,7 @@ describe('RememberedTokenIds', () => {
     const first = restarted(file, 'tok-a');
     first.remembered.keep('The garden was quiet that evening, and nobody spoke of the letter.', false, [7]);
     first.remembered.flush();
-    first.store.close();
+    first.history.close();
 
     const second = restarted(file, 'tok-a');
     expect(
@@ -89,12 +89,12 @@ describe('RememberedTokenIds', () => {
       second.remembered.find('The garden was quiet that evening, and nobody spoke of the letter.', true),
     ).toBeNull();
     second.remembered.flush();
-    second.store.close();
+    second.history.close();
   });
 
   it('keeps at most the newest rows, and forgets by tokenizer or all', () => {
-    const store = openSqliteStore(path.join(tempDir(), 'history.sqlite'));
-    const rows = store.tokenPieces!;
+    const history = openSqliteHistory(path.join(tempDir(), 'history.sqlite'));
+    const rows = history.tokenPieces!;
     const row = (textKey: string, at: number, key = 'a') => ({
       tokenizerKey: key,
       textKey,
@@ -108,7 +108,7 @@ describe('RememberedTokenIds', () => {
     expect(rows.forget(['a'])).toBe(2);
     expect(rows.find('b', 'other')).not.toBeNull();
     expect(rows.forget(null)).toBe(1);
-    store.close();
+    history.close();
   });
 
   it('names the tokenizer library version the app pins, so an upgrade finds none of the old ids', () => {

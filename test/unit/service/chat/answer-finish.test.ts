@@ -7,7 +7,7 @@ import {
   ConversationExportSchema,
   MessageMetaSchema,
 } from '../../../../src-main/service/contract/chat-schemas';
-import type { ConversationRecord, MessageRecord } from '../../../../src-main/store/queries/chat-records';
+import type { ConversationRecord, MessageRecord } from '../../../../src-main/history/queries/chat-records';
 import { timeline } from '../../telemetry/report/timeline-fixture';
 
 const QUESTION: MessageRecord = {

@@ -1,53 +1,53 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STORE_LIMITS } from '../../../../src-main/limits';
+import { HISTORY_LIMITS } from '../../../../src-main/limits';
 import { ConversationExportSchema } from '../../../../src-main/service/contract/chat-schemas';
 import { answerKeeper } from '../../../../src-main/service/chat/answer-keeper';
 import { defaultSettings } from '../../../../src-main/service/chat/settings';
 import { exportJson, parseImport } from '../../../../src-main/service/chat/transfer';
 import { conversationView } from '../../../../src-main/service/chat/view';
-import { openSqliteStore } from '../../../../src-main/store/store';
+import { openSqliteHistory } from '../../../../src-main/history/history';
 import { ManualClock } from '../../../../src-main/telemetry/clock';
 import { consoleLog } from '../../../../src-main/telemetry/log/log';
 import { TURN_META } from '../../../support/answer-turn';
-import { useTempDirs } from '../../store/temp-dir';
+import { useTempDirs } from '../../history/temp-dir';
 
 const tempDir = useTempDirs();
 
 /** A history file holding one question and an answer checkpointed mid-stream (the app then killed). */
 async function interruptedHistory(path: string): Promise<string> {
-  const store = openSqliteStore(path);
+  const history = openSqliteHistory(path);
   const clock = new ManualClock();
-  const { conversationId } = store.chats.createConversation({ title: 'Cut off' });
-  const question = store.chats.addMessage({ conversationId, role: 'user', content: 'Tell me a story.' });
-  store.chats.setLeaf(conversationId, question.messageId);
+  const { conversationId } = history.chats.createConversation({ title: 'Cut off' });
+  const question = history.chats.addMessage({ conversationId, role: 'user', content: 'Tell me a story.' });
+  history.chats.setLeaf(conversationId, question.messageId);
   const place = {
     conversationId,
     userMessageId: question.messageId,
     leafAtStart: question.messageId,
     requestId: 'r-killed',
   };
-  const keeper = answerKeeper({ chats: store.chats, clock, log: consoleLog }, place, TURN_META);
+  const keeper = answerKeeper({ chats: history.chats, clock, log: consoleLog }, place, TURN_META);
   keeper.onText('Once upon a');
-  clock.advance(STORE_LIMITS.flushIntervalMs);
+  clock.advance(HISTORY_LIMITS.flushIntervalMs);
   await Promise.resolve(); // the manual clock's timers fire in a microtask
-  store.close(); // no finish: the process died here
+  history.close(); // no finish: the process died here
   return conversationId;
 }
 
 /** The branch on screen, the history opened anew from its file (nothing running). */
 function shown(path: string, conversationId: string) {
-  const store = openSqliteStore(path);
+  const history = openSqliteHistory(path);
   try {
-    const record = store.chats.getConversation(conversationId)!;
+    const record = history.chats.getConversation(conversationId)!;
     return conversationView(
       record,
-      defaultSettings(store.chats),
-      store.chats.messages(conversationId),
+      defaultSettings(history.chats),
+      history.chats.messages(conversationId),
       () => undefined,
     ).messages;
   } finally {
-    store.close();
+    history.close();
   }
 }
 
@@ -60,19 +60,19 @@ describe('an interrupted answer keeps its finish through every schema that carri
       finishReason: 'interrupted',
     });
 
-    const store = openSqliteStore(path);
+    const history = openSqliteHistory(path);
     const text = exportJson(
-      store.chats.getConversation(conversationId)!,
-      defaultSettings(store.chats),
-      store.chats.messages(conversationId),
+      history.chats.getConversation(conversationId)!,
+      defaultSettings(history.chats),
+      history.chats.messages(conversationId),
       0,
     );
-    store.close();
+    history.close();
     const exported = ConversationExportSchema.parse(JSON.parse(text));
     expect(exported.messages.map((m) => m.finishReason)).toEqual([null, 'interrupted']);
 
     const otherPath = join(tempDir(), 'other.db');
-    const other = openSqliteStore(otherPath);
+    const other = openSqliteHistory(otherPath);
     const parsed = parseImport(text, 'cut-off.json');
     const imported = other.chats.importConversation(parsed.conversation, parsed.messages);
     other.close();
@@ -87,15 +87,15 @@ describe('an interrupted answer keeps its finish through every schema that carri
   it('is exported without a finish while its request still runs', async () => {
     const path = join(tempDir(), 'history.db');
     const conversationId = await interruptedHistory(path);
-    const store = openSqliteStore(path);
+    const history = openSqliteHistory(path);
     const text = exportJson(
-      store.chats.getConversation(conversationId)!,
-      defaultSettings(store.chats),
-      store.chats.messages(conversationId),
+      history.chats.getConversation(conversationId)!,
+      defaultSettings(history.chats),
+      history.chats.messages(conversationId),
       0,
       (requestId) => requestId === 'r-killed',
     );
-    store.close();
+    history.close();
     expect(ConversationExportSchema.parse(JSON.parse(text)).messages.at(-1)!.finishReason).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newestLeafUnder, pathTo, versionsOf } from '../../../../src-main/service/chat/tree';
-import { messageRecord } from '../../../../src-main/store/queries/chat-records';
-import type { MessageRecord } from '../../../../src-main/store/queries/chat-records';
+import { messageRecord } from '../../../../src-main/history/queries/chat-records';
+import type { MessageRecord } from '../../../../src-main/history/queries/chat-records';
 
 const m = (messageId: string, parentId: string | null, role: MessageRecord['role']) =>
   messageRecord({ conversationId: 'c', messageId, parentId, role, content: messageId });

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../src-main/runtime/settings/schema';
 import { compareRuns } from '../../../../src-main/service/compare/compare-runs';
 import { decisionSentence } from '../../../../src-main/service/compare/decision';
-import { openSqliteStore } from '../../../../src-main/store/store';
+import { openSqliteHistory } from '../../../../src-main/history/history';
 import { timeline } from '../../telemetry/report/timeline-fixture';
-import { useTempDirs } from '../../store/temp-dir';
+import { useTempDirs } from '../../history/temp-dir';
 
 const tempDir = useTempDirs();
 const SLO = { ttftMs: 100, itlMs: 50 };
@@ -37,14 +37,17 @@ describe('comparing configurations (seed 002)', () => {
   });
 
   it('groups runs into configurations by their settings, highlights what differs, and gives one block per workload', () => {
-    const store = openSqliteStore(join(tempDir(), 'h.db'));
+    const history = openSqliteHistory(join(tempDir(), 'h.db'));
     const settingsOf = (maxSeats: number) => ({ ...DEFAULT_SETTINGS, maxSeats });
     const burst = { arrivals: 'bursts of 8', requests: 2 };
     const poisson = { arrivals: 'Poisson at 2/s', requests: 2 };
     const runs = [
-      store.runs.create({ name: 'two seats, burst', config: { settings: settingsOf(2), workload: burst } }),
-      store.runs.create({ name: 'four seats, burst', config: { settings: settingsOf(4), workload: burst } }),
-      store.runs.create({
+      history.runs.create({ name: 'two seats, burst', config: { settings: settingsOf(2), workload: burst } }),
+      history.runs.create({
+        name: 'four seats, burst',
+        config: { settings: settingsOf(4), workload: burst },
+      }),
+      history.runs.create({
         name: 'two seats, poisson',
         config: { settings: settingsOf(2), workload: poisson },
       }),
@@ -53,14 +56,14 @@ describe('comparing configurations (seed 002)', () => {
     const queueOf = [200, 20, 10];
     runs.forEach((run, i) => {
       for (const k of [0, 1])
-        store.writer.enqueue({
+        history.writer.enqueue({
           ...timeline({ arrivedAt: 1_000 + k, parts: { queue: queueOf[i]!, prefill: 30 }, gapsMs: [5] }),
           runId: run.runId,
         });
     });
-    store.writer.flush();
+    history.writer.flush();
     const comparison = compareRuns(
-      store,
+      history,
       runs.map((r) => r.runId),
       SLO,
     );
@@ -87,28 +90,31 @@ describe('comparing configurations (seed 002)', () => {
       ),
     ]);
     expect(comparison.workloads[1]!.decisions).toEqual([]);
-    store.close();
+    history.close();
   });
 
   it('names a workload in words, a count of one in the singular', () => {
-    const store = openSqliteStore(join(tempDir(), 'h.db'));
-    const one = store.runs.create({ name: 'one', config: { workload: { kind: 'first-frame', numRuns: 1 } } });
-    const two = store.runs.create({
+    const history = openSqliteHistory(join(tempDir(), 'h.db'));
+    const one = history.runs.create({
+      name: 'one',
+      config: { workload: { kind: 'first-frame', numRuns: 1 } },
+    });
+    const two = history.runs.create({
       name: 'two',
       config: { workload: { kind: 'load', numRequests: 6, ratePerS: 20 } },
     });
-    const comparison = compareRuns(store, [one.runId, two.runId], SLO);
+    const comparison = compareRuns(history, [one.runId, two.runId], SLO);
     expect(comparison.workloads.map((w) => w.label)).toEqual([
       'first-frame benchmark, 1 run',
       'load test, 6 requests, 20 per second',
     ]);
-    store.close();
+    history.close();
   });
 
   it('refuses an unknown run by name', () => {
-    const store = openSqliteStore(join(tempDir(), 'h.db'));
-    const run = store.runs.create({ name: 'only' });
-    expect(() => compareRuns(store, [run.runId, 'nope'], SLO)).toThrow(/no run "nope"/);
-    store.close();
+    const history = openSqliteHistory(join(tempDir(), 'h.db'));
+    const run = history.runs.create({ name: 'only' });
+    expect(() => compareRuns(history, [run.runId, 'nope'], SLO)).toThrow(/no run "nope"/);
+    history.close();
   });
 });

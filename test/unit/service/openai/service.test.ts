@@ -247,7 +247,7 @@ describe('OpenAI service: answers in OpenAI shapes', () => {
     const service = createOpenAiService({
       runtime: fake.runtime,
       clock: fake.clock,
-      store: { isPersistent: true, runs },
+      history: { isPersistent: true, runs },
     });
     const frames: Frame[] = [];
     service.start('chat', { ...CHAT, first_frame: { run_id: 'run-2' } }, (f) => frames.push(f));

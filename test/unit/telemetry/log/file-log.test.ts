@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openFileLog } from '../../../../src-main/telemetry/log/file-log';
-import { useTempDirs } from '../../store/temp-dir';
+import { useTempDirs } from '../../history/temp-dir';
 
 const tempDir = useTempDirs();
 

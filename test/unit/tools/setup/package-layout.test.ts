@@ -15,12 +15,12 @@ const complete = (): LayoutInput => ({
   asarFiles: [
     'package.json',
     'out/main/index.js',
-    'out/main/engine-worker.js',
+    'out/main/slot-worker.js',
     'node_modules/zod/package.json',
   ],
   unpackedFiles: ['node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node'],
   resourceFiles: [...RESOURCE_FILES],
-  bundleEntries: ['package.json', 'out/main/index.js', 'out/main/engine-worker.js'],
+  bundleEntries: ['package.json', 'out/main/index.js', 'out/main/slot-worker.js'],
   packageFiles: ['node_modules/zod/package.json'],
   nativeFiles: ['node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node'],
 });
@@ -32,8 +32,8 @@ describe('the packaged layout check', () => {
 
   it('names a worker entry missing from app.asar', () => {
     const layout = complete();
-    layout.asarFiles = layout.asarFiles.filter((file) => file !== 'out/main/engine-worker.js');
-    expect(layoutProblems(layout)).toEqual(['app.asar lacks out/main/engine-worker.js']);
+    layout.asarFiles = layout.asarFiles.filter((file) => file !== 'out/main/slot-worker.js');
+    expect(layoutProblems(layout)).toEqual(['app.asar lacks out/main/slot-worker.js']);
   });
 
   it('names a production dependency electron-builder left out', () => {
@@ -99,11 +99,11 @@ describe('what a package must contain, read from the checkout', () => {
   it('takes every top-level file electron-vite wrote to out/main as an entry (the main and each worker)', () => {
     repo = mkdtempSync(join(tmpdir(), 'ff-layout-'));
     mkdirSync(join(repo, 'out', 'main', 'chunks'), { recursive: true });
-    for (const name of ['index.js', 'engine-worker.js', 'chunks/shared.js'])
+    for (const name of ['index.js', 'slot-worker.js', 'chunks/shared.js'])
       writeFileSync(join(repo, 'out', 'main', name), '');
     expect(bundleEntries(repo)).toEqual([
-      'out/main/engine-worker.js',
       'out/main/index.js',
+      'out/main/slot-worker.js',
       'out/preload/index.cjs',
       'out/renderer/index.html',
       'package.json',
