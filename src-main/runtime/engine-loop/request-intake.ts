@@ -1,6 +1,7 @@
 import type { Clock } from '../../telemetry/clock';
 import { TimelineRecorder } from '../../telemetry/timeline/recorder';
 import { slotGeometryOf } from '../slots/slot-geometry';
+import { hasKvBuffer } from '../scheduler/kv-grant';
 import type { Slot } from '../slots/slot';
 import { restoreFromDisk } from '../scheduler/prefix-lookup';
 import { RequestRejected, asRejected, describeRoute, routeRequest } from '../scheduler/route';
@@ -115,7 +116,8 @@ export class RequestIntake {
       // A prompt whose K/V is larger than the whole budget would wait forever: refused before any load
       // (in the geometry of the graph the slot ran last, else the variant's as listed).
       const geometry = slotGeometryOf(current ?? { model: routed.model, graphIo: null });
-      const neverFits = this.deps.scheduler.neverFits(geometry, routed.promptIds.length);
+      const hasBuffer = current ? hasKvBuffer(current) : false;
+      const neverFits = this.deps.scheduler.neverFits(geometry, routed.promptIds.length, hasBuffer);
       if (neverFits) return this.host.reject(entry, new RequestRejected('invalid_input', neverFits));
       const isWarm = current?.status === 'resident' || current?.status === 'active';
       // Read before ensureResident: starting the load is itself a slot event.

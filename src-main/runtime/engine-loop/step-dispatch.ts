@@ -80,6 +80,7 @@ export class StepDispatcher {
           : null,
       drop: drops,
       ...(seat ? { seat: seat.seat } : {}),
+      ...(plan.kvGrant ? { kvGrant: plan.kvGrant } : {}),
     };
   }
 

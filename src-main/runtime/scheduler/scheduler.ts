@@ -18,6 +18,7 @@ import type { CachedPage, RamPages } from '../pages/ram-pages';
 import { slotGeometryOf } from '../slots/slot-geometry';
 import type { Slot } from '../slots/slot';
 import { KvBudget } from './kv-budget';
+import { hasKvBuffer } from './kv-grant';
 import { PageLedger } from './page-ledger';
 import type { CompletedPage } from './page-ledger';
 import { explainMiss, lookupPrefix } from './prefix-lookup';
@@ -62,9 +63,12 @@ export class Scheduler {
     this.budget = new KvBudget(options, ramPages, this.pages, pageSize);
   }
 
-  /** Why a prompt this long can never run in this K/V geometry under the budget, or null when it can. */
-  neverFits(geometry: KvGeometry, numPromptTokens: number): string | null {
-    return this.budget.neverFits(geometry, numPromptTokens);
+  /**
+   * Why a prompt this long can never run in this K/V geometry under the budget, or null when it
+   * can; `hasBuffer`: its slot runs the bound path (a K/V buffer row besides the pages).
+   */
+  neverFits(geometry: KvGeometry, numPromptTokens: number, hasBuffer = false): string | null {
+    return this.budget.neverFits(geometry, numPromptTokens, hasBuffer);
   }
 
   /** Takes in a routed sequence: alive from now on, at the back of its slot's queue. */
@@ -161,7 +165,14 @@ export class Scheduler {
    * preempted to make room (a sequence inside a running step cannot leave it).
    */
   planStep(slot: Slot, isIdle: (other: Slot) => boolean = () => false): StepPlan {
-    const plan: StepPlan = { admitted: [], prefill: null, decodeRows: [], preempted: [], ended: [] };
+    const plan: StepPlan = {
+      admitted: [],
+      prefill: null,
+      decodeRows: [],
+      preempted: [],
+      ended: [],
+      kvGrant: null,
+    };
     this.leaveAsAsked(slot, plan);
     this.admit(slot, plan);
     const canGrow = this.fitDecodeGrowth(slot, plan, isIdle);
@@ -171,6 +182,7 @@ export class Scheduler {
       prefilling.hasStartedPrefill = true;
     }
     plan.decodeRows = canGrow ? this.runningOn(slot).filter((seq) => seq.status === 'decoding') : [];
+    plan.kvGrant = this.budget.slotGrantOf(slot, this.runningOn(slot));
     return plan;
   }
 
@@ -244,7 +256,11 @@ export class Scheduler {
     const queue = this.queues.queueOf(slot);
     while (queue.length > 0 && this.seats.hasFreeSeat(slot)) {
       const seq = queue[0]!;
-      const never = this.budget.neverFits(slotGeometryOf(seq.slot), seq.prefillIds.length);
+      const never = this.budget.neverFits(
+        slotGeometryOf(seq.slot),
+        seq.prefillIds.length,
+        hasKvBuffer(seq.slot),
+      );
       if (never) {
         const reason = seq.outputIds.length > 0 ? 'length' : 'rejected';
         plan.ended.push({ seq, reason, message: never, ...this.finish(seq)! });
@@ -263,13 +279,7 @@ export class Scheduler {
   private seat(seq: Sequence): boolean {
     const cached = lookupPrefix(seq, this.ramPages, this.pageSize);
     this.pages.holdPrefix(seq, cached);
-    const numPages = this.budget.pagesToAdmit(seq.prefillIds.length) - cached.length;
-    if (
-      !this.budget.fitsAfterEvicting(
-        this.allRunning(),
-        numPages * this.budget.pageBytesOf(slotGeometryOf(seq.slot)),
-      )
-    ) {
+    if (!this.budget.fitsAfterEvicting(this.allRunning(), seq)) {
       this.pages.releaseAll(seq);
       return false;
     }
@@ -292,7 +302,7 @@ export class Scheduler {
    * (`length`).
    */
   private fitDecodeGrowth(slot: Slot, plan: StepPlan, isIdle: (other: Slot) => boolean): boolean {
-    while (!this.budget.fitsAfterEvicting(this.allRunning(), 0)) {
+    while (!this.budget.fitsAfterEvicting(this.allRunning())) {
       const holders = this.allRunning().filter((seq) => !this.wantedVictims.has(seq));
       const victim = holders.sort((a, b) => b.admittedOrder - a.admittedOrder)[0];
       if (!victim) return false;

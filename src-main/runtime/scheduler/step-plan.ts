@@ -1,3 +1,4 @@
+import type { KvGrant } from './kv-grant';
 import type { PrefillPlan } from './prefill-order';
 import type { Sequence } from './sequence';
 
@@ -35,4 +36,6 @@ export interface StepPlan {
   preempted: Sequence[];
   /** Sequences finished while planning: one that cannot grow even alone, a head that can never fit. */
   ended: EndedInPlan[];
+  /** The size the slot's K/V buffer takes for this step (bound path; null: no buffer, or no seat taken). */
+  kvGrant: KvGrant | null;
 }

@@ -1,3 +1,4 @@
+import type { KvGrant } from '../scheduler/kv-grant';
 import type { SamplerStart } from '../sampling/sampler';
 import type { BrokenScores } from '../sampling/broken-scores';
 import type { PageData } from '../pages/page-data';
@@ -98,6 +99,11 @@ export interface StepJob {
   drop: string[];
   /** A remembered conversation to hold as a retained past (RememberedSeat); absent: none. */
   seat?: RememberedSeat;
+  /**
+   * The size the slot's one K/V buffer takes from this step on (bound path): the worker lays
+   * its buffer out to it after the drops, its seated rows kept. Absent: the buffer stays as it is.
+   */
+  kvGrant?: KvGrant;
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   StepJob,
   SteppedReply,
 } from './protocol';
+import type { KvGrant } from '../scheduler/kv-grant';
 import { PageBuffers } from './page-buffers';
 import { SeqSampler } from './seq-sampler';
 
@@ -57,6 +58,9 @@ export abstract class StepExecutor {
   /** Assembles a remembered conversation's pages into a retained past (see RememberedSeat). */
   protected abstract seatRemembered(seat: RememberedSeat, pageSize: number): void;
 
+  /** Lays the executor's one K/V buffer out to the scheduler's grant (only the bound path has one). */
+  protected applyGrant(_grant: KvGrant): void {}
+
   /** Seats a sequence's state from its first prefill chunk, which alone carries its sampler. */
   protected seatState(work: PrefillWork): void {
     if (!work.sampler) throw new Error(`first chunk of ${work.seqId} came without its sampler`);
@@ -90,6 +94,7 @@ export abstract class StepExecutor {
     this.pageSize = job.pageSize;
     for (const seqId of job.drop) this.forget(seqId);
     if (job.seat) this.seatRemembered(job.seat, job.pageSize);
+    if (job.kvGrant) this.applyGrant(job.kvGrant);
     const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill, pickedUpAt) : null;
     const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
     const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;

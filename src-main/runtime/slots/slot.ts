@@ -66,7 +66,7 @@ export interface Slot {
   runPath: SlotRunPath | null;
   /**
    * Bytes of the slot's one K/V buffer as its worker last reported them (the bound path: every
-   * row's whole capacity, retained pasts included; the K/V budget counts pages, not this);
+   * row's whole capacity, retained pasts included; the K/V budget counts its grant, kv-grant.ts);
    * null while its K/V lives in per-step arrays.
    */
   kvBufferBytes: number | null;

@@ -11,6 +11,10 @@ const PROMPTS = [
 ];
 
 describe.each(modelForms())('preemption when the K/V budget runs out ($form graphs)', (form) => {
+  // The tight runtime's budget in 4-token pages: one sequence fits with room to spare, two
+  // growing ones do not. The fused graph runs the bound path, whose buffer rows count besides
+  // the pages.
+  const TIGHT_PAGES = form.form === 'fused' ? 28 : 14;
   let tight: Runtime;
   let ample: Runtime;
   beforeAll(async () => {
@@ -29,7 +33,7 @@ describe.each(modelForms())('preemption when the K/V budget runs out ($form grap
       pageSize: 4,
       maxSeats: 4,
       prefillChunkTokens: 4,
-      kvBudgetBytes: pageBytes * 14,
+      kvBudgetBytes: pageBytes * TIGHT_PAGES,
     });
   });
   afterAll(async () => {
@@ -43,6 +47,7 @@ describe.each(modelForms())('preemption when the K/V budget runs out ($form grap
       expected.push(
         (await generate(ample, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true })).tokenIds,
       );
+    const allocated = await watchAllocatedBytes(tight);
     const results = await Promise.all(
       PROMPTS.map((text) =>
         generate(tight, { prompt: { kind: 'text', text }, maxTokens: 24, ignoreEos: true }),
@@ -51,6 +56,8 @@ describe.each(modelForms())('preemption when the K/V budget runs out ($form grap
     results.forEach((result, i) => expect(result.tokenIds).toEqual(expected[i]));
     const numPreemptions = results.reduce((sum, r) => sum + r.timeline.numPreemptions, 0);
     expect(numPreemptions).toBeGreaterThan(0);
+    expect(allocated.length).toBeGreaterThan(0);
+    expect(Math.max(...allocated)).toBeLessThanOrEqual(pageBytesOf(tight) * TIGHT_PAGES);
     expectNothingHeld(tight);
   });
 
@@ -70,6 +77,25 @@ describe.each(modelForms())('preemption when the K/V budget runs out ($form grap
     expectNothingHeld(tight);
   });
 });
+
+/**
+ * After every step reply of the runtime's one slot: the bytes its K/V really allocates, the
+ * page store's plus the slot's K/V buffer (the bound path's; none on onnxruntime-node's).
+ */
+async function watchAllocatedBytes(runtime: Runtime): Promise<number[]> {
+  await generate(runtime, { prompt: { kind: 'text', text: 'Hello' }, maxTokens: 1 });
+  const [slot] = runtime.registry.list();
+  const runner = slot?.runner;
+  if (!runner) throw new Error('the test model has no slot');
+  const samples: number[] = [];
+  const step = runner.step.bind(runner);
+  runner.step = async (job) => {
+    const reply = await step(job);
+    samples.push((runtime.pages?.bytes ?? 0) + (reply.kvBytes ?? 0));
+    return reply;
+  };
+  return samples;
+}
 
 /** Bytes of one 4-token page of the test model: every layer's key and value, float32. */
 function pageBytesOf(runtime: Runtime): number {

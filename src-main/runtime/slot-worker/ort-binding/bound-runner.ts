@@ -149,6 +149,15 @@ export class BoundRunner {
     this.boundRows = '';
   }
 
+  /**
+   * Lays the K/V buffer out as `numRows` rows × `capacity` tokens, keeping old rows `keep` as
+   * rows 0 … keep.length − 1 (the scheduler's grant: it shrinks as well as grows).
+   */
+  relay(keep: readonly number[], numRows: number, capacity: number): void {
+    this.slotKv = this.slotKv.relaid(keep, numRows, capacity);
+    this.boundRows = '';
+  }
+
   /** Ends profiling (a runner built with `profileFilePrefix`): the profile file's path. */
   endProfiling(): string {
     return this.session.endProfiling();

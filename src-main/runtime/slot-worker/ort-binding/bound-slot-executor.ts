@@ -14,6 +14,7 @@ import { StepExecutor } from '../step-executor';
 import type { SeqState } from '../step-executor';
 import type { PageData } from '../../pages/page-data';
 import type { BoundRunner } from './bound-runner';
+import type { KvGrant } from '../../scheduler/kv-grant';
 
 /** What the worker keeps per seated sequence besides its row of K/V. */
 /** Who holds a row of the K/V buffer: a seated sequence, a finished one's retained past, or nobody. */
@@ -130,6 +131,39 @@ export class BoundSlotExecutor extends StepExecutor {
     this.runner.ensureSize(this.holders.length, 0, this.pageSize);
     while (this.holders.length < this.runner.kv.maxRows) this.holders.push({ kind: 'free' });
     return this.holders.findIndex((holder) => holder.kind === 'free');
+  }
+
+  /**
+   * Lays the buffer out to the scheduler's grant: the seated rows first, then the most recent
+   * retained pasts while rows are spare and they fit the capacity (the others are freed). A
+   * seated row is never cut: the grant counts every seated sequence, so this only guards.
+   */
+  protected override applyGrant(grant: KvGrant): void {
+    const kv = this.runner.kv;
+    const seated = this.rowsHeldBy('seq');
+    const numRows = Math.max(grant.numRows, seated.length);
+    const capacity = Math.max(grant.capacity, ...seated.map((row) => kv.numTokensOf(row)));
+    if (numRows === kv.maxRows && capacity === kv.capacity) return;
+    const retained = this.rowsHeldBy('retained')
+      .filter((row) => kv.numTokensOf(row) <= capacity)
+      .reverse()
+      .slice(0, numRows - seated.length);
+    const keep = [...seated, ...retained];
+    for (const row of this.rowsHeldBy('retained'))
+      if (!keep.includes(row)) this.retained.delete((this.holders[row] as { seqId: string }).seqId);
+    this.runner.relay(keep, numRows, capacity);
+    this.holders = Array.from({ length: numRows }, (_, row) =>
+      row < keep.length ? this.holders[keep[row]!]! : { kind: 'free' },
+    );
+  }
+
+  /** Rows held by a seated sequence or by a retained past, least recent retained first. */
+  private rowsHeldBy(kind: 'seq' | 'retained'): number[] {
+    if (kind === 'seq') return this.holders.flatMap((holder, row) => (holder.kind === 'seq' ? [row] : []));
+    return [...this.retained.keys()].flatMap((seqId) => {
+      const row = this.retainedRowOf(seqId, 0);
+      return row === null ? [] : [row];
+    });
   }
 
   /** One batched decode forward over `rows`, each fed the token it sampled last. */

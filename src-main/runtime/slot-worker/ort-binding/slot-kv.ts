@@ -97,19 +97,36 @@ export class SlotKv {
 
   /** A larger buffer holding this one's rows (the rows beyond them empty); this one is left as it was. */
   grown(maxRows: number, capacity: number): SlotKv {
-    if (maxRows < this.maxRows || capacity < this.capacity) throw new Error('a K/V buffer only grows');
+    if (maxRows < this.maxRows || capacity < this.capacity) throw new Error('grown: a K/V buffer only grows');
+    return this.relaid(
+      Array.from({ length: this.maxRows }, (_, row) => row),
+      maxRows,
+      capacity,
+    );
+  }
+
+  /**
+   * A buffer of `maxRows` rows × `capacity` tokens holding rows `keep` (old row `keep[i]` becomes
+   * row i, the rest empty): how it shrinks to its live rows or grows. Only held tokens are
+   * copied; this one is left as it was.
+   */
+  relaid(keep: readonly number[], maxRows: number, capacity: number): SlotKv {
+    if (keep.length > maxRows) throw new Error(`${keep.length} rows kept in a buffer of ${maxRows}`);
     const next = new SlotKv(this.geometry, maxRows, capacity);
     const { numKvHeads, headDim } = this.geometry;
-    this.tensors.forEach((tensor, t) => {
-      for (let block = 0; block < this.maxRows * numKvHeads; block++) {
-        const from = block * this.capacity * headDim;
-        next.tensors[t]!.set(
-          tensor.subarray(from, from + this.capacity * headDim) as never,
-          block * capacity * headDim,
-        );
-      }
+    keep.forEach((row, target) => {
+      const numTokens = this.numTokensOf(row);
+      if (numTokens > capacity)
+        throw new Error(`row ${row} holds ${numTokens} tokens: more than ${capacity}`);
+      next.numTokens[target] = numTokens;
+      this.tensors.forEach((tensor, t) => {
+        for (let head = 0; head < numKvHeads; head++) {
+          const from = (row * numKvHeads + head) * this.capacity * headDim;
+          const to = (target * numKvHeads + head) * capacity * headDim;
+          next.tensors[t]!.set(tensor.subarray(from, from + numTokens * headDim) as never, to);
+        }
+      });
     });
-    this.numTokens.forEach((numTokens, row) => (next.numTokens[row] = numTokens));
     return next;
   }
 

@@ -18,6 +18,10 @@ const REFERENCE = JSON.parse(
 const OPTIONS = { numThreads: 1, canSpinThreads: true };
 const PAGE_SIZE = 4;
 const bound = loadBoundOrt();
+/** Tokens per row the granted script's buffer holds (its longest row stays below). */
+const GRANT_CAPACITY = 32;
+/** Rows the scheduler would grant each job of the script: one per sequence seated after its drops. */
+const GRANT_ROWS = [1, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, null];
 const isRequired = process.env['FF_REQUIRE_NATIVE'] === '1';
 
 interface Executor {
@@ -39,7 +43,7 @@ const greedy = (vocabLimit: number) => ({
  * from its pages seated as a remembered past (as after a restart). Returns every
  * sampled token, past source and captured page, in order.
  */
-async function script(executor: Executor, vocabLimit: number) {
+async function script(executor: Executor, vocabLimit: number, grantRows: Array<number | null> = []) {
   const [a, b] = REFERENCE.cases.map((c) => c.prompt);
   const prefill = (
     seqId: string,
@@ -55,14 +59,19 @@ async function script(executor: Executor, vocabLimit: number) {
     sampler: greedy(vocabLimit),
     retainedFrom,
   });
-  const job = (over: Partial<StepJob>): StepJob => ({
-    type: 'step',
-    pageSize: PAGE_SIZE,
-    prefill: null,
-    decode: null,
-    drop: [],
-    ...over,
-  });
+  let numJobs = 0;
+  const job = (over: Partial<StepJob>): StepJob => {
+    const numRows = grantRows[numJobs++] ?? null;
+    return {
+      type: 'step',
+      pageSize: PAGE_SIZE,
+      prefill: null,
+      decode: null,
+      drop: [],
+      ...(numRows === null ? {} : { kvGrant: { numRows, capacity: GRANT_CAPACITY } }),
+      ...over,
+    };
+  };
   const decode = (rows: string[], mayContinue = true) => ({
     rows: rows.map((seqId) => ({ seqId })),
     mayContinue,
@@ -140,6 +149,35 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path
       );
       expect(actual.kvBytes.at(-1)).toBe(allocated);
       expect(new Set(actual.kvBytes).size).toBeGreaterThan(1);
+    } finally {
+      runner.release();
+    }
+  });
+
+  it('lays its buffer out to each job’s grant, shrinking as sequences leave, with the same tokens and pages', async () => {
+    const catalogue = new ModelCatalogue(BUNDLED_MODELS_DIR, null, new RevisionCache(null));
+    await catalogue.refresh();
+    const model = catalogue.resolve(`${BUNDLED_MODEL_ID}:q4`);
+    if (model instanceof Error) throw model;
+    const now = () => performance.now();
+    const { vocabSize, numLayers, numKvHeads, headDim } = model.folder.shape;
+    const ortNode = await openRunner(model, OPTIONS);
+    const expected = await script(new SlotExecutor(ortNode, now), vocabSize).finally(() => ortNode.release());
+    const runner = await BoundRunner.open(model.graph.onnxPath, runnerSpecOf(model), OPTIONS, {
+      maxRows: 1,
+      capacity: 16,
+      vocabSize,
+    });
+    try {
+      const actual = await script(new BoundSlotExecutor(runner, now), vocabSize, GRANT_ROWS);
+      const tokensOf = (trace: typeof actual.trace) =>
+        trace.filter((entry) => entry !== 'retained' && entry !== 'pages');
+      expect(tokensOf(actual.trace)).toEqual(tokensOf(expected.trace));
+      expect(actual.pages).toEqual(expected.pages);
+      // Each reply's bytes are exactly the grant's: one row less once `a` left, never more.
+      const rowBytes =
+        numLayers * 2 * numKvHeads * GRANT_CAPACITY * headDim * runner.kv.tensors[0]!.BYTES_PER_ELEMENT;
+      expect(actual.kvBytes).toEqual(GRANT_ROWS.map((numRows) => (numRows ?? 2) * rowBytes));
     } finally {
       runner.release();
     }

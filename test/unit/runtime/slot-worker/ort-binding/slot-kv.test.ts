@@ -78,4 +78,19 @@ describe('SlotKv (a slot’s one K/V buffer)', () => {
     expect(grown.bytes).toBe(allocated(grown));
     expect(grown.bytes).toBe(2 * 2 * 3 * 2 * 10 * 3 * 4);
   });
+
+  it('shrinks to the rows it keeps, in the order asked, and refuses a row longer than the capacity', () => {
+    const kv = new SlotKv(GEOMETRY, 3, 8);
+    kv.copyPageIn(0, 0, PAGE_SIZE, pageOf(1));
+    kv.copyPageIn(2, 0, PAGE_SIZE, pageOf(2));
+    kv.copyPageIn(2, 1, PAGE_SIZE, pageOf(3));
+    const shrunk = kv.relaid([2], 1, 4);
+    expect(shrunk.bytes).toBe(kv.bytes / 6);
+    expect(shrunk.numTokensOf(0)).toBe(4);
+    const out = new Float32Array(pageElements(GEOMETRY, PAGE_SIZE));
+    shrunk.copyPageOut(0, 1, PAGE_SIZE, out);
+    expect(out).toEqual(pageOf(3));
+    expect(() => kv.relaid([2], 1, 2)).toThrow(/holds 4 tokens: more than 2/);
+    expect(() => kv.relaid([0, 2], 1, 8)).toThrow(/2 rows kept in a buffer of 1/);
+  });
 });
