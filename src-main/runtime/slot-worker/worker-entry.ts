@@ -88,17 +88,17 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
   markStep('jobReceived');
   handle(envelope.body).then(
     (reply) => {
+      // The next decode step starts before the reply is posted: posting wakes the main thread,
+      // which takes this core for a while (measured in docs/benchmarks.md), and the step's run
+      // goes on beside it instead of after. The reply is built: the step run ahead only
+      // touches state the next job reads. Its page copies wait for the next job
+      // (SlotExecutor.step): done here they took the core the main thread needed to flush the
+      // token. After the last step or a drop, with nothing to run ahead, they are done now.
+      if (reply.type === 'stepped') executor?.runAhead();
       markStep('replyPosted');
       parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
       markStep('replySent');
-      // The reply is on its way: run the next decode step while the main thread reads it. Its page
-      // copies wait for the next job (SlotExecutor.step): done here they took the core the main
-      // thread needed to flush the token (measured in docs/benchmarks.md). After the last step or
-      // a drop, with nothing to run ahead, they are done now, off the next request's path.
-      if (reply.type === 'stepped') {
-        executor?.runAhead();
-        executor?.tidyWhenIdle(reply);
-      }
+      if (reply.type === 'stepped') executor?.tidyWhenIdle(reply);
     },
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
