@@ -104,7 +104,7 @@ export class StepDispatcher {
       scheduler.prefilled(chunk, outcome.sampled !== null);
       if (outcome.sampled) {
         seq.recorder.enter(seq.recorder.hasFirstToken ? 'decode' : 'emit', outcome.logitsAt);
-        this.emit(seq, outcome.sampled, outcome.pages);
+        this.emit(seq, outcome.sampled, outcome.pages, outcome.logitsAt);
       } else scheduler.addCompletedPages(seq, outcome.pages);
     }
     for (const row of reply.decode?.rows ?? []) {
@@ -115,6 +115,7 @@ export class StepDispatcher {
         rowSeq,
         row,
         (reply.decode?.pages ?? []).filter((p) => p.seqId === row.seqId),
+        reply.decode!.logitsAt,
       );
     }
   }
@@ -150,11 +151,16 @@ export class StepDispatcher {
    * is not on the token's way to the client. Both happen before a finish, which releases the
    * sequence's pages and notes its past for the next turn. Broken scores end the answer instead.
    */
-  private emit(seq: Sequence, sampled: SampledToken, pages: readonly CapturedPage[]): void {
+  private emit(
+    seq: Sequence,
+    sampled: SampledToken,
+    pages: readonly CapturedPage[],
+    producedAt: number,
+  ): void {
     // Nothing from a forward with broken scores is kept: no token, and no page of its K/V.
     if (sampled.brokenScores)
       return this.host.finish(seq, 'error', describeBrokenScores(sampled.brokenScores));
-    const reason = emitToken(this.host.scheduler, seq, sampled, this.host.clock);
+    const reason = emitToken(this.host.scheduler, seq, sampled, this.host.clock, producedAt);
     this.host.scheduler.addCompletedPages(seq, pages);
     if (reason) this.host.finish(seq, reason);
   }

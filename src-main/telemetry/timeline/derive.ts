@@ -112,6 +112,14 @@ export function deriveInterTokenGaps(tokenAts: readonly number[]): number[] {
 }
 
 /**
+ * The inter-token gaps (ms) measured per token at its source: between the stamps where each
+ * token was produced (its worker sampled it) when every token has one, else between flushes.
+ */
+export function deriveItl(producedAts: readonly number[], flushedAts: readonly number[]): number[] {
+  return deriveInterTokenGaps(producedAts.length === flushedAts.length ? producedAts : flushedAts);
+}
+
+/**
  * Client TTFT minus server TTFT: socket, IPC, serialisation and rendering (ms), or null when
  * either is unknown. The only place transport is computed; judgeClientTtft refuses a client
  * figure that would make it negative.

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import { canonicalTimeline } from './canonical';
 import { sealRecorded, TimelineBroken } from './check';
-import { deriveInterTokenGaps, deriveParts } from './derive';
+import { deriveItl, deriveParts } from './derive';
 import type { Diagnosis } from './diagnosis';
 import { emptyDiagnosis } from './diagnosis';
 import type { FinishReason, LifeState, Timeline, Transition } from './schema';
@@ -33,6 +33,8 @@ export class TimelineRecorder {
   private readonly facts: TimelineMeta;
   private readonly transitions: Transition[] = [];
   private readonly tokenAts: number[] = [];
+  /** Where each token was produced (its worker's sampling stamp), when the engine told. */
+  private readonly producedAts: number[] = [];
   private firstTokenAt: number | null = null;
   private numPreemptions = 0;
   private finished: Timeline | null = null;
@@ -117,6 +119,11 @@ export class TimelineRecorder {
     this.enter('requeue', at);
   }
 
+  /** A token was produced at `at` (the worker's stamp as it sampled it): its gap is measured there. */
+  tokenProduced(at: number): void {
+    this.producedAts.push(at);
+  }
+
   /** `count` tokens reached the transport at `at`; the first flush ends TTFT and starts decode. */
   tokensFlushed(count: number, at = this.clock.now()): void {
     if (count <= 0) return;
@@ -149,7 +156,7 @@ export class TimelineRecorder {
         transitions: [...this.transitions],
         ...derived,
         e2eMs: at - this.arrivedAt,
-        itlMs: deriveInterTokenGaps(this.tokenAts),
+        itlMs: deriveItl(this.producedAts, this.tokenAts),
         numOutputTokens: this.tokenAts.length,
         numPreemptions: this.numPreemptions,
         finishReason: reason,

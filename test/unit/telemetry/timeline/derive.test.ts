@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   deriveClientFigures,
+  deriveItl,
   deriveRemote,
   deriveServerSpanMs,
   placeServerSpan,
@@ -120,5 +121,13 @@ describe("a client's figures from its own stamps", () => {
       clientE2eMs: null,
       networkInMs: null,
     });
+  });
+});
+
+describe('inter-token gaps at the source', () => {
+  it('measures between the stamps where each token was produced, else between flushes', () => {
+    expect(deriveItl([10, 14, 19], [12, 30, 31])).toEqual([4, 5]);
+    // A token without its producing stamp: every gap comes from the flushes.
+    expect(deriveItl([10, 14], [12, 30, 31])).toEqual([18, 1]);
   });
 });
