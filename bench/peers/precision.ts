@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { collectGeneration } from '../../src-main/runtime/collect';
 import { slotSessionThreadsOf } from '../../src-main/runtime/runtime-parts';
 import type { Runtime } from '../../src-main/runtime/runtime';
@@ -118,8 +119,13 @@ export async function measurePair(ctx: PairContext, precision: Precision): Promi
   const { variant } = PRECISIONS[precision];
   const problem = ensureVariant(ctx.modelDir, precision);
   if (problem) return { precision, status: 'skipped', reason: problem };
-  const modelRef = `${ctx.model.name}:${variant}`;
-  const entry = (await ctx.runtime.refreshModels()).find((e) => e.modelId === modelRef);
+  const onnxPath = realpathSync(variantOnnxPath(ctx.modelDir, variant));
+  const entries = await ctx.runtime.refreshModels();
+  // Found by its file: a float folder's model.onnx is listed by the weights it holds (`name:fp16`).
+  const entry =
+    entries.find((e) => e.status === 'ok' && realpathSync(e.model.graph.onnxPath) === onnxPath) ??
+    entries.find((e) => e.modelId === `${ctx.model.name}:${variant}`);
+  const modelRef = entry?.modelId ?? `${ctx.model.name}:${variant}`;
   if (entry?.status !== 'ok')
     return {
       precision,
