@@ -36,7 +36,7 @@ export interface Forwarder {
  * Worker-side state of one slot: the K/V of sequences mid-prefill (one row each), the decode
  * batch, and each sequence's sampler. A step runs the prefill chunk first, then the batched
  * decode, so a long prompt is cut into chunks that interleave with everyone else's tokens.
- * After replying, `runAhead` starts the next decode step of the same rows (one step ahead).
+ * Once a reply is built, `runAhead` starts the next decode step of the same rows (one step ahead).
  */
 export class SlotExecutor extends StepExecutor {
   private readonly prefilling = new Map<string, PendingAdvance>();

@@ -103,7 +103,7 @@ export abstract class StepExecutor {
     return { type: 'stepped', prefill, decode, ...(kvBytes === undefined ? {} : { kvBytes }) };
   }
 
-  /** Starts the next decode step of the last job's rows, if it allowed that. Call after replying. */
+  /** Starts the next decode step of the last job's rows, if it allowed that. Call once the reply is built (before posting it). */
   runAhead(): void {
     if (!this.continueRows || this.ahead) return;
     const { rows, pageSize } = this.continueRows;
