@@ -18,7 +18,7 @@ import { print } from '../../src-main/printable';
 
 /** Where each engine's clock starts and stops. */
 export const PEERS_BOUNDARY = {
-  ours: 'server TTFT: runtime.submit (arrival) → first chunk handed to the sink; ITL: gaps between flushed tokens',
+  ours: 'server TTFT: runtime.submit (arrival) → first chunk handed to the sink; ITL: gaps between the tokens as the worker produced them',
   floor:
     'session.run of the same token ids on the bench thread: TTFT = one prefill forward; ITL = one decode step',
   peer: 'transformers.js: tokenizer call + generate() → the streamer callback of the first generated token; ITL: gaps between streamer callbacks',

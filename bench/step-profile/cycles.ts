@@ -1,14 +1,14 @@
 import type { StepMark, ThreadTrace } from '../../src-main/runtime/slot-worker/step-trace';
 
 /**
- * One warm decode step as the worker's cycle sees it: from handing reply k to postMessage to
- * handing reply k+1, the step run ahead in between (ms). The five worker parts partition the cycle
+ * One warm decode step as the worker's cycle sees it: from reply k built to reply k+1 built, the
+ * step run ahead in between (ms; it starts before reply k is posted, so the post runs beside it). The five worker parts partition the cycle
  * exactly; the main thread's parts run beside them and reach the cycle only through `waitForJobMs`.
  */
 export interface StepCycle {
-  /** Worker: reply k handed to postMessage → session.run called (postMessage, then batch, ids, feeds of the step run ahead). */
+  /** Worker: reply k built → session.run called (batch, ids, feeds of the step run ahead). */
   workerBeforeRunMs: number;
-  /** Worker: postMessage of reply k, called → returned (the part of workerBeforeRunMs that wakes the main thread). */
+  /** Worker: postMessage of reply k, called → returned (it wakes the main thread; beside the run ahead). */
   postMessageMs: number;
   /** Worker: the onnxruntime-node session.run call, called → outputs arrived. */
   runMs: number;
@@ -16,9 +16,9 @@ export interface StepCycle {
   workerAfterRunMs: number;
   /** Worker: token sampled → job k+1's message event, when that came later (idle, waiting for the main thread); else 0. */
   waitForJobMs: number;
-  /** Worker: token sampled or job k+1 received, whichever was later → reply k+1 handed to postMessage. */
+  /** Worker: token sampled or job k+1 received, whichever was later → reply k+1 built. */
   workerReplyMs: number;
-  /** The whole cycle: reply k handed to postMessage → reply k+1 handed to postMessage. */
+  /** The whole cycle: reply k built → reply k+1 built. */
   cycleMs: number;
   /** Reply k handed to postMessage (worker) → its message event on the main thread. */
   hopToMainMs: number;
@@ -59,16 +59,24 @@ export function stepCyclesOf(main: ThreadTrace, worker: ThreadTrace): StepCycle[
   const received = marksOf(main, 'replyReceived');
   const applied = marksOf(main, 'replyApplied');
   const jobAt = marksOf(worker, 'jobReceived');
+  const builtAt = marksOf(worker, 'replyBuilt');
   const replyAt = marksOf(worker, 'replyPosted');
   const sentAts = marksOf(worker, 'replySent');
   const runStarts = marksOf(worker, 'runStarted');
   const runEnds = marksOf(worker, 'runEnded');
   const sampledAts = marksOf(worker, 'sampled');
-  const numJobs = Math.min(posted.length, received.length, applied.length, jobAt.length, replyAt.length);
+  const numJobs = Math.min(
+    posted.length,
+    received.length,
+    applied.length,
+    jobAt.length,
+    builtAt.length,
+    replyAt.length,
+  );
   const cycles: StepCycle[] = [];
   for (let k = 0; k + 1 < numJobs; k++) {
-    const startAt = replyAt[k]!;
-    const endAt = replyAt[k + 1]!;
+    const startAt = builtAt[k]!;
+    const endAt = builtAt[k + 1]!;
     const nextJobAt = jobAt[k + 1]!;
     const runsInside = runStarts.filter((at) => at >= startAt && at < endAt);
     if (runsInside.length !== 1 || nextJobAt < startAt) continue;
@@ -82,13 +90,13 @@ export function stepCyclesOf(main: ThreadTrace, worker: ThreadTrace): StepCycle[
     const isHop = nextJobAt < runEndAt || jobPostedAt >= sampledAt;
     cycles.push({
       workerBeforeRunMs: runStartAt - startAt,
-      postMessageMs: (firstWithin(sentAts, startAt, runStartAt) ?? Number.NaN) - startAt,
+      postMessageMs: (firstWithin(sentAts, replyAt[k]!, endAt) ?? Number.NaN) - replyAt[k]!,
       runMs: runEndAt - runStartAt,
       workerAfterRunMs: sampledAt - runEndAt,
       waitForJobMs: Math.max(0, nextJobAt - sampledAt),
       workerReplyMs: endAt - Math.max(sampledAt, nextJobAt),
       cycleMs: endAt - startAt,
-      hopToMainMs: received[k]! - startAt,
+      hopToMainMs: received[k]! - replyAt[k]!,
       mainApplyMs: applied[k]! - received[k]!,
       mainPlanMs: jobPostedAt - applied[k]!,
       hopToWorkerMs: isHop ? nextJobAt - jobPostedAt : null,

@@ -109,14 +109,15 @@ export async function run(argv: string[]): Promise<number> {
 
 const PARTS = {
   worker_before_run_ms:
-    'worker: reply handed to postMessage → session.run called (postMessage, then batch, ids, feeds of the step run ahead)',
-  post_message_ms: 'worker: postMessage of the reply, called → returned (part of worker_before_run)',
+    'worker: reply built → session.run called (batch, ids, feeds of the step run ahead; the reply is posted after, beside the run)',
+  post_message_ms:
+    'worker: postMessage of the reply, called → returned (beside the run ahead, off the cycle)',
   run_ms: 'worker: the onnxruntime-node session.run call (its setImmediate hop and output wrapping included)',
   worker_after_run_ms: 'worker: outputs arrived → token sampled (logits, K/V advance, pages, sampling)',
   wait_for_job_ms:
     "worker: token sampled → next job's message event, where that came later (idle, waiting for the main thread), else 0",
-  worker_reply_ms: 'worker: token sampled or job received, whichever later → reply handed to postMessage',
-  cycle_ms: 'worker: reply handed to postMessage → the next one (one decode step as the worker runs them)',
+  worker_reply_ms: 'worker: token sampled or job received, whichever later → reply built',
+  cycle_ms: 'worker: reply built → the next one (one decode step as the worker runs them)',
   hop_to_main_ms: 'reply handed to postMessage (worker) → its message event on the main thread',
   main_apply_ms: 'main: reply message event → token flushed, scheduler told',
   main_plan_ms: 'main: reply applied → next job posted (plan, build, postMessage)',
@@ -168,7 +169,10 @@ function profileReport(
     },
     statistic:
       'nearest-rank percentiles over every warm step of every round; parts are independent medians (they need not sum)',
-    itl_ms: { ...itl, boundary: 'gaps between flushed tokens (the runtime timeline)' },
+    itl_ms: {
+      ...itl,
+      boundary: 'gaps between the tokens as the worker produced them (the runtime timeline)',
+    },
     floor_step_ms: {
       ...floor,
       boundary: 'bare session.run decode step + greedy argmax on the bench thread, same graph and threads',

@@ -15,7 +15,8 @@ const CHANNEL = 'first-frame-step-trace';
 /**
  * The stamps, in the order one decode step meets them. Main thread: `jobPosted` (RunnerClient
  * posts a job), `replyReceived` (its reply's message event), `replyApplied` (tokens flushed,
- * the next iteration not yet run). Worker: `jobReceived` (message event), `replyPosted` (handed to postMessage), `replySent` (postMessage returned),
+ * the next iteration not yet run). Worker: `jobReceived` (message event), `replyBuilt` (the reply is
+ * ready; the step ahead starts next), `replyPosted` (handed to postMessage), `replySent` (postMessage returned),
  * `runStarted`/`runEnded` (the onnxruntime-node `session.run` call), `sampled` (a row's token picked).
  */
 export type StepMark =
@@ -23,6 +24,7 @@ export type StepMark =
   | 'replyReceived'
   | 'replyApplied'
   | 'jobReceived'
+  | 'replyBuilt'
   | 'replyPosted'
   | 'replySent'
   | 'runStarted'

@@ -94,6 +94,7 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
       // touches state the next job reads. Its page copies wait for the next job
       // (SlotExecutor.step): done here they took the core the main thread needed to flush the
       // token. After the last step or a drop, with nothing to run ahead, they are done now.
+      markStep('replyBuilt');
       if (reply.type === 'stepped') executor?.runAhead();
       markStep('replyPosted');
       parentPort!.postMessage({ jobId: envelope.jobId, body: reply });

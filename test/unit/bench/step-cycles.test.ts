@@ -18,7 +18,8 @@ const workerSum = (c: StepCycle) =>
 
 describe('stepCyclesOf', () => {
   it('splits each cycle with one run ahead into worker parts that sum to it, and leaves out the ones without', () => {
-    // Job 0: a prefill, its run inside the job (left out). Job 1 arrives before the run ahead
+    // Each run ahead starts once its reply is built, before the reply is posted (the post runs
+    // beside it). Job 0: a prefill, its run inside the job (left out). Job 1 arrives before the run ahead
     // executes (a true hop); job 2 only after its token (the worker waited for it).
     const worker = trace(
       'worker',
@@ -27,28 +28,31 @@ describe('stepCyclesOf', () => {
         ['runStarted', 1],
         ['runEnded', 9],
         ['sampled', 9.5],
-        ['replyPosted', 10],
-        ['replySent', 10.125],
+        ['replyBuilt', 10],
         ['runStarted', 10.25],
+        ['replyPosted', 10.25],
+        ['replySent', 10.375],
         ['jobReceived', 10.75],
         ['runEnded', 17],
         ['sampled', 17.5],
-        ['replyPosted', 18],
-        ['replySent', 18.125],
+        ['replyBuilt', 18],
         ['runStarted', 18.25],
+        ['replyPosted', 18.25],
+        ['replySent', 18.375],
         ['runEnded', 25],
         ['sampled', 25.5],
         ['jobReceived', 27],
+        ['replyBuilt', 27.5],
         ['replyPosted', 27.5],
       ],
       [20],
     );
     const main = trace('main', [
       ['jobPosted', -0.1],
-      ['replyReceived', 10.25],
+      ['replyReceived', 10.5],
       ['replyApplied', 10.5],
       ['jobPosted', 10.5],
-      ['replyReceived', 18.5],
+      ['replyReceived', 18.75],
       ['replyApplied', 19],
       ['jobPosted', 26.5],
       ['replyReceived', 28],
@@ -65,7 +69,7 @@ describe('stepCyclesOf', () => {
         workerReplyMs: 0.5,
         cycleMs: 8,
         hopToMainMs: 0.25,
-        mainApplyMs: 0.25,
+        mainApplyMs: 0,
         mainPlanMs: 0,
         hopToWorkerMs: 0.25,
         mainGcMs: 0,
@@ -80,7 +84,7 @@ describe('stepCyclesOf', () => {
         workerReplyMs: 0.5,
         cycleMs: 9.5,
         hopToMainMs: 0.5,
-        mainApplyMs: 0.5,
+        mainApplyMs: 0.25,
         mainPlanMs: 7.5,
         hopToWorkerMs: 0.5,
         mainGcMs: 0,
