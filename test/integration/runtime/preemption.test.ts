@@ -80,7 +80,7 @@ describe.each(modelForms())('preemption when the K/V budget runs out ($form grap
 
 /**
  * After every step reply of the runtime's one slot: the bytes its K/V really allocates, the
- * page store's plus the slot's K/V buffer (the bound path's; none on onnxruntime-node's).
+ * RAM pages' plus the slot's K/V buffer (the bound path's; none on onnxruntime-node's).
  */
 async function watchAllocatedBytes(runtime: Runtime): Promise<number[]> {
   await generate(runtime, { prompt: { kind: 'text', text: 'Hello' }, maxTokens: 1 });
