@@ -248,8 +248,8 @@ export class ModelCatalogue {
       const error = listing.status === 'broken' ? `${found.label}: ${listing.problem}` : listing.problem;
       return { ...baseOf(found), status: listing.status, error };
     }
-    const { graph, revisions, conversion } = listing.gguf!;
-    const folder = withLazyTokenizer(listing.folder);
+    const { graph, revisions, conversion, tokenizerFacts } = listing.gguf!;
+    const folder = withLazyTokenizer(listing.folder, tokenizerFacts);
     return { ...base, status: 'ok', model: { ...base, folder, graph, revisions, conversion } };
   }
 

@@ -12,7 +12,7 @@ import { ModelFolderError } from '../model/model-folder-error';
 import { TemplateError } from './chat-template';
 import { tokenizerFilesOfGguf } from './gguf-tokenizer';
 import { TextTokenizer } from './tokenizer';
-import type { TokenizerFiles } from './tokenizer';
+import type { TokenizerFacts, TokenizerFiles } from './tokenizer';
 
 /** The tokenizer files of a Hugging Face or onnxruntime-genai folder, relative to the folder. */
 export const TOKENIZER_FILES = {
@@ -42,14 +42,17 @@ export function tokenizerFilePaths(folder: string): string[] {
  * A listed folder with its tokenizer back: built from the same files (a folder's, or the GGUF's
  * metadata) the listing thread built and checked it from, on first use rather than at listing,
  * so a refresh never builds tokenizers on the serving thread and an unused model never does.
+ * Given the facts the listing thread's tokenizer gave (a GGUF's), it holds those instead and
+ * never builds the tokenizer on this thread unless something must encode here without a
+ * tokenizer thread (TextTokenizer's facts form).
  */
-export function withLazyTokenizer(listed: ListedFolder): ModelFolder {
-  let tokenizer: TextTokenizer | null = null;
+export function withLazyTokenizer(listed: ListedFolder, facts: TokenizerFacts | null = null): ModelFolder {
+  const files = () => tokenizerFilesOfModel(listed.folder, listed.format === 'gguf');
+  let tokenizer: TextTokenizer | null = facts === null ? null : new TextTokenizer(files, facts);
   const folder = { ...listed } as ModelFolder;
   Object.defineProperty(folder, 'tokenizer', {
     enumerable: true,
-    get: () =>
-      (tokenizer ??= new TextTokenizer(tokenizerFilesOfModel(listed.folder, listed.format === 'gguf'))),
+    get: () => (tokenizer ??= new TextTokenizer(files())),
     set: (value: TextTokenizer) => {
       tokenizer = value;
     },

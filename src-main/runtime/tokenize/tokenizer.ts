@@ -6,6 +6,8 @@ import { PROMPT_LIMITS } from '../../limits';
 import { canCutAtSpaces } from './safe-cuts';
 import { CHUNK_CHARS, SegmentCache } from './segment-cache';
 import type { PieceBacking, TokenStrip } from './segment-cache';
+import { packVocab, VocabDecoder } from './vocab-decoder';
+import type { PackedVocab } from './vocab-decoder';
 
 /** One chat turn as the template sees it. */
 export interface ChatTurn {
@@ -33,6 +35,28 @@ export interface ChatInput {
   untemplated: PromptText;
 }
 
+/**
+ * What the serving thread holds of a tokenizer built in another thread (TextTokenizer.facts):
+ * enough to render chats, add BOS/EOS, learn ids and decode, so it never builds a large
+ * vocabulary's tokenizer itself. Plain data (structured clone).
+ */
+export interface TokenizerFacts {
+  bosToken: string | null;
+  eosToken: string | null;
+  addedBosId: number | null;
+  addedEosId: number | null;
+  vocabSize: number;
+  specials: Array<[string, number]>;
+  strips: Array<[string, TokenStrip]>;
+  templateSource: string | null;
+  /** The piecewise cache the full build chose after its exactness check (SegmentMode). */
+  segmentMode: SegmentMode;
+  vocab: PackedVocab;
+}
+
+/** A piecewise cache cutting long pieces into chunks, one over whole pieces, or none (not exact). */
+type SegmentMode = 'chunked' | 'whole' | 'none';
+
 /** The conversation a template is test-rendered with at listing (a system turn is retried without). */
 const SAMPLE_CHAT: ChatTurn[] = [
   { role: 'system', content: 'You are helpful.' },
@@ -48,7 +72,8 @@ const SAMPLE_CHAT: ChatTurn[] = [
  * them already. Message text in a chat is always text (chat-literals.ts).
  */
 export class TextTokenizer {
-  private readonly tokenizer: Tokenizer;
+  /** The library's tokenizer: built by the constructor, or (from facts) only when something must encode here. */
+  private library: Tokenizer | null = null;
   private readonly template: ChatTemplate | null;
   readonly bosToken: string | null;
   readonly eosToken: string | null;
@@ -61,53 +86,108 @@ export class TextTokenizer {
   private readonly specials = new Map<string, number>();
   /** Special tokens that take the whitespace beside them (added tokens' lstrip/rstrip). */
   private readonly strips = new Map<string, TokenStrip>();
+  private readonly segmentMode: SegmentMode;
   private readonly segments: SegmentCache | null;
+  /** Decodes without the library's tokenizer (built from facts). */
+  private readonly vocabDecoder: VocabDecoder | null = null;
   /** The same tokenizer without its special tokens, built when message text first holds one. */
   private plainTokenizer: Tokenizer | null = null;
+  private loadedFiles: TokenizerFiles | null = null;
 
-  constructor(private readonly files: TokenizerFiles) {
-    this.tokenizer = withTiedMergeRanks(new Tokenizer(files.tokenizerJson, files.tokenizerConfig), files);
-    const config = files.tokenizerConfig;
+  /**
+   * Built from the tokenizer files; or from facts another thread's instance gave (`facts()`), with
+   * the files read and the library's tokenizer built only if something must encode on this thread.
+   */
+  constructor(files: TokenizerFiles);
+  constructor(files: () => TokenizerFiles, facts: TokenizerFacts);
+  constructor(
+    private readonly source: TokenizerFiles | (() => TokenizerFiles),
+    facts?: TokenizerFacts,
+  ) {
+    if (facts) {
+      ({ bosToken: this.bosToken, eosToken: this.eosToken, vocabSize: this.vocabSize } = facts);
+      ({ addedBosId: this.addedBosId, addedEosId: this.addedEosId } = facts);
+      facts.specials.forEach(([text, id]) => this.specials.set(text, id));
+      facts.strips.forEach(([text, strip]) => this.strips.set(text, strip));
+      this.template = facts.templateSource === null ? null : ChatTemplate.parse(facts.templateSource);
+      this.vocabDecoder = new VocabDecoder(facts.vocab);
+      this.segmentMode = facts.segmentMode;
+      this.segments = facts.segmentMode === 'none' ? null : this.segmentCache(facts.segmentMode);
+      return;
+    }
+    const config = this.files.tokenizerConfig;
     this.bosToken = tokenText(config['bos_token']);
     this.eosToken = tokenText(config['eos_token']);
-    const adds = addedSpecials(files);
+    const adds = addedSpecials(this.files);
     this.addedBosId = adds.bos && this.bosToken !== null ? (this.idOf(this.bosToken) ?? null) : null;
     this.addedEosId = adds.eos && this.eosToken !== null ? (this.idOf(this.eosToken) ?? null) : null;
     this.vocabSize = largestId(this.tokenizer.get_vocab(true).values()) + 1;
-    const source = files.chatTemplateFile ?? templateSource(config['chat_template']);
-    this.template = source === null ? null : ChatTemplate.parse(source);
+    const template = this.files.chatTemplateFile ?? templateSource(config['chat_template']);
+    this.template = template === null ? null : ChatTemplate.parse(template);
     for (const [id, token] of this.tokenizer.get_added_tokens_decoder()) {
       if (!token.special) continue;
       this.specials.set(token.content, id);
       if (token.lstrip || token.rstrip)
         this.strips.set(token.content, { lstrip: token.lstrip, rstrip: token.rstrip });
     }
-    this.segments = this.segmentCacheIfExact(files.tokenizerJson);
+    this.segmentMode = this.segmentModeIfExact(this.files.tokenizerJson);
+    this.segments = this.segmentMode === 'none' ? null : this.segmentCache(this.segmentMode);
+  }
+
+  /** The tokenizer files (read on first need when built from facts). */
+  private get files(): TokenizerFiles {
+    return (this.loadedFiles ??= typeof this.source === 'function' ? this.source() : this.source);
+  }
+
+  /** The library's tokenizer, built here on first need when this instance came from facts. */
+  private get tokenizer(): Tokenizer {
+    return (this.library ??= withTiedMergeRanks(
+      new Tokenizer(this.files.tokenizerJson, this.files.tokenizerConfig),
+      this.files,
+    ));
+  }
+
+  /** True when the library's tokenizer is built on this thread (false: built from facts, nothing encoded here yet). */
+  get isBuiltHere(): boolean {
+    return this.library !== null;
+  }
+
+  /** What another thread needs to hold this tokenizer without building it (see TokenizerFacts). */
+  facts(): TokenizerFacts {
+    return {
+      bosToken: this.bosToken,
+      eosToken: this.eosToken,
+      addedBosId: this.addedBosId,
+      addedEosId: this.addedEosId,
+      vocabSize: this.vocabSize,
+      specials: [...this.specials],
+      strips: [...this.strips],
+      templateSource: this.templateSource,
+      segmentMode: this.segmentMode,
+      vocab: packVocab(this.tokenizer),
+    };
   }
 
   /**
-   * The piecewise cache, if it encodes a sample exactly as the whole-text tokenizer does; it
-   * chunks long text only when the pipeline allows it (safe-cuts.ts) and a long sample agrees.
+   * The piecewise cache's mode, if it encodes a sample exactly as the whole-text tokenizer does;
+   * it chunks long text only when the pipeline allows it (safe-cuts.ts) and a long sample agrees.
    */
-  private segmentCacheIfExact(tokenizerJson: Record<string, unknown>): SegmentCache | null {
+  private segmentModeIfExact(tokenizerJson: Record<string, unknown>): SegmentMode {
     const isExact = (cache: SegmentCache, sample: string) =>
       cache.encode(sample).join() === this.wholeEncode(sample).join();
     const sample =
       [...this.specials.keys()].join(' Hello,  world!\n') + ' It is a truth universally acknowledged. ';
-    if (canCutAtSpaces(tokenizerJson)) {
-      const chunked = this.segmentCache(CHUNK_CHARS);
-      if (isExact(chunked, sample + LONG_SAMPLE)) return chunked;
-    }
-    const cache = this.segmentCache(null);
-    return isExact(cache, sample) ? cache : null;
+    if (canCutAtSpaces(tokenizerJson) && isExact(this.segmentCache('chunked'), sample + LONG_SAMPLE))
+      return 'chunked';
+    return isExact(this.segmentCache('whole'), sample) ? 'whole' : 'none';
   }
 
-  private segmentCache(chunkChars: number | null): SegmentCache {
+  private segmentCache(mode: Exclude<SegmentMode, 'none'>): SegmentCache {
     return new SegmentCache(
       this.specials,
       (text) => this.wholeEncode(text),
       (text) => this.plainEncode(text),
-      chunkChars,
+      mode === 'chunked' ? CHUNK_CHARS : null,
       this.strips,
     );
   }
@@ -173,7 +253,7 @@ export class TextTokenizer {
     if (this.segments) return this.segments.encodeCounted(text, literals);
     // The piecewise reading differs from the whole-text one here: a chat's literals still need it.
     if (literals.length > 0)
-      return { ids: this.segmentCache(null).encode(text, literals), numIdsPerPart: null };
+      return { ids: this.segmentCache('whole').encode(text, literals), numIdsPerPart: null };
     return { ids: this.wholeEncode(text), numIdsPerPart: null };
   }
 
@@ -213,6 +293,7 @@ export class TextTokenizer {
   /** Text of `ids`; special tokens are dropped unless asked for. */
   decode(ids: readonly number[], isSkippingSpecial = true): string {
     if (ids.length === 0) return '';
+    if (this.vocabDecoder) return this.vocabDecoder.decode(ids, isSkippingSpecial);
     return this.tokenizer.decode([...ids], {
       skip_special_tokens: isSkippingSpecial,
       clean_up_tokenization_spaces: false,
@@ -312,6 +393,8 @@ export class TextTokenizer {
  * tokenizer's cache (a long history with a short new turn), so it never waits for a thread.
  */
 export function encodesInline(tokenizer: TextTokenizer, prompt: PromptText): boolean {
+  // Built from facts: encoding here would first build the whole tokenizer on the serving thread.
+  if (!tokenizer.isBuiltHere) return false;
   const limit = PROMPT_LIMITS.inlineTokenizeChars;
   return prompt.text.length <= limit || tokenizer.numUncachedChars(prompt.text, prompt.literals) <= limit;
 }

@@ -32,7 +32,8 @@ function listGgufFile(job: ListingJob): ListingResult {
   const { folder, graph, revisions, conversion } = listing;
   const overBudget = longConversationProblem(folder.tokenizer);
   if (overBudget) return { status: 'broken', problem: `is a GGUF model whose chat template ${overBudget}` };
-  return { status: 'ok', folder: withoutTokenizer(folder), gguf: { graph, revisions, conversion } };
+  const gguf = { graph, revisions, conversion, tokenizerFacts: folder.tokenizer.facts() };
+  return { status: 'ok', folder: withoutTokenizer(folder), gguf };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ModelFolder } from '../load-folder';
 import type { UnusableStatus } from '../listing-status';
 import type { ContentRevisions } from '../revisions';
 import type { GgufConversion } from '../gguf/gguf-listing';
+import type { TokenizerFacts } from '../../tokenize/tokenizer';
 
 /**
  * Budgets for listing one model (a folder or a GGUF set), so no file can hold the listing for
@@ -40,6 +41,11 @@ export interface ListedGguf {
   graph: VariantGraph;
   revisions: ContentRevisions;
   conversion: GgufConversion | null;
+  /**
+   * What the serving thread needs of the tokenizer this thread built (a large vocabulary's takes
+   * hundreds of milliseconds to build), so the serving thread never builds it.
+   */
+  tokenizerFacts: TokenizerFacts;
 }
 
 /**
