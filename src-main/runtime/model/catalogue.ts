@@ -248,18 +248,21 @@ export class ModelCatalogue {
       const error = listing.status === 'broken' ? `${found.label}: ${listing.problem}` : listing.problem;
       return { ...baseOf(found), status: listing.status, error };
     }
-    const { graph, revisions, conversion, tokenizerFacts } = listing.gguf!;
-    const folder = withLazyTokenizer(listing.folder, tokenizerFacts);
+    const { graph, revisions, conversion } = listing.gguf!;
+    const folder = withLazyTokenizer(listing.folder, listing.tokenizerFacts);
     return { ...base, status: 'ok', model: { ...base, folder, graph, revisions, conversion } };
   }
 
   /**
    * What listing makes of a model. A bundled model ships with the app and is listed once, at
-   * start, before anything is served: it is read here, sparing every start a thread's start-up.
-   * Any other file may be anything, so it is read in the listing thread, within its budgets.
+   * start, before anything is served: it is read here, sparing every start a thread's start-up,
+   * and keeps its tokenizer here (short prompts encode inline). Any other file may be anything,
+   * so it is read in the listing thread, within its budgets, and its tokenizer comes back as
+   * facts: this thread never builds it (a 128k-token vocabulary takes hundreds of milliseconds).
    */
   private async listed(found: FoundModel, job: Omit<ListingJob, 'id'>): Promise<ListingResult> {
-    return found.source === 'bundled' ? listModel({ ...job, id: 0 }) : this.listing.list(job);
+    if (found.source === 'bundled') return listModel({ ...job, id: 0 });
+    return this.listing.list({ ...job, isSendingTokenizer: true });
   }
 
   private async inspect(found: FoundModel): Promise<CatalogueEntry[]> {
@@ -271,7 +274,7 @@ export class ModelCatalogue {
       defaultSampling: null,
     });
     if (listing.status !== 'ok') return [{ ...base, status: 'broken', error: listing.problem }];
-    const folder = withLazyTokenizer(listing.folder);
+    const folder = withLazyTokenizer(listing.folder, listing.tokenizerFacts);
     const entries: CatalogueEntry[] = [];
     const fileVariants = folder.variants.map((v) => v.found.variant);
     for (const variant of folder.variants) {

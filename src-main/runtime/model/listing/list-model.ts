@@ -6,24 +6,24 @@ import { TEMPLATE_LIMITS, TemplateError } from '../../tokenize/chat-template';
 import { listGguf } from '../gguf/gguf-listing';
 import { loadModelFolder } from '../load-folder';
 import type { ModelFolder } from '../load-folder';
-import type { ChatTurn, TextTokenizer } from '../../tokenize/tokenizer';
+import type { ChatTurn, TextTokenizer, TokenizerFacts } from '../../tokenize/tokenizer';
 import { LISTING_BUDGET } from './listing-protocol';
 import type { ListedFolder, ListingJob, ListingResult } from './listing-protocol';
 
 /** Lists one model; never throws (an unexpected failure is the model's problem, in words). */
 export function listModel(job: ListingJob): ListingResult {
   try {
-    return job.kind === 'folder' ? listFolder(job.path) : listGgufFile(job);
+    return job.kind === 'folder' ? listFolder(job) : listGgufFile(job);
   } catch (error) {
     return { status: 'broken', problem: (error as Error).message ?? String(error) };
   }
 }
 
-function listFolder(dir: string): ListingResult {
-  const folder = loadModelFolder(dir);
+function listFolder(job: ListingJob): ListingResult {
+  const folder = loadModelFolder(job.path);
   const overBudget = longConversationProblem(folder.tokenizer);
-  if (overBudget) return { status: 'broken', problem: `${dir}: chat template ${overBudget}` };
-  return { status: 'ok', folder: withoutTokenizer(folder), gguf: null };
+  if (overBudget) return { status: 'broken', problem: `${job.path}: chat template ${overBudget}` };
+  return { status: 'ok', folder: withoutTokenizer(folder), gguf: null, tokenizerFacts: factsOf(job, folder) };
 }
 
 function listGgufFile(job: ListingJob): ListingResult {
@@ -32,8 +32,13 @@ function listGgufFile(job: ListingJob): ListingResult {
   const { folder, graph, revisions, conversion } = listing;
   const overBudget = longConversationProblem(folder.tokenizer);
   if (overBudget) return { status: 'broken', problem: `is a GGUF model whose chat template ${overBudget}` };
-  const gguf = { graph, revisions, conversion, tokenizerFacts: folder.tokenizer.facts() };
-  return { status: 'ok', folder: withoutTokenizer(folder), gguf };
+  const gguf = { graph, revisions, conversion };
+  return { status: 'ok', folder: withoutTokenizer(folder), gguf, tokenizerFacts: factsOf(job, folder) };
+}
+
+/** The tokenizer's facts when the job asks for them (the serving thread then never builds it). */
+function factsOf(job: ListingJob, folder: ModelFolder): TokenizerFacts | null {
+  return job.isSendingTokenizer === true ? folder.tokenizer.facts() : null;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface ListingJob {
   convertedDir: string | null;
   /** A store's sampling for a GGUF (Ollama's parameters), or null. */
   defaultSampling: DefaultSampling | null;
+  /** Send the tokenizer's facts (ListingResult.tokenizerFacts); absent: false. */
+  isSendingTokenizer?: boolean;
 }
 
 /** A model folder as listing read it, less its tokenizer (rebuilt from the same files when used). */
@@ -41,11 +43,6 @@ export interface ListedGguf {
   graph: VariantGraph;
   revisions: ContentRevisions;
   conversion: GgufConversion | null;
-  /**
-   * What the serving thread needs of the tokenizer this thread built (a large vocabulary's takes
-   * hundreds of milliseconds to build), so the serving thread never builds it.
-   */
-  tokenizerFacts: TokenizerFacts;
 }
 
 /**
@@ -53,7 +50,16 @@ export interface ListedGguf {
  * folder's problem names its file; a broken GGUF's problem follows the file's name.
  */
 export type ListingResult =
-  | { status: 'ok'; folder: ListedFolder; gguf: ListedGguf | null }
+  | {
+      status: 'ok';
+      folder: ListedFolder;
+      gguf: ListedGguf | null;
+      /**
+       * What the serving thread needs of the tokenizer listing built (a 128k-token vocabulary's
+       * takes hundreds of milliseconds to build), so it never builds it; null unless asked.
+       */
+      tokenizerFacts: TokenizerFacts | null;
+    }
   | { status: UnusableStatus; problem: string };
 
 /** The listing thread's answer to one job. */

@@ -6,6 +6,9 @@ import { readGgufSet } from '../../../../src-main/runtime/model/gguf/gguf-files'
 import { rawPrompt } from '../../../../src-main/runtime/tokenize/chat-literals';
 import { tokenizerFilesOfGguf } from '../../../../src-main/runtime/tokenize/gguf-tokenizer';
 import { TextTokenizer } from '../../../../src-main/runtime/tokenize/tokenizer';
+import type { TokenizerFiles } from '../../../../src-main/runtime/tokenize/tokenizer';
+import { readTokenizerFiles } from '../../../../src-main/runtime/tokenize/tokenizer-files';
+import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 import { GEMMA_PIECES, LLAMA2_PIECES } from '../../../support/sentencepiece-gguf';
 import { bpeVocabGguf, CHAT_CONTROLS, sentencePieceVocabGguf } from '../../../support/vocab-gguf';
 
@@ -18,28 +21,39 @@ const CORPUS = [
   '<start_of_turn>user\nHi<end_of_turn>\n<s>x</s> <unk>',
 ];
 
-/** GGUF vocabularies of both decoder kinds: byte-level BPE and SentencePiece (with and without a space prefix). */
-const VOCABULARIES: Array<{ name: string; write: (file: string) => string }> = [
+/** GGUF vocabularies of both decoder kinds (byte-level BPE, SentencePiece with and without a space prefix) and a folder's. */
+const VOCABULARIES: Array<{ name: string; filesIn: (dir: string) => TokenizerFiles }> = [
   {
     name: 'gpt2, llama-bpe',
-    write: (file) =>
-      bpeVocabGguf(file, {
-        pre: 'llama-bpe',
-        controls: CHAT_CONTROLS,
-        normals: ['Ġnoter'],
-        bosToken: '<|begin_of_text|>',
-        eosToken: '<|end_of_text|>',
-      }),
+    filesIn: (dir) =>
+      ggufFiles(dir, 'bpe', (file) =>
+        bpeVocabGguf(file, {
+          pre: 'llama-bpe',
+          controls: CHAT_CONTROLS,
+          normals: ['Ġnoter'],
+          bosToken: '<|begin_of_text|>',
+          eosToken: '<|end_of_text|>',
+        }),
+      ),
   },
   {
     name: 'llama (SentencePiece), Llama 2 layout',
-    write: (file) => sentencePieceVocabGguf(file, LLAMA2_PIECES),
+    filesIn: (dir) => ggufFiles(dir, 'llama2', (file) => sentencePieceVocabGguf(file, LLAMA2_PIECES)),
   },
   {
     name: 'llama (SentencePiece), Gemma layout',
-    write: (file) => sentencePieceVocabGguf(file, GEMMA_PIECES),
+    filesIn: (dir) => ggufFiles(dir, 'gemma', (file) => sentencePieceVocabGguf(file, GEMMA_PIECES)),
+  },
+  {
+    name: "the bundled folder's tokenizer.json",
+    filesIn: () => readTokenizerFiles(path.join(BUNDLED_MODELS_DIR, BUNDLED_MODEL_ID)),
   },
 ];
+
+/** The tokenizer files of a vocabulary-only GGUF written into `dir`. */
+function ggufFiles(dir: string, name: string, write: (file: string) => string): TokenizerFiles {
+  return tokenizerFilesOfGguf(readGgufSet(write(path.join(dir, `${name}.gguf`))).metadata);
+}
 
 describe('a tokenizer held as facts (built in another thread)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ff-vocab-decoder-'));
@@ -47,10 +61,8 @@ describe('a tokenizer held as facts (built in another thread)', () => {
 
   it.each(VOCABULARIES)(
     'decodes, renders and adds BOS/EOS as the built tokenizer does, without building one ($name)',
-    ({ name, write }) => {
-      const files = tokenizerFilesOfGguf(
-        readGgufSet(write(path.join(dir, `${name.replace(/\W+/g, '-')}.gguf`))).metadata,
-      );
+    ({ filesIn }) => {
+      const files = filesIn(dir);
       const built = new TextTokenizer(files);
       // Across a thread boundary, as the listing thread sends it.
       const held = new TextTokenizer(() => files, structuredClone(built.facts()));
@@ -80,9 +92,7 @@ describe('a tokenizer held as facts (built in another thread)', () => {
   );
 
   it('builds the tokenizer on first need when asked to encode on its own thread, with the same ids', () => {
-    const files = tokenizerFilesOfGguf(
-      readGgufSet(VOCABULARIES[1]!.write(path.join(dir, 'encode.gguf'))).metadata,
-    );
+    const files = VOCABULARIES[1]!.filesIn(dir);
     const built = new TextTokenizer(files);
     const held = new TextTokenizer(() => files, built.facts());
     const prompt = held.renderChat([{ role: 'user', content: CORPUS[0]! }]);
