@@ -1,5 +1,5 @@
 // What crosses between the catalogue and the listing thread: plain data only (structured
-// clone), so a folder's tokenizer is never sent; the catalogue rebuilds it when first used.
+// clone), so a folder's tokenizer is sent as its facts (TokenizerFacts), never as the instance.
 
 import type { DefaultSampling } from '../genai/genai-config';
 import type { VariantGraph } from '../inspect-variant';
@@ -35,7 +35,7 @@ export interface ListingJob {
   isSendingTokenizer?: boolean;
 }
 
-/** A model folder as listing read it, less its tokenizer (rebuilt from the same files when used). */
+/** A model folder as listing read it, less its tokenizer (sent as facts, or rebuilt from the same files when used). */
 export type ListedFolder = Omit<ModelFolder, 'tokenizer'>;
 
 /** A GGUF's parts beyond its folder: its graph (converted or predicted), revisions and pending conversion. */
