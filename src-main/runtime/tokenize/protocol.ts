@@ -11,6 +11,11 @@ export interface EncodeJob {
   text: string;
   /** A chat's placeholders (PromptText.literals): what each stands for, as plain text. */
   literals: readonly string[];
+  /**
+   * Pieces of `text` the serving thread's cache already holds, with their ids (remembered ids
+   * included, so a history resumed after a restart is not encoded again): taken as cached.
+   */
+  held: [string, number[]][];
 }
 
 /**

@@ -115,6 +115,26 @@ export class SegmentCache {
     return numChars;
   }
 
+  /**
+   * The cached ids of `text`'s parts that are held here or in the backing, as [part text, ids]
+   * pairs: what another instance (the tokenizer thread) need not encode again (rememberPieces).
+   */
+  heldPieces(text: string, literals: readonly string[] = []): [string, number[]][] {
+    const held: [string, number[]][] = [];
+    for (const part of this.parts(text)) {
+      if (this.specialIds.has(part) || part.length < MIN_CACHED_CHARS || !this.isHeld(part, literals))
+        continue;
+      const restored = restoreLiterals(part, literals);
+      held.push([restored, this.pieces.get(restored)!]);
+    }
+    return held;
+  }
+
+  /** Caches pieces another instance over the same tokenizer held (heldPieces). */
+  rememberPieces(pieces: readonly (readonly [string, number[]])[]): void {
+    for (const [text, ids] of pieces) if (text.length >= MIN_CACHED_CHARS) this.remember(text, ids);
+  }
+
   /** Whether a part's ids are here, or in the backing (then brought here for the encode that follows). */
   private isHeld(part: string, literals: readonly string[]): boolean {
     const text = restoreLiterals(part, literals);

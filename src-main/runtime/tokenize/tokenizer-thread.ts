@@ -28,15 +28,16 @@ export class TokenizerThread {
    */
   async encode(model: CatalogueModel, prompt: PromptText): Promise<number[]> {
     const { text, literals } = prompt;
+    const tokenizer = model.folder.tokenizer;
     const reply = await this.jobs.run({
       folder: model.folder.folder,
       isGguf: model.folder.format === 'gguf',
       tokenizerRevision: model.revisions.tokenizerRevision,
       text,
       literals,
+      held: tokenizer.heldPieces(text, literals),
     });
     if (!('ids' in reply)) throw new Error(`the prompt could not be tokenized: ${reply.error}`);
-    const tokenizer = model.folder.tokenizer;
     tokenizer.learn(text, reply.ids, reply.numIdsPerPart, literals);
     return tokenizer.withAddedSpecials(prompt, reply.ids);
   }

@@ -280,6 +280,16 @@ export class TextTokenizer {
     return this.segments !== null;
   }
 
+  /** The pieces of `text` this tokenizer's cache (or its remembered ids) holds (SegmentCache.heldPieces). */
+  heldPieces(text: string, literals: readonly string[] = []): [string, number[]][] {
+    return this.segments?.heldPieces(text, literals) ?? [];
+  }
+
+  /** Caches pieces another instance of this tokenizer held (SegmentCache.rememberPieces). */
+  rememberPieces(pieces: readonly (readonly [string, number[]])[]): void {
+    this.segments?.rememberPieces(pieces);
+  }
+
   /** Caches what another instance of this tokenizer encoded (see SegmentCache.learn). */
   learn(
     text: string,

@@ -31,7 +31,10 @@ async function loadTokenizer(job: EncodeJob): Promise<TextTokenizer> {
 
 port.on('message', (job: EncodeJob) => {
   tokenizerOf(job)
-    .then((tokenizer) => ({ id: job.id, ...tokenizer.encodeCounted(job.text, job.literals) }))
+    .then((tokenizer) => {
+      tokenizer.rememberPieces(job.held);
+      return { id: job.id, ...tokenizer.encodeCounted(job.text, job.literals) };
+    })
     .catch((error: unknown) => ({
       id: job.id,
       error: error instanceof Error ? error.message : String(error),

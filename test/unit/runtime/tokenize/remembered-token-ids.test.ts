@@ -56,6 +56,26 @@ describe('RememberedTokenIds', () => {
     second.history.close();
   });
 
+  it('hands its remembered pieces to the tokenizer thread, which then encodes only the new text', () => {
+    const file = path.join(tempDir(), 'history.sqlite');
+    const first = restarted(file, 'tok-a');
+    first.tokenizer.encode(HISTORY);
+    first.remembered.flush();
+    first.history.close();
+
+    const serving = restarted(file, 'tok-a');
+    const next = `${HISTORY} And what did he answer?`;
+    const held = serving.tokenizer.heldPieces(next);
+    expect(held.reduce((sum, [text]) => sum + text.length, 0)).toBeGreaterThan(next.length - 600);
+    const thread = new TextTokenizer(files); // the tokenizer thread's own instance, nothing cached
+    expect(thread.numUncachedChars(next)).toBe(next.length);
+    thread.rememberPieces(held);
+    expect(thread.numUncachedChars(next)).toBeLessThan(600);
+    expect(thread.encode(next)).toEqual(wholeEncode(next));
+    serving.remembered.flush();
+    serving.history.close();
+  });
+
   it('never uses ids written under another tokenizer revision', () => {
     const file = path.join(tempDir(), 'history.sqlite');
     const first = restarted(file, 'tok-a');
