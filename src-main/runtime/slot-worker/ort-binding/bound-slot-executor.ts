@@ -1,4 +1,4 @@
-import { SPARE_COLUMNS, kvView } from '../kv-batch';
+import { kvView } from '../kv-batch';
 import { pageBytes } from '../../model/kv-geometry';
 import type { KvGeometry } from '../../model/kv-geometry';
 import { MAX_RETAINED_PASTS } from '../protocol';
@@ -110,7 +110,9 @@ export class BoundSlotExecutor extends StepExecutor {
     if (numTokens === 0) return;
     const row = this.freeRow();
     this.holders[row] = { kind: 'retained', seqId: seat.seqId };
-    this.runner.ensureSize(this.holders.length, numTokens + SPARE_COLUMNS, pageSize);
+    // Sized as the next turn's grant will be (its tokens rounded to the same step): a spare
+    // margin here would make that grant relay the whole seated past once more (tens of ms).
+    this.runner.ensureSize(this.holders.length, numTokens + 1, pageSize);
     const kv = this.runner.kv;
     kv.clear(row);
     seat.pages.forEach((page, index) => kv.copyPageIn(row, index, pageSize, this.pageView(page)));

@@ -178,8 +178,9 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path
       const rowBytes =
         numLayers * 2 * numKvHeads * GRANT_CAPACITY * headDim * runner.kv.tensors[0]!.BYTES_PER_ELEMENT;
       // Jobs without a grant (drops, a remembered seat) leave the buffer as they find it or grow
-      // it (the seat's row, 256 tokens); the next turn's grant takes it back to one row.
-      const seatBytes = 2 * rowBytes * (256 / GRANT_CAPACITY);
+      // it: the seat's pages plus the next token fit the 32-token rows, so it stays as it was
+      // (sized as the next turn's grant will be); that grant takes it back to one row.
+      const seatBytes = 2 * rowBytes;
       expect(actual.kvBytes).toEqual([
         ...GRANT_ROWS.slice(0, 12).map((numRows) => (numRows ?? 2) * rowBytes),
         seatBytes,
