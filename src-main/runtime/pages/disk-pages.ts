@@ -216,14 +216,8 @@ export class DiskPages {
     const chains: DiskPageRow[][] = [];
     for (const leaf of [...this.byKey.values()].reverse()) {
       if (planned.has(leaf) || diskIdentityKey(leaf) !== idKey) continue;
-      const chain: DiskPageRow[] = [];
-      let row: DiskPageRow | undefined = leaf;
-      while (row && !planned.has(row)) {
-        chain.push(row);
-        if (row.pageIndex === 0) break;
-        row = this.byKey.get(diskKeyOf(idKey, row.pageIndex - 1, row.parentHash));
-      }
-      if (!row) continue; // an ancestor is gone: the chain breaks before this page
+      const { rows: chain, isWhole } = this.walkBack(idKey, leaf, (row) => planned.has(row));
+      if (!isWhole) continue; // an ancestor is gone: the chain breaks before this page
       chain.reverse();
       for (const link of chain) planned.add(link);
       chains.push(chain);
@@ -253,14 +247,8 @@ export class DiskPages {
     for (const leaf of [...this.byKey.values()].reverse()) {
       if (chains.length >= maxChains) break;
       if (chosen.has(leaf) || diskIdentityKey(leaf) !== idKey) continue;
-      const chain: DiskPageRow[] = [];
-      let row: DiskPageRow | undefined = leaf;
-      while (row) {
-        chain.push(row);
-        if (row.pageIndex === 0) break;
-        row = this.byKey.get(diskKeyOf(idKey, row.pageIndex - 1, row.parentHash));
-      }
-      if (!row) continue; // an ancestor is gone: the chain could never be found
+      const { rows: chain, isWhole } = this.walkBack(idKey, leaf);
+      if (!isWhole) continue; // an ancestor is gone: the chain could never be found
       chain.reverse();
       for (const link of chain) chosen.add(link);
       chains.push(chain);
@@ -343,14 +331,27 @@ export class DiskPages {
 
   /** The indexed pages of the chain ending at `leaf`, as far back as the disk has them. */
   private chainTo(leaf: ConversationLeaf): DiskPageRow[] {
+    const row = this.byKey.get(diskKeyOf(leaf.identityKey, leaf.pageIndex, leaf.chainHash));
+    return this.walkBack(leaf.identityKey, row).rows;
+  }
+
+  /**
+   * The indexed pages from `leaf` back towards page 0 (leaf first), stopping before a page
+   * `isTaken` says another chain already holds; `isWhole` is false when an ancestor is missing.
+   */
+  private walkBack(
+    idKey: string,
+    leaf: DiskPageRow | undefined,
+    isTaken: (row: DiskPageRow) => boolean = () => false,
+  ): { rows: DiskPageRow[]; isWhole: boolean } {
     const rows: DiskPageRow[] = [];
-    let row = this.byKey.get(diskKeyOf(leaf.identityKey, leaf.pageIndex, leaf.chainHash));
-    while (row) {
+    let row = leaf;
+    while (row && !isTaken(row)) {
       rows.push(row);
-      if (row.pageIndex === 0) break;
-      row = this.byKey.get(diskKeyOf(leaf.identityKey, row.pageIndex - 1, row.parentHash));
+      if (row.pageIndex === 0) return { rows, isWhole: true };
+      row = this.byKey.get(diskKeyOf(idKey, row.pageIndex - 1, row.parentHash));
     }
-    return rows;
+    return { rows, isWhole: row !== undefined };
   }
 
   /** Writes what is queued now and waits until every write in flight is indexed. */
