@@ -35,6 +35,11 @@ export const BENCHMARKS: Record<string, BenchmarkEntry> = {
       "one warm decode step's wall time split by thread: main-thread loop, hops, worker JS around session.run, session.run, GC; beside the floor",
     load: () => import('./step-profile'),
   },
+  'step-nodes': {
+    summary:
+      "ONNX Runtime's own profile of a warm decode step on the bound path at each length of past (--past 128,2000): ms per operator and node",
+    load: () => import('./step-profile/past-nodes'),
+  },
   soak: {
     summary:
       'the host under valid load, hang-ups and hostile inputs for N minutes (--minutes N): served, errors by kind, timelines acknowledged vs stored, RSS',
