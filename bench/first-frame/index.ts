@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import { defaultRuntimeOptions } from '../../src-main/runtime/runtime-options';
 import { slotSessionThreadsOf, slotThreadsOf } from '../../src-main/runtime/runtime-parts';
 import { Runtime } from '../../src-main/runtime/runtime';
-import { BUNDLED_MODELS_DIR, modelRefFor } from '../../src-main/cli/paths';
+import { modelRefFor } from '../../src-main/cli/paths';
+import { modelDirOf } from '../run-options';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
 import type { CaseContext } from './cases';
 import { measurePrefetchArms } from '../prefetch';
@@ -44,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
       'conversation-tokens': { type: 'string', default: '2000' },
     },
   });
-  const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const modelDir = modelDirOf(values.model);
   const numThreads = Number(values.threads ?? slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' })));
   // A fresh optimized-graph cache: the first cold load builds and saves it, the others build from it.
   const graphCacheDir = mkdtempSync(path.join(os.tmpdir(), 'ff-bench-graphs-'));

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultRuntimeOptions } from '../../src-main/runtime/runtime-options';
 import { slotThreadsOf } from '../../src-main/runtime/runtime-parts';
 import { parseSettingValue } from '../../src-main/runtime/settings/flags';
 import type { RuntimeSettings } from '../../src-main/runtime/settings/schema';
-import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
+import { integer, modelDirOf } from '../run-options';
 import type { Precision } from './variants';
 import { PRECISIONS } from './variants';
 import type { PeersWorkload } from './workload';
@@ -74,19 +73,14 @@ export function parsePeersArgs(argv: string[]): {
   contextSize: number;
 } {
   const { values: v } = parseArgs({ args: argv, options: OPTIONS });
-  const count = (name: keyof typeof OPTIONS, text: string | undefined): number => {
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} "${text}": an integer ≥ 1`);
-    return value;
-  };
   // The runtime's own default (all cores but the main thread's), for all three engines alike.
   const threadCounts = v.threads
-    ? [...new Set(v.threads.split(',').map((text) => count('threads', text.trim())))]
+    ? [...new Set(v.threads.split(',').map((text) => integer(text.trim(), 'threads', 1)))]
     : [slotThreadsOf(defaultRuntimeOptions({ bundledModelsDir: '' }))];
   const promptTokenCounts = [
-    ...new Set(v['prompt-tokens'].split(',').map((text) => count('prompt-tokens', text.trim()))),
+    ...new Set(v['prompt-tokens'].split(',').map((text) => integer(text.trim(), 'prompt-tokens', 1))),
   ];
-  const modelPath = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const modelPath = modelDirOf(v.model);
   const ggufFile = modelPath.toLowerCase().endsWith('.gguf') ? modelPath : null;
   const settings =
     v['spin-threads'] === undefined
@@ -98,7 +92,7 @@ export function parsePeersArgs(argv: string[]): {
     promptTokenCounts,
     settings,
     serving: serving!,
-    contextSize: count('context', v.context),
+    contextSize: integer(v.context, 'context', 1),
     modelDir: modelPath,
     ggufFile,
     variant: v.variant ?? null,
@@ -106,14 +100,14 @@ export function parsePeersArgs(argv: string[]): {
     engines: listOption('engines', v.engines, PEER_ENGINES),
     precisions: listOption('precisions', v.precisions, Object.keys(PRECISIONS) as Precision[]),
     workload: {
-      numRuns: count('runs', v.runs),
+      numRuns: integer(v.runs, 'runs', 1),
       numPromptTokens: promptTokenCounts[0]!,
-      numOutputTokens: count('output-tokens', v['output-tokens']),
-      numTurns: count('turns', v.turns),
-      numConversationRuns: count('conversation-runs', v['conversation-runs']),
-      numUserTokens: count('user-tokens', v['user-tokens']),
-      numConversations: count('conversations', v.conversations),
-      numConcurrentTurns: count('concurrent-turns', v['concurrent-turns']),
+      numOutputTokens: integer(v['output-tokens'], 'output-tokens', 1),
+      numTurns: integer(v.turns, 'turns', 1),
+      numConversationRuns: integer(v['conversation-runs'], 'conversation-runs', 1),
+      numUserTokens: integer(v['user-tokens'], 'user-tokens', 1),
+      numConversations: integer(v.conversations, 'conversations', 1),
+      numConcurrentTurns: integer(v['concurrent-turns'], 'concurrent-turns', 1),
       numThreads: threadCounts[0]!,
     },
   };

@@ -14,7 +14,8 @@ import { DEFAULT_SETTINGS } from '../../src-main/runtime/settings/schema';
 import type { CatalogueModel } from '../../src-main/runtime/model/catalogue';
 import { storeQualityResults } from '../../src-main/service/quality-file';
 import type { QualityResult } from '../../src-main/service/contract/quality-schemas';
-import { BUNDLED_MODELS_DIR, DEFAULT_DATA_DIR } from '../../src-main/cli/paths';
+import { DEFAULT_DATA_DIR } from '../../src-main/cli/paths';
+import { modelDirOf } from '../run-options';
 import { greedyPrompts, readHeldOutText, scoredTexts } from './held-out';
 import type { HeldOutText } from './held-out';
 import { greedyContinuation, scoreText } from './measure';
@@ -46,7 +47,7 @@ export async function run(argv: string[]): Promise<number> {
       throw new Error(`--${name} "${text}": an integer ≥ 1\n${USAGE}`);
     return value;
   };
-  const modelDir = path.resolve(values.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const modelDir = modelDirOf(values.model);
   const models = await variantsOf(modelDir, values.variants?.split(',') ?? null);
   const workload = {
     numPrompts: count('prompts', values.prompts),

@@ -6,7 +6,6 @@
  * ids; reports each part's median over every warm step of every round beside the ITL and the floor.
  */
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { collectGeneration } from '../../src-main/runtime/collect';
 import { slotSessionThreadsOf } from '../../src-main/runtime/runtime-parts';
@@ -15,7 +14,7 @@ import {
   collectStepTraces,
   startStepTrace,
 } from '../../src-main/runtime/slot-worker/step-trace';
-import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
+import { integer, modelDirOf } from '../run-options';
 import { print, printStatus } from '../../src-main/printable';
 import { Floor } from '../first-frame/floor';
 import { promptOfTokens } from '../first-frame/prompts';
@@ -24,12 +23,6 @@ import { percentiles } from '../load/summary';
 import { cpuFacts, cpuLine } from '../peers/cpu-facts';
 import type { StepCycle } from './cycles';
 import { stepCyclesOf } from './cycles';
-
-const count = (name: string, text: string): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} "${text}": an integer ≥ 1`);
-  return value;
-};
 
 /** Entry point for `npm run bench -- step-profile`. */
 export async function run(argv: string[]): Promise<number> {
@@ -46,12 +39,12 @@ export async function run(argv: string[]): Promise<number> {
     },
   });
   const workload = {
-    numThreads: count('threads', v.threads),
-    numPromptTokens: count('prompt-tokens', v['prompt-tokens']),
-    numOutputTokens: count('output-tokens', v['output-tokens']),
-    numRuns: count('runs', v.runs),
+    numThreads: integer(v.threads, 'threads', 1),
+    numPromptTokens: integer(v['prompt-tokens'], 'prompt-tokens', 1),
+    numOutputTokens: integer(v['output-tokens'], 'output-tokens', 1),
+    numRuns: integer(v.runs, 'runs', 1),
   };
-  const modelDir = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const modelDir = modelDirOf(v.model);
   // Before the runtime starts: its workers (the spare included) read it at their start.
   process.env[STEP_TRACE_ENV] = '1';
   startStepTrace('main');

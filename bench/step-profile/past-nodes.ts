@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BUNDLED_MODELS_DIR } from '../../src-main/cli/paths';
+import { integer, modelDirOf } from '../run-options';
 import { print } from '../../src-main/printable';
 import { runnerSpecOf } from '../../src-main/runtime/slot-worker/open-runner';
 import { BoundRunner } from '../../src-main/runtime/slot-worker/ort-binding/bound-runner';
@@ -88,14 +88,14 @@ export async function run(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
     },
   });
-  const pasts = v.past.split(',').map(Number);
-  const numSteps = Number(v.steps);
-  const modelDir = path.resolve(v.model ?? path.join(BUNDLED_MODELS_DIR, 'ff-austen-mini'));
+  const pasts = v.past.split(',').map((text) => integer(text.trim(), 'past', 1));
+  const numSteps = integer(v.steps, 'steps', 1);
+  const modelDir = modelDirOf(v.model);
   const { runtime, model } = await openModelRuntime(modelDir, { numThreads: 1, maxSeats: 1 }, v.variant);
   await runtime.close();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ff-step-nodes-'));
   const options = {
-    numThreads: Number(v.threads),
+    numThreads: integer(v.threads, 'threads', 1),
     canSpinThreads: v.spin,
     profileFilePrefix: path.join(dir, 'nodes'),
   };
