@@ -8,6 +8,7 @@ import { BoundSlotExecutor } from '../../../../src-main/runtime/slot-worker/ort-
 import type { CapturedPage, StepJob, SteppedReply } from '../../../../src-main/runtime/slot-worker/protocol';
 import { SlotExecutor } from '../../../../src-main/runtime/slot-worker/slot-executor';
 import { ModelCatalogue } from '../../../../src-main/runtime/model/catalogue';
+import type { CatalogueModel } from '../../../../src-main/runtime/model/catalogue';
 import { RevisionCache } from '../../../../src-main/runtime/model/revisions';
 import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling/sampler';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
@@ -118,24 +119,51 @@ function bytesOf(page: CapturedPage): number[] {
   return [...new Float32Array(page.data.buffer, page.data.byteOffset, page.data.byteLength / 4)];
 }
 
+/** What one script run gave on each path, and the bound runner while it is still open. */
+interface ExecutorComparison {
+  model: CatalogueModel;
+  runner: BoundRunner;
+  expected: Awaited<ReturnType<typeof script>>;
+  actual: Awaited<ReturnType<typeof script>>;
+}
+
+/**
+ * Runs the script on the bundled q4 model through onnxruntime-node, then through a bound runner
+ * that starts with room for one row of 16 tokens (the script grows it on the way, or lays it out
+ * to `grantRows`); `check` runs before the bound runner is released.
+ */
+async function compareExecutors(
+  grantRows: Array<number | null>,
+  check: (comparison: ExecutorComparison) => void,
+): Promise<void> {
+  const catalogue = new ModelCatalogue(BUNDLED_MODELS_DIR, null, new RevisionCache(null));
+  await catalogue.refresh();
+  const model = catalogue.resolve(`${BUNDLED_MODEL_ID}:q4`);
+  if (model instanceof Error) throw model;
+  const now = () => performance.now();
+  const { vocabSize } = model.folder.shape;
+  const ortNode = await openRunner(model, OPTIONS);
+  const expected = await script(new SlotExecutor(ortNode, now), vocabSize).finally(() => ortNode.release());
+  const runner = await BoundRunner.open(model.graph.onnxPath, runnerSpecOf(model), OPTIONS, {
+    maxRows: 1,
+    capacity: 16,
+    vocabSize,
+  });
+  try {
+    check({
+      model,
+      runner,
+      expected,
+      actual: await script(new BoundSlotExecutor(runner, now), vocabSize, grantRows),
+    });
+  } finally {
+    runner.release();
+  }
+}
+
 describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path', () => {
   it('samples the same tokens and captures the same pages as the onnxruntime-node executor', async () => {
-    const catalogue = new ModelCatalogue(BUNDLED_MODELS_DIR, null, new RevisionCache(null));
-    await catalogue.refresh();
-    const model = catalogue.resolve(`${BUNDLED_MODEL_ID}:q4`);
-    if (model instanceof Error) throw model;
-    const now = () => performance.now();
-    const { vocabSize } = model.folder.shape;
-    const ortNode = await openRunner(model, OPTIONS);
-    const expected = await script(new SlotExecutor(ortNode, now), vocabSize).finally(() => ortNode.release());
-    // Room for one row of 16 tokens: the script grows the buffer (rows and capacity) on the way.
-    const runner = await BoundRunner.open(model.graph.onnxPath, runnerSpecOf(model), OPTIONS, {
-      maxRows: 1,
-      capacity: 16,
-      vocabSize,
-    });
-    try {
-      const actual = await script(new BoundSlotExecutor(runner, now), vocabSize);
+    await compareExecutors([], ({ model, runner, actual, expected }) => {
       expect(actual.trace).toEqual(expected.trace);
       expect(actual.trace).toContain('retained');
       expect(actual.trace).toContain('pages');
@@ -149,27 +177,12 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path
       );
       expect(actual.kvBytes.at(-1)).toBe(allocated);
       expect(new Set(actual.kvBytes).size).toBeGreaterThan(1);
-    } finally {
-      runner.release();
-    }
+    });
   });
 
   it('lays its buffer out to each job’s grant, shrinking as sequences leave, with the same tokens and pages', async () => {
-    const catalogue = new ModelCatalogue(BUNDLED_MODELS_DIR, null, new RevisionCache(null));
-    await catalogue.refresh();
-    const model = catalogue.resolve(`${BUNDLED_MODEL_ID}:q4`);
-    if (model instanceof Error) throw model;
-    const now = () => performance.now();
-    const { vocabSize, numLayers, numKvHeads, headDim } = model.folder.shape;
-    const ortNode = await openRunner(model, OPTIONS);
-    const expected = await script(new SlotExecutor(ortNode, now), vocabSize).finally(() => ortNode.release());
-    const runner = await BoundRunner.open(model.graph.onnxPath, runnerSpecOf(model), OPTIONS, {
-      maxRows: 1,
-      capacity: 16,
-      vocabSize,
-    });
-    try {
-      const actual = await script(new BoundSlotExecutor(runner, now), vocabSize, GRANT_ROWS);
+    await compareExecutors(GRANT_ROWS, ({ model, runner, actual, expected }) => {
+      const { numLayers, numKvHeads, headDim } = model.folder.shape;
       const tokensOf = (trace: typeof actual.trace) =>
         trace.filter((entry) => entry !== 'retained' && entry !== 'pages');
       expect(tokensOf(actual.trace)).toEqual(tokensOf(expected.trace));
@@ -187,8 +200,6 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path
         rowBytes,
         rowBytes,
       ]);
-    } finally {
-      runner.release();
-    }
+    });
   });
 });
