@@ -16,7 +16,9 @@
         "src/heap_trim.cc",
         "src/cuda_register.cc",
         "src/ort_api.cc",
-        "src/ort_session.cc"
+        "src/ort_session.cc",
+        "src/grouped_attention.cc",
+        "src/grouped_attention_op.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": [
@@ -26,7 +28,7 @@
       ],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"],
-      "cflags_cc": ["-std=c++17", "-Wall", "-Wextra", "-O2"],
+      "cflags_cc": ["-std=c++17", "-Wall", "-Wextra", "-Wno-psabi", "-O2"],
       "libraries": ["-ldl"],
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",

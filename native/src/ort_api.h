@@ -21,6 +21,10 @@ struct Value;
 struct IoBinding;
 struct RunOptions;
 struct Allocator;
+struct CustomOpDomain;
+struct KernelInfo;
+struct KernelContext;
+struct TensorTypeAndShapeInfo;
 
 // The API version requested from GetApi: ONNX Runtime 1.30's (its ORT_API_VERSION).
 constexpr uint32_t kApiVersion = 30;
@@ -30,6 +34,7 @@ enum ElementType : int { kFloat = 1, kUint8 = 2, kInt32 = 6, kInt64 = 7, kBool =
 
 // Positions in the OrtApi table (onnxruntime_c_api.h, struct OrtApi, counted from 0).
 enum Index : size_t {
+  kCreateStatus = 0,
   kGetErrorMessage = 2,
   kCreateEnv = 3,
   kCreateSession = 7,
@@ -41,19 +46,34 @@ enum Index : size_t {
   kSetSessionGraphOptimizationLevel = 23,
   kSetIntraOpNumThreads = 24,
   kSetInterOpNumThreads = 25,
+  kCreateCustomOpDomain = 26,
+  kCustomOpDomainAdd = 27,
+  kAddCustomOpDomain = 28,
   kSessionGetInputCount = 30,
   kSessionGetOutputCount = 31,
   kSessionGetInputName = 36,
   kSessionGetOutputName = 37,
   kCreateTensorWithDataAsOrtValue = 49,
+  kGetTensorMutableData = 51,
+  kGetTensorElementType = 60,
+  kGetDimensionsCount = 61,
+  kGetDimensions = 62,
+  kGetTensorTypeAndShape = 65,
   kCreateCpuMemoryInfo = 69,
   kAllocatorFree = 76,
   kGetAllocatorWithDefaultOptions = 78,
+  kKernelInfoGetAttributeFloat = 85,
+  kKernelInfoGetAttributeInt64 = 86,
+  kKernelContextGetInputCount = 88,
+  kKernelContextGetOutputCount = 89,
+  kKernelContextGetInput = 90,
+  kKernelContextGetOutput = 91,
   kReleaseEnv = 92,
   kReleaseStatus = 93,
   kReleaseMemoryInfo = 94,
   kReleaseSession = 95,
   kReleaseValue = 96,
+  kReleaseTensorTypeAndShapeInfo = 99,
   kReleaseSessionOptions = 100,
   kSessionEndProfiling = 110,
   kAddSessionConfigEntry = 130,
@@ -62,6 +82,8 @@ enum Index : size_t {
   kReleaseIoBinding = 135,
   kBindInput = 136,
   kBindOutput = 137,
+  kGetBuildInfoString = 254,
+  kKernelContextParallelFor = 274,
 };
 
 // Signatures (ORT_API_CALL is empty off Windows, and this addon is POSIX-only).
@@ -85,6 +107,24 @@ using AddSessionConfigEntryFn = Status* (*)(SessionOptions*, const char* key, co
 using RunWithBindingFn = Status* (*)(Session*, const RunOptions*, const IoBinding*);
 using CreateIoBindingFn = Status* (*)(Session*, IoBinding** out);
 using BindFn = Status* (*)(IoBinding*, const char* name, const Value*);
+using CreateStatusFn = Status* (*)(int code, const char* message);
+using CreateCustomOpDomainFn = Status* (*)(const char* domain, CustomOpDomain** out);
+using CustomOpDomainAddFn = Status* (*)(CustomOpDomain*, const void* op);
+using AddCustomOpDomainFn = Status* (*)(SessionOptions*, CustomOpDomain*);
+using GetTensorMutableDataFn = Status* (*)(Value*, void** out);
+using GetTensorTypeAndShapeFn = Status* (*)(const Value*, TensorTypeAndShapeInfo** out);
+using GetTensorElementTypeFn = Status* (*)(const TensorTypeAndShapeInfo*, int* out);
+using GetDimensionsCountFn = Status* (*)(const TensorTypeAndShapeInfo*, size_t* out);
+using GetDimensionsFn = Status* (*)(const TensorTypeAndShapeInfo*, int64_t* out, size_t count);
+using KernelInfoGetFloatFn = Status* (*)(const KernelInfo*, const char* name, float* out);
+using KernelInfoGetInt64Fn = Status* (*)(const KernelInfo*, const char* name, int64_t* out);
+using KernelContextCountFn = Status* (*)(const KernelContext*, size_t* out);
+using KernelContextGetInputFn = Status* (*)(const KernelContext*, size_t index, const Value** out);
+using KernelContextGetOutputFn = Status* (*)(KernelContext*, size_t index, const int64_t* dims, size_t count,
+                                             Value** out);
+using GetBuildInfoStringFn = const char* (*)();
+using KernelContextParallelForFn = Status* (*)(const KernelContext*, void (*fn)(void*, size_t), size_t total,
+                                               size_t numBatch, void* userData);
 template <typename T>
 using ReleaseFn = void (*)(T*);
 

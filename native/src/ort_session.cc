@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "native_buffer.h"
+#include "grouped_attention_op.h"
 #include "ort_api.h"
 
 namespace ffhm {
@@ -25,6 +26,7 @@ struct SessionConfig {
   std::string optimizedModelFilePath;
   std::string profileFilePrefix;
   std::vector<std::pair<std::string, std::string>> entries;
+  bool isGroupedAttention = false;  // our GroupQueryAttention kernel (grouped_attention_op.h)
 };
 
 // The native half of a session: ONNX Runtime's handles, freed once.
@@ -35,6 +37,8 @@ struct SessionHandles {
   ort::MemoryInfo* cpu = nullptr;
   std::vector<std::string> inputNames;
   std::vector<std::string> outputNames;
+  // "grouped" when our attention kernel serves the session, else "onnxruntime" and why.
+  std::string attention = "onnxruntime";
 
   void Release() {
     if (api == nullptr) return;
@@ -90,6 +94,10 @@ std::string CreateHandles(const Api& api, const std::string& path, const std::ve
   ort::SessionOptions* options = nullptr;
   std::string error = api.Call<ort::CreateSessionOptionsFn>(ort::kCreateSessionOptions, &options);
   if (error.empty()) error = SetOptions(api, options, config);
+  if (error.empty() && config.isGroupedAttention) {
+    const std::string why = ort::AddGroupedAttention(api, options);
+    out->attention = why.empty() ? "grouped" : "onnxruntime (" + why + ")";
+  }
   if (error.empty() && path.empty())
     error = api.Call<ort::CreateSessionFromArrayFn>(ort::kCreateSessionFromArray, api.env, bytes.data(), bytes.size(),
                                                      options, &out->session);
@@ -337,6 +345,7 @@ class CreateWorker : public Napi::AsyncWorker {
       Napi::Object object = env.GetInstanceData<AddonData>()->boundSessionCtor.New({});
       object.Set("inputNames", NamesJs(env, handles_.inputNames));
       object.Set("outputNames", NamesJs(env, handles_.outputNames));
+      object.Set("attention", handles_.attention);
       BoundSession::Unwrap(object)->Adopt(std::move(handles_));
       handles_ = SessionHandles();
       deferred_.Resolve(object);
@@ -373,6 +382,7 @@ SessionConfig ConfigOf(const Napi::Object& options) {
   config.logSeverityLevel = IntOption(options, "logSeverityLevel", 3);
   config.optimizedModelFilePath = StringOf(options, "optimizedModelFilePath");
   config.profileFilePrefix = StringOf(options, "profileFilePrefix");
+  config.isGroupedAttention = options.Get("groupedAttention").ToBoolean().Value();
   Napi::Value entries = options.Get("configEntries");
   if (entries.IsArray()) {
     Napi::Array list = entries.As<Napi::Array>();

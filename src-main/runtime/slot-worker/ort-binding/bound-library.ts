@@ -17,6 +17,11 @@ export const ELEMENT_TYPE = { float32: 1, int32: 6, int64: 7, float16: 10 } as c
 export interface NativeBoundSession {
   readonly inputNames: string[];
   readonly outputNames: string[];
+  /**
+   * Whose GroupQueryAttention kernel runs the session: "grouped" (the addon's, each K/V head read
+   * once for the query heads it serves) or "onnxruntime (why)".
+   */
+  readonly attention: string;
   /** Binds `array`'s memory (kept referenced until rebound) as input `name`, shaped `dims`. */
   bindInput(name: string, array: ArrayBufferView, dims: readonly number[], elementType: number): void;
   bindOutput(name: string, array: ArrayBufferView, dims: readonly number[], elementType: number): void;
@@ -37,6 +42,8 @@ export interface NativeSessionConfig {
   optimizedModelFilePath?: string;
   profileFilePrefix?: string;
   configEntries: Array<[string, string]>;
+  /** Run GroupQueryAttention on the addon's grouped kernel instead of ONNX Runtime's (CPU only). */
+  groupedAttention: boolean;
 }
 
 /** The C API, ready to build sessions, or why the bound path is unavailable. */

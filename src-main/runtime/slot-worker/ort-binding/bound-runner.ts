@@ -158,6 +158,11 @@ export class BoundRunner {
     this.boundRows = '';
   }
 
+  /** Whose GroupQueryAttention kernel runs this session ("grouped": the addon's). */
+  get attention(): string {
+    return this.session.attention;
+  }
+
   /** Ends profiling (a runner built with `profileFilePrefix`): the profile file's path. */
   endProfiling(): string {
     return this.session.endProfiling();

@@ -9,6 +9,7 @@ const OPTIMIZATION_LEVEL = { disabled: 0, basic: 1, extended: 2, layout: 3, all:
  * The C API session config of a runner's options: derived from `sessionOptionsOf`, the options
  * every onnxruntime-node session of a slot is built with, so both paths run the same session.
  * `extra` is flattened to dotted config keys as onnxruntime-node does (`session.intra_op.allow_spinning`).
+ * Attention runs on the addon's grouped kernel unless `FF_GROUPED_ATTENTION=off` (the A/B switch).
  */
 export function boundSessionConfigOf(options: RunnerOptions): NativeSessionConfig {
   const ort = sessionOptionsOf(options);
@@ -23,6 +24,7 @@ export function boundSessionConfigOf(options: RunnerOptions): NativeSessionConfi
     ...(ort.optimizedModelFilePath ? { optimizedModelFilePath: ort.optimizedModelFilePath } : {}),
     ...(ort.enableProfiling && ort.profileFilePrefix ? { profileFilePrefix: ort.profileFilePrefix } : {}),
     configEntries: flattenConfig('', ort.extra ?? {}),
+    groupedAttention: process.env.FF_GROUPED_ATTENTION !== 'off',
   };
 }
 

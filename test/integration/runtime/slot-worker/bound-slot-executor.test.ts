@@ -11,6 +11,7 @@ import { ModelCatalogue } from '../../../../src-main/runtime/model/catalogue';
 import type { CatalogueModel } from '../../../../src-main/runtime/model/catalogue';
 import { RevisionCache } from '../../../../src-main/runtime/model/revisions';
 import { DEFAULT_SAMPLING } from '../../../../src-main/runtime/sampling/sampler';
+import { maxAbs, maxAbsDifference } from '../../../support/float-arrays';
 import { BUNDLED_MODEL_ID, BUNDLED_MODELS_DIR } from '../../../support/models';
 
 const REFERENCE = JSON.parse(
@@ -119,6 +120,21 @@ function bytesOf(page: CapturedPage): number[] {
   return [...new Float32Array(page.data.buffer, page.data.byteOffset, page.data.byteLength / 4)];
 }
 
+/**
+ * The same pages (sequence, index) holding the same K/V to float rounding: the bound path's
+ * attention kernel sums in another order, and q4's int8-quantized activations carry a last-bit
+ * difference on to later layers' K/V (within 1% of the page's scale).
+ */
+function expectSamePages(actual: ScriptPages, expected: ScriptPages): void {
+  expect(actual.map(({ seqId, pageIndex }) => [seqId, pageIndex])).toEqual(
+    expected.map(({ seqId, pageIndex }) => [seqId, pageIndex]),
+  );
+  actual.forEach((page, i) =>
+    expect(maxAbsDifference(page.data, expected[i]!.data)).toBeLessThan(0.01 * maxAbs(expected[i]!.data)),
+  );
+}
+type ScriptPages = Awaited<ReturnType<typeof script>>['pages'];
+
 /** What one script run gave on each path, and the bound runner while it is still open. */
 interface ExecutorComparison {
   model: CatalogueModel;
@@ -167,7 +183,7 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path
       expect(actual.trace).toEqual(expected.trace);
       expect(actual.trace).toContain('retained');
       expect(actual.trace).toContain('pages');
-      expect(actual.pages).toEqual(expected.pages);
+      expectSamePages(actual.pages, expected.pages);
       expect([runner.kv.maxRows, runner.kv.capacity]).toEqual([2, 256]);
       // Every reply says the buffer's real bytes: after the growths, exactly what it allocates.
       const { numLayers, numKvHeads, headDim } = model.folder.shape;
@@ -186,7 +202,7 @@ describe.skipIf(!bound.isAvailable && !isRequired)('a slot on the bound run path
       const tokensOf = (trace: typeof actual.trace) =>
         trace.filter((entry) => entry !== 'retained' && entry !== 'pages');
       expect(tokensOf(actual.trace)).toEqual(tokensOf(expected.trace));
-      expect(actual.pages).toEqual(expected.pages);
+      expectSamePages(actual.pages, expected.pages);
       // Each reply's bytes are exactly the grant's: one row less once `a` left, never more.
       const rowBytes =
         numLayers * 2 * numKvHeads * GRANT_CAPACITY * headDim * runner.kv.tensors[0]!.BYTES_PER_ELEMENT;

@@ -19,7 +19,19 @@ describe('boundSessionConfigOf', () => {
         ['session.intra_op.allow_spinning', '1'],
         ['session.force_spinning_stop', '1'],
       ],
+      groupedAttention: true,
     });
+  });
+
+  it('runs ONNX Runtime’s own attention kernel when FF_GROUPED_ATTENTION=off (the A/B switch)', () => {
+    const saved = process.env['FF_GROUPED_ATTENTION'];
+    process.env['FF_GROUPED_ATTENTION'] = 'off';
+    try {
+      expect(boundSessionConfigOf({ numThreads: 1, canSpinThreads: false }).groupedAttention).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env['FF_GROUPED_ATTENTION'];
+      else process.env['FF_GROUPED_ATTENTION'] = saved;
+    }
   });
 
   it('refuses a provider other than cpu (the caller keeps onnxruntime-node)', () => {
