@@ -17,6 +17,12 @@ namespace {
 #define FF_CLONES
 #endif
 #define FF_INLINE inline __attribute__((always_inline))
+// Register-sized loops (rows × chunks) unrolled whole, so their accumulators stay in registers.
+#if defined(__GNUC__) && !defined(__clang__)
+#define FF_UNROLL _Pragma("GCC unroll 16")
+#else
+#define FF_UNROLL
+#endif
 
 // Sixteen floats: GCC's vector extension, lowered to one zmm, two ymm or four xmm per clone.
 typedef float V16 __attribute__((vector_size(64)));
@@ -150,17 +156,20 @@ struct Layout {
 template <typename E>
 FF_INLINE void RotateRow(const Problem& p, const E* x, int position, float scale, float* out) {
   const int half = p.rotaryHalf;
-  const int dim = 2 * half;
   const E* cos = static_cast<const E*>(p.cosCache) + static_cast<size_t>(position) * half;
   const E* sin = static_cast<const E*>(p.sinCache) + static_cast<size_t>(position) * half;
-  for (int i = 0; i < dim; i++) {
-    const bool isFirst = p.isInterleaved ? i % 2 == 0 : i < half;
-    const int cacheAt = p.isInterleaved ? i / 2 : i % half;
-    const int partner = p.isInterleaved ? (isFirst ? i + 1 : i - 1) : (i + half) % dim;
-    const float rotated = Load(x[partner]) * Load(sin[cacheAt]);
-    out[i] = (Load(x[i]) * Load(cos[cacheAt]) + (isFirst ? -rotated : rotated)) * scale;
+  const int step = p.isInterleaved ? 2 : 1;  // pair (i, i + half), or (2i, 2i + 1) interleaved
+  const int partner = p.isInterleaved ? 1 : half;
+  for (int i = 0; i < half; i++) {
+    const int at = i * step;
+    const float first = Load(x[at]);
+    const float second = Load(x[at + partner]);
+    const float c = Load(cos[i]);
+    const float s = Load(sin[i]);
+    out[at] = (first * c - second * s) * scale;
+    out[at + partner] = (second * c + first * s) * scale;
   }
-  for (int i = dim; i < p.headSize; i++) out[i] = Load(x[i]) * scale;
+  for (int i = 2 * half; i < p.headSize; i++) out[i] = Load(x[i]) * scale;
 }
 
 template <typename E>
@@ -213,6 +222,7 @@ FF_INLINE void ScoreKey(const float* q, int numRows, int headSize, const float* 
     V16 acc[4] = {};
     for (int c = 0; c < headSize; c += kLanes) {
       const V16 k = LoadV(key + c);
+      FF_UNROLL
       for (int i = 0; i < 4; i++)
         if (i < count) acc[i] += LoadV(q + (r0 + i) * headSize + c) * k;
     }
@@ -220,30 +230,91 @@ FF_INLINE void ScoreKey(const float* q, int numRows, int headSize, const float* 
   }
 }
 
-// out rows (headSize apart) += probs[r·stride + j] · values[j] over the block's keys, G rows and
-// C 16-lane chunks in registers at a time so each value row is read once per pass.
+typedef int32_t V16i __attribute__((vector_size(64)));
+
+// Pairwise lane merges that turn sixteen dot-product partial vectors (one per key) into one
+// vector of sixteen scores in four levels: each level adds the lanes two shuffles line up.
+FF_INLINE V16 Merge(V16 a, V16 b, V16i lo, V16i hi) { return __builtin_shuffle(a, b, lo) + __builtin_shuffle(a, b, hi); }
+const V16i kLevel1Lo = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
+const V16i kLevel1Hi = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
+const V16i kLevel2Lo = {0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27};
+const V16i kLevel2Hi = {4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
+const V16i kLevel3Lo = {0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29};
+const V16i kLevel3Hi = {2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31};
+const V16i kLevel4Lo = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+const V16i kLevel4Hi = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+
+// q · keys[j] as one vector of partial sums (headSize a multiple of 16).
+FF_INLINE V16 DotPartial(const float* q, const float* key, int headSize) {
+  V16 acc = LoadV(q) * LoadV(key);
+  for (int c = kLanes; c < headSize; c += kLanes) acc += LoadV(q + c) * LoadV(key + c);
+  return acc;
+}
+
+// The scores of one q row against 16 consecutive keys (rows headSize apart), as one vector.
+FF_INLINE V16 ScoreSixteen(const float* q, const float* keys, int headSize) {
+  V16 level2[4];
+  FF_UNROLL
+  for (int quad = 0; quad < 4; quad++) {
+    const float* at = keys + static_cast<size_t>(quad) * 4 * headSize;
+    const V16 pair0 = Merge(DotPartial(q, at, headSize), DotPartial(q, at + headSize, headSize), kLevel1Lo, kLevel1Hi);
+    const V16 pair1 = Merge(DotPartial(q, at + 2 * headSize, headSize), DotPartial(q, at + 3 * headSize, headSize),
+                            kLevel1Lo, kLevel1Hi);
+    level2[quad] = Merge(pair0, pair1, kLevel2Lo, kLevel2Hi);
+  }
+  const V16 low = Merge(level2[0], level2[1], kLevel3Lo, kLevel3Hi);
+  const V16 high = Merge(level2[2], level2[3], kLevel3Lo, kLevel3Hi);
+  return Merge(low, high, kLevel4Lo, kLevel4Hi);
+}
+
+// scores[r·stride + j] = q_r · keys[j] for every row and each of numKeys keys.
+FF_INLINE void ScoreKeys(const float* q, int numRows, int headSize, const float* keys, int numKeys, float* scores,
+                         int stride) {
+  int j = 0;
+  if (headSize % kLanes == 0)
+    for (; j + kLanes <= numKeys; j += kLanes)
+      for (int r = 0; r < numRows; r++)
+        StoreV(scores + static_cast<size_t>(r) * stride + j,
+               ScoreSixteen(q + static_cast<size_t>(r) * headSize, keys + static_cast<size_t>(j) * headSize, headSize));
+  for (; j < numKeys; j++)
+    ScoreKey(q, numRows, headSize, keys + static_cast<size_t>(j) * headSize, scores + j, stride);
+}
+
+// out rows (headSize apart) += probs[r·stride + j] · values[j] for rows [r0, r0 + G): G rows and
+// C 16-lane chunks stay in registers so each value row is loaded once per group.
+template <int G, int C>
+FF_INLINE void WeighGroup(const float* probs, int stride, int r0, const float* values, int numKeys, int headSize,
+                          int c0, float* out) {
+  V16 acc[G][C] = {};
+  for (int j = 0; j < numKeys; j++) {
+    const float* row = values + static_cast<size_t>(j) * headSize + c0;
+    V16 v[C];
+    FF_UNROLL
+    for (int c = 0; c < C; c++) v[c] = LoadV(row + c * kLanes);
+    FF_UNROLL
+    for (int g = 0; g < G; g++) {
+      const float weight = probs[static_cast<size_t>(r0 + g) * stride + j];
+      FF_UNROLL
+      for (int c = 0; c < C; c++) acc[g][c] += weight * v[c];
+    }
+  }
+  FF_UNROLL
+  for (int g = 0; g < G; g++)
+    FF_UNROLL
+    for (int c = 0; c < C; c++) {
+      float* to = out + static_cast<size_t>(r0 + g) * headSize + c0 + c * kLanes;
+      StoreV(to, LoadV(to) + acc[g][c]);
+    }
+}
+
+// Every row's weighted sum of the block's value rows, in register-sized groups (C chunks wide).
 template <int G, int C>
 FF_INLINE void WeighValues(const float* probs, int stride, int numRows, const float* values, int numKeys,
                            int headSize, float* out) {
   for (int c0 = 0; c0 < headSize; c0 += C * kLanes) {
-    for (int r0 = 0; r0 < numRows; r0 += G) {
-      V16 acc[G][C] = {};
-      for (int j = 0; j < numKeys; j++) {
-        const float* row = values + static_cast<size_t>(j) * headSize + c0;
-        V16 v[C];
-        for (int c = 0; c < C; c++) v[c] = LoadV(row + c * kLanes);
-        for (int g = 0; g < G; g++) {
-          if (r0 + g >= numRows) break;
-          const float weight = probs[(r0 + g) * stride + j];
-          for (int c = 0; c < C; c++) acc[g][c] += weight * v[c];
-        }
-      }
-      for (int g = 0; g < G && r0 + g < numRows; g++)
-        for (int c = 0; c < C; c++) {
-          float* to = out + (r0 + g) * headSize + c0 + c * kLanes;
-          StoreV(to, LoadV(to) + acc[g][c]);
-        }
-    }
+    int r0 = 0;
+    for (; r0 + G <= numRows; r0 += G) WeighGroup<G, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
+    for (; r0 < numRows; r0++) WeighGroup<1, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
   }
 }
 
@@ -259,23 +330,72 @@ FF_INLINE void WeighValuesAny(const float* probs, int stride, int numRows, const
     }
 }
 
+
+// e^x for 16 lanes: 2^n · p(r) with x = n·ln2 + r, |r| ≤ ln2/2, p Cephes' degree-6 polynomial
+// (relative error ~1e-7, as MLAS's softmax); x is clamped to float's finite range first.
+FF_INLINE V16 ExpV(V16 x) {
+  const V16 clamped = x < -87.3f ? V16{} - 87.3f : (x > 88.7f ? V16{} + 88.7f : x);
+  const float kRound = 12582912.0f;  // 1.5·2^23: adding and subtracting it rounds to an integer
+  const V16 n = (clamped * 1.44269504f + kRound) - kRound;
+  const V16 r = (clamped - n * 0.693359375f) + n * 2.12194440e-4f;
+  V16 p = 1.9875691500e-4f * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * (r * r) + r + 1.0f;
+  const V16i scale = (__builtin_convertvector(n, V16i) + 127) << 23;
+  V16 twoToN;
+  std::memcpy(&twoToN, &scale, sizeof twoToN);
+  return p * twoToN;
+}
+
+FF_INLINE float MaxOf(const float* x, int count) {
+  float max = x[0];
+  int j = 0;
+  if (count >= kLanes) {
+    V16 m = LoadV(x);
+    for (j = kLanes; j + kLanes <= count; j += kLanes) {
+      const V16 v = LoadV(x + j);
+      m = v > m ? v : m;
+    }
+    for (int i = 0; i < kLanes; i++) max = std::max(max, m[i]);
+  }
+  for (; j < count; j++) max = std::max(max, x[j]);
+  return max;
+}
+
+// x[j] = e^(x[j] − max) in place; returns their sum.
+FF_INLINE float ExpShiftedSum(float* x, int count, float max) {
+  V16 sum = {};
+  int j = 0;
+  for (; j + kLanes <= count; j += kLanes) {
+    const V16 e = ExpV(LoadV(x + j) - max);
+    StoreV(x + j, e);
+    sum += e;
+  }
+  float total = Hsum(sum);
+  for (; j < count; j++) {
+    x[j] = std::exp(x[j] - max);
+    total += x[j];
+  }
+  return total;
+}
+
 // Softmax of scores[begin, end) in place (capped first; "smooth" adds a zero logit); zeros outside.
-void SoftmaxRow(const Problem& p, float* scores, int numKeys, int begin, int end) {
+FF_INLINE void SoftmaxRow(const Problem& p, float* scores, int numKeys, int begin, int end) {
   for (int j = 0; j < begin; j++) scores[j] = 0;
   for (int j = std::max(end, 0); j < numKeys; j++) scores[j] = 0;
   if (end <= begin) return;
+  float* row = scores + begin;
+  const int count = end - begin;
   if (p.softcap > 0)
-    for (int j = begin; j < end; j++) scores[j] = p.softcap * std::tanh(scores[j] / p.softcap);
-  float max = scores[begin];
-  for (int j = begin + 1; j < end; j++) max = std::max(max, scores[j]);
+    for (int j = 0; j < count; j++) row[j] = p.softcap * std::tanh(row[j] / p.softcap);
+  float max = MaxOf(row, count);
   if (p.isSmoothSoftmax) max = std::max(max, 0.0f);
-  float sum = p.isSmoothSoftmax ? std::exp(-max) : 0.0f;
-  for (int j = begin; j < end; j++) {
-    scores[j] = std::exp(scores[j] - max);
-    sum += scores[j];
-  }
+  const float sum = ExpShiftedSum(row, count, max) + (p.isSmoothSoftmax ? std::exp(-max) : 0.0f);
   const float inverse = 1.0f / sum;
-  for (int j = begin; j < end; j++) scores[j] *= inverse;
+  for (int j = 0; j < count; j++) row[j] *= inverse;
 }
 
 constexpr int kRowsPerBlock = 32;
@@ -330,9 +450,7 @@ FF_INLINE void AttendBlockOf(const Problem& p, int b, int kvHead, int block) {
   for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
     const int count = std::min(kKeysPerTile, numKeys - j0);
     const float* tile = RowsAsFloat(keys + static_cast<size_t>(keyBegin + j0) * headSize, count, headSize, &scratch.keys);
-    for (int j = 0; j < count; j++)
-      ScoreKey(scratch.query.data(), numRows, headSize, tile + static_cast<size_t>(j) * headSize,
-               scratch.scores.data() + j0 + j, numKeys);
+    ScoreKeys(scratch.query.data(), numRows, headSize, tile, count, scratch.scores.data() + j0, numKeys);
   }
   for (int r = 0; r < numRows; r++) {
     const int s = first + r / group;
