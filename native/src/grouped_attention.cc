@@ -143,11 +143,12 @@ struct Layout {
   }
   // ONNX Runtime's position for new token s: past + s, or 1 for a padded token past the row's end.
   int Position(int s) const { return past + s < total ? past + s : 1; }
-  // Keys row s attends to: [begin, end), causal and, with a window, its last localWindow + 1.
+  // Keys row s attends to: [begin, end), causal and, with a window, its last localWindow keys,
+  // its own included (ONNX Runtime 1.30's CPU kernel; llama.cpp's n_swa).
   int KeyEnd(int s) const { return std::min(past + s + 1, p.presentLength); }
   int KeyBegin(int s) const {
     const int end = KeyEnd(s);
-    return p.localWindow > 0 && end > p.localWindow + 1 ? end - p.localWindow - 1 : 0;
+    return p.localWindow > 0 && end > p.localWindow ? end - p.localWindow : 0;
   }
 };
 

@@ -34,7 +34,7 @@ struct Problem {
   bool isSmoothSoftmax = false;
   float scale = 0;    // applied to q·k before the cap; already 1/sqrt(headSize) when the attribute was 0
   float softcap = 0;  // 0 = none
-  int localWindow = -1;  // > 0: a row sees its last localWindow + 1 keys
+  int localWindow = -1;  // > 0: a row sees its last localWindow keys, its own included
   const void* query = nullptr;
   const void* key = nullptr;  // null when query holds packed q, k and v
   const void* value = nullptr;
