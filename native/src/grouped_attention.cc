@@ -28,6 +28,7 @@ namespace {
 typedef float V16 __attribute__((vector_size(64)));
 typedef float V8 __attribute__((vector_size(32)));
 typedef float V4 __attribute__((vector_size(16)));
+typedef int32_t V16i __attribute__((vector_size(64)));
 constexpr int kLanes = 16;
 
 FF_INLINE V16 LoadV(const float* p) {
@@ -231,8 +232,6 @@ FF_INLINE void ScoreKey(const float* q, int numRows, int headSize, const float* 
   }
 }
 
-typedef int32_t V16i __attribute__((vector_size(64)));
-
 // Pairwise lane merges that turn sixteen dot-product partial vectors (one per key) into one
 // vector of sixteen scores in four levels: each level adds the lanes two shuffles line up.
 FF_INLINE V16 Merge(V16 a, V16 b, V16i lo, V16i hi) { return __builtin_shuffle(a, b, lo) + __builtin_shuffle(a, b, hi); }
@@ -268,15 +267,44 @@ FF_INLINE V16 ScoreSixteen(const float* q, const float* keys, int headSize) {
   return Merge(low, high, kLevel4Lo, kLevel4Hi);
 }
 
+// Scores of rows [r0, r0 + G) against 16 keys held transposed (keysT[d·16 + j]): each q value
+// broadcast against a vector of 16 keys' d-th values, no horizontal sums (a prompt's many rows).
+template <int G>
+FF_INLINE void ScoreTransposed(const float* q, int headSize, const float* keysT, int r0, float* scores, int stride) {
+  V16 acc[G] = {};
+  for (int d = 0; d < headSize; d++) {
+    const V16 k = LoadV(keysT + d * kLanes);
+    FF_UNROLL
+    for (int g = 0; g < G; g++) acc[g] += q[static_cast<size_t>(r0 + g) * headSize + d] * k;
+  }
+  FF_UNROLL
+  for (int g = 0; g < G; g++) StoreV(scores + static_cast<size_t>(r0 + g) * stride, acc[g]);
+}
+
+// Rows at or above this many score 16-key tiles transposed once; fewer (a decode step's query
+// heads) read each key row once and merge partial sums.
+constexpr int kRowsForTransposed = 12;
+
 // scores[r·stride + j] = q_r · keys[j] for every row and each of numKeys keys.
 FF_INLINE void ScoreKeys(const float* q, int numRows, int headSize, const float* keys, int numKeys, float* scores,
-                         int stride) {
+                         int stride, std::vector<float>* transposed) {
   int j = 0;
-  if (headSize % kLanes == 0)
+  if (headSize % kLanes == 0 && numRows >= kRowsForTransposed) {
+    transposed->resize(static_cast<size_t>(headSize) * kLanes);
+    float* keysT = transposed->data();
+    for (; j + kLanes <= numKeys; j += kLanes) {
+      for (int k = 0; k < kLanes; k++)
+        for (int d = 0; d < headSize; d++) keysT[d * kLanes + k] = keys[static_cast<size_t>(j + k) * headSize + d];
+      int r0 = 0;
+      for (; r0 + 8 <= numRows; r0 += 8) ScoreTransposed<8>(q, headSize, keysT, r0, scores + j, stride);
+      for (; r0 < numRows; r0++) ScoreTransposed<1>(q, headSize, keysT, r0, scores + j, stride);
+    }
+  } else if (headSize % kLanes == 0) {
     for (; j + kLanes <= numKeys; j += kLanes)
       for (int r = 0; r < numRows; r++)
         StoreV(scores + static_cast<size_t>(r) * stride + j,
                ScoreSixteen(q + static_cast<size_t>(r) * headSize, keys + static_cast<size_t>(j) * headSize, headSize));
+  }
   for (; j < numKeys; j++)
     ScoreKey(q, numRows, headSize, keys + static_cast<size_t>(j) * headSize, scores + j, stride);
 }
@@ -308,29 +336,32 @@ FF_INLINE void WeighGroup(const float* probs, int stride, int r0, const float* v
     }
 }
 
-// Every row's weighted sum of the block's value rows, in register-sized groups (C chunks wide).
-template <int G, int C>
+// Every row's weighted sum of the block's value rows: groups of four rows (C chunks wide), the
+// last one to three rows as one group, so a decode step's three query heads read V once.
+template <int C>
 FF_INLINE void WeighValues(const float* probs, int stride, int numRows, const float* values, int numKeys,
                            int headSize, float* out) {
   for (int c0 = 0; c0 < headSize; c0 += C * kLanes) {
     int r0 = 0;
-    for (; r0 + G <= numRows; r0 += G) WeighGroup<G, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
-    for (; r0 < numRows; r0++) WeighGroup<1, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
+    for (; r0 + 4 <= numRows; r0 += 4) WeighGroup<4, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
+    const int rest = numRows - r0;
+    if (rest == 3) WeighGroup<3, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
+    if (rest == 2) WeighGroup<2, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
+    if (rest == 1) WeighGroup<1, C>(probs, stride, r0, values, numKeys, headSize, c0, out);
   }
 }
 
 FF_INLINE void WeighValuesAny(const float* probs, int stride, int numRows, const float* values, int numKeys,
                               int headSize, float* out) {
-  if (headSize % (4 * kLanes) == 0) return WeighValues<3, 4>(probs, stride, numRows, values, numKeys, headSize, out);
-  if (headSize % (2 * kLanes) == 0) return WeighValues<4, 2>(probs, stride, numRows, values, numKeys, headSize, out);
-  if (headSize % kLanes == 0) return WeighValues<6, 1>(probs, stride, numRows, values, numKeys, headSize, out);
+  if (headSize % (4 * kLanes) == 0) return WeighValues<4>(probs, stride, numRows, values, numKeys, headSize, out);
+  if (headSize % (2 * kLanes) == 0) return WeighValues<2>(probs, stride, numRows, values, numKeys, headSize, out);
+  if (headSize % kLanes == 0) return WeighValues<1>(probs, stride, numRows, values, numKeys, headSize, out);
   for (int r = 0; r < numRows; r++)
     for (int j = 0; j < numKeys; j++) {
       const float weight = probs[r * stride + j];
       for (int i = 0; i < headSize; i++) out[r * headSize + i] += weight * values[static_cast<size_t>(j) * headSize + i];
     }
 }
-
 
 // e^x for 16 lanes: 2^n · p(r) with x = n·ln2 + r, |r| ≤ ln2/2, p Cephes' degree-6 polynomial
 // (relative error ~1e-7, as MLAS's softmax); x is clamped to float's finite range first.
@@ -399,14 +430,22 @@ FF_INLINE void SoftmaxRow(const Problem& p, float* scores, int numKeys, int begi
   for (int j = 0; j < count; j++) row[j] *= inverse;
 }
 
-constexpr int kRowsPerBlock = 32;
+constexpr int kRowsPerBlock = 96;
 constexpr int kKeysPerTile = 64;
+constexpr size_t kMaxScoreFloats = size_t{4} << 20;  // a block's scores: at most 16 MiB per thread
 
-int TokensPerBlock(const Problem& p) { return std::max(1, kRowsPerBlock / (p.numHeads / p.numKvHeads)); }
+// Query tokens per work item: up to ~96 rows (a prompt's transposed tiles amortized over them),
+// fewer when the block's scores (rows × keys) would pass kMaxScoreFloats.
+int TokensPerBlock(const Problem& p) {
+  const int group = p.numHeads / p.numKvHeads;
+  const size_t numKeys = static_cast<size_t>(std::max(p.presentLength, 1));
+  const size_t byMemory = kMaxScoreFloats / (numKeys * group);
+  return static_cast<int>(std::clamp<size_t>(std::min<size_t>(kRowsPerBlock / group, byMemory), 1, 1 << 20));
+}
 
 // Per-thread scratch, kept between calls (ONNX Runtime's pool threads live as long as the session).
 struct Scratch {
-  std::vector<float> query, scores, out, keys, values;
+  std::vector<float> query, scores, out, keys, values, transposed;
 };
 Scratch& ThreadScratch() {
   thread_local Scratch scratch;
@@ -451,7 +490,8 @@ FF_INLINE void AttendBlockOf(const Problem& p, int b, int kvHead, int block) {
   for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
     const int count = std::min(kKeysPerTile, numKeys - j0);
     const float* tile = RowsAsFloat(keys + static_cast<size_t>(keyBegin + j0) * headSize, count, headSize, &scratch.keys);
-    ScoreKeys(scratch.query.data(), numRows, headSize, tile, count, scratch.scores.data() + j0, numKeys);
+    ScoreKeys(scratch.query.data(), numRows, headSize, tile, count, scratch.scores.data() + j0, numKeys,
+              &scratch.transposed);
   }
   for (int r = 0; r < numRows; r++) {
     const int s = first + r / group;
