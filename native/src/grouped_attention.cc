@@ -232,17 +232,32 @@ FF_INLINE void ScoreKey(const float* q, int numRows, int headSize, const float* 
   }
 }
 
-// Pairwise lane merges that turn sixteen dot-product partial vectors (one per key) into one
-// vector of sixteen scores in four levels: each level adds the lanes two shuffles line up.
-FF_INLINE V16 Merge(V16 a, V16 b, V16i lo, V16i hi) { return __builtin_shuffle(a, b, lo) + __builtin_shuffle(a, b, hi); }
-const V16i kLevel1Lo = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
-const V16i kLevel1Hi = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
-const V16i kLevel2Lo = {0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27};
-const V16i kLevel2Hi = {4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
-const V16i kLevel3Lo = {0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29};
-const V16i kLevel3Hi = {2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31};
-const V16i kLevel4Lo = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
-const V16i kLevel4Hi = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+// Lane shuffles of two vectors by a constant index list (0–15 the first's lanes, 16–31 the
+// second's): GCC's __builtin_shuffle, or clang's __builtin_shufflevector (a macOS build).
+#if defined(__clang__)
+#define FF_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define FF_SHUFFLE(a, b, ...) __builtin_shuffle(a, b, V16i{__VA_ARGS__})
+#endif
+
+// Four levels of pairwise lane merges turn sixteen keys' partial-sum vectors into one vector of
+// their sixteen scores: each level adds the lanes two shuffles line up, halving the partials.
+FF_INLINE V16 MergeLevel1(V16 a, V16 b) {
+  return FF_SHUFFLE(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23) +
+         FF_SHUFFLE(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+}
+FF_INLINE V16 MergeLevel2(V16 a, V16 b) {
+  return FF_SHUFFLE(a, b, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27) +
+         FF_SHUFFLE(a, b, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
+}
+FF_INLINE V16 MergeLevel3(V16 a, V16 b) {
+  return FF_SHUFFLE(a, b, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29) +
+         FF_SHUFFLE(a, b, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
+}
+FF_INLINE V16 MergeLevel4(V16 a, V16 b) {
+  return FF_SHUFFLE(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) +
+         FF_SHUFFLE(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+}
 
 // q · keys[j] as one vector of partial sums (headSize a multiple of 16).
 FF_INLINE V16 DotPartial(const float* q, const float* key, int headSize) {
@@ -257,14 +272,11 @@ FF_INLINE V16 ScoreSixteen(const float* q, const float* keys, int headSize) {
   FF_UNROLL
   for (int quad = 0; quad < 4; quad++) {
     const float* at = keys + static_cast<size_t>(quad) * 4 * headSize;
-    const V16 pair0 = Merge(DotPartial(q, at, headSize), DotPartial(q, at + headSize, headSize), kLevel1Lo, kLevel1Hi);
-    const V16 pair1 = Merge(DotPartial(q, at + 2 * headSize, headSize), DotPartial(q, at + 3 * headSize, headSize),
-                            kLevel1Lo, kLevel1Hi);
-    level2[quad] = Merge(pair0, pair1, kLevel2Lo, kLevel2Hi);
+    const V16 pair0 = MergeLevel1(DotPartial(q, at, headSize), DotPartial(q, at + headSize, headSize));
+    const V16 pair1 = MergeLevel1(DotPartial(q, at + 2 * headSize, headSize), DotPartial(q, at + 3 * headSize, headSize));
+    level2[quad] = MergeLevel2(pair0, pair1);
   }
-  const V16 low = Merge(level2[0], level2[1], kLevel3Lo, kLevel3Hi);
-  const V16 high = Merge(level2[2], level2[3], kLevel3Lo, kLevel3Hi);
-  return Merge(low, high, kLevel4Lo, kLevel4Hi);
+  return MergeLevel4(MergeLevel3(level2[0], level2[1]), MergeLevel3(level2[2], level2[3]));
 }
 
 // Scores of rows [r0, r0 + G) against 16 keys held transposed (keysT[d·16 + j]): each q value
@@ -363,10 +375,26 @@ FF_INLINE void WeighValuesAny(const float* probs, int stride, int numRows, const
     }
 }
 
+// Lane-wise max and min (clang's builtins on a macOS build; GCC's vector conditional elsewhere).
+FF_INLINE V16 MaxV(V16 a, V16 b) {
+#if defined(__clang__)
+  return __builtin_elementwise_max(a, b);
+#else
+  return a > b ? a : b;
+#endif
+}
+FF_INLINE V16 MinV(V16 a, V16 b) {
+#if defined(__clang__)
+  return __builtin_elementwise_min(a, b);
+#else
+  return a < b ? a : b;
+#endif
+}
+
 // e^x for 16 lanes: 2^n · p(r) with x = n·ln2 + r, |r| ≤ ln2/2, p Cephes' degree-6 polynomial
 // (relative error ~1e-7, as MLAS's softmax); x is clamped to float's finite range first.
 FF_INLINE V16 ExpV(V16 x) {
-  const V16 clamped = x < -87.3f ? V16{} - 87.3f : (x > 88.7f ? V16{} + 88.7f : x);
+  const V16 clamped = MaxV(MinV(x, V16{} + 88.7f), V16{} - 87.3f);
   const float kRound = 12582912.0f;  // 1.5·2^23: adding and subtracting it rounds to an integer
   const V16 n = (clamped * 1.44269504f + kRound) - kRound;
   const V16 r = (clamped - n * 0.693359375f) + n * 2.12194440e-4f;
@@ -389,7 +417,7 @@ FF_INLINE float MaxOf(const float* x, int count) {
     V16 m = LoadV(x);
     for (j = kLanes; j + kLanes <= count; j += kLanes) {
       const V16 v = LoadV(x + j);
-      m = v > m ? v : m;
+      m = MaxV(v, m);
     }
     for (int i = 0; i < kLanes; i++) max = std::max(max, m[i]);
   }

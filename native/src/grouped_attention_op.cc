@@ -58,14 +58,13 @@ enum Input : size_t {
 
 // Attributes read once per node.
 struct Kernel {
-  const Api* api;
   int elementType = kFloat;
   int numHeads = 0;
   int numKvHeads = 0;
   float scale = 0;
   float softcap = 0;
   int localWindow = -1;
-  bool doRotary = false;
+  bool hasRotary = false;
   bool isInterleaved = false;
   bool isSmoothSoftmax = false;
 };
@@ -186,7 +185,7 @@ std::string LengthsOf(const Kernel& kernel, const std::vector<Tensor>& in, atten
       return "seqlens_k[" + std::to_string(b) + "] = " + std::to_string(p->seqlensK[b]) + " is out of range";
     maxPosition = std::max(maxPosition, rowTotal);
   }
-  if (!kernel.doRotary) return "";
+  if (!kernel.hasRotary) return "";
   const Tensor& cos = in[kCosCache];
   if (cos.data == nullptr || in[kSinCache].dims != cos.dims || cos.dims.size() != 2)
     return "do_rotary needs cos_cache and sin_cache of one shape [positions, rotary dim / 2]";
@@ -290,14 +289,13 @@ Status* Compute(void* kernelData, KernelContext* context) {
 
 Status* CreateKernelV2(const CustomOp* op, const void*, const KernelInfo* info, void** out) {
   auto* kernel = new Kernel();
-  kernel->api = gApi;
   (void)op;
   kernel->numHeads = static_cast<int>(IntAttribute(info, "num_heads", 0));
   kernel->numKvHeads = static_cast<int>(IntAttribute(info, "kv_num_heads", 0));
   kernel->scale = FloatAttribute(info, "scale", 0.0f);
   kernel->softcap = FloatAttribute(info, "softcap", 0.0f);
   kernel->localWindow = static_cast<int>(IntAttribute(info, "local_window_size", -1));
-  kernel->doRotary = IntAttribute(info, "do_rotary", 0) == 1;
+  kernel->hasRotary = IntAttribute(info, "do_rotary", 0) == 1;
   kernel->isInterleaved = IntAttribute(info, "rotary_interleaved", 0) == 1;
   kernel->isSmoothSoftmax = IntAttribute(info, "smooth_softmax", 0) == 1;
   if (kernel->numHeads <= 0 || kernel->numKvHeads <= 0 || kernel->numHeads % kernel->numKvHeads != 0) {
@@ -348,10 +346,34 @@ struct Op {
   static void ReleasePairs(int*, int*) {}
 
   static CustomOp Make() {
-    return CustomOp{kApiVersion, CreateV1,      Name,    Provider,     InputType,   InputCount, OutputType,
-                    OutputCount, ComputeV1,     Destroy, InputCharacteristic, OutputCharacteristic,
-                    MemoryType,  One,           Zero,    One,          Zero,        Create,     Compute,
-                    nullptr,     One,           EndVersion, NoPairs,   ReleasePairs, NoPairs,   ReleasePairs};
+    CustomOp op{};
+    op.version = kApiVersion;
+    op.CreateKernel = CreateV1;
+    op.GetName = Name;
+    op.GetExecutionProviderType = Provider;
+    op.GetInputType = InputType;
+    op.GetInputTypeCount = InputCount;
+    op.GetOutputType = OutputType;
+    op.GetOutputTypeCount = OutputCount;
+    op.KernelCompute = ComputeV1;
+    op.KernelDestroy = Destroy;
+    op.GetInputCharacteristic = InputCharacteristic;
+    op.GetOutputCharacteristic = OutputCharacteristic;
+    op.GetInputMemoryType = MemoryType;
+    op.GetVariadicInputMinArity = One;
+    op.GetVariadicInputHomogeneity = Zero;
+    op.GetVariadicOutputMinArity = One;
+    op.GetVariadicOutputHomogeneity = Zero;
+    op.CreateKernelV2 = Create;
+    op.KernelComputeV2 = Compute;
+    op.InferOutputShapeFn = nullptr;  // ONNX Runtime's own schema inference is not needed here
+    op.GetStartVersion = One;
+    op.GetEndVersion = EndVersion;
+    op.GetMayInplace = NoPairs;
+    op.ReleaseMayInplace = ReleasePairs;
+    op.GetAliasMap = NoPairs;
+    op.ReleaseAliasMap = ReleasePairs;
+    return op;
   }
 };
 
