@@ -129,7 +129,7 @@ std::string ReadInputs(KernelContext* context, std::vector<Tensor>* inputs) {
   return error;
 }
 
-
+// An input's dims as text, for errors.
 std::string Dims(const std::vector<int64_t>& dims) {
   std::string out = "[";
   for (size_t i = 0; i < dims.size(); i++) out += (i ? ", " : "") + std::to_string(dims[i]);
