@@ -6,9 +6,19 @@ import {
   ELEMENT_TYPE,
   loadBoundOrt,
 } from '../../../../src-main/runtime/slot-worker/ort-binding/bound-library';
+import type { NativeSessionConfig } from '../../../../src-main/runtime/slot-worker/ort-binding/bound-library';
 import { maxAbs, maxAbsDifference } from '../../../support/float-arrays';
 
 const bound = loadBoundOrt();
+/** Two pool threads, so the kernel's work items run on ONNX Runtime's intra-op pool. */
+const SESSION_CONFIG: NativeSessionConfig = {
+  intraOpNumThreads: 2,
+  interOpNumThreads: 1,
+  graphOptimizationLevel: 99,
+  logSeverityLevel: 3,
+  configEntries: [],
+  groupedAttention: true,
+};
 const isRequired = process.env['FF_REQUIRE_NATIVE'] === '1';
 
 /** One GroupQueryAttention call: its shape, attributes and each row's tokens before it. */
@@ -210,19 +220,13 @@ async function runOrtNode(c: Case, bytes: Uint8Array): Promise<Record<string, Fl
 async function runGrouped(
   c: Case,
   bytes: Uint8Array,
+  feeds = feedsOf(c),
 ): Promise<{ attention: string; out: Record<string, Float32Array> }> {
   if (!bound.isAvailable) throw new Error(bound.reason);
-  const session = await bound.create(bytes, {
-    intraOpNumThreads: 2,
-    interOpNumThreads: 1,
-    graphOptimizationLevel: 99,
-    logSeverityLevel: 3,
-    configEntries: [],
-    groupedAttention: true,
-  });
+  const session = await bound.create(bytes, SESSION_CONFIG);
   try {
     const arrays: Record<string, Float32Array | Uint16Array | Int32Array> = {};
-    for (const [name, { data, dims }] of Object.entries(feedsOf(c))) {
+    for (const [name, { data, dims }] of Object.entries(feeds)) {
       const isInt = data instanceof Int32Array;
       arrays[name] = isInt || !c.isHalf ? data : toHalf(data);
       const type = isInt ? ELEMENT_TYPE.int32 : c.isHalf ? ELEMENT_TYPE.float16 : ELEMENT_TYPE.float32;
@@ -235,8 +239,8 @@ async function runGrouped(
       ? new Uint16Array(outDims.reduce((a, b) => a * b, 1))
       : new Float32Array(outDims.reduce((a, b) => a * b, 1));
     session.bindOutput('output', output, outDims, element);
-    session.bindOutput('present_key', arrays['past_key']!, feedsOf(c).past_key!.dims, element);
-    session.bindOutput('present_value', arrays['past_value']!, feedsOf(c).past_value!.dims, element);
+    session.bindOutput('present_key', arrays['past_key']!, feeds['past_key']!.dims, element);
+    session.bindOutput('present_value', arrays['past_value']!, feeds['past_value']!.dims, element);
     await session.run();
     const asFloat = (a: Float32Array | Uint16Array | Int32Array) =>
       a instanceof Uint16Array ? halfArrayToFloat32(a) : (a as Float32Array);
@@ -281,6 +285,53 @@ describe.skipIf(!bound.isAvailable && !isRequired)(
         expect(
           maxAbsDifference(filledRows(c, actual.out[name]!), filledRows(c, expected[name]!)),
         ).toBeLessThan(tolerance);
+    });
+
+    it('refuses a row longer than its K/V buffer with an error naming the kernel; the same session runs the next call', async () => {
+      if (!bound.isAvailable) throw new Error(bound.reason);
+      const c = CASES[1]!;
+      const bytes = graphOf(c);
+      const feeds = feedsOf(c);
+      const session = await bound.create(bytes, SESSION_CONFIG);
+      try {
+        for (const [name, { data, dims }] of Object.entries(feeds))
+          session.bindInput(
+            name,
+            data,
+            dims,
+            data instanceof Int32Array ? ELEMENT_TYPE.int32 : ELEMENT_TYPE.float32,
+          );
+        const output = new Float32Array(c.pastLengths.length * c.numHeads * c.headSize);
+        session.bindOutput(
+          'output',
+          output,
+          [c.pastLengths.length, 1, c.numHeads * c.headSize],
+          ELEMENT_TYPE.float32,
+        );
+        session.bindOutput(
+          'present_key',
+          feeds['past_key']!.data,
+          feeds['past_key']!.dims,
+          ELEMENT_TYPE.float32,
+        );
+        session.bindOutput(
+          'present_value',
+          feeds['past_value']!.data,
+          feeds['past_value']!.dims,
+          ELEMENT_TYPE.float32,
+        );
+        const tooLong = Int32Array.of(c.bufferLength + 5, 3);
+        session.bindInput('seqlens_k', tooLong, [2], ELEMENT_TYPE.int32);
+        await expect(session.run()).rejects.toThrow(/First Frame's grouped kernel.*seqlens_k\[0\]/);
+        session.bindInput('seqlens_k', feeds['seqlens_k']!.data, [2], ELEMENT_TYPE.int32);
+        await session.run();
+        const expected = await runOrtNode(c, bytes);
+        expect(maxAbsDifference(output, expected['output']!)).toBeLessThan(
+          2e-5 * Math.max(1, maxAbs(expected['output']!)),
+        );
+      } finally {
+        session.release();
+      }
     });
   },
 );
