@@ -539,6 +539,99 @@ FF_INLINE void AttendBlockOf(const Problem& p, int b, int kvHead, int block) {
   }
 }
 
+// A decode step's keys in splits (flash-decoding): each split keeps, per query row, its max
+// score, its sum of e^(score − max) and its unnormalized weighted V; CombineSplits merges them.
+// Splits give a many-core machine work when a model has few K/V heads.
+constexpr int kKeysPerSplit = 512;
+constexpr int kMaxKeySplits = 16;
+
+FF_INLINE int KeysPerSplit(const Problem& p, int numKeys) {
+  const int perSplit = (numKeys + p.numKeySplits - 1) / p.numKeySplits;
+  return (perSplit + kLanes - 1) / kLanes * kLanes;
+}
+
+FF_INLINE float* PartialOf(const Problem& p, int b, int kvHead, int split) {
+  const int group = p.numHeads / p.numKvHeads;
+  const size_t item = (static_cast<size_t>(b) * p.numKvHeads + kvHead) * p.numKeySplits + split;
+  return p.partials + item * group * (p.headSize + 2);
+}
+
+template <typename E>
+FF_INLINE void AttendSplitOf(const Problem& p, int b, int kvHead, int split) {
+  const Layout<E> at(p, b);
+  const int group = p.numHeads / p.numKvHeads;
+  const int headSize = p.headSize;
+  const int stride = headSize + 2;  // per row: max, sum, then the weighted V
+  const int keyBegin = at.KeyBegin(0);
+  const int perSplit = KeysPerSplit(p, at.KeyEnd(0) - keyBegin);
+  const int from = keyBegin + split * perSplit;
+  const int numKeys = std::min(at.KeyEnd(0), from + perSplit) - from;
+  float* partial = PartialOf(p, b, kvHead, split);
+  Scratch& scratch = ThreadScratch();
+  scratch.query.resize(static_cast<size_t>(group) * headSize);
+  scratch.scores.resize(static_cast<size_t>(group) * std::max(numKeys, 1));
+  scratch.out.assign(static_cast<size_t>(group) * headSize, 0.0f);
+  for (int r = 0; r < group && numKeys > 0; r++)
+    LoadRow(p, at.Query(b, 0, kvHead * group + r), at.Position(0), p.scale, scratch.query.data() + r * headSize);
+  const E* keys = static_cast<const E*>(p.presentKey) + at.HeadOffset(b, kvHead, p.presentLength);
+  const E* values = static_cast<const E*>(p.presentValue) + at.HeadOffset(b, kvHead, p.presentLength);
+  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
+    const int count = std::min(kKeysPerTile, numKeys - j0);
+    const float* tile = RowsAsFloat(keys + static_cast<size_t>(from + j0) * headSize, count, headSize, &scratch.keys);
+    ScoreKeys(scratch.query.data(), group, headSize, tile, count, scratch.scores.data() + j0, numKeys,
+              &scratch.transposed);
+  }
+  for (int r = 0; r < group; r++) {
+    float* row = scratch.scores.data() + static_cast<size_t>(r) * numKeys;
+    if (p.softcap > 0)
+      for (int j = 0; j < numKeys; j++) row[j] = p.softcap * std::tanh(row[j] / p.softcap);
+    const float max = numKeys > 0 ? MaxOf(row, numKeys) : -INFINITY;
+    partial[r * stride] = max;
+    partial[r * stride + 1] = numKeys > 0 ? ExpShiftedSum(row, numKeys, max) : 0.0f;
+  }
+  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
+    const int count = std::min(kKeysPerTile, numKeys - j0);
+    const float* tile = RowsAsFloat(values + static_cast<size_t>(from + j0) * headSize, count, headSize, &scratch.values);
+    WeighValuesAny(scratch.scores.data() + j0, numKeys, group, tile, count, headSize, scratch.out.data());
+  }
+  for (int r = 0; r < group; r++)
+    std::memcpy(partial + r * stride + 2, scratch.out.data() + r * headSize, sizeof(float) * headSize);
+}
+
+// Merges (b, kvHead)'s splits into its output rows: rescaled to the largest max, divided by the sum.
+template <typename E>
+void CombineSplitsOf(const Problem& p, int b, int kvHead) {
+  const Layout<E> at(p, b);
+  const int group = p.numHeads / p.numKvHeads;
+  const int stride = p.headSize + 2;
+  std::vector<float> out(p.headSize);
+  for (int r = 0; r < group; r++) {
+    float max = -INFINITY;
+    for (int split = 0; split < p.numKeySplits; split++)
+      if (PartialOf(p, b, kvHead, split)[r * stride + 1] > 0) max = std::max(max, PartialOf(p, b, kvHead, split)[r * stride]);
+    if (p.isSmoothSoftmax) max = std::max(max, 0.0f);
+    float sum = p.isSmoothSoftmax ? std::exp(-max) : 0.0f;
+    std::fill(out.begin(), out.end(), 0.0f);
+    for (int split = 0; split < p.numKeySplits; split++) {
+      const float* partial = PartialOf(p, b, kvHead, split) + r * stride;
+      if (!(partial[1] > 0)) continue;
+      const float weight = std::exp(partial[0] - max);
+      sum += weight * partial[1];
+      for (int i = 0; i < p.headSize; i++) out[i] += weight * partial[2 + i];
+    }
+    const float inverse = sum > 0 ? 1.0f / sum : 0.0f;
+    E* to = static_cast<E*>(p.output) + (at.TokenRow(b, 0) * p.numHeads + kvHead * group + r) * p.headSize;
+    for (int i = 0; i < p.headSize; i++) Store(to + i, out[i] * inverse);
+  }
+}
+
+FF_CLONES void AttendSplitFloat(const Problem& p, int b, int kvHead, int split) {
+  AttendSplitOf<float>(p, b, kvHead, split);
+}
+FF_CLONES void AttendSplitHalf(const Problem& p, int b, int kvHead, int split) {
+  AttendSplitOf<uint16_t>(p, b, kvHead, split);
+}
+
 FF_CLONES void AttendBlockFloat(const Problem& p, int b, int kvHead, int block) {
   AttendBlockOf<float>(p, b, kvHead, block);
 }
@@ -561,6 +654,26 @@ int NumQueryBlocks(const Problem& problem) {
 void AttendBlock(const Problem& problem, int b, int kvHead, int block) {
   if (problem.element == Element::kFloat) return AttendBlockFloat(problem, b, kvHead, block);
   AttendBlockHalf(problem, b, kvHead, block);
+}
+
+int NumKeySplits(const Problem& problem, int numThreads) {
+  if (problem.sequence != 1) return 1;
+  int maxKeys = 1;
+  for (int b = 0; b < problem.batch; b++) maxKeys = std::max(maxKeys, problem.seqlensK[b] + 1);
+  const int byKeys = (maxKeys + kKeysPerSplit - 1) / kKeysPerSplit;
+  const int numItems = problem.batch * problem.numKvHeads;
+  const int byThreads = (2 * numThreads + numItems - 1) / numItems;  // about two items per thread
+  return std::clamp(std::min(byKeys, byThreads), 1, kMaxKeySplits);
+}
+
+void AttendSplit(const Problem& problem, int b, int kvHead, int split) {
+  if (problem.element == Element::kFloat) return AttendSplitFloat(problem, b, kvHead, split);
+  AttendSplitHalf(problem, b, kvHead, split);
+}
+
+void CombineSplits(const Problem& problem, int b, int kvHead) {
+  if (problem.element == Element::kFloat) return CombineSplitsOf<float>(problem, b, kvHead);
+  CombineSplitsOf<uint16_t>(problem, b, kvHead);
 }
 
 }  // namespace attention

@@ -46,6 +46,10 @@ struct Problem {
   const void* cosCache = nullptr;
   const void* sinCache = nullptr;
   void* output = nullptr;
+  // A decode step split over its keys (NumKeySplits > 1): per (row, K/V head, split), per query
+  // row, [max, sum, weighted V] floats, headSize + 2 each; null otherwise.
+  int numKeySplits = 1;
+  float* partials = nullptr;
 };
 
 // Writes (b, kvHead)'s new K rows (rotated) and V rows into present, after copying the past's
@@ -59,6 +63,16 @@ int NumQueryBlocks(const Problem& problem);
 // and scales q, scores it against present's K rows once per key row, softmax (cap, window,
 // smooth), then the weighted sum of V rows, written to output.
 void AttendBlock(const Problem& problem, int b, int kvHead, int block);
+
+// How many key splits a decode step (sequence 1) gets: 512 keys or more each, about two work
+// items per pool thread (numThreads), at most 16; 1 for a prompt.
+int NumKeySplits(const Problem& problem, int numThreads);
+
+// One split of (b, kvHead)'s keys for a decode step: its partial results in problem.partials.
+void AttendSplit(const Problem& problem, int b, int kvHead, int split);
+
+// (b, kvHead)'s output rows from its splits' partials.
+void CombineSplits(const Problem& problem, int b, int kvHead);
 
 }  // namespace attention
 }  // namespace ffhm

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "grouped_attention.h"
@@ -67,6 +68,9 @@ struct Kernel {
   bool hasRotary = false;
   bool isInterleaved = false;
   bool isSmoothSoftmax = false;
+  // The machine's hardware threads: the session's pool size is not visible to a custom kernel,
+  // so decode splits are sized against what the pool can be at most.
+  int numThreads = 1;
 };
 
 const Api* gApi = nullptr;  // the process's one API table (LoadApi's), set before any op is added
@@ -263,6 +267,20 @@ void WriteItem(void* data, size_t index) {
   attention::WriteNewKv(*job->problem, static_cast<int>(index) / kvHeads, static_cast<int>(index) % kvHeads);
 }
 
+void SplitItem(void* data, size_t index) {
+  const auto* job = static_cast<const Job*>(data);
+  const int splits = job->problem->numKeySplits;
+  const int head = static_cast<int>(index) / splits;
+  const int kvHeads = job->problem->numKvHeads;
+  attention::AttendSplit(*job->problem, head / kvHeads, head % kvHeads, static_cast<int>(index) % splits);
+}
+
+void CombineItem(void* data, size_t index) {
+  const auto* job = static_cast<const Job*>(data);
+  const int kvHeads = job->problem->numKvHeads;
+  attention::CombineSplits(*job->problem, static_cast<int>(index) / kvHeads, static_cast<int>(index) % kvHeads);
+}
+
 void AttendItem(void* data, size_t index) {
   const auto* job = static_cast<const Job*>(data);
   const int kvHeads = job->problem->numKvHeads;
@@ -283,7 +301,16 @@ Status* Compute(void* kernelData, KernelContext* context) {
   Job job{&problem, attention::NumQueryBlocks(problem)};
   const size_t numHeads = static_cast<size_t>(problem.batch) * problem.numKvHeads;
   ParallelFor(context, numHeads, WriteItem, &job);
-  ParallelFor(context, numHeads * job.numBlocks, AttendItem, &job);
+  problem.numKeySplits = attention::NumKeySplits(problem, kernel->numThreads);
+  if (problem.numKeySplits == 1) {
+    ParallelFor(context, numHeads * job.numBlocks, AttendItem, &job);
+    return nullptr;
+  }
+  std::vector<float> partials(numHeads * problem.numKeySplits * (problem.numHeads / problem.numKvHeads) *
+                              (problem.headSize + 2));
+  problem.partials = partials.data();
+  ParallelFor(context, numHeads * problem.numKeySplits, SplitItem, &job);
+  ParallelFor(context, numHeads, CombineItem, &job);
   return nullptr;
 }
 
@@ -298,6 +325,7 @@ Status* CreateKernelV2(const CustomOp* op, const void*, const KernelInfo* info, 
   kernel->hasRotary = IntAttribute(info, "do_rotary", 0) == 1;
   kernel->isInterleaved = IntAttribute(info, "rotary_interleaved", 0) == 1;
   kernel->isSmoothSoftmax = IntAttribute(info, "smooth_softmax", 0) == 1;
+  kernel->numThreads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (kernel->numHeads <= 0 || kernel->numKvHeads <= 0 || kernel->numHeads % kernel->numKvHeads != 0) {
     delete kernel;
     return Fail("num_heads must be a positive multiple of kv_num_heads");
