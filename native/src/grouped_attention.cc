@@ -493,6 +493,29 @@ FF_INLINE const float* RowsAsFloat(const E* rows, int count, int headSize, std::
   }
 }
 
+// scores (rows numKeys apart) of every query row against present's keys [from, from + numKeys),
+// tile by tile (converted to float32 per tile for a half model).
+template <typename E>
+FF_INLINE void ScoreRange(const E* keys, int from, int numKeys, int numRows, int headSize, Scratch* scratch) {
+  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
+    const int count = std::min(kKeysPerTile, numKeys - j0);
+    const float* tile = RowsAsFloat(keys + static_cast<size_t>(from + j0) * headSize, count, headSize, &scratch->keys);
+    ScoreKeys(scratch->query.data(), numRows, headSize, tile, count, scratch->scores.data() + j0, numKeys,
+              &scratch->transposed);
+  }
+}
+
+// scratch->out rows += the weights in scores times present's values [from, from + numKeys).
+template <typename E>
+FF_INLINE void WeighRange(const E* values, int from, int numKeys, int numRows, int headSize, Scratch* scratch) {
+  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
+    const int count = std::min(kKeysPerTile, numKeys - j0);
+    const float* tile =
+        RowsAsFloat(values + static_cast<size_t>(from + j0) * headSize, count, headSize, &scratch->values);
+    WeighValuesAny(scratch->scores.data() + j0, numKeys, numRows, tile, count, headSize, scratch->out.data());
+  }
+}
+
 template <typename E>
 FF_INLINE void AttendBlockOf(const Problem& p, int b, int kvHead, int block) {
   const Layout<E> at(p, b);
@@ -515,23 +538,13 @@ FF_INLINE void AttendBlockOf(const Problem& p, int b, int kvHead, int block) {
   }
   const E* keys = static_cast<const E*>(p.presentKey) + at.HeadOffset(b, kvHead, p.presentLength);
   const E* values = static_cast<const E*>(p.presentValue) + at.HeadOffset(b, kvHead, p.presentLength);
-  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
-    const int count = std::min(kKeysPerTile, numKeys - j0);
-    const float* tile = RowsAsFloat(keys + static_cast<size_t>(keyBegin + j0) * headSize, count, headSize, &scratch.keys);
-    ScoreKeys(scratch.query.data(), numRows, headSize, tile, count, scratch.scores.data() + j0, numKeys,
-              &scratch.transposed);
-  }
+  ScoreRange(keys, keyBegin, numKeys, numRows, headSize, &scratch);
   for (int r = 0; r < numRows; r++) {
     const int s = first + r / group;
     SoftmaxRow(p, scratch.scores.data() + static_cast<size_t>(r) * numKeys, numKeys, at.KeyBegin(s) - keyBegin,
                at.KeyEnd(s) - keyBegin);
   }
-  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
-    const int count = std::min(kKeysPerTile, numKeys - j0);
-    const float* tile =
-        RowsAsFloat(values + static_cast<size_t>(keyBegin + j0) * headSize, count, headSize, &scratch.values);
-    WeighValuesAny(scratch.scores.data() + j0, numKeys, numRows, tile, count, headSize, scratch.out.data());
-  }
+  WeighRange(values, keyBegin, numKeys, numRows, headSize, &scratch);
   for (int r = 0; r < numRows; r++) {
     const int s = first + r / group;
     E* to = static_cast<E*>(p.output) + (at.TokenRow(b, s) * p.numHeads + kvHead * group + r % group) * headSize;
@@ -575,12 +588,7 @@ FF_INLINE void AttendSplitOf(const Problem& p, int b, int kvHead, int split) {
     LoadRow(p, at.Query(b, 0, kvHead * group + r), at.Position(0), p.scale, scratch.query.data() + r * headSize);
   const E* keys = static_cast<const E*>(p.presentKey) + at.HeadOffset(b, kvHead, p.presentLength);
   const E* values = static_cast<const E*>(p.presentValue) + at.HeadOffset(b, kvHead, p.presentLength);
-  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
-    const int count = std::min(kKeysPerTile, numKeys - j0);
-    const float* tile = RowsAsFloat(keys + static_cast<size_t>(from + j0) * headSize, count, headSize, &scratch.keys);
-    ScoreKeys(scratch.query.data(), group, headSize, tile, count, scratch.scores.data() + j0, numKeys,
-              &scratch.transposed);
-  }
+  ScoreRange(keys, from, numKeys, group, headSize, &scratch);
   for (int r = 0; r < group; r++) {
     float* row = scratch.scores.data() + static_cast<size_t>(r) * numKeys;
     if (p.softcap > 0)
@@ -589,11 +597,7 @@ FF_INLINE void AttendSplitOf(const Problem& p, int b, int kvHead, int split) {
     partial[r * stride] = max;
     partial[r * stride + 1] = numKeys > 0 ? ExpShiftedSum(row, numKeys, max) : 0.0f;
   }
-  for (int j0 = 0; j0 < numKeys; j0 += kKeysPerTile) {
-    const int count = std::min(kKeysPerTile, numKeys - j0);
-    const float* tile = RowsAsFloat(values + static_cast<size_t>(from + j0) * headSize, count, headSize, &scratch.values);
-    WeighValuesAny(scratch.scores.data() + j0, numKeys, group, tile, count, headSize, scratch.out.data());
-  }
+  WeighRange(values, from, numKeys, group, headSize, &scratch);
   for (int r = 0; r < group; r++)
     std::memcpy(partial + r * stride + 2, scratch.out.data() + r * headSize, sizeof(float) * headSize);
 }

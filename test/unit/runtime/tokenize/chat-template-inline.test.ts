@@ -66,8 +66,12 @@ describe('a chat template on the serving thread', () => {
     expect(template.renderInline(probed, 2)).toBeNull();
     expect(numProbes).toBe(2); // the inline try, the thread's render: no second try
     // A render cut off by time on a busy machine: the thread's steps fit, so inline it is again.
-    template.noteThreadRender(TEMPLATE_LIMITS.inlineSteps);
-    expect(template.renderInline(probed, 2)).toBeNull();
+    // (On a loaded machine the inline try's 10 ms can run out before it reaches probe(): each
+    // such try marks the template over budget again, so the thread's render is noted before each.)
+    for (let attempt = 0; attempt < 5 && numProbes === 2; attempt++) {
+      template.noteThreadRender(TEMPLATE_LIMITS.inlineSteps);
+      expect(template.renderInline(probed, 2)).toBeNull();
+    }
     expect(numProbes).toBe(3);
   });
 
