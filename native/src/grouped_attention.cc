@@ -115,37 +115,52 @@ FF_INLINE float Load(uint16_t x) { return HalfToFloat(x); }
 FF_INLINE void Store(float* to, float x) { *to = x; }
 FF_INLINE void Store(uint16_t* to, float x) { *to = FloatToHalf(x); }
 
-// Where a row's tensors live (BSNH query/key/value, BNSH present) for element type E.
+// Where one (row b, K/V head)'s tensors live for element type E: its query heads' rows (BSNH
+// query, packed or not), its new K and V rows, its rows of the past and present (BNSH) and its
+// query heads' output rows; and which positions and keys its new tokens have.
 template <typename E>
-struct Layout {
+struct HeadView {
   const Problem& p;
+  int b;
+  int kvHead;
+  int group;  // query heads per K/V head: head kvHead·group + g, g < group
   int total;  // row b's tokens, past and new
   int past;   // row b's tokens before this call
 
-  Layout(const Problem& problem, int b)
-      : p(problem), total(problem.seqlensK[b] + 1), past(problem.isFirstPrompt ? 0 : total - problem.sequence) {}
+  HeadView(const Problem& problem, int row, int head)
+      : p(problem),
+        b(row),
+        kvHead(head),
+        group(problem.numHeads / problem.numKvHeads),
+        total(problem.seqlensK[row] + 1),
+        past(problem.isFirstPrompt ? 0 : total - problem.sequence) {}
 
-  size_t TokenRow(int b, int s) const { return static_cast<size_t>(b) * p.sequence + s; }
-  int PackedHeads() const { return p.numHeads + 2 * p.numKvHeads; }
-  const E* Query(int b, int s, int head) const {
-    const size_t heads = p.key == nullptr ? PackedHeads() : p.numHeads;
-    return static_cast<const E*>(p.query) + (TokenRow(b, s) * heads + head) * p.headSize;
+  size_t TokenRow(int s) const { return static_cast<size_t>(b) * p.sequence + s; }
+  // Head `head` of new token s in query (packed: q heads, then K, then V heads).
+  const E* QueryRow(int s, int head) const {
+    const size_t heads = p.key == nullptr ? p.numHeads + 2 * p.numKvHeads : p.numHeads;
+    return static_cast<const E*>(p.query) + (TokenRow(s) * heads + head) * p.headSize;
   }
-  const E* Key(int b, int s, int kvHead) const {
-    if (p.key == nullptr) return Query(b, s, p.numHeads + kvHead);
-    return static_cast<const E*>(p.key) + (TokenRow(b, s) * p.numKvHeads + kvHead) * p.headSize;
+  const E* Key(int s) const {
+    if (p.key == nullptr) return QueryRow(s, p.numHeads + kvHead);
+    return static_cast<const E*>(p.key) + (TokenRow(s) * p.numKvHeads + kvHead) * p.headSize;
   }
-  const E* Value(int b, int s, int kvHead) const {
-    if (p.value == nullptr) return Query(b, s, p.numHeads + p.numKvHeads + kvHead);
-    return static_cast<const E*>(p.value) + (TokenRow(b, s) * p.numKvHeads + kvHead) * p.headSize;
+  const E* Value(int s) const {
+    if (p.value == nullptr) return QueryRow(s, p.numHeads + p.numKvHeads + kvHead);
+    return static_cast<const E*>(p.value) + (TokenRow(s) * p.numKvHeads + kvHead) * p.headSize;
   }
-  size_t HeadOffset(int b, int kvHead, int length) const {
-    return (static_cast<size_t>(b) * p.numKvHeads + kvHead) * length * p.headSize;
+  // This head's first row in a BNSH buffer of `length` rows (past or present, K or V).
+  E* Rows(const void* buffer, int length) const {
+    return static_cast<E*>(const_cast<void*>(buffer)) +
+           (static_cast<size_t>(b) * p.numKvHeads + kvHead) * length * p.headSize;
+  }
+  E* Output(int s, int g) const {
+    return static_cast<E*>(p.output) + (TokenRow(s) * p.numHeads + kvHead * group + g) * p.headSize;
   }
   // ONNX Runtime's position for new token s: past + s, or 1 for a padded token past the row's end.
   int Position(int s) const { return past + s < total ? past + s : 1; }
-  // Keys row s attends to: [begin, end), causal and, with a window, its last localWindow keys,
-  // its own included (ONNX Runtime 1.30's CPU kernel; llama.cpp's n_swa).
+  // Keys new token s attends to: [begin, end), causal and, with a window, its last localWindow
+  // keys, its own included (ONNX Runtime 1.30's CPU kernel; llama.cpp's n_swa).
   int KeyEnd(int s) const { return std::min(past + s + 1, p.presentLength); }
   int KeyBegin(int s) const {
     const int end = KeyEnd(s);
@@ -180,32 +195,40 @@ FF_INLINE void LoadRow(const Problem& p, const E* x, int position, float scale, 
   for (int i = 0; i < p.headSize; i++) out[i] = Load(x[i]) * scale;
 }
 
+// Per-thread scratch, kept between calls (ONNX Runtime's pool threads live as long as the session).
+struct Scratch {
+  std::vector<float> query, scores, out, keys, values, transposed;
+};
+Scratch& ThreadScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
 template <typename E>
 void WriteNewKvOf(const Problem& p, int b, int kvHead) {
-  const Layout<E> at(p, b);
+  const HeadView<E> at(p, b, kvHead);
   const size_t rowBytes = sizeof(E) * p.headSize;
-  E* presentKey = static_cast<E*>(p.presentKey) + at.HeadOffset(b, kvHead, p.presentLength);
-  E* presentValue = static_cast<E*>(p.presentValue) + at.HeadOffset(b, kvHead, p.presentLength);
+  E* presentKey = at.Rows(p.presentKey, p.presentLength);
+  E* presentValue = at.Rows(p.presentValue, p.presentLength);
   if (!p.isSharedBuffer) {
     // A present apart from the past starts as ONNX Runtime leaves it: zeros, then the past's rows.
     std::memset(presentKey, 0, rowBytes * p.presentLength);
     std::memset(presentValue, 0, rowBytes * p.presentLength);
     const int numPast = std::min(at.past, p.pastLength);
     if (p.pastKey != nullptr && numPast > 0) {
-      std::memcpy(presentKey, static_cast<const E*>(p.pastKey) + at.HeadOffset(b, kvHead, p.pastLength),
-                  rowBytes * numPast);
-      std::memcpy(presentValue, static_cast<const E*>(p.pastValue) + at.HeadOffset(b, kvHead, p.pastLength),
-                  rowBytes * numPast);
+      std::memcpy(presentKey, at.Rows(p.pastKey, p.pastLength), rowBytes * numPast);
+      std::memcpy(presentValue, at.Rows(p.pastValue, p.pastLength), rowBytes * numPast);
     }
   }
-  std::vector<float> rotated(p.headSize);
+  std::vector<float>& rotated = ThreadScratch().keys;
+  rotated.resize(p.headSize);
   for (int s = 0; s < p.sequence; s++) {
     const int row = at.past + s;
     if (row < 0 || row >= p.presentLength) continue;
     E* keyOut = presentKey + static_cast<size_t>(row) * p.headSize;
-    LoadRow(p, at.Key(b, s, kvHead), at.Position(s), 1.0f, rotated.data());
+    LoadRow(p, at.Key(s), at.Position(s), 1.0f, rotated.data());
     for (int i = 0; i < p.headSize; i++) Store(keyOut + i, rotated[i]);
-    std::memcpy(presentValue + static_cast<size_t>(row) * p.headSize, at.Value(b, s, kvHead), rowBytes);
+    std::memcpy(presentValue + static_cast<size_t>(row) * p.headSize, at.Value(s), rowBytes);
   }
 }
 
@@ -442,6 +465,15 @@ FF_INLINE float ExpShiftedSum(float* x, int count, float max) {
   return total;
 }
 
+// Caps row[0, count) (softcap) and replaces each value by e^(value − max), max its largest
+// value but at least `floor`; returns their sum and sets *max. count ≥ 1.
+FF_INLINE float CappedExp(const Problem& p, float* row, int count, float floor, float* max) {
+  if (p.softcap > 0)
+    for (int j = 0; j < count; j++) row[j] = p.softcap * std::tanh(row[j] / p.softcap);
+  *max = std::max(MaxOf(row, count), floor);
+  return ExpShiftedSum(row, count, *max);
+}
+
 // Softmax of scores[begin, end) in place (capped first; "smooth" adds a zero logit); zeros outside.
 FF_INLINE void SoftmaxRow(const Problem& p, float* scores, int numKeys, int begin, int end) {
   for (int j = 0; j < begin; j++) scores[j] = 0;
@@ -449,11 +481,9 @@ FF_INLINE void SoftmaxRow(const Problem& p, float* scores, int numKeys, int begi
   if (end <= begin) return;
   float* row = scores + begin;
   const int count = end - begin;
-  if (p.softcap > 0)
-    for (int j = 0; j < count; j++) row[j] = p.softcap * std::tanh(row[j] / p.softcap);
-  float max = MaxOf(row, count);
-  if (p.isSmoothSoftmax) max = std::max(max, 0.0f);
-  const float sum = ExpShiftedSum(row, count, max) + (p.isSmoothSoftmax ? std::exp(-max) : 0.0f);
+  float max;
+  const float floor = p.isSmoothSoftmax ? 0.0f : -INFINITY;
+  const float sum = CappedExp(p, row, count, floor, &max) + (p.isSmoothSoftmax ? std::exp(-max) : 0.0f);
   const float inverse = 1.0f / sum;
   for (int j = 0; j < count; j++) row[j] *= inverse;
 }
@@ -471,14 +501,6 @@ int TokensPerBlock(const Problem& p) {
   return static_cast<int>(std::clamp<size_t>(std::min<size_t>(kRowsPerBlock / group, byMemory), 1, 1 << 20));
 }
 
-// Per-thread scratch, kept between calls (ONNX Runtime's pool threads live as long as the session).
-struct Scratch {
-  std::vector<float> query, scores, out, keys, values, transposed;
-};
-Scratch& ThreadScratch() {
-  thread_local Scratch scratch;
-  return scratch;
-}
 
 // Present rows [from, from + count) of one head as float32: in place for float, converted for half.
 template <typename E>
@@ -516,38 +538,43 @@ FF_INLINE void WeighRange(const E* values, int from, int numKeys, int numRows, i
   }
 }
 
+// scratch->query rows r < numRows: new token first + r / group's query head kvHead·group + r % group,
+// rotated and scaled.
+template <typename E>
+FF_INLINE void LoadQueries(const HeadView<E>& at, int first, int numRows, Scratch* scratch) {
+  const int headSize = at.p.headSize;
+  scratch->query.resize(static_cast<size_t>(numRows) * headSize);
+  for (int r = 0; r < numRows; r++) {
+    const int s = first + r / at.group;
+    LoadRow(at.p, at.QueryRow(s, at.kvHead * at.group + r % at.group), at.Position(s), at.p.scale,
+            scratch->query.data() + static_cast<size_t>(r) * headSize);
+  }
+}
+
 template <typename E>
 FF_INLINE void AttendBlockOf(const Problem& p, int b, int kvHead, int block) {
-  const Layout<E> at(p, b);
-  const int group = p.numHeads / p.numKvHeads;
+  const HeadView<E> at(p, b, kvHead);
   const int headSize = p.headSize;
-  const int first = block * TokensPerBlock(p);
-  const int last = std::min(p.sequence, first + TokensPerBlock(p));
+  const int perBlock = TokensPerBlock(p);
+  const int first = block * perBlock;
+  const int last = std::min(p.sequence, first + perBlock);
   if (first >= last) return;
-  const int numRows = (last - first) * group;  // row r: token first + r / group, head kvHead·group + r % group
+  const int numRows = (last - first) * at.group;  // row r: token first + r / group, query head r % group
   const int keyBegin = at.KeyBegin(first);
   const int numKeys = std::max(0, at.KeyEnd(last - 1) - keyBegin);
   Scratch& scratch = ThreadScratch();
-  scratch.query.resize(static_cast<size_t>(numRows) * headSize);
   scratch.scores.resize(static_cast<size_t>(numRows) * std::max(numKeys, 1));
   scratch.out.assign(static_cast<size_t>(numRows) * headSize, 0.0f);
+  LoadQueries(at, first, numRows, &scratch);
+  ScoreRange(at.Rows(p.presentKey, p.presentLength), keyBegin, numKeys, numRows, headSize, &scratch);
   for (int r = 0; r < numRows; r++) {
-    const int s = first + r / group;
-    LoadRow(p, at.Query(b, s, kvHead * group + r % group), at.Position(s), p.scale,
-            scratch.query.data() + static_cast<size_t>(r) * headSize);
-  }
-  const E* keys = static_cast<const E*>(p.presentKey) + at.HeadOffset(b, kvHead, p.presentLength);
-  const E* values = static_cast<const E*>(p.presentValue) + at.HeadOffset(b, kvHead, p.presentLength);
-  ScoreRange(keys, keyBegin, numKeys, numRows, headSize, &scratch);
-  for (int r = 0; r < numRows; r++) {
-    const int s = first + r / group;
+    const int s = first + r / at.group;
     SoftmaxRow(p, scratch.scores.data() + static_cast<size_t>(r) * numKeys, numKeys, at.KeyBegin(s) - keyBegin,
                at.KeyEnd(s) - keyBegin);
   }
-  WeighRange(values, keyBegin, numKeys, numRows, headSize, &scratch);
+  WeighRange(at.Rows(p.presentValue, p.presentLength), keyBegin, numKeys, numRows, headSize, &scratch);
   for (int r = 0; r < numRows; r++) {
-    const int s = first + r / group;
-    E* to = static_cast<E*>(p.output) + (at.TokenRow(b, s) * p.numHeads + kvHead * group + r % group) * headSize;
+    E* to = at.Output(first + r / at.group, r % at.group);
     for (int i = 0; i < headSize; i++) Store(to + i, scratch.out[static_cast<size_t>(r) * headSize + i]);
   }
 }
@@ -563,6 +590,7 @@ FF_INLINE int KeysPerSplit(const Problem& p, int numKeys) {
   return (perSplit + kLanes - 1) / kLanes * kLanes;
 }
 
+// Split `split` of (b, kvHead): per query head, headSize + 2 floats (max, sum, weighted V).
 FF_INLINE float* PartialOf(const Problem& p, int b, int kvHead, int split) {
   const int group = p.numHeads / p.numKvHeads;
   const size_t item = (static_cast<size_t>(b) * p.numKvHeads + kvHead) * p.numKeySplits + split;
@@ -571,51 +599,44 @@ FF_INLINE float* PartialOf(const Problem& p, int b, int kvHead, int split) {
 
 template <typename E>
 FF_INLINE void AttendSplitOf(const Problem& p, int b, int kvHead, int split) {
-  const Layout<E> at(p, b);
-  const int group = p.numHeads / p.numKvHeads;
+  const HeadView<E> at(p, b, kvHead);
   const int headSize = p.headSize;
   const int stride = headSize + 2;  // per row: max, sum, then the weighted V
   const int keyBegin = at.KeyBegin(0);
   const int perSplit = KeysPerSplit(p, at.KeyEnd(0) - keyBegin);
   const int from = keyBegin + split * perSplit;
-  const int numKeys = std::min(at.KeyEnd(0), from + perSplit) - from;
+  const int numKeys = std::max(0, std::min(at.KeyEnd(0), from + perSplit) - from);
   float* partial = PartialOf(p, b, kvHead, split);
   Scratch& scratch = ThreadScratch();
-  scratch.query.resize(static_cast<size_t>(group) * headSize);
-  scratch.scores.resize(static_cast<size_t>(group) * std::max(numKeys, 1));
-  scratch.out.assign(static_cast<size_t>(group) * headSize, 0.0f);
-  for (int r = 0; r < group && numKeys > 0; r++)
-    LoadRow(p, at.Query(b, 0, kvHead * group + r), at.Position(0), p.scale, scratch.query.data() + r * headSize);
-  const E* keys = static_cast<const E*>(p.presentKey) + at.HeadOffset(b, kvHead, p.presentLength);
-  const E* values = static_cast<const E*>(p.presentValue) + at.HeadOffset(b, kvHead, p.presentLength);
-  ScoreRange(keys, from, numKeys, group, headSize, &scratch);
-  for (int r = 0; r < group; r++) {
+  scratch.scores.resize(static_cast<size_t>(at.group) * std::max(numKeys, 1));
+  scratch.out.assign(static_cast<size_t>(at.group) * headSize, 0.0f);
+  if (numKeys > 0) LoadQueries(at, 0, at.group, &scratch);
+  ScoreRange(at.Rows(p.presentKey, p.presentLength), from, numKeys, at.group, headSize, &scratch);
+  for (int r = 0; r < at.group; r++) {
     float* row = scratch.scores.data() + static_cast<size_t>(r) * numKeys;
-    if (p.softcap > 0)
-      for (int j = 0; j < numKeys; j++) row[j] = p.softcap * std::tanh(row[j] / p.softcap);
-    const float max = numKeys > 0 ? MaxOf(row, numKeys) : -INFINITY;
-    partial[r * stride] = max;
-    partial[r * stride + 1] = numKeys > 0 ? ExpShiftedSum(row, numKeys, max) : 0.0f;
+    partial[r * stride] = -INFINITY;
+    partial[r * stride + 1] = numKeys > 0 ? CappedExp(p, row, numKeys, -INFINITY, &partial[r * stride]) : 0.0f;
   }
-  WeighRange(values, from, numKeys, group, headSize, &scratch);
-  for (int r = 0; r < group; r++)
+  WeighRange(at.Rows(p.presentValue, p.presentLength), from, numKeys, at.group, headSize, &scratch);
+  for (int r = 0; r < at.group; r++)
     std::memcpy(partial + r * stride + 2, scratch.out.data() + r * headSize, sizeof(float) * headSize);
 }
 
 // Merges (b, kvHead)'s splits into its output rows: rescaled to the largest max, divided by the sum.
 template <typename E>
 void CombineSplitsOf(const Problem& p, int b, int kvHead) {
-  const Layout<E> at(p, b);
-  const int group = p.numHeads / p.numKvHeads;
+  const HeadView<E> at(p, b, kvHead);
   const int stride = p.headSize + 2;
-  std::vector<float> out(p.headSize);
-  for (int r = 0; r < group; r++) {
+  std::vector<float>& out = ThreadScratch().out;
+  for (int r = 0; r < at.group; r++) {
     float max = -INFINITY;
-    for (int split = 0; split < p.numKeySplits; split++)
-      if (PartialOf(p, b, kvHead, split)[r * stride + 1] > 0) max = std::max(max, PartialOf(p, b, kvHead, split)[r * stride]);
+    for (int split = 0; split < p.numKeySplits; split++) {
+      const float* partial = PartialOf(p, b, kvHead, split) + r * stride;
+      if (partial[1] > 0) max = std::max(max, partial[0]);
+    }
     if (p.isSmoothSoftmax) max = std::max(max, 0.0f);
     float sum = p.isSmoothSoftmax ? std::exp(-max) : 0.0f;
-    std::fill(out.begin(), out.end(), 0.0f);
+    out.assign(p.headSize, 0.0f);
     for (int split = 0; split < p.numKeySplits; split++) {
       const float* partial = PartialOf(p, b, kvHead, split) + r * stride;
       if (!(partial[1] > 0)) continue;
@@ -624,7 +645,7 @@ void CombineSplitsOf(const Problem& p, int b, int kvHead) {
       for (int i = 0; i < p.headSize; i++) out[i] += weight * partial[2 + i];
     }
     const float inverse = sum > 0 ? 1.0f / sum : 0.0f;
-    E* to = static_cast<E*>(p.output) + (at.TokenRow(b, 0) * p.numHeads + kvHead * group + r) * p.headSize;
+    E* to = at.Output(0, r);
     for (int i = 0; i < p.headSize; i++) Store(to + i, out[i] * inverse);
   }
 }

@@ -59,7 +59,7 @@ enum Input : size_t {
 
 // Attributes read once per node.
 struct Kernel {
-  int elementType = kFloat;
+  int elementType = kFloat;  // kFloat or kFloat16: the op registered for it built this kernel
   int numHeads = 0;
   int numKvHeads = 0;
   float scale = 0;
@@ -256,37 +256,26 @@ void ParallelFor(KernelContext* context, size_t total, void (*fn)(void*, size_t)
     for (size_t i = 0; i < total; i++) fn(job, i);
 }
 
+// One phase's work: a call's problem, and how many items each (row, K/V head) has in it.
 struct Job {
   const attention::Problem* problem;
-  int numBlocks;
+  int numPerHead;
 };
 
-void WriteItem(void* data, size_t index) {
+// Item index → (row, K/V head[, its part]) for one of the kernel's per-head phases.
+template <void (*Fn)(const attention::Problem&, int, int)>
+void HeadItem(void* data, size_t index) {
   const auto* job = static_cast<const Job*>(data);
   const int kvHeads = job->problem->numKvHeads;
-  attention::WriteNewKv(*job->problem, static_cast<int>(index) / kvHeads, static_cast<int>(index) % kvHeads);
+  Fn(*job->problem, static_cast<int>(index) / kvHeads, static_cast<int>(index) % kvHeads);
 }
 
-void SplitItem(void* data, size_t index) {
-  const auto* job = static_cast<const Job*>(data);
-  const int splits = job->problem->numKeySplits;
-  const int head = static_cast<int>(index) / splits;
-  const int kvHeads = job->problem->numKvHeads;
-  attention::AttendSplit(*job->problem, head / kvHeads, head % kvHeads, static_cast<int>(index) % splits);
-}
-
-void CombineItem(void* data, size_t index) {
+template <void (*Fn)(const attention::Problem&, int, int, int)>
+void HeadPartItem(void* data, size_t index) {
   const auto* job = static_cast<const Job*>(data);
   const int kvHeads = job->problem->numKvHeads;
-  attention::CombineSplits(*job->problem, static_cast<int>(index) / kvHeads, static_cast<int>(index) % kvHeads);
-}
-
-void AttendItem(void* data, size_t index) {
-  const auto* job = static_cast<const Job*>(data);
-  const int kvHeads = job->problem->numKvHeads;
-  const int block = static_cast<int>(index % job->numBlocks);
-  const int head = static_cast<int>(index / job->numBlocks);
-  attention::AttendBlock(*job->problem, head / kvHeads, head % kvHeads, block);
+  const int head = static_cast<int>(index) / job->numPerHead;
+  Fn(*job->problem, head / kvHeads, head % kvHeads, static_cast<int>(index) % job->numPerHead);
 }
 
 Status* Compute(void* kernelData, KernelContext* context) {
@@ -298,25 +287,28 @@ Status* Compute(void* kernelData, KernelContext* context) {
   error = ProblemOf(*kernel, inputs, &problem);
   if (error.empty()) error = BindOutputs(context, &problem);
   if (!error.empty()) return Fail(error);
-  Job job{&problem, attention::NumQueryBlocks(problem)};
   const size_t numHeads = static_cast<size_t>(problem.batch) * problem.numKvHeads;
-  ParallelFor(context, numHeads, WriteItem, &job);
+  Job job{&problem, 1};
+  ParallelFor(context, numHeads, HeadItem<attention::WriteNewKv>, &job);
   problem.numKeySplits = attention::NumKeySplits(problem, kernel->numThreads);
   if (problem.numKeySplits == 1) {
-    ParallelFor(context, numHeads * job.numBlocks, AttendItem, &job);
+    job.numPerHead = attention::NumQueryBlocks(problem);
+    ParallelFor(context, numHeads * job.numPerHead, HeadPartItem<attention::AttendBlock>, &job);
     return nullptr;
   }
   std::vector<float> partials(numHeads * problem.numKeySplits * (problem.numHeads / problem.numKvHeads) *
                               (problem.headSize + 2));
   problem.partials = partials.data();
-  ParallelFor(context, numHeads * problem.numKeySplits, SplitItem, &job);
-  ParallelFor(context, numHeads, CombineItem, &job);
+  job.numPerHead = problem.numKeySplits;
+  ParallelFor(context, numHeads * job.numPerHead, HeadPartItem<attention::AttendSplit>, &job);
+  ParallelFor(context, numHeads, HeadItem<attention::CombineSplits>, &job);
   return nullptr;
 }
 
-Status* CreateKernelV2(const CustomOp* op, const void*, const KernelInfo* info, void** out) {
+// A node's kernel: its attributes, read once, for tensors of `element`.
+Status* NewKernel(const KernelInfo* info, int element, void** out) {
   auto* kernel = new Kernel();
-  (void)op;
+  kernel->elementType = element;
   kernel->numHeads = static_cast<int>(IntAttribute(info, "num_heads", 0));
   kernel->numKvHeads = static_cast<int>(IntAttribute(info, "kv_num_heads", 0));
   kernel->scale = FloatAttribute(info, "scale", 0.0f);
@@ -355,10 +347,8 @@ struct Op {
   static int One(const CustomOp*) { return 1; }
   static int Zero(const CustomOp*) { return 0; }
   static int EndVersion(const CustomOp*) { return INT_MAX; }
-  static Status* Create(const CustomOp* op, const void* api, const KernelInfo* info, void** out) {
-    Status* status = CreateKernelV2(op, api, info, out);
-    if (status == nullptr) static_cast<Kernel*>(*out)->elementType = kElement;
-    return status;
+  static Status* Create(const CustomOp*, const void*, const KernelInfo* info, void** out) {
+    return NewKernel(info, kElement, out);
   }
   static void* CreateV1(const CustomOp* op, const void* api, const KernelInfo* info) {
     void* kernel = nullptr;
