@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KvBatch } from '../../../../src-main/runtime/slot-worker/kv-batch';
 import { lastLogits } from '../../../../src-main/runtime/slot-worker/model-runner';
 import type { ModelRunner } from '../../../../src-main/runtime/slot-worker/model-runner';
@@ -94,8 +94,7 @@ describe.skipIf(!bound.isAvailable && !isRequired)(
     ])(
       'gives the %s model (attention: %s) the same greedy ids and logits as onnxruntime-node',
       async (variant, attention) => {
-        const saved = process.env['FF_GROUPED_ATTENTION'];
-        if (attention === 'off') process.env['FF_GROUPED_ATTENTION'] = 'off';
+        vi.stubEnv('FF_GROUPED_ATTENTION', attention === 'off' ? 'off' : 'on');
         const model = modelOf(variant);
         const { prompt, tokens } = REFERENCE.cases[0]!;
         const ortNode = await openRunner(model, OPTIONS);
@@ -112,11 +111,7 @@ describe.skipIf(!bound.isAvailable && !isRequired)(
           runnerSpecOf(model),
           OPTIONS,
           size,
-        ).finally(() =>
-          saved === undefined
-            ? delete process.env['FF_GROUPED_ATTENTION']
-            : (process.env['FF_GROUPED_ATTENTION'] = saved),
-        );
+        ).finally(() => vi.unstubAllEnvs());
         try {
           expect(runner.attention).toBe(attention === 'off' ? 'onnxruntime' : 'grouped');
           const actual = await traceOfBound(runner, 0, prompt, tokens.length);

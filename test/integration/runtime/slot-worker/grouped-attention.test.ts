@@ -6,7 +6,10 @@ import {
   ELEMENT_TYPE,
   loadBoundOrt,
 } from '../../../../src-main/runtime/slot-worker/ort-binding/bound-library';
-import type { NativeSessionConfig } from '../../../../src-main/runtime/slot-worker/ort-binding/bound-library';
+import type {
+  NativeBoundSession,
+  NativeSessionConfig,
+} from '../../../../src-main/runtime/slot-worker/ort-binding/bound-library';
 import { maxAbs, maxAbsDifference } from '../../../support/float-arrays';
 
 const bound = loadBoundOrt();
@@ -237,42 +240,45 @@ async function runOrtNode(c: Case, bytes: Uint8Array): Promise<Record<string, Fl
   return out;
 }
 
-/** The addon's kernel on the bound path: present bound to the past's own memory, as a slot does. */
+/**
+ * Binds the case's feeds to a bound session, present bound to the past's own memory as a slot
+ * binds it; returns its output, present key and present value as float32, read after a run.
+ */
+function bindCase(session: NativeBoundSession, c: Case): () => Record<string, Float32Array> {
+  const arrays: Record<string, Float32Array | Uint16Array | Int32Array> = {};
+  const element = c.isHalf ? ELEMENT_TYPE.float16 : ELEMENT_TYPE.float32;
+  const feeds = feedsOf(c);
+  for (const [name, { data, dims }] of Object.entries(feeds)) {
+    const isInt = data instanceof Int32Array;
+    arrays[name] = isInt || !c.isHalf ? data : toHalf(data);
+    session.bindInput(name, arrays[name]!, dims, isInt ? ELEMENT_TYPE.int32 : element);
+  }
+  const outDims = [c.pastLengths.length, c.numNew, c.numHeads * c.headSize];
+  const numOut = outDims.reduce((a, b) => a * b, 1);
+  const output = c.isHalf ? new Uint16Array(numOut) : new Float32Array(numOut);
+  session.bindOutput('output', output, outDims, element);
+  session.bindOutput('present_key', arrays['past_key']!, feeds['past_key']!.dims, element);
+  session.bindOutput('present_value', arrays['past_value']!, feeds['past_value']!.dims, element);
+  const asFloat = (a: Float32Array | Uint16Array | Int32Array) =>
+    a instanceof Uint16Array ? halfArrayToFloat32(a) : (a as Float32Array);
+  return () => ({
+    output: asFloat(output),
+    present_key: asFloat(arrays['past_key']!),
+    present_value: asFloat(arrays['past_value']!),
+  });
+}
+
+/** The addon's kernel on the bound path, one run of the case. */
 async function runGrouped(
   c: Case,
   bytes: Uint8Array,
-  feeds = feedsOf(c),
 ): Promise<{ attention: string; out: Record<string, Float32Array> }> {
   if (!bound.isAvailable) throw new Error(bound.reason);
   const session = await bound.create(bytes, SESSION_CONFIG);
   try {
-    const arrays: Record<string, Float32Array | Uint16Array | Int32Array> = {};
-    for (const [name, { data, dims }] of Object.entries(feeds)) {
-      const isInt = data instanceof Int32Array;
-      arrays[name] = isInt || !c.isHalf ? data : toHalf(data);
-      const type = isInt ? ELEMENT_TYPE.int32 : c.isHalf ? ELEMENT_TYPE.float16 : ELEMENT_TYPE.float32;
-      session.bindInput(name, arrays[name]!, dims, type);
-    }
-    const element = c.isHalf ? ELEMENT_TYPE.float16 : ELEMENT_TYPE.float32;
-    const rows = c.pastLengths.length;
-    const outDims = [rows, c.numNew, c.numHeads * c.headSize];
-    const output = c.isHalf
-      ? new Uint16Array(outDims.reduce((a, b) => a * b, 1))
-      : new Float32Array(outDims.reduce((a, b) => a * b, 1));
-    session.bindOutput('output', output, outDims, element);
-    session.bindOutput('present_key', arrays['past_key']!, feeds['past_key']!.dims, element);
-    session.bindOutput('present_value', arrays['past_value']!, feeds['past_value']!.dims, element);
+    const read = bindCase(session, c);
     await session.run();
-    const asFloat = (a: Float32Array | Uint16Array | Int32Array) =>
-      a instanceof Uint16Array ? halfArrayToFloat32(a) : (a as Float32Array);
-    return {
-      attention: session.attention,
-      out: {
-        output: asFloat(output),
-        present_key: asFloat(arrays['past_key']!),
-        present_value: asFloat(arrays['past_value']!),
-      },
-    };
+    return { attention: session.attention, out: read() };
   } finally {
     session.release();
   }
@@ -312,42 +318,16 @@ describe.skipIf(!bound.isAvailable && !isRequired)(
       if (!bound.isAvailable) throw new Error(bound.reason);
       const c = CASES[1]!;
       const bytes = graphOf(c);
-      const feeds = feedsOf(c);
       const session = await bound.create(bytes, SESSION_CONFIG);
       try {
-        for (const [name, { data, dims }] of Object.entries(feeds))
-          session.bindInput(
-            name,
-            data,
-            dims,
-            data instanceof Int32Array ? ELEMENT_TYPE.int32 : ELEMENT_TYPE.float32,
-          );
-        const output = new Float32Array(c.pastLengths.length * c.numHeads * c.headSize);
-        session.bindOutput(
-          'output',
-          output,
-          [c.pastLengths.length, 1, c.numHeads * c.headSize],
-          ELEMENT_TYPE.float32,
-        );
-        session.bindOutput(
-          'present_key',
-          feeds['past_key']!.data,
-          feeds['past_key']!.dims,
-          ELEMENT_TYPE.float32,
-        );
-        session.bindOutput(
-          'present_value',
-          feeds['past_value']!.data,
-          feeds['past_value']!.dims,
-          ELEMENT_TYPE.float32,
-        );
+        const read = bindCase(session, c);
         const tooLong = Int32Array.of(c.bufferLength + 5, 3);
         session.bindInput('seqlens_k', tooLong, [2], ELEMENT_TYPE.int32);
         await expect(session.run()).rejects.toThrow(/First Frame's grouped kernel.*seqlens_k\[0\]/);
-        session.bindInput('seqlens_k', feeds['seqlens_k']!.data, [2], ELEMENT_TYPE.int32);
+        session.bindInput('seqlens_k', feedsOf(c)['seqlens_k']!.data, [2], ELEMENT_TYPE.int32);
         await session.run();
         const expected = await runOrtNode(c, bytes);
-        expect(maxAbsDifference(output, expected['output']!)).toBeLessThan(
+        expect(maxAbsDifference(read()['output']!, expected['output']!)).toBeLessThan(
           2e-5 * Math.max(1, maxAbs(expected['output']!)),
         );
       } finally {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { boundSessionConfigOf } from '../../../../../src-main/runtime/slot-worker/ort-binding/bound-session-config';
 
 describe('boundSessionConfigOf', () => {
@@ -24,13 +24,11 @@ describe('boundSessionConfigOf', () => {
   });
 
   it('runs ONNX Runtime’s own attention kernel when FF_GROUPED_ATTENTION=off (the A/B switch)', () => {
-    const saved = process.env['FF_GROUPED_ATTENTION'];
-    process.env['FF_GROUPED_ATTENTION'] = 'off';
+    vi.stubEnv('FF_GROUPED_ATTENTION', 'off');
     try {
       expect(boundSessionConfigOf({ numThreads: 1, canSpinThreads: false }).groupedAttention).toBe(false);
     } finally {
-      if (saved === undefined) delete process.env['FF_GROUPED_ATTENTION'];
-      else process.env['FF_GROUPED_ATTENTION'] = saved;
+      vi.unstubAllEnvs();
     }
   });
 
