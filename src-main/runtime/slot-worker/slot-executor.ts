@@ -31,7 +31,6 @@ export interface Forwarder {
   ): Promise<ForwardResult>;
 }
 
-/** What the worker keeps per sequence besides its K/V rows. */
 /**
  * Worker-side state of one slot: the K/V of sequences mid-prefill (one row each), the decode
  * batch, and each sequence's sampler. A step runs the prefill chunk first, then the batched

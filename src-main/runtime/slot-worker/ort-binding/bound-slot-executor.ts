@@ -16,7 +16,6 @@ import type { PageData } from '../../pages/page-data';
 import type { BoundRunner } from './bound-runner';
 import type { KvGrant } from '../../scheduler/kv-grant';
 
-/** What the worker keeps per seated sequence besides its row of K/V. */
 /** Who holds a row of the K/V buffer: a seated sequence, a finished one's retained past, or nobody. */
 type RowHolder = { kind: 'seq'; seqId: string } | { kind: 'retained'; seqId: string } | { kind: 'free' };
 
