@@ -47,6 +47,8 @@ export async function run(argv: string[]): Promise<number> {
   const modelDir = modelDirOf(v.model);
   // Before the runtime starts: its workers (the spare included) read it at their start.
   process.env[STEP_TRACE_ENV] = '1';
+  // A cycle here is one job's step: a decode burst would fold several steps into one cycle.
+  process.env.FF_DECODE_BURST = 'off';
   startStepTrace('main');
   const onProgress = (label: string) => v.json || printStatus(label, 48);
   const opened = await openModelRuntime(
@@ -157,7 +159,7 @@ function profileReport(
     machine: { cpu: cpuFacts(), loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)) },
     workload: {
       ...workload,
-      request: `${workload.numRuns} greedy requests of a ~${workload.numPromptTokens}-token prompt, ${workload.numOutputTokens} output tokens each (end tokens ignored), one at a time; the floor decodes the same ids after each`,
+      request: `${workload.numRuns} greedy requests of a ~${workload.numPromptTokens}-token prompt, ${workload.numOutputTokens} output tokens each (end tokens ignored), one at a time, one decode step per job (decode bursts off); the floor decodes the same ids after each`,
       warm_steps: `${cycles.length} decode steps run ahead (the prefill's and the first decode's left out)`,
     },
     statistic:

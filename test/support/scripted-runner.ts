@@ -2,6 +2,7 @@ import type { ManualClock } from '../../src-main/telemetry/clock';
 import type {
   CapturedPage,
   DecodeOutcome,
+  DecodeWork,
   LoadedReply,
   LoadJob,
   PrefillOutcome,
@@ -130,14 +131,9 @@ export class ScriptedRunner implements SlotRunner {
       await this.phase('copy', job);
       this.clock.advance(this.times.copyMs);
       const prefill = job.prefill ? await this.prefill(job, job.prefill, pickedUpAt) : null;
-      const decode = job.decode
-        ? await this.decode(
-            job,
-            job.decode.rows.map((r) => r.seqId),
-          )
-        : null;
+      const [decode = null, ...laterDecodes] = job.decode ? await this.burst(job, job.decode) : [];
       this.clock.advance(this.times.replyMs);
-      return { type: 'stepped', prefill, decode };
+      return { type: 'stepped', prefill, decode, ...(laterDecodes.length > 0 ? { laterDecodes } : {}) };
     } finally {
       this.isBusy = false;
     }
@@ -227,6 +223,17 @@ export class ScriptedRunner implements SlotRunner {
       sampled,
       pages: this.capture(work.seqId),
     };
+  }
+
+  /** The job's decode steps back to back, as a worker runs a burst: `numSteps`, or fewer after an end token or broken scores. */
+  private async burst(job: StepJob, work: DecodeWork): Promise<DecodeOutcome[]> {
+    const rows = work.rows.map((r) => r.seqId);
+    const outcomes = [await this.decode(job, rows)];
+    const hasEnded = (outcome: DecodeOutcome) =>
+      outcome.rows.some((r) => r.brokenScores || (work.endTokenIds ?? []).includes(r.tokenId));
+    while (outcomes.length < (work.numSteps ?? 1) && !hasEnded(outcomes[outcomes.length - 1]!))
+      outcomes.push(await this.decode(job, rows));
+    return outcomes;
   }
 
   private async decode(job: StepJob, rows: string[]): Promise<DecodeOutcome> {

@@ -1,5 +1,5 @@
 import type { FinishReason } from '../../telemetry/timeline/schema';
-import type { StepJob } from '../slot-worker/protocol';
+import type { StepJob, SteppedReply } from '../slot-worker/protocol';
 import { plainOrtError } from '../slot-worker/ort-error';
 import { markStep } from '../slot-worker/step-trace';
 import type { Log } from '../../telemetry/log/log';
@@ -10,7 +10,9 @@ import type { Sequence } from '../scheduler/sequence';
 import type { StepPlan } from '../scheduler/step-plan';
 import type { DropQueue } from './drop-queue';
 import type { RememberedSeats } from './remembered-seats';
+import { burstStepsOf, nextPaceOf } from './decode-burst';
 import type { StepDispatcher } from './step-dispatch';
+import { decodesOf } from './step-dispatch';
 
 /** What the stepper needs from the engine loop. */
 export interface StepperHost {
@@ -33,6 +35,8 @@ export interface StepperHost {
  */
 export class SlotStepper {
   private readonly inFlight = new Set<string>();
+  /** Each slot's smoothed decode forward time (ms), which sizes its bursts (decode-burst.ts). */
+  private readonly decodeStepMs = new Map<string, number>();
 
   constructor(private readonly host: StepperHost) {}
 
@@ -44,6 +48,7 @@ export class SlotStepper {
   /** The slot's worker died: its step in flight will never be answered. */
   forget(slotId: string): void {
     this.inFlight.delete(slotId);
+    this.decodeStepMs.delete(slotId);
   }
 
   /** Gives an idle slot its next step, frees its finished K/V later, or closes it when retired. */
@@ -65,7 +70,8 @@ export class SlotStepper {
 
   /** Plans the slot's next step and sends it to the worker, if there is anything to send. */
   private dispatchStep(slot: Slot): void {
-    const plan = this.host.scheduler.planStep(slot, (other) => this.isIdle(other));
+    const maxDecodeSteps = burstStepsOf(this.decodeStepMs.get(slot.slotId) ?? null);
+    const plan = this.host.scheduler.planStep(slot, (other) => this.isIdle(other), maxDecodeSteps);
     const job = this.host.dispatcher.buildJob(slot, plan);
     if (job) this.dispatch(slot, plan, job);
   }
@@ -78,6 +84,7 @@ export class SlotStepper {
       .then((reply) => {
         this.host.dispatcher.workerReplied(slot);
         if (reply.kvBytes !== undefined) slot.kvBufferBytes = reply.kvBytes;
+        this.notePace(slot, reply);
         this.host.dispatcher.applyReply(plan, reply);
         markStep('replyApplied');
       })
@@ -89,6 +96,12 @@ export class SlotStepper {
         // inter-token gap. Other slots and the inbox are served in the same pass.
         this.host.iterate();
       });
+  }
+
+  /** Folds the reply's decode forward times into the slot's pace. */
+  private notePace(slot: Slot, reply: SteppedReply): void {
+    const pace = nextPaceOf(this.decodeStepMs.get(slot.slotId) ?? null, decodesOf(reply));
+    if (pace !== null) this.decodeStepMs.set(slot.slotId, pace);
   }
 
   /** An idle slot frees finished sequences' K/V in a job of its own after a quiet spell. */

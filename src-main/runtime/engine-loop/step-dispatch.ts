@@ -2,6 +2,8 @@ import type { Clock } from '../../telemetry/clock';
 import type { FinishReason } from '../../telemetry/timeline/schema';
 import type {
   CapturedPage,
+  DecodeOutcome,
+  DecodeWork,
   PrefillOutcome,
   SampledToken,
   StepJob,
@@ -64,24 +66,32 @@ export class StepDispatcher {
     const ownVictims = plan.preempted.filter((seq) => seq.slot === slot).map((seq) => seq.seqId);
     const drops = [...this.host.takeDrops(slot), ...ownVictims];
     const prefill = plan.prefill ? this.prefillWork(plan.prefill) : null;
-    const rows = plan.decodeRows.map((seq) => ({ seqId: seq.seqId }));
+    const decode = this.decodeWork(slot, plan);
     // A remembered past is copied in a job that runs nothing else: no request waits for it.
-    const seat = !prefill && rows.length === 0 ? this.host.takeSeat(slot) : null;
+    const seat = !prefill && !decode ? this.host.takeSeat(slot) : null;
     if (seat) this.host.retained.note(slot, seat.seat.seqId, seat.pageHashes);
-    if (!prefill && rows.length === 0 && drops.length === 0 && !seat) return null;
+    if (!prefill && !decode && drops.length === 0 && !seat) return null;
     return {
       type: 'step',
       pageSize: this.host.pageSize,
       prefill,
-      // Running a step ahead only pays when some row will still be going after this one.
-      decode:
-        rows.length > 0
-          ? { rows, mayContinue: plan.decodeRows.some((seq) => seq.outputIds.length + 1 < seq.maxTokens) }
-          : null,
+      decode,
       drop: drops,
       ...(seat ? { seat: seat.seat } : {}),
       ...(plan.kvGrant ? { kvGrant: plan.kvGrant } : {}),
     };
+  }
+
+  /** The plan's decode step or burst, or null when no row decodes. */
+  private decodeWork(slot: Slot, plan: StepPlan): DecodeWork | null {
+    if (plan.decodeRows.length === 0) return null;
+    const numSteps = plan.numDecodeSteps;
+    const rows = plan.decodeRows.map((seq) => ({ seqId: seq.seqId }));
+    // Running a step ahead only pays when some row will still be going after this job.
+    const mayContinue = plan.decodeRows.some((seq) => seq.outputIds.length + numSteps < seq.maxTokens);
+    if (numSteps === 1) return { rows, mayContinue };
+    const isEosAnEnd = plan.decodeRows.some((seq) => !seq.request.ignoreEos);
+    return { rows, mayContinue, numSteps, endTokenIds: isEosAnEnd ? slot.model.folder.eosIds : [] };
   }
 
   /**
@@ -107,16 +117,18 @@ export class StepDispatcher {
         this.emit(seq, outcome.sampled, outcome.pages, outcome.logitsAt);
       } else scheduler.addCompletedPages(seq, outcome.pages);
     }
-    for (const row of reply.decode?.rows ?? []) {
+    for (const decode of decodesOf(reply)) this.applyDecode(plan, decode);
+  }
+
+  /** One decode step's tokens and pages, for the rows still alive (a burst's earlier token may have ended one). */
+  private applyDecode(plan: StepPlan, decode: DecodeOutcome): void {
+    const { scheduler } = this.host;
+    for (const row of decode.rows) {
       const rowSeq = plan.decodeRows.find((s) => s.seqId === row.seqId);
       if (!rowSeq || !scheduler.isLive(rowSeq)) continue;
       scheduler.decoded(rowSeq);
-      this.emit(
-        rowSeq,
-        row,
-        (reply.decode?.pages ?? []).filter((p) => p.seqId === row.seqId),
-        reply.decode!.logitsAt,
-      );
+      const pages = decode.pages.filter((p) => p.seqId === row.seqId);
+      this.emit(rowSeq, row, pages, decode.logitsAt);
     }
   }
 
@@ -164,6 +176,11 @@ export class StepDispatcher {
     this.host.scheduler.addCompletedPages(seq, pages);
     if (reason) this.host.finish(seq, reason);
   }
+}
+
+/** A reply's decode steps in the order they ran (none, one, or a burst). */
+export function decodesOf(reply: SteppedReply): DecodeOutcome[] {
+  return reply.decode ? [reply.decode, ...(reply.laterDecodes ?? [])] : [];
 }
 
 /** A sequence's sampler as its worker starts it: the penalties' history only when one is set. */

@@ -162,17 +162,21 @@ export class Scheduler {
   /**
    * Plans the next step of an idle slot: admissions, one prefill chunk, the decode batch.
    * `isIdle` says which other slots have no step in flight: only their sequences may be
-   * preempted to make room (a sequence inside a running step cannot leave it).
+   * preempted to make room (a sequence inside a running step cannot leave it). `maxDecodeSteps`:
+   * how many decode steps the job may run back to back (decode-burst.ts).
    */
-  planStep(slot: Slot, isIdle: (other: Slot) => boolean = () => false): StepPlan {
+  planStep(slot: Slot, isIdle: (other: Slot) => boolean = () => false, maxDecodeSteps = 1): StepPlan {
     const plan: StepPlan = {
       admitted: [],
       prefill: null,
       decodeRows: [],
+      numDecodeSteps: 1,
       preempted: [],
       ended: [],
       kvGrant: null,
     };
+    // The last job's burst is computed now (numComputed): room is asked for one step again.
+    for (const seq of this.runningOn(slot)) seq.numDecodeSteps = 1;
     this.leaveAsAsked(slot, plan);
     this.admit(slot, plan);
     const canGrow = this.fitDecodeGrowth(slot, plan, isIdle);
@@ -182,8 +186,29 @@ export class Scheduler {
       prefilling.hasStartedPrefill = true;
     }
     plan.decodeRows = canGrow ? this.runningOn(slot).filter((seq) => seq.status === 'decoding') : [];
+    plan.numDecodeSteps = this.burstOf(slot, plan, maxDecodeSteps);
     plan.kvGrant = this.budget.slotGrantOf(slot, this.runningOn(slot));
     return plan;
+  }
+
+  /**
+   * Decode steps the plan's job may run back to back, at most `maxSteps` (decode-burst.ts): only
+   * when nobody waits for the slot (no prefill, admission, queue or preemption), never past a
+   * row's last token, and only when the burst's K/V fits without evicting a cached page.
+   */
+  private burstOf(slot: Slot, plan: StepPlan, maxSteps: number): number {
+    const isSlotWanted =
+      plan.prefill !== null ||
+      plan.admitted.length + plan.preempted.length > 0 ||
+      this.queues.queueOf(slot).length > 0 ||
+      this.wantedVictims.size > 0;
+    if (maxSteps <= 1 || plan.decodeRows.length === 0 || isSlotWanted) return 1;
+    const numSteps = Math.min(maxSteps, ...plan.decodeRows.map((seq) => seq.numTokensLeft));
+    if (numSteps <= 1) return 1;
+    for (const seq of plan.decodeRows) seq.numDecodeSteps = numSteps;
+    if (this.budget.usedBytes(this.allRunning()) <= this.budget.capacityBytes) return numSteps;
+    for (const seq of plan.decodeRows) seq.numDecodeSteps = 1;
+    return 1;
   }
 
   /** A prefill chunk ran: its tokens are computed, and a last chunk's token starts decoding. */

@@ -48,6 +48,8 @@ export class Sequence {
   /** The queue position last told to the sink, so it hears only changes. */
   lastQueuePosition: number | null = null;
   hasStartedPrefill = false;
+  /** Decode steps its slot's job in flight runs for it back to back (a burst; 1 otherwise). */
+  numDecodeSteps = 1;
   admittedOrder = 0;
   text = '';
   /** A stop string ended the text: what followed it must never be flushed. */
@@ -91,7 +93,15 @@ export class Sequence {
 
   /** Tokens the K/V will hold after the next forward (for budget checks). */
   get numTokensAfterStep(): number {
-    // A decoding sequence may run one step ahead in its worker: room for two more tokens.
-    return this.status === 'prefilling' ? this.prefillIds.length + 1 : this.numComputed + 2;
+    // A decoding sequence runs its job's steps, then one step ahead in its worker.
+    return this.status === 'prefilling'
+      ? this.prefillIds.length + 1
+      : this.numComputed + this.numDecodeSteps + 1;
+  }
+
+  /** Tokens it may still produce: its answer's limit, and the model's positions. */
+  get numTokensLeft(): number {
+    const numPositionsLeft = this.slot.model.folder.shape.maxPositions - this.promptIds.length;
+    return Math.min(this.maxTokens, numPositionsLeft) - this.outputIds.length;
   }
 }

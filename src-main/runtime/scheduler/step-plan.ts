@@ -32,6 +32,8 @@ export interface StepPlan {
   admitted: Sequence[];
   prefill: PrefillPlan | null;
   decodeRows: Sequence[];
+  /** Decode steps the job runs back to back (a burst: only with no prefill, admission or queue); 1 otherwise. */
+  numDecodeSteps: number;
   /** Sequences sent back to the queue to free K/V (RUNNING → WAITING), of this slot or of idle others. */
   preempted: Sequence[];
   /** Sequences finished while planning: one that cannot grow even alone, a head that can never fit. */

@@ -87,6 +87,13 @@ export type PastSource = 'none' | 'retained' | 'pages';
 export interface DecodeWork {
   rows: Array<{ seqId: string }>;
   mayContinue: boolean;
+  /**
+   * Steps to run back to back before replying (a burst; absent: 1), so the main thread wakes
+   * once per burst rather than once per token. A burst ends early after a step that sampled one
+   * of `endTokenIds` or broken scores: that answer is over and the main thread should know.
+   */
+  numSteps?: number;
+  endTokenIds?: number[];
 }
 
 /** One step of the slot: at most one prefill chunk and one decode step, then K/V to forget. */
@@ -206,6 +213,8 @@ export interface SteppedReply {
   type: 'stepped';
   prefill: PrefillOutcome | null;
   decode: DecodeOutcome | null;
+  /** The burst's steps after `decode`, in order (DecodeWork.numSteps); absent when it ran one. */
+  laterDecodes?: DecodeOutcome[];
   /**
    * Bytes of the slot's one K/V buffer after the step (the bound path's `SlotKv`, every row's
    * whole capacity); absent where the K/V lives in per-step arrays counted by their pages.

@@ -97,10 +97,17 @@ export abstract class StepExecutor {
     if (job.kvGrant) this.applyGrant(job.kvGrant);
     const prefill = job.prefill ? await this.prefillChunk(job.pageSize, job.prefill, pickedUpAt) : null;
     const rows = job.decode?.rows.map((row) => row.seqId) ?? [];
-    const decode = rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : null;
+    const [decode = null, ...laterDecodes] =
+      rows.length > 0 ? await this.decode(job.pageSize, job.decode!, rows, ahead) : [];
     if (rows.length === 0) this.continueRows = null;
     const kvBytes = this.kvBytes();
-    return { type: 'stepped', prefill, decode, ...(kvBytes === undefined ? {} : { kvBytes }) };
+    return {
+      type: 'stepped',
+      prefill,
+      decode,
+      ...(laterDecodes.length > 0 ? { laterDecodes } : {}),
+      ...(kvBytes === undefined ? {} : { kvBytes }),
+    };
   }
 
   /** Starts the next decode step of the last job's rows, if it allowed that. Call once the reply is built (before posting it). */
@@ -152,19 +159,33 @@ export abstract class StepExecutor {
     for (const copy of copies) copy();
   }
 
+  /** The job's decode steps, the one run ahead first: one, or a burst of `work.numSteps`. */
   private async decode(
     pageSize: number,
     work: DecodeWork,
     rows: string[],
     ahead: DecodeOutcome | null,
-  ): Promise<DecodeOutcome> {
+  ): Promise<DecodeOutcome[]> {
     this.continueRows = work.mayContinue ? { rows, pageSize } : null;
-    if (!ahead) return this.decodeOnce(pageSize, rows);
-    // The step already ran for the rows seated then; a row that joined since waits for the next.
-    return {
-      ...ahead,
-      rows: ahead.rows.filter((r) => rows.includes(r.seqId)),
-      pages: ahead.pages.filter((p) => rows.includes(p.seqId)),
-    };
+    // The step ahead already ran for the rows seated then; a row that joined since waits for the next.
+    const outcomes = [
+      ahead
+        ? {
+            ...ahead,
+            rows: ahead.rows.filter((r) => rows.includes(r.seqId)),
+            pages: ahead.pages.filter((p) => rows.includes(p.seqId)),
+          }
+        : await this.decodeOnce(pageSize, rows),
+    ];
+    const numSteps = work.numSteps ?? 1;
+    while (outcomes.length < numSteps && !endsBurst(outcomes[outcomes.length - 1]!, work))
+      outcomes.push(await this.decodeOnce(pageSize, rows));
+    return outcomes;
   }
+}
+
+/** Whether a burst stops after this step: some row sampled an end token, or its scores were broken. */
+function endsBurst(outcome: DecodeOutcome, work: DecodeWork): boolean {
+  const endTokenIds = work.endTokenIds ?? [];
+  return outcome.rows.some((row) => row.brokenScores !== undefined || endTokenIds.includes(row.tokenId));
 }

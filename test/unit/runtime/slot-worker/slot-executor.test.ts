@@ -207,3 +207,32 @@ describe('SlotExecutor page copies', () => {
     expect(Array.from(next.tensors[0]!.subarray(0, 8))).toEqual([7, 7, 8, 8, 4, 4, 5, 5]);
   });
 });
+
+describe('SlotExecutor decode bursts', () => {
+  const burst = (numSteps: number, endTokenIds: number[] = []): StepJob => ({
+    ...decodeStep,
+    decode: { rows: [{ seqId: 'a' }], mayContinue: false, numSteps, endTokenIds },
+  });
+
+  it('runs a burst’s steps back to back and replies each in order, with the pages it completed', async () => {
+    const fed: KvBatch[] = [];
+    const executor = new SlotExecutor(deltaForwarder(fed), () => performance.now());
+    await executor.step(firstChunk('a', [7, 8, 9]));
+    const reply = await executor.step(burst(3));
+    const steps = [reply.decode!, ...reply.laterDecodes!];
+    expect(steps.map((s) => s.rows.map((r) => r.tokenId))).toEqual([[1], [1], [1]]);
+    // Each step feeds the token the one before sampled: 4, 5, then 6 tokens of K/V.
+    expect(fed.slice(1).map((batch) => batch.numColumns)).toEqual([3, 4, 5]);
+    expect(steps.map((s) => s.pages.map((p) => p.pageIndex))).toEqual([[1], [], [2]]);
+    for (const [i, s] of steps.entries())
+      if (i > 0) expect(s.startedAt).toBeGreaterThanOrEqual(steps[i - 1]!.logitsAt);
+  });
+
+  it('ends a burst after a step that sampled an end token, replying that step alone', async () => {
+    const executor = new SlotExecutor(deltaForwarder([]), () => performance.now());
+    await executor.step(firstChunk('a', [7, 8, 9]));
+    const reply = await executor.step(burst(3, [1]));
+    expect(reply.decode!.rows.map((r) => r.tokenId)).toEqual([1]);
+    expect(reply.laterDecodes).toBeUndefined();
+  });
+});

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { collectGeneration } from '../../../../src-main/runtime/collect';
+import type { Runtime } from '../../../../src-main/runtime/runtime';
+import {
+  BURST_TARGET_MS,
+  MAX_BURST_STEPS,
+  burstStepsOf,
+  nextPaceOf,
+} from '../../../../src-main/runtime/engine-loop/decode-burst';
+import type { DecodeOutcome } from '../../../../src-main/runtime/slot-worker/protocol';
+import { checkTimeline } from '../../../../src-main/telemetry/timeline/check';
+import { BUNDLED_MODEL_ID } from '../../../support/models';
+import { submitAndTally } from '../../../support/outcome-tally';
+import { expectNothingHeld } from '../../../support/runtime';
+import { SCRIPTED_TIMES as TIMES, scriptedRequest, scriptedRuntime } from '../../../support/scripted-runtime';
+
+// Decode bursts: a job runs several decode steps back to back so the main thread wakes once per
+// burst. Through the scripted runner on the manual clock, every gap has one exact value.
+
+let runtime: Runtime | null = null;
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await runtime?.close();
+  runtime = null;
+});
+
+/** Steps of 5 ms: three fit in a burst. */
+const STEPS_PER_BURST = Math.floor(BURST_TARGET_MS / TIMES.decodeMs);
+/** A job's gap: the previous reply's way back, the page copies, one decode forward. */
+const JOB_GAP_MS = TIMES.replyMs + TIMES.copyMs + TIMES.decodeMs;
+
+const step = (startedAt: number, logitsAt: number): DecodeOutcome => ({
+  startedAt,
+  logitsAt,
+  rows: [],
+  pages: [],
+});
+
+async function warmRuntime(maxSeats = 4) {
+  const built = await scriptedRuntime({ maxSeats });
+  runtime = built.runtime;
+  await runtime.prefetch(BUNDLED_MODEL_ID);
+  return { runtime, runner: built.runners[0]! };
+}
+
+describe('how many steps a burst runs', () => {
+  it('fits as many timed steps as the burst target holds, between 1 and the cap', () => {
+    expect(STEPS_PER_BURST).toBe(3);
+    expect(burstStepsOf(null)).toBe(1);
+    expect(burstStepsOf(TIMES.decodeMs)).toBe(3);
+    expect(burstStepsOf(BURST_TARGET_MS * 2)).toBe(1);
+    expect(burstStepsOf(0.01)).toBe(MAX_BURST_STEPS);
+  });
+
+  it('runs one step per job with FF_DECODE_BURST=off', () => {
+    vi.stubEnv('FF_DECODE_BURST', 'off');
+    expect(burstStepsOf(1)).toBe(1);
+  });
+
+  it('smooths each step of a reply into the pace, the first step alone setting it', () => {
+    expect(nextPaceOf(null, [])).toBeNull();
+    expect(nextPaceOf(null, [step(10, 14)])).toBe(4);
+    expect(nextPaceOf(4, [step(0, 14), step(14, 28)])).toBeCloseTo(4 + 0.3 * 10 + 0.3 * (14 - 7), 10);
+  });
+});
+
+describe('a request decoding in bursts', () => {
+  it('runs one job per burst once a step is timed, and each token keeps its own gap', async () => {
+    const { runtime, runner } = await warmRuntime();
+    const t = checkTimeline((await collectGeneration(runtime, scriptedRequest({ maxTokens: 8 }))).timeline);
+    expect(t.numOutputTokens).toBe(8);
+    expect(runner.jobs.map((job) => job.decode?.numSteps ?? (job.decode ? 1 : 0))).toEqual([0, 1, 3, 3]);
+    // No job is planned past the last token, and the last burst leaves nothing to run ahead.
+    expect(runner.jobs.at(-1)!.decode!.mayContinue).toBe(false);
+    const burstGaps = [JOB_GAP_MS, TIMES.decodeMs, TIMES.decodeMs];
+    expect(t.itlMs).toEqual([JOB_GAP_MS, ...burstGaps, ...burstGaps]);
+  });
+
+  it('runs one step per job with FF_DECODE_BURST=off', async () => {
+    vi.stubEnv('FF_DECODE_BURST', 'off');
+    const { runtime, runner } = await warmRuntime();
+    const t = checkTimeline((await collectGeneration(runtime, scriptedRequest({ maxTokens: 5 }))).timeline);
+    expect(runner.jobs.every((job) => job.decode?.numSteps === undefined)).toBe(true);
+    expect(t.itlMs).toEqual([JOB_GAP_MS, JOB_GAP_MS, JOB_GAP_MS, JOB_GAP_MS]);
+  });
+
+  it('runs no burst while another request waits for the slot, then bursts once it runs alone', async () => {
+    const { runtime, runner } = await warmRuntime(1);
+    const first = scriptedRequest({ maxTokens: 6 });
+    const second = scriptedRequest({ maxTokens: 6 });
+    await Promise.all([collectGeneration(runtime, first), collectGeneration(runtime, second)]);
+    const stepsOf = (requestId: string) =>
+      runner.jobs
+        .filter((job) => job.decode?.rows.some((row) => row.seqId === requestId))
+        .map((job) => job.decode!.numSteps ?? 1);
+    expect(stepsOf(first.requestId)).toEqual([1, 1, 1, 1, 1]);
+    expect(stepsOf(second.requestId)).toEqual([3, 2]);
+  });
+
+  it('keeps no token of a burst whose request was cancelled inside it, and holds nothing after', async () => {
+    const { runtime, runner } = await warmRuntime();
+    runner.holdNextStepAt('decode', (job) => (job.decode?.numSteps ?? 1) > 1);
+    const request = scriptedRequest({ maxTokens: 8 });
+    const heard = submitAndTally(runtime, request);
+    await runner.whenHeld();
+    expect(runtime.cancel(request.requestId)).toBe(true);
+    runner.resume();
+    const outcome = await heard.done;
+    const t = checkTimeline(outcome.timeline);
+    expect(t.finishReason).toBe('cancelled');
+    // The prefill's token and the one-step job's: the burst's three came after the cancel.
+    expect(t.numOutputTokens).toBe(2);
+    expect(heard.outcomes).toHaveLength(1);
+    await vi.waitFor(() => expectNothingHeld(runtime));
+  });
+});
