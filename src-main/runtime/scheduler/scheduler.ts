@@ -194,7 +194,8 @@ export class Scheduler {
   /**
    * Decode steps the plan's job may run back to back, at most `maxSteps` (decode-burst.ts): only
    * when nobody waits for the slot (no prefill, admission, queue or preemption), never past a
-   * row's last token, and only when the burst's K/V fits without evicting a cached page.
+   * row's last token, and only when the burst's K/V fits. It may evict unheld cached pages (a
+   * full RAM tier would otherwise stop every burst): the rows grow into that room a few steps later anyway.
    */
   private burstOf(slot: Slot, plan: StepPlan, maxSteps: number): number {
     const isSlotWanted =
@@ -206,7 +207,7 @@ export class Scheduler {
     const numSteps = Math.min(maxSteps, ...plan.decodeRows.map((seq) => seq.numTokensLeft));
     if (numSteps <= 1) return 1;
     for (const seq of plan.decodeRows) seq.numDecodeSteps = numSteps;
-    if (this.budget.usedBytes(this.allRunning()) <= this.budget.capacityBytes) return numSteps;
+    if (this.budget.fitsAfterEvicting(this.allRunning())) return numSteps;
     for (const seq of plan.decodeRows) seq.numDecodeSteps = 1;
     return 1;
   }

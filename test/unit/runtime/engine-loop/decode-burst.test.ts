@@ -36,6 +36,19 @@ const step = (startedAt: number, logitsAt: number): DecodeOutcome => ({
   pages: [],
 });
 
+const PAGE_SIZE = 16;
+
+/** A text prompt whose tokens plus `numMore` fill whole pages of PAGE_SIZE exactly. */
+function promptFillingPagesWith(runtime: Runtime, numMore: number) {
+  const model = runtime.catalogue.resolve(BUNDLED_MODEL_ID);
+  if (model instanceof Error) throw model;
+  for (let words = 20; ; words++) {
+    const text = 'and the sea was calm '.repeat(words / 5 + 1).slice(0, words * 4);
+    const numTokens = model.folder.tokenizer.encode(text).length;
+    if ((numTokens + numMore) % PAGE_SIZE === 0) return { text, numPages: (numTokens + numMore) / PAGE_SIZE };
+  }
+}
+
 async function warmRuntime(maxSeats = 4) {
   const built = await scriptedRuntime({ maxSeats });
   runtime = built.runtime;
@@ -95,6 +108,49 @@ describe('a request decoding in bursts', () => {
         .map((job) => job.decode!.numSteps ?? 1);
     expect(stepsOf(first.requestId)).toEqual([1, 1, 1, 1, 1]);
     expect(stepsOf(second.requestId)).toEqual([3, 2]);
+  });
+
+  it('runs single steps when a burst’s K/V would not fit the budget, even after evicting cached pages', async () => {
+    const built = await scriptedRuntime({ pageSize: PAGE_SIZE });
+    runtime = built.runtime;
+    await collectGeneration(runtime, scriptedRequest({ maxTokens: 4 })); // times a step: bursts are due
+    // A prompt whose K/V and the next step's exactly fill whole pages: one token more takes a page.
+    const text = promptFillingPagesWith(runtime, 2);
+    await runtime.reconfigure({ kvBudgetBytes: text.numPages * built.pageBytes });
+    const request = scriptedRequest({ prompt: { kind: 'text', text: text.text }, maxTokens: 8 });
+    const t = checkTimeline((await collectGeneration(runtime, request)).timeline);
+    const jobs = built.runners[0]!.jobs.filter((job) =>
+      job.decode?.rows.some((row) => row.seqId === request.requestId),
+    );
+    expect(jobs.map((job) => job.decode!.numSteps ?? 1)).toEqual([1]);
+    expect(t.finishReason).toBe('length');
+    expect(t.numPreemptions).toBe(0);
+    expectNothingHeld(runtime);
+  });
+
+  it('still bursts when the budget is full of cached pages nobody holds, evicting one for its room', async () => {
+    const built = await scriptedRuntime({ pageSize: PAGE_SIZE });
+    runtime = built.runtime;
+    const text = promptFillingPagesWith(runtime, 2);
+    // Earlier answers leave pages in the RAM tier that nobody holds.
+    for (const word of ['one', 'two', 'three'])
+      await collectGeneration(
+        runtime,
+        scriptedRequest({ prompt: { kind: 'text', text: `${word} ${text.text}` } }),
+      );
+    const cachedBytes = runtime.pageSummary().bytes;
+    expect(cachedBytes).toBeGreaterThan(0);
+    // Room for the cached pages and the prompt's next step, not for a burst's: one page short.
+    await runtime.reconfigure({ kvBudgetBytes: cachedBytes + text.numPages * built.pageBytes });
+    const request = scriptedRequest({ prompt: { kind: 'text', text: text.text }, maxTokens: 5 });
+    const t = checkTimeline((await collectGeneration(runtime, request)).timeline);
+    const jobs = built.runners[0]!.jobs.filter((job) =>
+      job.decode?.rows.some((row) => row.seqId === request.requestId),
+    );
+    expect(jobs.map((job) => job.decode!.numSteps ?? 1)).toEqual([3, 1]);
+    expect([t.finishReason, t.numOutputTokens, t.numPreemptions]).toEqual(['length', 5, 0]);
+    expect(runtime.pageSummary().bytes).toBeLessThan(cachedBytes + text.numPages * built.pageBytes);
+    expectNothingHeld(runtime);
   });
 
   it('keeps no token of a burst whose request was cancelled inside it, and holds nothing after', async () => {
