@@ -60,6 +60,9 @@ export class ScriptedRunner implements SlotRunner {
   private held: { phase: StepPhase; resume: () => void; fail: (error: Error) => void } | null = null;
   private heldWaiters: (() => void)[] = [];
   private exitReason: string | null = null;
+  private isBurstCut = false;
+  /** How many decode steps each job ran (a burst's, or one), in job order; 0 for a job without decode. */
+  readonly numStepsRun: number[] = [];
 
   constructor(
     private readonly clock: ManualClock,
@@ -123,6 +126,7 @@ export class ScriptedRunner implements SlotRunner {
     if (this.exitReason !== null) throw new Error('slot worker is closed');
     if (this.isBusy) throw new Error('scripted runner: one job at a time');
     this.isBusy = true;
+    this.isBurstCut = false;
     this.jobs.push(job);
     try {
       await Promise.resolve();
@@ -132,11 +136,17 @@ export class ScriptedRunner implements SlotRunner {
       this.clock.advance(this.times.copyMs);
       const prefill = job.prefill ? await this.prefill(job, job.prefill, pickedUpAt) : null;
       const [decode = null, ...laterDecodes] = job.decode ? await this.burst(job, job.decode) : [];
+      this.numStepsRun.push(decode ? 1 + laterDecodes.length : 0);
       this.clock.advance(this.times.replyMs);
       return { type: 'stepped', prefill, decode, ...(laterDecodes.length > 0 ? { laterDecodes } : {}) };
     } finally {
       this.isBusy = false;
     }
+  }
+
+  /** As a worker does: the job in flight's burst ends after its current step. */
+  cutBurst(): void {
+    if (this.isBusy) this.isBurstCut = true;
   }
 
   async close(): Promise<void> {
@@ -231,7 +241,11 @@ export class ScriptedRunner implements SlotRunner {
     const outcomes = [await this.decode(job, rows)];
     const hasEnded = (outcome: DecodeOutcome) =>
       outcome.rows.some((r) => r.brokenScores || (work.endTokenIds ?? []).includes(r.tokenId));
-    while (outcomes.length < (work.numSteps ?? 1) && !hasEnded(outcomes[outcomes.length - 1]!))
+    while (
+      outcomes.length < (work.numSteps ?? 1) &&
+      !this.isBurstCut &&
+      !hasEnded(outcomes[outcomes.length - 1]!)
+    )
       outcomes.push(await this.decode(job, rows));
     return outcomes;
   }

@@ -4,10 +4,11 @@ import type { DecodeOutcome } from '../slot-worker/protocol';
  * How long one burst of decode steps may take (ms). Every reply wakes the main thread, and on a
  * small machine that takes a core from the step the worker runs ahead (on 2 cores, 0.2–0.3 ms of
  * a ~2 ms step, and now and then a 5–7 ms stall while ONNX Runtime's threads wait for the one it
- * took). A job of k steps wakes it once per k tokens. One 60 Hz frame: the stream looks the
- * same, and a cancel, a stop string or a new request waits at most that long for the slot.
+ * took). A job of k steps wakes it once per k tokens. Text still arrives 40 times a second, far
+ * faster than anyone reads; a new request or a cancel cuts a burst after its current step
+ * (BurstCutNotice), and a stop string costs at most the rest of the burst.
  */
-export const BURST_TARGET_MS = 16;
+export const BURST_TARGET_MS = 25;
 /** The most decode steps one job runs back to back. */
 export const MAX_BURST_STEPS = 8;
 /** Weight of the newest step in the smoothed step time. */

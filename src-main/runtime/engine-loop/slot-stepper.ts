@@ -34,7 +34,8 @@ export interface StepperHost {
  * closes.
  */
 export class SlotStepper {
-  private readonly inFlight = new Set<string>();
+  /** Each slot's plan in flight, and whether its burst was cut already. */
+  private readonly inFlight = new Map<string, { plan: StepPlan; isCut: boolean }>();
   /** Each slot's smoothed decode forward time (ms), which sizes its bursts (decode-burst.ts). */
   private readonly decodeStepMs = new Map<string, number>();
 
@@ -53,7 +54,7 @@ export class SlotStepper {
 
   /** Gives an idle slot its next step, frees its finished K/V later, or closes it when retired. */
   step(slot: Slot): void {
-    if (!this.isIdle(slot)) return;
+    if (!this.isIdle(slot)) return this.cutBurstIfWanted(slot);
     if (!this.host.scheduler.hasWork(slot)) {
       // A replaced revision's slot closes once its last sequence is done (drained).
       if (slot.isRetiring) return void this.host.registry.closeRetired(slot);
@@ -76,9 +77,24 @@ export class SlotStepper {
     if (job) this.dispatch(slot, plan, job);
   }
 
+  /**
+   * A decode burst in flight ends after its current step once someone waits for the slot or
+   * one of its rows has ended (cancelled, past its deadline): a new request's prefill waits one
+   * step, not a burst, and an ended row wastes no more steps.
+   */
+  private cutBurstIfWanted(slot: Slot): void {
+    const inFlight = this.inFlight.get(slot.slotId);
+    if (!inFlight || inFlight.isCut || inFlight.plan.numDecodeSteps <= 1) return;
+    const { scheduler } = this.host;
+    const hasRowEnded = inFlight.plan.decodeRows.some((seq) => !scheduler.isLive(seq));
+    if (!hasRowEnded && !scheduler.hasWaiting(slot)) return;
+    inFlight.isCut = true;
+    slot.runner?.cutBurst?.();
+  }
+
   private dispatch(slot: Slot, plan: StepPlan, job: StepJob): void {
     if (!slot.runner) return;
-    this.inFlight.add(slot.slotId);
+    this.inFlight.set(slot.slotId, { plan, isCut: false });
     slot.runner
       .step(job)
       .then((reply) => {

@@ -122,6 +122,11 @@ export class Scheduler {
     return this.seats.seatedOn(slot);
   }
 
+  /** True while a request waits for the slot (queued) or for room another slot must give (a wanted victim). */
+  hasWaiting(slot: Slot): boolean {
+    return this.queues.queueOf(slot).length > 0 || this.wantedVictims.size > 0;
+  }
+
   /** True while the slot has sequences seated or queued. */
   hasWork(slot: Slot): boolean {
     return this.runningOn(slot).length > 0 || this.queues.queueOf(slot).length > 0;
@@ -199,10 +204,7 @@ export class Scheduler {
    */
   private burstOf(slot: Slot, plan: StepPlan, maxSteps: number): number {
     const isSlotWanted =
-      plan.prefill !== null ||
-      plan.admitted.length + plan.preempted.length > 0 ||
-      this.queues.queueOf(slot).length > 0 ||
-      this.wantedVictims.size > 0;
+      plan.prefill !== null || plan.admitted.length + plan.preempted.length > 0 || this.hasWaiting(slot);
     if (maxSteps <= 1 || plan.decodeRows.length === 0 || isSlotWanted) return 1;
     const numSteps = Math.min(maxSteps, ...plan.decodeRows.map((seq) => seq.numTokensLeft));
     if (numSteps <= 1) return 1;

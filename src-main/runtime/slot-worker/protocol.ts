@@ -247,6 +247,18 @@ export interface ReadyNotice {
 /** The job id of the ready notice; jobs are numbered from 1. */
 export const READY_JOB_ID = 0;
 
+/**
+ * Posted by the main thread beside the job in flight, under NOTICE_JOB_ID and never answered:
+ * someone now waits for the slot (a new request, a cancelled row), so a decode burst ends after
+ * the step it is running. A cut that arrives after its job has replied is void.
+ */
+export interface BurstCutNotice {
+  type: 'cutBurst';
+}
+
+/** The job id of the main thread's notices to a worker (BurstCutNotice); no job has it. */
+export const NOTICE_JOB_ID = 0;
+
 /** Everything a slot worker posts: replies to jobs, and its ready notice. */
 export type WorkerMessage = WorkerReply | ReadyNotice;
 

@@ -1,5 +1,7 @@
 import type { Worker } from 'node:worker_threads';
+import { NOTICE_JOB_ID } from './protocol';
 import type {
+  BurstCutNotice,
   Envelope,
   LoadJob,
   LoadedReply,
@@ -68,6 +70,15 @@ export class RunnerClient {
   /** Runs one scheduler step on this slot. */
   async step(job: StepJob): Promise<SteppedReply> {
     return this.expect(await this.post(job), 'stepped');
+  }
+
+  /** Asks the job in flight to end its decode burst after its current step; nothing when idle. */
+  cutBurst(): void {
+    if (!this.pending || this.isClosed) return;
+    this.worker.postMessage({
+      jobId: NOTICE_JOB_ID,
+      body: { type: 'cutBurst' },
+    } satisfies Envelope<BurstCutNotice>);
   }
 
   /**

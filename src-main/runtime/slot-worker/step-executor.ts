@@ -38,6 +38,8 @@ export abstract class StepExecutor {
   protected pageSize = 0;
   /** Step jobs begun, so an idle tidy queued before a job knows a job has begun since. */
   private numSteps = 0;
+  /** The main thread asked the job in flight to end its burst (BurstCutNotice). */
+  private isBurstCut = false;
 
   constructor(protected readonly now: () => number) {}
 
@@ -88,6 +90,7 @@ export abstract class StepExecutor {
   /** Runs one step job and reports stamps, sampled tokens and completed pages. */
   async step(job: StepJob): Promise<SteppedReply> {
     this.numSteps += 1;
+    this.isBurstCut = false;
     const ahead = await this.settle();
     const pickedUpAt = this.now();
     this.copyPendingPages();
@@ -108,6 +111,11 @@ export abstract class StepExecutor {
       ...(laterDecodes.length > 0 ? { laterDecodes } : {}),
       ...(kvBytes === undefined ? {} : { kvBytes }),
     };
+  }
+
+  /** Ends the job in flight's decode burst after its current step (someone waits for the slot). */
+  cutBurst(): void {
+    this.isBurstCut = true;
   }
 
   /** Starts the next decode step of the last job's rows, if it allowed that. Call once the reply is built (before posting it). */
@@ -178,7 +186,7 @@ export abstract class StepExecutor {
         : await this.decodeOnce(pageSize, rows),
     ];
     const numSteps = work.numSteps ?? 1;
-    while (outcomes.length < numSteps && !endsBurst(outcomes[outcomes.length - 1]!, work))
+    while (outcomes.length < numSteps && !this.isBurstCut && !endsBurst(outcomes[outcomes.length - 1]!, work))
       outcomes.push(await this.decodeOnce(pageSize, rows));
     return outcomes;
   }

@@ -8,7 +8,7 @@ import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
 import { READY_JOB_ID } from './protocol';
-import type { Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
+import type { BurstCutNotice, Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
 import { SlotExecutor } from './slot-executor';
 import { STEP_TRACE_ENV, markStep, startStepTrace } from './step-trace';
 import { traceSessionRuns } from './step-trace-runs';
@@ -84,7 +84,9 @@ if (process.env[STEP_TRACE_ENV] === '1') {
   traceSessionRuns();
 }
 
-parentPort!.on('message', (envelope: Envelope<WorkerJob>) => {
+parentPort!.on('message', (envelope: Envelope<WorkerJob | BurstCutNotice>) => {
+  // A notice beside the job in flight: it is read between two steps of a burst, and answered by none.
+  if (envelope.body.type === 'cutBurst') return void executor?.cutBurst();
   markStep('jobReceived');
   handle(envelope.body).then(
     (reply) => {

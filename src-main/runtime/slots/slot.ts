@@ -21,6 +21,8 @@ export interface SlotRunner {
   readonly isBusy: boolean;
   load(job: LoadJob): Promise<LoadedReply>;
   step(job: StepJob): Promise<SteppedReply>;
+  /** Asks the job in flight to end its decode burst after its current step (BurstCutNotice); a no-op when none is in flight. */
+  cutBurst?(): void;
   close(): Promise<void>;
   /** Tells `listener` once, with the reason, if the executor dies on its own (not through close). */
   onExit?(listener: (reason: string) => void): void;

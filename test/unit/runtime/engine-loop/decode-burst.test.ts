@@ -24,7 +24,7 @@ afterEach(async () => {
   runtime = null;
 });
 
-/** Steps of 5 ms: three fit in a burst. */
+/** Steps of 5 ms: five fit in a burst. */
 const STEPS_PER_BURST = Math.floor(BURST_TARGET_MS / TIMES.decodeMs);
 /** A job's gap: the previous reply's way back, the page copies, one decode forward. */
 const JOB_GAP_MS = TIMES.replyMs + TIMES.copyMs + TIMES.decodeMs;
@@ -58,9 +58,9 @@ async function warmRuntime(maxSeats = 4) {
 
 describe('how many steps a burst runs', () => {
   it('fits as many timed steps as the burst target holds, between 1 and the cap', () => {
-    expect(STEPS_PER_BURST).toBe(3);
+    expect(STEPS_PER_BURST).toBe(5);
     expect(burstStepsOf(null)).toBe(1);
-    expect(burstStepsOf(TIMES.decodeMs)).toBe(3);
+    expect(burstStepsOf(TIMES.decodeMs)).toBe(5);
     expect(burstStepsOf(BURST_TARGET_MS * 2)).toBe(1);
     expect(burstStepsOf(0.01)).toBe(MAX_BURST_STEPS);
   });
@@ -80,12 +80,14 @@ describe('how many steps a burst runs', () => {
 describe('a request decoding in bursts', () => {
   it('runs one job per burst once a step is timed, and each token keeps its own gap', async () => {
     const { runtime, runner } = await warmRuntime();
-    const t = checkTimeline((await collectGeneration(runtime, scriptedRequest({ maxTokens: 8 }))).timeline);
-    expect(t.numOutputTokens).toBe(8);
-    expect(runner.jobs.map((job) => job.decode?.numSteps ?? (job.decode ? 1 : 0))).toEqual([0, 1, 3, 3]);
+    const maxTokens = 2 + 2 * STEPS_PER_BURST;
+    const t = checkTimeline((await collectGeneration(runtime, scriptedRequest({ maxTokens }))).timeline);
+    expect(t.numOutputTokens).toBe(maxTokens);
+    const stepsPerJob = runner.jobs.map((job) => job.decode?.numSteps ?? (job.decode ? 1 : 0));
+    expect(stepsPerJob).toEqual([0, 1, STEPS_PER_BURST, STEPS_PER_BURST]);
     // No job is planned past the last token, and the last burst leaves nothing to run ahead.
     expect(runner.jobs.at(-1)!.decode!.mayContinue).toBe(false);
-    const burstGaps = [JOB_GAP_MS, TIMES.decodeMs, TIMES.decodeMs];
+    const burstGaps = [JOB_GAP_MS, ...Array<number>(STEPS_PER_BURST - 1).fill(TIMES.decodeMs)];
     expect(t.itlMs).toEqual([JOB_GAP_MS, ...burstGaps, ...burstGaps]);
   });
 
@@ -99,15 +101,15 @@ describe('a request decoding in bursts', () => {
 
   it('runs no burst while another request waits for the slot, then bursts once it runs alone', async () => {
     const { runtime, runner } = await warmRuntime(1);
-    const first = scriptedRequest({ maxTokens: 6 });
-    const second = scriptedRequest({ maxTokens: 6 });
+    const first = scriptedRequest({ maxTokens: STEPS_PER_BURST + 3 });
+    const second = scriptedRequest({ maxTokens: STEPS_PER_BURST + 3 });
     await Promise.all([collectGeneration(runtime, first), collectGeneration(runtime, second)]);
     const stepsOf = (requestId: string) =>
       runner.jobs
         .filter((job) => job.decode?.rows.some((row) => row.seqId === requestId))
         .map((job) => job.decode!.numSteps ?? 1);
-    expect(stepsOf(first.requestId)).toEqual([1, 1, 1, 1, 1]);
-    expect(stepsOf(second.requestId)).toEqual([3, 2]);
+    expect(stepsOf(first.requestId)).toEqual(Array<number>(STEPS_PER_BURST + 2).fill(1));
+    expect(stepsOf(second.requestId)).toEqual([STEPS_PER_BURST, 2]);
   });
 
   it('runs single steps when a burst’s K/V would not fit the budget, even after evicting cached pages', async () => {
@@ -142,14 +144,35 @@ describe('a request decoding in bursts', () => {
     expect(cachedBytes).toBeGreaterThan(0);
     // Room for the cached pages and the prompt's next step, not for a burst's: one page short.
     await runtime.reconfigure({ kvBudgetBytes: cachedBytes + text.numPages * built.pageBytes });
-    const request = scriptedRequest({ prompt: { kind: 'text', text: text.text }, maxTokens: 5 });
+    const request = scriptedRequest({
+      prompt: { kind: 'text', text: text.text },
+      maxTokens: STEPS_PER_BURST + 2,
+    });
     const t = checkTimeline((await collectGeneration(runtime, request)).timeline);
     const jobs = built.runners[0]!.jobs.filter((job) =>
       job.decode?.rows.some((row) => row.seqId === request.requestId),
     );
-    expect(jobs.map((job) => job.decode!.numSteps ?? 1)).toEqual([3, 1]);
-    expect([t.finishReason, t.numOutputTokens, t.numPreemptions]).toEqual(['length', 5, 0]);
+    expect(jobs.map((job) => job.decode!.numSteps ?? 1)).toEqual([STEPS_PER_BURST, 1]);
+    expect([t.finishReason, t.numOutputTokens, t.numPreemptions]).toEqual(['length', STEPS_PER_BURST + 2, 0]);
     expect(runtime.pageSummary().bytes).toBeLessThan(cachedBytes + text.numPages * built.pageBytes);
+    expectNothingHeld(runtime);
+  });
+
+  it('ends a burst after its current step when a request arrives, so the newcomer waits one step, not a burst', async () => {
+    const { runtime, runner } = await warmRuntime();
+    runner.holdNextStepAt('decode', (job) => (job.decode?.numSteps ?? 1) > 1);
+    const first = submitAndTally(runtime, scriptedRequest({ maxTokens: 8 }));
+    await runner.whenHeld();
+    const burstJob = runner.jobs.length - 1;
+    const second = submitAndTally(runtime, scriptedRequest({ maxTokens: 3 }));
+    await vi.waitFor(() => expect(runtime.queueSummary().numWaiting).toBe(1));
+    runner.resume();
+    const [a, b] = (await Promise.all([first.done, second.done])).map((o) => checkTimeline(o.timeline));
+    expect(runner.jobs[burstJob]!.decode!.numSteps).toBe(STEPS_PER_BURST);
+    expect(runner.numStepsRun[burstJob]).toBe(1);
+    expect([a!.numOutputTokens, b!.numOutputTokens]).toEqual([8, 3]);
+    // Its seat came with the next job: one decode step and the reply after it arrived.
+    expect(b!.parts.queue).toBe(TIMES.decodeMs + TIMES.replyMs);
     expectNothingHeld(runtime);
   });
 
@@ -159,13 +182,15 @@ describe('a request decoding in bursts', () => {
     const request = scriptedRequest({ maxTokens: 8 });
     const heard = submitAndTally(runtime, request);
     await runner.whenHeld();
+    const burstJob = runner.jobs.length - 1;
     expect(runtime.cancel(request.requestId)).toBe(true);
     runner.resume();
     const outcome = await heard.done;
     const t = checkTimeline(outcome.timeline);
     expect(t.finishReason).toBe('cancelled');
-    // The prefill's token and the one-step job's: the burst's three came after the cancel.
+    // The prefill's token and the one-step job's: the burst's came after the cancel, which cut it.
     expect(t.numOutputTokens).toBe(2);
+    await vi.waitFor(() => expect(runner.numStepsRun[burstJob]).toBe(1));
     expect(heard.outcomes).toHaveLength(1);
     await vi.waitFor(() => expectNothingHeld(runtime));
   });

@@ -236,3 +236,18 @@ describe('SlotExecutor decode bursts', () => {
     expect(reply.laterDecodes).toBeUndefined();
   });
 });
+
+describe('SlotExecutor burst cut', () => {
+  it('ends a burst after the step it is running when the main thread cuts it, and the next job bursts again', async () => {
+    const executor = new SlotExecutor(deltaForwarder([]), () => performance.now());
+    await executor.step(firstChunk('a', [7, 8, 9]));
+    const job: StepJob = {
+      ...decodeStep,
+      decode: { rows: [{ seqId: 'a' }], mayContinue: false, numSteps: 3 },
+    };
+    const cut = executor.step(job);
+    executor.cutBurst();
+    expect((await cut).laterDecodes).toBeUndefined();
+    expect((await executor.step(job)).laterDecodes).toHaveLength(2);
+  });
+});
