@@ -238,14 +238,14 @@ export type WorkerReply = LoadedReply | SteppedReply | UnloadedReply | FailedRep
 
 /**
  * Posted once by a worker when its entry has loaded (ONNX Runtime's binding included), under
- * READY_JOB_ID, which no job ever has: a spare worker is ready to take a load.
+ * NOTICE_JOB_ID, which no job ever has: a spare worker is ready to take a load.
  */
 export interface ReadyNotice {
   type: 'ready';
 }
 
-/** The job id of the ready notice; jobs are numbered from 1. */
-export const READY_JOB_ID = 0;
+/** The job id of notices either way (ReadyNotice, BurstCutNotice): jobs are numbered from 1. */
+export const NOTICE_JOB_ID = 0;
 
 /**
  * Posted by the main thread beside the job in flight, under NOTICE_JOB_ID and never answered:
@@ -255,9 +255,6 @@ export const READY_JOB_ID = 0;
 export interface BurstCutNotice {
   type: 'cutBurst';
 }
-
-/** The job id of the main thread's notices to a worker (BurstCutNotice); no job has it. */
-export const NOTICE_JOB_ID = 0;
 
 /** Everything a slot worker posts: replies to jobs, and its ready notice. */
 export type WorkerMessage = WorkerReply | ReadyNotice;

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { Log } from '../../telemetry/log/log';
-import { READY_JOB_ID } from './protocol';
+import { NOTICE_JOB_ID } from './protocol';
 import type { Envelope, WorkerMessage } from './protocol';
 import { spawnSlotWorker } from './spawn-worker';
 
@@ -151,7 +151,7 @@ export class SpareWorker {
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const spare: Spare = { worker, isReady: false, settled, detach: () => {} };
     const onMessage = (envelope: Envelope<WorkerMessage>) => {
-      if (envelope.jobId !== READY_JOB_ID || envelope.body.type !== 'ready') return;
+      if (envelope.jobId !== NOTICE_JOB_ID || envelope.body.type !== 'ready') return;
       spare.isReady = true;
       this.numFailedInARow = 0;
       this.lastStartMs = performance.now() - startedAt;

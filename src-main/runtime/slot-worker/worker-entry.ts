@@ -7,7 +7,7 @@ import { getHostMemory } from '../host-memory/loader';
 import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
-import { READY_JOB_ID } from './protocol';
+import { NOTICE_JOB_ID } from './protocol';
 import type { BurstCutNotice, Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
 import { SlotExecutor } from './slot-executor';
 import { STEP_TRACE_ENV, markStep, startStepTrace } from './step-trace';
@@ -111,4 +111,4 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob | BurstCutNotice>) => {
 });
 
 // Every module above is loaded: a spare worker can now take a load without waiting for its start.
-parentPort!.postMessage({ jobId: READY_JOB_ID, body: { type: 'ready' } } satisfies Envelope<ReadyNotice>);
+parentPort!.postMessage({ jobId: NOTICE_JOB_ID, body: { type: 'ready' } } satisfies Envelope<ReadyNotice>);
