@@ -11,6 +11,7 @@ import type {
   SteppedReply,
 } from '../../src-main/runtime/slot-worker/protocol';
 import type { SlotRunner } from '../../src-main/runtime/slots/slot';
+import { endsBurst } from '../../src-main/runtime/slot-worker/step-executor';
 
 /** How long each piece of a scripted worker's work takes on the test's clock (ms). */
 export interface RunnerTimes {
@@ -239,12 +240,10 @@ export class ScriptedRunner implements SlotRunner {
   private async burst(job: StepJob, work: DecodeWork): Promise<DecodeOutcome[]> {
     const rows = work.rows.map((r) => r.seqId);
     const outcomes = [await this.decode(job, rows)];
-    const hasEnded = (outcome: DecodeOutcome) =>
-      outcome.rows.some((r) => r.brokenScores || (work.endTokenIds ?? []).includes(r.tokenId));
     while (
       outcomes.length < (work.numSteps ?? 1) &&
       !this.isBurstCut &&
-      !hasEnded(outcomes[outcomes.length - 1]!)
+      !endsBurst(outcomes[outcomes.length - 1]!, work)
     )
       outcomes.push(await this.decode(job, rows));
     return outcomes;

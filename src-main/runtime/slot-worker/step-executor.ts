@@ -193,7 +193,7 @@ export abstract class StepExecutor {
 }
 
 /** Whether a burst stops after this step: some row sampled an end token, or its scores were broken. */
-function endsBurst(outcome: DecodeOutcome, work: DecodeWork): boolean {
+export function endsBurst(outcome: DecodeOutcome, work: DecodeWork): boolean {
   const endTokenIds = work.endTokenIds ?? [];
   return outcome.rows.some((row) => row.brokenScores !== undefined || endTokenIds.includes(row.tokenId));
 }
