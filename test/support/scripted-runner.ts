@@ -64,6 +64,8 @@ export class ScriptedRunner implements SlotRunner {
   private isBurstCut = false;
   /** How many decode steps each job ran (a burst's, or one), in job order; 0 for a job without decode. */
   readonly numStepsRun: number[] = [];
+  /** Wake notices heard while idle (a request arrived for this runner's slot). */
+  numWakes = 0;
 
   constructor(
     private readonly clock: ManualClock,
@@ -148,6 +150,11 @@ export class ScriptedRunner implements SlotRunner {
   /** As a worker does: the job in flight's burst ends after its current step. */
   cutBurst(): void {
     if (this.isBusy) this.isBurstCut = true;
+  }
+
+  /** As RunnerClient does: an idle runner is told a job is on its way (counted, nothing else). */
+  wake(): void {
+    if (!this.isBusy) this.numWakes += 1;
   }
 
   async close(): Promise<void> {

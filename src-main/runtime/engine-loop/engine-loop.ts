@@ -110,7 +110,22 @@ export class EngineLoop {
     const deadlineMs = request.deadlineMs ?? this.deps.limits.defaultDeadlineMs;
     if (deadlineMs !== null) this.deadlines.arm(request.requestId, entry.recorder.arrivedAt + deadlineMs);
     this.inbox.push(entry);
+    this.wakeSlotOf(request);
     this.kick();
+  }
+
+  /**
+   * Wakes the idle worker of the slot this request names, so the thread's wake-up runs while
+   * the request is routed, not after its job is posted (WakeNotice). A request that then goes
+   * elsewhere (refused, a prompt tokenized off this thread) costs that worker a short poll.
+   */
+  private wakeSlotOf(request: GenerationRequest): void {
+    const { catalogue, limits, registry } = this.deps;
+    const ref = request.modelId ?? limits.defaultModel ?? catalogue.defaultModelId();
+    const model = ref === null ? null : catalogue.resolve(ref);
+    if (model === null || model instanceof Error) return;
+    const slot = registry.currentSlotFor(model);
+    if (slot?.status === 'resident' || slot?.status === 'active') slot.runner?.wake?.();
   }
 
   /**

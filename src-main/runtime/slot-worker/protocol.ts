@@ -244,7 +244,7 @@ export interface ReadyNotice {
   type: 'ready';
 }
 
-/** The job id of notices either way (ReadyNotice, BurstCutNotice): jobs are numbered from 1. */
+/** The job id of notices either way (ReadyNotice, BurstCutNotice, WakeNotice): jobs are numbered from 1. */
 export const NOTICE_JOB_ID = 0;
 
 /**
@@ -255,6 +255,18 @@ export const NOTICE_JOB_ID = 0;
 export interface BurstCutNotice {
   type: 'cutBurst';
 }
+
+/**
+ * Posted by the main thread to an idle worker, under NOTICE_JOB_ID and never answered, when a
+ * request arrives for its slot: the worker polls for the job (wake-poll.ts) instead of sleeping,
+ * so waking its thread overlaps the request's routing instead of following the job's post.
+ */
+export interface WakeNotice {
+  type: 'wake';
+}
+
+/** What the main thread posts beside (or before) a job; never answered. */
+export type MainNotice = BurstCutNotice | WakeNotice;
 
 /** Everything a slot worker posts: replies to jobs, and its ready notice. */
 export type WorkerMessage = WorkerReply | ReadyNotice;

@@ -1,10 +1,10 @@
 import type { Worker } from 'node:worker_threads';
 import { NOTICE_JOB_ID } from './protocol';
 import type {
-  BurstCutNotice,
   Envelope,
   LoadJob,
   LoadedReply,
+  MainNotice,
   StepJob,
   SteppedReply,
   WorkerJob,
@@ -13,6 +13,7 @@ import type {
 } from './protocol';
 import { spawnSlotWorker } from './spawn-worker';
 import { markStep } from './step-trace';
+import { isWakePollOn } from './wake-poll';
 
 /**
  * The main thread's handle on one slot worker. It allows one job in flight at a time: a slot
@@ -74,11 +75,17 @@ export class RunnerClient {
 
   /** Asks the job in flight to end its decode burst after its current step; nothing when idle. */
   cutBurst(): void {
-    if (!this.pending || this.isClosed) return;
-    this.worker.postMessage({
-      jobId: NOTICE_JOB_ID,
-      body: { type: 'cutBurst' },
-    } satisfies Envelope<BurstCutNotice>);
+    if (this.pending) this.notify({ type: 'cutBurst' });
+  }
+
+  /** Tells an idle worker a job is on its way (WakeNotice); nothing while a job runs (it is awake). */
+  wake(): void {
+    if (!this.pending && isWakePollOn()) this.notify({ type: 'wake' });
+  }
+
+  private notify(body: MainNotice): void {
+    if (!this.isClosed)
+      this.worker.postMessage({ jobId: NOTICE_JOB_ID, body } satisfies Envelope<MainNotice>);
   }
 
   /**

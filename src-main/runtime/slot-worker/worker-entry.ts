@@ -3,12 +3,13 @@
  * runs on) and the slot's K/V, and answers one job at a time from the main thread.
  */
 import { parentPort } from 'node:worker_threads';
+import { WAKE_POLL_MS, pollForJob } from './wake-poll';
 import { getHostMemory } from '../host-memory/loader';
 import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
 import type { ModelRunner } from './model-runner';
 import { NOTICE_JOB_ID } from './protocol';
-import type { BurstCutNotice, Envelope, LoadJob, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
+import type { Envelope, LoadJob, MainNotice, ReadyNotice, WorkerJob, WorkerReply } from './protocol';
 import { SlotExecutor } from './slot-executor';
 import { STEP_TRACE_ENV, markStep, startStepTrace } from './step-trace';
 import { traceSessionRuns } from './step-trace-runs';
@@ -84,9 +85,14 @@ if (process.env[STEP_TRACE_ENV] === '1') {
   traceSessionRuns();
 }
 
-parentPort!.on('message', (envelope: Envelope<WorkerJob | BurstCutNotice>) => {
-  // A notice beside the job in flight: it is read between two steps of a burst, and answered by none.
+parentPort!.on('message', onEnvelope);
+
+/** One message from the main thread: a notice (answered by none) or a job. */
+function onEnvelope(envelope: Envelope<WorkerJob | MainNotice>): void {
+  // A notice beside the job in flight: it is read between two steps of a burst.
   if (envelope.body.type === 'cutBurst') return void executor?.cutBurst();
+  // A request is on its way to this idle slot: its job comes within a routing's time.
+  if (envelope.body.type === 'wake') return pollForJob(parentPort!, onEnvelope, WAKE_POLL_MS);
   markStep('jobReceived');
   handle(envelope.body).then(
     (reply) => {
@@ -108,7 +114,7 @@ parentPort!.on('message', (envelope: Envelope<WorkerJob | BurstCutNotice>) => {
       parentPort!.postMessage({ jobId: envelope.jobId, body: { type: 'failed', message } });
     },
   );
-});
+}
 
 // Every module above is loaded: a spare worker can now take a load without waiting for its start.
 parentPort!.postMessage({ jobId: NOTICE_JOB_ID, body: { type: 'ready' } } satisfies Envelope<ReadyNotice>);

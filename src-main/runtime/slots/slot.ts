@@ -23,6 +23,8 @@ export interface SlotRunner {
   step(job: StepJob): Promise<SteppedReply>;
   /** Asks the job in flight to end its decode burst after its current step (BurstCutNotice); a no-op when none is in flight. */
   cutBurst?(): void;
+  /** Tells an idle executor a job is on its way, so it is awake when the job comes (WakeNotice); a no-op while one runs. */
+  wake?(): void;
   close(): Promise<void>;
   /** Tells `listener` once, with the reason, if the executor dies on its own (not through close). */
   onExit?(listener: (reason: string) => void): void;

@@ -1,0 +1,45 @@
+/**
+ * A woken slot worker's short poll for its job. A thread asleep in its event loop takes ~0.2 ms
+ * to run a posted message on this VM (the bench's bare thread hop); one that polls its port
+ * takes microseconds. So a request's arrival wakes its slot's idle worker (WakeNotice), the
+ * wake-up runs while the main thread routes the request, and the job is read at once.
+ */
+import { receiveMessageOnPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+
+/**
+ * How long a woken worker polls (ms): a warm request's routing and planning take ~0.5 ms, a
+ * colder JIT's a few times that; a job that comes later (a prompt tokenized off the thread, a
+ * request refused) finds the thread asleep, as without the notice.
+ */
+export const WAKE_POLL_MS = 2;
+
+/** Whether arrivals wake their slot's worker: `FF_WAKE_POLL=off` lets it sleep (the A/B switch). */
+export function isWakePollOn(): boolean {
+  return process.env.FF_WAKE_POLL !== 'off';
+}
+
+/**
+ * Reads `port` until a message that is not a notice arrives or `pollMs` pass, handing each to
+ * `handle` in order; returns whether a job was handled. Messages read here never reach the
+ * port's 'message' listeners.
+ */
+export function pollForJob<T extends { body: { type: string } }>(
+  port: MessagePort,
+  handle: (envelope: T) => void,
+  pollMs: number,
+  now: () => number = () => performance.now(),
+): boolean {
+  const untilAt = now() + pollMs;
+  while (now() < untilAt) {
+    const received = receiveMessageOnPort(port);
+    if (!received) continue;
+    const envelope = received.message as T;
+    const type = envelope.body.type;
+    // A second wake while polling only extends nothing; a cut has no job to end yet.
+    if (type === 'wake' || type === 'cutBurst') continue;
+    handle(envelope);
+    return true;
+  }
+  return false;
+}
