@@ -13,7 +13,7 @@ import { Runtime } from '../../src-main/runtime/runtime';
 import { modelRefFor } from '../../src-main/cli/paths';
 import { modelDirOf } from '../run-options';
 import { coldSlotNoPage, pageHitVersusOff, residentSlotNoPage } from './cases';
-import type { CaseContext } from './cases';
+import type { CaseContext, CaseResult } from './cases';
 import { measurePrefetchArms } from '../prefetch';
 import { measureDecode, median } from './decode';
 import { Floor } from './floor';
@@ -179,6 +179,7 @@ export async function run(argv: string[]): Promise<number> {
         resident_pct: slot?.residentPct ?? null,
       },
       runs: cases.map(caseJson),
+      warm_by_run: warmByRun(warm, sampleMs),
       decode: {
         steps: decode.numSteps,
         engine_itl_median_ms: decode.engineItlMedianMs,
@@ -239,16 +240,12 @@ export async function run(argv: string[]): Promise<number> {
 const round3 = (ms: number): number => Number(ms.toFixed(3));
 
 /**
- * The warm request alone: its median parts and the warm path's two targets, with the bare thread
- * hops measured right after in the same process.
+ * The warm request's overhead and phases (prefill left out) run by run, in arrival order, so a
+ * reader sees whether the first runs (a colder JIT) differ from the rest, and in which part an
+ * outlier sits.
  */
-async function warmOnlyReport(ctx: CaseContext, sampleMs: number) {
-  const warm = await residentSlotNoPage(ctx);
-  const hops = await measureThreadHops(median(warm.runs.map((r) => r.timeline.parts.prefill)), 15);
-  const [overhead, beyondHops] = warmPathChecks(warm, sampleMs, hops);
-  // In arrival order, so a reader sees whether the first runs (a colder JIT) differ from the
-  // rest, and in which part an outlier sits.
-  const byRun = warm.runs.map((r) => ({
+function warmByRun(warm: CaseResult, sampleMs: number) {
+  return warm.runs.map((r) => ({
     overhead_ms: round3((r.timeline.ttftMs ?? Number.NaN) - r.timeline.parts.prefill - sampleMs),
     ...Object.fromEntries(
       Object.entries(seedPhasesOf(r))
@@ -256,10 +253,20 @@ async function warmOnlyReport(ctx: CaseContext, sampleMs: number) {
         .map(([phase, ms]) => [phase, round3(ms)]),
     ),
   }));
+}
+
+/**
+ * The warm request alone: its median parts and the warm path's two targets, with the bare thread
+ * hops measured right after in the same process.
+ */
+async function warmOnlyReport(ctx: CaseContext, sampleMs: number) {
+  const warm = await residentSlotNoPage(ctx);
+  const hops = await measureThreadHops(median(warm.runs.map((r) => r.timeline.parts.prefill)), 15);
+  const [overhead, beyondHops] = warmPathChecks(warm, sampleMs, hops);
   return {
     warm: caseJson(warm),
     raw_sample_ms: sampleMs,
-    by_run: byRun,
+    by_run: warmByRun(warm, sampleMs),
     targets: [overhead, beyondHops],
   };
 }

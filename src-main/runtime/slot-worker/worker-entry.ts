@@ -3,7 +3,7 @@
  * runs on) and the slot's K/V, and answers one job at a time from the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { WAKE_POLL_MS, pollForJob } from './wake-poll';
+import { WAKE_POLL_MS, pollForJob, warmPollForJob } from './wake-poll';
 import { getHostMemory } from '../host-memory/loader';
 import { releaseWeights } from './read-weights';
 import type { HeldWeights } from './read-weights';
@@ -116,5 +116,6 @@ function onEnvelope(envelope: Envelope<WorkerJob | MainNotice>): void {
   );
 }
 
+warmPollForJob();
 // Every module above is loaded: a spare worker can now take a load without waiting for its start.
 parentPort!.postMessage({ jobId: NOTICE_JOB_ID, body: { type: 'ready' } } satisfies Envelope<ReadyNotice>);

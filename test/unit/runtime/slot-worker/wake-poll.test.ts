@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pollForJob } from '../../../../src-main/runtime/slot-worker/wake-poll';
+import { WAKE_POLL_MS, pollForJob, warmPollForJob } from '../../../../src-main/runtime/slot-worker/wake-poll';
 
 // A woken worker polls its port for the job; real MessagePorts, a counting clock for the limit.
 
@@ -50,5 +50,11 @@ describe('a woken worker polling for its job', () => {
     const heard = new Promise<Message>((resolve) => port2.once('message', resolve));
     port1.postMessage({ jobId: 4, body: { type: 'step' } });
     expect(await heard).toEqual({ jobId: 4, body: { type: 'step' } });
+  });
+
+  it('warms its loop at the worker start on a port of its own, for the poll limit each round', () => {
+    const startedAt = performance.now();
+    warmPollForJob(2);
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(2 * WAKE_POLL_MS);
   });
 });
