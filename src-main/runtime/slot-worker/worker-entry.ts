@@ -92,7 +92,7 @@ function onEnvelope(envelope: Envelope<WorkerJob | MainNotice>): void {
   // A notice beside the job in flight: it is read between two steps of a burst.
   if (envelope.body.type === 'cutBurst') return void executor?.cutBurst();
   // A request is on its way to this idle slot: its job comes within a routing's time.
-  if (envelope.body.type === 'wake') return pollForJob(parentPort!, onEnvelope, WAKE_POLL_MS);
+  if (envelope.body.type === 'wake') return void pollForJob(parentPort!, onEnvelope, WAKE_POLL_MS);
   markStep('jobReceived');
   handle(envelope.body).then(
     (reply) => {
