@@ -1,5 +1,6 @@
+import { isWarmSlotStatus } from '../../telemetry/residency/schema';
 import type { FinishReason, Timeline } from '../../telemetry/timeline/schema';
-import { RequestRejected } from '../scheduler/route';
+import { RequestRejected, modelOfRequest } from '../scheduler/route';
 import { Sequence } from '../scheduler/sequence';
 import type { GenerationOutcome, GenerationRequest, GenerationSink } from '../scheduler/request';
 import type { LeftSeat } from '../scheduler/step-plan';
@@ -120,12 +121,10 @@ export class EngineLoop {
    * elsewhere (refused, a prompt tokenized off this thread) costs that worker a short poll.
    */
   private wakeSlotOf(request: GenerationRequest): void {
-    const { catalogue, limits, registry } = this.deps;
-    const ref = request.modelId ?? limits.defaultModel ?? catalogue.defaultModelId();
-    const model = ref === null ? null : catalogue.resolve(ref);
-    if (model === null || model instanceof Error) return;
-    const slot = registry.currentSlotFor(model);
-    if (slot?.status === 'resident' || slot?.status === 'active') slot.runner?.wake?.();
+    const model = modelOfRequest(request, this.deps.catalogue, this.deps.limits);
+    if (model instanceof RequestRejected) return;
+    const slot = this.deps.registry.currentSlotFor(model);
+    if (slot && isWarmSlotStatus(slot.status)) slot.runner?.wake?.();
   }
 
   /**
@@ -194,7 +193,7 @@ export class EngineLoop {
 
   /** A slot whose worker died fails every sequence bound to it; any other slot event is not the loop's. */
   private onSlotEvent(event: SlotEvent): void {
-    if (event.toStatus === 'failed' && (event.fromStatus === 'resident' || event.fromStatus === 'active'))
+    if (event.toStatus === 'failed' && isWarmSlotStatus(event.fromStatus))
       this.failSlot(event.slotId, event.reason ?? 'its worker stopped');
   }
 

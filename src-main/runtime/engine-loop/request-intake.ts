@@ -1,3 +1,4 @@
+import { isWarmSlotStatus } from '../../telemetry/residency/schema';
 import type { Clock } from '../../telemetry/clock';
 import { TimelineRecorder } from '../../telemetry/timeline/recorder';
 import { slotGeometryOf } from '../slots/slot-geometry';
@@ -119,7 +120,7 @@ export class RequestIntake {
       const hasBuffer = current ? hasKvBuffer(current) : false;
       const neverFits = this.deps.scheduler.neverFits(geometry, routed.promptIds.length, hasBuffer);
       if (neverFits) return this.host.reject(entry, new RequestRejected('invalid_input', neverFits));
-      const isWarm = current?.status === 'resident' || current?.status === 'active';
+      const isWarm = current !== undefined && isWarmSlotStatus(current.status);
       // Read before ensureResident: starting the load is itself a slot event.
       const coldCause = isWarm ? null : slotLoadCause(registry, current);
       const slotId = current?.slotId ?? registry.nextSlotIdFor(routed.model);

@@ -1,3 +1,4 @@
+import { isWarmSlotStatus } from '../../telemetry/residency/schema';
 import type { ModelCatalogue } from '../model/catalogue';
 import type { ChatTurn } from '../tokenize/tokenizer';
 import type { RamPages } from '../pages/ram-pages';
@@ -102,7 +103,7 @@ export async function planChat(deps: PlanDeps, input: ChatPlanInput): Promise<Ch
   );
   const { promptIds, ...rest } = fit;
   const slot = deps.registry.slotOf(model.modelId);
-  const isSlotCold = !(slot?.status === 'resident' || slot?.status === 'active');
+  const isSlotCold = !(slot && isWarmSlotStatus(slot.status));
   // The scheduler always leaves one token to prefill (it makes the logits): same bound here.
   const maxPages = Math.floor((promptIds.length - 1) / deps.pageSize);
   const peeked =

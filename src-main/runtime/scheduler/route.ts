@@ -62,11 +62,8 @@ export function routeRequest(
   limits: RequestLimits,
   threads: OffThreadPrompts | null = null,
 ): RoutedRequest | Promise<RoutedRequest> {
-  const modelId = request.modelId ?? limits.defaultModel ?? catalogue.defaultModelId();
-  if (!modelId)
-    throw new RequestRejected('not_found', 'no model is available: the models folder is empty or broken');
-  const model = catalogue.resolve(modelId);
-  if (model instanceof Error) throw new RequestRejected('not_found', model.message);
+  const model = modelOfRequest(request, catalogue, limits);
+  if (model instanceof RequestRejected) throw model;
   const settings = { sampling: samplingOf(request), seed: seedOf(request) };
   const withIds = (ids: number[]) => withPrompt(request, model, limits, settings, ids);
   // What the cache already holds costs nothing to encode: a long history with a short new turn
@@ -77,6 +74,22 @@ export function routeRequest(
   };
   const prompt = promptText(request, model, limits, threads);
   return prompt instanceof Promise ? prompt.then(encoded) : encoded(prompt);
+}
+
+/**
+ * The catalogue model a request names (its own model, else the settings' default, else the
+ * catalogue's), or why there is none; routing and the arrival wake both ask it.
+ */
+export function modelOfRequest(
+  request: GenerationRequest,
+  catalogue: ModelCatalogue,
+  limits: Pick<RequestLimits, 'defaultModel'>,
+): CatalogueModel | RequestRejected {
+  const modelId = request.modelId ?? limits.defaultModel ?? catalogue.defaultModelId();
+  if (!modelId)
+    return new RequestRejected('not_found', 'no model is available: the models folder is empty or broken');
+  const model = catalogue.resolve(modelId);
+  return model instanceof Error ? new RequestRejected('not_found', model.message) : model;
 }
 
 /** The rest of routing once the prompt's ids are known: the token limits and the output budget. */

@@ -1,6 +1,6 @@
 import { isConverted } from '../model/gguf/gguf-convert';
 import { reasonOf } from '../../telemetry/log/log';
-import { isBusySlotStatus } from '../../telemetry/residency/schema';
+import { isBusySlotStatus, isWarmSlotStatus } from '../../telemetry/residency/schema';
 import type { CatalogueModel } from '../model/catalogue';
 import type { SpareState } from '../slot-worker/spare-worker';
 import { plainOrtError } from '../slot-worker/ort-error';
@@ -81,7 +81,7 @@ export class SlotRegistry {
   /** Makes the model's slot resident (loading it if needed) and resolves when it is. */
   ensureResident(model: CatalogueModel, cause: SlotCause): Promise<Slot> {
     const slot = this.slotFor(model);
-    if (slot.status === 'resident' || slot.status === 'active') return Promise.resolve(slot);
+    if (isWarmSlotStatus(slot.status)) return Promise.resolve(slot);
     // Keyed by the slot, not the model id: a new revision's slot never waits on the old one's load.
     const pending = this.loads.get(slot);
     if (pending) return pending;

@@ -24,6 +24,17 @@ export function isBusySlotStatus(status: SlotStatus): boolean {
   return (BUSY_SLOT_STATUSES as readonly SlotStatus[]).includes(status);
 }
 
+/**
+ * Statuses of a slot whose session is built and serving (idle or running sequences): a request
+ * for it runs without a load.
+ */
+export const WARM_SLOT_STATUSES = ['resident', 'active'] as const satisfies readonly SlotStatus[];
+
+/** True when a slot in `status` serves without a load (WARM_SLOT_STATUSES). */
+export function isWarmSlotStatus(status: SlotStatus): boolean {
+  return (WARM_SLOT_STATUSES as readonly SlotStatus[]).includes(status);
+}
+
 /** Why a slot changed status. */
 export const SLOT_CAUSES = ['request', 'prefetch', 'ttl', 'budget', 'manual', 'error'] as const;
 export type SlotCause = (typeof SLOT_CAUSES)[number];
