@@ -18,7 +18,14 @@ import { measurePrefetchArms } from '../prefetch';
 import { measureDecode, median } from './decode';
 import { Floor } from './floor';
 import { printTable } from './table';
-import { caseJson, seedPhasesOf, stepNodesCheck, targetChecks, warmPathChecks } from './summary';
+import {
+  caseJson,
+  seedPhasesOf,
+  stepNodesCheck,
+  targetChecks,
+  warmOverheadOf,
+  warmPathChecks,
+} from './summary';
 import type { StepNodeCounts } from './summary';
 import { profiledStepNodes } from './step-nodes';
 import { measureThreadHops } from './thread-hops';
@@ -138,8 +145,7 @@ export async function run(argv: string[]): Promise<number> {
     const prefetch = await measurePrefetchArms(entry.model.graph.onnxPath, 5, true);
     const sampleMs = floor.sampleMs(entry.model.folder.shape.vocabSize);
     log('bare thread hops');
-    const warmForwardMs = median(warm.runs.map((r) => r.timeline.parts.prefill));
-    const hops = await measureThreadHops(warmForwardMs, 15);
+    const hops = await hopsBeside(warm);
     log('restart hit');
     const restart = await restartHit();
     const pagedSlot = paged.slots().find((s) => s.model.modelId === modelId);
@@ -239,6 +245,11 @@ export async function run(argv: string[]): Promise<number> {
 
 const round3 = (ms: number): number => Number(ms.toFixed(3));
 
+/** The two bare thread hops, the worker kept busy as long as the warm case's median forward. */
+function hopsBeside(warm: CaseResult) {
+  return measureThreadHops(median(warm.runs.map((r) => r.timeline.parts.prefill)), 15);
+}
+
 /**
  * The warm request's overhead and phases (prefill left out) run by run, in arrival order, so a
  * reader sees whether the first runs (a colder JIT) differ from the rest, and in which part an
@@ -246,7 +257,7 @@ const round3 = (ms: number): number => Number(ms.toFixed(3));
  */
 function warmByRun(warm: CaseResult, sampleMs: number) {
   return warm.runs.map((r) => ({
-    overhead_ms: round3((r.timeline.ttftMs ?? Number.NaN) - r.timeline.parts.prefill - sampleMs),
+    overhead_ms: round3(warmOverheadOf(r, sampleMs)),
     ...Object.fromEntries(
       Object.entries(seedPhasesOf(r))
         .filter(([phase]) => phase !== 'prefill')
@@ -261,7 +272,7 @@ function warmByRun(warm: CaseResult, sampleMs: number) {
  */
 async function warmOnlyReport(ctx: CaseContext, sampleMs: number) {
   const warm = await residentSlotNoPage(ctx);
-  const hops = await measureThreadHops(median(warm.runs.map((r) => r.timeline.parts.prefill)), 15);
+  const hops = await hopsBeside(warm);
   const [overhead, beyondHops] = warmPathChecks(warm, sampleMs, hops);
   return {
     warm: caseJson(warm),

@@ -8,7 +8,14 @@ import type { ThreadHops } from './thread-hops';
 const mean = (values: readonly number[]): number =>
   values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 /** A run's TTFT; NaN when it never produced a token, so every ratio and target it enters fails. */
-const ttftOf = (run: CaseRun): number => run.timeline.ttftMs ?? Number.NaN;
+const ttftOf = (run: Measured): number => run.timeline.ttftMs ?? Number.NaN;
+
+/**
+ * A warm request's engine overhead (ms): its TTFT less its own forward (the prefill part) and a
+ * raw greedy sample of `sampleMs`; what the warm path's targets take the median of.
+ */
+export const warmOverheadOf = (run: Measured, sampleMs: number): number =>
+  ttftOf(run) - run.timeline.parts.prefill - sampleMs;
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
@@ -128,7 +135,7 @@ export function warmPathChecks(warm: CaseResult, sampleMs: number, hops: ThreadH
   // The request's own forward (its prefill part: contextReadyAt → logitsAt around session.run in
   // the worker) is the raw prefill of exactly these tokens; a forward timed separately (the
   // floor) varies by more than 1 ms between runs on a ~100M model, so it is reported beside.
-  const overheadOf = (r: Measured) => (r.timeline.ttftMs ?? Number.NaN) - r.timeline.parts.prefill - sampleMs;
+  const overheadOf = (run: Measured) => warmOverheadOf(run, sampleMs);
   const overheadMs = median(warm.runs.map(overheadOf));
   const versusFloorMs = median(warm.runs.map((r) => ttftOf(r) - r.floorPrefillMs - sampleMs));
   const warmUp = warm.warmUp ?? [];
