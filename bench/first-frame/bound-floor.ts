@@ -15,7 +15,8 @@ export class BoundFloor {
   /** Opens on `model`'s graph with room for `maxTokens` tokens of past plus new. */
   static async open(model: CatalogueModel, threads: RunnerOptions, maxTokens: number): Promise<BoundFloor> {
     const size = { maxRows: 1, capacity: maxTokens, vocabSize: model.folder.shape.vocabSize };
-    const runner = await BoundRunner.open(model.graph.onnxPath, runnerSpecOf(model), threads, size);
+    // Run on this thread, as a slot's worker runs its own: the floor is the barest loop there is.
+    const runner = await BoundRunner.open(model.graph.onnxPath, runnerSpecOf(model), threads, size, 'caller');
     const floor = new BoundFloor(runner);
     await floor.prefillMs([1, 2, 3], null);
     return floor;

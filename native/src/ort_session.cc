@@ -172,6 +172,7 @@ class BoundSession : public Napi::ObjectWrap<BoundSession> {
                        {InstanceMethod<&BoundSession::BindInput>("bindInput"),
                         InstanceMethod<&BoundSession::BindOutput>("bindOutput"),
                         InstanceMethod<&BoundSession::Run>("run"),
+                        InstanceMethod<&BoundSession::RunHere>("runHere"),
                         InstanceMethod<&BoundSession::EndProfiling>("endProfiling"),
                         InstanceMethod<&BoundSession::Release>("release")});
   }
@@ -246,6 +247,18 @@ class BoundSession : public Napi::ObjectWrap<BoundSession> {
   Napi::Value BindInput(const Napi::CallbackInfo& info) { return Bind(info, true); }
   Napi::Value BindOutput(const Napi::CallbackInfo& info) { return Bind(info, false); }
   Napi::Value Run(const Napi::CallbackInfo& info);
+
+  // runHere(): RunWithBinding on the calling thread, which waits for it. For a thread that does
+  // nothing else meanwhile (a slot's worker): no hop to the libuv pool and back per forward.
+  Napi::Value RunHere(const Napi::CallbackInfo& info) {
+    CheckUsable(info.Env());
+    gate_->Begin();
+    const std::string error =
+        handles_.api->Call<ort::RunWithBindingFn>(ort::kRunWithBinding, handles_.session, nullptr, handles_.binding);
+    gate_->End();
+    if (!error.empty()) throw Napi::Error::New(info.Env(), error);
+    return info.Env().Undefined();
+  }
 
   // endProfiling() → the profile file's path (a session built with profileFilePrefix).
   Napi::Value EndProfiling(const Napi::CallbackInfo& info) {

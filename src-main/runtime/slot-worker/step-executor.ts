@@ -60,6 +60,15 @@ export abstract class StepExecutor {
   /** Assembles a remembered conversation's pages into a retained past (see RememberedSeat). */
   protected abstract seatRemembered(seat: RememberedSeat, pageSize: number): void;
 
+  /**
+   * Whether a forward holds this thread until it ends (the bound path's 'caller' runs): then no
+   * message is read during a step, so a reply is posted before the step run ahead (postStepped)
+   * and a burst looks for a cut between its steps.
+   */
+  get isRunOnThisThread(): boolean {
+    return false;
+  }
+
   /** Lays the executor's one K/V buffer out to the scheduler's grant (only the bound path has one). */
   protected applyGrant(_grant: KvGrant): void {}
 
@@ -186,8 +195,12 @@ export abstract class StepExecutor {
         : await this.decodeOnce(pageSize, rows),
     ];
     const numSteps = work.numSteps ?? 1;
-    while (outcomes.length < numSteps && !this.isBurstCut && !endsBurst(outcomes[outcomes.length - 1]!, work))
+    while (outcomes.length < numSteps && !endsBurst(outcomes[outcomes.length - 1]!, work)) {
+      // A forward on this thread let no message in: a cut notice waits for one turn of the loop.
+      if (this.isRunOnThisThread) await new Promise((resolve) => setImmediate(resolve));
+      if (this.isBurstCut) break;
       outcomes.push(await this.decodeOnce(pageSize, rows));
+    }
     return outcomes;
   }
 }

@@ -13,6 +13,7 @@ import type { Envelope, LoadJob, MainNotice, ReadyNotice, WorkerJob, WorkerReply
 import { SlotExecutor } from './slot-executor';
 import { STEP_TRACE_ENV, markStep, startStepTrace } from './step-trace';
 import { traceSessionRuns } from './step-trace-runs';
+import { postStepped } from './post-stepped';
 import { BoundSlotExecutor } from './ort-binding/bound-slot-executor';
 import type { BoundRunner } from './ort-binding/bound-runner';
 import { loadSlotRun } from './ort-binding/bound-load';
@@ -96,18 +97,10 @@ function onEnvelope(envelope: Envelope<WorkerJob | MainNotice>): void {
   markStep('jobReceived');
   handle(envelope.body).then(
     (reply) => {
-      // The next decode step starts before the reply is posted: posting wakes the main thread,
-      // which takes this core for a while (measured in docs/benchmarks.md), and the step's run
-      // goes on beside it instead of after. The reply is built: the step run ahead only
-      // touches state the next job reads. Its page copies wait for the next job
-      // (SlotExecutor.step): done here they took the core the main thread needed to flush the
-      // token. After the last step or a drop, with nothing to run ahead, they are done now.
       markStep('replyBuilt');
-      if (reply.type === 'stepped') executor?.runAhead();
-      markStep('replyPosted');
-      parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
-      markStep('replySent');
-      if (reply.type === 'stepped') executor?.tidyWhenIdle(reply);
+      const post = () => parentPort!.postMessage({ jobId: envelope.jobId, body: reply });
+      if (reply.type === 'stepped') return postStepped(executor, reply, post);
+      post();
     },
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);

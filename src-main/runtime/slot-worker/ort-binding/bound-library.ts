@@ -27,6 +27,8 @@ export interface NativeBoundSession {
   bindOutput(name: string, array: ArrayBufferView, dims: readonly number[], elementType: number): void;
   /** RunWithBinding on the libuv pool; no bind or release until it settles. */
   run(): Promise<void>;
+  /** RunWithBinding on the calling thread, which waits for it (absent from older addon builds). */
+  runHere?(): void;
   /** Ends profiling; the profile file's path. */
   endProfiling(): string;
   release(): void;

@@ -27,6 +27,13 @@ export interface BoundForwardResult {
   numPositions: number;
 }
 
+/**
+ * Which thread runs a bound forward: 'pool' (the libuv pool: the caller's event loop goes on) or
+ * 'caller' (the calling thread waits for it: no hop to the pool and back, and no second thread
+ * woken beside ONNX Runtime's; for a thread with nothing else to do meanwhile, never the main one).
+ */
+export type RunThread = 'pool' | 'caller';
+
 /** The slot-sized limits of a bound runner's K/V buffer. */
 export interface BoundKvSize {
   maxRows: number;
@@ -40,7 +47,7 @@ export interface BoundKvSize {
  * slot's K/V buffer (`SlotKv`): each layer's past input and present output are the same memory,
  * so the kernel appends each row's new columns after its own tokens in place, neither zeroing
  * the present nor copying the past, and nothing is copied back out (onnxruntime-node copies every
- * fetched output). Logits land in a buffer bound once per shape. Forwards run on the libuv pool.
+ * fetched output). Logits land in a buffer bound once per shape. Forwards run on `runThread`.
  */
 export class BoundRunner {
   private readonly pastNames: string[];
@@ -60,6 +67,8 @@ export class BoundRunner {
     private readonly keepInput: string | null,
     /** The slot rewrite's gathered-delta index (a cached optimized graph has it): fed zeros, its outputs unread. */
     private readonly hasNewColumnIndex: boolean,
+    /** Where forwards run; 'caller' only where the addon has runHere (open falls back to 'pool'). */
+    readonly runThread: RunThread,
   ) {
     const { numLayers } = spec.geometry;
     this.pastNames = kvNamesOf(numLayers, pastName);
@@ -77,6 +86,7 @@ export class BoundRunner {
     spec: RunnerSpec,
     options: RunnerOptions,
     size: BoundKvSize,
+    runThread: RunThread = 'pool',
   ): Promise<BoundRunner> {
     const ort = loadBoundOrt();
     if (!ort.isAvailable) throw new Error(`bound run path unavailable: ${ort.reason}`);
@@ -94,7 +104,8 @@ export class BoundRunner {
       spec.io.logitsToKeepInput ?? (session.inputNames.includes(KEEP_INPUT) ? KEEP_INPUT : null);
     const kv = new SlotKv(spec.geometry, size.maxRows, size.capacity);
     const hasNewColumnIndex = session.inputNames.includes(NEW_COLUMN_INDEX);
-    return new BoundRunner(session, spec, kv, size, keepInput, hasNewColumnIndex);
+    const thread = runThread === 'caller' && session.runHere ? 'caller' : 'pool';
+    return new BoundRunner(session, spec, kv, size, keepInput, hasNewColumnIndex, thread);
   }
 
   /**
@@ -117,7 +128,8 @@ export class BoundRunner {
     this.bindSteps(rows, inputIds, numNew, wanted);
     // The step-profile bench's stamps (step-trace-runs.ts stamps onnxruntime-node's runs alike).
     markStep('runStarted');
-    await this.session.run();
+    if (this.runThread === 'caller') this.session.runHere!();
+    else await this.session.run();
     markStep('runEnded');
     this.kv.advance(rows, numNew);
     return {

@@ -46,6 +46,10 @@ export class BoundSlotExecutor extends StepExecutor {
     return this.runner.spec.geometry;
   }
 
+  get isRunOnThisThread(): boolean {
+    return this.runner.runThread === 'caller';
+  }
+
   /** The slot's one K/V buffer's real bytes, every reply (the Slots card says them). */
   protected kvBytes(): number {
     return this.runner.kv.bytes;

@@ -69,7 +69,8 @@ export async function openBoundOn(
   const size = { maxRows: INITIAL_ROWS, capacity: INITIAL_CAPACITY, vocabSize: reference.vocabSize };
   let runner: BoundRunner;
   try {
-    runner = await open(source.file, spec, source.options, size);
+    // The slot's worker does nothing else while a forward runs: it runs the forward itself.
+    runner = await open(source.file, spec, source.options, size, 'caller');
   } catch (error) {
     return { reason: (error as Error).message };
   }

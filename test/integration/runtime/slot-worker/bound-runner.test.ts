@@ -142,6 +142,34 @@ describe.skipIf(!bound.isAvailable && !isRequired)(
       },
     );
 
+    it('runs forwards on the calling thread when asked, to the same bits as on the libuv pool', async () => {
+      const model = modelOf('q4');
+      const { prompt, tokens } = REFERENCE.cases[0]!;
+      const size = {
+        maxRows: 1,
+        capacity: prompt.length + tokens.length + 1,
+        vocabSize: model.folder.shape.vocabSize,
+      };
+      const traces: Trace[] = [];
+      for (const thread of ['pool', 'caller'] as const) {
+        const runner = await BoundRunner.open(
+          model.graph.onnxPath,
+          runnerSpecOf(model),
+          OPTIONS,
+          size,
+          thread,
+        );
+        try {
+          expect(runner.runThread).toBe(thread);
+          traces.push(await traceOfBound(runner, 0, prompt, tokens.length));
+        } finally {
+          runner.release();
+        }
+      }
+      expect(traces[1]!.ids).toEqual(traces[0]!.ids);
+      traces[1]!.logits.forEach((logits, step) => expect(logits).toEqual(traces[0]!.logits[step]));
+    });
+
     it('decodes two rows of different lengths in one batch to the ids each gets alone', async () => {
       const model = modelOf('q4');
       const [first, second] = REFERENCE.cases;

@@ -250,4 +250,22 @@ describe('SlotExecutor burst cut', () => {
     expect((await cut).laterDecodes).toBeUndefined();
     expect((await executor.step(job)).laterDecodes).toHaveLength(2);
   });
+
+  it('reads a cut between the steps of a burst whose forwards hold the thread (no message reaches it during a step)', async () => {
+    /** Forwards that finish before they return, as a bound runner on the caller's thread does. */
+    class OnThisThread extends SlotExecutor {
+      override get isRunOnThisThread(): boolean {
+        return true;
+      }
+    }
+    const executor = new OnThisThread(deltaForwarder([]), () => performance.now());
+    await executor.step(firstChunk('a', [7, 8, 9]));
+    const job: StepJob = {
+      ...decodeStep,
+      decode: { rows: [{ seqId: 'a' }], mayContinue: false, numSteps: 3 },
+    };
+    // Delivered as a message would be: on the event loop's next turn, after the burst began.
+    setImmediate(() => executor.cutBurst());
+    expect((await executor.step(job)).laterDecodes).toBeUndefined();
+  });
 });
