@@ -46,7 +46,7 @@ export class BoundSlotExecutor extends StepExecutor {
     return this.runner.spec.geometry;
   }
 
-  get isRunOnThisThread(): boolean {
+  override get isRunOnThisThread(): boolean {
     return this.runner.runThread === 'caller';
   }
 
